@@ -1,0 +1,45 @@
+#pragma once
+// Whole-fit timings (seconds per iteration) per backend and kernel, on the paper's data generated in memory.
+#include <cstdint>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "boost/Backend.hpp"
+#include "boost/ModelSettings.hpp"
+
+namespace gb {
+
+struct FitBenchOptions {
+  std::vector<std::size_t> rows{100000};
+  int covariates = 100;
+  int informative = 20;
+  ModelSettings model;                     // knots, mstop, ...
+  std::vector<ComputeSettings> configs;    // one timing per (rows, config); empty: the CPU backend
+  int repetitions = 1;                     // best of
+  std::uint64_t seed = 1;
+  std::function<bool(double fraction, const std::string& what)> progress;  // false cancels
+};
+
+struct FitTiming {
+  std::size_t rows = 0;
+  int covariates = 0;
+  ComputeSettings compute;
+  BackendInfo info;
+  double setupSeconds = 0.0;
+  double fitSeconds = 0.0;
+  double secondsPerIteration = 0.0;
+  double finalRisk = 0.0;
+  std::vector<int> path;                   // selection path (for cross-checking backends)
+};
+
+struct FitBenchReport {
+  std::vector<FitTiming> timings;
+  nlohmann::json toJson() const;
+  std::string toCsv() const;
+};
+
+FitBenchReport runFitBenchmark(const FitBenchOptions& options);
+
+}  // namespace gb

@@ -1,0 +1,52 @@
+#pragma once
+// Kernel timings of design.md section 5 (the paper's Figure 4 and beyond). Run by `gamboost bench kernels`
+// and by the GUI's kernel chart; never by the tests. JSON/CSV round-trip so saved runs (docs/bench/) can be
+// compared side by side.
+#include <cstdint>
+#include <functional>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace gb {
+
+struct KernelBenchOptions {
+  std::string device;                                  // OpenCL device substring ("" : default device)
+  std::vector<std::size_t> rows{1000, 10000, 100000};
+  std::vector<int> columns{16, 32, 64};                // k per learner
+  int covariates = 100;
+  int repetitions = 50;                                // timed runs after one warm-up
+  std::string precision = "float";
+  std::vector<std::string> kernels;                    // empty: all
+  std::uint64_t seed = 1;
+  std::function<bool(double fraction, const std::string& what)> progress;  // false cancels
+};
+
+struct KernelTiming {
+  std::string kernel;        // e.g. "naive", "v1", "v2", "splitk", "compact", "compact_x", "clblast", "eigen"
+  std::string operation;     // "Btg" | "Bdelta" | "solve"
+  std::string granularity;   // "per-learner" | "batched"
+  std::size_t rows = 0;
+  int k = 0;
+  int covariates = 0;
+  double medianSeconds = 0.0, meanSeconds = 0.0, minSeconds = 0.0;
+  double bytes = 0.0;            // fewest bytes that must move
+  double gigabytesPerSecond = 0.0;
+  double fractionOfCopy = 0.0;   // of the copy bandwidth measured in the same run
+  double maxRelativeError = 0.0; // against the CPU reference, checked before timing
+};
+
+struct KernelBenchReport {
+  std::string platform, device;
+  std::string precision;
+  double copyGigabytesPerSecond = 0.0;
+  std::vector<KernelTiming> timings;
+  nlohmann::json toJson() const;
+  std::string toCsv() const;
+  static KernelBenchReport fromJson(const nlohmann::json& j);  // throws InputError on a malformed file
+};
+
+// Throws InputError for a bad option or device, ComputeError for OpenCL failures.
+KernelBenchReport runKernelBenchmark(const KernelBenchOptions& options);
+
+}  // namespace gb

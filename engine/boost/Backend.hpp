@@ -1,0 +1,59 @@
+#pragma once
+// The compute strategy behind the Booster (design.md section 3). The backend owns where the data lives;
+// the Booster never knows which one it drives. Per iteration only (j*, risk, nu*delta_j*) comes back.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "learner/Learner.hpp"
+
+namespace gb {
+
+// Everything a backend needs, set up once. Pointers stay valid for the backend's lifetime (the Booster owns them).
+struct BoostProblem {
+  std::size_t rows = 0;
+  const std::vector<double>* response = nullptr;          // y (n)
+  std::vector<const std::vector<double>*> covariates;     // x of learner j (n), in learner order
+  const std::vector<Learner>* learners = nullptr;
+  double offset = 0.0;                                    // mu0 = mean(y)
+  double nu = 0.1;
+};
+
+struct IterationResult {
+  int learner = -1;            // j*, index into the learners
+  double risk = 0.0;           // mean((y - mu)^2) after this iteration's update
+  std::vector<double> delta;   // nu * delta_j* (k_j* entries): added to gamma_j*
+};
+
+// The "learner race" of the current iteration: what each candidate would achieve on the current residuals.
+struct CandidateScores {
+  double residualSumOfSquares = 0.0;  // g'g before the step
+  std::vector<double> rss;            // ||g - B_j delta_j||^2 of each learner's unshrunk fit
+};
+
+struct BackendInfo {
+  std::string backend;    // "cpu" | "opencl"
+  std::string device;     // e.g. "2-core CPU (Eigen, OpenMP)" or the OpenCL device name
+  std::string kernel;     // kernel strategy used for B'g ("moments" on the CPU)
+  std::string precision;  // "double" | "float"
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual BackendInfo info() const = 0;
+  // Called once before any iterate(); mu starts at problem.offset.
+  virtual void prepare(const BoostProblem& problem) = 0;
+  // Runs `count` iterations of Algorithm 2, appending one result per iteration to `out`.
+  virtual void iterate(int count, std::vector<IterationResult>& out) = 0;
+  // The current mu (n values).
+  virtual std::vector<double> fitted() = 0;
+  // Scores of every candidate on the current residuals (teaching mode; not on the hot path).
+  virtual CandidateScores candidates() = 0;
+};
+
+// Makes the backend that `compute` names ("cpu" or "opencl"); throws InputError for an unknown backend or
+// ("--backend opencl" without a usable OpenCL platform, naming why).
+std::unique_ptr<Backend> makeBackend(const struct ComputeSettings& compute);
+
+}  // namespace gb

@@ -1,0 +1,27 @@
+#pragma once
+// Exact CPU backend: double precision, the compact basis computed from x on the fly (never a dense n x k
+// matrix, never n x (degree+1) stored weights), OpenMP across learners.
+//
+// B_j'g via interval moments: on interval q of learner j, b_{q+r}(x) = sum_s poly(q,r,s) u^s, so
+//   (B_j'g)_{q+r} = sum_s poly(q,r,s) M_q,s   with   M_q,s = sum_{i in q} g_i u_i^s.
+// One pass over x_j and g accumulates the (knots+1) x (degree+1) moments; the k-vector follows in O(k d).
+#include "boost/Backend.hpp"
+
+namespace gb {
+
+class CpuBackend final : public Backend {
+ public:
+  explicit CpuBackend(int threads = 0);
+  ~CpuBackend() override;
+  BackendInfo info() const override;
+  void prepare(const BoostProblem& problem) override;
+  void iterate(int count, std::vector<IterationResult>& out) override;
+  std::vector<double> fitted() override;
+  CandidateScores candidates() override;
+
+ private:
+  struct State;
+  std::unique_ptr<State> s_;
+};
+
+}  // namespace gb

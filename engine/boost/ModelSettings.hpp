@@ -1,0 +1,50 @@
+#pragma once
+// Every option of a fit, with mboost's defaults (bbs: 20 knots, cubic, 2nd-order P-spline, df 4; nu 0.1, mstop 100).
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+#include <vector>
+
+#include "data/Dataset.hpp"
+#include "learner/EdfSolver.hpp"
+#include "spline/Penalty.hpp"
+#include "spline/SplineBasis.hpp"
+
+namespace gb {
+
+struct ModelSettings {
+  std::string response = "y";
+  std::vector<std::string> learners;  // empty: every column except the response
+  SplineSpec spline;                  // knots 20, degree 3, extended
+  PenaltyKind penalty = PenaltyKind::PSpline;
+  int differences = 2;                // 0..3 (P-spline order)
+  double edf = 4.0;
+  EdfDefinition edfDefinition = EdfDefinition::Mboost;
+  double nu = 0.1;
+  int mstop = 100;
+
+  // Throws InputError naming the option: knots < 1, degree outside 1..5, differences outside 0..3,
+  // edf <= 0, nu outside (0, 1], mstop < 1.
+  void validate() const;
+  // The learner names actually used for this data (resolves the empty list). Throws InputError for an
+  // unknown response/learner column (naming it and the file), or a learner equal to the response.
+  std::vector<std::string> resolveLearners(const Dataset& data) const;
+
+  // The paper's simulation (ridge, edf 1, clamped knots, trace) and mboost's defaults.
+  static ModelSettings paperPreset();
+  static ModelSettings mboostPreset();
+};
+
+struct ComputeSettings {
+  std::string backend = "cpu";   // "cpu" | "opencl"
+  std::string device;            // substring of the OpenCL device name ("" : GAMBOOST_DEVICE or the default)
+  std::string precision;         // "" (backend default) | "double" | "float"
+  std::string kernel;            // "" (backend default) or a kernel name of the OpenCL backend
+  int threads = 0;               // CPU threads, 0 = all cores
+};
+
+void to_json(nlohmann::json& j, const ModelSettings& s);
+void from_json(const nlohmann::json& j, ModelSettings& s);
+void to_json(nlohmann::json& j, const ComputeSettings& s);
+void from_json(const nlohmann::json& j, ComputeSettings& s);
+
+}  // namespace gb

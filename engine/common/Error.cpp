@@ -1,0 +1,14 @@
+#include "common/Error.hpp"
+
+namespace gb {
+
+std::string locate(const std::string& file, long line, long column, const std::string& message) {
+  std::string out = file;
+  if (line > 0) out += ":" + std::to_string(line);
+  if (line > 0 && column > 0) out += ":" + std::to_string(column);
+  return out + ": " + message;
+}
+
+std::string optionMessage(const std::string& option, const std::string& message) { return option + ": " + message; }
+
+}  // namespace gb

@@ -1,0 +1,49 @@
+#pragma once
+// Effective degrees of freedom of a penalised B-spline learner and lambda from a target edf (Algorithm 1).
+//
+// With G = B'B and S the penalty, the Demmler-Reinsch eigenvalues d_i of S v = d G v give
+//   hat values h_i(lambda) = 1 / (1 + lambda d_i),
+//   trace:  edf = sum h_i              (the paper's tr(H))
+//   mboost: edf = sum (2 h_i - h_i^2)  (tr(2H - H'H), mboost's default)
+// No n x n matrix is ever formed. Where G is singular the pencil (G, G + S) is used instead (eigenvalues
+// theta = 1/(1+d) in [0,1]; theta = 0 are directions B cannot see and count 0 towards the edf).
+#include <Eigen/Dense>
+#include <string>
+
+namespace gb {
+
+enum class EdfDefinition { Trace, Mboost };
+
+std::string toString(EdfDefinition e);                   // "trace" / "mboost"
+EdfDefinition edfDefinitionFromString(const std::string& s);  // throws InputError("--edf-def: ...")
+
+class EdfFunction {
+ public:
+  // gram = B'B (k x k), penalty = S (k x k). Throws ComputeError if the eigen-solver fails.
+  EdfFunction(const Eigen::MatrixXd& gram, const Eigen::MatrixXd& penalty);
+
+  double operator()(double lambda, EdfDefinition definition) const;
+  int rank() const { return rank_; }                  // rank of B (numerically)
+  int nullSpaceDimension() const { return nullDim_; } // directions of B's column space the penalty does not see
+  // Hat-value denominators: h_i = theta_i / (theta_i + lambda (1 - theta_i)); theta = 1/(1+d).
+  const Eigen::VectorXd& thetas() const { return theta_; }
+
+ private:
+  Eigen::VectorXd theta_;
+  int rank_ = 0;
+  int nullDim_ = 0;
+};
+
+struct LambdaSolution {
+  double lambda = 0.0;  // 0 when the target is at or above rank(B): the learner is unpenalised
+  double edf = 0.0;     // edf at lambda (equal to the target up to the root finder's tolerance)
+  bool unpenalised = false;
+  std::string note;     // e.g. "edf 20 >= rank 16: lambda = 0 (unpenalised)"
+};
+
+// Solves edf(lambda) = target by a bracketing root finder (Boost.Math TOMS 748) to full double precision.
+// Throws InputError("--edf: ...") when target <= nullSpaceDimension(), naming both numbers and the learner.
+LambdaSolution solveLambda(const EdfFunction& edf, double target, EdfDefinition definition,
+                           const std::string& learnerName);
+
+}  // namespace gb

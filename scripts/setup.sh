@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages GAMBoost Studio needs. Idempotent: skips packages already installed.
+# Usage: scripts/setup.sh   (as root; uses sudo if not root)
+set -euo pipefail
+
+PACKAGES=(
+  g++ cmake make pkg-config
+  libeigen3-dev libboost-math-dev nlohmann-json3-dev libcli11-dev libfast-float-dev
+  ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers pocl-opencl-icd clinfo libclblast-dev
+  qt6-base-dev qt6-svg-dev libqcustomplot-dev libqcustomplot2.1-qt6
+  fonts-dejavu-core xvfb xauth
+)
+
+missing=()
+for p in "${PACKAGES[@]}"; do
+  if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+    missing+=("$p")
+  fi
+done
+
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "setup: all ${#PACKAGES[@]} packages present"
+  exit 0
+fi
+
+SUDO=""
+if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
+echo "setup: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+$SUDO apt-get update -qq
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+echo "setup: done"
