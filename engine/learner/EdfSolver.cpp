@@ -1,0 +1,133 @@
+#include "learner/EdfSolver.hpp"
+
+#include <Eigen/Eigenvalues>
+#include <boost/math/tools/toms748_solve.hpp>
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+#include "common/Error.hpp"
+
+namespace gb {
+
+namespace {
+
+std::string number(double v) {
+  std::ostringstream s;
+  s.precision(10);
+  s << v;
+  return s.str();
+}
+
+}  // namespace
+
+std::string toString(EdfDefinition e) { return e == EdfDefinition::Trace ? "trace" : "mboost"; }
+
+EdfDefinition edfDefinitionFromString(const std::string& s) {
+  if (s == "trace") return EdfDefinition::Trace;
+  if (s == "mboost") return EdfDefinition::Mboost;
+  throw InputError(optionMessage("--edf-def", "must be 'trace' or 'mboost' (got '" + s + "')"));
+}
+
+EdfFunction::EdfFunction(const Eigen::MatrixXd& gram, const Eigen::MatrixXd& penalty) {
+  const Eigen::Index k = gram.rows();
+  // Relative size below which an eigenvalue counts as zero. The matrices are O(n) (gram) and O(1) (penalty);
+  // 1e-10 is far above rounding (~1e-16 k) and far below any penalty eigenvalue that matters for the edf.
+  const double tol = 1e-10;
+  Eigen::LLT<Eigen::MatrixXd> llt(gram);
+  const Eigen::VectorXd diag = gram.diagonal();
+  bool gramDefinite = llt.info() == Eigen::Success;
+  if (gramDefinite) {
+    const Eigen::MatrixXd L = llt.matrixL();
+    const double ratio = L.diagonal().minCoeff() / L.diagonal().maxCoeff();
+    gramDefinite = ratio > 1e-7;  // condition number of G below ~1e14
+  }
+  if (gramDefinite) {
+    // Demmler-Reinsch: S v = d G v; h = 1 / (1 + lambda d) = theta / (theta + lambda (1 - theta)), theta = 1/(1+d).
+    Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> es(penalty, gram, Eigen::EigenvaluesOnly);
+    if (es.info() != Eigen::Success) throw ComputeError("edf: generalised eigen-solver failed (S v = d B'B v)");
+    const Eigen::VectorXd d = es.eigenvalues();
+    const double dmax = std::max(d.maxCoeff(), 0.0);
+    theta_.resize(k);
+    for (Eigen::Index i = 0; i < k; ++i) {
+      const double di = d[i] <= tol * dmax ? 0.0 : d[i];
+      theta_[i] = 1.0 / (1.0 + di);
+    }
+    rank_ = static_cast<int>(k);
+  } else {
+    // B'B singular (basis columns without data): use the pencil G v = theta (G + S) v, theta in [0, 1];
+    // theta = 0 are directions B cannot see (no contribution to the edf).
+    const Eigen::MatrixXd total = gram + penalty;
+    Eigen::LLT<Eigen::MatrixXd> check(total);
+    if (check.info() != Eigen::Success)
+      throw InputError("basis columns are not identifiable: B'B + S is singular (too few distinct covariate values)");
+    Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> es(gram, total, Eigen::EigenvaluesOnly);
+    if (es.info() != Eigen::Success) throw ComputeError("edf: generalised eigen-solver failed (B'B v = t (B'B + S) v)");
+    theta_ = es.eigenvalues().cwiseMax(0.0).cwiseMin(1.0);
+    rank_ = 0;
+    for (Eigen::Index i = 0; i < k; ++i) {
+      if (theta_[i] <= tol)
+        theta_[i] = 0.0;
+      else
+        ++rank_;
+    }
+  }
+  nullDim_ = 0;
+  for (Eigen::Index i = 0; i < k; ++i)
+    if (theta_[i] >= 1.0 - tol) {
+      theta_[i] = 1.0;
+      ++nullDim_;
+    }
+  (void)diag;
+}
+
+double EdfFunction::operator()(double lambda, EdfDefinition definition) const {
+  double sum = 0.0;
+  for (Eigen::Index i = 0; i < theta_.size(); ++i) {
+    const double t = theta_[i];
+    if (t == 0.0) continue;
+    const double h = t / (t + lambda * (1.0 - t));
+    sum += definition == EdfDefinition::Trace ? h : h * (2.0 - h);
+  }
+  return sum;
+}
+
+LambdaSolution solveLambda(const EdfFunction& edf, double target, EdfDefinition definition,
+                           const std::string& learnerName) {
+  LambdaSolution out;
+  const std::string who = "learner '" + learnerName + "'";
+  if (!(target > edf.nullSpaceDimension()))
+    throw InputError(optionMessage(
+        "--edf", who + ": edf " + number(target) + " must exceed " + std::to_string(edf.nullSpaceDimension()) +
+                     ", the dimension of the penalty's null space (no lambda reaches it; raise --edf or lower " +
+                     "--differences)"));
+  if (target >= edf.rank()) {
+    out.lambda = 0.0;
+    out.edf = edf(0.0, definition);
+    out.unpenalised = true;
+    out.note = who + ": edf " + number(target) + " >= rank " + std::to_string(edf.rank()) +
+               " of the basis: lambda = 0 (unpenalised)";
+    return out;
+  }
+  auto f = [&](double lambda) { return edf(lambda, definition) - target; };
+  // edf(lambda) falls monotonically from rank(B) at 0 to the null-space dimension as lambda grows.
+  double upper = 1.0;
+  double fUpper = f(upper);
+  while (fUpper > 0.0) {
+    upper *= 4.0;
+    fUpper = f(upper);
+    if (!std::isfinite(upper)) throw ComputeError(who + ": could not bracket lambda for edf " + number(target));
+  }
+  const double lower = 0.0;
+  const double fLower = f(lower);
+  std::uintmax_t iterations = 400;
+  // Solve to (nearly) full double precision: the exact equation, not mboost's uniroot tolerance.
+  boost::math::tools::eps_tolerance<double> tolerance(std::numeric_limits<double>::digits - 3);
+  const auto bracket = boost::math::tools::toms748_solve(f, lower, upper, fLower, fUpper, tolerance, iterations);
+  const double a = bracket.first, b = bracket.second;
+  out.lambda = std::abs(f(a)) <= std::abs(f(b)) ? a : b;
+  out.edf = edf(out.lambda, definition);
+  return out;
+}
+
+}  // namespace gb

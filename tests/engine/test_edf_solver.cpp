@@ -1,0 +1,166 @@
+// edf(lambda) from the Demmler-Reinsch eigenvalues against the hat matrix formed densely (n x n), and lambda from
+// the root finder against the target, for both edf definitions, ridge and P-spline penalties, and the edge cases.
+#include <QtTest>
+
+#include <Eigen/Dense>
+#include <random>
+
+#include "common/Error.hpp"
+#include "learner/EdfSolver.hpp"
+#include "spline/Penalty.hpp"
+#include "spline/SplineBasis.hpp"
+
+using namespace gb;
+
+namespace {
+
+constexpr unsigned kSeed = 7;
+
+Eigen::MatrixXd denseBasis(const SplineBasis& b, const std::vector<double>& x) {
+  Eigen::MatrixXd B = Eigen::MatrixXd::Zero(static_cast<Eigen::Index>(x.size()), b.numColumns());
+  double w[6];
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const int f = b.evaluate(x[i], w);
+    for (int r = 0; r <= b.degree(); ++r) B(static_cast<Eigen::Index>(i), f + r) = w[r];
+  }
+  return B;
+}
+
+std::vector<double> uniform(std::size_t n, double lo, double hi, unsigned seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> U(lo, hi);
+  std::vector<double> x(n);
+  for (double& v : x) v = U(rng);
+  return x;
+}
+
+// tr(H) or tr(2H - H'H) with H = B (B'B + lambda S)^-1 B' formed as an n x n matrix.
+double denseEdf(const Eigen::MatrixXd& B, const Eigen::MatrixXd& S, double lambda, EdfDefinition def) {
+  const Eigen::MatrixXd A = B.transpose() * B + lambda * S;
+  const Eigen::MatrixXd H = B * A.ldlt().solve(B.transpose());
+  return def == EdfDefinition::Trace ? H.trace() : (2.0 * H - H.transpose() * H).trace();
+}
+
+}  // namespace
+
+class TestEdfSolver : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() { qInfo("random seed: %u", kSeed); }
+
+  void edfMatchesHatMatrix_data() {
+    QTest::addColumn<int>("penalty");
+    QTest::addColumn<int>("differences");
+    QTest::addColumn<int>("boundary");
+    QTest::newRow("ridge clamped") << 0 << 0 << 0;
+    QTest::newRow("ridge extended") << 0 << 0 << 1;
+    QTest::newRow("pspline d1 extended") << 1 << 1 << 1;
+    QTest::newRow("pspline d2 extended") << 1 << 2 << 1;
+    QTest::newRow("pspline d3 clamped") << 1 << 3 << 0;
+  }
+  void edfMatchesHatMatrix() {
+    QFETCH(int, penalty);
+    QFETCH(int, differences);
+    QFETCH(int, boundary);
+    const auto kind = penalty ? PenaltyKind::PSpline : PenaltyKind::Ridge;
+    const auto x = uniform(150, 0.0, 1.0, kSeed);
+    const SplineBasis b(*std::min_element(x.begin(), x.end()), *std::max_element(x.begin(), x.end()),
+                        SplineSpec{8, 3, boundary ? Boundary::Extended : Boundary::Clamped});
+    const Eigen::MatrixXd B = denseBasis(b, x);
+    const Eigen::MatrixXd S = penaltyMatrix(b.numColumns(), kind, differences);
+    const EdfFunction edf(B.transpose() * B, S);
+    QCOMPARE(edf.rank(), b.numColumns());
+    QCOMPARE(edf.nullSpaceDimension(), penaltyNullSpaceDimension(kind, differences));
+    for (double lambda : {0.0, 1e-3, 0.37, 5.0, 80.0, 3e3, 1e6})
+      for (auto def : {EdfDefinition::Trace, EdfDefinition::Mboost}) {
+        const double dense = denseEdf(B, S, lambda, def);
+        // Both sides are O(k) sums of O(1) terms; the dense side goes through an n x n product: 1e-10 relative.
+        QVERIFY2(std::abs(edf(lambda, def) - dense) < 1e-10 * std::max(1.0, dense),
+                 qPrintable(QString("lambda %1: %2 vs dense %3").arg(lambda).arg(edf(lambda, def), 0, 'g', 17).arg(
+                     dense, 0, 'g', 17)));
+      }
+  }
+
+  void lambdaSolvesTarget() {
+    const auto x = uniform(400, -2.0, 3.0, kSeed + 1);
+    const SplineBasis b(*std::min_element(x.begin(), x.end()), *std::max_element(x.begin(), x.end()),
+                        SplineSpec{20, 3, Boundary::Extended});
+    const Eigen::MatrixXd B = denseBasis(b, x);
+    for (auto kind : {PenaltyKind::Ridge, PenaltyKind::PSpline}) {
+      const Eigen::MatrixXd S = penaltyMatrix(b.numColumns(), kind, 2);
+      const EdfFunction edf(B.transpose() * B, S);
+      for (double target : {2.5, 4.0, 10.0}) {
+        const auto trace = solveLambda(edf, target, EdfDefinition::Trace, "x");
+        const auto mb = solveLambda(edf, target, EdfDefinition::Mboost, "x");
+        QVERIFY(!trace.unpenalised && trace.lambda > 0);
+        // The root is solved to double precision: the dense hat matrix agrees to its own rounding.
+        QVERIFY(std::abs(denseEdf(B, S, trace.lambda, EdfDefinition::Trace) - target) < 1e-9);
+        QVERIFY(std::abs(denseEdf(B, S, mb.lambda, EdfDefinition::Mboost) - target) < 1e-9);
+        // tr(2H - H'H) <= tr(H) pointwise, so the mboost definition needs more penalty for the same target.
+        QVERIFY(mb.lambda > trace.lambda);
+      }
+    }
+  }
+
+  void unpenalisedAtOrAboveRank() {
+    const auto x = uniform(100, 0.0, 1.0, kSeed + 2);
+    const SplineBasis b(0.0, 1.0, SplineSpec{4, 3, Boundary::Extended});  // k = 8
+    const Eigen::MatrixXd B = denseBasis(b, x);
+    const EdfFunction edf(B.transpose() * B, penaltyMatrix(8, PenaltyKind::PSpline, 2));
+    const auto s = solveLambda(edf, 8.0, EdfDefinition::Mboost, "x3");
+    QVERIFY(s.unpenalised);
+    QCOMPARE(s.lambda, 0.0);
+    QVERIFY2(QString::fromStdString(s.note).contains("rank 8"), s.note.c_str());
+  }
+
+  void targetAtNullSpaceIsAnError() {
+    const auto x = uniform(100, 0.0, 1.0, kSeed + 3);
+    const SplineBasis b(0.0, 1.0, SplineSpec{6, 3, Boundary::Extended});
+    const Eigen::MatrixXd B = denseBasis(b, x);
+    const EdfFunction edf(B.transpose() * B, penaltyMatrix(b.numColumns(), PenaltyKind::PSpline, 2));
+    for (double target : {2.0, 1.5}) {
+      try {
+        solveLambda(edf, target, EdfDefinition::Trace, "x9");
+        QFAIL("expected an InputError");
+      } catch (const InputError& e) {
+        const QString m = e.what();
+        QVERIFY2(m.startsWith("--edf:") && m.contains("x9") && m.contains(QString::number(target)) && m.contains("2"),
+                 e.what());
+      }
+    }
+  }
+
+  void singularGramUsesPencil() {
+    // Data only in the left half: the right-most basis columns see no data, so B'B is singular.
+    const auto x = uniform(200, 0.0, 0.45, kSeed + 4);
+    const SplineBasis b(0.0, 1.0, SplineSpec{10, 3, Boundary::Extended});
+    const Eigen::MatrixXd B = denseBasis(b, x);
+    const Eigen::MatrixXd S = penaltyMatrix(b.numColumns(), PenaltyKind::Ridge, 0);
+    const EdfFunction edf(B.transpose() * B, S);
+    QVERIFY(edf.rank() < b.numColumns());
+    for (double lambda : {0.01, 1.0, 100.0})
+      QVERIFY(std::abs(edf(lambda, EdfDefinition::Trace) - denseEdf(B, S, lambda, EdfDefinition::Trace)) < 1e-9);
+    const auto s = solveLambda(edf, 3.0, EdfDefinition::Trace, "x");
+    QVERIFY(std::abs(denseEdf(B, S, s.lambda, EdfDefinition::Trace) - 3.0) < 1e-9);
+  }
+
+  void differenceMatrixShape() {
+    const Eigen::MatrixXd D2 = differenceMatrix(6, 2);
+    QCOMPARE(D2.rows(), Eigen::Index(4));
+    QCOMPARE(D2(0, 0), 1.0);
+    QCOMPARE(D2(0, 1), -2.0);
+    QCOMPARE(D2(0, 2), 1.0);
+    QCOMPARE(penaltyMatrix(5, PenaltyKind::Ridge, 2), Eigen::MatrixXd(Eigen::MatrixXd::Identity(5, 5)));
+    bool threw = false;
+    try {
+      differenceMatrix(6, 4);
+    } catch (const InputError& e) {
+      threw = QString(e.what()).startsWith("--differences:");
+    }
+    QVERIFY(threw);
+  }
+};
+
+QTEST_APPLESS_MAIN(TestEdfSolver)
+#include "test_edf_solver.moc"
