@@ -1,6 +1,7 @@
 #pragma once
 // Streaming CSV reader: header row; delimiter ',' or detected ';' / tab; RFC 4180 quoted fields;
 // numbers parsed locale-independently. Every error is an InputError "file:line:column: ...".
+#include <cstddef>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -11,6 +12,8 @@ namespace gb {
 
 struct CsvOptions {
   char delimiter = 0;  // 0: detect from the header line (',' ';' or '\t')
+  // Bytes read from the file at a time. Large blocks keep the reader fast; tests shrink it to cross block edges.
+  std::size_t blockBytes = std::size_t{8} << 20;
 };
 
 // Called now and then with bytes consumed and the file size; returning false cancels (throws gb::Error "cancelled").
@@ -20,7 +23,8 @@ using CsvProgress = std::function<bool(std::uint64_t bytesDone, std::uint64_t by
 // ragged rows, non-numeric / empty / NaN / Inf cells, duplicate or empty column names.
 Dataset readCsv(const std::string& path, const CsvOptions& options = {}, const CsvProgress& progress = {});
 
-// Reads at most maxRows data rows (for previews); same validation on what it reads.
+// Reads at most maxRows data rows (for previews) in small blocks, so a large file is not read to its end; same
+// validation on what it reads. maxRows = 0 reads and checks the header only.
 Dataset readCsvHead(const std::string& path, std::size_t maxRows, const CsvOptions& options = {});
 
 }  // namespace gb

@@ -1,0 +1,103 @@
+#include "data/CsvBlocks.hpp"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "common/Error.hpp"
+
+namespace gb::csv {
+
+namespace {
+// Too small a block only costs speed; a floor keeps the BOM (3 bytes) and a line break inside the first block.
+constexpr std::size_t kMinBlock = 16;
+// Chunks start small (a 10-row file must not allocate megabytes per column) and grow to a cap that keeps
+// the slack of the last, partly filled chunk a few percent of a large table.
+constexpr std::size_t kFirstChunkRows = 1024;
+constexpr std::size_t kMaxChunkRows = std::size_t{1} << 16;
+
+std::string systemError() { return std::strerror(errno); }
+}  // namespace
+
+BlockReader::BlockReader(const std::string& path, std::size_t blockBytes)
+    : path_(path), capacity_(std::max(blockBytes, kMinBlock)) {
+  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd_ < 0) throw InputError(locate(path, 0, 0, "cannot open: " + systemError()));
+  struct stat st {};
+  if (::fstat(fd_, &st) != 0) {
+    const std::string why = systemError();
+    ::close(fd_);
+    throw InputError(locate(path, 0, 0, "cannot open: " + why));
+  }
+  if (S_ISDIR(st.st_mode)) {
+    ::close(fd_);
+    throw InputError(locate(path, 0, 0, "cannot open: " + std::string(std::strerror(EISDIR))));
+  }
+  fileSize_ = static_cast<std::uint64_t>(st.st_size);
+  ::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
+  buffer_.reset(new char[capacity_]);
+}
+
+BlockReader::~BlockReader() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void BlockReader::refill(const char* keep) {
+  const std::size_t skipped = static_cast<std::size_t>(keep - data());
+  const std::size_t kept = filled_ - skipped;
+  base_ += skipped;
+  if (kept > capacity_ / 2) {  // a row as long as half the buffer: grow it, so every refill reads a lot
+    std::unique_ptr<char[]> bigger(new char[capacity_ * 2]);
+    std::memcpy(bigger.get(), keep, kept);
+    buffer_ = std::move(bigger);
+    capacity_ *= 2;
+  } else if (skipped > 0) {
+    std::memmove(buffer_.get(), keep, kept);
+  }
+  filled_ = kept;
+  while (!eof_ && filled_ < capacity_) {
+    const ssize_t got = ::read(fd_, buffer_.get() + filled_, capacity_ - filled_);
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      throw InputError(locate(path_, 0, 0, "cannot read: " + systemError()));
+    }
+    if (got == 0) eof_ = true;
+    filled_ += static_cast<std::size_t>(got);
+  }
+}
+
+void ColumnChunks::ensureRoom() {
+  if (filled_ < capacity_) return;
+  if (!chunks_.empty()) chunks_.back().rows = filled_;
+  capacity_ = chunks_.empty() ? kFirstChunkRows : std::min(capacity_ * 2, kMaxChunkRows);
+  Chunk chunk;
+  chunk.columns.reserve(cols_);
+  for (std::size_t c = 0; c < cols_; ++c) {
+    chunk.columns.emplace_back(new double[capacity_]);  // uninitialised: every slot is written before use
+    slots_[c] = chunk.columns.back().get();
+  }
+  chunks_.push_back(std::move(chunk));
+  filled_ = 0;
+}
+
+std::vector<std::vector<double>> ColumnChunks::assemble() {
+  if (!chunks_.empty()) chunks_.back().rows = filled_;
+  std::vector<std::vector<double>> columns(cols_);
+  for (std::size_t c = 0; c < cols_; ++c) {
+    columns[c].reserve(rows_);
+    for (Chunk& chunk : chunks_) {
+      const double* values = chunk.columns[c].get();
+      columns[c].insert(columns[c].end(), values, values + chunk.rows);
+      chunk.columns[c].reset();
+    }
+  }
+  chunks_.clear();
+  capacity_ = filled_ = 0;
+  return columns;
+}
+
+}  // namespace gb::csv

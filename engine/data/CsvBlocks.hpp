@@ -1,0 +1,69 @@
+#pragma once
+// Internal helpers of the CSV reader: a file read in large blocks, and values collected per column in chunks.
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace gb::csv {
+
+// Reads a file block by block into one buffer. The caller parses whole rows; the unparsed tail of a block
+// (a row cut by the block edge) is moved to the front before the next block is appended, so memory stays at
+// about one block whatever the file size. A row longer than the buffer grows it.
+class BlockReader {
+ public:
+  BlockReader(const std::string& path, std::size_t blockBytes);
+  ~BlockReader();
+  BlockReader(const BlockReader&) = delete;
+  BlockReader& operator=(const BlockReader&) = delete;
+
+  const char* data() const { return buffer_.get(); }
+  const char* end() const { return buffer_.get() + filled_; }
+  bool eof() const { return eof_; }
+  std::uint64_t fileSize() const { return fileSize_; }
+  std::uint64_t offsetOf(const char* p) const { return base_ + static_cast<std::uint64_t>(p - data()); }
+
+  // Keeps [keep, end()) (moved to data()) and appends the next block. Pointers into the buffer become invalid.
+  void refill(const char* keep);
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+  std::unique_ptr<char[]> buffer_;
+  std::size_t capacity_ = 0, filled_ = 0;
+  std::uint64_t base_ = 0, fileSize_ = 0;
+  bool eof_ = false;
+};
+
+// Values of every column, collected in chunks of rows. No vector ever doubles while reading (that would need
+// up to twice the data at its peak); each column is assembled once at the end, freeing its chunks as it goes,
+// so the peak is the data plus one column plus one partly filled chunk.
+class ColumnChunks {
+ public:
+  explicit ColumnChunks(std::size_t cols) : cols_(cols), slots_(cols, nullptr) {}
+
+  // Makes room for one more row; slots()[c][filled()] is where column c's value of that row goes.
+  void ensureRoom();
+  double* const* slots() const { return slots_.data(); }
+  std::size_t filled() const { return filled_; }
+  void commitRow() {
+    ++filled_;
+    ++rows_;
+  }
+  std::size_t rows() const { return rows_; }
+
+  std::vector<std::vector<double>> assemble();
+
+ private:
+  struct Chunk {
+    std::size_t rows = 0;
+    std::vector<std::unique_ptr<double[]>> columns;
+  };
+  std::size_t cols_;
+  std::vector<Chunk> chunks_;
+  std::vector<double*> slots_;
+  std::size_t filled_ = 0, capacity_ = 0, rows_ = 0;
+};
+
+}  // namespace gb::csv
