@@ -15,9 +15,9 @@ struct FitBenchOptions {
   std::vector<std::size_t> rows{100000};
   int covariates = 100;
   int informative = 20;
-  ModelSettings model;                     // knots, mstop, ...
-  std::vector<ComputeSettings> configs;    // one timing per (rows, config); empty: the CPU backend
-  int repetitions = 1;                     // best of
+  ModelSettings model;                   // knots, mstop, ...
+  std::vector<ComputeSettings> configs;  // one timing per (rows, config); empty: the CPU backend
+  int repetitions = 1;                   // best of
   std::uint64_t seed = 1;
   std::function<bool(double fraction, const std::string& what)> progress;  // false cancels
 };
@@ -31,7 +31,9 @@ struct FitTiming {
   double fitSeconds = 0.0;
   double secondsPerIteration = 0.0;
   double finalRisk = 0.0;
-  std::vector<int> path;                   // selection path (for cross-checking backends)
+  std::vector<int> path;       // selection path (for cross-checking backends)
+  int samePathIterations = 0;  // leading iterations that pick the same learner as the first config
+                               // at the same rows (path.size() when the paths agree throughout)
 };
 
 struct FitBenchReport {

@@ -1,0 +1,200 @@
+// gamboost bench csv | kernels | fit: the benchmarks of design.md section 5 (never run by the tests).
+#include <algorithm>
+#include <iostream>
+#include <memory>
+
+#include "Commands.hpp"
+#include "bench/CsvBenchmark.hpp"
+#include "bench/FitBenchmark.hpp"
+#include "bench/KernelBenchmark.hpp"
+#include "common/Error.hpp"
+#include "data/CsvWriter.hpp"
+
+namespace gb::cli {
+namespace {
+
+struct CsvBenchCli {
+  CsvBenchOptions bench;
+  std::string out;
+};
+
+struct KernelBenchCli {
+  KernelBenchOptions bench;
+  std::string out;
+};
+
+struct FitBenchCli {
+  FitBenchOptions bench;
+  int knots = 12;
+  int mstop = 100;
+  std::vector<std::string> configs{"cpu"};
+  std::string device;
+  std::string out;
+  CLI::Option* informative = nullptr;
+};
+
+// Benchmarks run long: progress goes to stderr after a second, stdout keeps the table.
+std::function<bool(double, const std::string&)> progressTo(std::shared_ptr<ProgressPrinter> printer) {
+  return [printer](double fraction, const std::string& what) {
+    printer->update(fraction, what);
+    return true;
+  };
+}
+
+int runCsvBench(const CsvBenchCli& o) {
+  if (!o.out.empty()) checkWritable(o.out, "--out");
+  if (o.bench.repetitions < 1) throw InputError(optionMessage("--reps", "must be >= 1"));
+  const CsvBenchReport report = runCsvBenchmark(o.bench);
+  printTable(std::cout, {"bytes", "rows", "cols", "best", "median", "MB/s"},
+             {{formatBytes(report.bytes), std::to_string(report.rows), std::to_string(report.cols),
+               formatSeconds(report.bestSeconds), formatSeconds(report.medianSeconds),
+               formatNumber(report.megabytesPerSecond, 4)}});
+  if (!o.out.empty()) writeTextFile(o.out, report.toJson().dump(2) + "\n");
+  return 0;
+}
+
+int runKernelBench(KernelBenchCli o) {
+  checkWritablePrefix(o.out, "--out");
+  if (o.bench.repetitions < 1) throw InputError(optionMessage("--reps", "must be >= 1"));
+  o.bench.progress = progressTo(std::make_shared<ProgressPrinter>("bench kernels", true, 1.0));
+  const KernelBenchReport report = runKernelBenchmark(o.bench);
+  std::cout << "device " << report.device << " (" << report.platform << "), " << report.precision << ", copy bandwidth "
+            << formatNumber(report.copyGigabytesPerSecond, 4) << " GB/s\n";
+  std::vector<std::vector<std::string>> rows;
+  for (const KernelTiming& t : report.timings) {
+    std::vector<std::string> row{t.kernel, t.operation, t.granularity, std::to_string(t.rows), std::to_string(t.k)};
+    if (t.skipped.empty())
+      row.insert(row.end(), {formatSeconds(t.medianSeconds), formatNumber(t.gigabytesPerSecond, 4),
+                             formatNumber(100.0 * t.fractionOfCopy, 3) + "%", formatNumber(t.maxRelativeError, 2),
+                             std::to_string(t.repetitions)});
+    else
+      row.push_back("skipped: " + t.skipped);
+    rows.push_back(std::move(row));
+  }
+  printTable(std::cout,
+             {"kernel", "op", "granularity", "rows", "k", "median", "GB/s", "of copy", "max rel err", "reps"}, rows);
+  writeTextFile(o.out + ".json", report.toJson().dump(2) + "\n");
+  writeTextFile(o.out + ".csv", report.toCsv());
+  std::cerr << "wrote " << o.out << ".json and " << o.out << ".csv" << std::endl;
+  if (!report.failures.empty()) {
+    // The report is written (it shows the errors), but a wrong kernel must not look like a successful run.
+    std::string names;
+    for (const std::string& name : report.failures) names += (names.empty() ? "" : ", ") + name;
+    throw ComputeError("kernels failed their check against the CPU reference: " + names);
+  }
+  return 0;
+}
+
+// "backend[:kernel[:precision]]", e.g. "cpu", "opencl:compact_x:float".
+ComputeSettings parseConfig(const std::string& text, const std::string& device) {
+  std::vector<std::string> parts;
+  std::size_t start = 0;
+  while (true) {
+    const std::size_t colon = text.find(':', start);
+    parts.push_back(text.substr(start, colon == std::string::npos ? std::string::npos : colon - start));
+    if (colon == std::string::npos) break;
+    start = colon + 1;
+  }
+  if (parts.size() > 3 || parts[0].empty())
+    throw InputError(optionMessage("--configs", "'" + text + "' is not backend[:kernel[:precision]]"));
+  ComputeSettings c;
+  c.backend = parts[0];
+  if (c.backend != "cpu" && c.backend != "opencl")
+    throw InputError(optionMessage("--configs", "unknown backend '" + c.backend + "' (cpu or opencl)"));
+  if (parts.size() > 1) c.kernel = parts[1];
+  if (parts.size() > 2) c.precision = parts[2];
+  if (!c.precision.empty() && c.precision != "double" && c.precision != "float")
+    throw InputError(optionMessage("--configs", "precision '" + c.precision + "' is not double or float"));
+  if (c.backend == "opencl") c.device = device;
+  return c;
+}
+
+int runFitBench(FitBenchCli o) {
+  if (!o.out.empty()) checkWritablePrefix(o.out, "--out");
+  if (o.bench.repetitions < 1) throw InputError(optionMessage("--reps", "must be >= 1"));
+  // "--covariates 10" alone should work: the default 20 informative covariates shrink to fit.
+  if (o.informative->count() == 0) o.bench.informative = std::min(o.bench.informative, o.bench.covariates);
+  o.bench.model.spline.knots = o.knots;
+  o.bench.model.mstop = o.mstop;
+  o.bench.model.validate();
+  for (const std::string& config : o.configs) o.bench.configs.push_back(parseConfig(config, o.device));
+  o.bench.progress = progressTo(std::make_shared<ProgressPrinter>("bench fit", true, 1.0));
+  const FitBenchReport report = runFitBenchmark(o.bench);
+
+  std::vector<std::vector<std::string>> rows;
+  for (const FitTiming& t : report.timings)
+    rows.push_back({std::to_string(t.rows), t.info.backend, t.info.kernel, t.info.precision, t.info.device,
+                    formatSeconds(t.setupSeconds), formatSeconds(t.fitSeconds), formatSeconds(t.secondsPerIteration),
+                    formatNumber(t.finalRisk, 6), std::to_string(t.samePathIterations)});
+  printTable(
+      std::cout,
+      {"rows", "backend", "kernel", "precision", "device", "set-up", "fit", "per iteration", "final risk", "same path"},
+      rows);
+  std::cout << "(same path: leading iterations that select the same learners as the first config)\n";
+  if (!o.out.empty()) {
+    writeTextFile(o.out + ".json", report.toJson().dump(2) + "\n");
+    writeTextFile(o.out + ".csv", report.toCsv());
+    std::cerr << "wrote " << o.out << ".json and " << o.out << ".csv" << std::endl;
+  }
+  return 0;
+}
+
+Command addCsvBench(CLI::App* bench) {
+  auto o = std::make_shared<CsvBenchCli>();
+  CLI::App* sub = bench->add_subcommand("csv", "Time reading a CSV file (MB/s).");
+  addRealOption(sub, "--size-mb", o->bench.sizeMegabytes, "Size of the generated file when --file is not given");
+  sub->add_option("--file", o->bench.file, "Read this CSV instead of generating one");
+  sub->add_option("--scratch-dir", o->bench.scratchDir, "Where the generated file goes (removed afterwards)")
+      ->capture_default_str();
+  addIntOption(sub, "--reps", o->bench.repetitions, "Repetitions (best and median reported)");
+  addSeedOption(sub, "--seed", o->bench.seed, "Seed of the generated data");
+  sub->add_option("--out", o->out, "Write the report as JSON here");
+  return {sub, [o]() { return runCsvBench(*o); }};
+}
+
+Command addKernelBench(CLI::App* bench) {
+  auto o = std::make_shared<KernelBenchCli>();
+  KernelBenchOptions& b = o->bench;
+  CLI::App* sub = bench->add_subcommand("kernels", "Time the OpenCL kernels of one boosting iteration.");
+  sub->add_option("--device", b.device, "OpenCL device: part of its name (default: first GPU, else CPU)");
+  addSizeListOption(sub, "--rows", b.rows, "Row counts n");
+  addIntListOption(sub, "--k", b.columns, "Basis columns k per learner");
+  addIntOption(sub, "--covariates", b.covariates, "Learners per batched launch");
+  addIntOption(sub, "--reps", b.repetitions, "Timed repetitions after one warm-up");
+  sub->add_option("--precision", b.precision, "float or double")
+      ->check(CLI::IsMember({"float", "double"}))
+      ->capture_default_str();
+  addTextListOption(sub, "--kernels", b.kernels, "Kernels to time (default: all)");
+  addSeedOption(sub, "--seed", b.seed, "Seed of the random inputs");
+  sub->add_option("--out", o->out, "Output prefix: writes <prefix>.json and <prefix>.csv")->required();
+  return {sub, [o]() { return runKernelBench(*o); }};
+}
+
+Command addFitBench(CLI::App* bench) {
+  auto o = std::make_shared<FitBenchCli>();
+  FitBenchOptions& b = o->bench;
+  CLI::App* sub = bench->add_subcommand("fit", "Time whole fits per backend and kernel on the paper's data.");
+  addSizeListOption(sub, "--rows", b.rows, "Row counts n");
+  addIntOption(sub, "--covariates", b.covariates, "Covariates (one learner each)");
+  o->informative = addIntOption(sub, "--informative", b.informative, "Informative covariates (at most --covariates)");
+  addIntOption(sub, "--knots", o->knots, "Interior knots (k = knots + 4 for cubic splines)");
+  addIntOption(sub, "--mstop", o->mstop, "Iterations per fit");
+  addTextListOption(sub, "--configs", o->configs,
+                    "Configs backend[:kernel[:precision]], e.g. cpu,opencl:compact_x:float")
+      ->capture_default_str();
+  sub->add_option("--device", o->device, "OpenCL device for the opencl configs: part of its name");
+  addIntOption(sub, "--reps", b.repetitions, "Repetitions per config (best reported)");
+  addSeedOption(sub, "--seed", b.seed, "Seed of the data");
+  sub->add_option("--out", o->out, "Output prefix: writes <prefix>.json and <prefix>.csv");
+  return {sub, [o]() { return runFitBench(*o); }};
+}
+
+}  // namespace
+
+std::vector<Command> addBenchCommands(CLI::App& app) {
+  CLI::App* bench = app.add_subcommand("bench", "Benchmarks: CSV reading, kernels, whole fits.");
+  bench->require_subcommand(1);
+  return {addCsvBench(bench), addKernelBench(bench), addFitBench(bench)};
+}
+
+}  // namespace gb::cli

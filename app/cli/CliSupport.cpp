@@ -1,0 +1,180 @@
+#include "CliSupport.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <iostream>
+#include <sstream>
+
+#include "data/CsvWriter.hpp"
+
+namespace gb::cli {
+namespace {
+
+template <typename T>
+bool parsesExactly(const std::string& text, T& value) {
+  const char* first = text.data();
+  const char* last = first + text.size();
+  if (first != last && *first == '+') ++first;  // from_chars rejects a leading '+', people write it
+  if (first == last) return false;
+  auto [ptr, ec] = std::from_chars(first, last, value);
+  return ec == std::errc() && ptr == last;
+}
+
+template <typename T>
+CLI::Validator exactNumber(const std::string& what) {
+  return CLI::Validator(
+      [what](std::string& text) -> std::string {
+        T value{};
+        if (!parsesExactly(text, value)) return "'" + text + "' is not " + what;
+        if constexpr (std::is_floating_point_v<T>) {
+          if (!std::isfinite(value)) return "'" + text + "' is not a finite number";
+        }
+        return {};
+      },
+      "", what);  // no description: --help shows the option's type name once (INT=20, not INT:INT=20)
+}
+
+}  // namespace
+
+CLI::Validator integerValidator() { return exactNumber<long long>("an integer"); }
+CLI::Validator wholeNumberValidator() { return exactNumber<unsigned long long>("a whole number (0, 1, 2, ...)"); }
+CLI::Validator finiteRealValidator() { return exactNumber<double>("a number"); }
+
+CLI::Option* addIntOption(CLI::App* app, const std::string& name, int& value, const std::string& help) {
+  return app->add_option(name, value, help)->check(integerValidator())->capture_default_str()->type_name("INT");
+}
+
+CLI::Option* addSizeOption(CLI::App* app, const std::string& name, std::size_t& value, const std::string& help) {
+  return app->add_option(name, value, help)->check(wholeNumberValidator())->capture_default_str()->type_name("UINT");
+}
+
+CLI::Option* addSeedOption(CLI::App* app, const std::string& name, std::uint64_t& value, const std::string& help) {
+  return app->add_option(name, value, help)->check(wholeNumberValidator())->capture_default_str()->type_name("UINT");
+}
+
+CLI::Option* addRealOption(CLI::App* app, const std::string& name, double& value, const std::string& help) {
+  return app->add_option(name, value, help)->check(finiteRealValidator())->capture_default_str()->type_name("NUMBER");
+}
+
+CLI::Option* addSizeListOption(CLI::App* app, const std::string& name, std::vector<std::size_t>& value,
+                               const std::string& help) {
+  return app->add_option(name, value, help)
+      ->delimiter(',')
+      ->check(wholeNumberValidator())
+      ->capture_default_str()
+      ->type_name("UINT,...");
+}
+
+CLI::Option* addIntListOption(CLI::App* app, const std::string& name, std::vector<int>& value,
+                              const std::string& help) {
+  return app->add_option(name, value, help)
+      ->delimiter(',')
+      ->check(integerValidator())
+      ->capture_default_str()
+      ->type_name("INT,...");
+}
+
+CLI::Option* addTextListOption(CLI::App* app, const std::string& name, std::vector<std::string>& value,
+                               const std::string& help) {
+  return app->add_option(name, value, help)->delimiter(',')->type_name("NAME,...");
+}
+
+ProgressPrinter::ProgressPrinter(std::string label, bool enabled, double quietSeconds)
+    : label_(std::move(label)),
+      enabled_(enabled),
+      quietSeconds_(quietSeconds),
+      start_(std::chrono::steady_clock::now()) {}
+
+double ProgressPrinter::elapsedSeconds() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+}
+
+void ProgressPrinter::update(double fraction, const std::string& detail) {
+  if (!enabled_) return;
+  const int tenth = static_cast<int>(std::floor(std::clamp(fraction, 0.0, 1.0) * 10.0 + 1e-9));
+  if (tenth <= lastTenth_) return;
+  const double elapsed = elapsedSeconds();
+  if (elapsed < quietSeconds_) return;  // lastTenth_ stays: the first line after the quiet time shows the latest
+  lastTenth_ = tenth;
+  std::cerr << label_ << ": " << tenth * 10 << "%";
+  if (!detail.empty()) std::cerr << " " << detail;
+  std::cerr << " (" << formatSeconds(elapsed) << ")" << std::endl;
+}
+
+void printTable(std::ostream& out, const std::vector<std::string>& header,
+                const std::vector<std::vector<std::string>>& rows) {
+  std::vector<std::size_t> width(header.size(), 0);
+  auto widen = [&width](const std::vector<std::string>& row) {
+    for (std::size_t c = 0; c < row.size() && c < width.size(); ++c) width[c] = std::max(width[c], row[c].size());
+  };
+  widen(header);
+  for (const auto& row : rows) widen(row);
+  // A number, optionally with a short unit ("12.5 ms", "4.2%", "13.7 GiB"); "2-core CPU" is text.
+  auto numeric = [](const std::string& s) {
+    if (s.empty() || !(std::isdigit(static_cast<unsigned char>(s[0])) || s[0] == '-' || s[0] == '.')) return false;
+    char* end = nullptr;
+    std::strtod(s.c_str(), &end);
+    const std::size_t rest = s.size() - static_cast<std::size_t>(end - s.c_str());
+    return end != s.c_str() && (rest == 0 || ((*end == ' ' || *end == '%') && rest <= 4));
+  };
+  auto line = [&](const std::vector<std::string>& row, bool isHeader) {
+    std::string text;
+    for (std::size_t c = 0; c < width.size(); ++c) {
+      const std::string cell = c < row.size() ? row[c] : std::string();
+      const std::string pad(width[c] - cell.size(), ' ');
+      text += (!isHeader && numeric(cell)) ? pad + cell : cell + pad;
+      if (c + 1 < width.size()) text += "  ";
+    }
+    while (!text.empty() && text.back() == ' ') text.pop_back();
+    out << text << '\n';
+  };
+  line(header, true);
+  std::size_t total = 0;
+  for (std::size_t w : width) total += w + 2;
+  out << std::string(total > 2 ? total - 2 : 0, '-') << '\n';
+  for (const auto& row : rows) line(row, false);
+}
+
+std::string formatNumber(double value, int significant) {
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, "%.*g", significant, value);
+  return buffer;
+}
+
+std::string formatSeconds(double seconds) {
+  char buffer[64];
+  if (seconds < 1e-3)
+    std::snprintf(buffer, sizeof buffer, "%.1f us", seconds * 1e6);
+  else if (seconds < 1.0)
+    std::snprintf(buffer, sizeof buffer, "%.1f ms", seconds * 1e3);
+  else
+    std::snprintf(buffer, sizeof buffer, "%.2f s", seconds);
+  return buffer;
+}
+
+std::string formatBytes(std::uint64_t bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
+  double value = static_cast<double>(bytes);
+  int unit = 0;
+  while (value >= 1024.0 && unit < 4) {
+    value /= 1024.0;
+    ++unit;
+  }
+  char buffer[64];
+  std::snprintf(buffer, sizeof buffer, unit == 0 ? "%.0f %s" : "%.1f %s", value, units[unit]);
+  return buffer;
+}
+
+void checkWritablePrefix(const std::string& prefix, const std::string& option) {
+  checkWritable(prefix + ".json", option);
+  checkWritable(prefix + ".csv", option);
+}
+
+void writeTextFile(const std::string& path, const std::string& text) {
+  writeFileAtomically(path, [&text](std::ostream& out) { out << text; });
+}
+
+}  // namespace gb::cli

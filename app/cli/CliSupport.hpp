@@ -1,0 +1,72 @@
+#pragma once
+// Pieces every gamboost subcommand shares: strict number options, the Command record main() dispatches on,
+// a progress printer for long runs and a plain-text table.
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace gb::cli {
+
+// A leaf subcommand and what runs when it was the one parsed. run() returns the exit status.
+struct Command {
+  CLI::App* app = nullptr;
+  std::function<int()> run;
+};
+
+// Exit statuses (design.md section 4): 2 for bad input or options, 1 for device failures and the unexpected.
+constexpr int kExitBadInput = 2;
+constexpr int kExitFailure = 1;
+
+// Validators that accept exactly a decimal number and nothing else: no trailing text, no hex, no sign on
+// unsigned values, no NaN/Inf. CLI11's own conversion wraps "-3" into a huge size_t and accepts "nan".
+CLI::Validator integerValidator();
+CLI::Validator wholeNumberValidator();  // >= 0
+CLI::Validator finiteRealValidator();
+
+// Options bound to a variable, strictly parsed, with the default shown in --help.
+CLI::Option* addIntOption(CLI::App* app, const std::string& name, int& value, const std::string& help);
+CLI::Option* addSizeOption(CLI::App* app, const std::string& name, std::size_t& value, const std::string& help);
+CLI::Option* addSeedOption(CLI::App* app, const std::string& name, std::uint64_t& value, const std::string& help);
+CLI::Option* addRealOption(CLI::App* app, const std::string& name, double& value, const std::string& help);
+// Comma-separated lists ("--rows 1000,10000").
+CLI::Option* addSizeListOption(CLI::App* app, const std::string& name, std::vector<std::size_t>& value,
+                               const std::string& help);
+CLI::Option* addIntListOption(CLI::App* app, const std::string& name, std::vector<int>& value, const std::string& help);
+CLI::Option* addTextListOption(CLI::App* app, const std::string& name, std::vector<std::string>& value,
+                               const std::string& help);
+
+// Prints "<label>: 40% <detail> (3.1 s)" to stderr at each new tenth of the work, but only once the run has
+// taken longer than `quietSeconds`: short runs stay silent, long ones show they are alive.
+class ProgressPrinter {
+ public:
+  explicit ProgressPrinter(std::string label, bool enabled = true, double quietSeconds = 2.0);
+  void update(double fraction, const std::string& detail = {});
+  double elapsedSeconds() const;
+
+ private:
+  std::string label_;
+  bool enabled_;
+  double quietSeconds_;
+  int lastTenth_ = 0;
+  std::chrono::steady_clock::time_point start_;
+};
+
+// Left-aligned text, right-aligned numbers (a cell is numeric when it starts with a digit, '-', or '.').
+void printTable(std::ostream& out, const std::vector<std::string>& header,
+                const std::vector<std::vector<std::string>>& rows);
+
+// Short number formats for tables and summaries.
+std::string formatNumber(double value, int significant = 4);
+std::string formatSeconds(double seconds);
+std::string formatBytes(std::uint64_t bytes);
+
+// Both "<prefix>.json" and "<prefix>.csv" checked before a benchmark runs (InputError naming the option).
+void checkWritablePrefix(const std::string& prefix, const std::string& option);
+// Writes text atomically (temporary file + rename).
+void writeTextFile(const std::string& path, const std::string& text);
+
+}  // namespace gb::cli

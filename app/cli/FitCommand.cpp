@@ -1,0 +1,200 @@
+// gamboost fit: read a CSV, boost penalised B-spline learners, write result.json (and optionally model.json).
+// Order matters for the "nothing written on failure" promise: options are validated and every output path is
+// checked before the data is read, and outputs are written atomically only after the fit succeeded.
+#include <chrono>
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "Commands.hpp"
+#include "FitSummary.hpp"
+#include "boost/Booster.hpp"
+#include "common/Error.hpp"
+#include "data/CsvReader.hpp"
+#include "data/CsvWriter.hpp"
+#include "model/Model.hpp"
+
+namespace gb::cli {
+namespace {
+
+struct FitOptions {
+  std::string data, out, model, preset;
+  ModelSettings settings;  // holds the parsed values; only options given explicitly override the preset
+  std::string boundary = toString(settings.spline.boundary);
+  std::string penalty = toString(settings.penalty);
+  std::string edfDefinition = toString(settings.edfDefinition);
+  ComputeSettings compute;
+  bool summary = false;
+  bool quiet = false;
+};
+
+// An explicitly given option and how it changes the settings taken from the preset.
+struct Override {
+  CLI::Option* option;
+  std::function<void(ModelSettings&, const FitOptions&)> apply;
+};
+
+ModelSettings settingsAsGiven(const FitOptions& o, const std::vector<Override>& overrides) {
+  ModelSettings s = o.preset == "paper"    ? ModelSettings::paperPreset()
+                    : o.preset == "mboost" ? ModelSettings::mboostPreset()
+                                           : ModelSettings{};
+  for (const Override& override : overrides)
+    if (override.option->count() > 0) override.apply(s, o);
+  return s;
+}
+
+std::vector<Override> addModelOptions(CLI::App* sub, FitOptions& o) {
+  ModelSettings& s = o.settings;
+  std::vector<Override> v;
+  auto add = [&v](CLI::Option* option, std::function<void(ModelSettings&, const FitOptions&)> apply) {
+    v.push_back({option, std::move(apply)});
+  };
+  add(sub->add_option("--response", s.response, "Response column")->capture_default_str()->group("Model"),
+      [](ModelSettings& m, const FitOptions& f) { m.response = f.settings.response; });
+  add(addTextListOption(sub, "--learners", s.learners,
+                        "Covariate columns, comma-separated (default: every column but the response)")
+          ->group("Model"),
+      [](ModelSettings& m, const FitOptions& f) { m.learners = f.settings.learners; });
+  add(addIntOption(sub, "--knots", s.spline.knots, "Interior knots per learner (>= 1)")->group("Model"),
+      [](ModelSettings& m, const FitOptions& f) { m.spline.knots = f.settings.spline.knots; });
+  add(addIntOption(sub, "--degree", s.spline.degree, "B-spline degree (1..5)")->group("Model"),
+      [](ModelSettings& m, const FitOptions& f) { m.spline.degree = f.settings.spline.degree; });
+  add(sub->add_option("--boundary", o.boundary, "Boundary knots: clamped (patsy bs) or extended (mboost bbs)")
+          ->check(CLI::IsMember({"clamped", "extended"}))
+          ->capture_default_str()
+          ->group("Model"),
+      [](ModelSettings& m, const FitOptions& f) { m.spline.boundary = boundaryFromString(f.boundary); });
+  add(sub->add_option("--penalty", o.penalty, "Penalty: ridge (S = I) or pspline (difference penalty)")
+          ->check(CLI::IsMember({"ridge", "pspline"}))
+          ->capture_default_str()
+          ->group("Model"),
+      [](ModelSettings& m, const FitOptions& f) { m.penalty = penaltyFromString(f.penalty); });
+  add(addIntOption(sub, "--differences", s.differences, "Order of the P-spline differences (0..3)")->group("Model"),
+      [](ModelSettings& m, const FitOptions& f) { m.differences = f.settings.differences; });
+  add(addRealOption(sub, "--edf", s.edf, "Effective degrees of freedom per learner (sets lambda)")->group("Model"),
+      [](ModelSettings& m, const FitOptions& f) { m.edf = f.settings.edf; });
+  add(sub->add_option("--edf-def", o.edfDefinition, "edf definition: trace = tr(H), mboost = tr(2H - H'H)")
+          ->check(CLI::IsMember({"trace", "mboost"}))
+          ->capture_default_str()
+          ->group("Model"),
+      [](ModelSettings& m, const FitOptions& f) { m.edfDefinition = edfDefinitionFromString(f.edfDefinition); });
+  add(addRealOption(sub, "--nu", s.nu, "Step length, in (0, 1]")->group("Model"),
+      [](ModelSettings& m, const FitOptions& f) { m.nu = f.settings.nu; });
+  add(addIntOption(sub, "--mstop", s.mstop, "Boosting iterations (>= 1)")->group("Model"),
+      [](ModelSettings& m, const FitOptions& f) { m.mstop = f.settings.mstop; });
+  return v;
+}
+
+void addComputeOptions(CLI::App* sub, ComputeSettings& c) {
+  sub->add_option("--backend", c.backend, "Compute backend")
+      ->check(CLI::IsMember({"cpu", "opencl"}))
+      ->capture_default_str()
+      ->group("Compute");
+  sub->add_option("--device", c.device, "OpenCL device: part of its name (default: $GAMBOOST_DEVICE, first GPU)")
+      ->group("Compute");
+  sub->add_option("--precision", c.precision, "double or float (default: the backend's)")
+      ->check(CLI::IsMember({"double", "float"}))
+      ->group("Compute");
+  sub->add_option("--kernel", c.kernel, "OpenCL kernel for B'g (default: the backend's; see 'gamboost bench')")
+      ->group("Compute");
+  addIntOption(sub, "--threads", c.threads, "CPU threads (0 = all cores)")->group("Compute");
+}
+
+double secondsSince(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+// result.json: the model's own JSON (design.md section 4) plus what only the run knows.
+nlohmann::json resultJson(const Booster& booster, const Model& model, const FitOptions& o, double readSeconds) {
+  nlohmann::json result = model.toJson();
+  result["fitted"] = booster.fitted();
+  const BackendInfo info = booster.backendInfo();
+  ComputeSettings used = o.compute;  // blanks filled with what the backend chose, so the run can be repeated
+  if (used.precision.empty()) used.precision = info.precision;
+  if (used.kernel.empty() && info.backend == "opencl") used.kernel = info.kernel;
+  nlohmann::json& settings = result["settings"];
+  if (!settings.is_object()) settings = booster.settings();
+  settings["data"] = o.data;
+  nlohmann::json learnerNames = nlohmann::json::array();  // the resolved list, also when --learners was omitted
+  for (const Learner& learner : booster.learners()) learnerNames.push_back(learner.name);
+  settings["learners"] = learnerNames;
+  if (!o.preset.empty()) settings["preset"] = o.preset;
+  settings["compute"] = used;
+  result["timing"] = {{"read_s", readSeconds},         {"setup_s", booster.setupSeconds()},
+                      {"fit_s", booster.fitSeconds()}, {"backend", info.backend},
+                      {"device", info.device},         {"kernel", info.kernel},
+                      {"precision", info.precision}};
+  return result;
+}
+
+// Errors about the data found while building the learners (a constant covariate, too few rows) must still
+// name the file, as every bad-input message does; option errors already name their --option.
+std::unique_ptr<Booster> makeBooster(std::shared_ptr<const Dataset> data, const ModelSettings& settings,
+                                     std::unique_ptr<Backend> backend, const std::string& dataPath) {
+  try {
+    return std::make_unique<Booster>(std::move(data), settings, std::move(backend));
+  } catch (const InputError& e) {
+    const std::string message = e.what();
+    if (message.rfind("--", 0) == 0 || message.find(dataPath) != std::string::npos) throw;
+    throw InputError(dataPath + ": " + message);
+  }
+}
+
+int runFit(const FitOptions& o, const std::vector<Override>& overrides) {
+  ModelSettings settings = settingsAsGiven(o, overrides);
+  settings.validate();
+  if (o.compute.threads < 0) throw InputError(optionMessage("--threads", "must be >= 0"));
+  checkWritable(o.out, "--out");
+  if (!o.model.empty()) checkWritable(o.model, "--model");
+  std::unique_ptr<Backend> backend = makeBackend(o.compute);
+
+  const auto readStart = std::chrono::steady_clock::now();
+  ProgressPrinter reading("reading " + o.data, !o.quiet);
+  auto data = std::make_shared<const Dataset>(readCsv(o.data, {}, [&reading](std::uint64_t done, std::uint64_t all) {
+    reading.update(all ? static_cast<double>(done) / static_cast<double>(all) : 1.0);
+    return true;
+  }));
+  const double readSeconds = secondsSince(readStart);
+
+  const std::unique_ptr<Booster> fitted = makeBooster(data, settings, std::move(backend), o.data);
+  Booster& booster = *fitted;
+  const int mstop = booster.settings().mstop;
+  ProgressPrinter fitting("fit", !o.quiet);
+  booster.run(mstop, [&fitting, mstop](const Booster& b) {
+    fitting.update(static_cast<double>(b.iteration()) / mstop, "iteration " + std::to_string(b.iteration()) + "/" +
+                                                                   std::to_string(mstop) + ", risk " +
+                                                                   formatNumber(b.path().risk.back(), 6));
+    return true;
+  });
+
+  const Model model = booster.model();
+  const nlohmann::json result = resultJson(booster, model, o, readSeconds);
+  // nlohmann writes doubles with max_digits10 digits: fitted values and risks round-trip exactly.
+  writeTextFile(o.out, result.dump() + "\n");
+  if (!o.model.empty()) model.save(o.model);
+  if (o.summary) printFitSummary(std::cout, booster, o.data, readSeconds);
+  return 0;
+}
+
+}  // namespace
+
+Command addFitCommand(CLI::App& app) {
+  auto options = std::make_shared<FitOptions>();
+  CLI::App* sub = app.add_subcommand("fit", "Boost a GAM on a CSV file and write result.json.");
+  sub->footer("Defaults are mboost's (gamboost + bbs). --preset sets the base; options given explicitly override it.");
+  sub->add_option("--data", options->data, "CSV file with a header row")->required()->group("Files");
+  sub->add_option("--out", options->out, "result.json to write (atomically)")->required()->group("Files");
+  sub->add_option("--model", options->model, "Also save the model (for 'gamboost predict')")->group("Files");
+  auto overrides = std::make_shared<std::vector<Override>>(addModelOptions(sub, *options));
+  sub->add_option("--preset", options->preset,
+                  "Base settings: paper (ridge, edf 1, clamped, trace) or mboost (the defaults)")
+      ->check(CLI::IsMember({"paper", "mboost"}))
+      ->group("Model");
+  addComputeOptions(sub, options->compute);
+  sub->add_flag("--summary", options->summary, "Print a human summary of the fit to stdout")->group("Output");
+  sub->add_flag("--quiet", options->quiet, "No progress lines on stderr (they appear only for runs over ~2 s)")
+      ->group("Output");
+  return {sub, [options, overrides]() { return runFit(*options, *overrides); }};
+}
+
+}  // namespace gb::cli

@@ -1,0 +1,48 @@
+// gamboost predict: apply a saved model (model.json or result.json) to new data.
+#include <iostream>
+#include <memory>
+
+#include "Commands.hpp"
+#include "data/CsvReader.hpp"
+#include "data/CsvWriter.hpp"
+#include "model/Model.hpp"
+
+namespace gb::cli {
+namespace {
+
+struct PredictOptions {
+  std::string model, data, out;
+};
+
+int runPredict(const PredictOptions& o) {
+  checkWritable(o.out, "--out");
+  const Model model = Model::load(o.model);
+  const Dataset data = readCsv(o.data);
+  Prediction prediction = model.predict(data);
+
+  Dataset table;
+  table.source = o.out;
+  table.names = {"prediction"};
+  table.columns.push_back(std::move(prediction.values));
+  writeCsv(o.out, table);
+  // Outside the training range the splines are extended linearly: usable, but the user should know.
+  if (prediction.extrapolatedRows > 0)
+    std::cerr << prediction.extrapolatedRows << " of " << data.rows() << " rows extrapolated outside the training range"
+              << std::endl;
+  return 0;
+}
+
+}  // namespace
+
+Command addPredictCommand(CLI::App& app) {
+  auto options = std::make_shared<PredictOptions>();
+  CLI::App* sub =
+      app.add_subcommand("predict", "Predict with a saved model; writes a CSV with one column 'prediction'.");
+  sub->add_option("--model", options->model, "model.json from 'gamboost fit --model' (a result.json works too)")
+      ->required();
+  sub->add_option("--data", options->data, "CSV with (at least) the model's covariate columns")->required();
+  sub->add_option("--out", options->out, "CSV file to write")->required();
+  return {sub, [options]() { return runPredict(*options); }};
+}
+
+}  // namespace gb::cli

@@ -1,0 +1,133 @@
+#include "bench/FitBenchmark.hpp"
+
+#include <algorithm>
+#include <memory>
+#include <sstream>
+
+#include "boost/Booster.hpp"
+#include "common/Error.hpp"
+#include "data/PaperData.hpp"
+
+namespace gb {
+namespace {
+
+int commonPrefix(const std::vector<int>& a, const std::vector<int>& b) {
+  const auto mismatch = std::mismatch(a.begin(), a.end(), b.begin(), b.end());
+  return static_cast<int>(mismatch.first - a.begin());
+}
+
+// CSV field: quoted when it holds a delimiter, a quote or a line break (device names may hold commas).
+std::string csvField(const std::string& text) {
+  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
+  std::string quoted = "\"";
+  for (char c : text) {
+    if (c == '"') quoted += '"';
+    quoted += c;
+  }
+  return quoted + "\"";
+}
+
+struct Cancelled {};
+
+}  // namespace
+
+FitBenchReport runFitBenchmark(const FitBenchOptions& options) {
+  if (options.rows.empty()) throw InputError(optionMessage("--rows", "needs at least one row count"));
+  if (options.repetitions < 1) throw InputError(optionMessage("--reps", "must be >= 1"));
+  options.model.validate();
+  const std::vector<ComputeSettings> configs =
+      options.configs.empty() ? std::vector<ComputeSettings>{ComputeSettings{}} : options.configs;
+
+  const double totalRuns = static_cast<double>(options.rows.size() * configs.size() * options.repetitions);
+  double runsDone = 0.0;
+  bool cancelled = false;
+  // Returns false once the caller cancelled; the Booster stops between batches, then we unwind here.
+  auto report = [&](double withinRun, const std::string& what) {
+    if (!cancelled && options.progress && !options.progress((runsDone + withinRun) / totalRuns, what)) cancelled = true;
+    return !cancelled;
+  };
+
+  FitBenchReport result;
+  try {
+    for (std::size_t rows : options.rows) {
+      PaperDataSpec spec;
+      spec.rows = rows;
+      spec.covariates = options.covariates;
+      spec.informative = options.informative;
+      spec.seed = options.seed;
+      if (!report(0.0, "generating " + std::to_string(rows) + " rows")) throw Cancelled{};
+      auto data = std::make_shared<const Dataset>(generatePaperData(spec).data);
+      const std::size_t firstOfRows = result.timings.size();
+
+      for (const ComputeSettings& compute : configs) {
+        FitTiming timing;
+        timing.rows = rows;
+        timing.covariates = options.covariates;
+        timing.compute = compute;
+        for (int rep = 0; rep < options.repetitions; ++rep) {
+          const std::string what =
+              std::to_string(rows) + " rows, " + compute.backend + (compute.kernel.empty() ? "" : ":" + compute.kernel);
+          Booster booster(data, options.model, makeBackend(compute));
+          const int mstop = options.model.mstop;
+          booster.run(mstop,
+                      [&](const Booster& b) { return report(static_cast<double>(b.iteration()) / mstop, what); });
+          if (cancelled) throw Cancelled{};
+          // Best of the repetitions, set-up and fit separately: both are noisy in different ways
+          // (set-up has one-off program builds, the fit has scheduling noise).
+          if (rep == 0 || booster.setupSeconds() < timing.setupSeconds) timing.setupSeconds = booster.setupSeconds();
+          if (rep == 0 || booster.fitSeconds() < timing.fitSeconds) {
+            timing.fitSeconds = booster.fitSeconds();
+            timing.secondsPerIteration = booster.iteration() > 0 ? timing.fitSeconds / booster.iteration() : 0.0;
+          }
+          timing.info = booster.backendInfo();
+          timing.finalRisk = booster.path().risk.back();
+          timing.path = booster.path().learner;
+          runsDone += 1.0;
+        }
+        const std::vector<int>& reference =
+            result.timings.size() > firstOfRows ? result.timings[firstOfRows].path : timing.path;
+        timing.samePathIterations = commonPrefix(timing.path, reference);
+        result.timings.push_back(std::move(timing));
+      }
+    }
+  } catch (const Cancelled&) {
+    // Keep what finished: a cancelled benchmark still reports its complete timings.
+  }
+  return result;
+}
+
+nlohmann::json FitBenchReport::toJson() const {
+  nlohmann::json list = nlohmann::json::array();
+  for (const FitTiming& t : timings) {
+    list.push_back({{"rows", t.rows},
+                    {"covariates", t.covariates},
+                    {"compute", t.compute},
+                    {"backend", t.info.backend},
+                    {"device", t.info.device},
+                    {"kernel", t.info.kernel},
+                    {"precision", t.info.precision},
+                    {"setup_s", t.setupSeconds},
+                    {"fit_s", t.fitSeconds},
+                    {"seconds_per_iteration", t.secondsPerIteration},
+                    {"final_risk", t.finalRisk},
+                    {"same_path_iterations", t.samePathIterations},
+                    {"path", t.path}});
+  }
+  return {{"timings", list}};
+}
+
+std::string FitBenchReport::toCsv() const {
+  std::ostringstream out;
+  out.precision(17);
+  out << "rows,covariates,backend,device,kernel,precision,setup_s,fit_s,seconds_per_iteration,final_risk,"
+         "iterations,same_path_iterations\n";
+  for (const FitTiming& t : timings) {
+    out << t.rows << ',' << t.covariates << ',' << csvField(t.info.backend) << ',' << csvField(t.info.device) << ','
+        << csvField(t.info.kernel) << ',' << csvField(t.info.precision) << ',' << t.setupSeconds << ',' << t.fitSeconds
+        << ',' << t.secondsPerIteration << ',' << t.finalRisk << ',' << t.path.size() << ',' << t.samePathIterations
+        << '\n';
+  }
+  return out.str();
+}
+
+}  // namespace gb

@@ -1,0 +1,81 @@
+// `gamboost bench fit` on a tiny problem: checks the report's structure and that two runs of the same
+// configuration agree (no timings are asserted: speed is shown by benchmarks, never by tests).
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <QtTest>
+#include <nlohmann/json.hpp>
+
+#include "support/CliRunner.hpp"
+
+using namespace gbtest;
+using nlohmann::json;
+
+class CliBenchTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void fitBenchReportsEveryConfig();
+  void fitBenchRejectsBadConfig_data();
+  void fitBenchRejectsBadConfig();
+};
+
+void CliBenchTest::fitBenchReportsEveryConfig() {
+  Scratch scratch;
+  QVERIFY(scratch.isValid());
+  const QString prefix = scratch.path("fitbench");
+  const CliResult r =
+      runGamboost({"bench", "fit", "--rows", "300,500", "--covariates", "4", "--informative", "2", "--knots", "6",
+                   "--mstop", "8", "--configs", "cpu,cpu:moments", "--seed", "3", "--out", prefix});
+  QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
+  QVERIFY2(r.out.contains("same path"), qPrintable(r.out));
+  const QByteArray text = readFile(prefix + ".json");
+  const json report = json::parse(text.constData(), text.constData() + text.size());
+  const json& timings = report["timings"];
+  QCOMPARE(timings.size(), std::size_t(4));  // 2 row counts x 2 configs
+  for (std::size_t i = 0; i < timings.size(); ++i) {
+    const json& t = timings[i];
+    QCOMPARE(t["rows"].get<int>(), i < 2 ? 300 : 500);
+    QCOMPARE(t["covariates"].get<int>(), 4);
+    QCOMPARE(t["backend"].get<std::string>(), std::string("cpu"));
+    QCOMPARE(t["path"].size(), std::size_t(8));
+    QVERIFY(t["fit_s"].get<double>() >= 0.0 && t["setup_s"].get<double>() >= 0.0);
+    QVERIFY(std::isfinite(t["final_risk"].get<double>()) && t["final_risk"].get<double>() > 0.0);
+  }
+  // Same data, same exact CPU backend: identical paths, and the risk agrees to rounding (1e-12 relative: the
+  // same arithmetic in the same order, so in practice bit-identical).
+  for (std::size_t i : {0, 2}) {
+    QCOMPARE(timings[i]["path"], timings[i + 1]["path"]);
+    QCOMPARE(timings[i + 1]["same_path_iterations"].get<int>(), 8);
+    const double a = timings[i]["final_risk"].get<double>(), b = timings[i + 1]["final_risk"].get<double>();
+    QVERIFY(std::abs(a - b) <= 1e-12 * a);
+  }
+  const QList<QByteArray> csv = readFile(prefix + ".csv").trimmed().split('\n');
+  QCOMPARE(csv.size(), 5);  // header + 4 rows
+  QVERIFY(csv.front().startsWith("rows,covariates,backend"));
+}
+
+void CliBenchTest::fitBenchRejectsBadConfig_data() {
+  QTest::addColumn<QStringList>("options");
+  QTest::addColumn<QString>("option");
+  QTest::newRow("unknown backend") << QStringList{"--configs", "gpu"} << "--configs";
+  QTest::newRow("bad precision") << QStringList{"--configs", "opencl:splitk:half"} << "--configs";
+  QTest::newRow("too many parts") << QStringList{"--configs", "cpu:a:double:x"} << "--configs";
+  QTest::newRow("rows not a number") << QStringList{"--rows", "100,abc"} << "--rows";
+  QTest::newRow("mstop 0") << QStringList{"--mstop", "0"} << "--mstop";
+}
+
+void CliBenchTest::fitBenchRejectsBadConfig() {
+  QFETCH(QStringList, options);
+  QFETCH(QString, option);
+  Scratch scratch;
+  QVERIFY(scratch.isValid());
+  const QString prefix = scratch.path("fb");
+  const CliResult r = runGamboost(
+      QStringList{"bench", "fit", "--rows", "200", "--covariates", "3", "--mstop", "2", "--out", prefix} + options);
+  verifyRejected(r, QRegularExpression::escape(option));
+  if (QTest::currentTestFailed()) return;
+  QVERIFY(!QFileInfo::exists(prefix + ".json") && !QFileInfo::exists(prefix + ".csv"));
+}
+
+QTEST_GUILESS_MAIN(CliBenchTest)
+#include "test_cli_bench.moc"

@@ -1,0 +1,202 @@
+// Acceptance point 4: every bad input or option ends with exit status 2, exactly one line on stderr that
+// names the file:line:column or the option, and no output file (nor a temporary one) left behind.
+#include <QDir>
+#include <QFileInfo>
+#include <QtTest>
+
+#include "support/CliRunner.hpp"
+
+using namespace gbtest;
+
+namespace {
+
+QString expand(QString text, const Scratch& scratch) { return text.replace("{dir}", scratch.root()); }
+
+QStringList expand(const QStringList& list, const Scratch& scratch) {
+  QStringList out;
+  for (const QString& s : list) out << expand(s, scratch);
+  return out;
+}
+
+// The rejection contract, checked the same way for every command.
+void expectRejected(const CliResult& r, const QString& pattern, const QStringList& mustNotExist, const Scratch& scratch,
+                    const QStringList& allowedFiles) {
+  verifyRejected(r, pattern);
+  if (QTest::currentTestFailed()) return;
+  for (const QString& path : mustNotExist) QVERIFY2(!QFileInfo::exists(path), qPrintable(path + " exists"));
+  // Nothing else either: a failed atomic write must also remove its temporary file.
+  const QStringList left = QDir(scratch.root()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden);
+  for (const QString& name : left)
+    QVERIFY2(allowedFiles.contains(name), qPrintable("unexpected file left behind: " + name));
+}
+
+QByteArray constantColumnCsv() {
+  QByteArray csv = "y,x1,x2\n";
+  for (int i = 0; i < 40; ++i) csv += QByteArray::number(i % 7) + "," + QByteArray::number(i * 0.025) + ",3.5\n";
+  return csv;
+}
+
+}  // namespace
+
+class CliErrorsTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void fitRejects_data();
+  void fitRejects();
+  void generateRejects_data();
+  void generateRejects();
+  void predictRejects_data();
+  void predictRejects();
+};
+
+void CliErrorsTest::fitRejects_data() {
+  QTest::addColumn<QString>("file");  // data file name inside the scratch dir
+  QTest::addColumn<bool>("create");   // write `contents` to it (false: the file is missing)
+  QTest::addColumn<QByteArray>("contents");
+  QTest::addColumn<QStringList>("options");  // extra options; {dir} is the scratch dir
+  QTest::addColumn<QString>("out");
+  QTest::addColumn<QString>("pattern");  // what the one stderr line must name
+
+  const QByteArray good = smallCsv(40);
+  const QString out = "{dir}/out.json";
+  const QStringList none;
+  // Bad files: the message names file:line:column (line 3 = the second data row).
+  QTest::newRow("missing file") << "missing.csv" << false << QByteArray() << none << out << R"(missing\.csv)";
+  QTest::newRow("empty file") << "empty.csv" << true << QByteArray() << none << out << R"(empty\.csv)";
+  QTest::newRow("header only") << "header.csv" << true << QByteArray("y,x1,x2\n") << none << out << R"(header\.csv)";
+  QTest::newRow("ragged row") << "ragged.csv" << true << QByteArray("y,x1,x2\n1,2,3\n4,5\n6,7,8\n") << none << out
+                              << R"(ragged\.csv:3\b)";
+  QTest::newRow("non-numeric cell") << "text.csv" << true << QByteArray("y,x1,x2\n1,2,3\n4,abc,6\n") << none << out
+                                    << R"(text\.csv:3:\d+)";
+  QTest::newRow("NaN") << "nan.csv" << true << QByteArray("y,x1,x2\n1,2,3\n4,NaN,6\n") << none << out
+                       << R"(nan\.csv:3:\d+)";
+  QTest::newRow("Inf") << "inf.csv" << true << QByteArray("y,x1,x2\n1,2,3\n4,5,inf\n") << none << out
+                       << R"(inf\.csv:3:\d+)";
+  QTest::newRow("empty cell") << "hole.csv" << true << QByteArray("y,x1,x2\n1,2,3\n4,,6\n") << none << out
+                              << R"(hole\.csv:3:\d+)";
+  QTest::newRow("duplicate column names")
+      << "dup.csv" << true << QByteArray("y,x1,x1\n1,2,3\n4,5,6\n") << none << out << R"(dup\.csv:1\b)";
+  // Bad columns for this data.
+  QTest::newRow("unknown response") << "data.csv" << true << good << QStringList{"--response", "nosuch"} << out
+                                    << "nosuch";
+  QTest::newRow("unknown learner") << "data.csv" << true << good << QStringList{"--learners", "x1,x9"} << out
+                                   << R"(\bx9\b)";
+  QTest::newRow("constant covariate") << "const.csv" << true << constantColumnCsv() << none << out << R"(\bx2\b)";
+  // 10 rows, default 20 knots: k = 24 basis columns > 10 rows.
+  QTest::newRow("fewer rows than basis columns")
+      << "small.csv" << true << smallCsv(10) << none << out << R"(small\.csv|--knots)";
+  // Bad options.
+  QTest::newRow("knots 0") << "data.csv" << true << good << QStringList{"--knots", "0"} << out << "--knots";
+  QTest::newRow("knots not a number") << "data.csv" << true << good << QStringList{"--knots", "abc"} << out
+                                      << "--knots";
+  QTest::newRow("knots fractional") << "data.csv" << true << good << QStringList{"--knots", "2.5"} << out << "--knots";
+  QTest::newRow("degree 0") << "data.csv" << true << good << QStringList{"--degree", "0"} << out << "--degree";
+  QTest::newRow("degree 6") << "data.csv" << true << good << QStringList{"--degree", "6"} << out << "--degree";
+  QTest::newRow("edf at null space (2)") << "data.csv" << true << good << QStringList{"--edf", "2"} << out << "--edf";
+  QTest::newRow("edf below null space (1.5)")
+      << "data.csv" << true << good << QStringList{"--edf", "1.5"} << out << "--edf";
+  QTest::newRow("nu 0") << "data.csv" << true << good << QStringList{"--nu", "0"} << out << "--nu";
+  QTest::newRow("nu 1.5") << "data.csv" << true << good << QStringList{"--nu", "1.5"} << out << "--nu";
+  QTest::newRow("nu nan") << "data.csv" << true << good << QStringList{"--nu", "nan"} << out << "--nu";
+  QTest::newRow("mstop 0") << "data.csv" << true << good << QStringList{"--mstop", "0"} << out << "--mstop";
+  QTest::newRow("unknown boundary") << "data.csv" << true << good << QStringList{"--boundary", "open"} << out
+                                    << "--boundary";
+  QTest::newRow("unknown option") << "data.csv" << true << good << QStringList{"--lambda", "3"} << out << "--lambda";
+  // Unwritable outputs: root ignores directory permissions, but nobody can create a file under a regular file.
+  QTest::newRow("--out in missing directory") << "data.csv" << true << good << none << "{dir}/nodir/out.json"
+                                              << R"(nodir/out\.json)";
+  QTest::newRow("--out under a file") << "data.csv" << true << good << none << "{dir}/data.csv/out.json"
+                                      << R"(data\.csv/out\.json)";
+  QTest::newRow("--model under a file") << "data.csv" << true << good
+                                        << QStringList{"--model", "{dir}/data.csv/model.json"} << out
+                                        << R"(data\.csv/model\.json)";
+}
+
+void CliErrorsTest::fitRejects() {
+  QFETCH(QString, file);
+  QFETCH(bool, create);
+  QFETCH(QByteArray, contents);
+  QFETCH(QStringList, options);
+  QFETCH(QString, out);
+  QFETCH(QString, pattern);
+
+  Scratch scratch;
+  QVERIFY(scratch.isValid());
+  if (create) writeFile(scratch.path(file), contents);
+  QStringList args{"fit", "--data", scratch.path(file), "--out", expand(out, scratch), "--quiet"};
+  if (!options.contains("--model")) args << "--model" << scratch.path("model.json");
+  args << expand(options, scratch);
+  const CliResult r = runGamboost(args);
+  expectRejected(r, pattern, {expand(out, scratch), scratch.path("model.json"), scratch.path("out.json")}, scratch,
+                 create ? QStringList{file} : QStringList{});
+}
+
+void CliErrorsTest::generateRejects_data() {
+  QTest::addColumn<QStringList>("options");
+  QTest::addColumn<QString>("out");
+  QTest::addColumn<QString>("pattern");
+  const QString out = "{dir}/gen.csv";
+  QTest::newRow("rows missing") << QStringList{} << out << "--rows";
+  QTest::newRow("rows not a number") << QStringList{"--rows", "1e3"} << out << "--rows";
+  QTest::newRow("rows negative") << QStringList{"--rows", "-5"} << out << "--rows";
+  QTest::newRow("informative > covariates")
+      << QStringList{"--rows", "50", "--covariates", "3", "--informative", "5"} << out << "--informative";
+  QTest::newRow("negative noise") << QStringList{"--rows", "50", "--noise-var", "-1"} << out << "--noise-var";
+  QTest::newRow("--out under a file") << QStringList{"--rows", "50"} << "{dir}/blocker/gen.csv"
+                                      << R"(blocker/gen\.csv)";
+}
+
+void CliErrorsTest::generateRejects() {
+  QFETCH(QStringList, options);
+  QFETCH(QString, out);
+  QFETCH(QString, pattern);
+  Scratch scratch;
+  QVERIFY(scratch.isValid());
+  writeFile(scratch.path("blocker"), "a regular file\n");
+  const QString target = expand(out, scratch);
+  const CliResult r = runGamboost(QStringList{"generate", "--out", target} + options);
+  expectRejected(r, pattern, {target, target + ".truth.json"}, scratch, {"blocker"});
+}
+
+void CliErrorsTest::predictRejects_data() {
+  QTest::addColumn<QByteArray>("model");  // contents of model.json
+  QTest::addColumn<QByteArray>("data");   // contents of new.csv
+  QTest::addColumn<QString>("out");
+  QTest::addColumn<QString>("pattern");
+  const QString out = "{dir}/pred.csv";
+  QTest::newRow("model not JSON") << QByteArray("{not json") << smallCsv(20) << out << R"(model\.json)";
+  QTest::newRow("model without learners") << QByteArray(R"({"offset": 1})") << smallCsv(20) << out << R"(model\.json)";
+  QTest::newRow("data with a bad cell") << QByteArray() << QByteArray("x1,x2,x3\n0.5,0.5,0.5\n0.1,x,0.3\n") << out
+                                        << R"(new\.csv:3:\d+)";
+  QTest::newRow("data lacking a learner column")
+      << QByteArray() << QByteArray("x1,x3\n0.5,0.5\n") << out << R"(\bx2\b)";
+  QTest::newRow("--out under a file") << QByteArray() << smallCsv(20) << "{dir}/new.csv/pred.csv"
+                                      << R"(new\.csv/pred\.csv)";
+}
+
+void CliErrorsTest::predictRejects() {
+  QFETCH(QByteArray, model);
+  QFETCH(QByteArray, data);
+  QFETCH(QString, out);
+  QFETCH(QString, pattern);
+  Scratch scratch;
+  QVERIFY(scratch.isValid());
+  if (model.isEmpty()) {  // a real model, fitted here (small and quick)
+    writeFile(scratch.path("train.csv"), smallCsv(60));
+    const CliResult fit =
+        runGamboost({"fit", "--data", scratch.path("train.csv"), "--knots", "6", "--mstop", "10", "--out",
+                     scratch.path("result.json"), "--model", scratch.path("model.json"), "--quiet"});
+    QVERIFY2(fit.exitCode == 0, qPrintable(fit.describe()));
+  } else {
+    writeFile(scratch.path("model.json"), model);
+  }
+  writeFile(scratch.path("new.csv"), data);
+  const QString target = expand(out, scratch);
+  const CliResult r = runGamboost(
+      {"predict", "--model", scratch.path("model.json"), "--data", scratch.path("new.csv"), "--out", target});
+  expectRejected(r, pattern, {target}, scratch, {"model.json", "new.csv", "train.csv", "result.json"});
+}
+
+QTEST_GUILESS_MAIN(CliErrorsTest)
+#include "test_cli_errors.moc"

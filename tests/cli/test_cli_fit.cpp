@@ -1,0 +1,240 @@
+// The happy paths of the command-line program: generate -> fit -> result.json as documented (design.md
+// section 4), model.json -> predict reproduces the fitted values, extrapolation is reported, devices lists the
+// CPU backend. Small data so the whole file runs in a few seconds.
+#include <QFileInfo>
+#include <QRegularExpression>
+#include <QtTest>
+#include <cmath>
+#include <map>
+#include <nlohmann/json.hpp>
+
+#include "support/CliRunner.hpp"
+
+using namespace gbtest;
+using nlohmann::json;
+
+namespace {
+
+constexpr int kRows = 400;
+constexpr int kMstop = 40;
+constexpr int kCovariates = 6;
+constexpr int kSeed = 7;  // generate's seed: printed on failure via the command lines below
+
+json readJson(const QString& path) {
+  const QByteArray text = readFile(path);
+  return json::parse(text.constData(), text.constData() + text.size());
+}
+
+// CSV of generate: column c of every data row (header skipped).
+std::vector<double> csvColumn(const QString& path, int c) {
+  std::vector<double> values;
+  const QList<QByteArray> lines = readFile(path).split('\n');
+  for (int i = 1; i < lines.size(); ++i) {
+    if (lines[i].trimmed().isEmpty()) continue;
+    values.push_back(lines[i].split(',').at(c).toDouble());
+  }
+  return values;
+}
+
+}  // namespace
+
+class CliFitTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase();
+  void resultHasDocumentedSchema();
+  void riskPathIsConsistentWithData();
+  void predictReproducesFitted();
+  void predictReportsExtrapolation();
+  void summaryNamesSelectedAndTruth();
+  void presetIsOverriddenByExplicitOptions();
+  void generateIsReproducible();
+  void devicesListsCpu();
+  void helpShowsDefaults();
+
+ private:
+  Scratch scratch_;
+  QString data_, result_, model_;
+  CliResult fit_;
+  json r_;
+};
+
+void CliFitTest::initTestCase() {
+  QVERIFY(scratch_.isValid());
+  data_ = scratch_.path("paper.csv");
+  result_ = scratch_.path("result.json");
+  model_ = scratch_.path("model.json");
+  qInfo("generate seed %d, %d rows, %d covariates", kSeed, kRows, kCovariates);
+  const CliResult gen =
+      runGamboost({"generate", "--rows", QString::number(kRows), "--covariates", QString::number(kCovariates),
+                   "--informative", "2", "--seed", QString::number(kSeed), "--out", data_});
+  QVERIFY2(gen.exitCode == 0, qPrintable(gen.describe()));
+  QVERIFY(QFileInfo::exists(data_ + ".truth.json"));
+  fit_ = runGamboost({"fit", "--data", data_, "--knots", "10", "--mstop", QString::number(kMstop), "--out", result_,
+                      "--model", model_, "--summary", "--quiet"});
+  QVERIFY2(fit_.exitCode == 0, qPrintable(fit_.describe()));
+  QVERIFY2(fit_.err.isEmpty(), qPrintable(fit_.describe()));  // --quiet: stderr stays empty on success
+  r_ = readJson(result_);
+}
+
+void CliFitTest::resultHasDocumentedSchema() {
+  for (const char* key : {"offset", "learners", "path", "fitted", "settings", "timing"})
+    QVERIFY2(r_.contains(key), key);
+  QCOMPARE(r_["learners"].size(), std::size_t(kCovariates));
+  int selectedSum = 0;
+  std::map<std::string, int> selected;
+  for (const json& l : r_["learners"]) {
+    for (const char* key : {"name", "lambda", "edf", "k", "knots", "coefficients", "selected"})
+      QVERIFY2(l.contains(key), key);
+    QCOMPARE(l["coefficients"].size(), l["k"].get<std::size_t>());
+    QCOMPARE(l["k"].get<int>(), 10 + 3 + 1);  // knots + degree + 1
+    selectedSum += l["selected"].get<int>();
+    selected[l["name"].get<std::string>()] = l["selected"].get<int>();
+  }
+  QCOMPARE(selectedSum, kMstop);
+  QCOMPARE(r_["path"]["learner"].size(), std::size_t(kMstop));
+  QCOMPARE(r_["path"]["risk"].size(), std::size_t(kMstop + 1));
+  QCOMPARE(r_["fitted"].size(), std::size_t(kRows));
+  // The counts agree with the path they summarise.
+  std::map<std::string, int> fromPath;
+  for (const json& name : r_["path"]["learner"]) ++fromPath[name.get<std::string>()];
+  for (const auto& [name, count] : fromPath) QCOMPARE(selected[name], count);
+  for (const char* key : {"setup_s", "fit_s", "read_s", "backend", "device", "kernel", "precision"})
+    QVERIFY2(r_["timing"].contains(key), key);
+  QCOMPARE(r_["timing"]["backend"].get<std::string>(), std::string("cpu"));
+  QVERIFY(r_["settings"].contains("compute"));
+  QCOMPARE(r_["settings"]["mstop"].get<int>(), kMstop);
+}
+
+void CliFitTest::riskPathIsConsistentWithData() {
+  const std::vector<double> y = csvColumn(data_, 0);
+  QCOMPARE(y.size(), std::size_t(kRows));
+  const std::vector<double> fitted = r_["fitted"].get<std::vector<double>>();
+  const std::vector<double> risk = r_["path"]["risk"].get<std::vector<double>>();
+  double mean = 0.0;
+  for (double v : y) mean += v / kRows;
+  double r0 = 0.0, rEnd = 0.0;
+  for (int i = 0; i < kRows; ++i) {
+    r0 += (y[i] - mean) * (y[i] - mean) / kRows;
+    rEnd += (y[i] - fitted[i]) * (y[i] - fitted[i]) / kRows;
+  }
+  // Sums of 400 terms in a different order than the engine's: 1e-10 relative is far above rounding (~1e-14).
+  QVERIFY2(std::abs(r_["offset"].get<double>() - mean) <= 1e-12 * std::abs(mean), "offset is mean(y)");
+  QVERIFY2(std::abs(risk.front() - r0) <= 1e-10 * r0, "risk[0] is the offset's mean squared residual");
+  QVERIFY2(std::abs(risk.back() - rEnd) <= 1e-10 * rEnd, "last risk matches the fitted values");
+  // L2 boosting with nu in (0,1] never increases the training risk (each step removes (2nu - nu^2) c'Pc >= 0).
+  for (std::size_t m = 1; m < risk.size(); ++m)
+    QVERIFY2(risk[m] <= risk[m - 1] * (1 + 1e-12), qPrintable(QString("risk rose at iteration %1").arg(m)));
+  QVERIFY(risk.back() < 0.5 * risk.front());  // two sine signals of amplitude 10: the fit must find them
+}
+
+void CliFitTest::predictReproducesFitted() {
+  const QString out = scratch_.path("pred_train.csv");
+  const CliResult r = runGamboost({"predict", "--model", model_, "--data", data_, "--out", out});
+  QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
+  QVERIFY2(r.err.isEmpty(), qPrintable(r.describe()));  // training rows lie inside the training range
+  QString header;
+  const std::vector<double> predicted = readColumn(out, &header);
+  QCOMPARE(header, QString("prediction"));
+  const std::vector<double> fitted = r_["fitted"].get<std::vector<double>>();
+  QCOMPARE(predicted.size(), fitted.size());
+  // Same model, two summation orders (the backend accumulates mu over 40 steps; predict sums learner
+  // effects): rounding differences of a few ulps, so 1e-12 relative.
+  for (std::size_t i = 0; i < fitted.size(); ++i)
+    QVERIFY2(std::abs(predicted[i] - fitted[i]) <= 1e-12 * std::max(1.0, std::abs(fitted[i])),
+             qPrintable(QString("row %1: %2 vs %3").arg(i).arg(predicted[i], 0, 'g', 17).arg(fitted[i], 0, 'g', 17)));
+}
+
+void CliFitTest::predictReportsExtrapolation() {
+  // Generated x lie in [0,1): rows 2 and 4 step outside on one covariate each.
+  QByteArray csv = "x1,x2,x3,x4,x5,x6\n";
+  csv += "0.5,0.5,0.5,0.5,0.5,0.5\n";
+  csv += "1.5,0.5,0.5,0.5,0.5,0.5\n";
+  csv += "0.2,0.3,0.4,0.5,0.6,0.7\n";
+  csv += "0.5,0.5,-0.25,0.5,0.5,0.5\n";
+  csv += "0.9,0.1,0.5,0.5,0.5,0.5\n";
+  writeFile(scratch_.path("outside.csv"), csv);
+  const QString out = scratch_.path("pred_outside.csv");
+  const CliResult r = runGamboost({"predict", "--model", model_, "--data", scratch_.path("outside.csv"), "--out", out});
+  QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
+  QCOMPARE(r.errLines(), QStringList{"2 of 5 rows extrapolated outside the training range"});
+  const std::vector<double> predicted = readColumn(out);
+  QCOMPARE(predicted.size(), std::size_t(5));
+  for (double v : predicted) QVERIFY(std::isfinite(v));
+}
+
+void CliFitTest::summaryNamesSelectedAndTruth() {
+  const QString& s = fit_.out;
+  QVERIFY2(s.contains(QRegularExpression(R"(rows\s+400\b)")), qPrintable(s));
+  QVERIFY2(s.contains(QRegularExpression(R"(learners\s+6\b)")), qPrintable(s));
+  QVERIFY2(s.contains("lambda"), qPrintable(s));
+  QVERIFY2(s.contains(QRegularExpression(R"(\bcpu\b)")), qPrintable(s));
+  // The truth file names 2 informative covariates; with amplitude-10 sines both must be found.
+  QVERIFY2(s.contains("2 of 2 informative covariates selected"), qPrintable(s));
+  // The most selected learner is listed first, with its count from the path.
+  const json truth = readJson(data_ + ".truth.json");
+  std::map<std::string, int> counts;
+  for (const json& name : r_["path"]["learner"]) ++counts[name.get<std::string>()];
+  int best = 0;
+  for (const auto& [name, count] : counts) best = std::max(best, count);
+  const QRegularExpression firstRow(R"(-{10,}\n(\S+)\s+(\d+))");
+  const auto m = firstRow.match(s);
+  QVERIFY2(m.hasMatch(), qPrintable(s));
+  QCOMPARE(m.captured(2).toInt(), best);
+  QCOMPARE(counts[m.captured(1).toStdString()], best);
+}
+
+void CliFitTest::presetIsOverriddenByExplicitOptions() {
+  const QString out = scratch_.path("preset.json");
+  const CliResult r = runGamboost(
+      {"fit", "--data", data_, "--preset", "paper", "--knots", "8", "--mstop", "5", "--out", out, "--quiet"});
+  QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
+  const json settings = readJson(out)["settings"];
+  const std::string text = settings.dump();
+  // Explicit: 8 knots, mstop 5; from the paper preset: ridge penalty, clamped knots, trace edf 1.
+  QVERIFY2(readJson(out)["learners"][0]["k"].get<int>() == 8 + 3 + 1, text.c_str());
+  QVERIFY2(settings["mstop"].get<int>() == 5, text.c_str());
+  QVERIFY2(text.find("ridge") != std::string::npos, text.c_str());
+  QVERIFY2(text.find("clamped") != std::string::npos, text.c_str());
+  QVERIFY2(text.find("trace") != std::string::npos, text.c_str());
+}
+
+void CliFitTest::generateIsReproducible() {
+  auto generate = [this](const QString& name, const QString& seed) {
+    const CliResult r = runGamboost({"generate", "--rows", "50", "--covariates", "3", "--informative", "1", "--seed",
+                                     seed, "--out", scratch_.path(name)});
+    return r.exitCode == 0 ? readFile(scratch_.path(name)) : QByteArray();
+  };
+  const QByteArray a = generate("seed7a.csv", "7"), b = generate("seed7b.csv", "7"), c = generate("seed8.csv", "8");
+  QVERIFY(!a.isEmpty());
+  QVERIFY(a.startsWith("y,x1,x2,x3\n"));
+  QCOMPARE(a.count('\n'), 51);  // header + 50 rows
+  QCOMPARE(a, b);               // the seed alone decides the file
+  QVERIFY(a != c);
+  const json truth = readJson(scratch_.path("seed7a.csv.truth.json"));
+  QCOMPARE(truth["informative"].size(), std::size_t(1));
+}
+
+void CliFitTest::devicesListsCpu() {
+  const CliResult table = runGamboost({"devices"});
+  QVERIFY2(table.exitCode == 0, qPrintable(table.describe()));
+  QVERIFY2(table.out.contains(QRegularExpression(R"(^\*?\s*cpu\b)", QRegularExpression::MultilineOption)),
+           qPrintable(table.out));
+  const CliResult machine = runGamboost({"devices", "--json"});
+  QVERIFY2(machine.exitCode == 0, qPrintable(machine.describe()));
+  const json j = json::parse(machine.out.toStdString());
+  QVERIFY(!j["devices"].empty());
+  QCOMPARE(j["devices"][0]["backend"].get<std::string>(), std::string("cpu"));
+}
+
+void CliFitTest::helpShowsDefaults() {
+  const CliResult r = runGamboost({"fit", "--help"});
+  QCOMPARE(r.exitCode, 0);
+  for (const char* shown : {"--knots INT=20", "--degree INT=3", "--edf NUMBER=4", "--nu NUMBER=0.1", "--mstop INT=100",
+                            "extended", "pspline", "mboost"})
+    QVERIFY2(r.out.contains(shown), qPrintable(QString(shown) + " missing in\n" + r.out));
+}
+
+QTEST_GUILESS_MAIN(CliFitTest)
+#include "test_cli_fit.moc"
