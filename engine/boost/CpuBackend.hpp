@@ -5,6 +5,10 @@
 // B_j'g via interval moments: on interval q of learner j, b_{q+r}(x) = sum_s poly(q,r,s) u^s, so
 //   (B_j'g)_{q+r} = sum_s poly(q,r,s) M_q,s   with   M_q,s = sum_{i in q} g_i u_i^s.
 // One pass over x_j and g accumulates the (knots+1) x (degree+1) moments; the k-vector follows in O(k d).
+//
+// Between such exact passes c_j = B_j'g is updated incrementally, c_j -= (B_j'B_l) nu delta_l, from cross
+// products computed once per selected learner l (one pass, cached); the exact pass runs again every
+// refreshInterval iterations (default 50) and whenever the cache is full. See CpuBackend.cpp.
 #include "boost/Backend.hpp"
 
 namespace gb {
@@ -18,6 +22,8 @@ class CpuBackend final : public Backend {
   void iterate(int count, std::vector<IterationResult>& out) override;
   std::vector<double> fitted() override;
   CandidateScores candidates() override;
+  // Iterations between exact recomputations of every B_j'g (1: every iteration, no incremental updates).
+  void setRefreshInterval(int iterations);
 
  private:
   struct State;

@@ -10,19 +10,22 @@
 
 namespace gb {
 
+// f(x) = B(x) gamma with linear extension outside [lo, hi] (*outside set then); gamma has basis.numColumns() values.
+double splineEffect(const SplineBasis& basis, const double* gamma, double x, bool* outside = nullptr);
+
 struct LearnerModel {
   std::string name;
-  double lo = 0.0, hi = 1.0;          // training range of the covariate (the basis is rebuilt from it)
+  double lo = 0.0, hi = 1.0;  // training range of the covariate (the basis is rebuilt from it)
   double lambda = 0.0;
   double edf = 0.0;
-  std::vector<double> coefficients;   // gamma (k)
-  int selected = 0;                   // times selected
+  std::vector<double> coefficients;  // gamma (k)
+  int selected = 0;                  // times selected
   SplineBasis basis(const SplineSpec& spec) const { return SplineBasis(lo, hi, spec); }
 };
 
 struct Prediction {
   std::vector<double> values;
-  std::size_t extrapolatedRows = 0;   // rows with at least one covariate outside its training range
+  std::size_t extrapolatedRows = 0;  // rows with at least one covariate outside its training range
 };
 
 struct Model {

@@ -1,0 +1,147 @@
+#include "boost/Booster.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "boost/CpuBackend.hpp"
+#include "common/Error.hpp"
+#include "model/Model.hpp"
+
+namespace gb {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+// Progress should arrive about this often during run() with an automatic batch size.
+constexpr double kProgressInterval = 0.08;
+
+}  // namespace
+
+Booster::Booster(std::shared_ptr<const Dataset> data, ModelSettings settings, std::unique_ptr<Backend> backend)
+    : settings_(std::move(settings)), data_(std::move(data)), backend_(std::move(backend)) {
+  const auto start = Clock::now();
+  if (!data_) throw InputError("no data");
+  if (!backend_) backend_ = std::make_unique<CpuBackend>();
+  settings_.validate();
+  settings_.learners = settings_.resolveLearners(*data_);  // "as used": the resolved list
+  y_ = &data_->column(settings_.response);
+  if (y_->empty()) throw InputError(data_->source + ": no rows");
+  double sum = 0.0;
+  for (std::size_t i = 0; i < y_->size(); ++i) {
+    if (!std::isfinite((*y_)[i]))
+      throw InputError("response '" + settings_.response + "': non-finite value at row " + std::to_string(i + 1));
+    sum += (*y_)[i];
+  }
+  offset_ = sum / static_cast<double>(y_->size());
+  double ss = 0.0;
+  for (double v : *y_) ss += (v - offset_) * (v - offset_);
+  path_.risk.push_back(ss / static_cast<double>(y_->size()));
+
+  learners_ = buildLearners(*data_, settings_);
+  gamma_.reserve(learners_.size());
+  BoostProblem problem;
+  problem.rows = y_->size();
+  problem.response = y_;
+  problem.learners = &learners_;
+  problem.offset = offset_;
+  problem.nu = settings_.nu;
+  for (const Learner& l : learners_) {
+    problem.covariates.push_back(&data_->columns[static_cast<std::size_t>(l.column)]);
+    gamma_.push_back(Eigen::VectorXd::Zero(l.numColumns()));
+  }
+  backend_->prepare(problem);
+  setupSeconds_ = secondsSince(start);
+}
+
+Booster::~Booster() = default;
+
+std::vector<int> Booster::selectionCounts() const {
+  std::vector<int> counts(learners_.size(), 0);
+  for (int j : path_.learner) ++counts[static_cast<std::size_t>(j)];
+  return counts;
+}
+
+std::vector<double> Booster::riskReductions() const {
+  std::vector<double> credit(learners_.size(), 0.0);
+  for (std::size_t m = 0; m < path_.learner.size(); ++m)
+    credit[static_cast<std::size_t>(path_.learner[m])] += path_.risk[m] - path_.risk[m + 1];
+  return credit;
+}
+
+void Booster::apply(const std::vector<IterationResult>& results) {
+  for (const IterationResult& r : results) {
+    const auto j = static_cast<std::size_t>(r.learner);
+    if (j >= learners_.size() || r.delta.size() != static_cast<std::size_t>(gamma_[j].size()))
+      throw ComputeError("backend returned an invalid iteration (learner " + std::to_string(r.learner) + ")");
+    path_.learner.push_back(r.learner);
+    path_.risk.push_back(r.risk);
+    gamma_[j] += Eigen::Map<const Eigen::VectorXd>(r.delta.data(), gamma_[j].size());
+  }
+}
+
+void Booster::step() { run(1, {}, 1); }
+
+int Booster::run(int iterations, const ProgressCallback& progress, int batch) {
+  int done = 0;
+  // Automatic batches start with one iteration, then aim at kProgressInterval seconds per batch from the
+  // measured time per iteration.
+  int next = batch > 0 ? batch : 1;
+  std::vector<IterationResult> results;
+  while (done < iterations) {
+    const int count = std::min(next, iterations - done);
+    results.clear();
+    const auto start = Clock::now();
+    backend_->iterate(count, results);
+    const double seconds = secondsSince(start);
+    fitSeconds_ += seconds;
+    apply(results);
+    done += count;
+    if (batch <= 0) {
+      const double perIteration = std::max(seconds / count, 1e-9);
+      next = static_cast<int>(std::clamp(kProgressInterval / perIteration, 1.0, 1e6));
+    }
+    if (progress && !progress(*this)) break;
+  }
+  return done;
+}
+
+std::vector<double> Booster::fitted() const { return backend_->fitted(); }
+
+CandidateScores Booster::candidates() const { return backend_->candidates(); }
+
+std::vector<double> Booster::partialEffect(std::size_t learner, const std::vector<double>& x) const {
+  if (learner >= learners_.size()) throw InputError("no learner number " + std::to_string(learner));
+  const SplineBasis& basis = learners_[learner].basis;
+  const Eigen::VectorXd& gamma = gamma_[learner];
+  std::vector<double> f(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) f[i] = splineEffect(basis, gamma.data(), x[i]);
+  return f;
+}
+
+Model Booster::model() const {
+  Model m;
+  m.offset = offset_;
+  m.settings = settings_;
+  const std::vector<int> counts = selectionCounts();
+  for (std::size_t j = 0; j < learners_.size(); ++j) {
+    const Learner& l = learners_[j];
+    LearnerModel lm;
+    lm.name = l.name;
+    lm.lo = l.basis.lo();
+    lm.hi = l.basis.hi();
+    lm.lambda = l.lambda;
+    lm.edf = l.edf;
+    lm.coefficients.assign(gamma_[j].data(), gamma_[j].data() + gamma_[j].size());
+    lm.selected = counts[j];
+    m.learners.push_back(std::move(lm));
+  }
+  for (int j : path_.learner) m.pathLearner.push_back(learners_[static_cast<std::size_t>(j)].name);
+  m.pathRisk = path_.risk;
+  return m;
+}
+
+}  // namespace gb

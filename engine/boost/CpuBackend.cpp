@@ -1,0 +1,302 @@
+#include "boost/CpuBackend.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+
+#include "boost/CpuKernels.hpp"
+#include "common/Error.hpp"
+
+namespace gb {
+
+namespace {
+
+// Rows per block of the moments pass: g's block (32 KiB) stays in L1 while a thread streams each learner's x.
+constexpr std::size_t kMomentBlockRows = 4096;
+// Rows per block of the cross-product pass: folding the pair blocks into B_j'B_l after each block costs
+// about intervals^2 (degree+1)^2 / kCrossBlockRows per row.
+constexpr std::size_t kCrossBlockRows = 8192;
+// Work is handed out in small pieces (dynamic scheduling) so that on a busy machine a running thread takes
+// over the share of a descheduled one instead of waiting for it at the end of the pass: learners in chunks
+// of kLearnerChunk, update rows in chunks of kUpdateChunkRows. The update's g'g is summed per chunk in chunk
+// order, so results do not depend on the number of threads.
+constexpr int kLearnerChunk = 4;
+constexpr std::size_t kUpdateChunkRows = 16384;
+// Passes smaller than this (rows x learners, about 4 ms of one core) run on one thread: on a busy machine a
+// second thread costs more in waiting (and in libgomp's spinning between regions) than it saves.
+constexpr double kParallelRowLearners = 2e6;
+constexpr std::size_t kParallelUpdateRows = 131072;
+// Cross-product caches (B_j'B_l for all j, per selected l) stop growing at this size.
+constexpr std::size_t kCrossCacheBytes = std::size_t(256) << 20;
+
+int chunksOf(std::size_t total, std::size_t chunk) { return static_cast<int>((total + chunk - 1) / chunk); }
+std::pair<std::size_t, std::size_t> chunk(int index, std::size_t size, std::size_t total) {
+  const std::size_t b = static_cast<std::size_t>(index) * size;
+  return {b, std::min(total, b + size)};
+}
+
+}  // namespace
+
+// How an iteration runs. c = (B_j'g)_j is kept for the current residuals g:
+//  - exactly, from the interval moments of g (one pass over every learner's x), at the start, after an
+//    uncached selection, and every refreshInterval iterations so that rounding cannot accumulate;
+//  - otherwise incrementally: selecting l with step s changes g by -B_l s, so c_j -= (B_j'B_l) s, with
+//    B_j'B_l computed once (one pass) when l is first selected. An iteration is then O(n) for the mu/g update
+//    of one learner plus O(sum_j k_j k_l), instead of O(n p).
+struct CpuBackend::State {
+  struct LearnerState {
+    const double* x = nullptr;
+    const Learner* learner = nullptr;
+    cpu::BasisView view{};
+    std::vector<double> polyBySpan;  // view.polyBySpan points here
+    int degree = 0, k = 0, intervals = 0;
+    std::size_t momentOffset = 0;  // into moments (two copies of intervals x (degree+1))
+    std::size_t coefOffset = 0;    // into c and the rows of a cross cache
+  };
+
+  int threads = 1;
+  int refreshInterval = 50;
+  BoostProblem problem;
+  std::size_t n = 0, totalCoefs = 0;
+  std::vector<LearnerState> learners;
+  std::vector<double> g, mu;
+  std::vector<double> moments, c, reduction;
+  std::vector<std::vector<double>> cross;  // per l: totalCoefs x k_l, row-major; empty until cached
+  std::size_t crossBytes = 0;
+  std::vector<double> partialSums;  // per update chunk, summed in chunk order
+  std::vector<double> stepPoly;     // A[q][s] of the selected learner's step
+  double residualSquares = 0.0;     // g'g
+  bool cValid = false;
+  int sinceRefresh = 0;
+  bool prepared = false;
+
+  int teamFor(std::size_t rowLearners) const {
+    return static_cast<double>(rowLearners) >= kParallelRowLearners ? threads : 1;
+  }
+
+  // c from g exactly: each chunk of learners streams its x block by block.
+  void exactCoefficients() {
+    const int chunks = chunksOf(learners.size(), kLearnerChunk);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(teamFor(n* learners.size()))
+    for (int ch = 0; ch < chunks; ++ch) {
+      const auto [jb, je] = chunk(ch, kLearnerChunk, learners.size());
+      for (std::size_t j = jb; j < je; ++j) {
+        const LearnerState& L = learners[j];
+        std::fill_n(moments.begin() + L.momentOffset, 2 * L.intervals * (L.degree + 1), 0.0);
+      }
+      for (std::size_t b = 0; b < n; b += kMomentBlockRows) {
+        const std::size_t e = std::min(n, b + kMomentBlockRows);
+        for (std::size_t j = jb; j < je; ++j) {
+          const LearnerState& L = learners[j];
+          double* m0 = moments.data() + L.momentOffset;
+          cpu::momentsKernel(L.degree)(L.view, L.x, g.data(), b, e, m0, m0 + L.intervals * (L.degree + 1));
+        }
+      }
+      for (std::size_t j = jb; j < je; ++j) momentsToCoefficients(learners[j]);
+    }
+    cValid = true;
+    sinceRefresh = 0;
+  }
+
+  // (B_j'g)_{q+r} = sum_s poly(q, r, s) M[q][s].
+  void momentsToCoefficients(const LearnerState& L) {
+    const int W = L.degree + 1;
+    const double* m0 = moments.data() + L.momentOffset;
+    const double* m1 = m0 + L.intervals * W;
+    double* cj = c.data() + L.coefOffset;
+    const SplineBasis& basis = L.learner->basis;
+    std::fill_n(cj, L.k, 0.0);
+    for (int q = 0; q < L.intervals; ++q)
+      for (int r = 0; r < W; ++r) {
+        double sum = 0.0;
+        for (int s = 0; s < W; ++s) sum += basis.poly(q, r, s) * (m0[q * W + s] + m1[q * W + s]);
+        cj[q + r] += sum;
+      }
+  }
+
+  void computeReductions() {
+    for (std::size_t j = 0; j < learners.size(); ++j) {
+      const LearnerState& L = learners[j];
+      const Eigen::Map<const Eigen::VectorXd> cj(c.data() + L.coefOffset, L.k);
+      reduction[j] = cj.dot(L.learner->rssMatrix * cj);
+    }
+  }
+
+  // j* = the largest RSS reduction (smallest RSS), ties to the lowest index; its step as interval polynomials.
+  IterationResult select() {
+    std::size_t best = 0;
+    for (std::size_t j = 1; j < learners.size(); ++j)
+      if (reduction[j] > reduction[best]) best = j;
+    const LearnerState& L = learners[best];
+    const Eigen::Map<const Eigen::VectorXd> cv(c.data() + L.coefOffset, L.k);
+    const Eigen::VectorXd step = problem.nu * (L.learner->solveMatrix * cv);
+    const int W = L.degree + 1;
+    const SplineBasis& basis = L.learner->basis;
+    stepPoly.assign(static_cast<std::size_t>(L.intervals) * W, 0.0);
+    for (int q = 0; q < L.intervals; ++q)
+      for (int s = 0; s < W; ++s) {
+        double sum = 0.0;
+        for (int r = 0; r < W; ++r) sum += basis.poly(q, r, s) * step[q + r];
+        stepPoly[q * W + s] = sum;
+      }
+    IterationResult result;
+    result.learner = static_cast<int>(best);
+    result.delta.assign(step.data(), step.data() + step.size());
+    return result;
+  }
+
+  // mu += B_l s, g -= B_l s, and g'g, in one pass over x_l.
+  void updateResiduals(std::size_t l) {
+    const LearnerState& L = learners[l];
+    const cpu::UpdateFn kernel = cpu::updateKernel(L.degree);
+    const int chunks = chunksOf(n, kUpdateChunkRows);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (n >= kParallelUpdateRows)
+    for (int ch = 0; ch < chunks; ++ch) {
+      const auto [b, e] = chunk(ch, kUpdateChunkRows, n);
+      partialSums[ch] = kernel(L.view, L.x, stepPoly.data(), b, e, g.data(), mu.data());
+    }
+    residualSquares = 0.0;
+    for (int ch = 0; ch < chunks; ++ch) residualSquares += partialSums[ch];
+  }
+
+  bool ensureCross(std::size_t l) {
+    if (!cross[l].empty()) return true;
+    const LearnerState& L = learners[l];
+    const std::size_t bytes = totalCoefs * L.k * sizeof(double);
+    if (crossBytes + bytes > kCrossCacheBytes) return false;
+    cross[l].assign(totalCoefs * L.k, 0.0);
+    crossBytes += bytes;
+    const int W = L.degree + 1;
+    int maxPairBlock = 0;
+    for (const LearnerState& J : learners) maxPairBlock = std::max(maxPairBlock, J.intervals * (J.degree + 1));
+    const int chunks = chunksOf(learners.size(), kLearnerChunk);
+#pragma omp parallel num_threads(teamFor(n* learners.size()))
+    {
+      std::vector<int> first(kCrossBlockRows);
+      std::vector<double> w(kCrossBlockRows * W);
+      std::vector<double> pairs(static_cast<std::size_t>(maxPairBlock) * L.intervals * W, 0.0);
+#pragma omp for schedule(dynamic, 1)
+      for (int ch = 0; ch < chunks; ++ch) {
+        const auto [jb, je] = chunk(ch, kLearnerChunk, learners.size());
+        for (std::size_t b = 0; b < n; b += kCrossBlockRows) {
+          const std::size_t e = std::min(n, b + kCrossBlockRows);
+          cpu::basisRowsKernel(L.degree)(L.view, L.x, b, e, first.data(), w.data());
+          for (std::size_t j = jb; j < je; ++j) {
+            const LearnerState& J = learners[j];
+            cpu::crossKernel(J.degree, L.degree)(J.view, J.x, b, e, first.data(), w.data(), L.intervals, pairs.data());
+            cpu::foldCrossPairs(pairs.data(), J.intervals, J.degree + 1, L.intervals, W, L.k,
+                                cross[l].data() + J.coefOffset * L.k);
+          }
+        }
+      }
+    }
+    return true;
+  }
+
+  IterationResult iterateOnce() {
+    if (!cValid || sinceRefresh >= refreshInterval) exactCoefficients();
+    computeReductions();
+    IterationResult result = select();
+    const auto l = static_cast<std::size_t>(result.learner);
+    const bool cached = ensureCross(l);
+    updateResiduals(l);
+    if (cached) {
+      using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+      const Eigen::Map<const RowMajor> C(cross[l].data(), static_cast<Eigen::Index>(totalCoefs), learners[l].k);
+      const Eigen::Map<const Eigen::VectorXd> s(result.delta.data(), learners[l].k);
+      Eigen::Map<Eigen::VectorXd>(c.data(), static_cast<Eigen::Index>(totalCoefs)).noalias() -= C * s;
+      ++sinceRefresh;
+    } else {
+      cValid = false;
+    }
+    result.risk = residualSquares / static_cast<double>(n);
+    return result;
+  }
+};
+
+CpuBackend::CpuBackend(int threads) : s_(std::make_unique<State>()) {
+  s_->threads = threads > 0 ? threads : std::max(1, omp_get_max_threads());
+}
+
+CpuBackend::~CpuBackend() = default;
+
+void CpuBackend::setRefreshInterval(int iterations) { s_->refreshInterval = std::max(1, iterations); }
+
+BackendInfo CpuBackend::info() const {
+  return BackendInfo{"cpu", std::to_string(s_->threads) + "-thread CPU (Eigen, OpenMP)", "moments", "double"};
+}
+
+void CpuBackend::prepare(const BoostProblem& problem) {
+  State& s = *s_;
+  if (!problem.response || !problem.learners || problem.covariates.size() != problem.learners->size())
+    throw ComputeError("cpu backend: incomplete problem (response, learners and covariates must be set)");
+  if (problem.learners->empty()) throw ComputeError("cpu backend: no learners");
+  s.problem = problem;
+  s.n = problem.rows;
+  const std::vector<Learner>& learners = *problem.learners;
+  s.learners.assign(learners.size(), {});
+  std::size_t momentSize = 0;
+  s.totalCoefs = 0;
+  for (std::size_t j = 0; j < learners.size(); ++j) {
+    const Learner& l = learners[j];
+    if (problem.covariates[j]->size() != s.n)
+      throw ComputeError("cpu backend: covariate '" + l.name + "' has the wrong number of rows");
+    State::LearnerState& L = s.learners[j];
+    L.x = problem.covariates[j]->data();
+    L.learner = &l;
+    L.degree = l.basis.degree();
+    L.k = l.numColumns();
+    L.intervals = l.basis.numIntervals();
+    L.polyBySpan = cpu::transposedPolynomials(l.basis.polynomialTable(), L.intervals, L.degree);
+    L.view = cpu::BasisView{{l.basis.lo(), 1.0 / l.basis.spacing(), L.intervals - 1}, L.polyBySpan.data()};
+    L.momentOffset = momentSize;
+    L.coefOffset = s.totalCoefs;
+    momentSize += 2 * static_cast<std::size_t>(L.intervals) * (L.degree + 1);
+    s.totalCoefs += static_cast<std::size_t>(L.k);
+  }
+  s.moments.assign(momentSize, 0.0);
+  s.c.assign(s.totalCoefs, 0.0);
+  s.reduction.assign(learners.size(), 0.0);
+  s.cross.assign(learners.size(), {});
+  s.crossBytes = 0;
+  s.partialSums.assign(static_cast<std::size_t>(chunksOf(s.n, kUpdateChunkRows)), 0.0);
+  s.mu.assign(s.n, problem.offset);
+  s.g.resize(s.n);
+  const std::vector<double>& y = *problem.response;
+  double ss = 0.0;
+  for (std::size_t i = 0; i < s.n; ++i) {
+    s.g[i] = y[i] - problem.offset;
+    ss += s.g[i] * s.g[i];
+  }
+  s.residualSquares = ss;
+  s.cValid = false;
+  s.prepared = true;
+}
+
+void CpuBackend::iterate(int count, std::vector<IterationResult>& out) {
+  if (!s_->prepared) throw ComputeError("cpu backend: iterate() before prepare()");
+  for (int it = 0; it < count; ++it) out.push_back(s_->iterateOnce());
+}
+
+std::vector<double> CpuBackend::fitted() { return s_->mu; }
+
+CandidateScores CpuBackend::candidates() {
+  State& s = *s_;
+  if (!s.prepared) throw ComputeError("cpu backend: candidates() before prepare()");
+  // Scores from exact B_j'g, leaving the incremental state as it was: asking must not change the fit.
+  const std::vector<double> saved = s.c;
+  const bool savedValid = s.cValid;
+  const int savedSince = s.sinceRefresh;
+  s.exactCoefficients();
+  s.computeReductions();
+  s.c = saved;
+  s.cValid = savedValid;
+  s.sinceRefresh = savedSince;
+  CandidateScores scores;
+  scores.residualSumOfSquares = s.residualSquares;
+  scores.rss.resize(s.learners.size());
+  for (std::size_t j = 0; j < s.learners.size(); ++j) scores.rss[j] = s.residualSquares - s.reduction[j];
+  return scores;
+}
+
+}  // namespace gb

@@ -1,0 +1,85 @@
+#include "boost/CpuKernels.hpp"
+
+#include <array>
+#include <utility>
+
+#include "common/Error.hpp"
+
+namespace gb::cpu {
+
+namespace {
+
+constexpr int kDegrees = 5;
+
+void checkDegree(int degree) {
+  if (degree < 1 || degree > kDegrees) throw ComputeError("cpu backend: unsupported degree " + std::to_string(degree));
+}
+
+template <std::size_t... I>
+constexpr std::array<MomentsFn, sizeof...(I)> momentsTable(std::index_sequence<I...>) {
+  return {&accumulateMoments<int(I) + 1>...};
+}
+template <std::size_t... I>
+constexpr std::array<UpdateFn, sizeof...(I)> updateTable(std::index_sequence<I...>) {
+  return {&updateRows<int(I) + 1>...};
+}
+template <std::size_t... I>
+constexpr std::array<BasisRowsFn, sizeof...(I)> basisRowsTable(std::index_sequence<I...>) {
+  return {&basisRows<int(I) + 1>...};
+}
+// Index I = (dj - 1) * 5 + (dl - 1).
+template <std::size_t... I>
+constexpr std::array<CrossFn, sizeof...(I)> crossTable(std::index_sequence<I...>) {
+  return {&accumulateCrossPairs<int(I) / kDegrees + 1, int(I) % kDegrees + 1>...};
+}
+
+}  // namespace
+
+MomentsFn momentsKernel(int degree) {
+  static constexpr auto table = momentsTable(std::make_index_sequence<kDegrees>{});
+  checkDegree(degree);
+  return table[degree - 1];
+}
+
+UpdateFn updateKernel(int degree) {
+  static constexpr auto table = updateTable(std::make_index_sequence<kDegrees>{});
+  checkDegree(degree);
+  return table[degree - 1];
+}
+
+BasisRowsFn basisRowsKernel(int degree) {
+  static constexpr auto table = basisRowsTable(std::make_index_sequence<kDegrees>{});
+  checkDegree(degree);
+  return table[degree - 1];
+}
+
+CrossFn crossKernel(int degreeJ, int degreeL) {
+  static constexpr auto table = crossTable(std::make_index_sequence<kDegrees * kDegrees>{});
+  checkDegree(degreeJ);
+  checkDegree(degreeL);
+  return table[(degreeJ - 1) * kDegrees + (degreeL - 1)];
+}
+
+std::vector<double> transposedPolynomials(const std::vector<double>& poly, int intervals, int degree) {
+  const int W = degree + 1;
+  std::vector<double> out(poly.size());
+  for (int q = 0; q < intervals; ++q)
+    for (int r = 0; r < W; ++r)
+      for (int s = 0; s < W; ++s)
+        out[(static_cast<std::size_t>(q) * W + s) * W + r] = poly[(static_cast<std::size_t>(q) * W + r) * W + s];
+  return out;
+}
+
+void foldCrossPairs(double* P, int intervalsJ, int wj, int intervalsL, int wl, int kl, double* C) {
+  for (int qj = 0; qj < intervalsJ; ++qj)
+    for (int ql = 0; ql < intervalsL; ++ql) {
+      double* block = P + (static_cast<std::size_t>(qj) * intervalsL + ql) * (wj * wl);  // column-major wl x wj
+      for (int r = 0; r < wj; ++r)
+        for (int t = 0; t < wl; ++t) {
+          C[static_cast<std::size_t>(qj + r) * kl + ql + t] += block[r * wl + t];
+          block[r * wl + t] = 0.0;
+        }
+    }
+}
+
+}  // namespace gb::cpu

@@ -1,0 +1,133 @@
+#pragma once
+// The CPU backend's row loops, templated on the spline degree so the inner loops unroll. Every loop works on
+// x itself (interval + local coordinate), never on a stored basis. Internal to boost/CpuBackend.cpp.
+#include <Eigen/Core>
+#include <cstddef>
+#include <vector>
+
+namespace gb::cpu {
+
+// Where a row falls on a learner's basis: interval q (clamped like SplineBasis::intervalOf) and u = t - q.
+struct Locator {
+  double lo, inverseSpacing;
+  int lastInterval;
+  int locate(double x, double* u) const {
+    const double t = (x - lo) * inverseSpacing;
+    int q = static_cast<int>(t);
+    q = q < 0 ? 0 : (q > lastInterval ? lastInterval : q);
+    *u = t - q;
+    return q;
+  }
+};
+
+// The basis of one learner as the backend sees it: where rows fall and the polynomial table of SplineBasis,
+// transposed to polyBySpan[(q * W + s) * W + r] (W = degree + 1) so that Horner's rule runs on vectors over r.
+struct BasisView {
+  Locator loc;
+  const double* polyBySpan;
+};
+std::vector<double> transposedPolynomials(const std::vector<double>& poly, int intervals, int degree);
+
+// M[q][s] += g u^s over rows [begin, end). Two accumulator copies (even/odd rows) so that neighbouring rows
+// in the same interval do not wait on each other's store.
+template <int D>
+void accumulateMoments(const BasisView& b, const double* x, const double* g, std::size_t begin, std::size_t end,
+                       double* m0, double* m1) {
+  constexpr int W = D + 1;
+  // Powers first, then one contiguous read-modify-write of M[q][0..D] (vectorisable: no aliasing in between).
+  auto add = [](double* __restrict m, double gi, double u) {
+    double pw[W];
+    pw[0] = gi;
+    for (int s = 1; s < W; ++s) pw[s] = pw[s - 1] * u;
+    for (int s = 0; s < W; ++s) m[s] += pw[s];
+  };
+  std::size_t i = begin;
+  for (; i + 1 < end; i += 2) {
+    double u0, u1;
+    const int q0 = b.loc.locate(x[i], &u0);
+    const int q1 = b.loc.locate(x[i + 1], &u1);
+    add(m0 + q0 * W, g[i], u0);
+    add(m1 + q1 * W, g[i + 1], u1);
+  }
+  if (i < end) {
+    double u;
+    const int q = b.loc.locate(x[i], &u);
+    add(m0 + q * W, g[i], u);
+  }
+}
+
+// mu += f, g -= f with f the selected learner's step as a per-interval polynomial A[q][s]; returns sum g^2.
+template <int D>
+double updateRows(const BasisView& b, const double* x, const double* A, std::size_t begin, std::size_t end, double* g,
+                  double* mu) {
+  constexpr int W = D + 1;
+  double ss = 0.0;
+  for (std::size_t i = begin; i < end; ++i) {
+    double u;
+    const double* a = A + b.loc.locate(x[i], &u) * W;
+    double f = a[D];
+    for (int s = D - 1; s >= 0; --s) f = f * u + a[s];
+    mu[i] += f;
+    const double r = g[i] - f;
+    g[i] = r;
+    ss += r * r;
+  }
+  return ss;
+}
+
+// The degree+1 non-zero basis values at each row of [begin, end): first[i - begin], w[(i - begin) * W + r].
+template <int D>
+void basisRows(const BasisView& b, const double* x, std::size_t begin, std::size_t end, int* first, double* w) {
+  constexpr int W = D + 1;
+  using Vec = Eigen::Array<double, W, 1>;
+  for (std::size_t i = begin; i < end; ++i) {
+    double u;
+    const int q = b.loc.locate(x[i], &u);
+    const double* p = b.polyBySpan + static_cast<std::size_t>(q) * W * W;
+    Vec v = Eigen::Map<const Vec>(p + D * W);
+    for (int s = D - 1; s >= 0; --s) v = v * u + Eigen::Map<const Vec>(p + s * W);
+    Eigen::Map<Vec>(w + (i - begin) * W) = v;
+    first[i - begin] = q;
+  }
+}
+
+// B_j'B_l over a block of rows, given learner l's rows from basisRows<DL>, accumulated per pair of intervals:
+// P[(qj * intervalsL + ql) * WJ * WL + r * WL + t] += b_{qj+r}(x_j) b_{ql+t}(x_l). Two rows hit either the same
+// WJ x WL block or disjoint ones, so store-to-load forwarding always works; writing straight into the k x k
+// matrix overlaps neighbouring rows' updates partially (docs/perf/cpu.md has the measurements).
+template <int DJ, int DL>
+void accumulateCrossPairs(const BasisView& bj, const double* xj, std::size_t begin, std::size_t end, const int* firstL,
+                          const double* wL, int intervalsL, double* P) {
+  constexpr int WJ = DJ + 1, WL = DL + 1;
+  using VecJ = Eigen::Array<double, WJ, 1>;
+  using VecL = Eigen::Array<double, WL, 1>;
+  using Block = Eigen::Matrix<double, WL, WJ>;  // column r holds b_{qj+r} times l's WL weights
+  for (std::size_t i = begin; i < end; ++i) {
+    double u;
+    const int q = bj.loc.locate(xj[i], &u);
+    // Horner over s with vectors over r (the table is stored [q][s][r]).
+    const double* p = bj.polyBySpan + static_cast<std::size_t>(q) * WJ * WJ;
+    VecJ v = Eigen::Map<const VecJ>(p + DJ * WJ);
+    for (int s = DJ - 1; s >= 0; --s) v = v * u + Eigen::Map<const VecJ>(p + s * WJ);
+    const VecL wl = Eigen::Map<const VecL>(wL + (i - begin) * WL);
+    Eigen::Map<Block> block(P + (static_cast<std::size_t>(q) * intervalsL + firstL[i - begin]) * (WJ * WL));
+    block.noalias() += wl.matrix() * v.matrix().transpose();
+  }
+}
+
+using MomentsFn = void (*)(const BasisView&, const double*, const double*, std::size_t, std::size_t, double*, double*);
+using UpdateFn = double (*)(const BasisView&, const double*, const double*, std::size_t, std::size_t, double*, double*);
+using BasisRowsFn = void (*)(const BasisView&, const double*, std::size_t, std::size_t, int*, double*);
+using CrossFn = void (*)(const BasisView&, const double*, std::size_t, std::size_t, const int*, const double*, int,
+                         double*);
+
+// C (kj x kl, row-major) += the pair blocks P of accumulateCrossPairs; P is zeroed for the next block of rows.
+void foldCrossPairs(double* P, int intervalsJ, int wj, int intervalsL, int wl, int kl, double* C);
+
+// Degree 1..5 -> the instantiation.
+MomentsFn momentsKernel(int degree);
+UpdateFn updateKernel(int degree);
+BasisRowsFn basisRowsKernel(int degree);
+CrossFn crossKernel(int degreeJ, int degreeL);
+
+}  // namespace gb::cpu

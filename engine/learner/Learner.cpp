@@ -1,0 +1,132 @@
+#include "learner/Learner.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <optional>
+#include <sstream>
+
+#include "common/Error.hpp"
+#include "learner/EdfSolver.hpp"
+#include "spline/Penalty.hpp"
+
+namespace gb {
+
+namespace {
+
+std::string formatNumber(double v) {
+  std::ostringstream out;
+  out.precision(10);
+  out << v;
+  return out.str();
+}
+
+// P = (G + lambda S)^-1 for a symmetric positive (semi-)definite system. LLT is the stable path; a learner
+// with lambda = 0 and a rank-deficient G (a knot interval without data) falls back to the pseudo-inverse,
+// which gives the minimum-norm least-squares fit.
+Eigen::MatrixXd symmetricInverse(const Eigen::MatrixXd& a) {
+  const Eigen::Index k = a.rows();
+  Eigen::MatrixXd inv;
+  Eigen::LLT<Eigen::MatrixXd> llt(a);
+  if (llt.info() == Eigen::Success) {
+    inv = llt.solve(Eigen::MatrixXd::Identity(k, k));
+  } else {
+    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(a);
+    if (eig.info() != Eigen::Success) throw ComputeError("learner set-up: eigen-decomposition failed");
+    const Eigen::VectorXd& d = eig.eigenvalues();
+    const double tol = d.cwiseAbs().maxCoeff() * static_cast<double>(k) * 1e-15;
+    Eigen::VectorXd dinv = d.unaryExpr([tol](double v) { return v > tol ? 1.0 / v : 0.0; });
+    inv = eig.eigenvectors() * dinv.asDiagonal() * eig.eigenvectors().transpose();
+  }
+  return 0.5 * (inv + inv.transpose());
+}
+
+void checkCovariate(const std::string& name, const std::vector<double>& x, double* lo, double* hi) {
+  double mn = x.empty() ? 0.0 : x.front();
+  double mx = mn;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double v = x[i];
+    if (!std::isfinite(v)) throw InputError("learner '" + name + "': non-finite value at row " + std::to_string(i + 1));
+    mn = std::min(mn, v);
+    mx = std::max(mx, v);
+  }
+  if (!(mn < mx))
+    throw InputError("learner '" + name + "': covariate is constant (all values " + formatNumber(mn) + ")");
+  *lo = mn;
+  *hi = mx;
+}
+
+Learner buildLearner(const std::string& name, int column, const std::vector<double>& x, const ModelSettings& settings) {
+  double lo = 0.0, hi = 0.0;
+  checkCovariate(name, x, &lo, &hi);
+  SplineBasis basis(lo, hi, settings.spline);
+  const int k = basis.numColumns();
+  if (x.size() < static_cast<std::size_t>(k))
+    throw InputError("learner '" + name + "': " + std::to_string(x.size()) + " rows < " + std::to_string(k) +
+                     " basis columns");
+  Learner learner{name, column, basis, {}, {}, 0.0, 0.0, {}, {}, {}};
+  learner.gram = gramMatrix(learner.basis, x.data(), x.size());
+  learner.penalty = penaltyMatrix(k, settings.penalty, settings.differences);
+  const EdfFunction edf(learner.gram, learner.penalty);
+  const LambdaSolution sol = solveLambda(edf, settings.edf, settings.edfDefinition, name);
+  learner.lambda = sol.lambda;
+  learner.edf = sol.edf;
+  learner.note = sol.note;
+  const Eigen::MatrixXd& g = learner.gram;
+  learner.solveMatrix = symmetricInverse(g + learner.lambda * learner.penalty);
+  const Eigen::MatrixXd& p = learner.solveMatrix;
+  Eigen::MatrixXd q = 2.0 * p - p * g * p;
+  learner.rssMatrix = 0.5 * (q + q.transpose());
+  return learner;
+}
+
+}  // namespace
+
+Eigen::MatrixXd gramMatrix(const SplineBasis& basis, const double* x, std::size_t n) {
+  const int k = basis.numColumns();
+  const int d1 = basis.degree() + 1;
+  // Accumulated per interval (a (d+1) x (d+1) block each) and folded into G at the end: adding straight into
+  // G makes neighbouring rows update partially overlapping entries, which can defeat store-to-load forwarding.
+  std::vector<double> blocks(static_cast<std::size_t>(basis.numIntervals()) * d1 * d1, 0.0);
+  double w[SplineBasis::kMaxDegree + 1];
+  for (std::size_t i = 0; i < n; ++i) {
+    const int f = basis.evaluateFast(x[i], w);
+    double* block = blocks.data() + static_cast<std::size_t>(f) * d1 * d1;
+    for (int a = 0; a < d1; ++a)
+      for (int b = 0; b < d1; ++b) block[a * d1 + b] += w[a] * w[b];
+  }
+  Eigen::MatrixXd gram = Eigen::MatrixXd::Zero(k, k);
+  for (int q = 0; q < basis.numIntervals(); ++q)
+    for (int a = 0; a < d1; ++a)
+      for (int b = 0; b < d1; ++b) gram(q + a, q + b) += blocks[(static_cast<std::size_t>(q) * d1 + a) * d1 + b];
+  return gram;
+}
+
+std::vector<Learner> buildLearners(const Dataset& data, const ModelSettings& settings) {
+  settings.validate();
+  const std::vector<std::string> names = settings.resolveLearners(data);
+  std::vector<int> columns(names.size());
+  for (std::size_t j = 0; j < names.size(); ++j) columns[j] = data.columnIndex(names[j]);
+
+  const int count = static_cast<int>(names.size());
+  std::vector<std::optional<Learner>> built(names.size());
+  std::vector<std::exception_ptr> errors(names.size());
+#pragma omp parallel for schedule(dynamic, 1)
+  for (int j = 0; j < count; ++j) {
+    try {
+      const std::size_t c = static_cast<std::size_t>(columns[j]);
+      built[j].emplace(buildLearner(names[j], columns[j], data.columns[c], settings));
+    } catch (...) {
+      errors[j] = std::current_exception();
+    }
+  }
+  // Report the first failing learner in learner order, whichever thread met it first.
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
+  std::vector<Learner> learners;
+  learners.reserve(built.size());
+  for (auto& l : built) learners.push_back(std::move(*l));
+  return learners;
+}
+
+}  // namespace gb

@@ -1,0 +1,220 @@
+// Booster mechanics on the CPU backend: stepping, batching, cancelling, bookkeeping, candidate scores, and
+// the incremental B_j'g updates against exact recomputation.
+#include <QtTest>
+#include <cmath>
+#include <numeric>
+
+#include "boost/Booster.hpp"
+#include "boost/CpuBackend.hpp"
+#include "common/Error.hpp"
+#include "model/Model.hpp"
+#include "support/DenseReference.hpp"
+
+using namespace gb;
+using gbtest::relativeMaxError;
+
+namespace {
+
+constexpr quint64 kSeed = 4242;
+
+ModelSettings smallSettings() {
+  ModelSettings s;
+  s.spline.knots = 8;
+  s.mstop = 40;
+  return s;
+}
+
+std::unique_ptr<Booster> makeBooster(std::shared_ptr<const Dataset> data, int threads = 0, int refresh = 0) {
+  auto backend = std::make_unique<CpuBackend>(threads);
+  if (refresh > 0) backend->setRefreshInterval(refresh);
+  return std::make_unique<Booster>(std::move(data), smallSettings(), std::move(backend));
+}
+
+}  // namespace
+
+class TestBooster : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() { qInfo("seed %llu", static_cast<unsigned long long>(kSeed)); }
+  void stepAdvancesOneIteration();
+  void runStopsWhenProgressSaysSo();
+  void runBatchesAndCounts();
+  void stepsEqualOneRun();
+  void threadCountDoesNotChangeTheFit();
+  void incrementalUpdatesMatchExactOnes();
+  void candidatesMatchDenseRss();
+  void modelCarriesThePath();
+  void refusesBadInput();
+};
+
+void TestBooster::stepAdvancesOneIteration() {
+  auto data = gbtest::makeSmoothData(300, 5, kSeed);
+  auto b = makeBooster(data);
+  QCOMPARE(b->iteration(), 0);
+  QCOMPARE(b->path().risk.size(), std::size_t(1));
+  const double r0 = b->path().risk[0];
+  b->step();
+  QCOMPARE(b->iteration(), 1);
+  QCOMPARE(b->path().learner.size(), std::size_t(1));
+  QCOMPARE(b->path().risk.size(), std::size_t(2));
+  QVERIFY(b->path().risk[1] < r0);  // a least-squares step on the residuals never increases the risk
+  b->step();
+  QCOMPARE(b->iteration(), 2);
+  QVERIFY(b->fitSeconds() > 0.0);
+  QVERIFY(b->setupSeconds() > 0.0);
+}
+
+void TestBooster::runStopsWhenProgressSaysSo() {
+  auto data = gbtest::makeSmoothData(300, 5, kSeed);
+  auto b = makeBooster(data);
+  int calls = 0;
+  const int done = b->run(
+      40,
+      [&](const Booster& booster) {
+        ++calls;
+        return booster.iteration() < 10;
+      },
+      5);
+  QCOMPARE(done, 10);
+  QCOMPARE(calls, 2);
+  QCOMPARE(b->iteration(), 10);
+  // Automatic batches: the first one is a single iteration, so a callback refusing at once stops after it.
+  auto c = makeBooster(data);
+  QCOMPARE(c->run(40, [](const Booster&) { return false; }), 1);
+  QCOMPARE(c->iteration(), 1);
+}
+
+void TestBooster::runBatchesAndCounts() {
+  auto data = gbtest::makeSmoothData(300, 5, kSeed);
+  auto b = makeBooster(data);
+  std::vector<int> seen;
+  QCOMPARE(b->run(37,
+                  [&](const Booster& booster) {
+                    seen.push_back(booster.iteration());
+                    return true;
+                  }),
+           37);
+  QCOMPARE(seen.back(), 37);
+  QVERIFY(std::is_sorted(seen.begin(), seen.end()));
+  const std::vector<int> counts = b->selectionCounts();
+  QCOMPARE(std::accumulate(counts.begin(), counts.end(), 0), 37);
+  const std::vector<double> credit = b->riskReductions();
+  const double total = std::accumulate(credit.begin(), credit.end(), 0.0);
+  QVERIFY(std::abs(total - (b->path().risk.front() - b->path().risk.back())) <= 1e-12 * b->path().risk.front());
+  for (std::size_t j = 0; j < counts.size(); ++j)
+    if (counts[j] == 0) QCOMPARE(credit[j], 0.0);
+}
+
+void TestBooster::stepsEqualOneRun() {
+  auto data = gbtest::makeSmoothData(400, 6, kSeed + 1);
+  auto a = makeBooster(data);
+  auto b = makeBooster(data);
+  a->run(30);
+  for (int i = 0; i < 30; ++i) b->step();
+  QCOMPARE(a->path().learner, b->path().learner);
+  QCOMPARE(a->path().risk, b->path().risk);  // same operations in the same order: bitwise equal
+  QCOMPARE(a->fitted(), b->fitted());
+}
+
+void TestBooster::threadCountDoesNotChangeTheFit() {
+  // Above the backend's thresholds for parallel passes and updates (2e6 row-learners, 131072 rows), with
+  // several chunks of learners and of rows, so every pass really splits.
+  auto data = gbtest::makeSmoothData(140000, 9, kSeed + 2);
+  auto one = makeBooster(data, 1);
+  auto two = makeBooster(data, 2);
+  one->run(12);
+  two->run(12);
+  QCOMPARE(one->path().learner, two->path().learner);
+  // Work is split into the same chunks whatever the thread count, and g'g is summed in chunk order: bitwise.
+  QCOMPARE(one->fitted(), two->fitted());
+  QCOMPARE(one->path().risk, two->path().risk);
+}
+
+void TestBooster::incrementalUpdatesMatchExactOnes() {
+  // refresh 1: every B_j'g from the residuals (no incremental updates); 1000: never refreshed within the fit.
+  auto data = gbtest::makeSmoothData(2000, 6, kSeed + 3);
+  auto exact = makeBooster(data, 0, 1);
+  auto incremental = makeBooster(data, 0, 1000);
+  exact->run(200);
+  incremental->run(200);
+  QCOMPARE(incremental->path().learner, exact->path().learner);
+  // Drift of 200 incremental updates without a refresh; the backend refreshes every 50 by default.
+  const double fitDrift = relativeMaxError(incremental->fitted(), exact->fitted());
+  const double riskDrift = relativeMaxError(incremental->path().risk, exact->path().risk);
+  qInfo("drift after 200 incremental iterations: fitted %.3g, risk %.3g", fitDrift, riskDrift);
+  QVERIFY(fitDrift <= 1e-12);
+  QVERIFY(riskDrift <= 1e-12);
+}
+
+void TestBooster::candidatesMatchDenseRss() {
+  auto data = gbtest::makeSmoothData(300, 5, kSeed + 4);
+  auto b = makeBooster(data);
+  b->run(12);
+  const CandidateScores scores = b->candidates();
+  const std::vector<double> mu = b->fitted();
+  const std::vector<double>& y = data->column("y");
+  Eigen::VectorXd g(300);
+  for (int i = 0; i < 300; ++i) g[i] = y[i] - mu[i];
+  QVERIFY(std::abs(scores.residualSumOfSquares - g.squaredNorm()) <= 1e-12 * g.squaredNorm());
+  std::size_t best = 0;
+  for (std::size_t j = 0; j < b->learners().size(); ++j) {
+    const Learner& l = b->learners()[j];
+    const Eigen::MatrixXd B = gbtest::denseBasis(l.basis.knotVector(), l.basis.degree(), data->column(l.name));
+    const Eigen::VectorXd delta = (B.transpose() * B + l.lambda * l.penalty).ldlt().solve(B.transpose() * g);
+    const double rss = (g - B * delta).squaredNorm();
+    // rss = g'g - c'Qc loses digits to cancellation against g'g: compare relative to g'g.
+    QVERIFY2(std::abs(scores.rss[j] - rss) <= 1e-11 * g.squaredNorm(), l.name.c_str());
+    if (scores.rss[j] < scores.rss[best]) best = j;
+  }
+  b->step();  // the next selection is the candidate with the smallest RSS
+  QCOMPARE(static_cast<std::size_t>(b->path().learner.back()), best);
+  // Asking for the scores does not change the fit: same path and bitwise the same values as without asking.
+  auto quiet = makeBooster(data);
+  quiet->run(13);
+  b->run(20);
+  quiet->run(20);
+  QCOMPARE(b->path().learner, quiet->path().learner);
+  QCOMPARE(b->fitted(), quiet->fitted());
+}
+
+void TestBooster::modelCarriesThePath() {
+  auto data = gbtest::makeSmoothData(300, 5, kSeed + 5);
+  auto b = makeBooster(data);
+  b->run(20);
+  const Model m = b->model();
+  QCOMPARE(m.offset, b->offset());
+  QCOMPARE(m.pathRisk, b->path().risk);
+  QCOMPARE(m.pathLearner.size(), std::size_t(20));
+  QCOMPARE(m.learners.size(), b->learners().size());
+  int selected = 0;
+  for (std::size_t j = 0; j < m.learners.size(); ++j) {
+    QCOMPARE(m.learners[j].name, b->learners()[j].name);
+    QCOMPARE(m.learners[j].lo, b->learners()[j].basis.lo());
+    QCOMPARE(m.learners[j].coefficients.size(), static_cast<std::size_t>(b->coefficients()[j].size()));
+    selected += m.learners[j].selected;
+  }
+  QCOMPARE(selected, 20);
+  QCOMPARE(m.settings.learners.size(), std::size_t(5));  // the resolved list, as used
+}
+
+void TestBooster::refusesBadInput() {
+  auto data = gbtest::makeSmoothData(300, 3, kSeed + 6);
+  ModelSettings s = smallSettings();
+  s.response = "target";
+  QVERIFY_THROWS_EXCEPTION(InputError, Booster(data, s, std::make_unique<CpuBackend>()));
+  s = smallSettings();
+  s.nu = 0.0;
+  try {
+    Booster b(data, s, std::make_unique<CpuBackend>());
+    QFAIL("nu = 0 accepted");
+  } catch (const InputError& e) {
+    QVERIFY(QString(e.what()).startsWith("--nu"));
+  }
+  auto bad = std::make_shared<Dataset>(*data);
+  bad->columns[0][5] = std::nan("");
+  QVERIFY_THROWS_EXCEPTION(InputError, Booster(bad, smallSettings(), std::make_unique<CpuBackend>()));
+}
+
+QTEST_APPLESS_MAIN(TestBooster)
+#include "test_booster.moc"

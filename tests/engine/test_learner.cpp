@@ -1,0 +1,160 @@
+// Learner set-up: G from the compact basis equals the dense B'B, the solve/RSS matrices are what they claim,
+// and bad covariates are refused with messages that name them.
+#include <QtTest>
+#include <cmath>
+
+#include "common/Error.hpp"
+#include "learner/Learner.hpp"
+#include "support/DenseReference.hpp"
+
+using namespace gb;
+
+namespace {
+
+double relativeMatrixError(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
+  return (a - b).cwiseAbs().maxCoeff() / b.cwiseAbs().maxCoeff();
+}
+
+// Runs f, expects an InputError whose message contains `needle`.
+template <class F>
+QString inputErrorOf(F&& f) {
+  try {
+    f();
+  } catch (const InputError& e) {
+    return QString::fromStdString(e.what());
+  }
+  return QStringLiteral("<no InputError>");
+}
+
+}  // namespace
+
+class TestLearner : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void gramMatchesDenseBasis_data();
+  void gramMatchesDenseBasis();
+  void solveAndRssMatrices();
+  void unpenalisedWhenEdfReachesRank();
+  void keepsLearnerOrder();
+  void errorsNameTheLearner();
+};
+
+void TestLearner::gramMatchesDenseBasis_data() {
+  QTest::addColumn<bool>("clamped");
+  QTest::addColumn<int>("degree");
+  QTest::addColumn<int>("knots");
+  for (int degree = 1; degree <= 5; ++degree) {
+    QTest::addRow("clamped deg %d", degree) << true << degree << 7;
+    QTest::addRow("extended deg %d", degree) << false << degree << 11;
+  }
+}
+
+void TestLearner::gramMatchesDenseBasis() {
+  QFETCH(bool, clamped);
+  QFETCH(int, degree);
+  QFETCH(int, knots);
+  const quint64 seed = 101 + degree;
+  qInfo("seed %llu", static_cast<unsigned long long>(seed));
+  gbtest::TestRng rng(seed);
+  std::vector<double> x(500);
+  for (auto& v : x) v = rng.uniform(-2.0, 5.0);
+  x[0] = -2.5;  // make the ends exact data points, including x = hi (the right end of the last interval)
+  x[1] = 5.25;
+  const SplineBasis basis(-2.5, 5.25, SplineSpec{knots, degree, clamped ? Boundary::Clamped : Boundary::Extended});
+  const Eigen::MatrixXd B = gbtest::denseBasis(gbtest::referenceKnots(-2.5, 5.25, knots, degree, clamped), degree, x);
+  const Eigen::MatrixXd G = gramMatrix(basis, x.data(), x.size());
+  // Sums of 500 products of values in [0, 1]; only the summation order and polynomial form differ.
+  const double err = relativeMatrixError(G, B.transpose() * B);
+  QVERIFY2(err <= 1e-12, qPrintable(QString::number(err)));
+  QCOMPARE(G, G.transpose());
+}
+
+void TestLearner::solveAndRssMatrices() {
+  auto data = gbtest::makeSmoothData(400, 3, 7);
+  qInfo("seed 7");
+  ModelSettings s = ModelSettings::mboostPreset();
+  const std::vector<Learner> learners = buildLearners(*data, s);
+  QCOMPARE(learners.size(), std::size_t(3));
+  for (const Learner& l : learners) {
+    const int k = l.numColumns();
+    QCOMPARE(k, 24);
+    QVERIFY(l.lambda > 0.0);
+    QVERIFY(std::abs(l.edf - 4.0) <= 1e-9);
+    const Eigen::MatrixXd A = l.gram + l.lambda * l.penalty;
+    // P is an inverse of an SPD matrix with condition ~1e6 here: the residual of A P = I sits near 1e-10.
+    const double invErr = (A * l.solveMatrix - Eigen::MatrixXd::Identity(k, k)).cwiseAbs().maxCoeff();
+    QVERIFY2(invErr <= 1e-8, qPrintable(QString::number(invErr)));
+    QCOMPARE(l.solveMatrix, l.solveMatrix.transpose());
+    QCOMPARE(l.rssMatrix, l.rssMatrix.transpose());
+    const Eigen::MatrixXd Q = 2.0 * l.solveMatrix - l.solveMatrix * l.gram * l.solveMatrix;
+    QVERIFY(relativeMatrixError(l.rssMatrix, Q) <= 1e-14);
+    // The RSS reduction c'Qc equals g'g - ||g - B delta||^2 for any g.
+    const std::vector<double>& x = data->column(l.name);
+    const Eigen::MatrixXd B = gbtest::denseBasis(l.basis.knotVector(), l.basis.degree(), x);
+    const Eigen::Map<const Eigen::VectorXd> g(data->column("y").data(), 400);
+    const Eigen::VectorXd c = B.transpose() * g;
+    const Eigen::VectorXd delta = l.solveMatrix * c;
+    const double direct = g.squaredNorm() - (g - B * delta).squaredNorm();
+    QVERIFY(std::abs(c.dot(l.rssMatrix * c) - direct) <= 1e-10 * g.squaredNorm());
+  }
+}
+
+void TestLearner::unpenalisedWhenEdfReachesRank() {
+  auto data = gbtest::makeSmoothData(300, 1, 8);
+  ModelSettings s;
+  s.spline = SplineSpec{4, 3, Boundary::Clamped};  // k = 8
+  s.penalty = PenaltyKind::Ridge;
+  s.edf = 20.0;
+  const std::vector<Learner> learners = buildLearners(*data, s);
+  QCOMPARE(learners.front().lambda, 0.0);
+  QVERIFY(!learners.front().note.empty());
+  const Eigen::MatrixXd GP = learners.front().gram * learners.front().solveMatrix;
+  QVERIFY((GP - Eigen::MatrixXd::Identity(8, 8)).cwiseAbs().maxCoeff() <= 1e-9);
+}
+
+void TestLearner::keepsLearnerOrder() {
+  auto data = gbtest::makeSmoothData(200, 6, 9);
+  ModelSettings s;
+  s.learners = {"x5", "x2", "x6", "x1"};
+  const std::vector<Learner> learners = buildLearners(*data, s);
+  QCOMPARE(learners.size(), std::size_t(4));
+  for (std::size_t j = 0; j < 4; ++j) {
+    QCOMPARE(learners[j].name, s.learners[j]);
+    QCOMPARE(data->names[static_cast<std::size_t>(learners[j].column)], s.learners[j]);
+  }
+}
+
+void TestLearner::errorsNameTheLearner() {
+  auto data = gbtest::makeSmoothData(200, 5, 10);
+  data->columns[5].assign(200, 0.5);  // x5 constant
+  ModelSettings s;
+  s.learners = {"x1", "x5"};
+  QCOMPARE(inputErrorOf([&] { buildLearners(*data, s); }),
+           QStringLiteral("learner 'x5': covariate is constant (all values 0.5)"));
+
+  s.learners = {"x1", "x99"};
+  QVERIFY(inputErrorOf([&] { buildLearners(*data, s); }).contains("'x99'"));
+
+  auto small = gbtest::makeSmoothData(10, 2, 11);
+  s.learners = {"x2"};
+  QCOMPARE(inputErrorOf([&] { buildLearners(*small, s); }), QStringLiteral("learner 'x2': 10 rows < 24 basis columns"));
+
+  // A second-order difference penalty leaves 2 directions unpenalised: edf 1.5 cannot be reached.
+  s = ModelSettings{};
+  s.edf = 1.5;
+  const QString edfError = inputErrorOf([&] { buildLearners(*data, s); });
+  QVERIFY2(edfError.contains("--edf") && edfError.contains("x1"), qPrintable(edfError));
+
+  s = ModelSettings{};
+  s.spline.degree = 7;
+  QVERIFY(inputErrorOf([&] { buildLearners(*data, s); }).startsWith("--degree"));
+
+  data->columns[2][17] = std::nan("");
+  s = ModelSettings{};
+  s.learners = {"x2"};
+  QCOMPARE(inputErrorOf([&] { buildLearners(*data, s); }), QStringLiteral("learner 'x2': non-finite value at row 18"));
+}
+
+QTEST_APPLESS_MAIN(TestLearner)
+#include "test_learner.moc"
