@@ -25,7 +25,7 @@ void ensureWritablePoclCache();
 struct Device {
   cl_platform_id platform = nullptr;
   cl_device_id id = nullptr;
-  ComputeDeviceInfo info;   // backend = "opencl"
+  ComputeDeviceInfo info;  // backend = "opencl"
 };
 
 // All devices of all platforms (never throws; *whyNone gets one line when the list is empty).
@@ -61,6 +61,9 @@ class Context {
   struct Cache;
   std::unique_ptr<Cache> cache_;
 };
+
+// Bytes held by all live Buffers of this process (tests assert that a refused request allocated nothing).
+std::uint64_t liveBufferBytes();
 
 // Device buffer of `bytes`; throws ComputeError naming the bytes and the device's limits if it cannot be made.
 class Buffer {
@@ -101,7 +104,9 @@ class Kernel {
     check(clSetKernelArg(k_, index, sizeof(T), &value), "clSetKernelArg");
   }
   void arg(cl_uint index, const Buffer& buffer) { arg(index, buffer.get()); }
-  void localArg(cl_uint index, std::size_t bytes) { check(clSetKernelArg(k_, index, bytes, nullptr), "clSetKernelArg(local)"); }
+  void localArg(cl_uint index, std::size_t bytes) {
+    check(clSetKernelArg(k_, index, bytes, nullptr), "clSetKernelArg(local)");
+  }
   // Enqueues an NDRange (1-3 dims; local may be empty). Returns the event if `event` is non-null (caller releases).
   void launch(Context& ctx, const std::vector<std::size_t>& global, const std::vector<std::size_t>& local = {},
               cl_event* event = nullptr);
@@ -112,5 +117,8 @@ class Kernel {
 
 // Seconds between an event's CL_PROFILING_COMMAND_START and _END; releases the event.
 double eventSeconds(cl_event event);
+// Seconds from the first event's START to the last event's END (a launcher's several kernels, in order);
+// releases every event and clears the vector. 0 for an empty vector.
+double eventsSeconds(std::vector<cl_event>& events);
 
 }  // namespace gb::ocl

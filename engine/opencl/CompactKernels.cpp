@@ -1,0 +1,350 @@
+#include "opencl/CompactKernels.hpp"
+
+#include <algorithm>
+
+#include "common/Error.hpp"
+
+namespace gb::ocl {
+
+std::string toString(CompactKernel k) {
+  return k == CompactKernel::Compact ? "compact" : k == CompactKernel::Sorted ? "compact_sorted" : "compact_x";
+}
+
+bool compactKernelFromName(const std::string& name, CompactKernel* out) {
+  if (name == "compact")
+    *out = CompactKernel::Compact;
+  else if (name == "compact_x")
+    *out = CompactKernel::CompactX;
+  else if (name == "compact_sorted")
+    *out = CompactKernel::Sorted;
+  else
+    return false;
+  return true;
+}
+
+std::vector<std::string> compactKernelNames() { return {"compact_x", "compact", "compact_sorted"}; }
+
+namespace {
+
+// Host values converted to the device's REAL, written at `offset` elements into `buffer`.
+void writeReal(Context& ctx, Buffer& buffer, const std::vector<double>& values, std::size_t offset, bool asDouble) {
+  if (asDouble) {
+    buffer.write(ctx, values.data(), values.size() * sizeof(double), offset * sizeof(double));
+  } else {
+    const std::vector<float> f(values.begin(), values.end());
+    buffer.write(ctx, f.data(), f.size() * sizeof(float), offset * sizeof(float));
+  }
+}
+
+}  // namespace
+
+std::size_t CompactData::deviceBytes(std::size_t rows, int learners, const SplineSpec& spec, bool doublePrecision,
+                                     bool storeBasis, bool storeSorted) {
+  const std::size_t real = doublePrecision ? 8 : 4, L = static_cast<std::size_t>(learners);
+  const std::size_t w = static_cast<std::size_t>(spec.degree) + 1;
+  std::size_t bytes = L * rows * real + L * (static_cast<std::size_t>(spec.knots) + 1) * w * w * real + L * 2 * real;
+  if (storeBasis) bytes += L * rows * (sizeof(cl_int) + w * real);
+  if (storeSorted)
+    bytes += L * rows * (sizeof(cl_ushort) + real) +
+             L * ((rows + kSortChunkRows - 1) / kSortChunkRows) * (spec.knots + 2) * sizeof(cl_int);
+  return bytes;
+}
+
+CompactData::CompactData(Context& ctx, const std::vector<const SplineBasis*>& bases,
+                         const std::vector<const double*>& x, std::size_t rows, bool doublePrecision, bool storeBasis,
+                         bool storeSorted)
+    : ctx_(&ctx), rows_(rows), learners_(static_cast<int>(bases.size())), double_(doublePrecision) {
+  if (bases.empty() || bases.size() != x.size() || rows == 0)
+    throw ComputeError("CompactData: need one covariate per basis and at least one row and learner");
+  const SplineSpec& spec = bases.front()->spec();
+  for (const SplineBasis* b : bases)
+    if (b->spec().knots != spec.knots || b->degree() != spec.degree)
+      throw ComputeError("CompactData: every learner must share knots and degree");
+  if (doublePrecision && !ctx.hasFp64())
+    throw ComputeError("CompactData: double precision on " + ctx.device().info.name + ", which has no cl_khr_fp64");
+  k_ = bases.front()->numColumns();
+  degree_ = spec.degree;
+  intervals_ = bases.front()->numIntervals();
+  const std::size_t L = bases.size(), w = static_cast<std::size_t>(degree_) + 1, real = realBytes();
+  const std::size_t polySize = static_cast<std::size_t>(intervals_) * w * w;
+
+  x_ = Buffer(ctx, L * rows * real, CL_MEM_READ_ONLY);
+  poly_ = Buffer(ctx, L * polySize * real, CL_MEM_READ_ONLY);
+  geometry_ = Buffer(ctx, L * 2 * real, CL_MEM_READ_ONLY);
+  if (storeBasis) {
+    firstColumn_ = Buffer(ctx, L * rows * sizeof(cl_int), CL_MEM_READ_ONLY);
+    weights_ = Buffer(ctx, L * rows * w * real, CL_MEM_READ_ONLY);
+  }
+  std::vector<double> geometry(2 * L), weights, one(w);
+  std::vector<cl_int> first;
+  for (std::size_t j = 0; j < L; ++j) {
+    const SplineBasis& b = *bases[j];
+    geometry[2 * j] = b.lo();
+    geometry[2 * j + 1] = 1.0 / b.spacing();
+    writeReal(ctx, x_, std::vector<double>(x[j], x[j] + rows), j * rows, double_);
+    writeReal(ctx, poly_, b.polynomialTable(), j * polySize, double_);
+    if (!storeBasis) continue;
+    first.resize(rows);
+    weights.resize(rows * w);
+    for (std::size_t i = 0; i < rows; ++i) {
+      first[i] = b.evaluateFast(x[j][i], one.data());
+      std::copy(one.begin(), one.end(), weights.begin() + static_cast<std::ptrdiff_t>(i * w));
+    }
+    firstColumn_.write(ctx, first.data(), rows * sizeof(cl_int), j * rows * sizeof(cl_int));
+    writeReal(ctx, weights_, weights, j * rows * w, double_);
+  }
+  writeReal(ctx, geometry_, geometry, 0, double_);
+  if (storeSorted) uploadSorted(ctx, bases, x);
+}
+
+// Per learner and chunk of kSortChunkRows rows: a counting sort of the rows by interval, with the interval and
+// u computed in double exactly as the CPU backend locates rows.
+void CompactData::uploadSorted(Context& ctx, const std::vector<const SplineBasis*>& bases,
+                               const std::vector<const double*>& x) {
+  const std::size_t L = bases.size(), chunks = (rows_ + kSortChunkRows - 1) / kSortChunkRows;
+  const std::size_t width = static_cast<std::size_t>(intervals_) + 1;
+  order_ = Buffer(ctx, L * rows_ * sizeof(cl_ushort), CL_MEM_READ_ONLY);
+  sortedU_ = Buffer(ctx, L * rows_ * realBytes(), CL_MEM_READ_ONLY);
+  starts_ = Buffer(ctx, L * chunks * width * sizeof(cl_int), CL_MEM_READ_ONLY);
+  std::vector<cl_ushort> order(rows_);
+  std::vector<double> u(rows_), t(rows_);
+  std::vector<cl_int> starts(chunks * width), q(rows_);
+  for (std::size_t j = 0; j < L; ++j) {
+    const double lo = bases[j]->lo(), inverse = 1.0 / bases[j]->spacing();
+    for (std::size_t i = 0; i < rows_; ++i) {
+      t[i] = (x[j][i] - lo) * inverse;
+      q[i] = std::clamp(static_cast<int>(t[i]), 0, intervals_ - 1);
+    }
+    for (std::size_t c = 0; c < chunks; ++c) {
+      const std::size_t begin = c * kSortChunkRows, end = std::min(rows_, begin + kSortChunkRows);
+      cl_int* first = starts.data() + c * width;
+      std::fill(first, first + width, 0);
+      for (std::size_t i = begin; i < end; ++i) ++first[q[i] + 1];
+      for (std::size_t b = 1; b < width; ++b) first[b] += first[b - 1];
+      std::vector<cl_int> next(first, first + width - 1);
+      for (std::size_t i = begin; i < end; ++i) {
+        const std::size_t at = begin + static_cast<std::size_t>(next[q[i]]++);
+        order[at] = static_cast<cl_ushort>(i - begin);
+        u[at] = t[i] - q[i];
+      }
+    }
+    order_.write(ctx, order.data(), rows_ * sizeof(cl_ushort), j * rows_ * sizeof(cl_ushort));
+    writeReal(ctx, sortedU_, u, j * rows_, double_);
+    starts_.write(ctx, starts.data(), starts.size() * sizeof(cl_int), j * starts.size() * sizeof(cl_int));
+  }
+}
+
+CompactData::~CompactData() = default;
+
+// ---------------------------------------------------------------------------------------------------------------
+
+struct CompactPlan::Impl {
+  Context* ctx;
+  const CompactData* data;
+  CompactKernel kind;
+  KernelParameters params;
+  std::size_t chunkRowsAll = 0, chunkRowsOne = 0;  // B'g chunks: batched and per-learner launches
+  int width = 0;                                   // partials per (learner, chunk)
+  Kernel partial, reduce, update, forward, dense;
+  Buffer partials;
+
+  bool sortedOnDevice() const { return kind == CompactKernel::Sorted && params.gpu; }
+  bool xPrivate() const { return kind != CompactKernel::Compact && !params.gpu; }
+  int chunks(std::size_t chunkRows) const { return static_cast<int>((data->rows() + chunkRows - 1) / chunkRows); }
+  int updateGroups() const {
+    return static_cast<int>((data->rows() + params.updateGroupRows - 1) / params.updateGroupRows);
+  }
+  void setReal(Kernel& k, cl_uint index, double value) const {
+    if (data->doublePrecision())
+      k.arg(index, value);
+    else
+      k.arg(index, static_cast<float>(value));
+  }
+  void launch(Kernel& k, const std::vector<std::size_t>& global, const std::vector<std::size_t>& local,
+              std::vector<cl_event>* events) {
+    cl_event e = nullptr;
+    k.launch(*ctx, global, local, events ? &e : nullptr);
+    if (events) events->push_back(e);
+  }
+
+  // Partials of learners [begin, begin + count) then their reduction into out (count x k).
+  void transposed(int begin, int count, std::size_t chunkRows, const Buffer& g, const Buffer& out,
+                  std::vector<cl_event>* events) {
+    const int n = static_cast<int>(data->rows()), ch = chunks(chunkRows), rows = static_cast<int>(chunkRows);
+    partial.arg(0, n);
+    partial.arg(1, rows);
+    partial.arg(2, begin);
+    cl_uint a = 3;
+    if (sortedOnDevice()) {
+      partial.arg(a++, data->order());
+      partial.arg(a++, data->sortedU());
+      partial.arg(a++, data->starts());
+      partial.arg(a++, g);
+    } else if (kind != CompactKernel::Compact) {
+      partial.arg(a++, data->x());
+      partial.arg(a++, g);
+      partial.arg(a++, data->geometry());
+    } else {
+      partial.arg(a++, data->firstColumn());
+      partial.arg(a++, data->weights());
+      partial.arg(a++, g);
+    }
+    partial.arg(a++, partials);
+    std::size_t groups = static_cast<std::size_t>(count);
+    if (xPrivate()) {  // LEARNER_BLOCK learners per work-item
+      partial.arg(a, count);
+      groups = (groups + params.learnersPerItem - 1) / params.learnersPerItem;
+    }
+    const std::size_t group = static_cast<std::size_t>(params.btgGroupSize);
+    launch(partial, {group * groups, static_cast<std::size_t>(ch)}, {group, 1}, events);
+
+    const std::size_t rg = static_cast<std::size_t>(params.reduceGroupSize);
+    const bool moments = kind != CompactKernel::Compact;
+    a = 0;
+    reduce.arg(a++, ch);
+    if (moments) reduce.arg(a++, begin);
+    reduce.arg(a++, partials);
+    if (moments) reduce.arg(a++, data->polynomials());
+    reduce.arg(a++, out);
+    launch(reduce, {rg * static_cast<std::size_t>(count)}, {rg}, events);
+  }
+};
+
+CompactPlan::CompactPlan(Context& ctx, const CompactData& data, CompactKernel kernel)
+    : CompactPlan(ctx, data, kernel, kernelParameters(ctx.device().info, data.rows(), data.learners())) {}
+
+CompactPlan::CompactPlan(Context& ctx, const CompactData& data, CompactKernel kernel,
+                         const KernelParameters& parameters)
+    : impl_(std::make_unique<Impl>()) {
+  Impl& s = *impl_;
+  s.ctx = &ctx;
+  s.data = &data;
+  s.kind = kernel;
+  s.params = parameters;
+  if (kernel == CompactKernel::Compact && !data.hasBasis())
+    throw ComputeError("compact kernel: the compact basis was not uploaded (CompactData storeBasis = false)");
+  if (kernel == CompactKernel::Sorted && parameters.gpu && !data.hasSorted())
+    throw ComputeError("compact_sorted kernel: the sorted layout was not uploaded (CompactData storeSorted = false)");
+  // The per-learner launch gets its own chunking so one learner still spreads over the device.
+  KernelParameters one = kernelParameters(ctx.device().info, data.rows(), 1);
+  s.chunkRowsAll = parameters.btgChunkRows;
+  s.chunkRowsOne = std::min(parameters.btgChunkRows, one.btgChunkRows);
+  if (parameters.gpu) s.chunkRowsOne = std::max<std::size_t>(s.chunkRowsOne, parameters.btgGroupSize);
+  if (s.sortedOnDevice()) {  // whole sorted chunks per group
+    auto whole = [](std::size_t r) { return (r + kSortChunkRows - 1) / kSortChunkRows * kSortChunkRows; };
+    s.chunkRowsAll = whole(s.chunkRowsAll);
+    s.chunkRowsOne = whole(s.chunkRowsOne);
+  }
+  const SplineSpec spec{data.intervals() - 1, data.degree(), Boundary::Extended};
+  std::string options = buildOptions(parameters, spec, data.doublePrecision());
+  const bool x = kernel != CompactKernel::Compact;  // compact_x and compact_sorted share moments and B delta
+  const std::string partialName =
+      s.sortedOnDevice()
+          ? "compact_sorted_partial_local"
+          : (x ? "compact_x" : "compact") + std::string(parameters.gpu ? "_partial_local" : "_partial_private");
+  try {
+    s.partial = Kernel(ctx.kernel("compact_btg", partialName, options));
+  } catch (const ComputeError&) {
+    // A driver that rejects the inline PTX atomics still gets the portable compare-and-swap loop.
+    if (!s.params.nvidiaAtomics) throw;
+    s.params.nvidiaAtomics = false;
+    options = buildOptions(s.params, spec, data.doublePrecision());
+    s.partial = Kernel(ctx.kernel("compact_btg", partialName, options));
+  }
+  s.reduce = Kernel(ctx.kernel("compact_btg", x ? "compact_x_reduce" : "compact_reduce", options));
+  s.update = Kernel(ctx.kernel("compact_update", x ? "compact_x_update" : "compact_update", options));
+  s.forward = Kernel(ctx.kernel("compact_update", x ? "compact_x_forward" : "compact_forward", options));
+  s.dense = Kernel(ctx.kernel("compact_update", "compact_x_dense", options));
+  s.width = x ? data.intervals() * (data.degree() + 1) : data.k();
+  const std::size_t slots = std::max(static_cast<std::size_t>(data.learners()) * s.chunks(s.chunkRowsAll),
+                                     static_cast<std::size_t>(s.chunks(s.chunkRowsOne)));
+  s.partials = Buffer(ctx, slots * static_cast<std::size_t>(s.width) * data.realBytes());
+}
+
+CompactPlan::~CompactPlan() = default;
+
+CompactKernel CompactPlan::kernel() const { return impl_->kind; }
+
+void CompactPlan::transposed(const Buffer& g, const Buffer& out, std::vector<cl_event>* events) {
+  impl_->transposed(0, impl_->data->learners(), impl_->chunkRowsAll, g, out, events);
+}
+
+void CompactPlan::transposedOne(int learner, const Buffer& g, const Buffer& out, std::vector<cl_event>* events) {
+  if (learner < 0 || learner >= impl_->data->learners())
+    throw ComputeError("CompactPlan::transposedOne: learner " + std::to_string(learner) + " out of range");
+  impl_->transposed(learner, 1, impl_->chunkRowsOne, g, out, events);
+}
+
+void CompactPlan::forwardOne(int learner, const Buffer& delta, const Buffer& out, std::vector<cl_event>* events) {
+  Impl& s = *impl_;
+  if (learner < 0 || learner >= s.data->learners())
+    throw ComputeError("CompactPlan::forwardOne: learner " + std::to_string(learner) + " out of range");
+  cl_uint a = 0;
+  s.forward.arg(a++, static_cast<int>(s.data->rows()));
+  s.forward.arg(a++, static_cast<int>(s.params.updateGroupRows));
+  s.forward.arg(a++, learner);
+  s.forward.arg(a++, delta);
+  if (s.kind != CompactKernel::Compact) {
+    s.forward.arg(a++, s.data->x());
+    s.forward.arg(a++, s.data->geometry());
+    s.forward.arg(a++, s.data->polynomials());
+  } else {
+    s.forward.arg(a++, s.data->firstColumn());
+    s.forward.arg(a++, s.data->weights());
+  }
+  s.forward.arg(a++, out);
+  const std::size_t group = static_cast<std::size_t>(s.params.updateGroupSize);
+  s.launch(s.forward, {group * static_cast<std::size_t>(s.updateGroups())}, {group}, events);
+}
+
+void CompactPlan::update(const Buffer& learnerIndex, const Buffer& delta, double scale, const Buffer& y,
+                         const Buffer& mu, const Buffer& g, const Buffer& partials, std::vector<cl_event>* events) {
+  Impl& s = *impl_;
+  if (partials.bytes() < updatePartials() * s.data->realBytes())
+    throw ComputeError("CompactPlan::update: partials buffer holds fewer than " + std::to_string(updatePartials()) +
+                       " values");
+  cl_uint a = 0;
+  s.update.arg(a++, static_cast<int>(s.data->rows()));
+  s.update.arg(a++, static_cast<int>(s.params.updateGroupRows));
+  s.update.arg(a++, learnerIndex);
+  s.update.arg(a++, delta);
+  s.setReal(s.update, a++, scale);
+  if (s.kind != CompactKernel::Compact) {
+    s.update.arg(a++, s.data->x());
+    s.update.arg(a++, s.data->geometry());
+    s.update.arg(a++, s.data->polynomials());
+  } else {
+    s.update.arg(a++, s.data->firstColumn());
+    s.update.arg(a++, s.data->weights());
+  }
+  s.update.arg(a++, y);
+  s.update.arg(a++, mu);
+  s.update.arg(a++, g);
+  s.update.arg(a++, partials);
+  const std::size_t group = static_cast<std::size_t>(s.params.updateGroupSize);
+  s.launch(s.update, {group * static_cast<std::size_t>(s.updateGroups())}, {group}, events);
+}
+
+std::size_t CompactPlan::updatePartials() const { return static_cast<std::size_t>(impl_->updateGroups()); }
+
+void CompactPlan::expandDense(const Buffer& dense, std::vector<cl_event>* events) {
+  Impl& s = *impl_;
+  const std::size_t bytes =
+      s.data->rows() * static_cast<std::size_t>(s.data->learners()) * s.data->k() * s.data->realBytes();
+  if (dense.bytes() < bytes)
+    throw ComputeError("CompactPlan::expandDense: buffer of " + std::to_string(dense.bytes()) + " bytes, need " +
+                       std::to_string(bytes));
+  s.dense.arg(0, static_cast<int>(s.data->rows()));
+  s.dense.arg(1, s.data->learners());
+  s.dense.arg(2, s.data->x());
+  s.dense.arg(3, s.data->geometry());
+  s.dense.arg(4, s.data->polynomials());
+  s.dense.arg(5, dense);
+  const std::size_t tile = 64;
+  const std::size_t rows = (s.data->rows() + tile - 1) / tile * tile;
+  s.launch(s.dense, {rows, static_cast<std::size_t>(s.data->learners())}, {tile, 1}, events);
+}
+
+std::size_t CompactPlan::scratchBytes() const { return impl_->partials.bytes(); }
+
+}  // namespace gb::ocl

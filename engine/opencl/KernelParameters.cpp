@@ -1,0 +1,67 @@
+#include "opencl/KernelParameters.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+namespace gb::ocl {
+
+namespace {
+
+std::size_t roundUp(std::size_t value, std::size_t multiple) { return (value + multiple - 1) / multiple * multiple; }
+
+bool isNvidia(const ComputeDeviceInfo& d) {
+  auto has = [](const std::string& s) { return s.find("NVIDIA") != std::string::npos; };
+  return has(d.platform) || has(d.name);
+}
+
+}  // namespace
+
+KernelParameters kernelParameters(const ComputeDeviceInfo& device, std::size_t rows, int learners) {
+  KernelParameters p;
+  const std::size_t units = static_cast<std::size_t>(std::max(1, device.computeUnits));
+  const std::size_t work = std::max<std::size_t>(1, rows) * static_cast<std::size_t>(std::max(1, learners));
+  if (device.type == "GPU") {
+    p.gpu = true;
+    p.nvidiaAtomics = isNvidia(device);
+    p.btgGroupSize = 256;
+    // Enough groups for ~32 per compute unit, each streaming at least 16 rows per work-item: big chunks keep
+    // the partials (and their reduction) small at n = 1e7.
+    p.btgChunkRows = roundUp(std::clamp<std::size_t>(work / (units * 32), 2048, 65536), 256);
+    p.binCopies = 8;  // one replica per 32-wide warp of the 256 work-items
+    p.reduceGroupSize = 64;
+    p.updateGroupSize = 256;
+    p.updateGroupRows = 256 * 4;  // n = 1e5 still gives ~100 groups
+  } else {
+    // CPU devices (PoCL): one work-item per (learner, chunk) with a long private loop; chunks only as small as
+    // needed to give each core several work-items.
+    p.gpu = false;
+    p.btgGroupSize = 1;
+    p.btgChunkRows = std::clamp<std::size_t>(work / (units * 8), 2048, std::max<std::size_t>(rows, 2048));
+    p.binCopies = 1;
+    p.reduceGroupSize = 1;
+    p.updateGroupSize = 1;
+    p.updateGroupRows = 8192;
+    p.learnersPerItem = 4;
+    p.rowBlock = 1024;
+  }
+  return p;
+}
+
+std::string buildOptions(const KernelParameters& p, const SplineSpec& spec, bool doublePrecision) {
+  const int k = spec.knots + spec.degree + 1;
+  // Local bins of the GPU partial kernels: replicas only while they fit in 32 KiB (NVIDIA gives 48 KiB a group).
+  const std::size_t binBytes =
+      static_cast<std::size_t>(std::max((spec.knots + 1) * (spec.degree + 1), k)) * (doublePrecision ? 8 : 4);
+  const int copies = std::clamp(static_cast<int>(32768 / binBytes), 1, p.binCopies);
+  std::ostringstream s;
+  s << "-DREAL=" << (doublePrecision ? "double" : "float");
+  if (doublePrecision) s << " -DREAL_IS_DOUBLE=1";
+  s << " -DDEGREE=" << spec.degree << " -DK=" << k << " -DINTERVALS=" << spec.knots + 1
+    << " -DBTG_GROUP=" << p.btgGroupSize << " -DBIN_COPIES=" << copies << " -DREDUCE_GROUP=" << p.reduceGroupSize
+    << " -DUPDATE_GROUP=" << p.updateGroupSize << " -DROW_STRIDED=" << (p.gpu ? 1 : 0)
+    << " -DSORT_CHUNK=" << kSortChunkRows << " -DLEARNER_BLOCK=" << p.learnersPerItem << " -DROW_BLOCK=" << p.rowBlock;
+  if (p.gpu && p.nvidiaAtomics) s << " -DGB_NV_PTX_ATOMICS=1";
+  return s.str();
+}
+
+}  // namespace gb::ocl

@@ -1,0 +1,36 @@
+#pragma once
+// The one table of -D parameters of the compact and iteration kernels, per device type. A GPU wants many
+// work-items streaming coalesced rows into shared (local-memory) bins; a CPU device (PoCL) wants few work-items
+// per learner with long loops and private accumulators (no atomics, a vectorisable inner loop).
+#include <string>
+
+#include "boost/ComputeDevices.hpp"
+#include "spline/SplineBasis.hpp"
+
+namespace gb::ocl {
+
+// Rows per chunk of the interval-sorted compact layout (compact_sorted); its row index within a chunk is a ushort.
+constexpr int kSortChunkRows = 4096;
+
+struct KernelParameters {
+  bool gpu = false;                 // local-memory bins with atomics (GPU) vs private accumulators (CPU)
+  bool nvidiaAtomics = false;       // inline PTX red.shared.add.f32 for local float atomics (NVIDIA only)
+  int btgGroupSize = 1;             // work-items per (learner, chunk) group of the B'g partial kernels
+  std::size_t btgChunkRows = 0;     // rows per (learner, chunk) group
+  int binCopies = 1;                // local bin replicas per group (GPU: one per sub-group, cuts conflicts)
+  int reduceGroupSize = 64;         // work-items of the per-learner reduction / solve / select kernels
+  int updateGroupSize = 64;         // work-items per group of the update kernel
+  std::size_t updateGroupRows = 0;  // rows per update group
+  int learnersPerItem = 1;          // CPU: learners one work-item sums over the same block of rows (g stays in L1)
+  int rowBlock = 1024;              // CPU: rows per such block
+};
+
+// Parameters for a device (info.type "GPU" -> GPU table; anything else -> CPU table). rows adapts chunk sizes
+// so that small problems still give every compute unit work.
+KernelParameters kernelParameters(const ComputeDeviceInfo& device, std::size_t rows, int learners);
+
+// "-DREAL=float -DDEGREE=3 -DK=16 -DINTERVALS=13 -DBTG_GROUP=256 ..." for the given basis shape and precision.
+// Every define a kernels/compact_*.cl, iteration_*.cl or learner_*.cl file reads comes from here.
+std::string buildOptions(const KernelParameters& p, const SplineSpec& spec, bool doublePrecision);
+
+}  // namespace gb::ocl

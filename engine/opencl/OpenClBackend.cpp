@@ -1,0 +1,330 @@
+#include "opencl/OpenClBackend.hpp"
+
+#include <algorithm>
+#include <cfloat>
+#include <cmath>
+#include <sstream>
+
+#include "common/Error.hpp"
+#include "opencl/ClRuntime.hpp"
+#include "opencl/CompactKernels.hpp"
+#include "opencl/DenseGemv.hpp"
+#include "opencl/KernelParameters.hpp"
+
+namespace gb {
+
+namespace ocl {
+
+std::vector<std::string> openClKernelNames() {
+  std::vector<std::string> names = compactKernelNames();
+  for (const std::string& d : denseKernelNames()) names.push_back(d);
+  return names;
+}
+
+std::string resolveKernelName(const std::string& name) {
+  if (name.empty()) return "compact_x";
+  const std::vector<std::string> names = openClKernelNames();
+  if (std::find(names.begin(), names.end(), name) != names.end()) return name;
+  std::string list;
+  for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+  throw InputError(optionMessage("--kernel", "unknown kernel '" + name + "' (" + list + ")"));
+}
+
+bool resolveDoublePrecision(const std::string& precision, const ComputeDeviceInfo& device) {
+  if (precision.empty() || precision == "float") return false;
+  if (precision != "double")
+    throw InputError(optionMessage("--precision", "must be 'double' or 'float' (got '" + precision + "')"));
+  if (!device.fp64)
+    throw InputError(
+        optionMessage("--precision double", "device " + device.name + " has no cl_khr_fp64 (use --precision float)"));
+  return true;
+}
+
+void checkFloatRange(const std::vector<double>& y) {
+  double largest = 0.0;
+  for (double v : y) largest = std::max(largest, std::abs(v));
+  const double n = static_cast<double>(y.size());
+  std::ostringstream why;
+  why.precision(3);
+  if (largest > 1e18)
+    why << "the response reaches |y| = " << largest << " (above 1e18)";
+  else if (n * largest * largest > FLT_MAX / 4)
+    why << "n * max(y^2) = " << n * largest * largest << " would overflow float sums (limit " << FLT_MAX / 4 << ")";
+  else
+    return;
+  throw InputError(optionMessage("--precision float", why.str() + "; use --precision double (or rescale y)"));
+}
+
+void checkDenseFits(const std::string& kernel, std::uint64_t bytes, std::uint64_t otherBytes,
+                    const ComputeDeviceInfo& device) {
+  const bool overAllocation = device.maxAllocationBytes && bytes > device.maxAllocationBytes;
+  const bool overMemory = device.globalMemoryBytes && bytes + otherBytes > device.globalMemoryBytes;
+  if (!overAllocation && !overMemory) return;
+  auto gb = [](std::uint64_t b) {
+    std::ostringstream s;
+    s.precision(3);
+    s << static_cast<double>(b) / 1e9 << " GB";
+    return s.str();
+  };
+  throw InputError(optionMessage("--kernel " + kernel,
+                                 "dense B needs " + gb(bytes) + " (" + std::to_string(bytes) + " bytes), device " +
+                                     device.name + " has " + gb(device.globalMemoryBytes) + " (max allocation " +
+                                     gb(device.maxAllocationBytes) + "); use --kernel compact_x"));
+}
+
+}  // namespace ocl
+
+using namespace ocl;
+
+struct OpenClBackend::State {
+  ComputeSettings compute;
+  Device device;
+  std::string kernelName;
+  bool isDouble = false;
+  bool isDense = false;
+  DenseKernel denseKind = DenseKernel::Naive;
+  std::unique_ptr<Context> ctx;
+
+  std::size_t n = 0;
+  int L = 0, k = 0;
+  double nu = 0.1;
+  std::size_t history = 0;  // records the history buffer holds
+  std::unique_ptr<CompactData> data;
+  std::unique_ptr<CompactPlan> plan;
+  std::unique_ptr<DenseGemvPlan> densePlan;
+  Buffer y, mu, g, c, P, Q, delta, reduction, index, partials, residualSquares, records, denseB, f;
+  Kernel solve, select, vectorUpdate;
+  std::size_t partialCount = 0;
+  bool prepared = false;
+
+  std::size_t real() const { return isDouble ? 8 : 4; }
+  void setReal(Kernel& kernel, cl_uint i, double v) {
+    if (isDouble)
+      kernel.arg(i, v);
+    else
+      kernel.arg(i, static_cast<float>(v));
+  }
+  Buffer upload(const std::vector<double>& v) {
+    Buffer b(*ctx, v.size() * real());
+    if (isDouble) {
+      b.write(*ctx, v.data(), v.size() * 8);
+    } else {
+      const std::vector<float> fl(v.begin(), v.end());
+      b.write(*ctx, fl.data(), fl.size() * 4);
+    }
+    return b;
+  }
+  std::vector<double> download(const Buffer& b, std::size_t count) {
+    std::vector<double> out(count);
+    if (isDouble) {
+      b.read(*ctx, out.data(), count * 8);
+    } else {
+      std::vector<float> fl(count);
+      b.read(*ctx, fl.data(), count * 4);
+      out.assign(fl.begin(), fl.end());
+    }
+    return out;
+  }
+
+  // (1) + (2): c = B'g for all learners, then delta_j and r_j.
+  void score() {
+    if (isDense)
+      densePlan->transposed(denseB, g, c);
+    else
+      plan->transposed(g, c);
+    const std::size_t group = static_cast<std::size_t>(kernelParameters(device.info, n, L).reduceGroupSize);
+    solve.launch(*ctx, {group * static_cast<std::size_t>(L)}, {group});
+  }
+
+  // (3) + (5): finishes the risk of `previous` (if >= 0), selects and records `record` (if >= 0).
+  void selectAndRecord(int previous, int record) {
+    select.arg(10, previous);
+    select.arg(11, record);
+    const std::size_t group = static_cast<std::size_t>(kernelParameters(device.info, n, L).reduceGroupSize);
+    select.launch(*ctx, {group}, {group});
+  }
+
+  // (4): mu += nu B_j* delta_j*, g = y - mu, partial sums of g'g.
+  void update() {
+    if (!isDense) {
+      plan->update(index, delta, nu, y, mu, g, partials);
+      return;
+    }
+    densePlan->forward(denseB, index, static_cast<std::size_t>(k), delta, f);
+    const KernelParameters p = kernelParameters(device.info, n, L);
+    const std::size_t group = static_cast<std::size_t>(p.updateGroupSize);
+    vectorUpdate.launch(*ctx, {group * partialCount}, {group});
+  }
+
+  void ensureHistory(std::size_t count) {
+    if (count <= history) return;
+    history = std::max<std::size_t>(count, 64);
+    records = Buffer(*ctx, history * static_cast<std::size_t>(k + 2) * real());
+    select.arg(9, records);
+  }
+};
+
+OpenClBackend::OpenClBackend(const ComputeSettings& compute) : s_(std::make_unique<State>()) {
+  State& s = *s_;
+  s.compute = compute;
+  s.kernelName = resolveKernelName(compute.kernel);
+  s.device = chooseDevice(compute.device);
+  s.isDouble = resolveDoublePrecision(compute.precision, s.device.info);
+  s.isDense = denseKernelFromName(s.kernelName, &s.denseKind);
+  s.ctx = std::make_unique<Context>(s.device);
+}
+
+OpenClBackend::~OpenClBackend() = default;
+
+BackendInfo OpenClBackend::info() const {
+  return BackendInfo{"opencl", s_->device.info.name, s_->kernelName, s_->isDouble ? "double" : "float"};
+}
+
+void OpenClBackend::prepare(const BoostProblem& problem) {
+  State& s = *s_;
+  if (!problem.response || !problem.learners || problem.covariates.size() != problem.learners->size())
+    throw ComputeError("opencl backend: incomplete problem (response, learners and covariates must be set)");
+  if (problem.learners->empty()) throw ComputeError("opencl backend: no learners");
+  const std::vector<Learner>& learners = *problem.learners;
+  s.n = problem.rows;
+  s.L = static_cast<int>(learners.size());
+  s.k = learners.front().numColumns();
+  s.nu = problem.nu;
+  const std::vector<double>& y = *problem.response;
+  if (y.size() != s.n) throw ComputeError("opencl backend: response size differs from rows");
+  if (!s.isDouble) checkFloatRange(y);
+
+  std::vector<const SplineBasis*> bases;
+  std::vector<const double*> x;
+  for (std::size_t j = 0; j < learners.size(); ++j) {
+    if (problem.covariates[j]->size() != s.n)
+      throw ComputeError("opencl backend: covariate '" + learners[j].name + "' size differs from rows");
+    bases.push_back(&learners[j].basis);
+    x.push_back(problem.covariates[j]->data());
+  }
+  const SplineSpec& spec = learners.front().basis.spec();
+  const std::size_t L = static_cast<std::size_t>(s.L), k = static_cast<std::size_t>(s.k);
+  if (s.isDense) {
+    // Check before anything is allocated: the dense B, plus x, y, mu, g and the forward product.
+    const std::uint64_t bytes = static_cast<std::uint64_t>(s.n) * L * k * s.real();
+    const std::uint64_t other = CompactData::deviceBytes(s.n, s.L, spec, s.isDouble, false) + 4 * s.n * s.real();
+    checkDenseFits(s.kernelName, bytes, other, s.device.info);
+  }
+  Context& ctx = *s.ctx;
+  CompactKernel kind = CompactKernel::CompactX;  // the dense kernels still use its B delta and update
+  compactKernelFromName(s.kernelName, &kind);
+  s.data = std::make_unique<CompactData>(ctx, bases, x, s.n, s.isDouble, kind == CompactKernel::Compact,
+                                         kind == CompactKernel::Sorted);
+  s.plan = std::make_unique<CompactPlan>(ctx, *s.data, kind);
+  const KernelParameters params = kernelParameters(s.device.info, s.n, s.L);
+  const std::string options = buildOptions(params, spec, s.isDouble);
+
+  std::vector<double> g(s.n);
+  double ss = 0.0;
+  for (std::size_t i = 0; i < s.n; ++i) {
+    g[i] = y[i] - problem.offset;
+    ss += g[i] * g[i];
+  }
+  s.y = s.upload(y);
+  s.mu = s.upload(std::vector<double>(s.n, problem.offset));
+  s.g = s.upload(g);
+  s.residualSquares = s.upload({ss});
+  std::vector<double> P(L * k * k), Q(L * k * k);
+  for (std::size_t j = 0; j < L; ++j)
+    for (std::size_t a = 0; a < k; ++a)
+      for (std::size_t b = 0; b < k; ++b) {
+        P[(j * k + a) * k + b] = learners[j].solveMatrix(static_cast<Eigen::Index>(a), static_cast<Eigen::Index>(b));
+        Q[(j * k + a) * k + b] = learners[j].rssMatrix(static_cast<Eigen::Index>(a), static_cast<Eigen::Index>(b));
+      }
+  s.P = s.upload(P);
+  s.Q = s.upload(Q);
+  s.c = Buffer(ctx, L * k * s.real());
+  s.delta = Buffer(ctx, L * k * s.real());
+  s.reduction = Buffer(ctx, L * s.real());
+  s.index = Buffer(ctx, sizeof(cl_int));
+  s.partialCount = s.plan->updatePartials();
+  s.partials = Buffer(ctx, s.partialCount * s.real());
+
+  if (s.isDense) {
+    s.denseB = Buffer(ctx, s.n * L * k * s.real());
+    s.plan->expandDense(s.denseB);
+    s.densePlan = std::make_unique<DenseGemvPlan>(ctx, s.denseKind, s.n, L * k, s.isDouble);
+    s.f = Buffer(ctx, s.n * s.real());
+    s.vectorUpdate = Kernel(ctx.kernel("compact_update", "vector_update", options));
+    cl_uint a = 0;
+    s.vectorUpdate.arg(a++, static_cast<int>(s.n));
+    s.vectorUpdate.arg(a++, static_cast<int>(params.updateGroupRows));
+    s.vectorUpdate.arg(a++, s.f);
+    s.setReal(s.vectorUpdate, a++, s.nu);
+    s.vectorUpdate.arg(a++, s.y);
+    s.vectorUpdate.arg(a++, s.mu);
+    s.vectorUpdate.arg(a++, s.g);
+    s.vectorUpdate.arg(a++, s.partials);
+  }
+
+  s.solve = Kernel(ctx.kernel("learner_select", "learner_solve", options));
+  s.solve.arg(0, s.c);
+  s.solve.arg(1, s.P);
+  s.solve.arg(2, s.Q);
+  s.solve.arg(3, s.delta);
+  s.solve.arg(4, s.reduction);
+  s.select = Kernel(ctx.kernel("learner_select", "learner_select", options));
+  s.select.arg(0, s.L);
+  s.select.arg(1, s.reduction);
+  s.select.arg(2, s.delta);
+  s.setReal(s.select, 3, s.nu);
+  s.select.arg(4, s.index);
+  s.select.arg(5, static_cast<int>(s.partialCount));
+  s.select.arg(6, s.partials);
+  s.setReal(s.select, 7, 1.0 / static_cast<double>(s.n));
+  s.select.arg(8, s.residualSquares);
+  s.history = 0;
+  s.ensureHistory(64);
+  ctx.finish();
+  s.prepared = true;
+}
+
+void OpenClBackend::iterate(int count, std::vector<IterationResult>& out) {
+  State& s = *s_;
+  if (!s.prepared) throw ComputeError("opencl backend: iterate() before prepare()");
+  if (count <= 0) return;
+  s.ensureHistory(static_cast<std::size_t>(count));
+  // Only device work inside the batch: the selected learner stays in s.index, the records in s.records.
+  for (int it = 0; it < count; ++it) {
+    s.score();
+    s.selectAndRecord(it - 1, it);
+    s.update();
+  }
+  s.selectAndRecord(count - 1, -1);
+  const std::size_t width = static_cast<std::size_t>(s.k) + 2;
+  const std::vector<double> records = s.download(s.records, static_cast<std::size_t>(count) * width);
+  for (int it = 0; it < count; ++it) {
+    const double* r = records.data() + static_cast<std::size_t>(it) * width;
+    IterationResult result;
+    result.learner = static_cast<int>(r[0]);
+    result.risk = r[1];
+    result.delta.assign(r + 2, r + width);
+    if (result.learner < 0 || result.learner >= s.L)
+      throw ComputeError("opencl backend: the device selected no valid learner at iteration " + std::to_string(it) +
+                         " (non-finite scores?)");
+    out.push_back(std::move(result));
+  }
+}
+
+std::vector<double> OpenClBackend::fitted() {
+  if (!s_->prepared) throw ComputeError("opencl backend: fitted() before prepare()");
+  return s_->download(s_->mu, s_->n);
+}
+
+CandidateScores OpenClBackend::candidates() {
+  State& s = *s_;
+  if (!s.prepared) throw ComputeError("opencl backend: candidates() before prepare()");
+  s.score();
+  CandidateScores scores;
+  scores.residualSumOfSquares = s.download(s.residualSquares, 1)[0];
+  scores.rss = s.download(s.reduction, static_cast<std::size_t>(s.L));
+  for (double& r : scores.rss) r = scores.residualSumOfSquares - r;
+  return scores;
+}
+
+}  // namespace gb

@@ -1,0 +1,338 @@
+// B'g for compact B-spline learners, without a dense B (engine/opencl/CompactKernels.hpp).
+//
+// Defines (engine/opencl/KernelParameters.cpp): REAL (float|double), REAL_IS_DOUBLE, DEGREE, K (= columns),
+// INTERVALS, BTG_GROUP (work-items of a partial group), BIN_COPIES (local bin replicas, GPU), REDUCE_GROUP,
+// SORT_CHUNK (rows per sorted chunk), LEARNER_BLOCK and ROW_BLOCK (CPU), GB_NV_PTX_ATOMICS (NVIDIA: local
+// float atomics by inline PTX).
+//
+// Two passes. Partials: a work-group per (learner, chunk of rows) accumulates either
+//   compact_x: interval moments M[q][s] = sum g u^s  (INTERVALS x (DEGREE+1) values), from x itself, or
+//   compact:   the k sums c[first + r] += w_r g      (K values), from the stored compact basis,
+// into local bins with atomics (the *_local kernels, GPU) or into private accumulators of one work-item that
+// streams a long row range (the *_private kernels, CPU devices). Reduce: a work-group per learner sums the
+// chunks' partials (and, for compact_x, turns moments into c with the polynomial table).
+#ifdef REAL_IS_DOUBLE
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+
+#define W (DEGREE + 1)
+#define MOMENTS (INTERVALS * W)
+
+// Interval q (clamped like SplineBasis::intervalOf) and local coordinate u of x.
+inline int locate(REAL x, REAL lo, REAL inverseSpacing, REAL* u) {
+  const REAL t = (x - lo) * inverseSpacing;
+  int q = (int)t;
+  q = q < 0 ? 0 : (q > INTERVALS - 1 ? INTERVALS - 1 : q);
+  *u = t - (REAL)q;
+  return q;
+}
+
+// Rows of this group's chunk: [*begin, *end). Dimension 0 of the group id is the learner, dimension 1 the chunk.
+inline void chunk_rows(int n, int chunkRows, int* begin, int* end) {
+  const long b = (long)get_group_id(1) * chunkRows;
+  *begin = (int)b;
+  *end = (int)min((long)n, b + chunkRows);
+}
+
+inline size_t partial_offset(int width) {
+  return ((size_t)get_group_id(0) * get_num_groups(1) + get_group_id(1)) * width;
+}
+
+// A program holds the variant its BTG_GROUP calls for: local bins (> 1 work-item per group) or private sums.
+#if BTG_GROUP > 1
+// ---- local float atomic add -----------------------------------------------------------------------------------
+#if defined(GB_NV_PTX_ATOMICS)
+// No "memory" clobber: the bins are read only after a barrier, and a clobber would stop the compiler from
+// issuing the next rows' global loads before this row's atomics (one memory latency per row).
+inline void local_add(volatile __local REAL* p, REAL v) {
+#ifdef REAL_IS_DOUBLE
+  asm volatile("red.shared.add.f64 [%0], %1;" ::"l"((ulong)p), "d"(v));
+#else
+  asm volatile("red.shared.add.f32 [%0], %1;" ::"l"((ulong)p), "f"(v));
+#endif
+}
+#elif defined(REAL_IS_DOUBLE)
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+inline void local_add(volatile __local REAL* p, REAL v) {
+  volatile __local long* ip = (volatile __local long*)p;
+  long seen = *ip, old;
+  do {
+    old = seen;
+    seen = atom_cmpxchg(ip, old, as_long(as_double(old) + v));
+  } while (seen != old);
+}
+#else
+inline void local_add(volatile __local REAL* p, REAL v) {
+  volatile __local int* ip = (volatile __local int*)p;
+  int seen = *ip, old;
+  do {
+    old = seen;
+    seen = atomic_cmpxchg(ip, old, as_int(as_float(old) + v));
+  } while (seen != old);
+}
+#endif
+
+// Zeroes BIN_COPIES x width local bins.
+inline void clear_bins(__local REAL* bins, int width) {
+  for (int m = get_local_id(0); m < BIN_COPIES * width; m += get_local_size(0)) bins[m] = (REAL)0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+// Sums the BIN_COPIES replicas and writes `width` partials of this group. momentsByPower: the bins hold moment
+// (q, s) at s * INTERVALS + q (lanes of a warp then hit banks by q, not by q * W), the partials at q * W + s.
+inline void store_bins(__local REAL* bins, int copies, int width, bool momentsByPower, __global REAL* out) {
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int m = get_local_id(0); m < width; m += get_local_size(0)) {
+    const int at = momentsByPower ? (m % W) * INTERVALS + m / W : m;
+    REAL sum = (REAL)0;
+    for (int copy = 0; copy < copies; ++copy) sum += bins[copy * width + at];
+    out[m] = sum;
+  }
+}
+
+// Rows per work-item per step whose global loads are issued together, before their atomics.
+#define ROWS_IN_FLIGHT 4
+
+// ---- compact_x: moments from x -----------------------------------------------------------------------------------
+__kernel __attribute__((reqd_work_group_size(BTG_GROUP, 1, 1))) void compact_x_partial_local(
+    int n, int chunkRows, int learnerBegin, __global const REAL* x, __global const REAL* g,
+    __global const REAL* geometry, __global REAL* partials) {
+  __local REAL bins[BIN_COPIES * MOMENTS];
+  const int j = learnerBegin + get_group_id(0);
+  const REAL lo = geometry[2 * j], inverseSpacing = geometry[2 * j + 1];
+  __global const REAL* xj = x + (size_t)j * n;
+  clear_bins(bins, MOMENTS);
+  __local REAL* mine = bins + (get_local_id(0) * BIN_COPIES / BTG_GROUP) * MOMENTS;
+  int begin, end;
+  chunk_rows(n, chunkRows, &begin, &end);
+  for (int i = begin + get_local_id(0); i < end; i += ROWS_IN_FLIGHT * BTG_GROUP) {
+    REAL xs[ROWS_IN_FLIGHT], gs[ROWS_IN_FLIGHT];
+    for (int r = 0; r < ROWS_IN_FLIGHT; ++r) {
+      const int row = min(i + r * BTG_GROUP, end - 1);
+      xs[r] = xj[row];
+      gs[r] = i + r * BTG_GROUP < end ? g[row] : (REAL)0;  // rows past the end add zero
+    }
+    for (int r = 0; r < ROWS_IN_FLIGHT; ++r) {
+      REAL u;
+      const int q = locate(xs[r], lo, inverseSpacing, &u);
+      REAL p = gs[r];
+      #pragma unroll
+      for (int s = 0; s < W; ++s) {
+        local_add(mine + s * INTERVALS + q, p);
+        p *= u;
+      }
+    }
+  }
+  store_bins(bins, BIN_COPIES, MOMENTS, true, partials + partial_offset(MOMENTS));
+}
+
+// ---- compact: sums from the stored basis -----------------------------------------------------------------------
+__kernel __attribute__((reqd_work_group_size(BTG_GROUP, 1, 1))) void compact_partial_local(
+    int n, int chunkRows, int learnerBegin, __global const int* firstColumn, __global const REAL* weights,
+    __global const REAL* g, __global REAL* partials) {
+  __local REAL bins[BIN_COPIES * K];
+  const int j = learnerBegin + get_group_id(0);
+  __global const int* fj = firstColumn + (size_t)j * n;
+  __global const REAL* wj = weights + (size_t)j * n * W;
+  clear_bins(bins, K);
+  __local REAL* mine = bins + (get_local_id(0) * BIN_COPIES / BTG_GROUP) * K;
+  int begin, end;
+  chunk_rows(n, chunkRows, &begin, &end);
+  for (int i = begin + get_local_id(0); i < end; i += BTG_GROUP) {
+    const REAL gi = g[i];
+    __local REAL* column = mine + fj[i];
+    #pragma unroll
+    for (int r = 0; r < W; ++r) local_add(column + r, wj[(size_t)i * W + r] * gi);
+  }
+  store_bins(bins, BIN_COPIES, K, false, partials + partial_offset(K));
+}
+
+// ---- compact_sorted: moments from rows pre-sorted by interval within chunks of SORT_CHUNK rows ---------------
+// x never changes during a fit, so each chunk's rows can be ordered by interval once (CompactData): order[] holds
+// the row within the chunk (ushort), sortedU[] its u, starts[] where each interval begins. A work-item walks a
+// contiguous run of sorted rows, keeps the current interval's moments in registers and touches the local bins
+// only when the interval changes: ~1 atomic flush per run instead of DEGREE+1 atomics per row. g of the chunk
+// is staged in local memory, so the gather by order[] stays on chip. chunkRows is a multiple of SORT_CHUNK.
+inline void flush_moments(__local REAL* bins, int q, REAL* m) {
+  #pragma unroll
+  for (int s = 0; s < W; ++s) {
+    local_add(bins + s * INTERVALS + q, m[s]);
+    m[s] = (REAL)0;
+  }
+}
+
+__kernel __attribute__((reqd_work_group_size(BTG_GROUP, 1, 1))) void compact_sorted_partial_local(
+    int n, int chunkRows, int learnerBegin, __global const ushort* order, __global const REAL* sortedU,
+    __global const int* starts, __global const REAL* g, __global REAL* partials) {
+  __local REAL gChunk[SORT_CHUNK];
+  __local int first[INTERVALS + 1];
+  __local REAL bins[MOMENTS];
+  const int j = learnerBegin + get_group_id(0), lid = get_local_id(0);
+  const int sortChunks = (n + SORT_CHUNK - 1) / SORT_CHUNK;
+  for (int m = lid; m < MOMENTS; m += BTG_GROUP) bins[m] = (REAL)0;
+  int begin, end;
+  chunk_rows(n, chunkRows, &begin, &end);
+  for (int c0 = begin; c0 < end; c0 += SORT_CHUNK) {
+    const int len = min(SORT_CHUNK, end - c0);
+    barrier(CLK_LOCAL_MEM_FENCE);  // the previous chunk's readers are done with gChunk and first
+    for (int r = lid; r < len; r += BTG_GROUP) gChunk[r] = g[c0 + r];
+    __global const int* chunkStarts = starts + ((size_t)j * sortChunks + c0 / SORT_CHUNK) * (INTERVALS + 1);
+    for (int q = lid; q <= INTERVALS; q += BTG_GROUP) first[q] = chunkStarts[q];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    const int per = (len + BTG_GROUP - 1) / BTG_GROUP;
+    const int p0 = min(len, lid * per), p1 = min(len, p0 + per);
+    if (p0 >= p1) continue;
+    int lo = 0, hi = INTERVALS - 1;  // the interval of p0: the last q with first[q] <= p0
+    while (lo < hi) {
+      const int mid = (lo + hi + 1) / 2;
+      if (first[mid] <= p0) lo = mid;
+      else hi = mid - 1;
+    }
+    int q = lo;
+    REAL m[W];
+    #pragma unroll
+    for (int s = 0; s < W; ++s) m[s] = (REAL)0;
+    __global const ushort* oj = order + (size_t)j * n + c0;
+    __global const REAL* uj = sortedU + (size_t)j * n + c0;
+    for (int p = p0; p < p1; ++p) {
+      if (p >= first[q + 1]) {
+        flush_moments(bins, q, m);
+        while (p >= first[q + 1]) ++q;
+      }
+      const REAL u = uj[p];
+      REAL v = gChunk[oj[p]];
+      #pragma unroll
+      for (int s = 0; s < W; ++s) {
+        m[s] += v;
+        v *= u;
+      }
+    }
+    flush_moments(bins, q, m);
+  }
+  store_bins(bins, 1, MOMENTS, true, partials + partial_offset(MOMENTS));
+}
+
+#else  // BTG_GROUP == 1: CPU devices
+
+// One work-item per (LEARNER_BLOCK learners, chunk): long loops into private moments, two copies (even/odd rows)
+// so neighbouring rows in the same interval do not wait on each other's sum. Rows go in blocks of ROW_BLOCK so
+// that g's block stays in the L1 cache while the block's learners stream their x (as the CPU backend does).
+inline void moments_of_rows(__global const REAL* xj, __global const REAL* g, REAL lo, REAL inverseSpacing, int i,
+                            int end, REAL* m0, REAL* m1) {
+  for (; i + 1 < end; i += 2) {
+    REAL u0, u1;
+    const int a = locate(xj[i], lo, inverseSpacing, &u0) * W;
+    const int b = locate(xj[i + 1], lo, inverseSpacing, &u1) * W;
+    REAL p0 = g[i], p1 = g[i + 1];
+    #pragma unroll
+    for (int s = 0; s < W; ++s) {
+      m0[a + s] += p0;
+      m1[b + s] += p1;
+      p0 *= u0;
+      p1 *= u1;
+    }
+  }
+  if (i < end) {
+    REAL u;
+    const int a = locate(xj[i], lo, inverseSpacing, &u) * W;
+    REAL p = g[i];
+    #pragma unroll
+    for (int s = 0; s < W; ++s) {
+      m0[a + s] += p;
+      p *= u;
+    }
+  }
+}
+
+__kernel void compact_x_partial_private(int n, int chunkRows, int learnerBegin, __global const REAL* x,
+                                        __global const REAL* g, __global const REAL* geometry,
+                                        __global REAL* partials, int learnerCount) {
+  REAL m0[LEARNER_BLOCK * MOMENTS], m1[LEARNER_BLOCK * MOMENTS];
+  for (int m = 0; m < LEARNER_BLOCK * MOMENTS; ++m) m0[m] = m1[m] = (REAL)0;
+  const int first = get_group_id(0) * LEARNER_BLOCK;  // relative to learnerBegin
+  const int count = min(LEARNER_BLOCK, learnerCount - first);
+  int begin, end;
+  chunk_rows(n, chunkRows, &begin, &end);
+  for (int b = begin; b < end; b += ROW_BLOCK) {
+    const int e = min(end, b + ROW_BLOCK);
+    for (int l = 0; l < count; ++l) {
+      const int j = learnerBegin + first + l;
+      moments_of_rows(x + (size_t)j * n, g, geometry[2 * j], geometry[2 * j + 1], b, e, m0 + l * MOMENTS,
+                      m1 + l * MOMENTS);
+    }
+  }
+  for (int l = 0; l < count; ++l) {
+    __global REAL* out = partials + ((size_t)(first + l) * get_num_groups(1) + get_group_id(1)) * MOMENTS;
+    for (int m = 0; m < MOMENTS; ++m) out[m] = m0[l * MOMENTS + m] + m1[l * MOMENTS + m];
+  }
+}
+
+__kernel void compact_partial_private(int n, int chunkRows, int learnerBegin, __global const int* firstColumn,
+                                      __global const REAL* weights, __global const REAL* g,
+                                      __global REAL* partials) {
+  REAL c0[K], c1[K];
+  for (int c = 0; c < K; ++c) c0[c] = c1[c] = (REAL)0;
+  const int j = learnerBegin + get_group_id(0);
+  __global const int* fj = firstColumn + (size_t)j * n;
+  __global const REAL* wj = weights + (size_t)j * n * W;
+  int begin, end;
+  chunk_rows(n, chunkRows, &begin, &end);
+  int i = begin;
+  for (; i + 1 < end; i += 2) {
+    const int a = fj[i], b = fj[i + 1];
+    const REAL ga = g[i], gb = g[i + 1];
+    #pragma unroll
+    for (int r = 0; r < W; ++r) {
+      c0[a + r] += wj[(size_t)i * W + r] * ga;
+      c1[b + r] += wj[(size_t)(i + 1) * W + r] * gb;
+    }
+  }
+  if (i < end) {
+    const int a = fj[i];
+    #pragma unroll
+    for (int r = 0; r < W; ++r) c0[a + r] += wj[(size_t)i * W + r] * g[i];
+  }
+  __global REAL* out = partials + partial_offset(K);
+  for (int c = 0; c < K; ++c) out[c] = c0[c] + c1[c];
+}
+
+#endif  // BTG_GROUP
+
+// ---- reductions: one work-group per learner ------------------------------------------------------------------
+// sum[m] = sum over the learner's chunks of its partials[.][m], m < width, into local memory.
+inline void sum_chunks(__global const REAL* partials, int chunks, int width, __local REAL* sum) {
+  __global const REAL* mine = partials + (size_t)get_group_id(0) * chunks * width;
+  for (int m = get_local_id(0); m < width; m += get_local_size(0)) {
+    REAL s = (REAL)0;
+    for (int ch = 0; ch < chunks; ++ch) s += mine[(size_t)ch * width + m];
+    sum[m] = s;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+// out[group * K + c] = c_c of learner learnerBegin + group, from its moments: c_{q+r} = sum_s poly(q,r,s) M[q][s].
+__kernel __attribute__((reqd_work_group_size(REDUCE_GROUP, 1, 1))) void compact_x_reduce(
+    int chunks, int learnerBegin, __global const REAL* partials, __global const REAL* poly, __global REAL* out) {
+  __local REAL moments[MOMENTS];
+  sum_chunks(partials, chunks, MOMENTS, moments);
+  const int j = learnerBegin + get_group_id(0);
+  __global const REAL* pj = poly + (size_t)j * INTERVALS * W * W;
+  for (int c = get_local_id(0); c < K; c += REDUCE_GROUP) {
+    REAL sum = (REAL)0;
+    #pragma unroll
+    for (int r = 0; r < W; ++r) {
+      const int q = c - r;
+      if (q < 0 || q >= INTERVALS) continue;
+      #pragma unroll
+      for (int s = 0; s < W; ++s) sum += pj[(q * W + r) * W + s] * moments[q * W + s];
+    }
+    out[(size_t)get_group_id(0) * K + c] = sum;
+  }
+}
+
+__kernel __attribute__((reqd_work_group_size(REDUCE_GROUP, 1, 1))) void compact_reduce(
+    int chunks, __global const REAL* partials, __global REAL* out) {
+  __local REAL sums[K];
+  sum_chunks(partials, chunks, K, sums);
+  for (int c = get_local_id(0); c < K; c += REDUCE_GROUP) out[(size_t)get_group_id(0) * K + c] = sums[c];
+}

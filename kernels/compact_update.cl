@@ -1,0 +1,176 @@
+// B delta for compact B-spline learners and the boosting update (engine/opencl/CompactKernels.hpp).
+//
+// Defines (engine/opencl/KernelParameters.cpp): REAL, REAL_IS_DOUBLE, DEGREE, K, INTERVALS, UPDATE_GROUP
+// (work-items per group), ROW_STRIDED (1: work-items interleave rows, coalesced on a GPU; 0: each work-item
+// takes a contiguous block, for CPU devices).
+//
+// The update reads the selected learner j from a device buffer, so the host never sees it inside a batch:
+//   mu_i += scale * (B_j delta_j)_i,   g_i = y_i - mu_i,   partials[group] = sum of g_i^2 over the group's rows.
+// compact_x evaluates B_j delta_j from x through the step polynomial A[q][s] = sum_r poly(q,r,s) delta_{q+r},
+// built once per work-group in local memory; compact reads the stored basis; vector takes it precomputed
+// (from a dense gemv).
+#ifdef REAL_IS_DOUBLE
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+
+#define W (DEGREE + 1)
+#define MOMENTS (INTERVALS * W)
+
+// A[q][s] = scale * sum_r poly_j(q, r, s) delta[q + r], cooperatively by the group.
+inline void step_table(__global const REAL* polyOfLearner, __global const REAL* delta, REAL scale, __local REAL* A) {
+  for (int m = get_local_id(0); m < MOMENTS; m += get_local_size(0)) {
+    const int q = m / W, s = m % W;
+    REAL sum = (REAL)0;
+    #pragma unroll
+    for (int r = 0; r < W; ++r) sum += polyOfLearner[(q * W + r) * W + s] * delta[q + r];
+    A[m] = scale * sum;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+inline REAL eval_table(__local const REAL* A, REAL x, REAL lo, REAL inverseSpacing) {
+  const REAL t = (x - lo) * inverseSpacing;
+  int q = (int)t;
+  q = q < 0 ? 0 : (q > INTERVALS - 1 ? INTERVALS - 1 : q);
+  const REAL u = t - (REAL)q;
+  __local const REAL* a = A + q * W;
+  REAL f = a[DEGREE];
+  #pragma unroll
+  for (int s = DEGREE - 1; s >= 0; --s) f = f * u + a[s];
+  return f;
+}
+
+// The rows of this group ([begin, end)) and this work-item's first row and step through them.
+inline void my_rows(int n, int groupRows, int* first, int* end, int* step) {
+  const long begin = (long)get_group_id(0) * groupRows;
+  const int stop = (int)min((long)n, begin + groupRows);
+#if ROW_STRIDED
+  *first = (int)begin + get_local_id(0);
+  *end = stop;
+  *step = get_local_size(0);
+#else
+  const int per = (groupRows + get_local_size(0) - 1) / get_local_size(0);
+  *first = (int)min((long)stop, begin + (long)get_local_id(0) * per);
+  *end = min(stop, *first + per);
+  *step = 1;
+#endif
+}
+
+// mu += f, g = y - mu; returns g^2 for the sum.
+inline REAL apply_step(int i, REAL f, __global const REAL* y, __global REAL* mu, __global REAL* g) {
+  const REAL m = mu[i] + f;
+  mu[i] = m;
+  const REAL r = y[i] - m;
+  g[i] = r;
+  return r * r;
+}
+
+// partials[group] = sum over the group's work-items of `mine`.
+inline void group_sum(REAL mine, __local REAL* scratch, __global REAL* partials) {
+  const int lid = get_local_id(0);
+  scratch[lid] = mine;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int stride = UPDATE_GROUP / 2; stride > 0; stride >>= 1) {
+    if (lid < stride) scratch[lid] += scratch[lid + stride];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0) partials[get_group_id(0)] = scratch[0];
+}
+
+__kernel __attribute__((reqd_work_group_size(UPDATE_GROUP, 1, 1))) void compact_x_update(
+    int n, int groupRows, __global const int* learnerIndex, __global const REAL* delta, REAL scale,
+    __global const REAL* x, __global const REAL* geometry, __global const REAL* poly, __global const REAL* y,
+    __global REAL* mu, __global REAL* g, __global REAL* partials) {
+  __local REAL A[MOMENTS];
+  __local REAL scratch[UPDATE_GROUP];
+  const int j = learnerIndex[0];
+  step_table(poly + (size_t)j * INTERVALS * W * W, delta + (size_t)j * K, scale, A);
+  const REAL lo = geometry[2 * j], inverseSpacing = geometry[2 * j + 1];
+  __global const REAL* xj = x + (size_t)j * n;
+  int i, end, step;
+  my_rows(n, groupRows, &i, &end, &step);
+  REAL ss = (REAL)0;
+  for (; i < end; i += step) ss += apply_step(i, eval_table(A, xj[i], lo, inverseSpacing), y, mu, g);
+  group_sum(ss, scratch, partials);
+}
+
+inline REAL eval_stored(__global const int* fj, __global const REAL* wj, __global const REAL* dj, int i) {
+  const int c = fj[i];
+  REAL f = (REAL)0;
+  #pragma unroll
+  for (int r = 0; r < W; ++r) f += wj[(size_t)i * W + r] * dj[c + r];
+  return f;
+}
+
+__kernel __attribute__((reqd_work_group_size(UPDATE_GROUP, 1, 1))) void compact_update(
+    int n, int groupRows, __global const int* learnerIndex, __global const REAL* delta, REAL scale,
+    __global const int* firstColumn, __global const REAL* weights, __global const REAL* y, __global REAL* mu,
+    __global REAL* g, __global REAL* partials) {
+  __local REAL scratch[UPDATE_GROUP];
+  const int j = learnerIndex[0];
+  __global const int* fj = firstColumn + (size_t)j * n;
+  __global const REAL* wj = weights + (size_t)j * n * W;
+  __global const REAL* dj = delta + (size_t)j * K;
+  int i, end, step;
+  my_rows(n, groupRows, &i, &end, &step);
+  REAL ss = (REAL)0;
+  for (; i < end; i += step) ss += apply_step(i, scale * eval_stored(fj, wj, dj, i), y, mu, g);
+  group_sum(ss, scratch, partials);
+}
+
+// f precomputed (B_j delta_j by a dense kernel): mu += scale * f.
+__kernel __attribute__((reqd_work_group_size(UPDATE_GROUP, 1, 1))) void vector_update(
+    int n, int groupRows, __global const REAL* f, REAL scale, __global const REAL* y, __global REAL* mu,
+    __global REAL* g, __global REAL* partials) {
+  __local REAL scratch[UPDATE_GROUP];
+  int i, end, step;
+  my_rows(n, groupRows, &i, &end, &step);
+  REAL ss = (REAL)0;
+  for (; i < end; i += step) ss += apply_step(i, scale * f[i], y, mu, g);
+  group_sum(ss, scratch, partials);
+}
+
+// ---- per-learner B delta (learner given by the host) --------------------------------------------------------
+__kernel __attribute__((reqd_work_group_size(UPDATE_GROUP, 1, 1))) void compact_x_forward(
+    int n, int groupRows, int learner, __global const REAL* delta, __global const REAL* x,
+    __global const REAL* geometry, __global const REAL* poly, __global REAL* out) {
+  __local REAL A[MOMENTS];
+  step_table(poly + (size_t)learner * INTERVALS * W * W, delta, (REAL)1, A);
+  const REAL lo = geometry[2 * learner], inverseSpacing = geometry[2 * learner + 1];
+  __global const REAL* xj = x + (size_t)learner * n;
+  int i, end, step;
+  my_rows(n, groupRows, &i, &end, &step);
+  for (; i < end; i += step) out[i] = eval_table(A, xj[i], lo, inverseSpacing);
+}
+
+__kernel __attribute__((reqd_work_group_size(UPDATE_GROUP, 1, 1))) void compact_forward(
+    int n, int groupRows, int learner, __global const REAL* delta, __global const int* firstColumn,
+    __global const REAL* weights, __global REAL* out) {
+  __global const int* fj = firstColumn + (size_t)learner * n;
+  __global const REAL* wj = weights + (size_t)learner * n * W;
+  int i, end, step;
+  my_rows(n, groupRows, &i, &end, &step);
+  for (; i < end; i += step) out[i] = eval_stored(fj, wj, delta, i);
+}
+
+// ---- dense B from x: row i, learner j (global ids 0 and 1) -> B[i, j*K .. j*K + K) -------------------------
+__kernel void compact_x_dense(int n, int learners, __global const REAL* x, __global const REAL* geometry,
+                              __global const REAL* poly, __global REAL* dense) {
+  const int i = get_global_id(0), j = get_global_id(1);
+  if (i >= n || j >= learners) return;
+  const REAL t = (x[(size_t)j * n + i] - geometry[2 * j]) * geometry[2 * j + 1];
+  int q = (int)t;
+  q = q < 0 ? 0 : (q > INTERVALS - 1 ? INTERVALS - 1 : q);
+  const REAL u = t - (REAL)q;
+  __global const REAL* pj = poly + (size_t)j * INTERVALS * W * W;
+  __global REAL* row = dense + (size_t)i * learners * K + (size_t)j * K;
+  for (int c = 0; c < K; ++c) row[c] = (REAL)0;
+  #pragma unroll
+  for (int r = 0; r < W; ++r) {
+    __global const REAL* coef = pj + (q * W + r) * W;
+    REAL v = coef[DEGREE];
+    #pragma unroll
+    for (int s = DEGREE - 1; s >= 0; --s) v = v * u + coef[s];
+    row[q + r] = v;
+  }
+}

@@ -1,0 +1,97 @@
+// The small batched kernels of one boosting iteration (engine/opencl/OpenClBackend.cpp), all on the device:
+//   learner_solve:  delta_j = P_j c_j and r_j = c_j' Q_j c_j (RSS reduction), one work-group per learner;
+//   learner_select: risk of the previous update from its g'g partials, then j* = argmax_j r_j (ties: lowest
+//                   index) and the record (j*, risk, nu * delta_j*) of this iteration in the history buffer.
+//
+// Defines: REAL, REAL_IS_DOUBLE, K, REDUCE_GROUP (a power of two).
+// History record m: RECORD = K + 2 REALs: [j* (exact in REAL below 2^24), risk, nu * delta_j* (K)].
+#ifdef REAL_IS_DOUBLE
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+
+#define RECORD (K + 2)
+
+__kernel __attribute__((reqd_work_group_size(REDUCE_GROUP, 1, 1))) void learner_solve(
+    __global const REAL* c, __global const REAL* P, __global const REAL* Q, __global REAL* delta,
+    __global REAL* reduction) {
+  __local REAL cj[K];
+  __local REAL sums[REDUCE_GROUP];
+  const int j = get_group_id(0), lid = get_local_id(0);
+  for (int a = lid; a < K; a += REDUCE_GROUP) cj[a] = c[(size_t)j * K + a];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  __global const REAL* Pj = P + (size_t)j * K * K;
+  __global const REAL* Qj = Q + (size_t)j * K * K;
+  REAL mine = (REAL)0;
+  for (int a = lid; a < K; a += REDUCE_GROUP) {
+    REAL d = (REAL)0, q = (REAL)0;
+    for (int b = 0; b < K; ++b) {
+      d += Pj[a * K + b] * cj[b];
+      q += Qj[a * K + b] * cj[b];
+    }
+    delta[(size_t)j * K + a] = d;
+    mine += cj[a] * q;
+  }
+  sums[lid] = mine;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int stride = REDUCE_GROUP / 2; stride > 0; stride >>= 1) {
+    if (lid < stride) sums[lid] += sums[lid + stride];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0) reduction[j] = sums[0];
+}
+
+// One work-group. previousRecord >= 0: sums the update's partials into g'g (-> residualSquares[0]) and writes
+// risk = g'g / n into that record. record >= 0: selects and writes this iteration's record.
+__kernel __attribute__((reqd_work_group_size(REDUCE_GROUP, 1, 1))) void learner_select(
+    int learners, __global const REAL* reduction, __global const REAL* delta, REAL nu, __global int* learnerIndex,
+    int partialCount, __global const REAL* partials, REAL inverseRows, __global REAL* residualSquares,
+    __global REAL* history, int previousRecord, int record) {
+  __local REAL value[REDUCE_GROUP];
+  __local int index[REDUCE_GROUP];
+  const int lid = get_local_id(0);
+  if (previousRecord >= 0) {
+    REAL s = (REAL)0;
+    for (int b = lid; b < partialCount; b += REDUCE_GROUP) s += partials[b];
+    value[lid] = s;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int stride = REDUCE_GROUP / 2; stride > 0; stride >>= 1) {
+      if (lid < stride) value[lid] += value[lid + stride];
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0) {
+      residualSquares[0] = value[0];
+      history[(size_t)previousRecord * RECORD + 1] = value[0] * inverseRows;
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (record < 0) return;
+  // Each work-item scans learners lid, lid + G, ... in increasing order: strict > keeps the lowest index.
+  REAL best = -INFINITY;
+  int at = -1;
+  for (int j = lid; j < learners; j += REDUCE_GROUP)
+    if (at < 0 || reduction[j] > best) {
+      best = reduction[j];
+      at = j;
+    }
+  value[lid] = best;
+  index[lid] = at;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int stride = REDUCE_GROUP / 2; stride > 0; stride >>= 1) {
+    if (lid < stride) {
+      const REAL v = value[lid + stride];
+      const int i = index[lid + stride];
+      if (i >= 0 && (index[lid] < 0 || v > value[lid] || (v == value[lid] && i < index[lid]))) {
+        value[lid] = v;
+        index[lid] = i;
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  const int chosen = index[0];
+  if (lid == 0) {
+    learnerIndex[0] = chosen;
+    history[(size_t)record * RECORD] = (REAL)chosen;
+  }
+  for (int a = lid; a < K; a += REDUCE_GROUP)
+    history[(size_t)record * RECORD + 2 + a] = nu * delta[(size_t)chosen * K + a];
+}

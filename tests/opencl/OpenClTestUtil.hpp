@@ -1,0 +1,89 @@
+#pragma once
+// Helpers shared by the OpenCL tests of the runtime, compact kernels and backend (header-only so that no symbol
+// clashes with other tests of the area).
+#include <QtTest>
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "opencl/ClRuntime.hpp"
+
+namespace gbocltest {
+
+// The device the tests run on: GAMBOOST_DEVICE or the default (PoCL's CPU device in CI). Printed once.
+inline gb::ocl::Device testDevice() {
+  static const gb::ocl::Device device = [] {
+    gb::ocl::Device d = gb::ocl::chooseDevice("");
+    qInfo("OpenCL device: %s / %s (%s, fp64 %s)", d.info.platform.c_str(), d.info.name.c_str(), d.info.type.c_str(),
+          d.info.fp64 ? "yes" : "no");
+    return d;
+  }();
+  return device;
+}
+
+// A value in [lo, hi) from a seeded generator; tests print their seeds.
+inline std::vector<double> uniform(std::size_t n, double lo, double hi, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> dist(lo, hi);
+  std::vector<double> out(n);
+  for (double& v : out) v = dist(rng);
+  return out;
+}
+
+// Rounds to the device's REAL, so host references see exactly the inputs the device holds.
+inline std::vector<double> asReal(const std::vector<double>& v, bool isDouble) {
+  if (isDouble) return v;
+  std::vector<double> out(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) out[i] = static_cast<float>(v[i]);
+  return out;
+}
+
+inline gb::ocl::Buffer upload(gb::ocl::Context& ctx, const std::vector<double>& v, bool isDouble) {
+  gb::ocl::Buffer b(ctx, v.size() * (isDouble ? 8 : 4));
+  if (isDouble) {
+    b.write(ctx, v.data(), v.size() * 8);
+  } else {
+    const std::vector<float> f(v.begin(), v.end());
+    b.write(ctx, f.data(), f.size() * 4);
+  }
+  return b;
+}
+
+inline std::vector<double> download(gb::ocl::Context& ctx, const gb::ocl::Buffer& b, std::size_t count, bool isDouble) {
+  std::vector<double> out(count);
+  if (isDouble) {
+    b.read(ctx, out.data(), count * 8);
+  } else {
+    std::vector<float> f(count);
+    b.read(ctx, f.data(), count * 4);
+    out.assign(f.begin(), f.end());
+  }
+  return out;
+}
+
+// Fills a REAL buffer with NaN so that an entry the kernel forgot to write fails the comparison.
+inline void poison(gb::ocl::Context& ctx, gb::ocl::Buffer& b, bool isDouble) {
+  if (isDouble) {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    b.fill(ctx, &nan, sizeof nan);
+  } else {
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    b.fill(ctx, &nan, sizeof nan);
+  }
+  ctx.finish();
+}
+
+// max_i |got_i - want_i| / scale_i; NaN anywhere gives +inf.
+inline double maxScaledError(const std::vector<double>& got, const std::vector<double>& want,
+                             const std::vector<double>& scale) {
+  double worst = 0.0;
+  for (std::size_t i = 0; i < want.size(); ++i) {
+    const double e = std::abs(got[i] - want[i]) / (scale[i] > 0 ? scale[i] : 1.0);
+    if (!(e <= worst)) worst = std::isnan(e) ? std::numeric_limits<double>::infinity() : e;
+  }
+  return worst;
+}
+
+}  // namespace gbocltest

@@ -1,0 +1,139 @@
+// The OpenCL backend against the CPU backend on the paper's data (gb::generatePaperData):
+//   double: the same selection path, fitted values within 1e-9 normwise relative, risks within 1e-9 relative
+//           (both sum the same terms in different orders; ~1e-13 is typical, 1e-9 leaves room for n = 1e4);
+//   float:  risk within 1e-4 relative and the first 50 selections identical (float sums of 1e4 terms:
+//           ~1e-6 relative; the paper's informative learners win by far more than that).
+// Every kernel the backend offers is run (compact_x, compact, and the dense ones of DenseGemv.hpp).
+#include <QtTest>
+#include <cmath>
+
+#include "OpenClTestUtil.hpp"
+#include "boost/Booster.hpp"
+#include "boost/CpuBackend.hpp"
+#include "data/PaperData.hpp"
+#include "opencl/OpenClBackend.hpp"
+
+using namespace gb;
+
+namespace {
+
+std::shared_ptr<const Dataset> paperData(std::size_t rows, int covariates, std::uint64_t seed) {
+  PaperDataSpec spec;
+  spec.rows = rows;
+  spec.covariates = covariates;
+  spec.informative = std::min(20, covariates / 2);
+  spec.seed = seed;
+  qInfo("paper data: %zu rows, %d covariates, seed %llu", rows, covariates, static_cast<unsigned long long>(seed));
+  return std::make_shared<const Dataset>(generatePaperData(spec).data);
+}
+
+ComputeSettings openCl(const std::string& precision, const std::string& kernel) {
+  ComputeSettings c;
+  c.backend = "opencl";
+  c.precision = precision;
+  c.kernel = kernel;
+  return c;
+}
+
+double normwiseRelative(const std::vector<double>& a, const std::vector<double>& b) {
+  double diff = 0.0, norm = 0.0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    diff += (a[i] - b[i]) * (a[i] - b[i]);
+    norm += b[i] * b[i];
+  }
+  return std::sqrt(diff / norm);
+}
+
+}  // namespace
+
+class TestOpenClBackend : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() { gbocltest::testDevice(); }
+  void doubleMatchesCpu_data();
+  void doubleMatchesCpu();
+  void floatMatchesCpu();
+  void candidatesMatchCpu();
+  void infoNamesDeviceKernelPrecision();
+};
+
+void TestOpenClBackend::doubleMatchesCpu_data() {
+  QTest::addColumn<QString>("kernel");
+  QTest::addColumn<int>("rows");
+  QTest::addColumn<int>("batch");
+  QTest::newRow("compact_x, one batch") << "compact_x" << 3001 << 0;
+  QTest::newRow("compact_x, batches of 7") << "compact_x" << 3001 << 7;
+  QTest::newRow("compact") << "compact" << 2003 << 0;
+  QTest::newRow("compact_sorted") << "compact_sorted" << 2003 << 0;
+  for (const std::string& dense : ocl::openClKernelNames())
+    if (dense.rfind("compact", 0) != 0) QTest::newRow(dense.c_str()) << QString::fromStdString(dense) << 501 << 0;
+}
+
+void TestOpenClBackend::doubleMatchesCpu() {
+  QFETCH(QString, kernel);
+  QFETCH(int, rows);
+  QFETCH(int, batch);
+  if (!gbocltest::testDevice().info.fp64) QSKIP("device has no fp64");
+  const auto data = paperData(static_cast<std::size_t>(rows), 12, 41);
+  ModelSettings settings = ModelSettings::paperPreset();
+  settings.mstop = 60;
+  Booster cpu(data, settings, std::make_unique<CpuBackend>());
+  cpu.run(settings.mstop);
+  Booster gpu(data, settings, makeBackend(openCl("double", kernel.toStdString())));
+  QCOMPARE(gpu.run(settings.mstop, {}, batch), settings.mstop);
+  QCOMPARE(gpu.path().learner, cpu.path().learner);
+  for (std::size_t m = 0; m < cpu.path().risk.size(); ++m)
+    QVERIFY2(std::abs(gpu.path().risk[m] - cpu.path().risk[m]) <= 1e-9 * cpu.path().risk[m],
+             qPrintable(QString("risk %1: %2 vs %3")
+                            .arg(m)
+                            .arg(gpu.path().risk[m], 0, 'g', 17)
+                            .arg(cpu.path().risk[m], 0, 'g', 17)));
+  const double e = normwiseRelative(gpu.fitted(), cpu.fitted());
+  QVERIFY2(e <= 1e-9, qPrintable(QString("fitted differ by %1 normwise").arg(e)));
+  for (std::size_t j = 0; j < cpu.coefficients().size(); ++j)
+    QVERIFY((gpu.coefficients()[j] - cpu.coefficients()[j]).norm() <= 1e-9 * (1 + cpu.coefficients()[j].norm()));
+}
+
+void TestOpenClBackend::floatMatchesCpu() {
+  const auto data = paperData(10000, 100, 42);
+  ModelSettings settings = ModelSettings::paperPreset();
+  settings.mstop = 50;
+  Booster cpu(data, settings, std::make_unique<CpuBackend>());
+  cpu.run(settings.mstop);
+  Booster gpu(data, settings, makeBackend(openCl("", "")));  // the default: compact_x in float
+  QCOMPARE(gpu.backendInfo().precision, std::string("float"));
+  gpu.run(settings.mstop);
+  QCOMPARE(gpu.path().learner, cpu.path().learner);
+  for (std::size_t m = 0; m < cpu.path().risk.size(); ++m)
+    QVERIFY2(std::abs(gpu.path().risk[m] - cpu.path().risk[m]) <= 1e-4 * cpu.path().risk[m],
+             qPrintable(QString("risk %1: %2 vs %3").arg(m).arg(gpu.path().risk[m]).arg(cpu.path().risk[m])));
+}
+
+void TestOpenClBackend::candidatesMatchCpu() {
+  if (!gbocltest::testDevice().info.fp64) QSKIP("device has no fp64");
+  const auto data = paperData(1500, 8, 43);
+  ModelSettings settings = ModelSettings::paperPreset();
+  Booster cpu(data, settings, std::make_unique<CpuBackend>());
+  Booster gpu(data, settings, makeBackend(openCl("double", "compact_x")));
+  for (int round = 0; round < 2; ++round) {
+    const CandidateScores a = gpu.candidates(), b = cpu.candidates();
+    QVERIFY(std::abs(a.residualSumOfSquares - b.residualSumOfSquares) <= 1e-9 * b.residualSumOfSquares);
+    QCOMPARE(a.rss.size(), b.rss.size());
+    for (std::size_t j = 0; j < b.rss.size(); ++j) QVERIFY(std::abs(a.rss[j] - b.rss[j]) <= 1e-9 * b.rss[j]);
+    cpu.run(5);
+    gpu.run(5);
+  }
+}
+
+void TestOpenClBackend::infoNamesDeviceKernelPrecision() {
+  OpenClBackend backend(openCl("float", "compact"));
+  const BackendInfo info = backend.info();
+  QCOMPARE(info.backend, std::string("opencl"));
+  QCOMPARE(info.device, gbocltest::testDevice().info.name);
+  QCOMPARE(info.kernel, std::string("compact"));
+  QCOMPARE(info.precision, std::string("float"));
+}
+
+QTEST_APPLESS_MAIN(TestOpenClBackend)
+#include "test_opencl_backend.moc"
