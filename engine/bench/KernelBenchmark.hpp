@@ -20,6 +20,9 @@ struct KernelBenchOptions {
   std::vector<std::string> kernels;                    // empty: all
   std::uint64_t seed = 1;
   std::function<bool(double fraction, const std::string& what)> progress;  // false cancels
+  // Added: a kernel whose warm-up launch shows that `repetitions` would take longer than this runs fewer
+  // repetitions (at least 3; KernelTiming::repetitions says how many).
+  double secondsPerKernel = 2.0;
 };
 
 struct KernelTiming {
@@ -34,6 +37,9 @@ struct KernelTiming {
   double gigabytesPerSecond = 0.0;
   double fractionOfCopy = 0.0;   // of the copy bandwidth measured in the same run
   double maxRelativeError = 0.0; // against the CPU reference, checked before timing
+  // Added:
+  int repetitions = 0;           // timed runs behind the statistics
+  std::string skipped;           // non-empty: not timed, and why (does not fit in memory, failed its check, ...)
 };
 
 struct KernelBenchReport {
@@ -41,6 +47,10 @@ struct KernelBenchReport {
   std::string precision;
   double copyGigabytesPerSecond = 0.0;
   std::vector<KernelTiming> timings;
+  // Added: kernels whose output failed the check against the CPU reference (also in their rows' `skipped`);
+  // the CLI should exit non-zero after writing the report when this is not empty.
+  std::vector<std::string> failures;
+  bool cancelled = false;        // the progress callback returned false; timings holds what ran
   nlohmann::json toJson() const;
   std::string toCsv() const;
   static KernelBenchReport fromJson(const nlohmann::json& j);  // throws InputError on a malformed file

@@ -1,0 +1,98 @@
+// The kernel benchmark end to end on a tiny case (n = 1000, k = 5, 2 learners, 3 repetitions): every kernel's
+// output passes its check against the CPU reference, the report round-trips through JSON, and cancelling works.
+// Speed is not asserted here (design.md section 5: benchmarks stay out of the tests).
+#include <QtTest>
+
+#include "OpenClTestUtil.hpp"
+#include "bench/KernelBenchmark.hpp"
+#include "common/Error.hpp"
+#include "opencl/ClRuntime.hpp"
+
+using namespace gb;
+
+class TestKernelBench : public QObject {
+  Q_OBJECT
+
+  static KernelBenchOptions tiny() {
+    KernelBenchOptions o;
+    o.rows = {1000};
+    o.columns = {5};
+    o.covariates = 2;
+    o.repetitions = 3;
+    o.seed = 7;
+    return o;
+  }
+
+ private slots:
+  void initTestCase() {
+    ocl::ensureWritablePoclCache();
+    gbocltest::testDevice();
+    qInfo("seed %llu", static_cast<unsigned long long>(tiny().seed));
+  }
+
+  void tinyRunRoundTrips() {
+    std::vector<double> fractions;
+    KernelBenchOptions o = tiny();
+    o.progress = [&](double f, const std::string&) {
+      fractions.push_back(f);
+      return true;
+    };
+    const KernelBenchReport r = runKernelBenchmark(o);
+    QVERIFY2(r.failures.empty(), r.failures.empty() ? "" : r.failures.front().c_str());
+    QVERIFY(!r.cancelled);
+    QVERIFY(r.copyGigabytesPerSecond > 0);
+    QVERIFY(!fractions.empty());
+    QVERIFY(std::is_sorted(fractions.begin(), fractions.end()));
+
+    // Every kernel of the contract shows up, checked and timed 3 times (nothing this small is skipped).
+    for (const char* kernel : {"eigen", "compact", "compact_x", "naive", "v1", "v2", "splitk"}) {
+      int rows = 0;
+      for (const KernelTiming& t : r.timings) {
+        if (t.kernel != kernel) continue;
+        ++rows;
+        QVERIFY2(t.skipped.empty(), (t.kernel + ": " + t.skipped).c_str());
+        QCOMPARE(t.repetitions, 3);
+        QVERIFY(t.medianSeconds > 0 && t.minSeconds <= t.medianSeconds);
+        QVERIFY(t.bytes > 0 && t.gigabytesPerSecond > 0);
+        QVERIFY(t.maxRelativeError < 1e-3);  // the benchmark's own float tolerance
+      }
+      QVERIFY2(rows >= 3, kernel);
+    }
+
+    const nlohmann::json j = r.toJson();
+    const KernelBenchReport back = KernelBenchReport::fromJson(nlohmann::json::parse(j.dump()));
+    QCOMPARE(back.toJson(), j);
+    QCOMPARE(back.timings.size(), r.timings.size());
+    const std::string csv = r.toCsv();
+    QCOMPARE(static_cast<std::size_t>(std::count(csv.begin(), csv.end(), '\n')), r.timings.size() + 1);
+  }
+
+  void malformedReport() {
+    nlohmann::json j = {{"platform", "p"}, {"device", "d"}, {"precision", "float"}, {"copy_gb_per_s", 1.0},
+                        {"timings", nlohmann::json::array({{{"kernel", "v1"}}})}};
+    QVERIFY_THROWS_EXCEPTION(InputError, KernelBenchReport::fromJson(j));
+    j.erase("timings");
+    QVERIFY_THROWS_EXCEPTION(InputError, KernelBenchReport::fromJson(j));
+  }
+
+  void badOptions() {
+    KernelBenchOptions o = tiny();
+    o.kernels = {"nope"};
+    QVERIFY_THROWS_EXCEPTION(InputError, runKernelBenchmark(o));
+    o = tiny();
+    o.columns = {4};
+    QVERIFY_THROWS_EXCEPTION(InputError, runKernelBenchmark(o));
+  }
+
+  void cancel() {
+    KernelBenchOptions o = tiny();
+    o.kernels = {"eigen"};
+    o.progress = [](double, const std::string&) { return false; };
+    const KernelBenchReport r = runKernelBenchmark(o);
+    QVERIFY(r.cancelled);
+    QVERIFY(r.timings.empty());
+  }
+};
+
+QTEST_APPLESS_MAIN(TestKernelBench)
+#include "test_kernel_bench.moc"
