@@ -136,35 +136,20 @@ void gemv_rows_forward(const ulong rows, const ulong cols, const ulong k, __glob
 }
 
 // CPU devices (PoCL) run a work-group's work-items one after another, so the lanes above would each walk the
-// whole row block for 16 bytes a row. There one work-item owns a tile of CLANES vectors of a row block and
-// streams it row by row into private accumulators: 256 contiguous bytes per row, no barriers.
-// NDRange (tiles, blocks), any local size; writes the same partials as gemv_splitk_partial.
+// whole row block for 16 bytes a row. There one work-item owns a block of rows and adds g_i times each whole row
+// into its own row of partials (an axpy per row: B streams contiguously, the partial row stays in the core's cache).
+// NDRange (blocks), any local size; writes the same partials as gemv_splitk_partial.
 __kernel void gemv_splitk_partial_cpu(const ulong rows, const ulong cols, const ulong rowsPerBlock,
                                       __global const REAL* B, __global const REAL* g, __global REAL* partial) {
   const ulong vecCols = cols / VEC;
-  const ulong v0 = get_global_id(0) * CLANES;
-  const ulong block = get_global_id(1);
+  const ulong block = get_global_id(0);
   const ulong begin = block * rowsPerBlock, end = min(rows, begin + rowsPerBlock);
-  const uint width = (uint)min((ulong)CLANES, vecCols - min(vecCols, v0));
-  if (width == 0) return;
-  REALV acc[CLANES];
-  for (uint v = 0; v < CLANES; ++v) acc[v] = (REALV)0;
-  __global const REALV* Bv = (__global const REALV*)B + v0;
+  __global REALV* acc = (__global REALV*)(partial + block * cols);
+  for (ulong v = 0; v < vecCols; ++v) acc[v] = (REALV)0;
   for (ulong i = begin; i < end; ++i) {
     const REAL gi = g[i];
-    __global const REALV* row = Bv + i * vecCols;
-    if (width == CLANES) {
-      for (uint v = 0; v < CLANES; ++v) acc[v] += row[v] * gi;
-    } else {
-      for (uint v = 0; v < width; ++v) acc[v] += row[v] * gi;
-    }
-  }
-  for (uint v = 0; v < width; ++v) {
-#if VEC == 1
-    partial[block * cols + v0 + v] = acc[v];
-#else
-    GB_CAT(vstore, VEC)(acc[v], v0 + v, partial + block * cols);
-#endif
+    __global const REALV* row = (__global const REALV*)B + i * vecCols;
+    for (ulong v = 0; v < vecCols; ++v) acc[v] += row[v] * gi;
   }
 }
 

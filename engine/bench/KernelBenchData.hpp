@@ -18,15 +18,15 @@ struct Reference {
 struct CaseData {
   std::size_t rows = 0;
   int k = 0, learners = 0;
-  int selected = 0;                       // the learner of the batched forward product and the update
-  std::vector<std::vector<double>> x;     // learners x rows
+  int selected = 0;                    // the learner of the batched forward product and the update
+  std::vector<std::vector<double>> x;  // learners x rows
   std::vector<SplineBasis> bases;
-  std::vector<double> g;                  // rows, rounded to the run's precision
-  std::vector<double> delta;              // learners x k, rounded
-  std::vector<double> y, mu;              // rows, rounded (update inputs)
-  Reference btg;                          // B_j'g for every learner (learners x k)
-  Reference forwardFirst;                 // B_0 delta_0 (rows): the per-learner forward product
-  Reference forwardSelected;              // B_sel delta_sel (rows): the batched one
+  std::vector<double> g;      // rows, rounded to the run's precision
+  std::vector<double> delta;  // learners x k, rounded
+  std::vector<double> y, mu;  // rows, rounded (update inputs)
+  Reference btg;              // B_j'g for every learner (learners x k)
+  Reference forwardFirst;     // B_0 delta_0 (rows): the per-learner forward product
+  Reference forwardSelected;  // B_sel delta_sel (rows): the batched one
 };
 
 // Throws InputError("--k: ...") when k < degree + 2 (a basis needs one interior knot).

@@ -75,12 +75,9 @@ std::string csvField(const std::string& s) {
 nlohmann::json KernelBenchReport::toJson() const {
   nlohmann::json timingsJson = nlohmann::json::array();
   for (const KernelTiming& t : timings) timingsJson.push_back(timingJson(t));
-  return {{"platform", platform},
-          {"device", device},
-          {"precision", precision},
-          {"copy_gb_per_s", copyGigabytesPerSecond},
-          {"failures", failures},
-          {"cancelled", cancelled},
+  return {{"platform", platform},   {"device", device},
+          {"precision", precision}, {"copy_gb_per_s", copyGigabytesPerSecond},
+          {"failures", failures},   {"cancelled", cancelled},
           {"timings", timingsJson}};
 }
 
@@ -105,11 +102,10 @@ std::string KernelBenchReport::toCsv() const {
   out << "kernel,operation,granularity,rows,k,covariates,median_s,mean_s,min_s,bytes,gb_per_s,fraction_of_copy,"
          "max_relative_error,repetitions,skipped,device,precision,copy_gb_per_s\n";
   for (const KernelTiming& t : timings)
-    out << t.kernel << ',' << t.operation << ',' << t.granularity << ',' << t.rows << ',' << t.k << ','
-        << t.covariates << ',' << t.medianSeconds << ',' << t.meanSeconds << ',' << t.minSeconds << ',' << t.bytes
-        << ',' << t.gigabytesPerSecond << ',' << t.fractionOfCopy << ',' << t.maxRelativeError << ','
-        << t.repetitions << ',' << csvField(t.skipped) << ',' << csvField(device) << ',' << precision << ','
-        << copyGigabytesPerSecond << '\n';
+    out << t.kernel << ',' << t.operation << ',' << t.granularity << ',' << t.rows << ',' << t.k << ',' << t.covariates
+        << ',' << t.medianSeconds << ',' << t.meanSeconds << ',' << t.minSeconds << ',' << t.bytes << ','
+        << t.gigabytesPerSecond << ',' << t.fractionOfCopy << ',' << t.maxRelativeError << ',' << t.repetitions << ','
+        << csvField(t.skipped) << ',' << csvField(device) << ',' << precision << ',' << copyGigabytesPerSecond << '\n';
   return out.str();
 }
 

@@ -27,7 +27,7 @@ struct KernelBenchOptions {
 
 struct KernelTiming {
   std::string kernel;        // e.g. "naive", "v1", "v2", "splitk", "compact", "compact_x", "clblast", "eigen"
-  std::string operation;     // "Btg" | "Bdelta" | "solve"
+  std::string operation;     // "Btg" | "Bdelta" | "solve" (Eigen: the k x k products) | "update" (compact)
   std::string granularity;   // "per-learner" | "batched"
   std::size_t rows = 0;
   int k = 0;

@@ -28,8 +28,8 @@ void gemv(Context& ctx, clblast::Transpose op, std::size_t m, std::size_t n, std
                             events ? &fill : nullptr),
         "clEnqueueFillBuffer");
   if (events) events->push_back(fill);
-  checkClBlast(clblast::Gemv<T>(clblast::Layout::kRowMajor, op, m, n, T{1}, B.get(), aOffset, cols, x.get(),
-                                xOffset, 1, T{0}, y.get(), 0, 1, &queue, events ? &run : nullptr),
+  checkClBlast(clblast::Gemv<T>(clblast::Layout::kRowMajor, op, m, n, T{1}, B.get(), aOffset, cols, x.get(), xOffset, 1,
+                                T{0}, y.get(), 0, 1, &queue, events ? &run : nullptr),
                op == clblast::Transpose::kYes ? "Gemv (B'g)" : "Gemv (B delta)");
   if (events) events->push_back(run);
 }

@@ -10,11 +10,16 @@ namespace gb::ocl {
 
 std::string toString(DenseKernel k) {
   switch (k) {
-    case DenseKernel::Naive: return "naive";
-    case DenseKernel::V1: return "v1";
-    case DenseKernel::V2: return "v2";
-    case DenseKernel::SplitK: return "splitk";
-    case DenseKernel::ClBlast: return "clblast";
+    case DenseKernel::Naive:
+      return "naive";
+    case DenseKernel::V1:
+      return "v1";
+    case DenseKernel::V2:
+      return "v2";
+    case DenseKernel::SplitK:
+      return "splitk";
+    case DenseKernel::ClBlast:
+      return "clblast";
   }
   return "?";
 }
@@ -28,8 +33,8 @@ std::vector<std::string> denseKernelNames() {
 }
 
 bool denseKernelFromName(const std::string& name, DenseKernel* out) {
-  for (DenseKernel k : {DenseKernel::Naive, DenseKernel::V1, DenseKernel::V2, DenseKernel::SplitK,
-                        DenseKernel::ClBlast}) {
+  for (DenseKernel k :
+       {DenseKernel::Naive, DenseKernel::V1, DenseKernel::V2, DenseKernel::SplitK, DenseKernel::ClBlast}) {
     if (toString(k) != name) continue;
 #ifndef GB_HAVE_CLBLAST
     if (k == DenseKernel::ClBlast) return false;
@@ -220,12 +225,11 @@ struct DenseGemvPlan::Impl {
   }
 };
 
-DenseGemvPlan::DenseGemvPlan(Context& ctx, DenseKernel kernel, std::size_t rows, std::size_t cols,
-                             bool doublePrecision)
+DenseGemvPlan::DenseGemvPlan(Context& ctx, DenseKernel kernel, std::size_t rows, std::size_t cols, bool doublePrecision)
     : DenseGemvPlan(ctx, kernel, rows, cols, doublePrecision, ctx.device().info.type == "GPU") {}
 
-DenseGemvPlan::DenseGemvPlan(Context& ctx, DenseKernel kernel, std::size_t rows, std::size_t cols,
-                             bool doublePrecision, bool gpuLayout) {
+DenseGemvPlan::DenseGemvPlan(Context& ctx, DenseKernel kernel, std::size_t rows, std::size_t cols, bool doublePrecision,
+                             bool gpuLayout) {
   if (doublePrecision && !ctx.hasFp64())
     throw ComputeError("dense gemv: double precision needs cl_khr_fp64, which " + ctx.device().info.name +
                        " does not have");

@@ -51,8 +51,7 @@ DenseLaunch v1(bool forward, std::size_t m, std::size_t n, bool dbl, const Dense
   l.file = "gemv_v1";
   l.kernel = "gemv_v1";
   const std::size_t wg = groupSize(d);
-  std::size_t p =
-      std::clamp<std::size_t>(nextPow2(ceilDiv(targetWorkItems(d), m)), std::min<std::size_t>(16, wg), wg);
+  std::size_t p = std::clamp<std::size_t>(nextPow2(ceilDiv(targetWorkItems(d), m)), std::min<std::size_t>(16, wg), wg);
   p = std::min(p, nextPow2(std::max<std::size_t>(n, 1)));
   const std::size_t rows = wg / p;
   // B'g: rows along dimension 0 (neighbouring outputs are neighbouring columns of B, i.e. neighbouring
@@ -100,10 +99,11 @@ std::size_t vectorWidth(std::size_t cols, std::size_t k, bool dbl) {
   return 1;
 }
 
-// CPU devices: one work-item streams a column tile of a row block (or a block of rows for B*delta) with no
-// barriers; about 8 work-items per core balance the load without shrinking the blocks below a few hundred rows.
+// CPU devices: one work-item streams a block of rows (B'g: an axpy per row into its own row of partials; B*delta:
+// one dot product per row), no barriers; about 8 work-items per core balance the load without shrinking the
+// blocks below a few hundred rows.
 DenseLaunch splitKOnCpu(DenseLaunch l, bool forward, std::size_t outputs, std::size_t sumLength,
-                        std::size_t vecPerRow, std::size_t clanes, const DenseDeviceLimits& d) {
+                        const DenseDeviceLimits& d) {
   const std::size_t items = static_cast<std::size_t>(std::max(1, d.computeUnits)) * 8;
   l.local = {};
   if (forward) {
@@ -113,12 +113,11 @@ DenseLaunch splitKOnCpu(DenseLaunch l, bool forward, std::size_t outputs, std::s
     return l;
   }
   l.kernel = "gemv_splitk_partial_cpu";
-  const std::size_t rows = sumLength, tiles = ceilDiv(vecPerRow, clanes);
-  const std::size_t blocks =
-      std::clamp<std::size_t>(ceilDiv(items, tiles), 1, std::max<std::size_t>(1, rows / 256));
+  const std::size_t rows = sumLength;
+  const std::size_t blocks = std::clamp<std::size_t>(items, 1, std::max<std::size_t>(1, rows / 256));
   l.rowsPerBlock = ceilDiv(rows, blocks);
   l.slices = ceilDiv(rows, l.rowsPerBlock);
-  l.global = {tiles, l.slices};
+  l.global = {l.slices};
   return l;
 }
 
@@ -145,7 +144,7 @@ DenseLaunch splitK(bool forward, std::size_t outputs, std::size_t sumLength, std
     l.reduceGlobal = {roundUp(outputs, reduceCols), reduceLanes};
     l.reduceLocal = {reduceCols, reduceLanes};
   }
-  if (!d.gpu) return splitKOnCpu(l, forward, outputs, sumLength, vecPerRow, clanes, d);
+  if (!d.gpu) return splitKOnCpu(l, forward, outputs, sumLength, d);
   if (forward) {
     l.kernel = "gemv_rows_forward";
     l.global = {clanes, roundUp(outputs, rlanes)};
@@ -167,17 +166,22 @@ DenseLaunch splitK(bool forward, std::size_t outputs, std::size_t sumLength, std
 
 }  // namespace
 
-DenseLaunch denseLaunch(DenseKernel kernel, bool forward, std::size_t outputs, std::size_t sumLength,
-                        std::size_t cols, bool doublePrecision, const DenseDeviceLimits& device) {
+DenseLaunch denseLaunch(DenseKernel kernel, bool forward, std::size_t outputs, std::size_t sumLength, std::size_t cols,
+                        bool doublePrecision, const DenseDeviceLimits& device) {
   if (outputs == 0 || sumLength == 0)
     throw ComputeError("dense gemv: empty product (" + std::to_string(outputs) + " outputs, sum of " +
                        std::to_string(sumLength) + ")");
   switch (kernel) {
-    case DenseKernel::Naive: return naive(outputs, doublePrecision, device);
-    case DenseKernel::V1: return v1(forward, outputs, sumLength, doublePrecision, device);
-    case DenseKernel::V2: return v2(outputs, sumLength, doublePrecision, device);
-    case DenseKernel::SplitK: return splitK(forward, outputs, sumLength, cols, doublePrecision, device);
-    case DenseKernel::ClBlast: break;
+    case DenseKernel::Naive:
+      return naive(outputs, doublePrecision, device);
+    case DenseKernel::V1:
+      return v1(forward, outputs, sumLength, doublePrecision, device);
+    case DenseKernel::V2:
+      return v2(outputs, sumLength, doublePrecision, device);
+    case DenseKernel::SplitK:
+      return splitK(forward, outputs, sumLength, cols, doublePrecision, device);
+    case DenseKernel::ClBlast:
+      break;
   }
   throw ComputeError("dense gemv: " + toString(kernel) + " has no kernels/gemv_*.cl launch (it calls CLBlast)");
 }

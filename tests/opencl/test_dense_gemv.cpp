@@ -2,7 +2,6 @@
 // reference, B'g and B*delta, float and double, on awkward shapes: rows not a multiple of any work-group size,
 // k = 5 (no 16-byte vector loads), 16 and 64, several learners, the selected learner not the first.
 #include <QtTest>
-
 #include <cmath>
 #include <cstdint>
 #include <memory>
@@ -144,8 +143,8 @@ class TestDenseGemv : public QObject {
                                     .arg(s.learners)
                                     .arg(dbl ? "double" : "float")
                                     .arg(gpuLayout ? "-gpu" : "-cpu");
-            QTest::newRow(qPrintable(tag)) << QString(name.c_str()) << int(s.rows) << s.k << s.learners << dbl
-                                           << gpuLayout;
+            QTest::newRow(qPrintable(tag))
+                << QString(name.c_str()) << int(s.rows) << s.k << s.learners << dbl << gpuLayout;
           }
   }
 

@@ -68,7 +68,10 @@ class TestKernelBench : public QObject {
   }
 
   void malformedReport() {
-    nlohmann::json j = {{"platform", "p"}, {"device", "d"}, {"precision", "float"}, {"copy_gb_per_s", 1.0},
+    nlohmann::json j = {{"platform", "p"},
+                        {"device", "d"},
+                        {"precision", "float"},
+                        {"copy_gb_per_s", 1.0},
                         {"timings", nlohmann::json::array({{{"kernel", "v1"}}})}};
     QVERIFY_THROWS_EXCEPTION(InputError, KernelBenchReport::fromJson(j));
     j.erase("timings");
