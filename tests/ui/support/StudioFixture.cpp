@@ -1,0 +1,62 @@
+#include "support/StudioFixture.hpp"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QTest>
+
+#include "data/DataPanel.hpp"
+#include "model/ModelPanel.hpp"
+
+namespace gbtest {
+
+QString scratchPath(const QString& name) {
+  const QString base = qEnvironmentVariable("GB_TEST_TMP", QDir::tempPath());
+  const QString dir = QDir(base).filePath("ui-" + QFileInfo(QCoreApplication::applicationFilePath()).fileName());
+  QDir().mkpath(dir);
+  return QDir(dir).filePath(name);
+}
+
+gbui::StudioOptions testOptions(const QString& settingsName) {
+  gbui::StudioOptions o;
+  o.interactive = false;
+  o.settingsFile = scratchPath(settingsName + ".ini");
+  o.restoreSettings = false;
+  o.generateOnStart = false;
+  o.listDevices = false;  // PoCL start-up is slow and not what these tests are about
+  return o;
+}
+
+std::unique_ptr<gbui::MainWindow> makeWindow(std::size_t rows, int covariates, int mstop, std::uint64_t seed,
+                                             const QString& settingsName) {
+  auto w = std::make_unique<gbui::MainWindow>(testOptions(settingsName));
+  w->resize(1280, 820);
+  w->show();
+  gb::PaperDataSpec spec;
+  spec.rows = rows;
+  spec.covariates = covariates;
+  spec.informative = std::min(20, covariates);
+  spec.seed = seed;
+  w->dataPanel()->setGeneratorSpec(spec);
+  if (!w->dataPanel()->generate()) qWarning("generate failed: %s", qPrintable(w->messages()->lastError()));
+  gb::ModelSettings s = w->modelPanel()->settings();
+  s.mstop = mstop;
+  w->modelPanel()->setSettings(s);
+  qInfo("paper data: n = %zu, p = %d, seed %llu, mstop %d", rows, covariates, (unsigned long long)seed, mstop);
+  return w;
+}
+
+namespace {
+bool triggerAndWait(gbui::MainWindow& w, QPushButton* button, int timeoutMs) {
+  QSignalSpy finished(w.controller(), &gbui::FitController::jobFinished);
+  QTest::mouseClick(button, Qt::LeftButton);
+  return finished.wait(timeoutMs);
+}
+}  // namespace
+
+bool fitAndWait(gbui::MainWindow& w, int timeoutMs) { return triggerAndWait(w, w.fitButton(), timeoutMs); }
+bool stepAndWait(gbui::MainWindow& w, int timeoutMs) { return triggerAndWait(w, w.stepButton(), timeoutMs); }
+
+}  // namespace gbtest

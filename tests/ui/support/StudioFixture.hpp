@@ -1,0 +1,26 @@
+#pragma once
+// Shared set-up for the GUI tests: a window that never opens a dialog (messages go to MessageSink::lastError),
+// keeps its QSettings in the test's scratch directory, and helpers that drive it like a user.
+#include <QString>
+#include <memory>
+
+#include <QPushButton>
+
+#include "window/MainWindow.hpp"
+
+namespace gbtest {
+
+// Scratch file path under GB_TEST_TMP (created), unique per test executable and name.
+QString scratchPath(const QString& name);
+
+gbui::StudioOptions testOptions(const QString& settingsName);
+
+// A shown window with the paper's data generated (p covariates, 20 informative or fewer) and `mstop` set.
+std::unique_ptr<gbui::MainWindow> makeWindow(std::size_t rows, int covariates, int mstop, std::uint64_t seed = 1,
+                                             const QString& settingsName = "settings");
+
+// Triggers Fit (or Step) and waits for the job to end; false on timeout.
+bool fitAndWait(gbui::MainWindow& w, int timeoutMs = 20000);
+bool stepAndWait(gbui::MainWindow& w, int timeoutMs = 20000);
+
+}  // namespace gbtest

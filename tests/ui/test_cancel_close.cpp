@@ -1,0 +1,86 @@
+// Cancel stops a running fit within 200 ms; Pause then Fit resumes where it stopped; closing the window mid-fit
+// cancels and joins the worker.
+#include <QtTest>
+
+#include "boost/Booster.hpp"
+#include "support/StudioFixture.hpp"
+
+using namespace gbui;
+
+namespace {
+
+// A fit that runs for many seconds on two cores: 20000 rows x 100 covariates, mstop far beyond what the test waits.
+std::unique_ptr<MainWindow> longFit(const QString& name) { return gbtest::makeWindow(20000, 100, 1'000'000, 3, name); }
+
+// Waits until the worker has published a snapshot past iteration 0 (the Booster is built and iterating).
+bool waitUntilIterating(MainWindow& w) {
+  QElapsedTimer t;
+  t.start();
+  while (t.elapsed() < 20000) {
+    QTest::qWait(20);
+    if (w.controller()->lastSnapshot().iteration > 0) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+class CancelCloseTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void cancelStopsWithin200ms() {
+    auto w = longFit("cancel");
+    QSignalSpy finished(w->controller(), &FitController::jobFinished);
+    QTest::mouseClick(w->fitButton(), Qt::LeftButton);
+    QVERIFY(waitUntilIterating(*w));
+    // Let the worker's batch size settle at its target (it starts at one iteration and grows).
+    QTest::qWait(400);
+    QVERIFY(w->controller()->isRunning());
+    QElapsedTimer clock;
+    clock.start();
+    QTest::mouseClick(w->cancelButton(), Qt::LeftButton);
+    QVERIFY(finished.wait(5000));
+    const qint64 ms = clock.elapsed();
+    qInfo("cancel: %lld ms from click to worker finished", ms);
+    QVERIFY2(ms < 200, qPrintable(QString("cancel took %1 ms").arg(ms)));
+    QCOMPARE(w->controller()->state(), FitState::Cancelled);
+    QVERIFY(w->controller()->workerJoined());
+    // The window stays usable: the partial result is there and a new Step starts afresh.
+    QVERIFY(w->controller()->booster()->iteration() > 0);
+    QVERIFY(w->fitButton()->isEnabled());
+  }
+
+  void pauseThenResume() {
+    auto w = gbtest::makeWindow(5000, 100, 2000, 5, "pause");
+    QSignalSpy finished(w->controller(), &FitController::jobFinished);
+    QTest::mouseClick(w->fitButton(), Qt::LeftButton);
+    QVERIFY(waitUntilIterating(*w));
+    QTest::mouseClick(w->pauseButton(), Qt::LeftButton);
+    QVERIFY(finished.wait(5000));
+    QCOMPARE(w->controller()->state(), FitState::Paused);
+    const int pausedAt = w->controller()->booster()->iteration();
+    QVERIFY(pausedAt > 0 && pausedAt < 2000);
+    QCOMPARE(w->fitButton()->text(), QString("Resume"));
+    QVERIFY(gbtest::fitAndWait(*w, 60000));
+    QCOMPARE(w->controller()->state(), FitState::Finished);
+    QCOMPARE(w->controller()->booster()->iteration(), 2000);
+    QCOMPARE(int(w->controller()->booster()->path().risk.size()), 2001);
+  }
+
+  void closingMidFitJoinsTheWorker() {
+    auto w = longFit("close");
+    QTest::mouseClick(w->fitButton(), Qt::LeftButton);
+    QVERIFY(waitUntilIterating(*w));
+    QElapsedTimer clock;
+    clock.start();
+    QVERIFY(w->close());
+    qInfo("close: %lld ms until the window had closed and joined its worker", clock.elapsed());
+    QVERIFY(w->controller()->workerJoined());
+    w.reset();  // destroying the window after close must not crash or hang
+    QTest::qWait(50);  // let queued signals of the finished thread drain
+  }
+};
+
+QTEST_MAIN(CancelCloseTest)
+#include "test_cancel_close.moc"

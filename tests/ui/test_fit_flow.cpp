@@ -1,0 +1,99 @@
+// Generate -> Fit -> the views show exactly the engine's state; Step advances one iteration; the learner race
+// names the Booster's winner.
+#include <QtTest>
+
+#include "boost/Booster.hpp"
+#include "plots/EffectPlot.hpp"
+#include "plots/LearnerRaceView.hpp"
+#include "plots/PartialEffectsView.hpp"
+#include "plots/RiskPlot.hpp"
+#include "plots/SelectionPlot.hpp"
+#include "support/StudioFixture.hpp"
+
+using namespace gbui;
+
+class FitFlowTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void fitShowsTheEnginesState() {
+    const int mstop = 150;
+    auto w = gbtest::makeWindow(2000, 30, mstop);
+    QVERIFY(gbtest::fitAndWait(*w));
+    QCOMPARE(w->controller()->state(), FitState::Finished);
+    auto booster = w->controller()->booster();
+    QVERIFY(booster);
+    QCOMPARE(booster->iteration(), mstop);
+    QVERIFY2(w->messages()->lastError().isEmpty(), qPrintable(w->messages()->lastError()));
+
+    // Partial effects: one plot per covariate selected at least once, no more.
+    const std::vector<int> counts = booster->selectionCounts();
+    QList<int> selected;
+    for (int j = 0; j < int(counts.size()); ++j)
+      if (counts[j] > 0) selected << j;
+    QCOMPARE(w->effectsView()->shownLearners(), selected);
+
+    // Their data equal Booster::partialEffect centred by the mean over the training rows. Tolerance 1e-12:
+    // both are sums of 4 double products of values ~10; the mean comes from B'B 1 / n instead of summing
+    // f over 2000 rows, which differs by rounding only (~1e-14 here).
+    const auto& data = *w->controller()->setup()->data;
+    for (int j : selected) {
+      const QCPGraph* g = w->effectsView()->plotFor(j)->effectGraph();
+      std::vector<double> x;
+      for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it) x.push_back(it->key);
+      QVERIFY(x.size() > 50);
+      const auto& training = data.columns[booster->learners()[j].column];
+      const std::vector<double> ft = booster->partialEffect(j, training);
+      double mean = 0;
+      for (double v : ft) mean += v;
+      mean /= ft.size();
+      const std::vector<double> f = booster->partialEffect(j, x);
+      int i = 0;
+      for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it, ++i)
+        QVERIFY2(std::abs(it->value - (f[i] - mean)) < 1e-12,
+                 qPrintable(QString("learner %1 x %2: plot %3 engine %4").arg(j).arg(x[i]).arg(it->value).arg(f[i] - mean)));
+    }
+
+    // Risk curve: mstop + 1 points equal to the path.
+    w->showTab(w->riskPlot());
+    QTRY_COMPARE(w->riskPlot()->riskGraph()->data()->size(), mstop + 1);
+    int m = 0;
+    for (auto it = w->riskPlot()->riskGraph()->data()->constBegin(); it != w->riskPlot()->riskGraph()->data()->constEnd(); ++it, ++m)
+      QCOMPARE(it->value, booster->path().risk[m]);
+
+    // Selection counts sum to mstop and match the engine per covariate.
+    double sum = 0;
+    for (auto it = w->selectionPlot()->countBars()->data()->constBegin(); it != w->selectionPlot()->countBars()->data()->constEnd(); ++it) {
+      sum += it->value;
+      QCOMPARE(it->value, double(counts[int(it->key)]));
+    }
+    QCOMPARE(sum, double(mstop));
+  }
+
+  void stepAdvancesExactlyOneIteration() {
+    auto w = gbtest::makeWindow(2000, 20, 50, 7, "step");
+    QVERIFY(gbtest::stepAndWait(*w));
+    QCOMPARE(w->controller()->booster()->iteration(), 1);
+    QCOMPARE(w->controller()->lastSnapshot().iteration, 1);
+    QVERIFY(gbtest::stepAndWait(*w));
+    QCOMPARE(w->controller()->booster()->iteration(), 2);
+    // The race is the one of iteration 2, its winner the Booster's choice and the largest reduction.
+    const auto& race = w->raceView()->race();
+    QVERIFY(race.has_value());
+    QCOMPARE(race->iteration, 2);
+    QVERIFY(race->decided);
+    QCOMPARE(race->winner, w->controller()->booster()->path().learner.back());
+    QCOMPARE(w->raceView()->order().front(), race->winner);
+    QVERIFY2(w->raceView()->summary().contains("margin"), qPrintable(w->raceView()->summary()));
+
+    // Fit resumes from the paused state to mstop; Step after that adds exactly one more.
+    QVERIFY(gbtest::fitAndWait(*w));
+    QCOMPARE(w->controller()->booster()->iteration(), 50);
+    QVERIFY(gbtest::stepAndWait(*w));
+    QCOMPARE(w->controller()->booster()->iteration(), 51);
+    QCOMPARE(int(w->controller()->booster()->path().risk.size()), 52);
+  }
+};
+
+QTEST_MAIN(FitFlowTest)
+#include "test_fit_flow.moc"

@@ -1,0 +1,152 @@
+#include "fit/FitController.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "common/MessageSink.hpp"
+
+namespace gbui {
+
+QString stateName(FitState s) {
+  switch (s) {
+    case FitState::Idle: return QObject::tr("idle");
+    case FitState::Running: return QObject::tr("running");
+    case FitState::Paused: return QObject::tr("paused");
+    case FitState::Finished: return QObject::tr("finished");
+    case FitState::Cancelled: return QObject::tr("cancelled");
+    case FitState::Failed: return QObject::tr("failed");
+  }
+  return {};
+}
+
+FitController::FitController(MessageSink* messages, QObject* parent) : QObject(parent), messages_(messages) {
+  // 50 ms: 20 refreshes a second at most; if drawing takes longer, timeouts coalesce and snapshots are dropped.
+  timer_.setInterval(50);
+  connect(&timer_, &QTimer::timeout, this, &FitController::takeLatest);
+  connect(&worker_, &WorkerThread::finished, this, &FitController::onJobFinished);
+}
+
+FitController::~FitController() { shutdown(); }
+
+void FitController::setData(std::shared_ptr<const gb::Dataset> data) { data_ = std::move(data); }
+
+void FitController::setSettings(const gb::ModelSettings& model, const gb::ComputeSettings& compute) {
+  model_ = model;
+  compute_ = compute;
+}
+
+std::string FitController::signatureNow() const {
+  nlohmann::json j{{"model", model_}, {"compute", compute_},
+                   {"data", reinterpret_cast<std::uintptr_t>(data_.get())}};
+  return j.dump();
+}
+
+bool FitController::canResume() const {
+  return state_ == FitState::Paused && session_ && session_->booster && session_->signature == signatureNow() &&
+         session_->booster->iteration() < model_.mstop;
+}
+
+std::shared_ptr<gb::Booster> FitController::booster() const {
+  return (isRunning() || !session_) ? nullptr : session_->booster;
+}
+
+bool FitController::fit() {
+  if (canResume()) return startJob(JobKind::Run, false, model_.mstop);
+  return startJob(JobKind::Run, true, model_.mstop);
+}
+
+bool FitController::step() {
+  const bool continuing = session_ && session_->booster && session_->signature == signatureNow() &&
+                          state_ != FitState::Failed;
+  const int target = continuing ? session_->booster->iteration() + 1 : 1;
+  return startJob(JobKind::Step, !continuing, target);
+}
+
+bool FitController::startJob(JobKind kind, bool fresh, int target) {
+  if (isRunning()) return false;
+  if (!data_) {
+    messages_->error(tr("Fit"), tr("No data: generate the paper's data or open a CSV file first."));
+    return false;
+  }
+  try {
+    model_.validate();
+  } catch (const std::exception& e) {
+    messages_->exception(tr("Model settings"), e);
+    return false;
+  }
+  if (fresh) {
+    session_ = std::make_shared<FitSession>();
+    session_->signature = signatureNow();
+    session_->data = data_;
+    session_->settings = model_;
+    session_->compute = compute_;
+  }
+  job_ = std::make_shared<FitJob>();
+  job_->session = session_;
+  job_->slot = slot_;
+  job_->pause = pause_;
+  job_->kind = kind;
+  job_->target = target;
+  pause_->store(false);
+  cancelRequested_ = false;
+  taken_ = 0;
+  slot_->take();  // a leftover from an earlier job must not be drawn over this one
+  auto job = job_;
+  worker_.start([job](TaskWorker& w) { (*job)(w); });
+  timer_.start();
+  setState(FitState::Running);
+  return true;
+}
+
+void FitController::pause() {
+  if (isRunning()) pause_->store(true);
+}
+
+void FitController::cancel() {
+  if (!isRunning()) return;
+  cancelRequested_ = true;
+  worker_.cancel();
+}
+
+void FitController::shutdown() {
+  if (!isRunning()) return;
+  cancel();
+  worker_.wait();
+}
+
+void FitController::reset() {
+  if (isRunning()) return;
+  session_.reset();
+  last_ = FitSnapshot();
+  setState(FitState::Idle);
+}
+
+void FitController::takeLatest() {
+  std::optional<FitSnapshot> snap = slot_->take();
+  if (!snap) return;
+  last_ = std::move(*snap);
+  ++taken_;
+  emit snapshotReady(last_);
+}
+
+void FitController::onJobFinished(bool ok, const QString& error, const QString& details) {
+  timer_.stop();
+  takeLatest();  // the job's final state, if the timer has not drawn it yet
+  if (!ok) {
+    messages_->error(tr("Fit failed"), error, details);
+    setState(FitState::Failed);
+  } else if (cancelRequested_ || job_->end == JobEnd::Cancelled) {
+    setState(FitState::Cancelled);
+  } else if (job_->end == JobEnd::Paused || session_->booster->iteration() < session_->settings.mstop) {
+    setState(FitState::Paused);
+  } else {
+    setState(FitState::Finished);
+  }
+  emit jobFinished(ok);
+}
+
+void FitController::setState(FitState s) {
+  state_ = s;
+  emit stateChanged(s);
+}
+
+}  // namespace gbui

@@ -1,0 +1,85 @@
+#pragma once
+// Runs fits on a worker thread and hands the UI the latest snapshot on a timer (design.md section 6).
+// Fit resumes a paused session or starts a fresh one; Step advances one iteration (building the Booster first
+// if needed); Pause and Cancel act at the next batch boundary (~40 ms); shutdown() cancels and joins.
+#include <QElapsedTimer>
+#include <QObject>
+#include <QTimer>
+#include <memory>
+
+#include "common/WorkerThread.hpp"
+#include "fit/FitJob.hpp"
+
+namespace gbui {
+
+class MessageSink;
+
+enum class FitState { Idle, Running, Paused, Finished, Cancelled, Failed };
+QString stateName(FitState s);
+
+class FitController : public QObject {
+  Q_OBJECT
+ public:
+  explicit FitController(MessageSink* messages, QObject* parent = nullptr);
+  ~FitController() override;
+
+  void setData(std::shared_ptr<const gb::Dataset> data);
+  void setSettings(const gb::ModelSettings& model, const gb::ComputeSettings& compute);
+  std::shared_ptr<const gb::Dataset> data() const { return data_; }
+
+  bool fit();
+  bool step();
+  void pause();
+  void cancel();
+  // Cancels a running job and waits for its thread to end (closing the window).
+  void shutdown();
+  // Forgets the session (idle only): the next Fit or Step builds a new Booster.
+  void reset();
+
+  FitState state() const { return state_; }
+  bool isRunning() const { return worker_.isRunning(); }
+  bool workerJoined() const { return worker_.isJoined(); }
+  bool canResume() const;
+  // The Booster of the current session: only while no job runs (null otherwise or before the first fit).
+  std::shared_ptr<gb::Booster> booster() const;
+  std::shared_ptr<const FitSetup> setup() const { return session_ ? session_->setup : nullptr; }
+  // What the views last drew (empty before the first snapshot).
+  const FitSnapshot& lastSnapshot() const { return last_; }
+  int iteration() const { return last_.iteration; }
+
+  void setRefreshIntervalMs(int ms) { timer_.setInterval(ms); }
+  int refreshIntervalMs() const { return timer_.interval(); }
+  // Snapshots the UI took and the worker published during the current or last job.
+  unsigned long snapshotsTaken() const { return taken_; }
+  unsigned long snapshotsPublished() const { return slot_->published(); }
+
+ signals:
+  void stateChanged(gbui::FitState state);
+  void snapshotReady(const gbui::FitSnapshot& snapshot);
+  // After the job's last snapshot was delivered; ok false after an error (already reported to the sink).
+  void jobFinished(bool ok);
+
+ private:
+  std::string signatureNow() const;
+  bool startJob(JobKind kind, bool fresh, int target);
+  void takeLatest();
+  void onJobFinished(bool ok, const QString& error, const QString& details);
+  void setState(FitState s);
+
+  MessageSink* messages_;
+  std::shared_ptr<const gb::Dataset> data_;
+  gb::ModelSettings model_;
+  gb::ComputeSettings compute_;
+  std::shared_ptr<FitSession> session_;
+  std::shared_ptr<FitJob> job_;
+  std::shared_ptr<SnapshotSlot> slot_ = std::make_shared<SnapshotSlot>();
+  std::shared_ptr<std::atomic<bool>> pause_ = std::make_shared<std::atomic<bool>>(false);
+  bool cancelRequested_ = false;
+  WorkerThread worker_;
+  QTimer timer_;
+  FitSnapshot last_;
+  unsigned long taken_ = 0;
+  FitState state_ = FitState::Idle;
+};
+
+}  // namespace gbui

@@ -1,0 +1,224 @@
+#include "model/ModelPanel.hpp"
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include "common/QtConvert.hpp"
+
+namespace gbui {
+
+namespace {
+
+QComboBox* combo(const QList<QPair<QString, QString>>& items, const QString& tip) {
+  auto* c = new QComboBox;
+  for (const auto& [text, data] : items) c->addItem(text, data);
+  c->setToolTip(tip);
+  return c;
+}
+
+void select(QComboBox* c, const QString& data) {
+  const int i = c->findData(data);
+  if (i >= 0) c->setCurrentIndex(i);
+}
+
+QString choice(const QComboBox* c) { return c->currentData().toString(); }
+
+}  // namespace
+
+ModelPanel::ModelPanel(QWidget* parent) : QWidget(parent) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(0, 0, 0, 0);
+  auto* presets = new QHBoxLayout;
+  paper_ = new QPushButton(tr("Paper"));
+  paper_->setToolTip(tr("The paper's simulation: 12 knots, clamped, ridge penalty, edf 1 by the trace definition"));
+  mboost_ = new QPushButton(tr("mboost defaults"));
+  mboost_->setToolTip(tr("mboost's bbs() defaults: 20 knots, extended, 2nd-order P-spline, df 4 (mboost definition), "
+                         "nu 0.1, mstop 100"));
+  presets->addWidget(new QLabel(tr("Presets")));
+  presets->addWidget(paper_);
+  presets->addWidget(mboost_);
+  layout->addLayout(presets);
+
+  auto* model = new QGroupBox(tr("Model"));
+  auto* form = new QFormLayout(model);
+  knots_ = new QSpinBox;
+  knots_->setRange(1, 500);
+  knots_->setToolTip(tr("Interior knots per covariate (equidistant over its range); k = knots + degree + 1 columns"));
+  degree_ = new QSpinBox;
+  degree_->setRange(1, 5);
+  degree_->setToolTip(tr("Polynomial degree of the B-splines (3: cubic)"));
+  boundary_ = combo({{tr("extended (mboost)"), "extended"}, {tr("clamped (patsy bs)"), "clamped"}},
+                    tr("Boundary knots: extended continues the grid past the range (mboost's bbs); clamped repeats "
+                       "the end knots (the paper's patsy bs)"));
+  penalty_ = combo({{tr("P-spline (differences)"), "pspline"}, {tr("ridge (identity)"), "ridge"}},
+                   tr("Penalty matrix S: D'D of d-th differences (P-spline) or the identity (ridge, the paper's l2)"));
+  differences_ = new QSpinBox;
+  differences_->setRange(0, 3);
+  differences_->setToolTip(tr("Order d of the difference penalty (P-spline only; 2 = mboost's default)"));
+  edf_ = new QDoubleSpinBox;
+  edf_->setRange(0.01, 1000);
+  edf_->setDecimals(3);
+  edf_->setSingleStep(0.5);
+  edf_->setToolTip(tr("Target effective degrees of freedom per learner; lambda is solved from it once"));
+  edfDefinition_ = combo({{tr("mboost: tr(2H - H'H)"), "mboost"}, {tr("trace: tr(H)"), "trace"}},
+                         tr("Which edf definition the target refers to (mboost's gives a larger lambda)"));
+  nu_ = new QDoubleSpinBox;
+  nu_->setRange(0.001, 1.0);
+  nu_->setDecimals(3);
+  nu_->setSingleStep(0.05);
+  nu_->setToolTip(tr("Step length nu: the share of the winning learner's fit added per iteration"));
+  mstop_ = new QSpinBox;
+  mstop_->setRange(1, 10'000'000);
+  mstop_->setGroupSeparatorShown(true);
+  mstop_->setToolTip(tr("Number of boosting iterations"));
+  form->addRow(tr("Knots"), knots_);
+  form->addRow(tr("Degree"), degree_);
+  form->addRow(tr("Boundary"), boundary_);
+  form->addRow(tr("Penalty"), penalty_);
+  form->addRow(tr("Differences"), differences_);
+  form->addRow(tr("edf"), edf_);
+  form->addRow(tr("edf definition"), edfDefinition_);
+  form->addRow(tr("nu"), nu_);
+  form->addRow(tr("mstop"), mstop_);
+  layout->addWidget(model);
+
+  auto* compute = new QGroupBox(tr("Compute"));
+  auto* cform = new QFormLayout(compute);
+  backend_ = combo({}, tr("Where the fit runs: the CPU backend (Eigen, OpenMP) or an OpenCL device"));
+  device_ = combo({}, tr("The device the backend uses"));
+  device_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+  device_->setMinimumContentsLength(14);
+  kernel_ = combo({{tr("default"), ""}, {"compact", "compact"}, {"compact_x", "compact_x"}, {"splitk", "splitk"},
+                   {"v2", "v2"}, {"v1", "v1"}, {"naive", "naive"}, {"clblast", "clblast"}},
+                  tr("OpenCL kernel for B'g (default: the backend's choice; compact kernels need no dense B)"));
+  precision_ = combo({{tr("default"), ""}, {"double", "double"}, {"float", "float"}},
+                     tr("Floating-point precision (default: double on the CPU, float on OpenCL)"));
+  openClNote_ = new QLabel;
+  openClNote_->setWordWrap(true);
+  openClNote_->setVisible(false);
+  cform->addRow(tr("Backend"), backend_);
+  cform->addRow(tr("Device"), device_);
+  cform->addRow(tr("Kernel"), kernel_);
+  cform->addRow(tr("Precision"), precision_);
+  cform->addRow(openClNote_);
+  layout->addWidget(compute);
+
+  setSettings(gb::ModelSettings::mboostPreset());
+  gb::ComputeDeviceList cpuOnly;
+  cpuOnly.devices.push_back({"cpu", "", tr("CPU (Eigen, OpenMP)").toStdString(), "host"});
+  setDevices(cpuOnly);
+
+  connect(paper_, &QPushButton::clicked, this, &ModelPanel::applyPaperPreset);
+  connect(mboost_, &QPushButton::clicked, this, &ModelPanel::applyMboostPreset);
+  connect(backend_, &QComboBox::currentIndexChanged, this, [this] {
+    fillDevices();
+    updateEnabled();
+  });
+  connect(penalty_, &QComboBox::currentIndexChanged, this, &ModelPanel::updateEnabled);
+  for (QSpinBox* s : {knots_, degree_, differences_, mstop_})
+    connect(s, &QSpinBox::valueChanged, this, &ModelPanel::settingsChanged);
+  for (QDoubleSpinBox* s : {edf_, nu_}) connect(s, &QDoubleSpinBox::valueChanged, this, &ModelPanel::settingsChanged);
+  for (QComboBox* c : {boundary_, penalty_, edfDefinition_, backend_, device_, kernel_, precision_})
+    connect(c, &QComboBox::currentIndexChanged, this, &ModelPanel::settingsChanged);
+}
+
+gb::ModelSettings ModelPanel::settings() const {
+  gb::ModelSettings s;
+  s.spline.knots = knots_->value();
+  s.spline.degree = degree_->value();
+  s.spline.boundary = gb::boundaryFromString(ss(choice(boundary_)));
+  s.penalty = gb::penaltyFromString(ss(choice(penalty_)));
+  s.differences = s.penalty == gb::PenaltyKind::Ridge ? 0 : differences_->value();
+  s.edf = edf_->value();
+  s.edfDefinition = gb::edfDefinitionFromString(ss(choice(edfDefinition_)));
+  s.nu = nu_->value();
+  s.mstop = mstop_->value();
+  return s;
+}
+
+void ModelPanel::setSettings(const gb::ModelSettings& s) {
+  knots_->setValue(s.spline.knots);
+  degree_->setValue(s.spline.degree);
+  select(boundary_, qs(gb::toString(s.spline.boundary)));
+  select(penalty_, qs(gb::toString(s.penalty)));
+  differences_->setValue(s.differences);
+  edf_->setValue(s.edf);
+  select(edfDefinition_, qs(gb::toString(s.edfDefinition)));
+  nu_->setValue(s.nu);
+  mstop_->setValue(s.mstop);
+  updateEnabled();
+}
+
+void ModelPanel::applyPaperPreset() { setSettings(gb::ModelSettings::paperPreset()); }
+void ModelPanel::applyMboostPreset() { setSettings(gb::ModelSettings::mboostPreset()); }
+
+gb::ComputeSettings ModelPanel::compute() const {
+  gb::ComputeSettings c;
+  c.backend = ss(choice(backend_));
+  if (c.backend == "opencl") {
+    c.device = ss(choice(device_));
+    c.kernel = ss(choice(kernel_));
+  }
+  c.precision = ss(choice(precision_));
+  return c;
+}
+
+void ModelPanel::setCompute(const gb::ComputeSettings& c) {
+  select(backend_, qs(c.backend));
+  fillDevices();
+  select(device_, qs(c.device));
+  select(kernel_, qs(c.kernel));
+  select(precision_, qs(c.precision));
+  updateEnabled();
+}
+
+void ModelPanel::setDevices(const gb::ComputeDeviceList& devices) {
+  devices_ = devices;
+  const QString keep = choice(backend_);
+  QSignalBlocker block(backend_);
+  backend_->clear();
+  backend_->addItem(tr("CPU (Eigen, OpenMP)"), "cpu");
+  bool anyOpenCl = false;
+  for (const auto& d : devices.devices) anyOpenCl |= d.backend == "opencl";
+  if (anyOpenCl) backend_->addItem(tr("OpenCL"), "opencl");
+  select(backend_, keep);
+  openClNote_->setText(anyOpenCl ? QString() : tr("OpenCL unavailable: %1. Only the CPU backend can run.")
+                                                   .arg(devices.openClStatus.empty() ? tr("no OpenCL device found")
+                                                                                     : qs(devices.openClStatus)));
+  openClNote_->setVisible(!anyOpenCl);
+  fillDevices();
+  updateEnabled();
+}
+
+QString ModelPanel::openClStatus() const { return openClNote_->text(); }
+
+void ModelPanel::fillDevices() {
+  const bool openCl = choice(backend_) == "opencl";
+  const QString keep = choice(device_);
+  QSignalBlocker block(device_);
+  device_->clear();
+  for (const auto& d : devices_.devices) {
+    if ((d.backend == "opencl") != openCl) continue;
+    const QString label = openCl ? QString("%1 (%2, %3)").arg(qs(d.name), qs(d.type), qs(d.platform)) : qs(d.name);
+    device_->addItem(label, openCl ? qs(d.name) : QString());
+    if (d.isDefault && keep.isEmpty()) device_->setCurrentIndex(device_->count() - 1);
+  }
+  if (!openCl && device_->count() == 0) device_->addItem(tr("CPU (Eigen, OpenMP)"), QString());
+  select(device_, keep);
+}
+
+void ModelPanel::updateEnabled() {
+  const bool openCl = choice(backend_) == "opencl";
+  device_->setEnabled(openCl);
+  kernel_->setEnabled(openCl);
+  differences_->setEnabled(choice(penalty_) == "pspline");
+}
+
+}  // namespace gbui

@@ -1,0 +1,62 @@
+#pragma once
+// Model and compute settings: spline (knots, degree, boundary), penalty (kind, order), edf and its definition,
+// nu, mstop; backend, device, kernel, precision; one-click presets (the paper's, mboost's defaults).
+#include <QWidget>
+
+#include "boost/ComputeDevices.hpp"
+#include "boost/ModelSettings.hpp"
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QPushButton;
+class QSpinBox;
+
+namespace gbui {
+
+class ModelPanel : public QWidget {
+  Q_OBJECT
+ public:
+  explicit ModelPanel(QWidget* parent = nullptr);
+
+  // Response and learners are not set here (they come from the column roles).
+  gb::ModelSettings settings() const;
+  void setSettings(const gb::ModelSettings& s);
+  gb::ComputeSettings compute() const;
+  void setCompute(const gb::ComputeSettings& c);
+  void setDevices(const gb::ComputeDeviceList& devices);
+  QString openClStatus() const;
+
+  void applyPaperPreset();
+  void applyMboostPreset();
+  QPushButton* paperPresetButton() const { return paper_; }
+  QPushButton* mboostPresetButton() const { return mboost_; }
+  QSpinBox* mstopBox() const { return mstop_; }
+
+ signals:
+  void settingsChanged();
+
+ private:
+  void fillDevices();
+  void updateEnabled();
+
+  QSpinBox* knots_;
+  QSpinBox* degree_;
+  QComboBox* boundary_;
+  QComboBox* penalty_;
+  QSpinBox* differences_;
+  QDoubleSpinBox* edf_;
+  QComboBox* edfDefinition_;
+  QDoubleSpinBox* nu_;
+  QSpinBox* mstop_;
+  QComboBox* backend_;
+  QComboBox* device_;
+  QComboBox* kernel_;
+  QComboBox* precision_;
+  QLabel* openClNote_;
+  QPushButton* paper_;
+  QPushButton* mboost_;
+  gb::ComputeDeviceList devices_;
+};
+
+}  // namespace gbui

@@ -1,0 +1,139 @@
+#include "plots/EdfExplorer.hpp"
+
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QVBoxLayout>
+#include <cmath>
+
+#include "common/MessageSink.hpp"
+#include "common/QtConvert.hpp"
+#include "learner/EdfSolver.hpp"
+#include "plots/PlotWidget.hpp"
+
+namespace gbui {
+
+namespace {
+
+// Lambda range that shows the whole transition: edf changes where lambda * d_i ~ 1 for the Demmler-Reinsch
+// eigenvalues d_i = (1 - theta_i) / theta_i of the penalised directions.
+QCPRange lambdaRange(const gb::EdfFunction& f, double lambdaInUse) {
+  double dMin = HUGE_VAL, dMax = 0.0;
+  for (double t : f.thetas()) {
+    if (t <= 1e-12 || t >= 1.0 - 1e-12) continue;
+    const double d = (1.0 - t) / t;
+    dMin = std::min(dMin, d);
+    dMax = std::max(dMax, d);
+  }
+  if (dMax == 0.0) return QCPRange(1e-6, 1e6);
+  double lo = 1e-2 / dMax, hi = 1e2 / dMin;
+  if (lambdaInUse > 0) lo = std::min(lo, lambdaInUse / 10), hi = std::max(hi, lambdaInUse * 10);
+  return QCPRange(lo, hi);
+}
+
+}  // namespace
+
+EdfExplorer::EdfExplorer(MessageSink* sink, QWidget* parent) : QWidget(parent), sink_(sink) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(2, 2, 2, 2);
+  auto* row = new QHBoxLayout;
+  row->addWidget(new QLabel(tr("Learner")));
+  learners_ = new QComboBox;
+  learners_->setToolTip(tr("The base learner whose edf(lambda) curve is shown"));
+  learners_->setMinimumContentsLength(8);
+  row->addWidget(learners_);
+  info_ = new QLabel(tr("Fit or Step once to build the learners."));
+  info_->setWordWrap(true);
+  row->addWidget(info_, 1);
+  layout->addLayout(row);
+  plot_ = new PlotWidget;
+  plot_->setMessageSink(sink);
+  plot_->setExportName("edf-lambda");
+  plot_->setTitle(tr("Effective degrees of freedom against the smoothing parameter"));
+  plot_->xAxis->setLabel(tr("lambda (penalty weight against raw B'B; log scale)"));
+  plot_->yAxis->setLabel(tr("effective degrees of freedom"));
+  setLogAxis(plot_->xAxis, true);
+  trace_ = plot_->addGraph();
+  trace_->setName(tr("trace: tr(H)"));
+  trace_->setPen(QPen(QColor(31, 119, 180), 2));
+  mboost_ = plot_->addGraph();
+  mboost_->setName(tr("mboost: tr(2H - H'H)"));
+  mboost_->setPen(QPen(QColor(255, 127, 14), 2));
+  lambdaLine_ = new QCPItemStraightLine(plot_);
+  lambdaLine_->setPen(QPen(QColor(214, 39, 40), 1.2, Qt::DashLine));
+  targetLine_ = new QCPItemStraightLine(plot_);
+  targetLine_->setPen(QPen(QColor(120, 120, 120), 1, Qt::DotLine));
+  plot_->legend->setVisible(true);
+  plot_->legend->setFont(QFont(font().family(), 8));
+  layout->addWidget(plot_, 1);
+  connect(learners_, &QComboBox::currentIndexChanged, this, &EdfExplorer::showLearner);
+  clear();
+}
+
+void EdfExplorer::clear() {
+  setup_.reset();
+  learners_->blockSignals(true);
+  learners_->clear();
+  learners_->blockSignals(false);
+  trace_->data()->clear();
+  mboost_->data()->clear();
+  lambdaLine_->setVisible(false);
+  targetLine_->setVisible(false);
+  plot_->requestReplot();
+}
+
+void EdfExplorer::setSetup(std::shared_ptr<const FitSetup> setup) {
+  if (setup == setup_) return;
+  const int keep = learners_->currentIndex();
+  clear();
+  setup_ = std::move(setup);
+  if (!setup_) return;
+  learners_->blockSignals(true);
+  for (const gb::Learner& l : setup_->learners) learners_->addItem(qs(l.name));
+  learners_->setCurrentIndex(keep >= 0 && keep < learners_->count() ? keep : 0);
+  learners_->blockSignals(false);
+  showLearner(learners_->currentIndex());
+}
+
+void EdfExplorer::showLearner(int learner) {
+  if (!setup_ || learner < 0 || learner >= static_cast<int>(setup_->learners.size())) return;
+  const gb::Learner& l = setup_->learners[learner];
+  try {
+    const gb::EdfFunction f(l.gram, l.penalty);
+    const QCPRange range = lambdaRange(f, l.lambda);
+    const int points = 240;
+    QVector<double> x(points), traceEdf(points), mboostEdf(points);
+    for (int i = 0; i < points; ++i) {
+      x[i] = range.lower * std::pow(range.upper / range.lower, double(i) / (points - 1));
+      traceEdf[i] = f(x[i], gb::EdfDefinition::Trace);
+      mboostEdf[i] = f(x[i], gb::EdfDefinition::Mboost);
+    }
+    trace_->setData(x, traceEdf, true);
+    mboost_->setData(x, mboostEdf, true);
+    plot_->xAxis->setRange(range);
+    plot_->yAxis->setRange(0, f.rank() * 1.05 + 0.5);
+    const double target = setup_->settings.edf;
+    targetLine_->point1->setCoords(range.lower, target);
+    targetLine_->point2->setCoords(range.upper, target);
+    targetLine_->setVisible(true);
+    lambdaLine_->setVisible(l.lambda > 0);
+    if (l.lambda > 0) {
+      lambdaLine_->point1->setCoords(l.lambda, 0);
+      lambdaLine_->point2->setCoords(l.lambda, 1);
+    }
+    const QString def = qs(gb::toString(setup_->settings.edfDefinition));
+    QString text = tr("%1: lambda in use %2 (red dashed) gives edf %3 by the %4 definition (target %5, dotted); "
+                      "trace %6, mboost %7; rank of B %8, penalty null space %9.")
+                       .arg(qs(l.name)).arg(l.lambda, 0, 'g', 6).arg(l.edf, 0, 'g', 6).arg(def).arg(target)
+                       .arg(f(l.lambda, gb::EdfDefinition::Trace), 0, 'g', 5)
+                       .arg(f(l.lambda, gb::EdfDefinition::Mboost), 0, 'g', 5)
+                       .arg(f.rank()).arg(f.nullSpaceDimension());
+    if (!l.note.empty()) text += " " + qs(l.note);
+    info_->setText(text);
+    plot_->requestReplot();
+  } catch (const std::exception& e) {
+    sink_->exception(tr("edf explorer"), e);
+  }
+}
+
+}  // namespace gbui

@@ -1,0 +1,37 @@
+#pragma once
+// One covariate's centred partial effect with its data rug (bottom ticks) and interior knots (dotted lines).
+#include "plots/EffectCurves.hpp"
+#include "plots/PlotWidget.hpp"
+
+namespace gbui {
+
+class EffectPlot : public PlotWidget {
+  Q_OBJECT
+ public:
+  EffectPlot(bool compact, QWidget* parent = nullptr);
+
+  // Draws the static parts (rug, knots, labels) of learner `j`.
+  void setLearner(const FitSetup& setup, int learner);
+  int learner() const { return learner_; }
+  void setCurve(const EffectCurve& curve);
+  void setValueRange(double maxAbs);
+  QCPGraph* effectGraph() const { return effect_; }
+  // Redraws only the curve's own buffered layer (axes, rug and knots stay as drawn): valid while the axis
+  // ranges are unchanged, and a fraction of a full replot's cost.
+  void replotCurveOnly();
+
+ signals:
+  void clicked(int learner);
+
+ protected:
+  void mouseReleaseEvent(QMouseEvent* event) override;
+
+ private:
+  bool compact_;
+  int learner_ = -1;
+  QCPGraph* effect_ = nullptr;
+  QCPGraph* rug_ = nullptr;
+  QCPGraph* knots_ = nullptr;
+};
+
+}  // namespace gbui

@@ -1,0 +1,75 @@
+#include "plots/PlotWidget.hpp"
+
+#include <QContextMenuEvent>
+#include <QFileDialog>
+#include <QMenu>
+
+#include "common/MessageSink.hpp"
+#include "plots/PlotExport.hpp"
+
+namespace gbui {
+
+PlotWidget::PlotWidget(QWidget* parent) : QCustomPlot(parent) {
+  setNoAntialiasingOnDrag(true);
+  setToolTip(tr("Right-click to export the picture (PNG, SVG, PDF) or the data (CSV)"));
+  styleAxes(axisRect());
+}
+
+void PlotWidget::setTitle(const QString& text) {
+  if (!title_) {
+    plotLayout()->insertRow(0);
+    title_ = new QCPTextElement(this, text, QFont(font().family(), 9, QFont::Bold));
+    plotLayout()->addElement(0, 0, title_);
+  }
+  title_->setText(text);
+}
+
+void PlotWidget::contextMenuEvent(QContextMenuEvent* event) {
+  QMenu menu(this);
+  menu.addAction(tr("Export PNG..."), this, [this] { exportInteractively(tr("PNG image (*.png)"), "png"); });
+  menu.addAction(tr("Export SVG..."), this, [this] { exportInteractively(tr("SVG image (*.svg)"), "svg"); });
+  menu.addAction(tr("Export PDF..."), this, [this] { exportInteractively(tr("PDF document (*.pdf)"), "pdf"); });
+  menu.addAction(tr("Export data as CSV..."), this, [this] { exportInteractively(tr("CSV table (*.csv)"), "csv"); });
+  menu.exec(event->globalPos());
+}
+
+void PlotWidget::exportInteractively(const QString& filter, const QString& suffix) {
+  QString path = QFileDialog::getSaveFileName(this, tr("Export plot"), exportName_ + "." + suffix, filter);
+  if (path.isEmpty()) return;
+  if (QFileInfo(path).suffix().isEmpty()) path += "." + suffix;
+  try {
+    exportPlot(*this, path);
+    if (sink_) sink_->info(tr("Exported %1").arg(path));
+  } catch (const std::exception& e) {
+    if (!sink_) throw;
+    sink_->exception(tr("Export"), e);
+  }
+}
+
+void styleAxes(QCPAxisRect* rect, int fontPointSize) {
+  for (QCPAxis* axis : rect->axes()) {
+    QFont f = axis->labelFont();
+    f.setPointSize(fontPointSize);
+    axis->setLabelFont(f);
+    f.setPointSize(fontPointSize - 1);
+    axis->setTickLabelFont(f);
+    axis->grid()->setPen(QPen(QColor(220, 220, 220), 0, Qt::DotLine));
+  }
+}
+
+void setLogAxis(QCPAxis* axis, bool log) {
+  if (log) {
+    axis->setScaleType(QCPAxis::stLogarithmic);
+    QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);
+    axis->setTicker(ticker);
+    axis->setNumberFormat("eb");
+    axis->setNumberPrecision(0);
+  } else {
+    axis->setScaleType(QCPAxis::stLinear);
+    axis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    axis->setNumberFormat("gb");
+    axis->setNumberPrecision(6);
+  }
+}
+
+}  // namespace gbui

@@ -1,0 +1,39 @@
+#pragma once
+// A QCustomPlot with the export actions every plot of the studio offers (right-click: PNG, SVG, PDF, CSV),
+// the studio's fonts, and queued replots (several updates in one event-loop turn draw once).
+#include <qcustomplot.h>
+
+namespace gbui {
+
+class MessageSink;
+
+class PlotWidget : public QCustomPlot {
+  Q_OBJECT
+ public:
+  explicit PlotWidget(QWidget* parent = nullptr);
+  // Where export errors go (none: exceptions propagate to the caller of exportTo()).
+  void setMessageSink(MessageSink* sink) { sink_ = sink; }
+  // A short name used in default export file names, e.g. "risk".
+  void setExportName(const QString& name) { exportName_ = name; }
+  QString exportName() const { return exportName_; }
+  void requestReplot() { replot(QCustomPlot::rpQueuedReplot); }
+
+  // Title row above the axis rect (created on first use).
+  void setTitle(const QString& text);
+
+ protected:
+  void contextMenuEvent(QContextMenuEvent* event) override;
+
+ private:
+  void exportInteractively(const QString& filter, const QString& suffix);
+
+  MessageSink* sink_ = nullptr;
+  QString exportName_ = QStringLiteral("plot");
+  QCPTextElement* title_ = nullptr;
+};
+
+// Studio look: DejaVu-friendly font sizes, light grid.
+void styleAxes(QCPAxisRect* rect, int fontPointSize = 9);
+void setLogAxis(QCPAxis* axis, bool log);
+
+}  // namespace gbui

@@ -1,0 +1,75 @@
+#include "plots/RiskPlot.hpp"
+
+#include <QCheckBox>
+#include <QVBoxLayout>
+
+#include "common/QtConvert.hpp"
+#include "plots/PlotWidget.hpp"
+
+namespace gbui {
+
+RiskPlot::RiskPlot(MessageSink* sink, QWidget* parent) : QWidget(parent) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(2, 2, 2, 2);
+  logBox_ = new QCheckBox(tr("Logarithmic risk axis"));
+  logBox_->setToolTip(tr("Show the risk on a log scale (the late iterations' small gains become visible)"));
+  layout->addWidget(logBox_);
+  plot_ = new PlotWidget;
+  plot_->setMessageSink(sink);
+  plot_->setExportName("risk");
+  plot_->setTitle(tr("Training risk per iteration"));
+  plot_->xAxis->setLabel(tr("iteration m"));
+  plot_->yAxis->setLabel(tr("risk: mean (y - mu)^2 (squared response units)"));
+  risk_ = plot_->addGraph();
+  risk_->setName(tr("risk"));
+  risk_->setPen(QPen(QColor(31, 119, 180), 1.8));
+  current_ = plot_->addGraph();
+  current_->setName(tr("current iteration"));
+  current_->setLineStyle(QCPGraph::lsNone);
+  current_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QColor(214, 39, 40), QColor(214, 39, 40), 8));
+  marker_ = new QCPItemStraightLine(plot_);
+  marker_->setPen(QPen(QColor(214, 39, 40, 140), 1, Qt::DashLine));
+  marker_->setVisible(false);
+  layout->addWidget(plot_, 1);
+  connect(logBox_, &QCheckBox::toggled, this, &RiskPlot::setLogScale);
+}
+
+void RiskPlot::clear() {
+  risk_->data()->clear();
+  current_->data()->clear();
+  marker_->setVisible(false);
+  drawnPoints_ = 0;
+  plot_->requestReplot();
+}
+
+void RiskPlot::setLogScale(bool on) {
+  if (logBox_->isChecked() != on) logBox_->setChecked(on);
+  setLogAxis(plot_->yAxis, on);
+  plot_->yAxis->rescale();
+  plot_->requestReplot();
+}
+
+void RiskPlot::showSnapshot(const FitSnapshot& s) {
+  if (s.pathRisk.size() == drawnPoints_) return;  // nothing new: no replot
+  const int n = static_cast<int>(s.pathRisk.size());
+  QVector<double> keys(n);
+  for (int i = 0; i < n; ++i) keys[i] = i;
+  risk_->setData(keys, qvec(s.pathRisk), true);
+  current_->setData({double(s.iteration)}, {s.pathRisk.back()}, true);
+  marker_->point1->setCoords(s.iteration, 0);
+  marker_->point2->setCoords(s.iteration, 1);
+  marker_->setVisible(true);
+  plot_->xAxis->setRange(0, std::max(s.target, s.iteration) + 0.5);
+  bool found = false;
+  QCPRange r = risk_->getValueRange(found, QCP::sdBoth);
+  if (found) {
+    if (plot_->yAxis->scaleType() == QCPAxis::stLogarithmic)
+      plot_->yAxis->setRange(r.lower / 1.3, r.upper * 1.3);
+    else
+      plot_->yAxis->setRange(0, r.upper * 1.05);
+  }
+  drawnPoints_ = s.pathRisk.size();
+  plot_->requestReplot();
+}
+
+}  // namespace gbui

@@ -1,0 +1,36 @@
+#pragma once
+// Training risk mean((y - mu)^2) against the iteration (risk[0]: the offset alone), current iteration marked.
+#include <QWidget>
+
+#include "fit/FitSnapshot.hpp"
+
+class QCheckBox;
+class QCPGraph;
+class QCPItemStraightLine;
+
+namespace gbui {
+
+class MessageSink;
+class PlotWidget;
+
+class RiskPlot : public QWidget {
+  Q_OBJECT
+ public:
+  explicit RiskPlot(MessageSink* sink, QWidget* parent = nullptr);
+  void showSnapshot(const FitSnapshot& snapshot);
+  void clear();
+  void setLogScale(bool on);
+  PlotWidget* plot() const { return plot_; }
+  QCPGraph* riskGraph() const { return risk_; }
+  QCheckBox* logScaleBox() const { return logBox_; }
+
+ private:
+  PlotWidget* plot_;
+  QCPGraph* risk_;
+  QCPGraph* current_;
+  QCPItemStraightLine* marker_;
+  QCheckBox* logBox_;
+  std::size_t drawnPoints_ = 0;
+};
+
+}  // namespace gbui

@@ -1,0 +1,288 @@
+#include "window/MainWindow.hpp"
+
+#include <QAction>
+#include <QCloseEvent>
+#include <QDockWidget>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QVBoxLayout>
+
+#include "boost/ComputeDevices.hpp"
+#include "common/QtConvert.hpp"
+#include "common/WorkerThread.hpp"
+#include "data/DataPanel.hpp"
+#include "model/ModelPanel.hpp"
+#include "plots/EdfExplorer.hpp"
+#include "plots/KernelChart.hpp"
+#include "plots/LearnerRaceView.hpp"
+#include "plots/PartialEffectsView.hpp"
+#include "plots/RiskPlot.hpp"
+#include "plots/SelectionPlot.hpp"
+#include "window/InternalTooltips.hpp"
+#include "window/LogPanel.hpp"
+
+void gbInitStudioResources();
+
+namespace gbui {
+
+namespace {
+
+QScrollArea* scrolling(QWidget* content) {
+  auto* area = new QScrollArea;
+  area->setWidgetResizable(true);
+  area->setFrameShape(QFrame::NoFrame);
+  area->setWidget(content);
+  area->setHorizontalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+  return area;
+}
+
+// The first start's model: mboost's learners, but enough iterations (and a step length) for the paper's 20
+// sine effects to be fitted visibly well in a few seconds on two cores (n = 5000, p = 100).
+gb::ModelSettings firstStartSettings() {
+  gb::ModelSettings s = gb::ModelSettings::mboostPreset();
+  s.mstop = 1000;
+  s.nu = 0.3;
+  return s;
+}
+
+}  // namespace
+
+MainWindow::MainWindow(const StudioOptions& options, QWidget* parent)
+    : QMainWindow(parent), store_(options.settingsFile) {
+  gbInitStudioResources();
+  setWindowTitle(tr("GAMBoost Studio"));
+  setWindowIcon(QIcon(":/icons/gamboost-studio.svg"));
+  sink_.setInteractive(options.interactive);
+  sink_.setDialogParent(this);
+  controller_ = new FitController(&sink_, this);
+  buildPanels();
+  buildPlots();
+  buildActions();
+  buildMenus();
+  connect(&sink_, &MessageSink::posted, log_, &LogPanel::append);
+  connect(controller_, &FitController::snapshotReady, this, &MainWindow::onSnapshot);
+  connect(controller_, &FitController::stateChanged, this, &MainWindow::onStateChanged);
+  connect(controller_, &FitController::jobFinished, this, [this] {
+    // Views on hidden tabs were skipped during the run; the final state is drawn everywhere once.
+    for (int i = 0; i < tabs_->count(); ++i) refreshView(tabs_->widget(i));
+  });
+  connect(dataPanel_, &DataPanel::dataChanged, this, &MainWindow::onDataChanged);
+  connect(dataPanel_, &DataPanel::rolesChanged, this, &MainWindow::syncSettings);
+  connect(dataPanel_, &DataPanel::loadFinished, this, [this](bool ok) {
+    if (ok) applyPendingRoles();
+    pendingRoles_.reset();
+  });
+  connect(dataPanel_, &DataPanel::recentFileUsed, this, [this](const QString& path) {
+    store_.addRecentFile(path);
+    updateRecentMenu();
+  });
+  connect(modelPanel_, &ModelPanel::settingsChanged, this, &MainWindow::syncSettings);
+  connect(tabs_, &QTabWidget::currentChanged, this, [this](int i) { refreshView(tabs_->widget(i)); });
+  restoreState(options);
+  onStateChanged(FitState::Idle);
+  if (options.listDevices) startDeviceQuery();
+  if (options.generateOnStart) dataPanel_->generate();
+  tooltipQtInternals(this);
+}
+
+MainWindow::~MainWindow() {
+  controller_->shutdown();
+  dataPanel_->shutdown();
+  kernels_->shutdown();
+}
+
+void MainWindow::buildPanels() {
+  dataPanel_ = new DataPanel(&sink_);
+  modelPanel_ = new ModelPanel;
+  auto* side = new QTabWidget;
+  side->addTab(scrolling(dataPanel_), tr("Data"));
+  side->addTab(scrolling(modelPanel_), tr("Model"));
+  side->setTabToolTip(0, tr("Generate or open data; preview; column roles"));
+  side->setTabToolTip(1, tr("Spline, penalty, edf, boosting and compute settings"));
+
+  auto* run = new QGroupBox(tr("Fit"));
+  auto* grid = new QGridLayout(run);
+  fitButton_ = new QPushButton(tr("Fit"));
+  pauseButton_ = new QPushButton(tr("Pause"));
+  stepButton_ = new QPushButton(tr("Step"));
+  cancelButton_ = new QPushButton(tr("Cancel"));
+  grid->addWidget(fitButton_, 0, 0);
+  grid->addWidget(pauseButton_, 0, 1);
+  grid->addWidget(stepButton_, 0, 2);
+  grid->addWidget(cancelButton_, 0, 3);
+  fitProgress_ = new QProgressBar;
+  fitProgress_->setToolTip(tr("Iterations done of mstop"));
+  fitProgress_->setFormat("%v / %m");
+  grid->addWidget(fitProgress_, 1, 0, 1, 4);
+  fitStatus_ = new QLabel;
+  fitStatus_->setWordWrap(true);
+  grid->addWidget(fitStatus_, 2, 0, 1, 4);
+
+  leftPanel_ = new QWidget;
+  auto* layout = new QVBoxLayout(leftPanel_);
+  layout->setContentsMargins(4, 4, 4, 4);
+  layout->addWidget(side, 1);
+  layout->addWidget(run);
+  leftPanel_->setMinimumWidth(300);
+  leftPanel_->setMaximumWidth(520);
+  auto* dock = new QDockWidget(tr("Data and model"));
+  dock->setObjectName("panelsDock");
+  dock->setWidget(leftPanel_);
+  dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+  addDockWidget(Qt::LeftDockWidgetArea, dock);
+
+  log_ = new LogPanel;
+  auto* logDock = new QDockWidget(tr("Log"));
+  logDock->setObjectName("logDock");
+  logDock->setWidget(log_);
+  logDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+  addDockWidget(Qt::BottomDockWidgetArea, logDock);
+  resizeDocks({logDock}, {110}, Qt::Vertical);
+
+  iterationLabel_ = new QLabel;
+  statusBar()->addPermanentWidget(iterationLabel_);
+}
+
+void MainWindow::buildPlots() {
+  tabs_ = new QTabWidget;
+  tabs_->setDocumentMode(true);
+  effects_ = new PartialEffectsView(&sink_);
+  risk_ = new RiskPlot(&sink_);
+  selection_ = new SelectionPlot(&sink_);
+  race_ = new LearnerRaceView(&sink_);
+  edf_ = new EdfExplorer(&sink_);
+  kernels_ = new KernelChart(&sink_);
+  tabs_->addTab(effects_, tr("Partial effects"));
+  tabs_->addTab(risk_, tr("Risk"));
+  tabs_->addTab(selection_, tr("Selection"));
+  tabs_->addTab(race_, tr("Learner race"));
+  tabs_->addTab(edf_, tr("edf / lambda"));
+  tabs_->addTab(kernels_, tr("Kernel timings"));
+  tabs_->setTabToolTip(0, tr("One plot per selected covariate, centred by its mean over the training rows"));
+  tabs_->setTabToolTip(1, tr("Training risk per iteration"));
+  tabs_->setTabToolTip(2, tr("Selection frequencies and risk reduction per covariate"));
+  tabs_->setTabToolTip(3, tr("Teaching mode: every candidate's RSS reduction in one iteration (use Step)"));
+  tabs_->setTabToolTip(4, tr("edf as a function of lambda under both definitions"));
+  tabs_->setTabToolTip(5, tr("OpenCL kernel benchmark: time and bandwidth against n"));
+  setCentralWidget(tabs_);
+}
+
+void MainWindow::showTab(QWidget* page) { tabs_->setCurrentWidget(page); }
+
+void MainWindow::syncSettings() {
+  gb::ModelSettings s = modelPanel_->settings();
+  const ColumnRoles roles = dataPanel_->roles();
+  if (!roles.response.isEmpty()) s.response = ss(roles.response);
+  s.learners.clear();
+  for (const QString& l : roles.learners) s.learners.push_back(ss(l));
+  controller_->setSettings(s, modelPanel_->compute());
+}
+
+void MainWindow::onDataChanged() {
+  controller_->setData(dataPanel_->dataset());
+  syncSettings();
+  if (!controller_->isRunning()) {
+    effects_->clear();
+    risk_->clear();
+    selection_->clear();
+    race_->clear();
+    edf_->clear();
+  }
+}
+
+void MainWindow::onSnapshot(const FitSnapshot& s) {
+  fitProgress_->setMaximum(std::max(1, s.target));
+  fitProgress_->setValue(s.iteration);
+  iterationLabel_->setText(tr("iteration %1, risk %2").arg(s.iteration).arg(s.pathRisk.empty() ? 0.0 : s.pathRisk.back(), 0, 'g', 5));
+  // Only the visible view draws during a run (switching tabs draws the latest snapshot there).
+  refreshView(tabs_->currentWidget());
+}
+
+void MainWindow::refreshView(QWidget* page) {
+  const FitSnapshot& s = controller_->lastSnapshot();
+  if (!s.setup) return;
+  if (page == effects_) effects_->showSnapshot(s);
+  else if (page == risk_) risk_->showSnapshot(s);
+  else if (page == selection_) selection_->showSnapshot(s);
+  else if (page == race_) race_->showSnapshot(s);
+  else if (page == edf_) edf_->setSetup(s.setup);
+}
+
+void MainWindow::onStateChanged(FitState state) {
+  const bool running = state == FitState::Running;
+  const bool haveData = dataPanel_->dataset() != nullptr;
+  fitAction_->setEnabled(!running);
+  fitAction_->setText(controller_->canResume() ? tr("Resume") : tr("Fit"));
+  stepAction_->setEnabled(!running);
+  pauseAction_->setEnabled(running);
+  cancelAction_->setEnabled(running);
+  saveModelAction_->setEnabled(!running && controller_->booster());
+  dataPanel_->setEnabled(!running);
+  modelPanel_->setEnabled(!running);
+  const FitSnapshot& s = controller_->lastSnapshot();
+  QString text = tr("State: %1.").arg(stateName(state));
+  if (s.setup && state != FitState::Running)
+    text += " " + tr("%1 iterations in %2 s on %3 (%4, %5); set-up %6 s.")
+                      .arg(s.iteration).arg(s.jobSeconds, 0, 'f', 2).arg(qs(s.setup->backend.device))
+                      .arg(qs(s.setup->backend.kernel), qs(s.setup->backend.precision))
+                      .arg(s.setup->setupSeconds, 0, 'f', 2);
+  if (!haveData) text += " " + tr("Generate or open data first.");
+  fitStatus_->setText(text);
+  statusBar()->showMessage(text);
+}
+
+void MainWindow::startDeviceQuery() {
+  deviceQuery_ = new WorkerThread(this);
+  auto result = std::make_shared<gb::ComputeDeviceList>();
+  connect(deviceQuery_, &WorkerThread::finished, this, [this, result] {
+    const gb::ComputeDeviceList& list = *result;
+    const gb::ComputeSettings keep = modelPanel_->compute();
+    modelPanel_->setDevices(list);
+    modelPanel_->setCompute(keep);
+    QStringList openCl;
+    for (const auto& d : list.devices)
+      if (d.backend == "opencl") openCl << qs(d.name);
+    kernels_->setDevices(openCl, qs(list.openClStatus));
+    if (!list.openClStatus.empty()) sink_.warning(tr("OpenCL: %1").arg(qs(list.openClStatus)));
+    else sink_.info(tr("OpenCL devices: %1").arg(openCl.join(", ")));
+  });
+  deviceQuery_->start([result](TaskWorker&) { *result = gb::listComputeDevices(); });
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+  // Closing mid-fit: cancel and join every worker before the window goes (no thread outlives its data).
+  controller_->shutdown();
+  dataPanel_->shutdown();
+  kernels_->shutdown();
+  if (deviceQuery_) deviceQuery_->wait();
+  saveState();
+  event->accept();
+}
+
+void MainWindow::restoreState(const StudioOptions& options) {
+  resize(1280, 820);
+  modelPanel_->setSettings(firstStartSettings());
+  if (!options.restoreSettings) return;
+  if (auto s = store_.modelSettings()) modelPanel_->setSettings(*s);
+  if (auto c = store_.computeSettings()) modelPanel_->setCompute(*c);
+  if (auto g = store_.generatorSpec()) dataPanel_->setGeneratorSpec(*g);
+  if (!store_.geometry().isEmpty()) restoreGeometry(store_.geometry());
+  if (!store_.windowState().isEmpty()) QMainWindow::restoreState(store_.windowState());
+  updateRecentMenu();
+}
+
+void MainWindow::saveState() {
+  store_.setModelSettings(modelPanel_->settings());
+  store_.setComputeSettings(modelPanel_->compute());
+  store_.setGeneratorSpec(dataPanel_->generatorSpec());
+  store_.setWindow(saveGeometry(), QMainWindow::saveState());
+  store_.sync();
+}
+
+}  // namespace gbui

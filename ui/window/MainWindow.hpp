@@ -1,0 +1,129 @@
+#pragma once
+// The studio's main window: data and model panels (left, scrollable), Fit / Pause / Step / Cancel, the plot
+// tabs (partial effects, risk, selection, learner race, edf/lambda, kernel timings) and the log (bottom).
+#include <QMainWindow>
+#include <QPointer>
+
+#include <optional>
+
+#include "common/MessageSink.hpp"
+#include "data/DataSource.hpp"
+#include "fit/FitController.hpp"
+#include "window/SettingsStore.hpp"
+#include "window/StudioOptions.hpp"
+
+class QAction;
+class QLabel;
+class QMenu;
+class QProgressBar;
+class QPushButton;
+class QScrollArea;
+class QTabWidget;
+
+namespace gbui {
+
+class DataPanel;
+class EdfExplorer;
+class KernelChart;
+class LearnerRaceView;
+class LogPanel;
+class ModelPanel;
+class PartialEffectsView;
+class PlotWidget;
+class RiskPlot;
+class SelectionPlot;
+class WorkerThread;
+
+class MainWindow : public QMainWindow {
+  Q_OBJECT
+ public:
+  explicit MainWindow(const StudioOptions& options = {}, QWidget* parent = nullptr);
+  ~MainWindow() override;
+
+  MessageSink* messages() { return &sink_; }
+  FitController* controller() { return controller_; }
+  DataPanel* dataPanel() const { return dataPanel_; }
+  ModelPanel* modelPanel() const { return modelPanel_; }
+  PartialEffectsView* effectsView() const { return effects_; }
+  RiskPlot* riskPlot() const { return risk_; }
+  SelectionPlot* selectionPlot() const { return selection_; }
+  LearnerRaceView* raceView() const { return race_; }
+  EdfExplorer* edfExplorer() const { return edf_; }
+  KernelChart* kernelChart() const { return kernels_; }
+  QTabWidget* plotTabs() const { return tabs_; }
+  QWidget* leftPanel() const { return leftPanel_; }
+  QPushButton* fitButton() const { return fitButton_; }
+  QPushButton* pauseButton() const { return pauseButton_; }
+  QPushButton* stepButton() const { return stepButton_; }
+  QPushButton* cancelButton() const { return cancelButton_; }
+  QAction* fitAction() const { return fitAction_; }
+
+  // Pushes the panels' settings and roles to the controller (done before every Fit/Step as well).
+  void syncSettings();
+  // The plot of the current tab that "Export plot" uses.
+  PlotWidget* currentPlot() const;
+  void showTab(QWidget* page);
+
+  // File actions without dialogs (the menu actions ask for the path, then call these).
+  bool saveModel(const QString& path);
+  bool saveSession(const QString& path);
+  bool openSession(const QString& path);
+  bool exportCurrentPlot(const QString& path);
+
+ protected:
+  void closeEvent(QCloseEvent* event) override;
+
+ private:
+  void buildPanels();
+  void buildPlots();
+  void buildActions();
+  void buildMenus();
+  void restoreState(const StudioOptions& options);
+  void saveState();
+  void startDeviceQuery();
+  void onSnapshot(const FitSnapshot& snapshot);
+  void onStateChanged(FitState state);
+  void onDataChanged();
+  void refreshView(QWidget* page);
+  void updateRecentMenu();
+  void applyPendingRoles();
+
+  MessageSink sink_;
+  FitController* controller_;
+  SettingsStore store_;
+  DataPanel* dataPanel_ = nullptr;
+  ModelPanel* modelPanel_ = nullptr;
+  QWidget* leftPanel_ = nullptr;
+  QTabWidget* tabs_ = nullptr;
+  PartialEffectsView* effects_ = nullptr;
+  RiskPlot* risk_ = nullptr;
+  SelectionPlot* selection_ = nullptr;
+  LearnerRaceView* race_ = nullptr;
+  EdfExplorer* edf_ = nullptr;
+  KernelChart* kernels_ = nullptr;
+  LogPanel* log_ = nullptr;
+  QPushButton* fitButton_ = nullptr;
+  QPushButton* pauseButton_ = nullptr;
+  QPushButton* stepButton_ = nullptr;
+  QPushButton* cancelButton_ = nullptr;
+  QProgressBar* fitProgress_ = nullptr;
+  QLabel* fitStatus_ = nullptr;
+  QLabel* iterationLabel_ = nullptr;
+  QAction* fitAction_ = nullptr;
+  QAction* pauseAction_ = nullptr;
+  QAction* stepAction_ = nullptr;
+  QAction* cancelAction_ = nullptr;
+  QAction* openAction_ = nullptr;
+  QAction* saveSessionAction_ = nullptr;
+  QAction* openSessionAction_ = nullptr;
+  QAction* saveModelAction_ = nullptr;
+  QAction* exportAction_ = nullptr;
+  QAction* quitAction_ = nullptr;
+  QAction* generateAction_ = nullptr;
+  QMenu* recentMenu_ = nullptr;
+  WorkerThread* deviceQuery_ = nullptr;
+  std::optional<ColumnRoles> pendingRoles_;  // applied once a session's CSV has been read
+  QString sessionModelPath_;
+};
+
+}  // namespace gbui

@@ -1,0 +1,268 @@
+// MainWindow: actions, menus and the file operations behind them (model, session, export, recent files).
+#include <QAction>
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QKeySequence>
+#include <QMenuBar>
+#include <QPushButton>
+#include <QTabWidget>
+#include <QToolBar>
+
+#include "common/QtConvert.hpp"
+#include "data/DataPanel.hpp"
+#include "model/Model.hpp"
+#include "model/ModelPanel.hpp"
+#include "plots/EdfExplorer.hpp"
+#include "plots/KernelChart.hpp"
+#include "plots/LearnerRaceView.hpp"
+#include "plots/PartialEffectsView.hpp"
+#include "plots/EffectPlot.hpp"
+#include "plots/PlotExport.hpp"
+#include "plots/RiskPlot.hpp"
+#include "plots/SelectionPlot.hpp"
+#include "window/MainWindow.hpp"
+#include "window/SessionFile.hpp"
+
+namespace gbui {
+
+namespace {
+
+QAction* action(QObject* parent, const QString& text, const QString& tip, const QList<QKeySequence>& keys = {}) {
+  auto* a = new QAction(text, parent);
+  a->setToolTip(tip);
+  a->setStatusTip(tip);
+  a->setShortcuts(keys);
+  return a;
+}
+
+void bindButton(QPushButton* button, QAction* a) {
+  QObject::connect(button, &QPushButton::clicked, a, &QAction::trigger);
+  auto sync = [button, a] {
+    button->setEnabled(a->isEnabled());
+    button->setText(a->text());
+    button->setToolTip(a->toolTip() + (a->shortcut().isEmpty() ? QString() : " (" + a->shortcut().toString() + ")"));
+  };
+  QObject::connect(a, &QAction::changed, button, sync);
+  sync();
+}
+
+}  // namespace
+
+void MainWindow::buildActions() {
+  auto beforeRun = [this] {
+    syncSettings();
+    if (dataPanel_->dataset() && dataPanel_->roles().learners.isEmpty()) {
+      sink_.error(tr("Fit"), tr("No learner column: give at least one column the role 'learner' (Data tab)."));
+      return false;
+    }
+    return true;
+  };
+  fitAction_ = action(this, tr("Fit"), tr("Fit the model to mstop iterations, or resume a paused fit"),
+                      {QKeySequence(Qt::CTRL | Qt::Key_R), QKeySequence(Qt::Key_F5)});
+  pauseAction_ = action(this, tr("Pause"), tr("Pause the fit after the current batch (Fit resumes)"),
+                        {QKeySequence(Qt::Key_F6)});
+  stepAction_ = action(this, tr("Step"), tr("Run exactly one boosting iteration (teaching mode: see the Learner race tab)"),
+                       {QKeySequence(Qt::Key_F10)});
+  cancelAction_ = action(this, tr("Cancel"), tr("Stop the fit; the next Fit starts afresh"), {QKeySequence(Qt::Key_Escape)});
+  connect(fitAction_, &QAction::triggered, this, [this, beforeRun] {
+    if (beforeRun()) controller_->fit();
+  });
+  connect(stepAction_, &QAction::triggered, this, [this, beforeRun] {
+    if (beforeRun() && controller_->step() && tabs_->currentWidget() == effects_) showTab(race_);
+  });
+  connect(pauseAction_, &QAction::triggered, controller_, &FitController::pause);
+  connect(cancelAction_, &QAction::triggered, controller_, &FitController::cancel);
+  bindButton(fitButton_, fitAction_);
+  bindButton(pauseButton_, pauseAction_);
+  bindButton(stepButton_, stepAction_);
+  bindButton(cancelButton_, cancelAction_);
+
+  openAction_ = action(this, tr("Open CSV..."), tr("Read a numeric CSV file"), {QKeySequence::Open});
+  generateAction_ = action(this, tr("Generate paper data"), tr("Generate the paper's simulated data (Data tab settings)"),
+                           {QKeySequence(Qt::CTRL | Qt::Key_G)});
+  openSessionAction_ = action(this, tr("Open session..."), tr("Reopen a saved session (data, roles, settings)"),
+                              {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O)});
+  saveSessionAction_ = action(this, tr("Save session..."), tr("Save data source, roles, settings and the model"),
+                              {QKeySequence::Save});
+  saveModelAction_ = action(this, tr("Save model..."), tr("Save the fitted model as the engine's model.json"),
+                            {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S)});
+  exportAction_ = action(this, tr("Export plot..."), tr("Export the current tab's plot as PNG, SVG, PDF or its data as CSV"),
+                         {QKeySequence(Qt::CTRL | Qt::Key_E)});
+  quitAction_ = action(this, tr("Quit"), tr("Close the window (a running fit is cancelled)"), {QKeySequence::Quit});
+  connect(openAction_, &QAction::triggered, dataPanel_->openButton(), &QPushButton::click);
+  connect(generateAction_, &QAction::triggered, dataPanel_, &DataPanel::generate);
+  connect(quitAction_, &QAction::triggered, this, &QWidget::close);
+  connect(saveModelAction_, &QAction::triggered, this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save model"), "model.json", tr("Model JSON (*.json)"));
+    if (!path.isEmpty()) saveModel(path);
+  });
+  connect(saveSessionAction_, &QAction::triggered, this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save session"), "session.gbs.json", tr("Session (*.json)"));
+    if (!path.isEmpty()) saveSession(path);
+  });
+  connect(openSessionAction_, &QAction::triggered, this, [this] {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open session"), QString(), tr("Session (*.json)"));
+    if (!path.isEmpty()) openSession(path);
+  });
+  connect(exportAction_, &QAction::triggered, this, [this] {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export plot"), "plot.png",
+                                                      tr("PNG (*.png);;SVG (*.svg);;PDF (*.pdf);;CSV data (*.csv)"));
+    if (!path.isEmpty()) exportCurrentPlot(path);
+  });
+
+  auto* bar = addToolBar(tr("Fit"));
+  bar->setObjectName("fitToolBar");
+  for (QAction* a : {fitAction_, pauseAction_, stepAction_, cancelAction_}) bar->addAction(a);
+  bar->addSeparator();
+  bar->addAction(openAction_);
+  bar->addAction(saveSessionAction_);
+  bar->addAction(exportAction_);
+}
+
+void MainWindow::buildMenus() {
+  QMenu* file = menuBar()->addMenu(tr("&File"));
+  file->addAction(generateAction_);
+  file->addAction(openAction_);
+  recentMenu_ = file->addMenu(tr("Recent files"));
+  file->addSeparator();
+  file->addAction(openSessionAction_);
+  file->addAction(saveSessionAction_);
+  file->addAction(saveModelAction_);
+  file->addAction(exportAction_);
+  file->addSeparator();
+  file->addAction(quitAction_);
+  QMenu* fit = menuBar()->addMenu(tr("F&it"));
+  for (QAction* a : {fitAction_, pauseAction_, stepAction_, cancelAction_}) fit->addAction(a);
+  fit->addSeparator();
+  fit->addAction(tr("Preset: Paper"), modelPanel_, &ModelPanel::applyPaperPreset);
+  fit->addAction(tr("Preset: mboost defaults"), modelPanel_, &ModelPanel::applyMboostPreset);
+  QMenu* view = menuBar()->addMenu(tr("&View"));
+  for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
+  updateRecentMenu();
+}
+
+void MainWindow::updateRecentMenu() {
+  if (!recentMenu_) return;
+  recentMenu_->clear();
+  for (const QString& path : store_.recentFiles()) {
+    const bool session = path.endsWith(".gbs.json");
+    recentMenu_->addAction(QFileInfo(path).fileName(), this, [this, path, session] {
+      if (session) openSession(path);
+      else dataPanel_->openCsv(path);
+    })->setToolTip(path);
+  }
+  recentMenu_->setEnabled(!recentMenu_->isEmpty());
+}
+
+PlotWidget* MainWindow::currentPlot() const {
+  QWidget* page = tabs_->currentWidget();
+  if (page == effects_) {
+    if (effects_->detailPlot()->isVisible()) return effects_->detailPlot();
+    const QList<int> shown = effects_->shownLearners();
+    return shown.isEmpty() ? nullptr : effects_->plotFor(shown.front());
+  }
+  if (page == risk_) return risk_->plot();
+  if (page == selection_) return selection_->countsPlot();
+  if (page == race_) return race_->plot();
+  if (page == edf_) return edf_->plot();
+  if (page == kernels_) return kernels_->bandwidthPlot();
+  return nullptr;
+}
+
+bool MainWindow::exportCurrentPlot(const QString& path) {
+  PlotWidget* plot = currentPlot();
+  if (!plot) {
+    sink_.error(tr("Export"), tr("Nothing to export on this tab yet."));
+    return false;
+  }
+  try {
+    exportPlot(*plot, path);
+    sink_.info(tr("Exported %1").arg(path));
+    return true;
+  } catch (const std::exception& e) {
+    sink_.exception(tr("Export"), e);
+    return false;
+  }
+}
+
+bool MainWindow::saveModel(const QString& path) {
+  auto booster = controller_->booster();
+  if (!booster || booster->iteration() == 0) {
+    sink_.error(tr("Save model"), tr("No fitted model yet (or a fit is running)."));
+    return false;
+  }
+  try {
+    booster->model().save(ss(path));
+    sink_.info(tr("Saved the model (%1 iterations) to %2").arg(booster->iteration()).arg(path));
+    return true;
+  } catch (const std::exception& e) {
+    sink_.exception(tr("Save model"), e);
+    return false;
+  }
+}
+
+bool MainWindow::saveSession(const QString& path) {
+  syncSettings();
+  Session s;
+  s.data = dataPanel_->source();
+  s.roles = dataPanel_->roles();
+  s.settings = modelPanel_->settings();
+  s.compute = modelPanel_->compute();
+  auto booster = controller_->booster();
+  if (booster && booster->iteration() > 0) {
+    QString base = path;
+    if (base.endsWith(".json")) base.chop(5);
+    if (base.endsWith(".gbs")) base.chop(4);
+    s.modelPath = base + ".model.json";
+    if (!saveModel(s.modelPath)) return false;
+  }
+  try {
+    gbui::saveSession(path, s);
+    store_.addRecentFile(path);
+    updateRecentMenu();
+    sink_.info(tr("Saved the session to %1").arg(path));
+    return true;
+  } catch (const std::exception& e) {
+    sink_.exception(tr("Save session"), e);
+    return false;
+  }
+}
+
+bool MainWindow::openSession(const QString& path) {
+  if (controller_->isRunning()) {
+    sink_.error(tr("Open session"), tr("A fit is running: cancel it first."));
+    return false;
+  }
+  try {
+    const Session s = loadSession(path);
+    modelPanel_->setSettings(s.settings);
+    modelPanel_->setCompute(s.compute);
+    sessionModelPath_ = s.modelPath;
+    if (s.data.kind == DataSourceSpec::Kind::Paper) {
+      dataPanel_->setGeneratorSpec(s.data.paper);
+      if (!dataPanel_->generate()) return false;
+      dataPanel_->setRoles(s.roles);
+    } else if (s.data.kind == DataSourceSpec::Kind::Csv) {
+      pendingRoles_ = s.roles;
+      if (!dataPanel_->openCsv(s.data.path)) return false;
+    }
+    syncSettings();
+    store_.addRecentFile(path);
+    updateRecentMenu();
+    sink_.info(tr("Opened session %1%2").arg(path, s.modelPath.isEmpty() ? QString()
+                                                                         : tr(" (its model: %1; Fit refits it)").arg(s.modelPath)));
+    return true;
+  } catch (const std::exception& e) {
+    sink_.exception(tr("Open session"), e);
+    return false;
+  }
+}
+
+void MainWindow::applyPendingRoles() {
+  if (!pendingRoles_) return;
+  dataPanel_->setRoles(*pendingRoles_);
+  syncSettings();
+}
+
+}  // namespace gbui

@@ -1,0 +1,93 @@
+#include "window/SessionFile.hpp"
+
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <nlohmann/json.hpp>
+
+#include "common/Error.hpp"
+#include "common/QtConvert.hpp"
+#include "data/CsvWriter.hpp"
+
+namespace gbui {
+
+namespace {
+
+using nlohmann::json;
+
+json toJson(const QStringList& list) {
+  json a = json::array();
+  for (const QString& s : list) a.push_back(ss(s));
+  return a;
+}
+
+QStringList toList(const json& a) {
+  QStringList out;
+  for (const auto& s : a) out << qs(s.get<std::string>());
+  return out;
+}
+
+}  // namespace
+
+void saveSession(const QString& path, const Session& s) {
+  json data;
+  if (s.data.kind == DataSourceSpec::Kind::Paper) {
+    data = {{"kind", "paper"}, {"rows", s.data.paper.rows}, {"covariates", s.data.paper.covariates},
+            {"informative", s.data.paper.informative}, {"noise_var", s.data.paper.noiseVariance},
+            {"intercept", s.data.paper.intercept}, {"seed", s.data.paper.seed}};
+  } else if (s.data.kind == DataSourceSpec::Kind::Csv) {
+    data = {{"kind", "csv"}, {"path", ss(QFileInfo(s.data.path).absoluteFilePath())}};
+  } else {
+    data = {{"kind", "none"}};
+  }
+  json j{{"format", "gamboost-studio-session"},
+         {"version", 1},
+         {"data", data},
+         {"roles", {{"response", ss(s.roles.response)}, {"learners", toJson(s.roles.learners)}, {"ignored", toJson(s.roles.ignored)}}},
+         {"settings", s.settings},
+         {"compute", s.compute},
+         {"model", s.modelPath.isEmpty() ? json(nullptr) : json(ss(s.modelPath))}};
+  gb::writeFileAtomically(ss(path), [&](std::ostream& out) { out << j.dump(2) << '\n'; });
+}
+
+Session loadSession(const QString& path) {
+  QFile file(path);
+  if (!file.open(QIODevice::ReadOnly)) throw gb::InputError(ss(path) + ": cannot read: " + ss(file.errorString()));
+  Session s;
+  try {
+    const json j = json::parse(file.readAll().toStdString());
+    if (j.value("format", "") != "gamboost-studio-session")
+      throw gb::InputError(ss(path) + ": not a GAMBoost Studio session file (no \"format\": \"gamboost-studio-session\")");
+    const json& d = j.at("data");
+    const std::string kind = d.at("kind").get<std::string>();
+    const QDir base = QFileInfo(path).absoluteDir();
+    if (kind == "paper") {
+      s.data.kind = DataSourceSpec::Kind::Paper;
+      s.data.paper.rows = d.at("rows").get<std::size_t>();
+      s.data.paper.covariates = d.at("covariates").get<int>();
+      s.data.paper.informative = d.at("informative").get<int>();
+      s.data.paper.noiseVariance = d.at("noise_var").get<double>();
+      s.data.paper.intercept = d.value("intercept", 7.0);
+      s.data.paper.seed = d.at("seed").get<std::uint64_t>();
+    } else if (kind == "csv") {
+      s.data.kind = DataSourceSpec::Kind::Csv;
+      s.data.path = base.absoluteFilePath(qs(d.at("path").get<std::string>()));
+    } else if (kind != "none") {
+      throw gb::InputError(ss(path) + ": unknown data kind '" + kind + "' (paper, csv or none)");
+    }
+    const json& r = j.at("roles");
+    s.roles.response = qs(r.at("response").get<std::string>());
+    s.roles.learners = toList(r.at("learners"));
+    s.roles.ignored = toList(r.value("ignored", json::array()));
+    j.at("settings").get_to(s.settings);
+    j.at("compute").get_to(s.compute);
+    if (j.contains("model") && j.at("model").is_string()) s.modelPath = base.absoluteFilePath(qs(j.at("model").get<std::string>()));
+  } catch (const gb::InputError&) {
+    throw;
+  } catch (const std::exception& e) {
+    throw gb::InputError(ss(path) + ": malformed session file: " + e.what());
+  }
+  return s;
+}
+
+}  // namespace gbui

@@ -1,0 +1,24 @@
+#pragma once
+// A session file (JSON): the data (generator spec or CSV path), column roles, model and compute settings, and
+// the path of a saved model.json. Reopening regenerates or rereads the data and restores everything else.
+#include <QString>
+#include <optional>
+
+#include "boost/ModelSettings.hpp"
+#include "data/DataSource.hpp"
+
+namespace gbui {
+
+struct Session {
+  DataSourceSpec data;
+  ColumnRoles roles;
+  gb::ModelSettings settings;
+  gb::ComputeSettings compute;
+  QString modelPath;  // empty: no model saved
+};
+
+// Relative paths in the file are resolved against the session file's directory.
+void saveSession(const QString& path, const Session& session);  // atomic; throws gb::InputError
+Session loadSession(const QString& path);                        // throws gb::InputError "<path>: ..."
+
+}  // namespace gbui

@@ -1,0 +1,43 @@
+#pragma once
+// What the studio remembers between runs (QSettings): model and compute settings, the generator spec, window
+// geometry and state, recent files. A file path instead of the platform default keeps tests and benchmark runs
+// away from the user's settings.
+#include <QByteArray>
+#include <QSettings>
+#include <QStringList>
+#include <memory>
+#include <optional>
+
+#include "boost/ModelSettings.hpp"
+#include "data/PaperData.hpp"
+
+namespace gbui {
+
+class SettingsStore {
+ public:
+  // Empty path: the platform's settings for the application's organisation and name.
+  explicit SettingsStore(const QString& path = {});
+
+  bool hasSavedSettings() const;
+  std::optional<gb::ModelSettings> modelSettings() const;
+  void setModelSettings(const gb::ModelSettings& s);
+  std::optional<gb::ComputeSettings> computeSettings() const;
+  void setComputeSettings(const gb::ComputeSettings& s);
+  std::optional<gb::PaperDataSpec> generatorSpec() const;
+  void setGeneratorSpec(const gb::PaperDataSpec& s);
+
+  QByteArray geometry() const;
+  QByteArray windowState() const;
+  void setWindow(const QByteArray& geometry, const QByteArray& state);
+
+  QStringList recentFiles() const;
+  void addRecentFile(const QString& path);
+  static constexpr int kMaxRecent = 8;
+
+  void sync() { settings_->sync(); }
+
+ private:
+  std::unique_ptr<QSettings> settings_;
+};
+
+}  // namespace gbui
