@@ -77,12 +77,11 @@ inline void group_sum(REAL mine, __local REAL* scratch, __global REAL* partials)
   if (lid == 0) partials[get_group_id(0)] = scratch[0];
 }
 
-__kernel __attribute__((reqd_work_group_size(UPDATE_GROUP, 1, 1))) void compact_x_update(
-    int n, int groupRows, __global const int* learnerIndex, __global const REAL* delta, REAL scale,
-    __global const REAL* x, __global const REAL* geometry, __global const REAL* poly, __global const REAL* y,
-    __global REAL* mu, __global REAL* g, __global REAL* partials) {
-  __local REAL A[MOMENTS];
-  __local REAL scratch[UPDATE_GROUP];
+// compact_x's update over this group's rows (A and scratch: the kernel's local arrays).
+inline void x_update_rows(int n, int groupRows, __global const int* learnerIndex, __global const REAL* delta,
+                          REAL scale, __global const REAL* x, __global const REAL* geometry,
+                          __global const REAL* poly, __global const REAL* y, __global REAL* mu, __global REAL* g,
+                          __global REAL* partials, __local REAL* A, __local REAL* scratch) {
   const int j = learnerIndex[0];
   step_table(poly + (size_t)j * INTERVALS * W * W, delta + (size_t)j * K, scale, A);
   const REAL lo = geometry[2 * j], inverseSpacing = geometry[2 * j + 1];
@@ -92,6 +91,111 @@ __kernel __attribute__((reqd_work_group_size(UPDATE_GROUP, 1, 1))) void compact_
   REAL ss = (REAL)0;
   for (; i < end; i += step) ss += apply_step(i, eval_table(A, xj[i], lo, inverseSpacing), y, mu, g);
   group_sum(ss, scratch, partials);
+}
+
+__kernel __attribute__((reqd_work_group_size(UPDATE_GROUP, 1, 1))) void compact_x_update(
+    int n, int groupRows, __global const int* learnerIndex, __global const REAL* delta, REAL scale,
+    __global const REAL* x, __global const REAL* geometry, __global const REAL* poly, __global const REAL* y,
+    __global REAL* mu, __global REAL* g, __global REAL* partials) {
+  __local REAL A[MOMENTS];
+  __local REAL scratch[UPDATE_GROUP];
+  x_update_rows(n, groupRows, learnerIndex, delta, scale, x, geometry, poly, y, mu, g, partials, A, scratch);
+}
+
+// ---- CPU devices: the update and the cross-product cache fill in one launch ---------------------------------
+// u^0 .. u^DEGREE of x's row and its interval (as locate() in compact_btg.cl).
+inline int powers_row(REAL x, REAL lo, REAL inverseSpacing, REAL* p) {
+  const REAL t = (x - lo) * inverseSpacing;
+  int q = (int)t;
+  q = q < 0 ? 0 : (q > INTERVALS - 1 ? INTERVALS - 1 : q);
+  const REAL u = t - (REAL)q;
+  p[0] = (REAL)1;
+  #pragma unroll
+  for (int s = 1; s < W; ++s) p[s] = p[s - 1] * u;
+  return q;
+}
+
+#define PAIR (W * W)
+#define PAIRS (INTERVALS * INTERVALS * PAIR)
+
+// out (K x K) = B_j'B_l over all rows, from x, by one work-item. On a pair of intervals (qj, ql) both bases are
+// polynomials in their u, so the rows only accumulate the pair moments M[qj][ql][s][t] = sum uj^s ul^t (two
+// copies, even/odd rows, so neighbouring rows in the same pair do not wait on each other's sum); then
+//   (B_j'B_l)[qj + r][ql + r'] += sum_{s,t} polyj(qj, r, s) M[qj][ql][s][t] polyl(ql, r', t).
+inline void cross_column(int n, int j, int l, __global const REAL* x, __global const REAL* geometry,
+                         __global const REAL* poly, __global REAL* out) {
+  REAL M0[PAIRS], M1[PAIRS];
+  for (int m = 0; m < PAIRS; ++m) M0[m] = M1[m] = (REAL)0;
+  __global const REAL* xj = x + (size_t)j * n;
+  __global const REAL* xl = x + (size_t)l * n;
+  const REAL loj = geometry[2 * j], ij = geometry[2 * j + 1], lol = geometry[2 * l], il = geometry[2 * l + 1];
+  int i = 0;
+  for (; i + 1 < n; i += 2) {
+    REAL a0[W], b0[W], a1[W], b1[W];
+    const int p0 = (powers_row(xj[i], loj, ij, a0) * INTERVALS + powers_row(xl[i], lol, il, b0)) * PAIR;
+    const int p1 = (powers_row(xj[i + 1], loj, ij, a1) * INTERVALS + powers_row(xl[i + 1], lol, il, b1)) * PAIR;
+    #pragma unroll
+    for (int s = 0; s < W; ++s)
+      #pragma unroll
+      for (int t = 0; t < W; ++t) {
+        M0[p0 + s * W + t] += a0[s] * b0[t];
+        M1[p1 + s * W + t] += a1[s] * b1[t];
+      }
+  }
+  if (i < n) {
+    REAL a0[W], b0[W];
+    const int p0 = (powers_row(xj[i], loj, ij, a0) * INTERVALS + powers_row(xl[i], lol, il, b0)) * PAIR;
+    #pragma unroll
+    for (int s = 0; s < W; ++s)
+      #pragma unroll
+      for (int t = 0; t < W; ++t) M0[p0 + s * W + t] += a0[s] * b0[t];
+  }
+  for (int m = 0; m < K * K; ++m) out[m] = (REAL)0;
+  __global const REAL* pj = poly + (size_t)j * INTERVALS * W * W;
+  __global const REAL* pl = poly + (size_t)l * INTERVALS * W * W;
+  for (int qj = 0; qj < INTERVALS; ++qj)
+    for (int ql = 0; ql < INTERVALS; ++ql) {
+      const int at = (qj * INTERVALS + ql) * PAIR;
+      REAL T[W * W];  // T[s][r'] = sum_t M[s][t] polyl(ql, r', t)
+      #pragma unroll
+      for (int s = 0; s < W; ++s)
+        #pragma unroll
+        for (int r2 = 0; r2 < W; ++r2) {
+          REAL v = (REAL)0;
+          #pragma unroll
+          for (int t = 0; t < W; ++t) v += (M0[at + s * W + t] + M1[at + s * W + t]) * pl[(ql * W + r2) * W + t];
+          T[s * W + r2] = v;
+        }
+      #pragma unroll
+      for (int r = 0; r < W; ++r)
+        #pragma unroll
+        for (int r2 = 0; r2 < W; ++r2) {
+          REAL v = (REAL)0;
+          #pragma unroll
+          for (int s = 0; s < W; ++s) v += pj[(qj * W + r) * W + s] * T[s * W + r2];
+          out[(qj + r) * K + ql + r2] += v;
+        }
+    }
+}
+
+// Groups [0, updateGroups): compact_x_update. Groups updateGroups + j: when cacheState[0] = s >= 0 (the select
+// launch just gave the selected learner l cache slot s), B_j'B_l into cache[s][j] (learners x K x K per slot),
+// else nothing. UPDATE_GROUP is 1 on CPU devices, the only ones that run this.
+__kernel __attribute__((reqd_work_group_size(UPDATE_GROUP, 1, 1))) void compact_x_update_cross(
+    int n, int groupRows, __global const int* learnerIndex, __global const REAL* delta, REAL scale,
+    __global const REAL* x, __global const REAL* geometry, __global const REAL* poly, __global const REAL* y,
+    __global REAL* mu, __global REAL* g, __global REAL* partials, int updateGroups, int learners,
+    __global const int* cacheState, __global REAL* cache) {
+  __local REAL A[MOMENTS];
+  __local REAL scratch[UPDATE_GROUP];
+  const int group = get_group_id(0);
+  if (group < updateGroups) {
+    x_update_rows(n, groupRows, learnerIndex, delta, scale, x, geometry, poly, y, mu, g, partials, A, scratch);
+    return;
+  }
+  const int slot = cacheState[0], j = group - updateGroups;
+  if (slot < 0 || j >= learners || get_local_id(0) != 0) return;
+  cross_column(n, j, learnerIndex[0], x, geometry, poly, cache + ((size_t)slot * learners + j) * K * K);
 }
 
 inline REAL eval_stored(__global const int* fj, __global const REAL* wj, __global const REAL* dj, int i) {

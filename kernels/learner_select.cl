@@ -1,7 +1,8 @@
 // The small batched kernels of one boosting iteration (engine/opencl/OpenClBackend.cpp), all on the device:
 //   learner_solve:  delta_j = P_j c_j and r_j = c_j' Q_j c_j (RSS reduction), one work-group per learner;
 //   learner_select: risk of the previous update from its g'g partials, then j* = argmax_j r_j (ties: lowest
-//                   index) and the record (j*, risk, nu * delta_j*) of this iteration in the history buffer.
+//                   index) and the record (j*, risk, nu * delta_j*) of this iteration in the history buffer;
+//   learner_solve_select (CPU devices): both in one launch, after the cross-product cache's correction of c.
 //
 // Defines: REAL, REAL_IS_DOUBLE, K, REDUCE_GROUP (a power of two).
 // History record m: RECORD = K + 2 REALs: [j* (exact in REAL below 2^24), risk, nu * delta_j* (K)].
@@ -40,31 +41,31 @@ __kernel __attribute__((reqd_work_group_size(REDUCE_GROUP, 1, 1))) void learner_
   if (lid == 0) reduction[j] = sums[0];
 }
 
-// One work-group. previousRecord >= 0: sums the update's partials into g'g (-> residualSquares[0]) and writes
-// risk = g'g / n into that record. record >= 0: selects and writes this iteration's record.
-__kernel __attribute__((reqd_work_group_size(REDUCE_GROUP, 1, 1))) void learner_select(
-    int learners, __global const REAL* reduction, __global const REAL* delta, REAL nu, __global int* learnerIndex,
-    int partialCount, __global const REAL* partials, REAL inverseRows, __global REAL* residualSquares,
-    __global REAL* history, int previousRecord, int record) {
-  __local REAL value[REDUCE_GROUP];
-  __local int index[REDUCE_GROUP];
+// previousRecord >= 0: sums the update's partials into g'g (-> residualSquares[0]) and writes risk = g'g / n into
+// that record. Every work-item of the (one) group calls it.
+inline void finish_risk(int partialCount, __global const REAL* partials, REAL inverseRows,
+                        __global REAL* residualSquares, __global REAL* history, int previousRecord,
+                        __local REAL* value) {
+  if (previousRecord < 0) return;
   const int lid = get_local_id(0);
-  if (previousRecord >= 0) {
-    REAL s = (REAL)0;
-    for (int b = lid; b < partialCount; b += REDUCE_GROUP) s += partials[b];
-    value[lid] = s;
-    barrier(CLK_LOCAL_MEM_FENCE);
-    for (int stride = REDUCE_GROUP / 2; stride > 0; stride >>= 1) {
-      if (lid < stride) value[lid] += value[lid + stride];
-      barrier(CLK_LOCAL_MEM_FENCE);
-    }
-    if (lid == 0) {
-      residualSquares[0] = value[0];
-      history[(size_t)previousRecord * RECORD + 1] = value[0] * inverseRows;
-    }
+  REAL s = (REAL)0;
+  for (int b = lid; b < partialCount; b += REDUCE_GROUP) s += partials[b];
+  value[lid] = s;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int stride = REDUCE_GROUP / 2; stride > 0; stride >>= 1) {
+    if (lid < stride) value[lid] += value[lid + stride];
     barrier(CLK_LOCAL_MEM_FENCE);
   }
-  if (record < 0) return;
+  if (lid == 0) {
+    residualSquares[0] = value[0];
+    history[(size_t)previousRecord * RECORD + 1] = value[0] * inverseRows;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+}
+
+// j* = argmax_j reduction[j], ties to the lowest index; the same value in every work-item.
+inline int argmax_learner(int learners, __global const REAL* reduction, __local REAL* value, __local int* index) {
+  const int lid = get_local_id(0);
   // Each work-item scans learners lid, lid + G, ... in increasing order: strict > keeps the lowest index.
   REAL best = -INFINITY;
   int at = -1;
@@ -87,11 +88,92 @@ __kernel __attribute__((reqd_work_group_size(REDUCE_GROUP, 1, 1))) void learner_
     }
     barrier(CLK_LOCAL_MEM_FENCE);
   }
-  const int chosen = index[0];
+  return index[0];
+}
+
+// One work-group. previousRecord >= 0: finishes that record's risk. record >= 0: selects and writes this
+// iteration's record.
+__kernel __attribute__((reqd_work_group_size(REDUCE_GROUP, 1, 1))) void learner_select(
+    int learners, __global const REAL* reduction, __global const REAL* delta, REAL nu, __global int* learnerIndex,
+    int partialCount, __global const REAL* partials, REAL inverseRows, __global REAL* residualSquares,
+    __global REAL* history, int previousRecord, int record) {
+  __local REAL value[REDUCE_GROUP];
+  __local int index[REDUCE_GROUP];
+  finish_risk(partialCount, partials, inverseRows, residualSquares, history, previousRecord, value);
+  if (record < 0) return;
+  const int chosen = argmax_learner(learners, reduction, value, index);
+  const int lid = get_local_id(0);
   if (lid == 0) {
     learnerIndex[0] = chosen;
     history[(size_t)record * RECORD] = (REAL)chosen;
   }
   for (int a = lid; a < K; a += REDUCE_GROUP)
     history[(size_t)record * RECORD + 2 + a] = nu * delta[(size_t)chosen * K + a];
+}
+
+// ---- CPU devices: correction, solve, select and record in one launch (one work-group) ---------------------------
+// The cross-product cache (OpenClBackend.cpp): cache slot s holds G = (B_j'B_l)_j for the learner l that owns it,
+// learners x K x K (row a: column a of B_j, entry b: column b of B_l). slotOf[l] is l's slot or -1,
+// slotOwner[s] the learner in slot s or -1, cacheState = {slot to fill now or -1, next victim}.
+//   applyPending: c_j -= G_{j,l} step for the previous selection l = learnerIndex[0] and its step nu delta_l
+//                 (g changed by -B_l step, so B_j'g changed by -B_j'B_l step); 0 when c was just recomputed.
+//   slots > 0:    the cache is on; a newly selected learner without a slot takes the next victim's slot
+//                 (round robin) and cacheState[0] asks the update launch to fill it.
+__kernel __attribute__((reqd_work_group_size(REDUCE_GROUP, 1, 1))) void learner_solve_select(
+    int learners, __global REAL* c, __global const REAL* P, __global const REAL* Q, __global REAL* delta,
+    __global REAL* reduction, REAL nu, __global int* learnerIndex, int partialCount,
+    __global const REAL* partials, REAL inverseRows, __global REAL* residualSquares, __global REAL* history,
+    int previousRecord, int record, int applyPending, int slots, __global const REAL* cache,
+    __global int* slotOf, __global int* slotOwner, __global int* cacheState, __global REAL* step) {
+  __local REAL value[REDUCE_GROUP];
+  __local int index[REDUCE_GROUP];
+  finish_risk(partialCount, partials, inverseRows, residualSquares, history, previousRecord, value);
+  if (record < 0) return;
+  const int lid = get_local_id(0);
+  __global const REAL* G = (__global const REAL*)0;
+  if (applyPending) G = cache + (size_t)slotOf[learnerIndex[0]] * learners * K * K;
+  for (int j = lid; j < learners; j += REDUCE_GROUP) {
+    __global REAL* cj = c + (size_t)j * K;
+    if (applyPending) {
+      __global const REAL* Gj = G + (size_t)j * K * K;
+      for (int a = 0; a < K; ++a) {
+        REAL d = (REAL)0;
+        for (int b = 0; b < K; ++b) d += Gj[a * K + b] * step[b];
+        cj[a] -= d;
+      }
+    }
+    __global const REAL* Pj = P + (size_t)j * K * K;
+    __global const REAL* Qj = Q + (size_t)j * K * K;
+    REAL r = (REAL)0;
+    for (int a = 0; a < K; ++a) {
+      REAL d = (REAL)0, q = (REAL)0;
+      for (int b = 0; b < K; ++b) {
+        d += Pj[a * K + b] * cj[b];
+        q += Qj[a * K + b] * cj[b];
+      }
+      delta[(size_t)j * K + a] = d;
+      r += cj[a] * q;
+    }
+    reduction[j] = r;
+  }
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  const int chosen = argmax_learner(learners, reduction, value, index);  // every step[] read is done
+  for (int a = lid; a < K; a += REDUCE_GROUP) {
+    const REAL s = nu * delta[(size_t)chosen * K + a];
+    step[a] = s;
+    history[(size_t)record * RECORD + 2 + a] = s;
+  }
+  if (lid != 0) return;
+  learnerIndex[0] = chosen;
+  history[(size_t)record * RECORD] = (REAL)chosen;
+  if (slots <= 0) return;
+  int fill = -1;
+  if (slotOf[chosen] < 0) {
+    fill = cacheState[1];
+    cacheState[1] = (fill + 1) % slots;
+    if (slotOwner[fill] >= 0) slotOf[slotOwner[fill]] = -1;
+    slotOwner[fill] = chosen;
+    slotOf[chosen] = fill;
+  }
+  cacheState[0] = fill;
 }

@@ -76,6 +76,12 @@ void checkDenseFits(const std::string& kernel, std::uint64_t bytes, std::uint64_
 
 using namespace ocl;
 
+namespace {
+// Private memory of one cache-fill work-item (PoCL keeps it on the worker thread's stack): 2 x 13^2 x 4^2 floats
+// = 22 KB at 12 knots; more than this (about 45 knots in float, 30 in double, at degree 3) turns the cache off.
+constexpr std::size_t kMaxPairMomentBytes = std::size_t(256) << 10;
+}  // namespace
+
 struct OpenClBackend::State {
   ComputeSettings compute;
   Device device;
@@ -96,6 +102,18 @@ struct OpenClBackend::State {
   Kernel solve, select, vectorUpdate;
   std::size_t partialCount = 0;
   bool prepared = false;
+
+  // CPU devices: learner_solve_select (one launch instead of solve + select) and, with compact_x, the
+  // cross-product cache (cache slots of learners x k x k, filled by compact_x_update_cross).
+  bool fused = false, cached = false;
+  int refreshInterval = 50;
+  std::size_t cacheBytesLimit = std::size_t(256) << 20;
+  int slots = 0;
+  Buffer cache, slotOf, slotOwner, cacheState, step;
+  Kernel solveSelect, updateCross;
+  bool cValid = false;    // c tracks g: exactly (cCurrent) or up to the pending correction of the last step
+  bool cCurrent = false;  // c == B'g for the current g
+  int sinceRefresh = 0;
 
   std::size_t real() const { return isDouble ? 8 : 4; }
   void setReal(Kernel& kernel, cl_uint i, double v) {
@@ -156,11 +174,90 @@ struct OpenClBackend::State {
     vectorUpdate.launch(*ctx, {group * partialCount}, {group});
   }
 
+  // learner_solve_select: finishes `previous`'s risk; with record >= 0 applies the pending correction (if asked),
+  // solves, selects, records and claims a cache slot for a newly selected learner.
+  void solveSelectAndRecord(int previous, int record, bool applyPending) {
+    solveSelect.arg(13, previous);
+    solveSelect.arg(14, record);
+    solveSelect.arg(15, applyPending ? 1 : 0);
+    const std::size_t group = static_cast<std::size_t>(kernelParameters(device.info, n, L).reduceGroupSize);
+    solveSelect.launch(*ctx, {group}, {group});
+  }
+
+  // compact_x_update_cross: the update's groups, then one group per learner filling a newly claimed slot.
+  void updateAndFill() {
+    const std::size_t group = static_cast<std::size_t>(kernelParameters(device.info, n, L).updateGroupSize);
+    updateCross.launch(*ctx, {group * (partialCount + static_cast<std::size_t>(L))}, {group});
+  }
+
+  // Turns the fused kernels (CPU devices) and the cross-product cache (CPU, compact_x) on when they apply.
+  void prepareFused(const KernelParameters& params, const std::string& options, CompactKernel kind) {
+    fused = !params.gpu && !isDense && params.reduceGroupSize == 1 && params.updateGroupSize == 1;
+    if (!fused) return;
+    const std::size_t column = static_cast<std::size_t>(L) * k * k * real();
+    slots = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(L), cacheBytesLimit / column));
+    // The fill kernel keeps two copies of the pair moments (intervals^2 (degree+1)^2) in private memory.
+    const std::size_t q = static_cast<std::size_t>(data->intervals()), w = static_cast<std::size_t>(data->degree()) + 1;
+    const bool pairsFit = 2 * q * q * w * w * real() <= kMaxPairMomentBytes;
+    cached = kind != CompactKernel::Compact && refreshInterval > 0 && slots >= std::min(L, 8) && pairsFit;
+    if (!cached) slots = 0;
+    cache = Buffer(*ctx, std::max<std::size_t>(1, static_cast<std::size_t>(slots)) * column);
+    const std::vector<cl_int> none(static_cast<std::size_t>(L), -1), state{-1, 0};
+    slotOf = Buffer(*ctx, none.size() * sizeof(cl_int));
+    slotOf.write(*ctx, none.data(), none.size() * sizeof(cl_int));
+    slotOwner = Buffer(*ctx, none.size() * sizeof(cl_int));
+    slotOwner.write(*ctx, none.data(), none.size() * sizeof(cl_int));
+    cacheState = Buffer(*ctx, state.size() * sizeof(cl_int));
+    cacheState.write(*ctx, state.data(), state.size() * sizeof(cl_int));
+    step = Buffer(*ctx, static_cast<std::size_t>(k) * real());
+    solveSelect = Kernel(ctx->kernel("learner_select", "learner_solve_select", options));
+    cl_uint a = 0;
+    solveSelect.arg(a++, L);
+    solveSelect.arg(a++, c);
+    solveSelect.arg(a++, P);
+    solveSelect.arg(a++, Q);
+    solveSelect.arg(a++, delta);
+    solveSelect.arg(a++, reduction);
+    setReal(solveSelect, a++, nu);
+    solveSelect.arg(a++, index);
+    solveSelect.arg(a++, static_cast<int>(partialCount));
+    solveSelect.arg(a++, partials);
+    setReal(solveSelect, a++, 1.0 / static_cast<double>(n));
+    solveSelect.arg(a++, residualSquares);
+    a = 16;  // 12: history (ensureHistory), 13-15: per launch
+    solveSelect.arg(a++, slots);
+    solveSelect.arg(a++, cache);
+    solveSelect.arg(a++, slotOf);
+    solveSelect.arg(a++, slotOwner);
+    solveSelect.arg(a++, cacheState);
+    solveSelect.arg(a++, step);
+    if (!cached) return;
+    updateCross = Kernel(ctx->kernel("compact_update", "compact_x_update_cross", options));
+    a = 0;
+    updateCross.arg(a++, static_cast<int>(n));
+    updateCross.arg(a++, static_cast<int>(params.updateGroupRows));
+    updateCross.arg(a++, index);
+    updateCross.arg(a++, delta);
+    setReal(updateCross, a++, nu);
+    updateCross.arg(a++, data->x());
+    updateCross.arg(a++, data->geometry());
+    updateCross.arg(a++, data->polynomials());
+    updateCross.arg(a++, y);
+    updateCross.arg(a++, mu);
+    updateCross.arg(a++, g);
+    updateCross.arg(a++, partials);
+    updateCross.arg(a++, static_cast<int>(partialCount));
+    updateCross.arg(a++, L);
+    updateCross.arg(a++, cacheState);
+    updateCross.arg(a++, cache);
+  }
+
   void ensureHistory(std::size_t count) {
     if (count <= history) return;
     history = std::max<std::size_t>(count, 64);
     records = Buffer(*ctx, history * static_cast<std::size_t>(k + 2) * real());
     select.arg(9, records);
+    if (fused) solveSelect.arg(12, records);
   }
 };
 
@@ -278,6 +375,9 @@ void OpenClBackend::prepare(const BoostProblem& problem) {
   s.select.arg(6, s.partials);
   s.setReal(s.select, 7, 1.0 / static_cast<double>(s.n));
   s.select.arg(8, s.residualSquares);
+  s.prepareFused(params, options, kind);
+  s.cValid = s.cCurrent = false;
+  s.sinceRefresh = 0;
   s.history = 0;
   s.ensureHistory(64);
   ctx.finish();
@@ -291,11 +391,31 @@ void OpenClBackend::iterate(int count, std::vector<IterationResult>& out) {
   s.ensureHistory(static_cast<std::size_t>(count));
   // Only device work inside the batch: the selected learner stays in s.index, the records in s.records.
   for (int it = 0; it < count; ++it) {
-    s.score();
-    s.selectAndRecord(it - 1, it);
-    s.update();
+    if (!s.fused) {
+      s.score();
+      s.selectAndRecord(it - 1, it);
+      s.update();
+      continue;
+    }
+    // Exact B'g: always without the cache; with it at the start and every refreshInterval iterations.
+    if (!s.cached || !s.cValid || s.sinceRefresh >= s.refreshInterval) {
+      s.plan->transposed(s.g, s.c);
+      s.cValid = s.cCurrent = true;
+      s.sinceRefresh = 0;
+    }
+    s.solveSelectAndRecord(it - 1, it, !s.cCurrent);
+    if (s.cached) {
+      s.updateAndFill();
+      s.cCurrent = false;  // the correction for this step is applied by the next solve-select
+      ++s.sinceRefresh;
+    } else {
+      s.update();
+    }
   }
-  s.selectAndRecord(count - 1, -1);
+  if (s.fused)
+    s.solveSelectAndRecord(count - 1, -1, false);
+  else
+    s.selectAndRecord(count - 1, -1);
   const std::size_t width = static_cast<std::size_t>(s.k) + 2;
   const std::vector<double> records = s.download(s.records, static_cast<std::size_t>(count) * width);
   for (int it = 0; it < count; ++it) {
@@ -316,10 +436,18 @@ std::vector<double> OpenClBackend::fitted() {
   return s_->download(s_->mu, s_->n);
 }
 
+void OpenClBackend::setRefreshInterval(int iterations) { s_->refreshInterval = std::max(0, iterations); }
+
+void OpenClBackend::setCrossCacheBytes(std::size_t bytes) { s_->cacheBytesLimit = bytes; }
+
+bool OpenClBackend::usesCrossCache() const { return s_->cached; }
+
 CandidateScores OpenClBackend::candidates() {
   State& s = *s_;
   if (!s.prepared) throw ComputeError("opencl backend: candidates() before prepare()");
-  s.score();
+  s.score();  // exact c for the current g: any pending correction is void
+  s.cValid = s.cCurrent = true;
+  s.sinceRefresh = 0;
   CandidateScores scores;
   scores.residualSumOfSquares = s.download(s.residualSquares, 1)[0];
   scores.rss = s.download(s.reduction, static_cast<std::size_t>(s.L));

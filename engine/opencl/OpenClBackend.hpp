@@ -7,6 +7,11 @@
 //   (3) j* = argmax r (ties: lowest index), (5) the record (j*, risk, nu delta_j*) into a device history,
 //   (4) mu += nu B_j* delta_j*, g = y - mu and the partial sums of g'g,
 // and reads the batch of records back with one blocking read at the end.
+//
+// On CPU devices (PoCL) with compact_x (or compact_sorted, which runs compact_x there) the backend keeps, as
+// CpuBackend does, a cache of cross-products B_j'B_l for the learners selected so far and updates c incrementally,
+// c_j -= (B_j'B_l) nu delta_l, with an exact B'g every refreshInterval iterations; solve, select and the cache
+// correction are one launch, the update and the cache fill another (two commands per iteration instead of five).
 #include <memory>
 #include <string>
 
@@ -29,6 +34,16 @@ class OpenClBackend final : public Backend {
   void iterate(int count, std::vector<IterationResult>& out) override;
   std::vector<double> fitted() override;
   CandidateScores candidates() override;
+
+  // Call before prepare(). Exact B'g every `iterations` iterations between incremental ones (default 50, as on
+  // CpuBackend); 0 turns the cross-product cache off (exact B'g every iteration, the GPU scheme). Only CPU
+  // devices with compact_x / compact_sorted use the cache.
+  void setRefreshInterval(int iterations);
+  // Call before prepare(). Device bytes the cross-product cache may take (default 256 MiB); each cached learner
+  // takes learners x k x k REALs, a full cache evicts round-robin. Fewer than min(learners, 8) slots: no cache.
+  void setCrossCacheBytes(std::size_t bytes);
+  // True when prepare() turned the cross-product cache on (tests check that the mode they meant ran).
+  bool usesCrossCache() const;
 
  private:
   struct State;

@@ -3,8 +3,12 @@
 //           (both sum the same terms in different orders; ~1e-13 is typical, 1e-9 leaves room for n = 1e4);
 //   float:  risk within 1e-4 relative and the first 50 selections identical (float sums of 1e4 terms:
 //           ~1e-6 relative; the paper's informative learners win by far more than that).
+// On a CPU device the backend updates B'g incrementally through cached cross-products (OpenClBackend.hpp): the
+// crossCache* tests run it with refresh intervals shorter and longer than mstop, batches that straddle a
+// refresh, and a cache so small that slots are evicted, against the CPU backend with the same tolerances.
 // Every kernel the backend offers is run (compact_x, compact, and the dense ones of DenseGemv.hpp).
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
 
 #include "OpenClTestUtil.hpp"
@@ -56,6 +60,9 @@ class TestOpenClBackend : public QObject {
   void floatMatchesCpu();
   void candidatesMatchCpu();
   void infoNamesDeviceKernelPrecision();
+  void crossCacheDoubleMatchesCpu_data();
+  void crossCacheDoubleMatchesCpu();
+  void crossCacheFloatMatchesCpu();
 };
 
 void TestOpenClBackend::doubleMatchesCpu_data() {
@@ -133,6 +140,81 @@ void TestOpenClBackend::infoNamesDeviceKernelPrecision() {
   QCOMPARE(info.device, gbocltest::testDevice().info.name);
   QCOMPARE(info.kernel, std::string("compact"));
   QCOMPARE(info.precision, std::string("float"));
+}
+
+namespace {
+
+// The OpenCL backend with the cross-product cache set up; QSKIP-free: callers check usesCrossCache().
+std::unique_ptr<OpenClBackend> cachedBackend(const std::string& precision, int refresh, std::size_t cacheBytes) {
+  auto backend = std::make_unique<OpenClBackend>(openCl(precision, "compact_x"));
+  backend->setRefreshInterval(refresh);
+  if (cacheBytes) backend->setCrossCacheBytes(cacheBytes);
+  return backend;
+}
+
+}  // namespace
+
+void TestOpenClBackend::crossCacheDoubleMatchesCpu_data() {
+  QTest::addColumn<int>("refresh");
+  QTest::addColumn<int>("batch");
+  QTest::addColumn<int>("cacheSlots");  // cache slots (0: room for every learner)
+  QTest::newRow("refresh 50, one batch") << 50 << 0 << 0;
+  QTest::newRow("refresh 3, batches of 7") << 3 << 7 << 0;    // batches start inside and on refreshes
+  QTest::newRow("refresh 9, batches of 4") << 9 << 4 << 0;    // a refresh inside every other batch
+  QTest::newRow("refresh 1000 > mstop") << 1000 << 0 << 0;  // one exact B'g, then corrections only
+  QTest::newRow("8 slots, evicted") << 1000 << 5 << 8;
+}
+
+void TestOpenClBackend::crossCacheDoubleMatchesCpu() {
+  QFETCH(int, refresh);
+  QFETCH(int, batch);
+  QFETCH(int, cacheSlots);
+  if (gbocltest::testDevice().info.type == "GPU") QSKIP("the cross-product cache runs on CPU devices only");
+  if (!gbocltest::testDevice().info.fp64) QSKIP("device has no fp64");
+  const int covariates = 20, mstop = 120;
+  const auto data = paperData(2501, covariates, 44);
+  ModelSettings settings = ModelSettings::paperPreset();
+  const std::size_t k = static_cast<std::size_t>(settings.spline.knots + settings.spline.degree + 1);
+  Booster cpu(data, settings, std::make_unique<CpuBackend>());
+  cpu.run(mstop);
+  auto backend = cachedBackend("double", refresh, static_cast<std::size_t>(cacheSlots) * covariates * k * k * 8);
+  const OpenClBackend* raw = backend.get();
+  Booster gpu(data, settings, std::move(backend));
+  QVERIFY(raw->usesCrossCache());
+  QCOMPARE(gpu.run(mstop, {}, batch), mstop);
+  QCOMPARE(gpu.path().learner, cpu.path().learner);
+  if (cacheSlots > 0) {  // the row only tests eviction if more learners than slots were selected
+    std::vector<int> distinct = cpu.path().learner;
+    std::sort(distinct.begin(), distinct.end());
+    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+    QVERIFY2(static_cast<int>(distinct.size()) > cacheSlots, qPrintable(QString("%1 learners").arg(distinct.size())));
+  }
+  // Same 1e-9 as doubleMatchesCpu: both backends correct c by cached cross-products, summed in other orders.
+  for (std::size_t m = 0; m < cpu.path().risk.size(); ++m)
+    QVERIFY2(std::abs(gpu.path().risk[m] - cpu.path().risk[m]) <= 1e-9 * cpu.path().risk[m],
+             qPrintable(QString("risk %1: %2 vs %3").arg(m).arg(gpu.path().risk[m], 0, 'g', 17).arg(cpu.path().risk[m], 0, 'g', 17)));
+  const double e = normwiseRelative(gpu.fitted(), cpu.fitted());
+  QVERIFY2(e <= 1e-9, qPrintable(QString("fitted differ by %1 normwise").arg(e)));
+}
+
+// Float with the default refresh (50) over 200 iterations, so three corrected stretches: the same tolerances
+// as floatMatchesCpu (float sums: ~1e-6 relative; corrections add k-term float dot products per iteration).
+void TestOpenClBackend::crossCacheFloatMatchesCpu() {
+  if (gbocltest::testDevice().info.type == "GPU") QSKIP("the cross-product cache runs on CPU devices only");
+  const auto data = paperData(10000, 100, 42);
+  ModelSettings settings = ModelSettings::paperPreset();
+  const int mstop = 200;
+  Booster cpu(data, settings, std::make_unique<CpuBackend>());
+  cpu.run(mstop);
+  auto backend = cachedBackend("float", 50, 0);
+  const OpenClBackend* raw = backend.get();
+  Booster gpu(data, settings, std::move(backend));
+  QVERIFY(raw->usesCrossCache());
+  gpu.run(mstop, {}, 30);
+  for (int m = 0; m < 50; ++m) QCOMPARE(gpu.path().learner[m], cpu.path().learner[m]);
+  for (std::size_t m = 0; m < cpu.path().risk.size(); ++m)
+    QVERIFY2(std::abs(gpu.path().risk[m] - cpu.path().risk[m]) <= 1e-4 * cpu.path().risk[m],
+             qPrintable(QString("risk %1: %2 vs %3").arg(m).arg(gpu.path().risk[m]).arg(cpu.path().risk[m])));
 }
 
 QTEST_APPLESS_MAIN(TestOpenClBackend)
