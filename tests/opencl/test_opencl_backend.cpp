@@ -159,8 +159,8 @@ void TestOpenClBackend::crossCacheDoubleMatchesCpu_data() {
   QTest::addColumn<int>("batch");
   QTest::addColumn<int>("cacheSlots");  // cache slots (0: room for every learner)
   QTest::newRow("refresh 50, one batch") << 50 << 0 << 0;
-  QTest::newRow("refresh 3, batches of 7") << 3 << 7 << 0;    // batches start inside and on refreshes
-  QTest::newRow("refresh 9, batches of 4") << 9 << 4 << 0;    // a refresh inside every other batch
+  QTest::newRow("refresh 3, batches of 7") << 3 << 7 << 0;  // batches start inside and on refreshes
+  QTest::newRow("refresh 9, batches of 4") << 9 << 4 << 0;  // a refresh inside every other batch
   QTest::newRow("refresh 1000 > mstop") << 1000 << 0 << 0;  // one exact B'g, then corrections only
   QTest::newRow("8 slots, evicted") << 1000 << 5 << 8;
 }
@@ -192,7 +192,10 @@ void TestOpenClBackend::crossCacheDoubleMatchesCpu() {
   // Same 1e-9 as doubleMatchesCpu: both backends correct c by cached cross-products, summed in other orders.
   for (std::size_t m = 0; m < cpu.path().risk.size(); ++m)
     QVERIFY2(std::abs(gpu.path().risk[m] - cpu.path().risk[m]) <= 1e-9 * cpu.path().risk[m],
-             qPrintable(QString("risk %1: %2 vs %3").arg(m).arg(gpu.path().risk[m], 0, 'g', 17).arg(cpu.path().risk[m], 0, 'g', 17)));
+             qPrintable(QString("risk %1: %2 vs %3")
+                            .arg(m)
+                            .arg(gpu.path().risk[m], 0, 'g', 17)
+                            .arg(cpu.path().risk[m], 0, 'g', 17)));
   const double e = normwiseRelative(gpu.fitted(), cpu.fitted());
   QVERIFY2(e <= 1e-9, qPrintable(QString("fitted differ by %1 normwise").arg(e)));
 }
