@@ -138,12 +138,6 @@ void printTable(std::ostream& out, const std::vector<std::string>& header,
   for (const auto& row : rows) line(row, false);
 }
 
-std::string formatNumber(double value, int significant) {
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, "%.*g", significant, value);
-  return buffer;
-}
-
 std::string formatSeconds(double seconds) {
   char buffer[64];
   if (seconds < 1e-3)

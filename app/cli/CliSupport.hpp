@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "common/Format.hpp"
+
 namespace gb::cli {
 
 // A leaf subcommand and what runs when it was the one parsed. run() returns the exit status.
@@ -59,8 +61,7 @@ class ProgressPrinter {
 void printTable(std::ostream& out, const std::vector<std::string>& header,
                 const std::vector<std::vector<std::string>>& rows);
 
-// Short number formats for tables and summaries.
-std::string formatNumber(double value, int significant = 4);
+// Short formats for tables and summaries (numbers: gb::formatNumber from common/Format.hpp).
 std::string formatSeconds(double seconds);
 std::string formatBytes(std::uint64_t bytes);
 

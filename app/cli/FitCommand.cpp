@@ -43,6 +43,26 @@ ModelSettings settingsAsGiven(const FitOptions& o, const std::vector<Override>& 
   return s;
 }
 
+// An option naming a word of an engine enum. The engine's parser (boundaryFromString, ...) holds the only list
+// of the words: it judges the word at parse time, and its message lists the accepted ones.
+template <typename E>
+CLI::Option* addWordOption(CLI::App* sub, const std::string& name, std::string& word, const std::string& help,
+                           E (*parse)(const std::string&)) {
+  const CLI::Validator known(
+      [parse](std::string& text) -> std::string {
+        try {
+          parse(text);
+          return {};
+        } catch (const InputError& e) {
+          const std::string message = e.what();  // "--option: must be ...": CLI11 adds the option name itself
+          const std::size_t colon = message.find(": ");
+          return colon == std::string::npos ? message : message.substr(colon + 2);
+        }
+      },
+      "", "");
+  return sub->add_option(name, word, help)->check(known)->capture_default_str()->group("Model");
+}
+
 std::vector<Override> addModelOptions(CLI::App* sub, FitOptions& o) {
   ModelSettings& s = o.settings;
   std::vector<Override> v;
@@ -59,24 +79,18 @@ std::vector<Override> addModelOptions(CLI::App* sub, FitOptions& o) {
       [](ModelSettings& m, const FitOptions& f) { m.spline.knots = f.settings.spline.knots; });
   add(addIntOption(sub, "--degree", s.spline.degree, "B-spline degree (1..5)")->group("Model"),
       [](ModelSettings& m, const FitOptions& f) { m.spline.degree = f.settings.spline.degree; });
-  add(sub->add_option("--boundary", o.boundary, "Boundary knots: clamped (patsy bs) or extended (mboost bbs)")
-          ->check(CLI::IsMember({"clamped", "extended"}))
-          ->capture_default_str()
-          ->group("Model"),
+  add(addWordOption(sub, "--boundary", o.boundary, "Boundary knots: clamped (patsy bs) or extended (mboost bbs)",
+                    &boundaryFromString),
       [](ModelSettings& m, const FitOptions& f) { m.spline.boundary = boundaryFromString(f.boundary); });
-  add(sub->add_option("--penalty", o.penalty, "Penalty: ridge (S = I) or pspline (difference penalty)")
-          ->check(CLI::IsMember({"ridge", "pspline"}))
-          ->capture_default_str()
-          ->group("Model"),
+  add(addWordOption(sub, "--penalty", o.penalty, "Penalty: ridge (S = I) or pspline (difference penalty)",
+                    &penaltyFromString),
       [](ModelSettings& m, const FitOptions& f) { m.penalty = penaltyFromString(f.penalty); });
   add(addIntOption(sub, "--differences", s.differences, "Order of the P-spline differences (0..3)")->group("Model"),
       [](ModelSettings& m, const FitOptions& f) { m.differences = f.settings.differences; });
   add(addRealOption(sub, "--edf", s.edf, "Effective degrees of freedom per learner (sets lambda)")->group("Model"),
       [](ModelSettings& m, const FitOptions& f) { m.edf = f.settings.edf; });
-  add(sub->add_option("--edf-def", o.edfDefinition, "edf definition: trace = tr(H), mboost = tr(2H - H'H)")
-          ->check(CLI::IsMember({"trace", "mboost"}))
-          ->capture_default_str()
-          ->group("Model"),
+  add(addWordOption(sub, "--edf-def", o.edfDefinition, "edf definition: trace = tr(H), mboost = tr(2H - H'H)",
+                    &edfDefinitionFromString),
       [](ModelSettings& m, const FitOptions& f) { m.edfDefinition = edfDefinitionFromString(f.edfDefinition); });
   add(addRealOption(sub, "--nu", s.nu, "Step length, in (0, 1]")->group("Model"),
       [](ModelSettings& m, const FitOptions& f) { m.nu = f.settings.nu; });
@@ -144,6 +158,11 @@ int runFit(const FitOptions& o, const std::vector<Override>& overrides) {
   ModelSettings settings = settingsAsGiven(o, overrides);
   settings.validate();
   if (o.compute.threads < 0) throw InputError(optionMessage("--threads", "must be >= 0"));
+  // result.json records the compute settings "as used": refuse what the CPU backend would silently ignore.
+  if (o.compute.backend == "cpu" && o.compute.precision == "float")
+    throw InputError(optionMessage("--precision", "the CPU backend computes in double only (float: --backend opencl)"));
+  if (o.compute.backend == "cpu" && !o.compute.kernel.empty())
+    throw InputError(optionMessage("--kernel", "kernels belong to the OpenCL backend (--backend opencl)"));
   checkWritable(o.out, "--out");
   if (!o.model.empty()) checkWritable(o.model, "--model");
   std::unique_ptr<Backend> backend = makeBackend(o.compute);

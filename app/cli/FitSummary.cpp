@@ -54,7 +54,7 @@ std::string modelLine(const ModelSettings& s) {
   std::string line = std::to_string(s.spline.knots) + " knots, degree " + std::to_string(s.spline.degree) + ", " +
                      toString(s.spline.boundary) + ", " + toString(s.penalty);
   if (s.penalty == PenaltyKind::PSpline) line += " d=" + std::to_string(s.differences);
-  return line + ", edf " + formatNumber(s.edf) + " (" + toString(s.edfDefinition) + "), nu " + formatNumber(s.nu);
+  return line + ", edf " + formatNumber(s.edf, 4) + " (" + toString(s.edfDefinition) + "), nu " + formatNumber(s.nu, 4);
 }
 
 // Informative covariates named by generate's truth file; empty when there is none or it is unreadable
@@ -112,7 +112,7 @@ void printFitSummary(std::ostream& out, const Booster& booster, const std::strin
   out << "gamboost fit of " << dataPath << "\n";
   out << "  rows          " << booster.rows() << "\n";
   out << "  learners      " << learners.size() << " (" << modelLine(s) << ")\n";
-  out << "  lambda        " << formatNumber(lambdaMin) << " .. " << formatNumber(lambdaMax) << "\n";
+  out << "  lambda        " << formatNumber(lambdaMin, 4) << " .. " << formatNumber(lambdaMax, 4) << "\n";
   out << "  compute       " << info.backend << " / " << info.device << " / kernel " << info.kernel << " / "
       << info.precision << "\n";
   out << "  read          " << formatSeconds(readSeconds) << "\n";

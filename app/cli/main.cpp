@@ -1,12 +1,14 @@
 // gamboost: the command-line twin of GAMBoost Studio (design.md section 4).
 // Every failure ends here as one line "gamboost: <message>" on stderr: status 2 for bad input or options
 // (gb::InputError and CLI11's parse errors), 1 for device failures and anything unexpected. Never a crash.
+#include <cstdlib>
 #include <iostream>
 #include <new>
 #include <string>
 
 #include "Commands.hpp"
 #include "common/Error.hpp"
+#include "common/OpenMpPolicy.hpp"
 
 namespace {
 
@@ -27,6 +29,7 @@ int fail(int status, const std::string& message) {
 
 int main(int argc, char** argv) {
   using namespace gb::cli;
+  gb::preferPassiveOpenMpWait(argv);
   CLI::App app{"gamboost: gradient-boosted GAMs with penalised B-spline learners (CPU or OpenCL)."};
   app.name("gamboost");
   app.require_subcommand(1);

@@ -8,11 +8,13 @@
 #include <cstdio>
 #include <string>
 
+#include "common/OpenMpPolicy.hpp"
 #include "tools/ResponsivenessBench.hpp"
 #include "tools/ScreenshotMode.hpp"
 #include "window/MainWindow.hpp"
 
 int main(int argc, char** argv) {
+  gb::preferPassiveOpenMpWait(argv);  // the fit's OpenMP threads must not spin against the UI thread
   // The benchmark runs the window offscreen unless a platform was chosen (it measures the event loop, not X).
   for (int i = 1; i < argc; ++i)
     if (std::string(argv[i]) == "--bench-responsiveness" && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))

@@ -2,26 +2,32 @@
 
 #include <nlohmann/json.hpp>
 #include <set>
-#include <sstream>
 
 #include "common/Error.hpp"
+#include "common/Format.hpp"
 
 namespace gb {
 
 namespace {
 
-std::string number(double v) {
-  std::ostringstream out;
-  out.precision(12);
-  out << v;
-  return out.str();
-}
-
 void require(bool ok, const std::string& option, const std::string& rule, double got) {
-  if (!ok) throw InputError(optionMessage(option, rule + " (got " + number(got) + ")"));
+  if (!ok) throw InputError(optionMessage(option, rule + " (got " + formatNumber(got, 12) + ")"));
 }
 
 std::string describeSource(const Dataset& data) { return data.source.empty() ? "the data" : data.source; }
+
+// Missing keys keep their defaults (older files, hand-written settings); present keys must have the right type
+// (nlohmann throws type_error otherwise).
+template <typename T>
+void readIfPresent(const nlohmann::json& j, const char* key, T& value) {
+  if (const auto it = j.find(key); it != j.end()) it->get_to(value);
+}
+
+// Enum words must be known: InputError from the *FromString parser.
+template <typename E>
+void readIfPresent(const nlohmann::json& j, const char* key, E& value, E (*parse)(const std::string&)) {
+  if (const auto it = j.find(key); it != j.end()) value = parse(it->get<std::string>());
+}
 
 }  // namespace
 
@@ -72,14 +78,9 @@ ModelSettings ModelSettings::paperPreset() {
 }
 
 ModelSettings ModelSettings::mboostPreset() {
-  // bbs() defaults: knots = 20, degree = 3, differences = 2, df = 4; boost_control(): nu = 0.1, mstop = 100.
-  ModelSettings s;
-  s.spline = SplineSpec{20, 3, Boundary::Extended};
-  s.penalty = PenaltyKind::PSpline;
-  s.differences = 2;
-  s.edf = 4.0;
-  s.edfDefinition = EdfDefinition::Mboost;
-  return s;
+  // The member defaults are mboost's: bbs(knots = 20, degree = 3, differences = 2, df = 4) with the edf
+  // definition mboost uses since 2012, and boost_control(nu = 0.1, mstop = 100).
+  return ModelSettings{};
 }
 
 void to_json(nlohmann::json& j, const ModelSettings& s) {
@@ -96,22 +97,19 @@ void to_json(nlohmann::json& j, const ModelSettings& s) {
                      {"mstop", s.mstop}};
 }
 
-// Missing keys keep their defaults (older files, hand-written settings); present keys must have the right type
-// (nlohmann throws type_error otherwise) and enum strings must be known (InputError from the *FromString helpers).
 void from_json(const nlohmann::json& j, ModelSettings& s) {
   if (!j.is_object()) throw InputError("settings: expected a JSON object");
-  if (j.contains("response")) j.at("response").get_to(s.response);
-  if (j.contains("learners")) j.at("learners").get_to(s.learners);
-  if (j.contains("knots")) j.at("knots").get_to(s.spline.knots);
-  if (j.contains("degree")) j.at("degree").get_to(s.spline.degree);
-  if (j.contains("boundary")) s.spline.boundary = boundaryFromString(j.at("boundary").get<std::string>());
-  if (j.contains("penalty")) s.penalty = penaltyFromString(j.at("penalty").get<std::string>());
-  if (j.contains("differences")) j.at("differences").get_to(s.differences);
-  if (j.contains("edf")) j.at("edf").get_to(s.edf);
-  if (j.contains("edf_definition"))
-    s.edfDefinition = edfDefinitionFromString(j.at("edf_definition").get<std::string>());
-  if (j.contains("nu")) j.at("nu").get_to(s.nu);
-  if (j.contains("mstop")) j.at("mstop").get_to(s.mstop);
+  readIfPresent(j, "response", s.response);
+  readIfPresent(j, "learners", s.learners);
+  readIfPresent(j, "knots", s.spline.knots);
+  readIfPresent(j, "degree", s.spline.degree);
+  readIfPresent(j, "boundary", s.spline.boundary, &boundaryFromString);
+  readIfPresent(j, "penalty", s.penalty, &penaltyFromString);
+  readIfPresent(j, "differences", s.differences);
+  readIfPresent(j, "edf", s.edf);
+  readIfPresent(j, "edf_definition", s.edfDefinition, &edfDefinitionFromString);
+  readIfPresent(j, "nu", s.nu);
+  readIfPresent(j, "mstop", s.mstop);
 }
 
 void to_json(nlohmann::json& j, const ComputeSettings& s) {
@@ -124,11 +122,11 @@ void to_json(nlohmann::json& j, const ComputeSettings& s) {
 
 void from_json(const nlohmann::json& j, ComputeSettings& s) {
   if (!j.is_object()) throw InputError("compute settings: expected a JSON object");
-  if (j.contains("backend")) j.at("backend").get_to(s.backend);
-  if (j.contains("device")) j.at("device").get_to(s.device);
-  if (j.contains("precision")) j.at("precision").get_to(s.precision);
-  if (j.contains("kernel")) j.at("kernel").get_to(s.kernel);
-  if (j.contains("threads")) j.at("threads").get_to(s.threads);
+  readIfPresent(j, "backend", s.backend);
+  readIfPresent(j, "device", s.device);
+  readIfPresent(j, "precision", s.precision);
+  readIfPresent(j, "kernel", s.kernel);
+  readIfPresent(j, "threads", s.threads);
 }
 
 }  // namespace gb

@@ -4,29 +4,24 @@
 #include <boost/math/tools/toms748_solve.hpp>
 #include <cmath>
 #include <limits>
-#include <sstream>
 
+#include "common/EnumNames.hpp"
 #include "common/Error.hpp"
+#include "common/Format.hpp"
 
 namespace gb {
 
 namespace {
 
-std::string number(double v) {
-  std::ostringstream s;
-  s.precision(10);
-  s << v;
-  return s.str();
-}
+constexpr EnumNames<EdfDefinition, 2> kEdfDefinitionNames{
+    {{EdfDefinition::Trace, "trace"}, {EdfDefinition::Mboost, "mboost"}}};
 
 }  // namespace
 
-std::string toString(EdfDefinition e) { return e == EdfDefinition::Trace ? "trace" : "mboost"; }
+std::string toString(EdfDefinition e) { return enumToString(kEdfDefinitionNames, e); }
 
 EdfDefinition edfDefinitionFromString(const std::string& s) {
-  if (s == "trace") return EdfDefinition::Trace;
-  if (s == "mboost") return EdfDefinition::Mboost;
-  throw InputError(optionMessage("--edf-def", "must be 'trace' or 'mboost' (got '" + s + "')"));
+  return enumFromString(kEdfDefinitionNames, s, "--edf-def");
 }
 
 EdfFunction::EdfFunction(const Eigen::MatrixXd& gram, const Eigen::MatrixXd& penalty) {
@@ -35,7 +30,6 @@ EdfFunction::EdfFunction(const Eigen::MatrixXd& gram, const Eigen::MatrixXd& pen
   // 1e-10 is far above rounding (~1e-16 k) and far below any penalty eigenvalue that matters for the edf.
   const double tol = 1e-10;
   Eigen::LLT<Eigen::MatrixXd> llt(gram);
-  const Eigen::VectorXd diag = gram.diagonal();
   bool gramDefinite = llt.info() == Eigen::Success;
   if (gramDefinite) {
     const Eigen::MatrixXd L = llt.matrixL();
@@ -78,7 +72,6 @@ EdfFunction::EdfFunction(const Eigen::MatrixXd& gram, const Eigen::MatrixXd& pen
       theta_[i] = 1.0;
       ++nullDim_;
     }
-  (void)diag;
 }
 
 double EdfFunction::operator()(double lambda, EdfDefinition definition) const {
@@ -98,14 +91,15 @@ LambdaSolution solveLambda(const EdfFunction& edf, double target, EdfDefinition 
   const std::string who = "learner '" + learnerName + "'";
   if (!(target > edf.nullSpaceDimension()))
     throw InputError(optionMessage(
-        "--edf", who + ": edf " + number(target) + " must exceed " + std::to_string(edf.nullSpaceDimension()) +
+        "--edf", who + ": edf " + formatNumber(target, 10) + " must exceed " +
+                     std::to_string(edf.nullSpaceDimension()) +
                      ", the dimension of the penalty's null space (no lambda reaches it; raise --edf or lower " +
                      "--differences)"));
   if (target >= edf.rank()) {
     out.lambda = 0.0;
     out.edf = edf(0.0, definition);
     out.unpenalised = true;
-    out.note = who + ": edf " + number(target) + " >= rank " + std::to_string(edf.rank()) +
+    out.note = who + ": edf " + formatNumber(target, 10) + " >= rank " + std::to_string(edf.rank()) +
                " of the basis: lambda = 0 (unpenalised)";
     return out;
   }
@@ -116,7 +110,8 @@ LambdaSolution solveLambda(const EdfFunction& edf, double target, EdfDefinition 
   while (fUpper > 0.0) {
     upper *= 4.0;
     fUpper = f(upper);
-    if (!std::isfinite(upper)) throw ComputeError(who + ": could not bracket lambda for edf " + number(target));
+    if (!std::isfinite(upper))
+      throw ComputeError(who + ": could not bracket lambda for edf " + formatNumber(target, 10));
   }
   const double lower = 0.0;
   const double fLower = f(lower);

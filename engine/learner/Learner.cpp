@@ -4,9 +4,9 @@
 #include <cmath>
 #include <exception>
 #include <optional>
-#include <sstream>
 
 #include "common/Error.hpp"
+#include "common/Format.hpp"
 #include "learner/EdfSolver.hpp"
 #include "spline/Penalty.hpp"
 
@@ -14,30 +14,30 @@ namespace gb {
 
 namespace {
 
-std::string formatNumber(double v) {
-  std::ostringstream out;
-  out.precision(10);
-  out << v;
-  return out.str();
+// Moore-Penrose inverse of a symmetric positive semi-definite matrix of the given rank: the `rank` largest
+// eigenvalues are inverted, the rest (zero up to rounding) dropped. It gives the minimum-norm least-squares fit.
+Eigen::MatrixXd pseudoInverse(const Eigen::MatrixXd& a, int rank) {
+  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(a);
+  if (eig.info() != Eigen::Success) throw ComputeError("learner set-up: eigen-decomposition failed");
+  const Eigen::Index k = a.rows();
+  Eigen::VectorXd dinv = Eigen::VectorXd::Zero(k);
+  for (Eigen::Index i = k - rank; i < k; ++i) dinv[i] = 1.0 / eig.eigenvalues()[i];  // eigenvalues ascend
+  const Eigen::MatrixXd inv = eig.eigenvectors() * dinv.asDiagonal() * eig.eigenvectors().transpose();
+  return 0.5 * (inv + inv.transpose());
 }
 
-// P = (G + lambda S)^-1 for a symmetric positive (semi-)definite system. LLT is the stable path; a learner
-// with lambda = 0 and a rank-deficient G (a knot interval without data) falls back to the pseudo-inverse,
-// which gives the minimum-norm least-squares fit.
+// P = (G + lambda S)^-1 for a positive definite system, by Cholesky. A system that is singular by construction
+// must not come here: Cholesky often "succeeds" on it with a rounding-sized pivot and returns a huge inverse.
 Eigen::MatrixXd symmetricInverse(const Eigen::MatrixXd& a) {
   const Eigen::Index k = a.rows();
-  Eigen::MatrixXd inv;
   Eigen::LLT<Eigen::MatrixXd> llt(a);
-  if (llt.info() == Eigen::Success) {
-    inv = llt.solve(Eigen::MatrixXd::Identity(k, k));
-  } else {
-    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(a);
-    if (eig.info() != Eigen::Success) throw ComputeError("learner set-up: eigen-decomposition failed");
-    const Eigen::VectorXd& d = eig.eigenvalues();
+  if (llt.info() != Eigen::Success) {
+    // Not positive definite after all (rounding in G + lambda S): invert what is there.
+    const Eigen::VectorXd d = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(a, Eigen::EigenvaluesOnly).eigenvalues();
     const double tol = d.cwiseAbs().maxCoeff() * static_cast<double>(k) * 1e-15;
-    Eigen::VectorXd dinv = d.unaryExpr([tol](double v) { return v > tol ? 1.0 / v : 0.0; });
-    inv = eig.eigenvectors() * dinv.asDiagonal() * eig.eigenvectors().transpose();
+    return pseudoInverse(a, static_cast<int>((d.array() > tol).count()));
   }
+  const Eigen::MatrixXd inv = llt.solve(Eigen::MatrixXd::Identity(k, k));
   return 0.5 * (inv + inv.transpose());
 }
 
@@ -51,7 +51,7 @@ void checkCovariate(const std::string& name, const std::vector<double>& x, doubl
     mx = std::max(mx, v);
   }
   if (!(mn < mx))
-    throw InputError("learner '" + name + "': covariate is constant (all values " + formatNumber(mn) + ")");
+    throw InputError("learner '" + name + "': covariate is constant (all values " + formatNumber(mn, 10) + ")");
   *lo = mn;
   *hi = mx;
 }
@@ -73,7 +73,12 @@ Learner buildLearner(const std::string& name, int column, const std::vector<doub
   learner.edf = sol.edf;
   learner.note = sol.note;
   const Eigen::MatrixXd& g = learner.gram;
-  learner.solveMatrix = symmetricInverse(g + learner.lambda * learner.penalty);
+  // lambda = 0 with B of lower rank than k (fewer distinct covariate values than basis columns, or a knot
+  // interval without data): G itself is singular, and the edf solver has already counted its rank.
+  if (learner.lambda == 0.0 && edf.rank() < k)
+    learner.solveMatrix = pseudoInverse(g, edf.rank());
+  else
+    learner.solveMatrix = symmetricInverse(g + learner.lambda * learner.penalty);
   const Eigen::MatrixXd& p = learner.solveMatrix;
   Eigen::MatrixXd q = 2.0 * p - p * g * p;
   learner.rssMatrix = 0.5 * (q + q.transpose());

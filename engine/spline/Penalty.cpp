@@ -1,23 +1,27 @@
 #include "spline/Penalty.hpp"
 
+#include "common/EnumNames.hpp"
 #include "common/Error.hpp"
 
 namespace gb {
 
-std::string toString(PenaltyKind p) { return p == PenaltyKind::Ridge ? "ridge" : "pspline"; }
+namespace {
 
-PenaltyKind penaltyFromString(const std::string& s) {
-  if (s == "ridge") return PenaltyKind::Ridge;
-  if (s == "pspline") return PenaltyKind::PSpline;
-  throw InputError(optionMessage("--penalty", "must be 'ridge' or 'pspline' (got '" + s + "')"));
-}
+constexpr EnumNames<PenaltyKind, 2> kPenaltyNames{{{PenaltyKind::Ridge, "ridge"}, {PenaltyKind::PSpline, "pspline"}}};
+
+}  // namespace
+
+std::string toString(PenaltyKind p) { return enumToString(kPenaltyNames, p); }
+
+PenaltyKind penaltyFromString(const std::string& s) { return enumFromString(kPenaltyNames, s, "--penalty"); }
 
 Eigen::MatrixXd differenceMatrix(int k, int differences) {
   if (differences < 0 || differences > 3)
-    throw InputError(optionMessage("--differences", "must be between 0 and 3 (got " + std::to_string(differences) + ")"));
+    throw InputError(
+        optionMessage("--differences", "must be between 0 and 3 (got " + std::to_string(differences) + ")"));
   if (differences >= k)
-    throw InputError(optionMessage("--differences", "order " + std::to_string(differences) +
-                                                        " needs more than " + std::to_string(k) + " basis columns"));
+    throw InputError(optionMessage("--differences", "order " + std::to_string(differences) + " needs more than " +
+                                                        std::to_string(k) + " basis columns"));
   Eigen::MatrixXd D = Eigen::MatrixXd::Identity(k, k);
   for (int d = 0; d < differences; ++d) {  // R's diff(): rows i+1 minus rows i
     const Eigen::Index rows = D.rows() - 1;

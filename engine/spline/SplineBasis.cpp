@@ -3,20 +3,16 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
-#include <sstream>
 
+#include "common/EnumNames.hpp"
 #include "common/Error.hpp"
+#include "common/Format.hpp"
 
 namespace gb {
 
 namespace {
 
-std::string number(double v) {
-  std::ostringstream s;
-  s.precision(17);
-  s << v;
-  return s.str();
-}
+constexpr EnumNames<Boundary, 2> kBoundaryNames{{{Boundary::Clamped, "clamped"}, {Boundary::Extended, "extended"}}};
 
 // R's seq(from, to, length.out = count): exact ends, from + i * ((to - from) / (count - 1)) between (mboost uses it
 // for both the interior knots and the extended boundary knots; we repeat its arithmetic, not just its values).
@@ -34,22 +30,19 @@ using Poly = std::array<double, SplineBasis::kMaxDegree + 1>;  // coefficients i
 
 }  // namespace
 
-std::string toString(Boundary b) { return b == Boundary::Clamped ? "clamped" : "extended"; }
+std::string toString(Boundary b) { return enumToString(kBoundaryNames, b); }
 
-Boundary boundaryFromString(const std::string& s) {
-  if (s == "clamped") return Boundary::Clamped;
-  if (s == "extended") return Boundary::Extended;
-  throw InputError(optionMessage("--boundary", "must be 'clamped' or 'extended' (got '" + s + "')"));
-}
+Boundary boundaryFromString(const std::string& s) { return enumFromString(kBoundaryNames, s, "--boundary"); }
 
 SplineBasis::SplineBasis(double lo, double hi, const SplineSpec& spec) : spec_(spec), lo_(lo), hi_(hi) {
   if (spec.knots < 1)
     throw InputError(optionMessage("--knots", "must be at least 1 (got " + std::to_string(spec.knots) + ")"));
   if (spec.degree < 1 || spec.degree > kMaxDegree)
     throw InputError(optionMessage("--degree", "must be between 1 and 5 (got " + std::to_string(spec.degree) + ")"));
-  if (!std::isfinite(lo) || !std::isfinite(hi) || !(lo < hi))
-    throw InputError("spline range must satisfy lo < hi, both finite (got lo = " + number(lo) + ", hi = " + number(hi) +
-                     ")");
+  // hi - lo must be finite too: the knot spacing is computed from it.
+  if (!std::isfinite(hi - lo) || !(lo < hi))
+    throw InputError("spline range must satisfy lo < hi, both finite (got lo = " + formatNumber(lo, 17) +
+                     ", hi = " + formatNumber(hi, 17) + ")");
   dx_ = (hi - lo) / (spec.knots + 1);
   buildKnots();
   buildPolynomials();
@@ -176,7 +169,8 @@ int SplineBasis::derivative(double x, double* weights) const {
 }
 
 int SplineBasis::evaluateExtrapolated(double x, double* weights, bool* outside) const {
-  const bool below = x < lo_, above = x > hi_;
+  const bool below = x < lo_;
+  const bool above = x > hi_;
   if (outside) *outside = below || above;
   if (!below && !above) return evaluateFast(x, weights);
   // Linear extension: f(edge) + f'(edge) (x - edge), with the derivative taken inside the range.

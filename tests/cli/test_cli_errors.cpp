@@ -103,6 +103,12 @@ void CliErrorsTest::fitRejects_data() {
   QTest::newRow("unknown boundary") << "data.csv" << true << good << QStringList{"--boundary", "open"} << out
                                     << "--boundary";
   QTest::newRow("unknown option") << "data.csv" << true << good << QStringList{"--lambda", "3"} << out << "--lambda";
+  // The CPU backend computes in double with its own method: result.json must not record a float or a kernel
+  // that were not used.
+  QTest::newRow("cpu in float") << "data.csv" << true << good << QStringList{"--precision", "float"} << out
+                                << "--precision";
+  QTest::newRow("cpu with a kernel") << "data.csv" << true << good << QStringList{"--kernel", "splitk"} << out
+                                     << "--kernel";
   // Unwritable outputs: root ignores directory permissions, but nobody can create a file under a regular file.
   QTest::newRow("--out in missing directory") << "data.csv" << true << good << none << "{dir}/nodir/out.json"
                                               << R"(nodir/out\.json)";

@@ -52,6 +52,7 @@ class CliFitTest : public QObject {
   void generateIsReproducible();
   void devicesListsCpu();
   void helpShowsDefaults();
+  void openMpThreadsDoNotSpin();
 
  private:
   Scratch scratch_;
@@ -234,6 +235,30 @@ void CliFitTest::helpShowsDefaults() {
   for (const char* shown : {"--knots INT=20", "--degree INT=3", "--edf NUMBER=4", "--nu NUMBER=0.1", "--mstop INT=100",
                             "extended", "pspline", "mboost"})
     QVERIFY2(r.out.contains(shown), qPrintable(QString(shown) + " missing in\n" + r.out));
+}
+
+void CliFitTest::openMpThreadsDoNotSpin() {
+  // libgomp prints its settings when it loads if OMP_DISPLAY_ENV=verbose. gamboost runs itself again with the
+  // passive wait policy (spin count 0) unless the user chose a policy; a chosen one is kept.
+  const bool hadPolicy = qEnvironmentVariableIsSet("OMP_WAIT_POLICY");
+  const QByteArray policy = qgetenv("OMP_WAIT_POLICY");
+  qputenv("OMP_DISPLAY_ENV", "verbose");
+  qunsetenv("OMP_WAIT_POLICY");
+  const CliResult unset = runGamboost({"--version"});
+  qputenv("OMP_WAIT_POLICY", "active");
+  const CliResult active = runGamboost({"--version"});
+  qunsetenv("OMP_DISPLAY_ENV");
+  if (hadPolicy)
+    qputenv("OMP_WAIT_POLICY", policy);
+  else
+    qunsetenv("OMP_WAIT_POLICY");
+  QVERIFY2(unset.finished && unset.exitCode == 0, qPrintable(unset.describe()));
+  QVERIFY2(active.finished && active.exitCode == 0, qPrintable(active.describe()));
+  if (!unset.err.contains("GOMP_SPINCOUNT"))
+    QSKIP("the OpenMP runtime is not libgomp: it does not show its spin count");
+  QVERIFY2(unset.err.contains("GOMP_SPINCOUNT = '0'"), qPrintable(unset.err));
+  QVERIFY2(active.err.contains("OMP_WAIT_POLICY = 'ACTIVE'") && !active.err.contains("GOMP_SPINCOUNT = '0'"),
+           qPrintable(active.err));
 }
 
 QTEST_GUILESS_MAIN(CliFitTest)

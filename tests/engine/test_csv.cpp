@@ -11,13 +11,9 @@
 #include "common/Error.hpp"
 #include "data/CsvReader.hpp"
 #include "data/CsvWriter.hpp"
+#include "support/TestSupport.hpp"
 
 namespace {
-
-std::string scratchRoot() {
-  const QByteArray dir = qgetenv("GB_TEST_TMP");
-  return dir.isEmpty() ? QDir::tempPath().toStdString() : dir.toStdString();
-}
 
 bool bitwiseEqual(const std::vector<double>& a, const std::vector<double>& b) {
   if (a.size() != b.size()) return false;
@@ -32,7 +28,7 @@ class TestCsv : public QObject {
   Q_OBJECT
 
  private:
-  QTemporaryDir dir_{QString::fromStdString(scratchRoot() + "/csv-XXXXXX")};
+  QTemporaryDir dir_{QString::fromStdString(gbtest::scratchRoot() + "/csv-XXXXXX")};
   int fileCounter_ = 0;
 
   std::string writeFile(const std::string& content) {

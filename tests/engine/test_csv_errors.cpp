@@ -6,21 +6,13 @@
 
 #include "common/Error.hpp"
 #include "data/CsvReader.hpp"
-
-namespace {
-
-std::string scratchRoot() {
-  const QByteArray dir = qgetenv("GB_TEST_TMP");
-  return dir.isEmpty() ? QDir::tempPath().toStdString() : dir.toStdString();
-}
-
-}  // namespace
+#include "support/TestSupport.hpp"
 
 class TestCsvErrors : public QObject {
   Q_OBJECT
 
  private:
-  QTemporaryDir dir_{QString::fromStdString(scratchRoot() + "/csv-errors-XXXXXX")};
+  QTemporaryDir dir_{QString::fromStdString(gbtest::scratchRoot() + "/csv-errors-XXXXXX")};
   int fileCounter_ = 0;
 
   std::string writeFile(const QByteArray& content) {

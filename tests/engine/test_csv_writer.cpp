@@ -9,13 +9,9 @@
 #include "common/Error.hpp"
 #include "data/CsvReader.hpp"
 #include "data/CsvWriter.hpp"
+#include "support/TestSupport.hpp"
 
 namespace {
-
-std::string scratchRoot() {
-  const QByteArray dir = qgetenv("GB_TEST_TMP");
-  return dir.isEmpty() ? QDir::tempPath().toStdString() : dir.toStdString();
-}
 
 std::string slurp(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -28,7 +24,7 @@ class TestCsvWriter : public QObject {
   Q_OBJECT
 
  private:
-  QTemporaryDir dir_{QString::fromStdString(scratchRoot() + "/csv-writer-XXXXXX")};
+  QTemporaryDir dir_{QString::fromStdString(gbtest::scratchRoot() + "/csv-writer-XXXXXX")};
 
   std::string path(const std::string& name) const { return dir_.path().toStdString() + "/" + name; }
   QStringList entries() const { return QDir(dir_.path()).entryList(QDir::Files | QDir::NoDotAndDotDot); }

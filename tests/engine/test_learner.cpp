@@ -6,24 +6,15 @@
 #include "common/Error.hpp"
 #include "learner/Learner.hpp"
 #include "support/DenseReference.hpp"
+#include "support/TestSupport.hpp"
 
 using namespace gb;
+using gbtest::inputErrorOf;
 
 namespace {
 
 double relativeMatrixError(const Eigen::MatrixXd& a, const Eigen::MatrixXd& b) {
   return (a - b).cwiseAbs().maxCoeff() / b.cwiseAbs().maxCoeff();
-}
-
-// Runs f, expects an InputError whose message contains `needle`.
-template <class F>
-QString inputErrorOf(F&& f) {
-  try {
-    f();
-  } catch (const InputError& e) {
-    return QString::fromStdString(e.what());
-  }
-  return QStringLiteral("<no InputError>");
 }
 
 }  // namespace
@@ -36,6 +27,8 @@ class TestLearner : public QObject {
   void gramMatchesDenseBasis();
   void solveAndRssMatrices();
   void unpenalisedWhenEdfReachesRank();
+  void unpenalisedSingularGramUsesPseudoInverse_data();
+  void unpenalisedSingularGramUsesPseudoInverse();
   void keepsLearnerOrder();
   void errorsNameTheLearner();
 };
@@ -111,6 +104,42 @@ void TestLearner::unpenalisedWhenEdfReachesRank() {
   QVERIFY(!learners.front().note.empty());
   const Eigen::MatrixXd GP = learners.front().gram * learners.front().solveMatrix;
   QVERIFY((GP - Eigen::MatrixXd::Identity(8, 8)).cwiseAbs().maxCoeff() <= 1e-9);
+}
+
+void TestLearner::unpenalisedSingularGramUsesPseudoInverse_data() {
+  QTest::addColumn<int>("degree");
+  QTest::addColumn<int>("knots");
+  QTest::addColumn<int>("distinct");
+  // Fewer distinct covariate values than basis columns, each column still seen by some value: B'B is singular
+  // without a zero row, and Cholesky "succeeds" on it with a rounding-sized pivot (the old inverse was ~1e16).
+  QTest::newRow("degree 2, 3 knots, 4 values") << 2 << 3 << 4;
+  QTest::newRow("degree 2, 2 knots, 4 values") << 2 << 2 << 4;
+  QTest::newRow("degree 3, 1 knot, 4 values") << 3 << 1 << 4;
+  QTest::newRow("degree 1, 2 knots, 3 values") << 1 << 2 << 3;
+  // Columns without any value (zero rows in B'B): Cholesky fails outright.
+  QTest::newRow("degree 3, 3 knots, 3 values") << 3 << 3 << 3;
+}
+
+void TestLearner::unpenalisedSingularGramUsesPseudoInverse() {
+  QFETCH(int, degree);
+  QFETCH(int, knots);
+  QFETCH(int, distinct);
+  const auto data = gbtest::makeFewValuesData(40, distinct);
+  ModelSettings s;
+  s.spline = SplineSpec{knots, degree, Boundary::Extended};
+  s.penalty = PenaltyKind::Ridge;
+  s.edf = 20.0;  // above the rank: lambda = 0
+  const Learner l = buildLearners(*data, s).front();
+  QCOMPARE(l.lambda, 0.0);
+  Eigen::JacobiSVD<Eigen::MatrixXd> svd(l.gram, Eigen::ComputeFullU | Eigen::ComputeFullV);
+  svd.setThreshold(1e-12);
+  QVERIFY(svd.rank() < l.numColumns());
+  const Eigen::MatrixXd pinv = svd.solve(Eigen::MatrixXd::Identity(l.numColumns(), l.numColumns()));
+  // The non-zero singular values of G span about 1e4 here; two backward-stable pseudo-inverses (eigen- vs
+  // singular-value decomposition) agree to ~1e-12 relative, far inside 1e-8.
+  const double err = relativeMatrixError(l.solveMatrix, pinv);
+  QVERIFY2(err <= 1e-8, qPrintable(QString::number(err)));
+  QVERIFY(relativeMatrixError(l.gram * l.solveMatrix * l.gram, l.gram) <= 1e-10);
 }
 
 void TestLearner::keepsLearnerOrder() {

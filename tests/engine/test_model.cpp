@@ -8,6 +8,7 @@
 #include "common/Error.hpp"
 #include "model/Model.hpp"
 #include "support/DenseReference.hpp"
+#include "support/TestSupport.hpp"
 
 using namespace gb;
 
@@ -15,10 +16,7 @@ namespace {
 
 constexpr quint64 kSeed = 777;
 
-std::string tempPath(const std::string& name) {
-  const char* dir = std::getenv("GB_TEST_TMP");
-  return std::string(dir ? dir : "/tmp") + "/test_model_" + name;
-}
+std::string tempPath(const std::string& name) { return gbtest::scratchRoot() + "/test_model_" + name; }
 
 struct Fitted {
   std::shared_ptr<Dataset> data;
@@ -36,12 +34,7 @@ Fitted fitSmall(Boundary boundary = Boundary::Extended) {
 }
 
 QString inputErrorOf(const nlohmann::json& j) {
-  try {
-    Model::fromJson(j, "bad.json");
-  } catch (const InputError& e) {
-    return QString::fromStdString(e.what());
-  }
-  return QStringLiteral("<accepted>");
+  return gbtest::inputErrorOf([&] { Model::fromJson(j, "bad.json"); });
 }
 
 }  // namespace

@@ -44,6 +44,18 @@ std::shared_ptr<gb::Dataset> makeSmoothData(std::size_t rows, int covariates, st
   return data;
 }
 
+std::shared_ptr<gb::Dataset> makeFewValuesData(int rows, int distinct) {
+  auto data = std::make_shared<gb::Dataset>();
+  data->source = "few-values test data";
+  data->names = {"y", "x"};
+  data->columns.assign(2, std::vector<double>(static_cast<std::size_t>(rows)));
+  for (std::size_t r = 0; r < data->rows(); ++r) {
+    data->columns[1][r] = 1.0 + static_cast<double>(r % static_cast<std::size_t>(distinct));
+    data->columns[0][r] = std::sin(data->columns[1][r]) + 0.01 * static_cast<double>(r % 7);
+  }
+  return data;
+}
+
 std::vector<double> referenceKnots(double lo, double hi, int knots, int degree, bool clamped) {
   const double dx = (hi - lo) / (knots + 1);
   std::vector<double> t;

@@ -27,6 +27,9 @@ class TestRng {
 
 // Columns y, x1..xp; x_j uniform on a random range [a_j, b_j]; y = sum of a few smooth effects + noise.
 std::shared_ptr<gb::Dataset> makeSmoothData(std::size_t rows, int covariates, std::uint64_t seed);
+// Columns y, x with x cycling through 1, 2, ..., distinct (no randomness): a covariate with fewer distinct values
+// than basis columns. y = sin(x) + a small row pattern, so repeated x values have different responses.
+std::shared_ptr<gb::Dataset> makeFewValuesData(int rows, int distinct);
 
 // Knot vector per design.md section 2 (clamped: ends repeated degree+1 times; extended: grid continued).
 std::vector<double> referenceKnots(double lo, double hi, int knots, int degree, bool clamped);
