@@ -3,7 +3,7 @@
 // Defines (engine/opencl/KernelParameters.cpp): REAL (float|double), REAL_IS_DOUBLE, DEGREE, K (= columns),
 // INTERVALS, BTG_GROUP (work-items of a partial group), BIN_COPIES (local bin replicas, GPU), REDUCE_GROUP,
 // SORT_CHUNK (rows per sorted chunk), LEARNER_BLOCK and ROW_BLOCK (CPU), GB_NV_PTX_ATOMICS (NVIDIA: local
-// float atomics by inline PTX).
+// float atomics by inline PTX), CROSS_FILL (GPU: compile the cross-product cache fill).
 //
 // Two passes. Partials: a work-group per (learner, chunk of rows) accumulates either
 //   compact_x: interval moments M[q][s] = sum g u^s  (INTERVALS x (DEGREE+1) values), from x itself, or
@@ -211,6 +211,89 @@ __kernel __attribute__((reqd_work_group_size(BTG_GROUP, 1, 1))) void compact_sor
   }
   store_bins(bins, 1, MOMENTS, true, partials + partial_offset(MOMENTS));
 }
+
+// ---- cross-product cache fill (GPU; OpenClBackend.cpp) -----------------------------------------------------------
+// Compiled only when its K x K local block fits (CROSS_FILL from KernelParameters.cpp): a kernel whose local
+// array exceeds the device's local memory would fail the whole program's build.
+#if CROSS_FILL
+// Adds a group's k x k block into the cache slot (zeroed by learner_select_claim when it claimed the slot).
+#if defined(GB_NV_PTX_ATOMICS)
+inline void global_add(volatile __global REAL* p, REAL v) {
+#ifdef REAL_IS_DOUBLE
+  asm volatile("red.global.add.f64 [%0], %1;" ::"l"((ulong)p), "d"(v) : "memory");
+#else
+  asm volatile("red.global.add.f32 [%0], %1;" ::"l"((ulong)p), "f"(v) : "memory");
+#endif
+}
+#elif defined(REAL_IS_DOUBLE)
+inline void global_add(volatile __global REAL* p, REAL v) {
+  volatile __global long* ip = (volatile __global long*)p;
+  long seen = *ip, old;
+  do {
+    old = seen;
+    seen = atom_cmpxchg(ip, old, as_long(as_double(old) + v));
+  } while (seen != old);
+}
+#else
+inline void global_add(volatile __global REAL* p, REAL v) {
+  volatile __global int* ip = (volatile __global int*)p;
+  int seen = *ip, old;
+  do {
+    old = seen;
+    seen = atomic_cmpxchg(ip, old, as_int(as_float(old) + v));
+  } while (seen != old);
+}
+#endif
+
+// The DEGREE + 1 nonzero basis values of a row (columns q .. q + DEGREE) from x through the polynomial table.
+inline int basis_row(REAL x, REAL lo, REAL inverseSpacing, __global const REAL* polyOfLearner, REAL* w) {
+  REAL u;
+  const int q = locate(x, lo, inverseSpacing, &u);
+  __global const REAL* coef = polyOfLearner + q * W * W;
+  #pragma unroll
+  for (int r = 0; r < W; ++r) {
+    REAL v = coef[r * W + DEGREE];
+    #pragma unroll
+    for (int s = DEGREE - 1; s >= 0; --s) v = v * u + coef[r * W + s];
+    w[r] = v;
+  }
+  return q;
+}
+
+// Group (j, chunk): when cacheState[0] = slot >= 0, adds B_j'B_l over the chunk's rows (l = learnerIndex[0])
+// into cache[slot][j] (row a: column a of B_j, entry b: column b of B_l); else returns at once. The block is
+// summed in local memory, (DEGREE+1)^2 local atomics per row, then added to the slot with global atomics.
+__kernel __attribute__((reqd_work_group_size(BTG_GROUP, 1, 1))) void compact_x_cross_fill(
+    int n, int chunkRows, int learners, __global const int* learnerIndex, __global const int* cacheState,
+    __global const REAL* x, __global const REAL* geometry, __global const REAL* poly, __global REAL* cache) {
+  const int slot = cacheState[0];
+  if (slot < 0) return;
+  __local REAL block[K * K];
+  const int j = get_group_id(0), l = learnerIndex[0];
+  for (int m = get_local_id(0); m < K * K; m += BTG_GROUP) block[m] = (REAL)0;  // one copy: K*K fills local memory
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const REAL loj = geometry[2 * j], ij = geometry[2 * j + 1], lol = geometry[2 * l], il = geometry[2 * l + 1];
+  __global const REAL* xj = x + (size_t)j * n;
+  __global const REAL* xl = x + (size_t)l * n;
+  __global const REAL* pj = poly + (size_t)j * INTERVALS * W * W;
+  __global const REAL* pl = poly + (size_t)l * INTERVALS * W * W;
+  int begin, end;
+  chunk_rows(n, chunkRows, &begin, &end);
+  for (int i = begin + get_local_id(0); i < end; i += BTG_GROUP) {
+    REAL a[W], b[W];
+    const int qj = basis_row(xj[i], loj, ij, pj, a), ql = basis_row(xl[i], lol, il, pl, b);
+    __local REAL* at = block + qj * K + ql;
+    #pragma unroll
+    for (int r = 0; r < W; ++r)
+      #pragma unroll
+      for (int s = 0; s < W; ++s) local_add(at + r * K + s, a[r] * b[s]);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  __global REAL* out = cache + ((size_t)slot * learners + j) * K * K;
+  for (int m = get_local_id(0); m < K * K; m += BTG_GROUP)
+    if (block[m] != (REAL)0) global_add(out + m, block[m]);
+}
+#endif  // CROSS_FILL
 
 #else  // BTG_GROUP == 1: CPU devices
 

@@ -2,7 +2,8 @@
 //   learner_solve:  delta_j = P_j c_j and r_j = c_j' Q_j c_j (RSS reduction), one work-group per learner;
 //   learner_select: risk of the previous update from its g'g partials, then j* = argmax_j r_j (ties: lowest
 //                   index) and the record (j*, risk, nu * delta_j*) of this iteration in the history buffer;
-//   learner_solve_select (CPU devices): both in one launch, after the cross-product cache's correction of c.
+//   learner_solve_select (CPU devices): both in one launch, after the cross-product cache's correction of c;
+//   learner_correct_solve + learner_select_claim (GPU devices): the same in a launch per learner and one select.
 //
 // Defines: REAL, REAL_IS_DOUBLE, K, REDUCE_GROUP (a power of two).
 // History record m: RECORD = K + 2 REALs: [j* (exact in REAL below 2^24), risk, nu * delta_j* (K)].
@@ -12,14 +13,10 @@
 
 #define RECORD (K + 2)
 
-__kernel __attribute__((reqd_work_group_size(REDUCE_GROUP, 1, 1))) void learner_solve(
-    __global const REAL* c, __global const REAL* P, __global const REAL* Q, __global REAL* delta,
-    __global REAL* reduction) {
-  __local REAL cj[K];
-  __local REAL sums[REDUCE_GROUP];
-  const int j = get_group_id(0), lid = get_local_id(0);
-  for (int a = lid; a < K; a += REDUCE_GROUP) cj[a] = c[(size_t)j * K + a];
-  barrier(CLK_LOCAL_MEM_FENCE);
+// delta_j = P_j c_j and reduction[j] = c_j' Q_j c_j from c_j in local memory; the group of learner j.
+inline void solve_learner(int j, __local const REAL* cj, __global const REAL* P, __global const REAL* Q,
+                          __global REAL* delta, __global REAL* reduction, __local REAL* sums) {
+  const int lid = get_local_id(0);
   __global const REAL* Pj = P + (size_t)j * K * K;
   __global const REAL* Qj = Q + (size_t)j * K * K;
   REAL mine = (REAL)0;
@@ -39,6 +36,17 @@ __kernel __attribute__((reqd_work_group_size(REDUCE_GROUP, 1, 1))) void learner_
     barrier(CLK_LOCAL_MEM_FENCE);
   }
   if (lid == 0) reduction[j] = sums[0];
+}
+
+__kernel __attribute__((reqd_work_group_size(REDUCE_GROUP, 1, 1))) void learner_solve(
+    __global const REAL* c, __global const REAL* P, __global const REAL* Q, __global REAL* delta,
+    __global REAL* reduction) {
+  __local REAL cj[K];
+  __local REAL sums[REDUCE_GROUP];
+  const int j = get_group_id(0);
+  for (int a = get_local_id(0); a < K; a += REDUCE_GROUP) cj[a] = c[(size_t)j * K + a];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  solve_learner(j, cj, P, Q, delta, reduction, sums);
 }
 
 // previousRecord >= 0: sums the update's partials into g'g (-> residualSquares[0]) and writes risk = g'g / n into
@@ -111,6 +119,21 @@ __kernel __attribute__((reqd_work_group_size(REDUCE_GROUP, 1, 1))) void learner_
     history[(size_t)record * RECORD + 2 + a] = nu * delta[(size_t)chosen * K + a];
 }
 
+// A newly selected learner without a slot takes the next victim's slot (round robin); cacheState[0] = the slot
+// the fill must compute now, or -1. Returns it. One work-item.
+inline int claim_slot(int chosen, int slots, __global int* slotOf, __global int* slotOwner, __global int* cacheState) {
+  int fill = -1;
+  if (slotOf[chosen] < 0) {
+    fill = cacheState[1];
+    cacheState[1] = (fill + 1) % slots;
+    if (slotOwner[fill] >= 0) slotOf[slotOwner[fill]] = -1;
+    slotOwner[fill] = chosen;
+    slotOf[chosen] = fill;
+  }
+  cacheState[0] = fill;
+  return fill;
+}
+
 // ---- CPU devices: correction, solve, select and record in one launch (one work-group) ---------------------------
 // The cross-product cache (OpenClBackend.cpp): cache slot s holds G = (B_j'B_l)_j for the learner l that owns it,
 // learners x K x K (row a: column a of B_j, entry b: column b of B_l). slotOf[l] is l's slot or -1,
@@ -166,14 +189,61 @@ __kernel __attribute__((reqd_work_group_size(REDUCE_GROUP, 1, 1))) void learner_
   if (lid != 0) return;
   learnerIndex[0] = chosen;
   history[(size_t)record * RECORD] = (REAL)chosen;
-  if (slots <= 0) return;
-  int fill = -1;
-  if (slotOf[chosen] < 0) {
-    fill = cacheState[1];
-    cacheState[1] = (fill + 1) % slots;
-    if (slotOwner[fill] >= 0) slotOf[slotOwner[fill]] = -1;
-    slotOwner[fill] = chosen;
-    slotOf[chosen] = fill;
+  if (slots > 0) claim_slot(chosen, slots, slotOf, slotOwner, cacheState);
+}
+
+// ---- GPU devices: the same scheme in two launches (a single work-group would serialise L k x k products) ----
+// learner_correct_solve: a work-group per learner j; with applyPending, c_j -= G_{j,l} step first (l and step of
+// the previous selection), then delta_j and r_j as learner_solve.
+__kernel __attribute__((reqd_work_group_size(REDUCE_GROUP, 1, 1))) void learner_correct_solve(
+    int learners, __global REAL* c, __global const REAL* P, __global const REAL* Q, __global REAL* delta,
+    __global REAL* reduction, int applyPending, __global const int* learnerIndex, __global const int* slotOf,
+    __global const REAL* cache, __global const REAL* step) {
+  __local REAL cj[K];
+  __local REAL sums[REDUCE_GROUP];
+  const int j = get_group_id(0);
+  __global const REAL* Gj = (__global const REAL*)0;
+  if (applyPending) Gj = cache + ((size_t)slotOf[learnerIndex[0]] * learners + j) * K * K;
+  for (int a = get_local_id(0); a < K; a += REDUCE_GROUP) {
+    REAL v = c[(size_t)j * K + a];
+    if (applyPending) {
+      REAL d = (REAL)0;
+      for (int b = 0; b < K; ++b) d += Gj[a * K + b] * step[b];
+      v -= d;
+      c[(size_t)j * K + a] = v;
+    }
+    cj[a] = v;
   }
-  cacheState[0] = fill;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  solve_learner(j, cj, P, Q, delta, reduction, sums);
+}
+
+// learner_select_claim: one work-group. learner_select, plus the step nu delta_j* for the next correction and,
+// when j* has no slot yet, a claimed slot that the group zeroes for compact_x_cross_fill's atomic sums.
+__kernel __attribute__((reqd_work_group_size(REDUCE_GROUP, 1, 1))) void learner_select_claim(
+    int learners, __global const REAL* reduction, __global const REAL* delta, REAL nu, __global int* learnerIndex,
+    int partialCount, __global const REAL* partials, REAL inverseRows, __global REAL* residualSquares,
+    __global REAL* history, int previousRecord, int record, int slots, __global int* slotOf,
+    __global int* slotOwner, __global int* cacheState, __global REAL* step, __global REAL* cache) {
+  __local REAL value[REDUCE_GROUP];
+  __local int index[REDUCE_GROUP];
+  __local int fill;
+  finish_risk(partialCount, partials, inverseRows, residualSquares, history, previousRecord, value);
+  if (record < 0) return;
+  const int chosen = argmax_learner(learners, reduction, value, index);
+  const int lid = get_local_id(0);
+  for (int a = lid; a < K; a += REDUCE_GROUP) {
+    const REAL s = nu * delta[(size_t)chosen * K + a];
+    step[a] = s;
+    history[(size_t)record * RECORD + 2 + a] = s;
+  }
+  if (lid == 0) {
+    learnerIndex[0] = chosen;
+    history[(size_t)record * RECORD] = (REAL)chosen;
+    fill = claim_slot(chosen, slots, slotOf, slotOwner, cacheState);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (fill < 0) return;
+  __global REAL* G = cache + (size_t)fill * learners * K * K;
+  for (size_t m = lid; m < (size_t)learners * K * K; m += REDUCE_GROUP) G[m] = (REAL)0;
 }

@@ -47,6 +47,11 @@ KernelParameters kernelParameters(const ComputeDeviceInfo& device, std::size_t r
   return p;
 }
 
+bool crossBlockFits(const SplineSpec& spec, bool doublePrecision) {
+  const std::size_t k = static_cast<std::size_t>(spec.knots + spec.degree + 1);
+  return k * k * (doublePrecision ? 8 : 4) <= kMaxCrossBlockBytes;
+}
+
 std::string buildOptions(const KernelParameters& p, const SplineSpec& spec, bool doublePrecision) {
   const int k = spec.knots + spec.degree + 1;
   // Local bins of the GPU partial kernels: replicas only while they fit in 32 KiB (NVIDIA gives 48 KiB a group).
@@ -61,6 +66,7 @@ std::string buildOptions(const KernelParameters& p, const SplineSpec& spec, bool
     << " -DUPDATE_GROUP=" << p.updateGroupSize << " -DROW_STRIDED=" << (p.gpu ? 1 : 0)
     << " -DSORT_CHUNK=" << kSortChunkRows << " -DLEARNER_BLOCK=" << p.learnersPerItem << " -DROW_BLOCK=" << p.rowBlock;
   if (p.gpu && p.nvidiaAtomics) s << " -DGB_NV_PTX_ATOMICS=1";
+  s << " -DCROSS_FILL=" << (p.gpu && crossBlockFits(spec, doublePrecision) ? 1 : 0);
   return s.str();
 }
 

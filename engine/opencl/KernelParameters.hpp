@@ -12,6 +12,11 @@ namespace gb::ocl {
 // Rows per chunk of the interval-sorted compact layout (compact_sorted); its row index within a chunk is a ushort.
 constexpr int kSortChunkRows = 4096;
 
+// Largest K x K block of REALs the GPU cross-product cache fill keeps in local memory (NVIDIA gives 48 KiB a
+// work-group): k = 64 fits in float and double, k = 100 only in float.
+constexpr std::size_t kMaxCrossBlockBytes = std::size_t(40) << 10;
+bool crossBlockFits(const SplineSpec& spec, bool doublePrecision);
+
 struct KernelParameters {
   bool gpu = false;                 // local-memory bins with atomics (GPU) vs private accumulators (CPU)
   bool nvidiaAtomics = false;       // inline PTX red.shared.add.f32 for local float atomics (NVIDIA only)

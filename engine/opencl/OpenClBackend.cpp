@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
+#include <cstdlib>
 #include <sstream>
 
 #include "common/Error.hpp"
@@ -102,15 +103,20 @@ struct OpenClBackend::State {
   Kernel solve, select, vectorUpdate;
   std::size_t partialCount = 0;
   bool prepared = false;
+  bool forceGpuKernels = false;  // tests: the GPU variants on any device
+  KernelParameters params;       // set by prepare()
 
   // CPU devices: learner_solve_select (one launch instead of solve + select) and, with compact_x, the
   // cross-product cache (cache slots of learners x k x k, filled by compact_x_update_cross).
-  bool fused = false, cached = false;
+  // GPU devices with a compact kernel: the same cache in four launches (learner_correct_solve,
+  // learner_select_claim, the update, compact_x_cross_fill), gpuCached.
+  bool fused = false, cached = false, gpuCached = false;
   int refreshInterval = 50;
   std::size_t cacheBytesLimit = std::size_t(256) << 20;
   int slots = 0;
   Buffer cache, slotOf, slotOwner, cacheState, step;
-  Kernel solveSelect, updateCross;
+  Kernel solveSelect, updateCross, correctSolve, selectClaim, crossFill;
+  std::size_t fillChunkRows = 0, fillChunks = 0;
   bool cValid = false;    // c tracks g: exactly (cCurrent) or up to the pending correction of the last step
   bool cCurrent = false;  // c == B'g for the current g
   int sinceRefresh = 0;
@@ -150,7 +156,7 @@ struct OpenClBackend::State {
       densePlan->transposed(denseB, g, c);
     else
       plan->transposed(g, c);
-    const std::size_t group = static_cast<std::size_t>(kernelParameters(device.info, n, L).reduceGroupSize);
+    const std::size_t group = static_cast<std::size_t>(params.reduceGroupSize);
     solve.launch(*ctx, {group * static_cast<std::size_t>(L)}, {group});
   }
 
@@ -158,7 +164,7 @@ struct OpenClBackend::State {
   void selectAndRecord(int previous, int record) {
     select.arg(10, previous);
     select.arg(11, record);
-    const std::size_t group = static_cast<std::size_t>(kernelParameters(device.info, n, L).reduceGroupSize);
+    const std::size_t group = static_cast<std::size_t>(params.reduceGroupSize);
     select.launch(*ctx, {group}, {group});
   }
 
@@ -169,8 +175,7 @@ struct OpenClBackend::State {
       return;
     }
     densePlan->forward(denseB, index, static_cast<std::size_t>(k), delta, f);
-    const KernelParameters p = kernelParameters(device.info, n, L);
-    const std::size_t group = static_cast<std::size_t>(p.updateGroupSize);
+    const std::size_t group = static_cast<std::size_t>(params.updateGroupSize);
     vectorUpdate.launch(*ctx, {group * partialCount}, {group});
   }
 
@@ -180,27 +185,26 @@ struct OpenClBackend::State {
     solveSelect.arg(13, previous);
     solveSelect.arg(14, record);
     solveSelect.arg(15, applyPending ? 1 : 0);
-    const std::size_t group = static_cast<std::size_t>(kernelParameters(device.info, n, L).reduceGroupSize);
+    const std::size_t group = static_cast<std::size_t>(params.reduceGroupSize);
     solveSelect.launch(*ctx, {group}, {group});
   }
 
   // compact_x_update_cross: the update's groups, then one group per learner filling a newly claimed slot.
   void updateAndFill() {
-    const std::size_t group = static_cast<std::size_t>(kernelParameters(device.info, n, L).updateGroupSize);
+    const std::size_t group = static_cast<std::size_t>(params.updateGroupSize);
     updateCross.launch(*ctx, {group * (partialCount + static_cast<std::size_t>(L))}, {group});
   }
 
   // Turns the fused kernels (CPU devices) and the cross-product cache (CPU, compact_x) on when they apply.
-  void prepareFused(const KernelParameters& params, const std::string& options, CompactKernel kind) {
-    fused = !params.gpu && !isDense && params.reduceGroupSize == 1 && params.updateGroupSize == 1;
-    if (!fused) return;
+  // Cache slots that fit cacheBytesLimit (at most one per learner).
+  int slotsThatFit() const {
     const std::size_t column = static_cast<std::size_t>(L) * k * k * real();
-    slots = static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(L), cacheBytesLimit / column));
-    // The fill kernel keeps two copies of the pair moments (intervals^2 (degree+1)^2) in private memory.
-    const std::size_t q = static_cast<std::size_t>(data->intervals()), w = static_cast<std::size_t>(data->degree()) + 1;
-    const bool pairsFit = 2 * q * q * w * w * real() <= kMaxPairMomentBytes;
-    cached = kind != CompactKernel::Compact && refreshInterval > 0 && slots >= std::min(L, 8) && pairsFit;
-    if (!cached) slots = 0;
+    return static_cast<int>(std::min<std::size_t>(static_cast<std::size_t>(L), cacheBytesLimit / column));
+  }
+
+  // Slot table and step buffers of the cross-product cache (slots may be 0: tables of one entry, unused).
+  void allocateCache() {
+    const std::size_t column = static_cast<std::size_t>(L) * k * k * real();
     cache = Buffer(*ctx, std::max<std::size_t>(1, static_cast<std::size_t>(slots)) * column);
     const std::vector<cl_int> none(static_cast<std::size_t>(L), -1), state{-1, 0};
     slotOf = Buffer(*ctx, none.size() * sizeof(cl_int));
@@ -210,6 +214,100 @@ struct OpenClBackend::State {
     cacheState = Buffer(*ctx, state.size() * sizeof(cl_int));
     cacheState.write(*ctx, state.data(), state.size() * sizeof(cl_int));
     step = Buffer(*ctx, static_cast<std::size_t>(k) * real());
+  }
+
+  // GPU devices: the cache with a fill by many work-groups per learner (compact_x_cross_fill), when the k x k
+  // block fits the fill's local memory and at least min(learners, 8) slots fit.
+  void prepareGpuCache(const SplineSpec& spec, const std::string& options) {
+    slots = slotsThatFit();
+    gpuCached =
+        params.gpu && !isDense && refreshInterval > 0 && slots >= std::min(L, 8) && crossBlockFits(spec, isDouble);
+    if (!gpuCached) {
+      slots = 0;
+      return;
+    }
+    allocateCache();
+    correctSolve = Kernel(ctx->kernel("learner_select", "learner_correct_solve", options));
+    cl_uint a = 0;
+    correctSolve.arg(a++, L);
+    correctSolve.arg(a++, c);
+    correctSolve.arg(a++, P);
+    correctSolve.arg(a++, Q);
+    correctSolve.arg(a++, delta);
+    correctSolve.arg(a++, reduction);
+    a++;  // 6: applyPending, per launch
+    correctSolve.arg(a++, index);
+    correctSolve.arg(a++, slotOf);
+    correctSolve.arg(a++, cache);
+    correctSolve.arg(a++, step);
+    selectClaim = Kernel(ctx->kernel("learner_select", "learner_select_claim", options));
+    a = 0;
+    selectClaim.arg(a++, L);
+    selectClaim.arg(a++, reduction);
+    selectClaim.arg(a++, delta);
+    setReal(selectClaim, a++, nu);
+    selectClaim.arg(a++, index);
+    selectClaim.arg(a++, static_cast<int>(partialCount));
+    selectClaim.arg(a++, partials);
+    setReal(selectClaim, a++, 1.0 / static_cast<double>(n));
+    selectClaim.arg(a++, residualSquares);
+    a = 12;  // 9: history (ensureHistory), 10-11: per launch
+    selectClaim.arg(a++, slots);
+    selectClaim.arg(a++, slotOf);
+    selectClaim.arg(a++, slotOwner);
+    selectClaim.arg(a++, cacheState);
+    selectClaim.arg(a++, step);
+    selectClaim.arg(a++, cache);
+    // Fill groups: chunks no smaller than 4 k^2 rows, so the k x k local block's clearing and its global adds
+    // stay small next to the rows' (degree+1)^2 local atomics.
+    const std::size_t group = static_cast<std::size_t>(params.btgGroupSize);
+    fillChunkRows = std::max(params.btgChunkRows, 4 * static_cast<std::size_t>(k) * k);
+    fillChunkRows = (fillChunkRows + group - 1) / group * group;
+    fillChunks = (n + fillChunkRows - 1) / fillChunkRows;
+    crossFill = Kernel(ctx->kernel("compact_btg", "compact_x_cross_fill", options));
+    a = 0;
+    crossFill.arg(a++, static_cast<int>(n));
+    crossFill.arg(a++, static_cast<int>(fillChunkRows));
+    crossFill.arg(a++, L);
+    crossFill.arg(a++, index);
+    crossFill.arg(a++, cacheState);
+    crossFill.arg(a++, data->x());
+    crossFill.arg(a++, data->geometry());
+    crossFill.arg(a++, data->polynomials());
+    crossFill.arg(a++, cache);
+  }
+
+  // One GPU iteration with the cache: correction + solve, select + claim, update, fill of a claimed slot.
+  void gpuCachedIteration(int it) {
+    if (!cValid || sinceRefresh >= refreshInterval) {
+      plan->transposed(g, c);
+      cValid = cCurrent = true;
+      sinceRefresh = 0;
+    }
+    const std::size_t group = static_cast<std::size_t>(params.reduceGroupSize);
+    correctSolve.arg(6, cCurrent ? 0 : 1);
+    correctSolve.launch(*ctx, {group * static_cast<std::size_t>(L)}, {group});
+    selectClaim.arg(10, it - 1);
+    selectClaim.arg(11, it);
+    selectClaim.launch(*ctx, {group}, {group});
+    plan->update(index, delta, nu, y, mu, g, partials);
+    const std::size_t fillGroup = static_cast<std::size_t>(params.btgGroupSize);
+    crossFill.launch(*ctx, {fillGroup * static_cast<std::size_t>(L), fillChunks}, {fillGroup, 1});
+    cCurrent = false;
+    ++sinceRefresh;
+  }
+
+  // Turns the fused kernels (CPU devices) and the cross-product cache (CPU, compact_x) on when they apply.
+  void prepareFused(const std::string& options, CompactKernel kind) {
+    fused = !params.gpu && !isDense && params.reduceGroupSize == 1 && params.updateGroupSize == 1;
+    if (!fused) return;
+    slots = slotsThatFit();
+    // The fill kernel keeps two copies of the pair moments (intervals^2 (degree+1)^2) in private memory.
+    const std::size_t q = static_cast<std::size_t>(data->intervals()), w = static_cast<std::size_t>(data->degree()) + 1;
+    const bool pairsFit = 2 * q * q * w * w * real() <= kMaxPairMomentBytes;
+    cached = kind != CompactKernel::Compact && refreshInterval > 0 && slots >= std::min(L, 8) && pairsFit;
+    if (!cached) slots = 0;
+    allocateCache();
     solveSelect = Kernel(ctx->kernel("learner_select", "learner_solve_select", options));
     cl_uint a = 0;
     solveSelect.arg(a++, L);
@@ -258,6 +356,7 @@ struct OpenClBackend::State {
     records = Buffer(*ctx, history * static_cast<std::size_t>(k + 2) * real());
     select.arg(9, records);
     if (fused) solveSelect.arg(12, records);
+    if (gpuCached) selectClaim.arg(9, records);
   }
 };
 
@@ -269,6 +368,8 @@ OpenClBackend::OpenClBackend(const ComputeSettings& compute) : s_(std::make_uniq
   s.isDouble = resolveDoublePrecision(compute.precision, s.device.info);
   s.isDense = denseKernelFromName(s.kernelName, &s.denseKind);
   s.ctx = std::make_unique<Context>(s.device);
+  // Benchmarks compare with and without the cache through the CLI: GAMBOOST_OPENCL_REFRESH=0 turns it off.
+  if (const char* refresh = std::getenv("GAMBOOST_OPENCL_REFRESH")) s.refreshInterval = std::max(0, std::atoi(refresh));
 }
 
 OpenClBackend::~OpenClBackend() = default;
@@ -312,9 +413,16 @@ void OpenClBackend::prepare(const BoostProblem& problem) {
   compactKernelFromName(s.kernelName, &kind);
   s.data = std::make_unique<CompactData>(ctx, bases, x, s.n, s.isDouble, kind == CompactKernel::Compact,
                                          kind == CompactKernel::Sorted);
-  s.plan = std::make_unique<CompactPlan>(ctx, *s.data, kind);
-  const KernelParameters params = kernelParameters(s.device.info, s.n, s.L);
+  s.params = kernelParameters(s.device.info, s.n, s.L);
+  if (s.forceGpuKernels && !s.params.gpu) {
+    ComputeDeviceInfo gpu = s.device.info;
+    gpu.type = "GPU";
+    s.params = kernelParameters(gpu, s.n, s.L);
+    s.params.nvidiaAtomics = false;  // the portable compare-and-swap atomics
+  }
+  const KernelParameters& params = s.params;
   const std::string options = buildOptions(params, spec, s.isDouble);
+  s.plan = std::make_unique<CompactPlan>(ctx, *s.data, kind, params);
 
   std::vector<double> g(s.n);
   double ss = 0.0;
@@ -375,7 +483,9 @@ void OpenClBackend::prepare(const BoostProblem& problem) {
   s.select.arg(6, s.partials);
   s.setReal(s.select, 7, 1.0 / static_cast<double>(s.n));
   s.select.arg(8, s.residualSquares);
-  s.prepareFused(params, options, kind);
+  s.prepareFused(options, kind);
+  s.gpuCached = false;
+  if (!s.fused) s.prepareGpuCache(spec, options);
   s.cValid = s.cCurrent = false;
   s.sinceRefresh = 0;
   s.history = 0;
@@ -391,6 +501,10 @@ void OpenClBackend::iterate(int count, std::vector<IterationResult>& out) {
   s.ensureHistory(static_cast<std::size_t>(count));
   // Only device work inside the batch: the selected learner stays in s.index, the records in s.records.
   for (int it = 0; it < count; ++it) {
+    if (s.gpuCached) {
+      s.gpuCachedIteration(it);
+      continue;
+    }
     if (!s.fused) {
       s.score();
       s.selectAndRecord(it - 1, it);
@@ -440,7 +554,9 @@ void OpenClBackend::setRefreshInterval(int iterations) { s_->refreshInterval = s
 
 void OpenClBackend::setCrossCacheBytes(std::size_t bytes) { s_->cacheBytesLimit = bytes; }
 
-bool OpenClBackend::usesCrossCache() const { return s_->cached; }
+bool OpenClBackend::usesCrossCache() const { return s_->cached || s_->gpuCached; }
+
+void OpenClBackend::setForceGpuKernels(bool force) { s_->forceGpuKernels = force; }
 
 CandidateScores OpenClBackend::candidates() {
   State& s = *s_;

@@ -12,6 +12,9 @@
 // CpuBackend does, a cache of cross-products B_j'B_l for the learners selected so far and updates c incrementally,
 // c_j -= (B_j'B_l) nu delta_l, with an exact B'g every refreshInterval iterations; solve, select and the cache
 // correction are one launch, the update and the cache fill another (two commands per iteration instead of five).
+// GPU devices use the same cache (compact_x, compact, compact_sorted; k x k block within 40 KiB of local memory):
+// correction + solve, select + slot claim, the update, and a fill by many work-groups per learner (4 launches);
+// the exact B'g only every refreshInterval iterations. GAMBOOST_OPENCL_REFRESH overrides the refresh interval.
 #include <memory>
 #include <string>
 
@@ -36,14 +39,17 @@ class OpenClBackend final : public Backend {
   CandidateScores candidates() override;
 
   // Call before prepare(). Exact B'g every `iterations` iterations between incremental ones (default 50, as on
-  // CpuBackend); 0 turns the cross-product cache off (exact B'g every iteration, the GPU scheme). Only CPU
-  // devices with compact_x / compact_sorted use the cache.
+  // CpuBackend); 0 turns the cross-product cache off (exact B'g every iteration). CPU devices use the cache with
+  // compact_x / compact_sorted, GPU devices with any compact kernel.
   void setRefreshInterval(int iterations);
   // Call before prepare(). Device bytes the cross-product cache may take (default 256 MiB); each cached learner
   // takes learners x k x k REALs, a full cache evicts round-robin. Fewer than min(learners, 8) slots: no cache.
   void setCrossCacheBytes(std::size_t bytes);
   // True when prepare() turned the cross-product cache on (tests check that the mode they meant ran).
   bool usesCrossCache() const;
+  // Call before prepare(). Runs the GPU kernel variants (work-groups with local atomics, the portable
+  // compare-and-swap ones) on any device, so CPU-only machines test the GPU scheme, its cache included.
+  void setForceGpuKernels(bool force);
 
  private:
   struct State;

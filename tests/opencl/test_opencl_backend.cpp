@@ -63,6 +63,9 @@ class TestOpenClBackend : public QObject {
   void crossCacheDoubleMatchesCpu_data();
   void crossCacheDoubleMatchesCpu();
   void crossCacheFloatMatchesCpu();
+  void gpuVariantCacheDoubleMatchesCpu_data();
+  void gpuVariantCacheDoubleMatchesCpu();
+  void gpuVariantCacheFloatMatchesCpu();
 };
 
 void TestOpenClBackend::doubleMatchesCpu_data() {
@@ -145,11 +148,65 @@ void TestOpenClBackend::infoNamesDeviceKernelPrecision() {
 namespace {
 
 // The OpenCL backend with the cross-product cache set up; QSKIP-free: callers check usesCrossCache().
-std::unique_ptr<OpenClBackend> cachedBackend(const std::string& precision, int refresh, std::size_t cacheBytes) {
-  auto backend = std::make_unique<OpenClBackend>(openCl(precision, "compact_x"));
+// gpuVariant: the GPU scheme (work-group fill with local atomics, 4 launches) on whatever device runs the tests.
+std::unique_ptr<OpenClBackend> cachedBackend(const std::string& precision, int refresh, std::size_t cacheBytes,
+                                             const std::string& kernel = "compact_x", bool gpuVariant = false) {
+  auto backend = std::make_unique<OpenClBackend>(openCl(precision, kernel));
   backend->setRefreshInterval(refresh);
   if (cacheBytes) backend->setCrossCacheBytes(cacheBytes);
+  backend->setForceGpuKernels(gpuVariant);
   return backend;
+}
+
+// Double with the cache against the CPU backend: same path, risks and fitted within 1e-9 (both correct c by
+// cached cross-products, summed in other orders; the GPU fill's atomics add in no fixed order either).
+void checkDoubleCache(const std::string& kernel, int refresh, int batch, int cacheSlots, bool gpuVariant) {
+  const int covariates = 20, mstop = 120;
+  const auto data = paperData(2501, covariates, 44);
+  ModelSettings settings = ModelSettings::paperPreset();
+  const std::size_t k = static_cast<std::size_t>(settings.spline.knots + settings.spline.degree + 1);
+  Booster cpu(data, settings, std::make_unique<CpuBackend>());
+  cpu.run(mstop);
+  auto backend = cachedBackend("double", refresh, static_cast<std::size_t>(cacheSlots) * covariates * k * k * 8, kernel,
+                               gpuVariant);
+  const OpenClBackend* raw = backend.get();
+  Booster gpu(data, settings, std::move(backend));
+  QVERIFY(raw->usesCrossCache());
+  QCOMPARE(gpu.run(mstop, {}, batch), mstop);
+  QCOMPARE(gpu.path().learner, cpu.path().learner);
+  if (cacheSlots > 0) {  // the row only tests eviction if more learners than slots were selected
+    std::vector<int> distinct = cpu.path().learner;
+    std::sort(distinct.begin(), distinct.end());
+    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+    QVERIFY2(static_cast<int>(distinct.size()) > cacheSlots, qPrintable(QString("%1 learners").arg(distinct.size())));
+  }
+  for (std::size_t m = 0; m < cpu.path().risk.size(); ++m)
+    QVERIFY2(std::abs(gpu.path().risk[m] - cpu.path().risk[m]) <= 1e-9 * cpu.path().risk[m],
+             qPrintable(QString("risk %1: %2 vs %3")
+                            .arg(m)
+                            .arg(gpu.path().risk[m], 0, 'g', 17)
+                            .arg(cpu.path().risk[m], 0, 'g', 17)));
+  const double e = normwiseRelative(gpu.fitted(), cpu.fitted());
+  QVERIFY2(e <= 1e-9, qPrintable(QString("fitted differ by %1 normwise").arg(e)));
+}
+
+// Float, refresh 50 over 200 iterations in batches of 30: the same tolerances as floatMatchesCpu (float sums:
+// ~1e-6 relative; corrections add k-term float dot products per iteration).
+void checkFloatCache(const std::string& kernel, bool gpuVariant) {
+  const auto data = paperData(10000, 100, 42);
+  ModelSettings settings = ModelSettings::paperPreset();
+  const int mstop = 200;
+  Booster cpu(data, settings, std::make_unique<CpuBackend>());
+  cpu.run(mstop);
+  auto backend = cachedBackend("float", 50, 0, kernel, gpuVariant);
+  const OpenClBackend* raw = backend.get();
+  Booster gpu(data, settings, std::move(backend));
+  QVERIFY(raw->usesCrossCache());
+  gpu.run(mstop, {}, 30);
+  for (int m = 0; m < 50; ++m) QCOMPARE(gpu.path().learner[m], cpu.path().learner[m]);
+  for (std::size_t m = 0; m < cpu.path().risk.size(); ++m)
+    QVERIFY2(std::abs(gpu.path().risk[m] - cpu.path().risk[m]) <= 1e-4 * cpu.path().risk[m],
+             qPrintable(QString("risk %1: %2 vs %3").arg(m).arg(gpu.path().risk[m]).arg(cpu.path().risk[m])));
 }
 
 }  // namespace
@@ -169,56 +226,38 @@ void TestOpenClBackend::crossCacheDoubleMatchesCpu() {
   QFETCH(int, refresh);
   QFETCH(int, batch);
   QFETCH(int, cacheSlots);
-  if (gbocltest::testDevice().info.type == "GPU") QSKIP("the cross-product cache runs on CPU devices only");
+  if (gbocltest::testDevice().info.type == "GPU") QSKIP("the CPU-device cache scheme runs on CPU devices only");
   if (!gbocltest::testDevice().info.fp64) QSKIP("device has no fp64");
-  const int covariates = 20, mstop = 120;
-  const auto data = paperData(2501, covariates, 44);
-  ModelSettings settings = ModelSettings::paperPreset();
-  const std::size_t k = static_cast<std::size_t>(settings.spline.knots + settings.spline.degree + 1);
-  Booster cpu(data, settings, std::make_unique<CpuBackend>());
-  cpu.run(mstop);
-  auto backend = cachedBackend("double", refresh, static_cast<std::size_t>(cacheSlots) * covariates * k * k * 8);
-  const OpenClBackend* raw = backend.get();
-  Booster gpu(data, settings, std::move(backend));
-  QVERIFY(raw->usesCrossCache());
-  QCOMPARE(gpu.run(mstop, {}, batch), mstop);
-  QCOMPARE(gpu.path().learner, cpu.path().learner);
-  if (cacheSlots > 0) {  // the row only tests eviction if more learners than slots were selected
-    std::vector<int> distinct = cpu.path().learner;
-    std::sort(distinct.begin(), distinct.end());
-    distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-    QVERIFY2(static_cast<int>(distinct.size()) > cacheSlots, qPrintable(QString("%1 learners").arg(distinct.size())));
-  }
-  // Same 1e-9 as doubleMatchesCpu: both backends correct c by cached cross-products, summed in other orders.
-  for (std::size_t m = 0; m < cpu.path().risk.size(); ++m)
-    QVERIFY2(std::abs(gpu.path().risk[m] - cpu.path().risk[m]) <= 1e-9 * cpu.path().risk[m],
-             qPrintable(QString("risk %1: %2 vs %3")
-                            .arg(m)
-                            .arg(gpu.path().risk[m], 0, 'g', 17)
-                            .arg(cpu.path().risk[m], 0, 'g', 17)));
-  const double e = normwiseRelative(gpu.fitted(), cpu.fitted());
-  QVERIFY2(e <= 1e-9, qPrintable(QString("fitted differ by %1 normwise").arg(e)));
+  checkDoubleCache("compact_x", refresh, batch, cacheSlots, false);
 }
 
-// Float with the default refresh (50) over 200 iterations, so three corrected stretches: the same tolerances
-// as floatMatchesCpu (float sums: ~1e-6 relative; corrections add k-term float dot products per iteration).
 void TestOpenClBackend::crossCacheFloatMatchesCpu() {
-  if (gbocltest::testDevice().info.type == "GPU") QSKIP("the cross-product cache runs on CPU devices only");
-  const auto data = paperData(10000, 100, 42);
-  ModelSettings settings = ModelSettings::paperPreset();
-  const int mstop = 200;
-  Booster cpu(data, settings, std::make_unique<CpuBackend>());
-  cpu.run(mstop);
-  auto backend = cachedBackend("float", 50, 0);
-  const OpenClBackend* raw = backend.get();
-  Booster gpu(data, settings, std::move(backend));
-  QVERIFY(raw->usesCrossCache());
-  gpu.run(mstop, {}, 30);
-  for (int m = 0; m < 50; ++m) QCOMPARE(gpu.path().learner[m], cpu.path().learner[m]);
-  for (std::size_t m = 0; m < cpu.path().risk.size(); ++m)
-    QVERIFY2(std::abs(gpu.path().risk[m] - cpu.path().risk[m]) <= 1e-4 * cpu.path().risk[m],
-             qPrintable(QString("risk %1: %2 vs %3").arg(m).arg(gpu.path().risk[m]).arg(cpu.path().risk[m])));
+  if (gbocltest::testDevice().info.type == "GPU") QSKIP("the CPU-device cache scheme runs on CPU devices only");
+  checkFloatCache("compact_x", false);
 }
+
+// The GPU scheme (learner_correct_solve, learner_select_claim, compact_x_cross_fill with local and global
+// compare-and-swap atomics) forced on the test device; on a real GPU it is the default path.
+void TestOpenClBackend::gpuVariantCacheDoubleMatchesCpu_data() {
+  QTest::addColumn<QString>("kernel");
+  QTest::addColumn<int>("refresh");
+  QTest::addColumn<int>("batch");
+  QTest::addColumn<int>("cacheSlots");
+  QTest::newRow("compact_x, refresh 9, batches of 4") << "compact_x" << 9 << 4 << 0;
+  QTest::newRow("compact_sorted, 8 slots, evicted") << "compact_sorted" << 1000 << 5 << 8;
+  QTest::newRow("compact, refresh 50, one batch") << "compact" << 50 << 0 << 0;
+}
+
+void TestOpenClBackend::gpuVariantCacheDoubleMatchesCpu() {
+  QFETCH(QString, kernel);
+  QFETCH(int, refresh);
+  QFETCH(int, batch);
+  QFETCH(int, cacheSlots);
+  if (!gbocltest::testDevice().info.fp64) QSKIP("device has no fp64");
+  checkDoubleCache(kernel.toStdString(), refresh, batch, cacheSlots, true);
+}
+
+void TestOpenClBackend::gpuVariantCacheFloatMatchesCpu() { checkFloatCache("compact_x", true); }
 
 QTEST_APPLESS_MAIN(TestOpenClBackend)
 #include "test_opencl_backend.moc"
