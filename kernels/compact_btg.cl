@@ -217,6 +217,7 @@ __kernel __attribute__((reqd_work_group_size(BTG_GROUP, 1, 1))) void compact_sor
 // array exceeds the device's local memory would fail the whole program's build.
 #if CROSS_FILL
 // Adds a group's k x k block into the cache slot (zeroed by learner_select_claim when it claimed the slot).
+// local_add's twin for __global memory: OpenCL 1.2 has no generic address space, so one function cannot serve both.
 #if defined(GB_NV_PTX_ATOMICS)
 inline void global_add(volatile __global REAL* p, REAL v) {
 #ifdef REAL_IS_DOUBLE
