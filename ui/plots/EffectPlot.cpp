@@ -28,6 +28,13 @@ EffectPlot::EffectPlot(bool compact, QWidget* parent) : PlotWidget(parent), comp
     setMinimumSize(200, 150);
     axisRect()->setMinimumMargins(QMargins(2, 2, 2, 2));
     styleAxes(axisRect(), 8);
+    // Small multiples keep short axis titles (the covariate's name goes on x in setLearner) so that every
+    // plot still says what its axes are and in which units.
+    QFont small = font();
+    small.setPointSize(7);
+    xAxis->setLabelFont(small);
+    yAxis->setLabelFont(small);
+    yAxis->setLabel(tr("centred f (response units)"));
   } else {
     setMinimumSize(300, 220);
     xAxis->setLabel(tr("covariate value"));
@@ -44,6 +51,7 @@ void EffectPlot::setLearner(const FitSetup& setup, int learner) {
   const QString title = compact_ ? qs(l.name) + tr(" (centred)")
                                  : tr("%1: f(x) minus its mean over the %2 training rows").arg(qs(l.name)).arg(setup.rows);
   setTitle(title);
+  if (compact_) xAxis->setLabel(qs(l.name));
   setToolTip(tr("Partial effect of %1, centred by its mean over the %2 training rows (rug: data, dotted lines: "
                 "interior knots; lambda %3, edf %4). Click to enlarge; right-click to export.")
                  .arg(qs(l.name)).arg(setup.rows).arg(l.lambda, 0, 'g', 4).arg(l.edf, 0, 'g', 4));
