@@ -48,6 +48,18 @@ double normwiseRelative(const std::vector<double>& a, const std::vector<double>&
   return std::sqrt(diff / norm);
 }
 
+// Risks within 1e-9 relative and fitted values within 1e-9 normwise (double on both sides, sums in other orders).
+void expectSameRisksAndFitted(const Booster& gpu, const Booster& cpu) {
+  for (std::size_t m = 0; m < cpu.path().risk.size(); ++m)
+    QVERIFY2(std::abs(gpu.path().risk[m] - cpu.path().risk[m]) <= 1e-9 * cpu.path().risk[m],
+             qPrintable(QString("risk %1: %2 vs %3")
+                            .arg(m)
+                            .arg(gpu.path().risk[m], 0, 'g', 17)
+                            .arg(cpu.path().risk[m], 0, 'g', 17)));
+  const double e = normwiseRelative(gpu.fitted(), cpu.fitted());
+  QVERIFY2(e <= 1e-9, qPrintable(QString("fitted differ by %1 normwise").arg(e)));
+}
+
 }  // namespace
 
 class TestOpenClBackend : public QObject {
@@ -93,14 +105,8 @@ void TestOpenClBackend::doubleMatchesCpu() {
   Booster gpu(data, settings, makeBackend(openCl("double", kernel.toStdString())));
   QCOMPARE(gpu.run(settings.mstop, {}, batch), settings.mstop);
   QCOMPARE(gpu.path().learner, cpu.path().learner);
-  for (std::size_t m = 0; m < cpu.path().risk.size(); ++m)
-    QVERIFY2(std::abs(gpu.path().risk[m] - cpu.path().risk[m]) <= 1e-9 * cpu.path().risk[m],
-             qPrintable(QString("risk %1: %2 vs %3")
-                            .arg(m)
-                            .arg(gpu.path().risk[m], 0, 'g', 17)
-                            .arg(cpu.path().risk[m], 0, 'g', 17)));
-  const double e = normwiseRelative(gpu.fitted(), cpu.fitted());
-  QVERIFY2(e <= 1e-9, qPrintable(QString("fitted differ by %1 normwise").arg(e)));
+  expectSameRisksAndFitted(gpu, cpu);
+  if (QTest::currentTestFailed()) return;
   for (std::size_t j = 0; j < cpu.coefficients().size(); ++j)
     QVERIFY((gpu.coefficients()[j] - cpu.coefficients()[j]).norm() <= 1e-9 * (1 + cpu.coefficients()[j].norm()));
 }
@@ -180,14 +186,7 @@ void checkDoubleCache(const std::string& kernel, int refresh, int batch, int cac
     distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
     QVERIFY2(static_cast<int>(distinct.size()) > cacheSlots, qPrintable(QString("%1 learners").arg(distinct.size())));
   }
-  for (std::size_t m = 0; m < cpu.path().risk.size(); ++m)
-    QVERIFY2(std::abs(gpu.path().risk[m] - cpu.path().risk[m]) <= 1e-9 * cpu.path().risk[m],
-             qPrintable(QString("risk %1: %2 vs %3")
-                            .arg(m)
-                            .arg(gpu.path().risk[m], 0, 'g', 17)
-                            .arg(cpu.path().risk[m], 0, 'g', 17)));
-  const double e = normwiseRelative(gpu.fitted(), cpu.fitted());
-  QVERIFY2(e <= 1e-9, qPrintable(QString("fitted differ by %1 normwise").arg(e)));
+  expectSameRisksAndFitted(gpu, cpu);
 }
 
 // Float, refresh 50 over 200 iterations in batches of 30: the same tolerances as floatMatchesCpu (float sums:
