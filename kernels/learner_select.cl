@@ -13,22 +13,29 @@
 
 #define RECORD (K + 2)
 
+// Row a of delta_j = P_j c_j, written to deltaRow[a], and its term c_j[a] (Q_j c_j)[a] added to rss. One
+// definition for both callers: c_j is __local in solve_learner and __global in learner_solve_select, and OpenCL 1.2
+// has no generic address space, so a function could not take both.
+#define SOLVE_ROW(Pj, Qj, cj, a, deltaRow, rss)        \
+  {                                                    \
+    REAL d_ = (REAL)0, q_ = (REAL)0;                   \
+    for (int b_ = 0; b_ < K; ++b_) {                   \
+      d_ += (Pj)[(a) * K + b_] * (cj)[b_];             \
+      q_ += (Qj)[(a) * K + b_] * (cj)[b_];             \
+    }                                                  \
+    (deltaRow)[a] = d_;                                \
+    (rss) += (cj)[a] * q_;                             \
+  }
+
 // delta_j = P_j c_j and reduction[j] = c_j' Q_j c_j from c_j in local memory; the group of learner j.
 inline void solve_learner(int j, __local const REAL* cj, __global const REAL* P, __global const REAL* Q,
                           __global REAL* delta, __global REAL* reduction, __local REAL* sums) {
   const int lid = get_local_id(0);
   __global const REAL* Pj = P + (size_t)j * K * K;
   __global const REAL* Qj = Q + (size_t)j * K * K;
+  __global REAL* deltaj = delta + (size_t)j * K;
   REAL mine = (REAL)0;
-  for (int a = lid; a < K; a += REDUCE_GROUP) {
-    REAL d = (REAL)0, q = (REAL)0;
-    for (int b = 0; b < K; ++b) {
-      d += Pj[a * K + b] * cj[b];
-      q += Qj[a * K + b] * cj[b];
-    }
-    delta[(size_t)j * K + a] = d;
-    mine += cj[a] * q;
-  }
+  for (int a = lid; a < K; a += REDUCE_GROUP) SOLVE_ROW(Pj, Qj, cj, a, deltaj, mine);
   sums[lid] = mine;
   barrier(CLK_LOCAL_MEM_FENCE);
   for (int stride = REDUCE_GROUP / 2; stride > 0; stride >>= 1) {
@@ -167,16 +174,9 @@ __kernel __attribute__((reqd_work_group_size(REDUCE_GROUP, 1, 1))) void learner_
     }
     __global const REAL* Pj = P + (size_t)j * K * K;
     __global const REAL* Qj = Q + (size_t)j * K * K;
+    __global REAL* deltaj = delta + (size_t)j * K;
     REAL r = (REAL)0;
-    for (int a = 0; a < K; ++a) {
-      REAL d = (REAL)0, q = (REAL)0;
-      for (int b = 0; b < K; ++b) {
-        d += Pj[a * K + b] * cj[b];
-        q += Qj[a * K + b] * cj[b];
-      }
-      delta[(size_t)j * K + a] = d;
-      r += cj[a] * q;
-    }
+    for (int a = 0; a < K; ++a) SOLVE_ROW(Pj, Qj, cj, a, deltaj, r);
     reduction[j] = r;
   }
   barrier(CLK_GLOBAL_MEM_FENCE);
