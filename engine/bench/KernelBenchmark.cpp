@@ -12,10 +12,20 @@
 // The copy bandwidth is that of clEnqueueCopyBuffer on a large buffer, counting bytes read + written.
 #include "bench/KernelBenchmark.hpp"
 
+#include "common/Error.hpp"
+
+#ifndef GB_HAVE_OPENCL
+namespace gb {
+// Built with GB_WITH_OPENCL=OFF: nothing to time. (Saved reports still load: KernelBenchReport.cpp has no OpenCL.)
+KernelBenchReport runKernelBenchmark(const KernelBenchOptions&) {
+  throw InputError("bench kernels: this build has no OpenCL support (built with GB_WITH_OPENCL=OFF)");
+}
+}  // namespace gb
+#else
+
 #include <cmath>
 
 #include "bench/KernelBenchRunner.hpp"
-#include "common/Error.hpp"
 #include "opencl/ClRuntime.hpp"
 #include "opencl/CompactKernels.hpp"
 #include "opencl/DenseGemv.hpp"
@@ -263,3 +273,5 @@ KernelBenchReport runKernelBenchmark(const KernelBenchOptions& options) {
 }
 
 }  // namespace gb
+
+#endif  // GB_HAVE_OPENCL
