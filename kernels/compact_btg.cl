@@ -3,12 +3,15 @@
 // Defines (engine/opencl/KernelParameters.cpp): REAL (float|double), REAL_IS_DOUBLE, DEGREE, K (= columns),
 // INTERVALS, BTG_GROUP (work-items of a partial group), BIN_COPIES (local bin replicas, GPU), REDUCE_GROUP,
 // SORT_CHUNK (rows per sorted chunk), LEARNER_BLOCK and ROW_BLOCK (CPU), GB_NV_PTX_ATOMICS (NVIDIA: local
-// float atomics by inline PTX), CROSS_FILL (GPU: compile the cross-product cache fill).
+// float atomics by inline PTX), CROSS_FILL (GPU: compile the cross-product cache fill); for compact_x_partial_columns
+// (CompactPlan): LANES (work-items, a power of two), EDGE_SLOTS (0, or 2 DEGREE for edge intervals with their own
+// pieces) and VEC (rows per load, 1 or 4).
 //
 // Two passes. Partials: a work-group per (learner, chunk of rows) accumulates either
 //   compact_x: interval moments M[q][s] = sum g u^s  (INTERVALS x (DEGREE+1) values), from x itself, or
 //   compact:   the k sums c[first + r] += w_r g      (K values), from the stored compact basis,
-// into local bins with atomics (the *_local kernels, GPU) or into private accumulators of one work-item that
+// into local bins with atomics (the *_local kernels, GPU), into lane-private local columns without atomics
+// (compact_x_partial_columns, GPU, the default for compact_x) or into private accumulators of one work-item that
 // streams a long row range (the *_private kernels, CPU devices). Reduce: a work-group per learner sums the
 // chunks' partials (and, for compact_x, turns moments into c with the polynomial table).
 #ifdef REAL_IS_DOUBLE
@@ -17,6 +20,11 @@
 
 #define W (DEGREE + 1)
 #define MOMENTS (INTERVALS * W)
+#ifdef REAL_IS_DOUBLE
+typedef double4 REAL4;
+#else
+typedef float4 REAL4;
+#endif
 
 // Interval q (clamped like SplineBasis::intervalOf) and local coordinate u of x.
 inline int locate(REAL x, REAL lo, REAL inverseSpacing, REAL* u) {
@@ -125,6 +133,141 @@ __kernel __attribute__((reqd_work_group_size(BTG_GROUP, 1, 1))) void compact_x_p
   }
   store_bins(bins, BIN_COPIES, MOMENTS, true, partials + partial_offset(MOMENTS));
 }
+
+// ---- compact_x, lane-private columns (GPU, LANES > 0, the default) -------------------------------------------
+// A work-group is one warp of LANES work-items; each owns a private copy of the learner's columns in local memory,
+// interleaved so that lane L's values all sit in bank L (value b of lane L at b * LANES + L). Binning a row is then
+// plain load-add-stores, with no atomics and no bank conflicts whatever the intervals of the warp's rows are (the
+// atomics of compact_x_partial_local spent ~4x longer per row on conflicts and retries). With equidistant knots
+// the intervals share one set of pieces w_r(u) (the table's interval DEGREE; CompactData checks), so a row in
+// interval q adds g w_r(u) to columns q + r directly: K values per lane. Where the 2 DEGREE edge intervals have
+// pieces of their own (clamped knots; EDGE_SLOTS = 2 DEGREE, else 0) their rows add the moments g u^s to W slots
+// per edge interval instead, which compact_x_reduce_columns turns into columns with the table. The copies are
+// summed once per group (diagonal order: lane L reads copy (L + t) mod LANES, again one bank each).
+// Rows: VEC (4 where every learner's rows start 16-byte aligned, else 1) consecutive rows per load, LANE_ROWS rows
+// per lane and block; one block's loads are in flight while the previous block is binned.
+#if defined(LANES) && LANES > 0
+#ifndef LANE_ROWS
+#define LANE_ROWS 8
+#endif
+#ifndef VEC
+#define VEC 1
+#endif
+#ifndef EDGE_SLOTS
+#define EDGE_SLOTS 0
+#endif
+#define COLUMN_BINS (K + EDGE_SLOTS * W)
+#define BLOCK_ROWS (LANES * LANE_ROWS)
+
+#if EDGE_SLOTS > 0
+inline bool edge_interval(int q) { return q < DEGREE || q >= INTERVALS - DEGREE; }
+// Edge interval q's slot: 0 .. DEGREE-1 at the low end, DEGREE .. 2 DEGREE-1 at the high end.
+inline int edge_slot(int q) { return q < DEGREE ? q : q - INTERVALS + EDGE_SLOTS; }
+#else
+inline bool edge_interval(int q) { return false; }
+#endif
+
+#if !defined(REAL_IS_DOUBLE) && DEGREE > 0
+// locate() without its two int/float conversions (a fraction of the FP32 rate on GPUs): adding and subtracting 1.5 * 2^23
+// rounds t - 1/2 to the nearest integer, which is floor(t) except at exact integers, where the interval below
+// may be chosen with u = 1; the spline is continuous there (DEGREE > 0), so both give the same values up to
+// rounding. x - lo is exact (Sterbenz) for x near lo, as in locate().
+inline int locate_row(REAL x, REAL lo, REAL inverseSpacing, REAL* u) {
+  const float magic = 0x1.8p23f;
+  const float th = fma(x - lo, inverseSpacing, -0.5f);
+  const float qf = clamp((th + magic) - magic, 0.0f, (float)(INTERVALS - 1));
+  *u = (th - qf) + 0.5f;
+  return as_int(qf + magic) - as_int(magic);
+}
+#else
+#define locate_row locate
+#endif
+
+// Rows row0 + VEC (lane + LANES v) + e (v < LANE_ROWS / VEC, e < VEC) of xj and g, all below the chunk's end.
+inline void load_lane_rows(__global const REAL* xj, __global const REAL* g, int row0, REAL* xs, REAL* gs) {
+  #pragma unroll
+  for (int v = 0; v < LANE_ROWS / VEC; ++v) {
+    const int row = row0 + VEC * ((int)get_local_id(0) + LANES * v);
+#if VEC == 4
+    const REAL4 xv = *(__global const REAL4*)(xj + row), gv = *(__global const REAL4*)(g + row);
+    xs[4 * v] = xv.x, xs[4 * v + 1] = xv.y, xs[4 * v + 2] = xv.z, xs[4 * v + 3] = xv.w;
+    gs[4 * v] = gv.x, gs[4 * v + 1] = gv.y, gs[4 * v + 2] = gv.z, gs[4 * v + 3] = gv.w;
+#else
+    xs[v] = xj[row];
+    gs[v] = g[row];
+#endif
+  }
+}
+
+// Adds row (xv, gv) to this lane's copy: g w_r(u) to columns q + r (Horner on the shared pieces), or for an edge
+// interval g u^s to its slots.
+inline void bin_column_row(__local REAL* mine, REAL xv, REAL gv, REAL lo, REAL inverseSpacing, const REAL* piece) {
+  REAL u;
+  const int q = locate_row(xv, lo, inverseSpacing, &u);
+  REAL add[W];
+  #pragma unroll
+  for (int r = 0; r < W; ++r) {
+    REAL w = piece[r * W + DEGREE];
+    #pragma unroll
+    for (int s = DEGREE - 1; s >= 0; --s) w = fma(w, u, piece[r * W + s]);
+    add[r] = w * gv;
+  }
+#if EDGE_SLOTS > 0
+  const bool edge = edge_interval(q);
+  REAL m = gv;
+  #pragma unroll
+  for (int s = 0; s < W; ++s, m *= u) add[s] = edge ? m : add[s];
+  __local REAL* at = mine + (edge ? K + edge_slot(q) * W : q) * LANES;
+#else
+  __local REAL* at = mine + q * LANES;
+#endif
+  #pragma unroll
+  for (int r = 0; r < W; ++r) at[r * LANES] += add[r];
+}
+
+__kernel __attribute__((reqd_work_group_size(LANES, 1, 1))) void compact_x_partial_columns(
+    int n, int chunkRows, int learnerBegin, __global const REAL* x, __global const REAL* g,
+    __global const REAL* geometry, __global const REAL* poly, __global REAL* partials) {
+  __local REAL bins[COLUMN_BINS * LANES];
+  const int lane = get_local_id(0);
+  const int j = learnerBegin + get_group_id(0);
+  const REAL lo = geometry[2 * j], inverseSpacing = geometry[2 * j + 1];
+  __global const REAL* xj = x + (size_t)j * n;
+  __global const REAL* shared = poly + ((size_t)j * INTERVALS + min(DEGREE, INTERVALS - 1)) * W * W;
+  REAL piece[W * W];
+  #pragma unroll
+  for (int m = 0; m < W * W; ++m) piece[m] = shared[m];
+  __local REAL* mine = bins + lane;
+  for (int b = 0; b < COLUMN_BINS; ++b) mine[b * LANES] = (REAL)0;  // only this lane touches its copy until the sum
+  int begin, end;
+  chunk_rows(n, chunkRows, &begin, &end);
+  // Whole blocks, two register buffers in turn; then the last < BLOCK_ROWS rows one per lane.
+  REAL xa[LANE_ROWS], ga[LANE_ROWS], xb[LANE_ROWS], gb[LANE_ROWS];
+  int i = begin;
+  if (i + BLOCK_ROWS <= end) load_lane_rows(xj, g, i, xa, ga);
+  for (; i + 2 * BLOCK_ROWS <= end; i += 2 * BLOCK_ROWS) {
+    load_lane_rows(xj, g, i + BLOCK_ROWS, xb, gb);
+    #pragma unroll
+    for (int r = 0; r < LANE_ROWS; ++r) bin_column_row(mine, xa[r], ga[r], lo, inverseSpacing, piece);
+    if (i + 3 * BLOCK_ROWS <= end) load_lane_rows(xj, g, i + 2 * BLOCK_ROWS, xa, ga);
+    #pragma unroll
+    for (int r = 0; r < LANE_ROWS; ++r) bin_column_row(mine, xb[r], gb[r], lo, inverseSpacing, piece);
+  }
+  if (i + BLOCK_ROWS <= end) {
+    #pragma unroll
+    for (int r = 0; r < LANE_ROWS; ++r) bin_column_row(mine, xa[r], ga[r], lo, inverseSpacing, piece);
+    i += BLOCK_ROWS;
+  }
+  for (int row = i + lane; row < end; row += LANES) bin_column_row(mine, xj[row], g[row], lo, inverseSpacing, piece);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  __global REAL* out = partials + partial_offset(COLUMN_BINS);
+  for (int b = lane; b < COLUMN_BINS; b += LANES) {
+    REAL sum = (REAL)0;
+    for (int t = 0; t < LANES; ++t) sum += bins[b * LANES + ((lane + t) & (LANES - 1))];
+    out[b] = sum;
+  }
+}
+#endif  // LANES
 
 // ---- compact: sums from the stored basis -----------------------------------------------------------------------
 __kernel __attribute__((reqd_work_group_size(BTG_GROUP, 1, 1))) void compact_partial_local(
@@ -413,6 +556,30 @@ __kernel __attribute__((reqd_work_group_size(REDUCE_GROUP, 1, 1))) void compact_
     out[(size_t)get_group_id(0) * K + c] = sum;
   }
 }
+
+#if BTG_GROUP > 1 && defined(LANES) && LANES > 0
+// compact_x_partial_columns' partials: c_c = column sum c, plus the edge intervals' moments through the table.
+__kernel __attribute__((reqd_work_group_size(REDUCE_GROUP, 1, 1))) void compact_x_reduce_columns(
+    int chunks, int learnerBegin, __global const REAL* partials, __global const REAL* poly, __global REAL* out) {
+  __local REAL sums[COLUMN_BINS];
+  sum_chunks(partials, chunks, COLUMN_BINS, sums);
+  for (int c = get_local_id(0); c < K; c += REDUCE_GROUP) {
+    REAL sum = sums[c];
+#if EDGE_SLOTS > 0
+    __global const REAL* pj = poly + (size_t)(learnerBegin + get_group_id(0)) * INTERVALS * W * W;
+    #pragma unroll
+    for (int r = 0; r < W; ++r) {
+      const int q = c - r;
+      if (q < 0 || q >= INTERVALS || !edge_interval(q)) continue;
+      __local const REAL* moments = sums + K + edge_slot(q) * W;
+      #pragma unroll
+      for (int s = 0; s < W; ++s) sum += pj[(q * W + r) * W + s] * moments[s];
+    }
+#endif
+    out[(size_t)get_group_id(0) * K + c] = sum;
+  }
+}
+#endif
 
 __kernel __attribute__((reqd_work_group_size(REDUCE_GROUP, 1, 1))) void compact_reduce(
     int chunks, __global const REAL* partials, __global REAL* out) {

@@ -14,6 +14,7 @@ struct ComputeDeviceInfo {
   int computeUnits = 0;
   std::uint64_t globalMemoryBytes = 0;
   std::uint64_t maxAllocationBytes = 0;
+  std::uint64_t localMemoryBytes = 0;  // per work-group (OpenCL local memory)
   bool fp64 = false;
   std::string version;        // OpenCL version string of the device
   bool isDefault = false;     // the one a plain --backend opencl picks

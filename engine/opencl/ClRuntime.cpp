@@ -146,6 +146,7 @@ ComputeDeviceInfo describe(cl_platform_id platform, cl_device_id id) {
   info.computeUnits = static_cast<int>(deviceValue<cl_uint>(id, CL_DEVICE_MAX_COMPUTE_UNITS));
   info.globalMemoryBytes = deviceValue<cl_ulong>(id, CL_DEVICE_GLOBAL_MEM_SIZE);
   info.maxAllocationBytes = deviceValue<cl_ulong>(id, CL_DEVICE_MAX_MEM_ALLOC_SIZE);
+  info.localMemoryBytes = deviceValue<cl_ulong>(id, CL_DEVICE_LOCAL_MEM_SIZE);
   const std::string extensions = deviceString(id, CL_DEVICE_EXTENSIONS);
   info.fp64 = extensions.find("cl_khr_fp64") != std::string::npos ||
               deviceValue<cl_device_fp_config>(id, CL_DEVICE_DOUBLE_FP_CONFIG) != 0;

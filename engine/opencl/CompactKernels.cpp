@@ -1,6 +1,8 @@
 #include "opencl/CompactKernels.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 #include "common/Error.hpp"
 
@@ -34,6 +36,24 @@ void writeReal(Context& ctx, Buffer& buffer, const std::vector<double>& values, 
     const std::vector<float> f(values.begin(), values.end());
     buffer.write(ctx, f.data(), f.size() * sizeof(float), offset * sizeof(float));
   }
+}
+
+// Whether intervals [from, to) share the pieces of interval min(degree, intervals - 1) (see uniformPieces()), up
+// to the rounding of the knots themselves: knots a + i dx carry errors ~eps |a| that move the pieces by
+// ~eps |a| / dx, the same size as the error in u = (x - lo) / dx - q that every compact_x kernel already has.
+// Unequal spacing or clamped boundary knots change them by O(1).
+bool piecesMatch(const SplineBasis& b, int from, int to) {
+  const int d = b.degree(), intervals = b.numIntervals(), ref = std::min(d, intervals - 1);
+  double largest = 0.0;
+  for (int r = 0; r <= d; ++r)
+    for (int s = 0; s <= d; ++s) largest = std::max(largest, std::abs(b.poly(ref, r, s)));
+  const double magnitude = std::max(std::abs(b.lo()), std::abs(b.hi())) / b.spacing() + intervals;
+  const double tolerance = 16 * std::numeric_limits<double>::epsilon() * magnitude * largest;
+  for (int q = std::max(from, 0); q < std::min(to, intervals); ++q)
+    for (int r = 0; r <= d; ++r)
+      for (int s = 0; s <= d; ++s)
+        if (std::abs(b.poly(q, r, s) - b.poly(ref, r, s)) > tolerance) return false;
+  return true;
 }
 
 }  // namespace
@@ -83,6 +103,11 @@ CompactData::CompactData(Context& ctx, const std::vector<const SplineBasis*>& ba
     geometry[2 * j + 1] = 1.0 / b.spacing();
     writeReal(ctx, x_, std::vector<double>(x[j], x[j] + rows), j * rows, double_);
     writeReal(ctx, poly_, b.polynomialTable(), j * polySize, double_);
+    const int d = b.degree(), intervals = b.numIntervals();
+    if (uniform_ != Uniform::None) {
+      if (!piecesMatch(b, d, intervals - d)) uniform_ = Uniform::None;
+      else if (!piecesMatch(b, 0, intervals)) uniform_ = Uniform::Interior;
+    }
     if (!storeBasis) continue;
     first.resize(rows);
     weights.resize(rows * w);
@@ -145,11 +170,13 @@ struct CompactPlan::Impl {
   KernelParameters params;
   std::size_t chunkRowsAll = 0, chunkRowsOne = 0;  // B'g chunks: batched and per-learner launches
   int width = 0;                                   // partials per (learner, chunk)
+  int lanes = 0;  // > 0: compact_x_partial_columns with that group size
   Kernel partial, reduce, update, forward, dense;
   Buffer partials;
 
   bool sortedOnDevice() const { return kind == CompactKernel::Sorted && params.gpu; }
   bool xPrivate() const { return kind != CompactKernel::Compact && !params.gpu; }
+  std::size_t partialGroup() const { return static_cast<std::size_t>(lanes > 0 ? lanes : params.btgGroupSize); }
   int chunks(std::size_t chunkRows) const { return static_cast<int>((data->rows() + chunkRows - 1) / chunkRows); }
   int updateGroups() const {
     return static_cast<int>((data->rows() + params.updateGroupRows - 1) / params.updateGroupRows);
@@ -184,6 +211,7 @@ struct CompactPlan::Impl {
       partial.arg(a++, data->x());
       partial.arg(a++, g);
       partial.arg(a++, data->geometry());
+      if (lanes > 0) partial.arg(a++, data->polynomials());
     } else {
       partial.arg(a++, data->firstColumn());
       partial.arg(a++, data->weights());
@@ -195,7 +223,7 @@ struct CompactPlan::Impl {
       partial.arg(a, count);
       groups = (groups + params.learnersPerItem - 1) / params.learnersPerItem;
     }
-    const std::size_t group = static_cast<std::size_t>(params.btgGroupSize);
+    const std::size_t group = partialGroup();
     launch(partial, {group * groups, static_cast<std::size_t>(ch)}, {group, 1}, events);
 
     const std::size_t rg = static_cast<std::size_t>(params.reduceGroupSize);
@@ -226,36 +254,45 @@ CompactPlan::CompactPlan(Context& ctx, const CompactData& data, CompactKernel ke
   if (kernel == CompactKernel::Sorted && parameters.gpu && !data.hasSorted())
     throw ComputeError("compact_sorted kernel: the sorted layout was not uploaded (CompactData storeSorted = false)");
   // The per-learner launch gets its own chunking so one learner still spreads over the device.
+  const SplineSpec spec{data.intervals() - 1, data.degree(), Boundary::Extended};
+  const int w = data.degree() + 1;
+  const int edgeSlots = data.uniformPieces() == CompactData::Uniform::All ? 0 : 2 * data.degree();
+  if (kernel == CompactKernel::CompactX && data.uniformPieces() != CompactData::Uniform::None)
+    s.lanes = laneCount(parameters, static_cast<std::size_t>(data.k() + edgeSlots * w) * data.realBytes());
   KernelParameters one = kernelParameters(ctx.device().info, data.rows(), 1);
-  s.chunkRowsAll = parameters.btgChunkRows;
-  s.chunkRowsOne = std::min(parameters.btgChunkRows, one.btgChunkRows);
-  if (parameters.gpu) s.chunkRowsOne = std::max<std::size_t>(s.chunkRowsOne, parameters.btgGroupSize);
+  s.chunkRowsAll = s.lanes > 0 ? parameters.laneChunkRows : parameters.btgChunkRows;
+  const std::size_t oneRows = s.lanes > 0 ? one.laneChunkRows : one.btgChunkRows;  // 0: a CPU device's table
+  s.chunkRowsOne = oneRows > 0 ? std::min(s.chunkRowsAll, oneRows) : s.chunkRowsAll;
+  if (parameters.gpu) s.chunkRowsOne = std::max<std::size_t>(s.chunkRowsOne, s.partialGroup());
   if (s.sortedOnDevice()) {  // whole sorted chunks per group
     auto whole = [](std::size_t r) { return (r + kSortChunkRows - 1) / kSortChunkRows * kSortChunkRows; };
     s.chunkRowsAll = whole(s.chunkRowsAll);
     s.chunkRowsOne = whole(s.chunkRowsOne);
   }
-  const SplineSpec spec{data.intervals() - 1, data.degree(), Boundary::Extended};
-  std::string options = buildOptions(parameters, spec, data.doublePrecision());
+  // The columns kernel's shape; VEC = 4 (16-byte loads) where every learner's rows start 16-byte aligned.
+  const std::string columnOptions = " -DLANES=" + std::to_string(s.lanes) + " -DEDGE_SLOTS=" +
+                                    std::to_string(edgeSlots) + " -DVEC=" + (data.rows() % 4 == 0 ? "4" : "1");
+  std::string options = buildOptions(parameters, spec, data.doublePrecision()) + columnOptions;
   const bool x = kernel != CompactKernel::Compact;  // compact_x and compact_sorted share moments and B delta
   const std::string partialName =
-      s.sortedOnDevice()
-          ? "compact_sorted_partial_local"
-          : (x ? "compact_x" : "compact") + std::string(parameters.gpu ? "_partial_local" : "_partial_private");
+      s.sortedOnDevice() ? "compact_sorted_partial_local"
+      : s.lanes > 0      ? "compact_x_partial_columns"
+                         : (x ? "compact_x" : "compact") + std::string(parameters.gpu ? "_partial_local" : "_partial_private");
   try {
     s.partial = Kernel(ctx.kernel("compact_btg", partialName, options));
   } catch (const ComputeError&) {
     // A driver that rejects the inline PTX atomics still gets the portable compare-and-swap loop.
     if (!s.params.nvidiaAtomics) throw;
     s.params.nvidiaAtomics = false;
-    options = buildOptions(s.params, spec, data.doublePrecision());
+    options = buildOptions(s.params, spec, data.doublePrecision()) + columnOptions;
     s.partial = Kernel(ctx.kernel("compact_btg", partialName, options));
   }
-  s.reduce = Kernel(ctx.kernel("compact_btg", x ? "compact_x_reduce" : "compact_reduce", options));
+  s.reduce = Kernel(ctx.kernel(
+      "compact_btg", s.lanes > 0 ? "compact_x_reduce_columns" : x ? "compact_x_reduce" : "compact_reduce", options));
   s.update = Kernel(ctx.kernel("compact_update", x ? "compact_x_update" : "compact_update", options));
   s.forward = Kernel(ctx.kernel("compact_update", x ? "compact_x_forward" : "compact_forward", options));
   s.dense = Kernel(ctx.kernel("compact_update", "compact_x_dense", options));
-  s.width = x ? data.intervals() * (data.degree() + 1) : data.k();
+  s.width = s.lanes > 0 ? data.k() + edgeSlots * w : x ? data.intervals() * w : data.k();
   const std::size_t slots = std::max(static_cast<std::size_t>(data.learners()) * s.chunks(s.chunkRowsAll),
                                      static_cast<std::size_t>(s.chunks(s.chunkRowsOne)));
   s.partials = Buffer(ctx, slots * static_cast<std::size_t>(s.width) * data.realBytes());
@@ -264,6 +301,8 @@ CompactPlan::CompactPlan(Context& ctx, const CompactData& data, CompactKernel ke
 CompactPlan::~CompactPlan() = default;
 
 CompactKernel CompactPlan::kernel() const { return impl_->kind; }
+
+int CompactPlan::lanes() const { return impl_->lanes; }
 
 void CompactPlan::transposed(const Buffer& g, const Buffer& out, std::vector<cl_event>* events) {
   impl_->transposed(0, impl_->data->learners(), impl_->chunkRowsAll, g, out, events);

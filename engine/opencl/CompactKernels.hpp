@@ -54,6 +54,11 @@ class CompactData {
   bool doublePrecision() const { return double_; }
   bool hasBasis() const { return firstColumn_.get() != nullptr; }
   bool hasSorted() const { return order_.get() != nullptr; }
+  // Which intervals of every learner share the polynomial pieces of interval `degree` (equidistant knots, up to
+  // the knots' own rounding): All (extended knots), Interior (degree <= q < intervals - degree: clamped knots) or
+  // None. compact_x_partial_columns applies to All and Interior.
+  enum class Uniform { All, Interior, None };
+  Uniform uniformPieces() const { return uniform_; }
   std::size_t realBytes() const { return double_ ? 8 : 4; }
   Context& context() const { return *ctx_; }
 
@@ -74,6 +79,7 @@ class CompactData {
   std::size_t rows_;
   int learners_, k_, degree_, intervals_;
   bool double_;
+  Uniform uniform_ = Uniform::All;
   Buffer x_, firstColumn_, weights_, poly_, geometry_, order_, sortedU_, starts_;
 };
 
@@ -89,6 +95,8 @@ class CompactPlan {
   CompactPlan& operator=(const CompactPlan&) = delete;
 
   CompactKernel kernel() const;
+  // Work-items of compact_x_partial_columns, the lane-private B'g kernel; 0 where another B'g kernel runs.
+  int lanes() const;
 
   // Batched: out[j*k + c] = (B_j'g)_c for every learner j (out: learners x k).
   void transposed(const Buffer& g, const Buffer& out, std::vector<cl_event>* events = nullptr);

@@ -1,6 +1,7 @@
 #include "opencl/KernelParameters.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <sstream>
 
 namespace gb::ocl {
@@ -28,6 +29,12 @@ KernelParameters kernelParameters(const ComputeDeviceInfo& device, std::size_t r
     // the partials (and their reduction) small at n = 1e7.
     p.btgChunkRows = roundUp(std::clamp<std::size_t>(work / (units * 32), 2048, 65536), 256);
     p.binCopies = 8;  // one replica per 32-wide warp of the 256 work-items
+    // compact_x's lane-private kernel: a warp per group; ~16 groups per compute unit, each lane streaming
+    // 256..2048 rows so that summing its copies (once per group) stays a few per cent of the work.
+    // GAMBOOST_COMPACT_LANES=0 selects the atomics kernel instead (for comparing the two in `bench`).
+    const char* lanes = std::getenv("GAMBOOST_COMPACT_LANES");
+    p.lanes = lanes && *lanes ? std::atoi(lanes) : 32;
+    p.laneChunkRows = roundUp(std::clamp<std::size_t>(work / (units * 16), 8192, 65536), 32 * 8);
     p.reduceGroupSize = 64;
     p.updateGroupSize = 256;
     p.updateGroupRows = 256 * 4;  // n = 1e5 still gives ~100 groups
@@ -44,7 +51,18 @@ KernelParameters kernelParameters(const ComputeDeviceInfo& device, std::size_t r
     p.learnersPerItem = 4;
     p.rowBlock = 1024;
   }
+  p.localMemoryBytes = device.localMemoryBytes;
   return p;
+}
+
+int laneCount(const KernelParameters& p, std::size_t copyBytes) {
+  if (!p.gpu || p.lanes <= 0) return 0;
+  const std::size_t local = std::min<std::size_t>(p.localMemoryBytes, std::size_t(48) << 10);
+  int widest = 16;  // the largest power of two <= p.lanes (the kernel's copy index wraps with a mask)
+  while (widest * 2 <= p.lanes) widest *= 2;
+  for (int lanes = widest; lanes >= 16; lanes /= 2)
+    if (copyBytes * static_cast<std::size_t>(lanes) <= local) return lanes;
+  return 0;
 }
 
 bool crossBlockFits(const SplineSpec& spec, bool doublePrecision) {
@@ -66,6 +84,8 @@ std::string buildOptions(const KernelParameters& p, const SplineSpec& spec, bool
     << " -DUPDATE_GROUP=" << p.updateGroupSize << " -DROW_STRIDED=" << (p.gpu ? 1 : 0)
     << " -DSORT_CHUNK=" << kSortChunkRows << " -DLEARNER_BLOCK=" << p.learnersPerItem << " -DROW_BLOCK=" << p.rowBlock;
   if (p.gpu && p.nvidiaAtomics) s << " -DGB_NV_PTX_ATOMICS=1";
+  // Extra defines for experiments (docs/cli.md), e.g. GAMBOOST_KERNEL_DEFINES=-DLANE_ROWS=16.
+  if (const char* extra = std::getenv("GAMBOOST_KERNEL_DEFINES"); extra && *extra) s << ' ' << extra;
   s << " -DCROSS_FILL=" << (p.gpu && crossBlockFits(spec, doublePrecision) ? 1 : 0);
   return s.str();
 }

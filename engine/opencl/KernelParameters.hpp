@@ -23,6 +23,9 @@ struct KernelParameters {
   int btgGroupSize = 1;             // work-items per (learner, chunk) group of the B'g partial kernels
   std::size_t btgChunkRows = 0;     // rows per (learner, chunk) group
   int binCopies = 1;                // local bin replicas per group (GPU: one per sub-group, cuts conflicts)
+  int lanes = 0;                    // GPU: work-items (one warp) of compact_x_partial_columns; 0: atomics kernel
+  std::size_t laneChunkRows = 0;    // rows per (learner, chunk) group of compact_x_partial_columns
+  std::size_t localMemoryBytes = 0; // the device's local memory per work-group
   int reduceGroupSize = 64;         // work-items of the per-learner reduction / solve / select kernels
   int updateGroupSize = 64;         // work-items per group of the update kernel
   std::size_t updateGroupRows = 0;  // rows per update group
@@ -33,6 +36,10 @@ struct KernelParameters {
 // Parameters for a device (info.type "GPU" -> GPU table; anything else -> CPU table). rows adapts chunk sizes
 // so that small problems still give every compute unit work.
 KernelParameters kernelParameters(const ComputeDeviceInfo& device, std::size_t rows, int learners);
+
+// Work-items of compact_x_partial_columns whose lanes each own copyBytes of local memory: p.lanes, halved (down
+// to 16) until the copies fit (at most 48 KiB, NVIDIA's limit a group); 0 means the kernel does not apply.
+int laneCount(const KernelParameters& p, std::size_t copyBytes);
 
 // "-DREAL=float -DDEGREE=3 -DK=16 -DINTERVALS=13 -DBTG_GROUP=256 ..." for the given basis shape and precision.
 // Every define a kernels/compact_*.cl, iteration_*.cl or learner_*.cl file reads comes from here.

@@ -39,8 +39,9 @@ struct Problem {
   int k() const { return bases.front().numColumns(); }
 };
 
-// Three learners on different ranges; every x column contains its exact lo and hi (the boundary rows).
-Problem makeProblem(std::size_t n, int knots, int degree, bool isDouble, std::uint64_t seed) {
+// Three learners on different ranges; every x column contains its exact lo and hi (the boundary rows). Learner 1
+// has clamped knots when `clamped` (edge intervals with pieces of their own), else all three are extended.
+Problem makeProblem(std::size_t n, int knots, int degree, bool isDouble, bool clamped, std::uint64_t seed) {
   Problem p;
   p.n = n;
   const double ranges[3][2] = {{0.0, 1.0}, {-3.5, 12.25}, {1e3, 1e3 + 0.75}};
@@ -49,7 +50,7 @@ Problem makeProblem(std::size_t n, int knots, int degree, bool isDouble, std::ui
     x[0] = asReal({ranges[j][0]}, isDouble)[0];
     x[n - 1] = asReal({ranges[j][1]}, isDouble)[0];
     const auto [lo, hi] = std::minmax_element(x.begin(), x.end());
-    p.bases.emplace_back(*lo, *hi, SplineSpec{knots, degree, j == 1 ? Boundary::Clamped : Boundary::Extended});
+    p.bases.emplace_back(*lo, *hi, SplineSpec{knots, degree, j == 1 && clamped ? Boundary::Clamped : Boundary::Extended});
     p.x.push_back(std::move(x));
   }
   p.g = asReal(uniform(n, 0.5, 2.0, seed + 7), isDouble);
@@ -82,10 +83,12 @@ void referenceBtg(const Problem& p, int j, std::vector<double>* c, std::vector<d
   }
 }
 
-KernelParameters parametersFor(bool gpuVariant, const Device& device, std::size_t n) {
+// lanes: the GPU variant's compact_x kernel, 0 for local atomics, 32 for lane-private columns.
+KernelParameters parametersFor(bool gpuVariant, int lanes, const Device& device, std::size_t n) {
   ComputeDeviceInfo info = device.info;
   info.type = gpuVariant ? "GPU" : "CPU";
   KernelParameters params = kernelParameters(info, n, 3);
+  params.lanes = lanes;
   params.nvidiaAtomics = gpuVariant && params.nvidiaAtomics && device.info.type == "GPU";
   // Batched groups over two sorted chunks (compact_sorted's loop) while per-learner launches take one.
   if (gpuVariant) params.btgChunkRows = 2 * kSortChunkRows;
@@ -111,15 +114,22 @@ void TestCompactKernels::matchesReference_data() {
   QTest::addColumn<int>("degree");
   QTest::addColumn<bool>("isDouble");
   QTest::addColumn<bool>("gpuVariant");
+  QTest::addColumn<int>("lanes");
+  QTest::addColumn<bool>("clamped");
   QTest::addColumn<quint64>("seed");
   // Each row is one program build per kernel file (about 1 s on a cold PoCL cache): few, but covering k = 5, 16,
   // 64, both precisions and both variants.
-  QTest::newRow("k5 float cpu n1000") << 1000 << 1 << 3 << false << false << quint64(101);
-  QTest::newRow("k16 double cpu n4099") << 4099 << 12 << 3 << true << false << quint64(102);
-  QTest::newRow("k64 float cpu n4099") << 4099 << 60 << 3 << false << false << quint64(103);
-  QTest::newRow("k16 float gpu n9001") << 9001 << 12 << 3 << false << true << quint64(104);
-  QTest::newRow("k64 double gpu n1000") << 1000 << 60 << 3 << true << true << quint64(105);
-  QTest::newRow("k5 double gpu deg2 n4099") << 4099 << 2 << 2 << true << true << quint64(106);
+  // The lanes rows cover compact_x_partial_columns' shapes: edge slots (clamped) or not, 16-byte loads (rows a
+  // multiple of 4) or not, float (conversion-free locate) and double, degree 2 and 3.
+  QTest::newRow("k5 float cpu n1000") << 1000 << 1 << 3 << false << false << 0 << true << quint64(101);
+  QTest::newRow("k16 double cpu n4099") << 4099 << 12 << 3 << true << false << 0 << true << quint64(102);
+  QTest::newRow("k64 float cpu n4099") << 4099 << 60 << 3 << false << false << 0 << true << quint64(103);
+  QTest::newRow("k16 float gpu lanes clamped n9001") << 9001 << 12 << 3 << false << true << 32 << true << quint64(104);
+  QTest::newRow("k64 float gpu lanes n70000") << 70000 << 60 << 3 << false << true << 32 << false << quint64(107);
+  QTest::newRow("k64 double gpu lanes clamped n1000") << 1000 << 60 << 3 << true << true << 32 << true << quint64(105);
+  QTest::newRow("k5 double gpu lanes deg2 n4099") << 4099 << 2 << 2 << true << true << 32 << false << quint64(106);
+  QTest::newRow("k16 float gpu atomics n9001") << 9001 << 12 << 3 << false << true << 0 << true << quint64(108);
+  QTest::newRow("k64 double gpu atomics n1000") << 1000 << 60 << 3 << true << true << 0 << true << quint64(109);
 }
 
 void TestCompactKernels::matchesReference() {
@@ -128,12 +138,14 @@ void TestCompactKernels::matchesReference() {
   QFETCH(int, degree);
   QFETCH(bool, isDouble);
   QFETCH(bool, gpuVariant);
+  QFETCH(int, lanes);
+  QFETCH(bool, clamped);
   QFETCH(quint64, seed);
   qInfo("seed %llu", static_cast<unsigned long long>(seed));
   const Device device = testDevice();
   if (isDouble && !device.info.fp64) QSKIP("device has no fp64");
   Context ctx(device);
-  const Problem p = makeProblem(static_cast<std::size_t>(rows), knots, degree, isDouble, seed);
+  const Problem p = makeProblem(static_cast<std::size_t>(rows), knots, degree, isDouble, clamped, seed);
   const int k = p.k(), L = 3;
   // Double: the reference itself (Cox-de Boor on knots lo + i dx, each rounded at the scale of |x|) differs
   // from the device's equidistant polynomial pieces by ~eps |x| / dx in u; learner 2 lives on [1000, 1000.75],
@@ -144,7 +156,7 @@ void TestCompactKernels::matchesReference() {
     return 1e-12 + 8 * 2.2e-16 * largest / p.bases[j].spacing();
   };
   CompactData data(ctx, p.basisPointers(), p.xPointers(), p.n, isDouble, true, true);
-  const KernelParameters params = parametersFor(gpuVariant, device, p.n);
+  const KernelParameters params = parametersFor(gpuVariant, lanes, device, p.n);
   Buffer g = upload(ctx, p.g, isDouble);
 
   std::vector<std::vector<double>> cRef(L), scaleStored(L), scaleX(L);
@@ -153,6 +165,7 @@ void TestCompactKernels::matchesReference() {
   for (CompactKernel kind : {CompactKernel::CompactX, CompactKernel::Compact, CompactKernel::Sorted}) {
     const QByteArray name = QByteArray::fromStdString(toString(kind));
     CompactPlan plan(ctx, data, kind, params);
+    if (kind == CompactKernel::CompactX) QCOMPARE(plan.lanes(), lanes);  // the kernel this row is about runs
     const auto& scale = kind == CompactKernel::Compact ? scaleStored : scaleX;
     // Batched B'g.
     Buffer all(ctx, static_cast<std::size_t>(L * k) * data.realBytes());
@@ -234,7 +247,7 @@ void TestCompactKernels::denseExpansionMatchesReference() {
   qInfo("seed %llu", static_cast<unsigned long long>(seed));
   const Device device = testDevice();
   Context ctx(device);
-  const Problem p = makeProblem(333, 5, 3, false, seed);
+  const Problem p = makeProblem(333, 5, 3, false, true, seed);
   const int k = p.k(), L = 3;
   CompactData data(ctx, p.basisPointers(), p.xPointers(), p.n, false, false);
   CompactPlan plan(ctx, data, CompactKernel::CompactX);
@@ -260,7 +273,7 @@ void TestCompactKernels::denseExpansionMatchesReference() {
 
 void TestCompactKernels::compactNeedsStoredBasis() {
   Context ctx(testDevice());
-  const Problem p = makeProblem(100, 3, 3, false, 7);
+  const Problem p = makeProblem(100, 3, 3, false, true, 7);
   CompactData data(ctx, p.basisPointers(), p.xPointers(), p.n, false, false);
   QVERIFY_THROWS_EXCEPTION(gb::ComputeError, CompactPlan plan(ctx, data, CompactKernel::Compact));
 }
