@@ -1,13 +1,8 @@
 #!/bin/bash
 # Final H100 batch, part A: build, correctness (fit opencl vs cpu), cuBLAS reference, kernel grid.
 set -u
-mkdir -p /etc/OpenCL/vendors && echo /usr/lib/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
-R=$OUT/r; mkdir -p $R
-if [ ! -x build-gpu/app/gamboost ] || [ "${REBUILD:-1}" = 1 ]; then
-  (cmake -S . -B build-gpu -G Ninja -DGB_BUILD_GUI=OFF -DGB_BUILD_TESTS=OFF -DGB_VENDOR_INCLUDE=$PWD/.device/include \
-     > $R/cfg.log 2>&1 && cmake --build build-gpu -j16 --target gamboost > $R/build.log 2>&1) || { tail -40 $R/cfg.log $R/build.log; exit 1; }
-fi
-G=./build-gpu/app/gamboost
+REBUILD=${REBUILD:-1}
+. "$(dirname "$0")/prelude.sh"
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv | tee $R/gpu.txt
 $G devices | tee $R/devices.txt
 python3 docs/bench/device/cublas_ref.py 2>&1 | tee $R/cublas.txt

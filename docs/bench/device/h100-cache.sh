@@ -3,11 +3,9 @@
 # and GAMBOOST_OPENCL_REFRESH=0 = no cache), then the acceptance fit timings with and without the cache.
 # Run from the repository root on the GPU machine with .device carried (scripts/pack-device-headers.sh).
 set -u
-mkdir -p /etc/OpenCL/vendors && echo /usr/lib/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
+REBUILD=${REBUILD:-1}
+. "$(dirname "$0")/prelude.sh"
 L=$OUT/h100-cache-log.txt
-(cmake -S . -B build-gpu -G Ninja -DGB_BUILD_GUI=OFF -DGB_BUILD_TESTS=OFF -DGB_VENDOR_INCLUDE=$PWD/.device/include \
-   > /tmp/cfg.log 2>&1 && cmake --build build-gpu -j16 --target gamboost > /tmp/build.log 2>&1) || { tail -40 /tmp/build.log; exit 1; }
-G=./build-gpu/app/gamboost
 $G devices | tee -a $L
 $G generate --rows 100000 --covariates 100 --seed 3 --out /tmp/check.csv 2>/dev/null
 fit() { name=$1; shift; timeout 100 $G fit --data /tmp/check.csv --knots 60 --mstop 1000 --quiet --out /tmp/fit-$name.json "$@" 2>&1 | tail -2; }

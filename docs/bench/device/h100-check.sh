@@ -2,11 +2,8 @@
 # Final check of the current tree on the H100: kernels build on NVIDIA's compiler and pass their checks, including
 # k = 5 (scalar loads) and double precision.
 set -u
-mkdir -p /etc/OpenCL/vendors && echo /usr/lib/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
-R=$OUT/r; mkdir -p $R
-(cmake -S . -B build-gpu -G Ninja -DGB_BUILD_GUI=OFF -DGB_BUILD_TESTS=OFF -DGB_VENDOR_INCLUDE=$PWD/.device/include \
-   > $R/cfg.log 2>&1 && cmake --build build-gpu -j16 --target gamboost > $R/build.log 2>&1) || { tail -40 $R/build.log; exit 1; }
-G=./build-gpu/app/gamboost
+REBUILD=${REBUILD:-1}
+. "$(dirname "$0")/prelude.sh"
 $G bench kernels --rows 1000,100000 --k 5,64 --covariates 100 --reps 20 --out $R/h100-check-float 2>&1 | grep -v "^bench kernels:" > $R/h100-check-float.txt
 tail -4 $R/h100-check-float.txt
 $G bench kernels --rows 100003 --k 5,16 --covariates 7 --reps 5 --precision double --out $R/h100-check-double 2>&1 | grep -v "^bench kernels:" > $R/h100-check-double.txt

@@ -2,13 +2,7 @@
 # Tuning compact_x_partial_columns at n = 1e7, 100 covariates, k = 64: one `bench kernels` run per set of extra
 # kernel defines (VARIANTS: sets separated by spaces, defines within a set by commas, e.g. -DLANE_ROWS=16).
 set -u
-mkdir -p /etc/OpenCL/vendors && echo /usr/lib/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
-R=$OUT/r; mkdir -p $R
-if [ ! -x build-gpu/app/gamboost ]; then
-  (cmake -S . -B build-gpu -G Ninja -DGB_BUILD_GUI=OFF -DGB_BUILD_TESTS=OFF -DGB_VENDOR_INCLUDE=$PWD/.device/include \
-     > $R/cfg.log 2>&1 && cmake --build build-gpu -j16 --target gamboost > $R/build.log 2>&1) || { tail -40 $R/build.log; exit 1; }
-fi
-G=./build-gpu/app/gamboost
+. "$(dirname "$0")/prelude.sh"
 for defines in ${VARIANTS:--DLANE_ROWS=4 -DLANE_ROWS=16}; do
   defines=$(echo "$defines" | tr ',' ' ')
   echo "== $defines"

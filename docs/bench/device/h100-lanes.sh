@@ -2,13 +2,7 @@
 # compact_x with lane-private columns (compact_x_partial_columns): the n = 1e7 B'g against the atomics kernel in the
 # same run, the kernels' own checks on the small grid, fits against the CPU backend, and the whole-fit timings.
 set -u
-mkdir -p /etc/OpenCL/vendors && echo /usr/lib/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
-R=$OUT/r; mkdir -p $R
-if [ ! -x build-gpu/app/gamboost ]; then
-  (cmake -S . -B build-gpu -G Ninja -DGB_BUILD_GUI=OFF -DGB_BUILD_TESTS=OFF -DGB_VENDOR_INCLUDE=$PWD/.device/include \
-     > $R/cfg.log 2>&1 && cmake --build build-gpu -j16 --target gamboost > $R/build.log 2>&1) || { tail -40 $R/build.log; exit 1; }
-fi
-G=./build-gpu/app/gamboost
+. "$(dirname "$0")/prelude.sh"
 $G devices | tee $R/devices.txt
 for variant in columns atomics; do
   [ $variant = atomics ] && export GAMBOOST_COMPACT_LANES=0

@@ -1,13 +1,7 @@
 #!/bin/bash
 # Final H100 batch, part B: the large shapes and whole-fit timings (build kept from part A on a warm machine).
 set -u
-mkdir -p /etc/OpenCL/vendors && echo /usr/lib/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
-R=$OUT/r; mkdir -p $R
-if [ ! -x build-gpu/app/gamboost ]; then
-  (cmake -S . -B build-gpu -G Ninja -DGB_BUILD_GUI=OFF -DGB_BUILD_TESTS=OFF -DGB_VENDOR_INCLUDE=$PWD/.device/include \
-     > $R/cfg.log 2>&1 && cmake --build build-gpu -j16 --target gamboost > $R/build.log 2>&1) || { tail -40 $R/build.log; exit 1; }
-fi
-G=./build-gpu/app/gamboost
+. "$(dirname "$0")/prelude.sh"
 timeout 240 $G bench kernels --rows 10000000 --k 64 --covariates 100 --reps 20 --kernels compact,compact_x,compact_sorted,splitk,v2 \
   --out $R/h100-large 2>&1 | grep -v "^bench kernels:" > $R/h100-large.txt; tail -30 $R/h100-large.txt
 timeout 150 $G bench fit --rows 100000 --covariates 100 --knots 60 --mstop 1000 \

@@ -2,11 +2,8 @@
 # Re-check after the cross-product cache merge (CPU devices only; the GPU path must be unchanged): build, the
 # kernels' own checks, fits on the H100 vs the CPU backend, and the fit timings of the acceptance shapes.
 set -u
-mkdir -p /etc/OpenCL/vendors && echo /usr/lib/libnvidia-opencl.so.1 > /etc/OpenCL/vendors/nvidia.icd
-R=$OUT/r; mkdir -p $R
-(cmake -S . -B build-gpu -G Ninja -DGB_BUILD_GUI=OFF -DGB_BUILD_TESTS=OFF -DGB_VENDOR_INCLUDE=$PWD/.device/include \
-   > $R/cfg.log 2>&1 && cmake --build build-gpu -j16 --target gamboost > $R/build.log 2>&1) || { tail -40 $R/build.log; exit 1; }
-G=./build-gpu/app/gamboost
+REBUILD=${REBUILD:-1}
+. "$(dirname "$0")/prelude.sh"
 $G devices | tee $R/devices.txt
 $G generate --rows 100000 --covariates 100 --seed 3 --out /tmp/check.csv 2>/dev/null
 for cfg in "cpu cpu" "opencl-double opencl --precision double" "opencl-float opencl --precision float"; do
