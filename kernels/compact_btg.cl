@@ -35,6 +35,15 @@ inline int locate(REAL x, REAL lo, REAL inverseSpacing, REAL* u) {
   return q;
 }
 
+// w[r] = value of basis column q + r at u (r <= DEGREE) from an interval's pieces coef[r * W + s] (Horner). A macro
+// because the pieces sit in global memory for basis_row and in private memory for bin_column_row.
+#define PIECE_VALUES(coef, u, w)                                                \
+  _Pragma("unroll") for (int r_ = 0; r_ < W; ++r_) {                             \
+    REAL v_ = (coef)[r_ * W + DEGREE];                                           \
+    _Pragma("unroll") for (int s_ = DEGREE - 1; s_ >= 0; --s_) v_ = fma(v_, (u), (coef)[r_ * W + s_]); \
+    (w)[r_] = v_;                                                                \
+  }
+
 // Rows of this group's chunk: [*begin, *end). Dimension 0 of the group id is the learner, dimension 1 the chunk.
 inline void chunk_rows(int n, int chunkRows, int* begin, int* end) {
   const long b = (long)get_group_id(1) * chunkRows;
@@ -163,8 +172,6 @@ __kernel __attribute__((reqd_work_group_size(BTG_GROUP, 1, 1))) void compact_x_p
 inline bool edge_interval(int q) { return q < DEGREE || q >= INTERVALS - DEGREE; }
 // Edge interval q's slot: 0 .. DEGREE-1 at the low end, DEGREE .. 2 DEGREE-1 at the high end.
 inline int edge_slot(int q) { return q < DEGREE ? q : q - INTERVALS + EDGE_SLOTS; }
-#else
-inline bool edge_interval(int q) { return false; }
 #endif
 
 #if !defined(REAL_IS_DOUBLE) && DEGREE > 0
@@ -205,13 +212,9 @@ inline void bin_column_row(__local REAL* mine, REAL xv, REAL gv, REAL lo, REAL i
   REAL u;
   const int q = locate_row(xv, lo, inverseSpacing, &u);
   REAL add[W];
+  PIECE_VALUES(piece, u, add)
   #pragma unroll
-  for (int r = 0; r < W; ++r) {
-    REAL w = piece[r * W + DEGREE];
-    #pragma unroll
-    for (int s = DEGREE - 1; s >= 0; --s) w = fma(w, u, piece[r * W + s]);
-    add[r] = w * gv;
-  }
+  for (int r = 0; r < W; ++r) add[r] *= gv;
 #if EDGE_SLOTS > 0
   const bool edge = edge_interval(q);
   REAL m = gv;
@@ -393,14 +396,7 @@ inline void global_add(volatile __global REAL* p, REAL v) {
 inline int basis_row(REAL x, REAL lo, REAL inverseSpacing, __global const REAL* polyOfLearner, REAL* w) {
   REAL u;
   const int q = locate(x, lo, inverseSpacing, &u);
-  __global const REAL* coef = polyOfLearner + q * W * W;
-  #pragma unroll
-  for (int r = 0; r < W; ++r) {
-    REAL v = coef[r * W + DEGREE];
-    #pragma unroll
-    for (int s = DEGREE - 1; s >= 0; --s) v = v * u + coef[r * W + s];
-    w[r] = v;
-  }
+  PIECE_VALUES(polyOfLearner + q * W * W, u, w)
   return q;
 }
 
@@ -537,6 +533,13 @@ inline void sum_chunks(__global const REAL* partials, int chunks, int width, __l
   barrier(CLK_LOCAL_MEM_FENCE);
 }
 
+// sum + interval q's share of column q + r: sum_s poly(q,r,s) m[s], m = the interval's moments M[q][.].
+inline REAL add_moments(REAL sum, __global const REAL* polyOfLearner, int q, int r, __local const REAL* m) {
+  #pragma unroll
+  for (int s = 0; s < W; ++s) sum += polyOfLearner[(q * W + r) * W + s] * m[s];
+  return sum;
+}
+
 // out[group * K + c] = c_c of learner learnerBegin + group, from its moments: c_{q+r} = sum_s poly(q,r,s) M[q][s].
 __kernel __attribute__((reqd_work_group_size(REDUCE_GROUP, 1, 1))) void compact_x_reduce(
     int chunks, int learnerBegin, __global const REAL* partials, __global const REAL* poly, __global REAL* out) {
@@ -549,9 +552,7 @@ __kernel __attribute__((reqd_work_group_size(REDUCE_GROUP, 1, 1))) void compact_
     #pragma unroll
     for (int r = 0; r < W; ++r) {
       const int q = c - r;
-      if (q < 0 || q >= INTERVALS) continue;
-      #pragma unroll
-      for (int s = 0; s < W; ++s) sum += pj[(q * W + r) * W + s] * moments[q * W + s];
+      if (q >= 0 && q < INTERVALS) sum = add_moments(sum, pj, q, r, moments + q * W);
     }
     out[(size_t)get_group_id(0) * K + c] = sum;
   }
@@ -570,10 +571,7 @@ __kernel __attribute__((reqd_work_group_size(REDUCE_GROUP, 1, 1))) void compact_
     #pragma unroll
     for (int r = 0; r < W; ++r) {
       const int q = c - r;
-      if (q < 0 || q >= INTERVALS || !edge_interval(q)) continue;
-      __local const REAL* moments = sums + K + edge_slot(q) * W;
-      #pragma unroll
-      for (int s = 0; s < W; ++s) sum += pj[(q * W + r) * W + s] * moments[s];
+      if (q >= 0 && q < INTERVALS && edge_interval(q)) sum = add_moments(sum, pj, q, r, sums + K + edge_slot(q) * W);
     }
 #endif
     out[(size_t)get_group_id(0) * K + c] = sum;

@@ -104,10 +104,9 @@ CompactData::CompactData(Context& ctx, const std::vector<const SplineBasis*>& ba
     writeReal(ctx, x_, std::vector<double>(x[j], x[j] + rows), j * rows, double_);
     writeReal(ctx, poly_, b.polynomialTable(), j * polySize, double_);
     const int d = b.degree(), intervals = b.numIntervals();
-    if (uniform_ != Uniform::None) {
-      if (!piecesMatch(b, d, intervals - d)) uniform_ = Uniform::None;
-      else if (!piecesMatch(b, 0, intervals)) uniform_ = Uniform::Interior;
-    }
+    if (uniform_ != Uniform::None && !piecesMatch(b, d, intervals - d)) uniform_ = Uniform::None;
+    if (uniform_ == Uniform::All && !(piecesMatch(b, 0, d) && piecesMatch(b, intervals - d, intervals)))
+      uniform_ = Uniform::Interior;
     if (!storeBasis) continue;
     first.resize(rows);
     weights.resize(rows * w);
@@ -171,6 +170,7 @@ struct CompactPlan::Impl {
   std::size_t chunkRowsAll = 0, chunkRowsOne = 0;  // B'g chunks: batched and per-learner launches
   int width = 0;                                   // partials per (learner, chunk)
   int lanes = 0;  // > 0: compact_x_partial_columns with that group size
+  std::string options;  // the build options of every kernel of the plan
   Kernel partial, reduce, update, forward, dense;
   Buffer partials;
 
@@ -257,8 +257,9 @@ CompactPlan::CompactPlan(Context& ctx, const CompactData& data, CompactKernel ke
   const SplineSpec spec{data.intervals() - 1, data.degree(), Boundary::Extended};
   const int w = data.degree() + 1;
   const int edgeSlots = data.uniformPieces() == CompactData::Uniform::All ? 0 : 2 * data.degree();
+  const int columnBins = data.k() + edgeSlots * w;  // values per lane of compact_x_partial_columns
   if (kernel == CompactKernel::CompactX && data.uniformPieces() != CompactData::Uniform::None)
-    s.lanes = laneCount(parameters, static_cast<std::size_t>(data.k() + edgeSlots * w) * data.realBytes());
+    s.lanes = laneCount(parameters, static_cast<std::size_t>(columnBins) * data.realBytes());
   KernelParameters one = kernelParameters(ctx.device().info, data.rows(), 1);
   s.chunkRowsAll = s.lanes > 0 ? parameters.laneChunkRows : parameters.btgChunkRows;
   const std::size_t oneRows = s.lanes > 0 ? one.laneChunkRows : one.btgChunkRows;  // 0: a CPU device's table
@@ -287,12 +288,13 @@ CompactPlan::CompactPlan(Context& ctx, const CompactData& data, CompactKernel ke
     options = buildOptions(s.params, spec, data.doublePrecision()) + columnOptions;
     s.partial = Kernel(ctx.kernel("compact_btg", partialName, options));
   }
+  s.options = options;
   s.reduce = Kernel(ctx.kernel(
       "compact_btg", s.lanes > 0 ? "compact_x_reduce_columns" : x ? "compact_x_reduce" : "compact_reduce", options));
   s.update = Kernel(ctx.kernel("compact_update", x ? "compact_x_update" : "compact_update", options));
   s.forward = Kernel(ctx.kernel("compact_update", x ? "compact_x_forward" : "compact_forward", options));
   s.dense = Kernel(ctx.kernel("compact_update", "compact_x_dense", options));
-  s.width = s.lanes > 0 ? data.k() + edgeSlots * w : x ? data.intervals() * w : data.k();
+  s.width = s.lanes > 0 ? columnBins : x ? data.intervals() * w : data.k();
   const std::size_t slots = std::max(static_cast<std::size_t>(data.learners()) * s.chunks(s.chunkRowsAll),
                                      static_cast<std::size_t>(s.chunks(s.chunkRowsOne)));
   s.partials = Buffer(ctx, slots * static_cast<std::size_t>(s.width) * data.realBytes());
@@ -303,6 +305,8 @@ CompactPlan::~CompactPlan() = default;
 CompactKernel CompactPlan::kernel() const { return impl_->kind; }
 
 int CompactPlan::lanes() const { return impl_->lanes; }
+
+const std::string& CompactPlan::options() const { return impl_->options; }
 
 void CompactPlan::transposed(const Buffer& g, const Buffer& out, std::vector<cl_event>* events) {
   impl_->transposed(0, impl_->data->learners(), impl_->chunkRowsAll, g, out, events);

@@ -97,6 +97,10 @@ class CompactPlan {
   CompactKernel kernel() const;
   // Work-items of compact_x_partial_columns, the lane-private B'g kernel; 0 where another B'g kernel runs.
   int lanes() const;
+  // The build options of the plan's kernels (buildOptions plus the columns kernel's shape, and the portable atomics
+  // where the driver rejected the PTX ones): other kernels of an iteration use them too, so each .cl file is built
+  // once per fit.
+  const std::string& options() const;
 
   // Batched: out[j*k + c] = (B_j'g)_c for every learner j (out: learners x k).
   void transposed(const Buffer& g, const Buffer& out, std::vector<cl_event>* events = nullptr);

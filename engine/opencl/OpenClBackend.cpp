@@ -421,8 +421,8 @@ void OpenClBackend::prepare(const BoostProblem& problem) {
     s.params.nvidiaAtomics = false;  // the portable compare-and-swap atomics
   }
   const KernelParameters& params = s.params;
-  const std::string options = buildOptions(params, spec, s.isDouble);
   s.plan = std::make_unique<CompactPlan>(ctx, *s.data, kind, params);
+  const std::string& options = s.plan->options();
 
   std::vector<double> g(s.n);
   double ss = 0.0;
