@@ -34,7 +34,8 @@ int main(int argc, char** argv) {
   QCommandLineOption bench("bench-responsiveness", "Measure UI responsiveness during a fit; print JSON; exit.");
   QCommandLineOption rows("rows", "Rows for --bench-responsiveness (default 100000).", "n", "100000");
   QCommandLineOption mstop("mstop", "Iterations for --bench-responsiveness (default 1000).", "m", "1000");
-  QCommandLineOption backend("backend", "Backend for --bench-responsiveness: cpu or opencl (default cpu).", "name", "cpu");
+  QCommandLineOption backend("backend", "Backend for --bench-responsiveness: cpu or opencl (default cpu).", "name",
+                             "cpu");
   QCommandLineOption rounds("rounds", "Direct/GUI fit pairs for --bench-responsiveness (default 5).", "r", "5");
   QCommandLineOption bench_json("bench-dir", "Kernel reports (*.json) for --screenshot-dir's kernel chart.", "dir");
   parser.addOptions({shots, bench, rows, mstop, backend, rounds, bench_json});

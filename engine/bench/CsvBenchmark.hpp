@@ -18,7 +18,7 @@ struct CsvBenchReport {
   std::uint64_t bytes = 0;
   std::size_t rows = 0, cols = 0;
   double bestSeconds = 0.0, medianSeconds = 0.0;
-  double megabytesPerSecond = 0.0;   // bytes / bestSeconds / 1e6
+  double megabytesPerSecond = 0.0;  // bytes / bestSeconds / 1e6
   nlohmann::json toJson() const;
 };
 

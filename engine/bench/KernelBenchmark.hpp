@@ -11,13 +11,13 @@
 namespace gb {
 
 struct KernelBenchOptions {
-  std::string device;                                  // OpenCL device substring ("" : default device)
+  std::string device;  // OpenCL device substring ("" : default device)
   std::vector<std::size_t> rows{1000, 10000, 100000};
-  std::vector<int> columns{16, 32, 64};                // k per learner
+  std::vector<int> columns{16, 32, 64};  // k per learner
   int covariates = 100;
-  int repetitions = 50;                                // timed runs after one warm-up
+  int repetitions = 50;  // timed runs after one warm-up
   std::string precision = "float";
-  std::vector<std::string> kernels;                    // empty: all
+  std::vector<std::string> kernels;  // empty: all
   std::uint64_t seed = 1;
   std::function<bool(double fraction, const std::string& what)> progress;  // false cancels
   // Added: a kernel whose warm-up launch shows that `repetitions` would take longer than this runs fewer
@@ -26,20 +26,20 @@ struct KernelBenchOptions {
 };
 
 struct KernelTiming {
-  std::string kernel;        // e.g. "naive", "v1", "v2", "splitk", "compact", "compact_x", "clblast", "eigen"
-  std::string operation;     // "Btg" | "Bdelta" | "solve" (Eigen: the k x k products) | "update" (compact)
-  std::string granularity;   // "per-learner" | "batched"
+  std::string kernel;       // e.g. "naive", "v1", "v2", "splitk", "compact", "compact_x", "clblast", "eigen"
+  std::string operation;    // "Btg" | "Bdelta" | "solve" (Eigen: the k x k products) | "update" (compact)
+  std::string granularity;  // "per-learner" | "batched"
   std::size_t rows = 0;
   int k = 0;
   int covariates = 0;
   double medianSeconds = 0.0, meanSeconds = 0.0, minSeconds = 0.0;
-  double bytes = 0.0;            // fewest bytes that must move
+  double bytes = 0.0;  // fewest bytes that must move
   double gigabytesPerSecond = 0.0;
-  double fractionOfCopy = 0.0;   // of the copy bandwidth measured in the same run
-  double maxRelativeError = 0.0; // against the CPU reference, checked before timing
+  double fractionOfCopy = 0.0;    // of the copy bandwidth measured in the same run
+  double maxRelativeError = 0.0;  // against the CPU reference, checked before timing
   // Added:
-  int repetitions = 0;           // timed runs behind the statistics
-  std::string skipped;           // non-empty: not timed, and why (does not fit in memory, failed its check, ...)
+  int repetitions = 0;  // timed runs behind the statistics
+  std::string skipped;  // non-empty: not timed, and why (does not fit in memory, failed its check, ...)
 };
 
 struct KernelBenchReport {
@@ -50,7 +50,7 @@ struct KernelBenchReport {
   // Added: kernels whose output failed the check against the CPU reference (also in their rows' `skipped`);
   // the CLI should exit non-zero after writing the report when this is not empty.
   std::vector<std::string> failures;
-  bool cancelled = false;        // the progress callback returned false; timings holds what ran
+  bool cancelled = false;  // the progress callback returned false; timings holds what ran
   nlohmann::json toJson() const;
   std::string toCsv() const;
   static KernelBenchReport fromJson(const nlohmann::json& j);  // throws InputError on a malformed file

@@ -12,17 +12,17 @@ namespace gb {
 // Everything a backend needs, set up once. Pointers stay valid for the backend's lifetime (the Booster owns them).
 struct BoostProblem {
   std::size_t rows = 0;
-  const std::vector<double>* response = nullptr;          // y (n)
-  std::vector<const std::vector<double>*> covariates;     // x of learner j (n), in learner order
+  const std::vector<double>* response = nullptr;       // y (n)
+  std::vector<const std::vector<double>*> covariates;  // x of learner j (n), in learner order
   const std::vector<Learner>* learners = nullptr;
-  double offset = 0.0;                                    // mu0 = mean(y)
+  double offset = 0.0;  // mu0 = mean(y)
   double nu = 0.1;
 };
 
 struct IterationResult {
-  int learner = -1;            // j*, index into the learners
-  double risk = 0.0;           // mean((y - mu)^2) after this iteration's update
-  std::vector<double> delta;   // nu * delta_j* (k_j* entries): added to gamma_j*
+  int learner = -1;           // j*, index into the learners
+  double risk = 0.0;          // mean((y - mu)^2) after this iteration's update
+  std::vector<double> delta;  // nu * delta_j* (k_j* entries): added to gamma_j*
 };
 
 // The "learner race" of the current iteration: what each candidate would achieve on the current residuals.

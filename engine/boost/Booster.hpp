@@ -15,8 +15,8 @@ namespace gb {
 struct Model;
 
 struct BoostPath {
-  std::vector<int> learner;   // j* of iterations 1..m
-  std::vector<double> risk;   // risk[0] = mean((y - mu0)^2), risk[m] after iteration m
+  std::vector<int> learner;  // j* of iterations 1..m
+  std::vector<double> risk;  // risk[0] = mean((y - mu0)^2), risk[m] after iteration m
 };
 
 class Booster;

@@ -7,22 +7,22 @@
 namespace gb {
 
 struct ComputeDeviceInfo {
-  std::string backend;        // "cpu" | "opencl"
-  std::string platform;       // OpenCL platform name ("" for the CPU backend)
-  std::string name;           // device name
-  std::string type;           // "GPU" | "CPU" | "accelerator" | "host"
+  std::string backend;   // "cpu" | "opencl"
+  std::string platform;  // OpenCL platform name ("" for the CPU backend)
+  std::string name;      // device name
+  std::string type;      // "GPU" | "CPU" | "accelerator" | "host"
   int computeUnits = 0;
   std::uint64_t globalMemoryBytes = 0;
   std::uint64_t maxAllocationBytes = 0;
   std::uint64_t localMemoryBytes = 0;  // per work-group (OpenCL local memory)
   bool fp64 = false;
-  std::string version;        // OpenCL version string of the device
-  bool isDefault = false;     // the one a plain --backend opencl picks
+  std::string version;     // OpenCL version string of the device
+  bool isDefault = false;  // the one a plain --backend opencl picks
 };
 
 struct ComputeDeviceList {
-  std::vector<ComputeDeviceInfo> devices;   // CPU backend first
-  std::string openClStatus;                 // "" if OpenCL devices were found, else why not (one line)
+  std::vector<ComputeDeviceInfo> devices;  // CPU backend first
+  std::string openClStatus;                // "" if OpenCL devices were found, else why not (one line)
 };
 
 // Never throws: problems with OpenCL end up in openClStatus.

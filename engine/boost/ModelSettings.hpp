@@ -16,7 +16,7 @@ struct ModelSettings {
   std::vector<std::string> learners;  // empty: every column except the response
   SplineSpec spline;                  // knots 20, degree 3, extended
   PenaltyKind penalty = PenaltyKind::PSpline;
-  int differences = 2;                // 0..3 (P-spline order)
+  int differences = 2;  // 0..3 (P-spline order)
   double edf = 4.0;
   EdfDefinition edfDefinition = EdfDefinition::Mboost;
   double nu = 0.1;
@@ -35,11 +35,11 @@ struct ModelSettings {
 };
 
 struct ComputeSettings {
-  std::string backend = "cpu";   // "cpu" | "opencl"
-  std::string device;            // substring of the OpenCL device name ("" : GAMBOOST_DEVICE or the default)
-  std::string precision;         // "" (backend default) | "double" | "float"
-  std::string kernel;            // "" (backend default) or a kernel name of the OpenCL backend
-  int threads = 0;               // CPU threads, 0 = all cores
+  std::string backend = "cpu";  // "cpu" | "opencl"
+  std::string device;           // substring of the OpenCL device name ("" : GAMBOOST_DEVICE or the default)
+  std::string precision;        // "" (backend default) | "double" | "float"
+  std::string kernel;           // "" (backend default) or a kernel name of the OpenCL backend
+  int threads = 0;              // CPU threads, 0 = all cores
 };
 
 void to_json(nlohmann::json& j, const ModelSettings& s);

@@ -20,8 +20,8 @@ struct PaperDataSpec {
 };
 
 struct PaperData {
-  Dataset data;                           // columns y, x1..xp
-  std::vector<std::string> informative;   // names of the informative covariates, in column order
+  Dataset data;                          // columns y, x1..xp
+  std::vector<std::string> informative;  // names of the informative covariates, in column order
   PaperDataSpec spec;
 };
 

@@ -14,7 +14,7 @@ namespace gb {
 
 enum class EdfDefinition { Trace, Mboost };
 
-std::string toString(EdfDefinition e);                   // "trace" / "mboost"
+std::string toString(EdfDefinition e);                        // "trace" / "mboost"
 EdfDefinition edfDefinitionFromString(const std::string& s);  // throws InputError("--edf-def: ...")
 
 class EdfFunction {
@@ -23,8 +23,8 @@ class EdfFunction {
   EdfFunction(const Eigen::MatrixXd& gram, const Eigen::MatrixXd& penalty);
 
   double operator()(double lambda, EdfDefinition definition) const;
-  int rank() const { return rank_; }                  // rank of B (numerically)
-  int nullSpaceDimension() const { return nullDim_; } // directions of B's column space the penalty does not see
+  int rank() const { return rank_; }                   // rank of B (numerically)
+  int nullSpaceDimension() const { return nullDim_; }  // directions of B's column space the penalty does not see
   // Hat-value denominators: h_i = theta_i / (theta_i + lambda (1 - theta_i)); theta = 1/(1+d).
   const Eigen::VectorXd& thetas() const { return theta_; }
 
@@ -38,7 +38,7 @@ struct LambdaSolution {
   double lambda = 0.0;  // 0 when the target is at or above rank(B): the learner is unpenalised
   double edf = 0.0;     // edf at lambda (equal to the target up to the root finder's tolerance)
   bool unpenalised = false;
-  std::string note;     // e.g. "edf 20 >= rank 16: lambda = 0 (unpenalised)"
+  std::string note;  // e.g. "edf 20 >= rank 16: lambda = 0 (unpenalised)"
 };
 
 // Solves edf(lambda) = target by a bracketing root finder (Boost.Math TOMS 748) to full double precision.

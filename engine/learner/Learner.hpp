@@ -10,16 +10,16 @@
 namespace gb {
 
 struct Learner {
-  std::string name;              // covariate name
-  int column = -1;               // its column in the Dataset
+  std::string name;  // covariate name
+  int column = -1;   // its column in the Dataset
   SplineBasis basis;
-  Eigen::MatrixXd gram;          // G = B'B
-  Eigen::MatrixXd penalty;       // S
+  Eigen::MatrixXd gram;     // G = B'B
+  Eigen::MatrixXd penalty;  // S
   double lambda = 0.0;
   double edf = 0.0;
-  std::string note;              // from solveLambda (e.g. unpenalised)
-  Eigen::MatrixXd solveMatrix;   // P = (G + lambda S)^-1, symmetric: delta = P c
-  Eigen::MatrixXd rssMatrix;     // Q = 2P - P G P: RSS reduction of the unshrunk fit = c' Q c
+  std::string note;             // from solveLambda (e.g. unpenalised)
+  Eigen::MatrixXd solveMatrix;  // P = (G + lambda S)^-1, symmetric: delta = P c
+  Eigen::MatrixXd rssMatrix;    // Q = 2P - P G P: RSS reduction of the unshrunk fit = c' Q c
 
   int numColumns() const { return basis.numColumns(); }
 };

@@ -169,8 +169,8 @@ struct CompactPlan::Impl {
   KernelParameters params;
   std::size_t chunkRowsAll = 0, chunkRowsOne = 0;  // B'g chunks: batched and per-learner launches
   int width = 0;                                   // partials per (learner, chunk)
-  int lanes = 0;  // > 0: compact_x_partial_columns with that group size
-  std::string options;  // the build options of every kernel of the plan
+  int lanes = 0;                                   // > 0: compact_x_partial_columns with that group size
+  std::string options;                             // the build options of every kernel of the plan
   Kernel partial, reduce, update, forward, dense;
   Buffer partials;
 
@@ -271,14 +271,16 @@ CompactPlan::CompactPlan(Context& ctx, const CompactData& data, CompactKernel ke
     s.chunkRowsOne = whole(s.chunkRowsOne);
   }
   // The columns kernel's shape; VEC = 4 (16-byte loads) where every learner's rows start 16-byte aligned.
-  const std::string columnOptions = " -DLANES=" + std::to_string(s.lanes) + " -DEDGE_SLOTS=" +
-                                    std::to_string(edgeSlots) + " -DVEC=" + (data.rows() % 4 == 0 ? "4" : "1");
+  const std::string columnOptions = " -DLANES=" + std::to_string(s.lanes) +
+                                    " -DEDGE_SLOTS=" + std::to_string(edgeSlots) +
+                                    " -DVEC=" + (data.rows() % 4 == 0 ? "4" : "1");
   std::string options = buildOptions(parameters, spec, data.doublePrecision()) + columnOptions;
   const bool x = kernel != CompactKernel::Compact;  // compact_x and compact_sorted share moments and B delta
   const std::string partialName =
       s.sortedOnDevice() ? "compact_sorted_partial_local"
-      : s.lanes > 0      ? "compact_x_partial_columns"
-                         : (x ? "compact_x" : "compact") + std::string(parameters.gpu ? "_partial_local" : "_partial_private");
+      : s.lanes > 0
+          ? "compact_x_partial_columns"
+          : (x ? "compact_x" : "compact") + std::string(parameters.gpu ? "_partial_local" : "_partial_private");
   try {
     s.partial = Kernel(ctx.kernel("compact_btg", partialName, options));
   } catch (const ComputeError&) {
@@ -289,8 +291,11 @@ CompactPlan::CompactPlan(Context& ctx, const CompactData& data, CompactKernel ke
     s.partial = Kernel(ctx.kernel("compact_btg", partialName, options));
   }
   s.options = options;
-  s.reduce = Kernel(ctx.kernel(
-      "compact_btg", s.lanes > 0 ? "compact_x_reduce_columns" : x ? "compact_x_reduce" : "compact_reduce", options));
+  s.reduce = Kernel(ctx.kernel("compact_btg",
+                               s.lanes > 0 ? "compact_x_reduce_columns"
+                               : x         ? "compact_x_reduce"
+                                           : "compact_reduce",
+                               options));
   s.update = Kernel(ctx.kernel("compact_update", x ? "compact_x_update" : "compact_update", options));
   s.forward = Kernel(ctx.kernel("compact_update", x ? "compact_x_forward" : "compact_forward", options));
   s.dense = Kernel(ctx.kernel("compact_update", "compact_x_dense", options));

@@ -11,7 +11,7 @@ namespace gb::ocl {
 
 enum class DenseKernel { Naive, V1, V2, SplitK, ClBlast };
 
-std::string toString(DenseKernel k);                         // "naive" | "v1" | "v2" | "splitk" | "clblast"
+std::string toString(DenseKernel k);  // "naive" | "v1" | "v2" | "splitk" | "clblast"
 // True and sets *out if `name` is a dense kernel name; "clblast" only when built with CLBlast.
 bool denseKernelFromName(const std::string& name, DenseKernel* out);
 std::vector<std::string> denseKernelNames();
@@ -38,8 +38,8 @@ class DenseGemvPlan {
   // Added for timing: v2 and split-K are two launches, so `event` above is only the last one (it completes when
   // `out` is ready). These variants append the event of every launch to `events` (the caller releases them).
   void transposedEvents(const Buffer& B, const Buffer& g, const Buffer& out, std::vector<cl_event>& events);
-  void forwardEvents(const Buffer& B, const Buffer& learnerIndex, std::size_t k, const Buffer& delta,
-                     const Buffer& out, std::vector<cl_event>& events);
+  void forwardEvents(const Buffer& B, const Buffer& learnerIndex, std::size_t k, const Buffer& delta, const Buffer& out,
+                     std::vector<cl_event>& events);
   DenseKernel kernel() const;
 
  private:

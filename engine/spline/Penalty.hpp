@@ -8,8 +8,8 @@ namespace gb {
 
 enum class PenaltyKind { Ridge, PSpline };
 
-std::string toString(PenaltyKind p);                    // "ridge" / "pspline"
-PenaltyKind penaltyFromString(const std::string& s);    // throws InputError("--penalty: ...")
+std::string toString(PenaltyKind p);                  // "ridge" / "pspline"
+PenaltyKind penaltyFromString(const std::string& s);  // throws InputError("--penalty: ...")
 
 // differences: 0..3; PenaltyKind::Ridge ignores it (identity). PSpline with differences 0 is the identity too.
 Eigen::MatrixXd penaltyMatrix(int k, PenaltyKind kind, int differences);

@@ -23,7 +23,7 @@ struct SplineSpec {
   Boundary boundary = Boundary::Extended;
 };
 
-std::string toString(Boundary b);                  // "clamped" / "extended"
+std::string toString(Boundary b);                   // "clamped" / "extended"
 Boundary boundaryFromString(const std::string& s);  // throws InputError("--boundary: ...")
 
 class SplineBasis {

@@ -1,8 +1,7 @@
 // edf(lambda) from the Demmler-Reinsch eigenvalues against the hat matrix formed densely (n x n), and lambda from
 // the root finder against the target, for both edf definitions, ridge and P-spline penalties, and the edge cases.
-#include <QtTest>
-
 #include <Eigen/Dense>
+#include <QtTest>
 #include <random>
 
 #include "common/Error.hpp"
@@ -77,8 +76,10 @@ class TestEdfSolver : public QObject {
         const double dense = denseEdf(B, S, lambda, def);
         // Both sides are O(k) sums of O(1) terms; the dense side goes through an n x n product: 1e-10 relative.
         QVERIFY2(std::abs(edf(lambda, def) - dense) < 1e-10 * std::max(1.0, dense),
-                 qPrintable(QString("lambda %1: %2 vs dense %3").arg(lambda).arg(edf(lambda, def), 0, 'g', 17).arg(
-                     dense, 0, 'g', 17)));
+                 qPrintable(QString("lambda %1: %2 vs dense %3")
+                                .arg(lambda)
+                                .arg(edf(lambda, def), 0, 'g', 17)
+                                .arg(dense, 0, 'g', 17)));
       }
   }
 

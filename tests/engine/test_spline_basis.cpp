@@ -1,7 +1,6 @@
 // SplineBasis against an independent recursive Cox-de Boor evaluation written here, against values known by hand,
 // and for the properties the model relies on (partition of unity, knot layout, derivative, linear extrapolation).
 #include <QtTest>
-
 #include <cmath>
 #include <random>
 

@@ -50,7 +50,8 @@ Problem makeProblem(std::size_t n, int knots, int degree, bool isDouble, bool cl
     x[0] = asReal({ranges[j][0]}, isDouble)[0];
     x[n - 1] = asReal({ranges[j][1]}, isDouble)[0];
     const auto [lo, hi] = std::minmax_element(x.begin(), x.end());
-    p.bases.emplace_back(*lo, *hi, SplineSpec{knots, degree, j == 1 && clamped ? Boundary::Clamped : Boundary::Extended});
+    p.bases.emplace_back(*lo, *hi,
+                         SplineSpec{knots, degree, j == 1 && clamped ? Boundary::Clamped : Boundary::Extended});
     p.x.push_back(std::move(x));
   }
   p.g = asReal(uniform(n, 0.5, 2.0, seed + 7), isDouble);

@@ -5,7 +5,6 @@
 // Acceptance: fitted values and the risk path within 1e-8 in max|difference| / max|value|, identical selection path.
 // scripts/setup.sh installs r-base-core and python3-patsy, so these always run (no skip counts as a pass).
 #include <QtTest>
-
 #include <random>
 
 #include "spline/SplineBasis.hpp"
@@ -93,8 +92,9 @@ class TestExternalReferences : public QObject {
       for (double v : x) f.write(QByteArray::number(v, 'g', 17) + "\n");
     }
     QString err;
-    QVERIFY2(run(kPython, {kScripts + "/patsy_basis.py", xs, QString::number(knots), QString::number(degree), out}, &err),
-             qPrintable(err));
+    QVERIFY2(
+        run(kPython, {kScripts + "/patsy_basis.py", xs, QString::number(knots), QString::number(degree), out}, &err),
+        qPrintable(err));
     const auto patsy = readNumbers(out, false);
     QCOMPARE(patsy.size(), x.size());
     const gb::SplineBasis b(*std::min_element(x.begin(), x.end()), *std::max_element(x.begin(), x.end()),
@@ -126,14 +126,15 @@ class TestExternalReferences : public QObject {
     QFETCH(QStringList, options);
     const QString data = scratch("paper.csv"), result = scratch("result.json"), prefix = scratch("r-ref");
     QString err;
-    QVERIFY2(run(GB_CLI_PATH, {"generate", "--rows", "300", "--covariates", "8", "--informative", "3", "--seed",
-                               QString::number(kSeed), "--out", data},
+    QVERIFY2(run(GB_CLI_PATH,
+                 {"generate", "--rows", "300", "--covariates", "8", "--informative", "3", "--seed",
+                  QString::number(kSeed), "--out", data},
                  &err),
              qPrintable(err));
-    QVERIFY2(run(GB_CLI_PATH, {"fit", "--data", data, "--knots", options[0], "--degree", options[1], "--boundary",
-                               options[2], "--penalty", options[3], "--differences", options[4], "--edf", options[5],
-                               "--edf-def", options[6], "--nu", options[7], "--mstop", options[8], "--quiet", "--out",
-                               result},
+    QVERIFY2(run(GB_CLI_PATH, {"fit",      "--data",     data,       "--knots",   options[0], "--degree",
+                               options[1], "--boundary", options[2], "--penalty", options[3], "--differences",
+                               options[4], "--edf",      options[5], "--edf-def", options[6], "--nu",
+                               options[7], "--mstop",    options[8], "--quiet",   "--out",    result},
                  &err),
              qPrintable(err));
     QVERIFY2(run("Rscript", QStringList{kScripts + "/mboost_reference.R", data, prefix} + options, &err),

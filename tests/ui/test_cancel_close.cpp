@@ -77,7 +77,7 @@ class CancelCloseTest : public QObject {
     QVERIFY(w->close());
     qInfo("close: %lld ms until the window had closed and joined its worker", clock.elapsed());
     QVERIFY(w->controller()->workerJoined());
-    w.reset();  // destroying the window after close must not crash or hang
+    w.reset();         // destroying the window after close must not crash or hang
     QTest::qWait(50);  // let queued signals of the finished thread drain
   }
 };

@@ -1,8 +1,8 @@
 // Errors reach the user as messages and change nothing: a malformed CSV keeps the previous data, roles and
 // plots; an impossible option or an unusable backend fails the fit with a message; the window stays usable.
-#include <QtTest>
-
 #include <qcustomplot.h>
+
+#include <QtTest>
 
 #include "data/ColumnRolesTable.hpp"
 #include "data/DataPanel.hpp"

@@ -50,20 +50,23 @@ class FitFlowTest : public QObject {
       const std::vector<double> f = booster->partialEffect(j, x);
       int i = 0;
       for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it, ++i)
-        QVERIFY2(std::abs(it->value - (f[i] - mean)) < 1e-12,
-                 qPrintable(QString("learner %1 x %2: plot %3 engine %4").arg(j).arg(x[i]).arg(it->value).arg(f[i] - mean)));
+        QVERIFY2(
+            std::abs(it->value - (f[i] - mean)) < 1e-12,
+            qPrintable(QString("learner %1 x %2: plot %3 engine %4").arg(j).arg(x[i]).arg(it->value).arg(f[i] - mean)));
     }
 
     // Risk curve: mstop + 1 points equal to the path.
     w->showTab(w->riskPlot());
     QTRY_COMPARE(w->riskPlot()->riskGraph()->data()->size(), mstop + 1);
     int m = 0;
-    for (auto it = w->riskPlot()->riskGraph()->data()->constBegin(); it != w->riskPlot()->riskGraph()->data()->constEnd(); ++it, ++m)
+    for (auto it = w->riskPlot()->riskGraph()->data()->constBegin();
+         it != w->riskPlot()->riskGraph()->data()->constEnd(); ++it, ++m)
       QCOMPARE(it->value, booster->path().risk[m]);
 
     // Selection counts sum to mstop and match the engine per covariate.
     double sum = 0;
-    for (auto it = w->selectionPlot()->countBars()->data()->constBegin(); it != w->selectionPlot()->countBars()->data()->constEnd(); ++it) {
+    for (auto it = w->selectionPlot()->countBars()->data()->constBegin();
+         it != w->selectionPlot()->countBars()->data()->constEnd(); ++it) {
       sum += it->value;
       QCOMPARE(it->value, double(counts[int(it->key)]));
     }

@@ -1,18 +1,17 @@
 // The window at 1024 x 700: no visible widgets of the panels overlap (scroll areas take what does not fit),
 // and every control has a tooltip.
-#include <QtTest>
-
 #include <QAbstractButton>
 #include <QAbstractSpinBox>
 #include <QComboBox>
 #include <QScrollArea>
 #include <QSlider>
+#include <QtTest>
 
 #include "data/DataPanel.hpp"
 #include "model/ModelPanel.hpp"
+#include "plots/EdfExplorer.hpp"
 #include "plots/KernelChart.hpp"
 #include "plots/LearnerRaceView.hpp"
-#include "plots/EdfExplorer.hpp"
 #include "plots/RiskPlot.hpp"
 #include "support/StudioFixture.hpp"
 
@@ -23,7 +22,10 @@ namespace {
 QString describe(const QWidget* w) {
   return QString("%1 '%2' %3,%4 %5x%6")
       .arg(w->metaObject()->className(), w->objectName().isEmpty() ? w->accessibleName() : w->objectName())
-      .arg(w->geometry().x()).arg(w->geometry().y()).arg(w->geometry().width()).arg(w->geometry().height());
+      .arg(w->geometry().x())
+      .arg(w->geometry().y())
+      .arg(w->geometry().width())
+      .arg(w->geometry().height());
 }
 
 // Pairs of visible sibling widgets whose rectangles intersect, anywhere below `root`.

@@ -1,7 +1,6 @@
 // Presets, the edf/lambda explorer and the kernel chart's report loading.
-#include <QtTest>
-
 #include <QComboBox>
+#include <QtTest>
 
 #include "boost/Booster.hpp"
 #include "learner/EdfSolver.hpp"

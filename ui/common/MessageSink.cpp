@@ -9,7 +9,8 @@ namespace gbui {
 
 void MessageSink::exception(const QString& title, const std::exception& e) {
   QString details;
-  if (const auto* compute = dynamic_cast<const gb::ComputeError*>(&e)) details = QString::fromStdString(compute->details());
+  if (const auto* compute = dynamic_cast<const gb::ComputeError*>(&e))
+    details = QString::fromStdString(compute->details());
   error(title, QString::fromStdString(e.what()), details);
 }
 

@@ -4,9 +4,8 @@
 #include <QObject>
 #include <QPointer>
 #include <QString>
-#include <exception>
-
 #include <QWidget>
+#include <exception>
 
 namespace gbui {
 

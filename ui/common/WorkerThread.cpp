@@ -43,10 +43,13 @@ bool WorkerThread::start(TaskWorker::Work work) {
   connect(worker, &TaskWorker::progress, this, &WorkerThread::progress);
   // The job's result reaches us after the thread has fully stopped, so "finished" means "joined-able now".
   auto result = std::make_shared<std::tuple<bool, QString, QString>>(false, QString(), QString());
-  connect(worker, &TaskWorker::done, thread, [result, thread](bool ok, const QString& e, const QString& d) {
-    *result = {ok, e, d};
-    thread->quit();
-  }, Qt::DirectConnection);
+  connect(
+      worker, &TaskWorker::done, thread,
+      [result, thread](bool ok, const QString& e, const QString& d) {
+        *result = {ok, e, d};
+        thread->quit();
+      },
+      Qt::DirectConnection);
   connect(thread, &QThread::finished, worker, &QObject::deleteLater);
   connect(thread, &QThread::finished, this, [this, result, thread] {
     thread->wait();  // finished is emitted just before the thread returns; make the join explicit

@@ -21,7 +21,8 @@ class TaskWorker : public QObject {
   Q_OBJECT
  public:
   using Work = std::function<void(TaskWorker&)>;
-  TaskWorker(Work work, std::shared_ptr<std::atomic<bool>> cancel) : work_(std::move(work)), cancel_(std::move(cancel)) {}
+  TaskWorker(Work work, std::shared_ptr<std::atomic<bool>> cancel)
+      : work_(std::move(work)), cancel_(std::move(cancel)) {}
   bool cancelRequested() const { return cancel_->load(std::memory_order_relaxed); }
   // Thread-safe: delivered to the UI thread through a queued connection.
   void reportProgress(double fraction, const QString& what) { emit progress(fraction, what); }

@@ -54,9 +54,15 @@ ColumnRoles ColumnRolesTable::roles() const {
   for (int r = 0; r < rowCount(); ++r) {
     const QString name = item(r, 0)->text();
     switch (qobject_cast<QComboBox*>(cellWidget(r, 1))->currentIndex()) {
-      case Response: out.response = name; break;
-      case LearnerRole: out.learners << name; break;
-      default: out.ignored << name; break;
+      case Response:
+        out.response = name;
+        break;
+      case LearnerRole:
+        out.learners << name;
+        break;
+      default:
+        out.ignored << name;
+        break;
     }
   }
   return out;

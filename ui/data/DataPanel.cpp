@@ -99,12 +99,14 @@ DataPanel::DataPanel(MessageSink* sink, QWidget* parent) : QWidget(parent), sink
 
   connect(generate_, &QPushButton::clicked, this, &DataPanel::generate);
   connect(open_, &QPushButton::clicked, this, [this] {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Open CSV"), QString(), tr("CSV files (*.csv *.txt);;All files (*)"));
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open CSV"), QString(), tr("CSV files (*.csv *.txt);;All files (*)"));
     if (!path.isEmpty()) openCsv(path);
   });
   connect(cancelLoad_, &QPushButton::clicked, this, &DataPanel::cancelLoading);
   connect(roles_, &ColumnRolesTable::rolesChanged, this, &DataPanel::rolesChanged);
-  connect(loader_, &WorkerThread::progress, this, [this](double f, const QString&) { progress_->setValue(int(f * 1000)); });
+  connect(loader_, &WorkerThread::progress, this,
+          [this](double f, const QString&) { progress_->setValue(int(f * 1000)); });
 }
 
 DataPanel::~DataPanel() { shutdown(); }
@@ -149,26 +151,27 @@ bool DataPanel::openCsv(const QString& path) {
   if (loader_->isRunning()) return false;
   auto result = std::make_shared<std::shared_ptr<gb::Dataset>>();
   auto connection = std::make_shared<QMetaObject::Connection>();
-  *connection = connect(loader_, &WorkerThread::finished, this,
-                        [this, result, path, connection](bool ok, const QString& error, const QString& details) {
-                          disconnect(*connection);
-                          open_->setEnabled(true);
-                          cancelLoad_->setEnabled(false);
-                          if (ok) {
-                            DataSourceSpec source;
-                            source.kind = DataSourceSpec::Kind::Csv;
-                            source.path = path;
-                            install(std::move(*result), source);
-                            sink_->info(tr("Read %1: %2 rows, %3 columns").arg(path).arg(data_->rows()).arg(data_->cols()));
-                            emit recentFileUsed(path);
-                          } else if (error.contains("cancelled")) {
-                            sink_->info(tr("Reading %1 cancelled; the data is unchanged").arg(path));
-                          } else {
-                            sink_->error(tr("Open CSV"), error + tr(" (the current data is unchanged)"), details);
-                          }
-                          progress_->setValue(ok ? 1000 : 0);
-                          emit loadFinished(ok);
-                        });
+  *connection =
+      connect(loader_, &WorkerThread::finished, this,
+              [this, result, path, connection](bool ok, const QString& error, const QString& details) {
+                disconnect(*connection);
+                open_->setEnabled(true);
+                cancelLoad_->setEnabled(false);
+                if (ok) {
+                  DataSourceSpec source;
+                  source.kind = DataSourceSpec::Kind::Csv;
+                  source.path = path;
+                  install(std::move(*result), source);
+                  sink_->info(tr("Read %1: %2 rows, %3 columns").arg(path).arg(data_->rows()).arg(data_->cols()));
+                  emit recentFileUsed(path);
+                } else if (error.contains("cancelled")) {
+                  sink_->info(tr("Reading %1 cancelled; the data is unchanged").arg(path));
+                } else {
+                  sink_->error(tr("Open CSV"), error + tr(" (the current data is unchanged)"), details);
+                }
+                progress_->setValue(ok ? 1000 : 0);
+                emit loadFinished(ok);
+              });
   loader_->start([result, path](TaskWorker& w) {
     auto data = gb::readCsv(ss(path), {}, [&w](std::uint64_t done, std::uint64_t total) {
       w.reportProgress(total ? double(done) / double(total) : 0.0, {});

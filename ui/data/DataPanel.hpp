@@ -33,8 +33,8 @@ class DataPanel : public QWidget {
 
   gb::PaperDataSpec generatorSpec() const;
   void setGeneratorSpec(const gb::PaperDataSpec& spec);
-  bool generate();                       // from the spin boxes; false (and a message) on bad options
-  bool openCsv(const QString& path);     // starts the background read; false if one is running
+  bool generate();                    // from the spin boxes; false (and a message) on bad options
+  bool openCsv(const QString& path);  // starts the background read; false if one is running
   bool isLoading() const;
   void cancelLoading();
   void shutdown();

@@ -8,12 +8,18 @@ namespace gbui {
 
 QString stateName(FitState s) {
   switch (s) {
-    case FitState::Idle: return QObject::tr("idle");
-    case FitState::Running: return QObject::tr("running");
-    case FitState::Paused: return QObject::tr("paused");
-    case FitState::Finished: return QObject::tr("finished");
-    case FitState::Cancelled: return QObject::tr("cancelled");
-    case FitState::Failed: return QObject::tr("failed");
+    case FitState::Idle:
+      return QObject::tr("idle");
+    case FitState::Running:
+      return QObject::tr("running");
+    case FitState::Paused:
+      return QObject::tr("paused");
+    case FitState::Finished:
+      return QObject::tr("finished");
+    case FitState::Cancelled:
+      return QObject::tr("cancelled");
+    case FitState::Failed:
+      return QObject::tr("failed");
   }
   return {};
 }
@@ -36,8 +42,7 @@ void FitController::setSettings(const gb::ModelSettings& model, const gb::Comput
 }
 
 std::string FitController::signatureNow() const {
-  nlohmann::json j{{"model", model_}, {"compute", compute_},
-                   {"data", reinterpret_cast<std::uintptr_t>(data_.get())}};
+  nlohmann::json j{{"model", model_}, {"compute", compute_}, {"data", reinterpret_cast<std::uintptr_t>(data_.get())}};
   return j.dump();
 }
 
@@ -56,8 +61,8 @@ bool FitController::fit() {
 }
 
 bool FitController::step() {
-  const bool continuing = session_ && session_->booster && session_->signature == signatureNow() &&
-                          state_ != FitState::Failed;
+  const bool continuing =
+      session_ && session_->booster && session_->signature == signatureNow() && state_ != FitState::Failed;
   const int target = continuing ? session_->booster->iteration() + 1 : 1;
   return startJob(JobKind::Step, !continuing, target);
 }

@@ -99,10 +99,13 @@ void FitJob::operator()(TaskWorker& worker) {
     const int count = std::min(batch, target - booster.iteration());
     const auto t0 = Clock::now();
     // One batch per run() call: the callback publishes and checks the flags after it.
-    booster.run(count, [&](const gb::Booster&) {
-      publish(std::nullopt);
-      return !worker.cancelRequested() && !pause->load();
-    }, count);
+    booster.run(
+        count,
+        [&](const gb::Booster&) {
+          publish(std::nullopt);
+          return !worker.cancelRequested() && !pause->load();
+        },
+        count);
     const double perIteration = std::max(since(t0) / count, 1e-7);
     // Grow at most 4x per batch so one slow iteration (a kernel build, a page fault) cannot make a huge batch.
     batch = static_cast<int>(std::clamp(kTargetBatchSeconds / perIteration, 1.0, 4.0 * count));

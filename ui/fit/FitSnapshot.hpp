@@ -19,8 +19,8 @@ struct FitSetup {
   std::shared_ptr<const gb::Dataset> data;
   gb::ModelSettings settings;
   gb::BackendInfo backend;
-  std::vector<gb::Learner> learners;             // copies: the UI reads bases, gram, penalty, lambda
-  std::vector<Eigen::VectorXd> basisMeans;       // column means of B_j over the training rows
+  std::vector<gb::Learner> learners;        // copies: the UI reads bases, gram, penalty, lambda
+  std::vector<Eigen::VectorXd> basisMeans;  // column means of B_j over the training rows
   double offset = 0.0;
   std::size_t rows = 0;
   double setupSeconds = 0.0;
@@ -30,8 +30,8 @@ struct FitSetup {
 
 // The learner race of one iteration: what every candidate would have achieved on the residuals it faced.
 struct RaceSnapshot {
-  int iteration = 0;           // the iteration these candidates competed for
-  bool decided = false;        // true: the Booster already took iteration `iteration` (winner is its choice)
+  int iteration = 0;     // the iteration these candidates competed for
+  bool decided = false;  // true: the Booster already took iteration `iteration` (winner is its choice)
   int winner = -1;
   double residualSumOfSquares = 0.0;
   std::vector<double> reduction;  // g'g - RSS_j per learner
@@ -40,14 +40,14 @@ struct RaceSnapshot {
 struct FitSnapshot {
   std::shared_ptr<const FitSetup> setup;
   int iteration = 0;
-  int target = 0;                               // iteration the current job is heading for
+  int target = 0;  // iteration the current job is heading for
   std::vector<int> pathLearner;
   std::vector<double> pathRisk;
   std::vector<Eigen::VectorXd> coefficients;
   std::vector<int> counts;
   std::vector<double> riskReductions;
   std::optional<RaceSnapshot> race;
-  double jobSeconds = 0.0;                      // wall time of the current job so far (iterations only)
+  double jobSeconds = 0.0;  // wall time of the current job so far (iterations only)
   unsigned long serial = 0;
 };
 

@@ -39,8 +39,9 @@ ModelPanel::ModelPanel(QWidget* parent) : QWidget(parent) {
   paper_ = new QPushButton(tr("Paper"));
   paper_->setToolTip(tr("The paper's simulation: 12 knots, clamped, ridge penalty, edf 1 by the trace definition"));
   mboost_ = new QPushButton(tr("mboost defaults"));
-  mboost_->setToolTip(tr("mboost's bbs() defaults: 20 knots, extended, 2nd-order P-spline, df 4 (mboost definition), "
-                         "nu 0.1, mstop 100"));
+  mboost_->setToolTip(
+      tr("mboost's bbs() defaults: 20 knots, extended, 2nd-order P-spline, df 4 (mboost definition), "
+         "nu 0.1, mstop 100"));
   presets->addWidget(new QLabel(tr("Presets")));
   presets->addWidget(paper_);
   presets->addWidget(mboost_);
@@ -95,8 +96,14 @@ ModelPanel::ModelPanel(QWidget* parent) : QWidget(parent) {
   device_ = combo({}, tr("The device the backend uses"));
   device_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   device_->setMinimumContentsLength(14);
-  kernel_ = combo({{tr("default"), ""}, {"compact", "compact"}, {"compact_x", "compact_x"}, {"splitk", "splitk"},
-                   {"v2", "v2"}, {"v1", "v1"}, {"naive", "naive"}, {"clblast", "clblast"}},
+  kernel_ = combo({{tr("default"), ""},
+                   {"compact", "compact"},
+                   {"compact_x", "compact_x"},
+                   {"splitk", "splitk"},
+                   {"v2", "v2"},
+                   {"v1", "v1"},
+                   {"naive", "naive"},
+                   {"clblast", "clblast"}},
                   tr("OpenCL kernel for B'g (default: the backend's choice; compact kernels need no dense B)"));
   precision_ = combo({{tr("default"), ""}, {"double", "double"}, {"float", "float"}},
                      tr("Floating-point precision (default: double on the CPU, float on OpenCL)"));
@@ -189,9 +196,10 @@ void ModelPanel::setDevices(const gb::ComputeDeviceList& devices) {
   for (const auto& d : devices.devices) anyOpenCl |= d.backend == "opencl";
   if (anyOpenCl) backend_->addItem(tr("OpenCL"), "opencl");
   select(backend_, keep);
-  openClNote_->setText(anyOpenCl ? QString() : tr("OpenCL unavailable: %1. Only the CPU backend can run.")
-                                                   .arg(devices.openClStatus.empty() ? tr("no OpenCL device found")
-                                                                                     : qs(devices.openClStatus)));
+  openClNote_->setText(
+      anyOpenCl ? QString()
+                : tr("OpenCL unavailable: %1. Only the CPU backend can run.")
+                      .arg(devices.openClStatus.empty() ? tr("no OpenCL device found") : qs(devices.openClStatus)));
   openClNote_->setVisible(!anyOpenCl);
   fillDevices();
   updateEnabled();

@@ -124,10 +124,15 @@ void EdfExplorer::showLearner(int learner) {
     const QString def = qs(gb::toString(setup_->settings.edfDefinition));
     QString text = tr("%1: lambda in use %2 (red dashed) gives edf %3 by the %4 definition (target %5, dotted); "
                       "trace %6, mboost %7; rank of B %8, penalty null space %9.")
-                       .arg(qs(l.name)).arg(l.lambda, 0, 'g', 6).arg(l.edf, 0, 'g', 6).arg(def).arg(target)
+                       .arg(qs(l.name))
+                       .arg(l.lambda, 0, 'g', 6)
+                       .arg(l.edf, 0, 'g', 6)
+                       .arg(def)
+                       .arg(target)
                        .arg(f(l.lambda, gb::EdfDefinition::Trace), 0, 'g', 5)
                        .arg(f(l.lambda, gb::EdfDefinition::Mboost), 0, 'g', 5)
-                       .arg(f.rank()).arg(f.nullSpaceDimension());
+                       .arg(f.rank())
+                       .arg(f.nullSpaceDimension());
     if (!l.note.empty()) text += " " + qs(l.note);
     info_->setText(text);
     plot_->requestReplot();

@@ -48,13 +48,17 @@ void EffectPlot::setLearner(const FitSetup& setup, int learner) {
   const gb::Learner& l = setup.learners[learner];
   effect_->setName(qs(l.name) + tr(" (centred)"));
   setExportName("partial-effect-" + qs(l.name));
-  const QString title = compact_ ? qs(l.name) + tr(" (centred)")
-                                 : tr("%1: f(x) minus its mean over the %2 training rows").arg(qs(l.name)).arg(setup.rows);
+  const QString title = compact_
+                            ? qs(l.name) + tr(" (centred)")
+                            : tr("%1: f(x) minus its mean over the %2 training rows").arg(qs(l.name)).arg(setup.rows);
   setTitle(title);
   if (compact_) xAxis->setLabel(qs(l.name));
   setToolTip(tr("Partial effect of %1, centred by its mean over the %2 training rows (rug: data, dotted lines: "
                 "interior knots; lambda %3, edf %4). Click to enlarge; right-click to export.")
-                 .arg(qs(l.name)).arg(setup.rows).arg(l.lambda, 0, 'g', 4).arg(l.edf, 0, 'g', 4));
+                 .arg(qs(l.name))
+                 .arg(setup.rows)
+                 .arg(l.lambda, 0, 'g', 4)
+                 .arg(l.edf, 0, 'g', 4));
   QVector<double> knots = qvec(l.basis.interiorKnots());
   knots_->setData(knots, QVector<double>(knots.size(), 1.0), true);
   const QVector<double> rug = qvec(rugSample(setup.covariate(learner)));
@@ -64,9 +68,7 @@ void EffectPlot::setLearner(const FitSetup& setup, int learner) {
   requestReplot();
 }
 
-void EffectPlot::setCurve(const EffectCurve& curve) {
-  effect_->setData(qvec(curve.x), qvec(curve.y), true);
-}
+void EffectPlot::setCurve(const EffectCurve& curve) { effect_->setData(qvec(curve.x), qvec(curve.y), true); }
 
 void EffectPlot::replotCurveOnly() { effect_->layer()->replot(); }
 

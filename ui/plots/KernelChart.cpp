@@ -24,9 +24,9 @@ namespace gbui {
 
 namespace {
 
-const QList<QColor> kPalette{QColor(31, 119, 180), QColor(255, 127, 14), QColor(44, 160, 44), QColor(214, 39, 40),
-                             QColor(148, 103, 189), QColor(140, 86, 75), QColor(227, 119, 194), QColor(127, 127, 127),
-                             QColor(188, 189, 34), QColor(23, 190, 207)};
+const QList<QColor> kPalette{QColor(31, 119, 180),  QColor(255, 127, 14), QColor(44, 160, 44),   QColor(214, 39, 40),
+                             QColor(148, 103, 189), QColor(140, 86, 75),  QColor(227, 119, 194), QColor(127, 127, 127),
+                             QColor(188, 189, 34),  QColor(23, 190, 207)};
 const QList<Qt::PenStyle> kStyles{Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine};
 const QList<QCPScatterStyle::ScatterShape> kShapes{QCPScatterStyle::ssDisc, QCPScatterStyle::ssSquare,
                                                    QCPScatterStyle::ssTriangle, QCPScatterStyle::ssDiamond};
@@ -89,7 +89,8 @@ KernelChart::KernelChart(MessageSink* sink, QWidget* parent) : QWidget(parent), 
   progress_->setValue(0);
   progress_->setToolTip(tr("Benchmark progress"));
   controls->addWidget(progress_, 0, 6, 1, 2);
-  load_ = button(tr("Load JSON..."), tr("Add a saved benchmark report (e.g. docs/bench/h100-*.json) to compare devices"));
+  load_ =
+      button(tr("Load JSON..."), tr("Add a saved benchmark report (e.g. docs/bench/h100-*.json) to compare devices"));
   clear_ = button(tr("Clear"), tr("Remove every report from the chart"));
   controls->addWidget(load_, 1, 0, 1, 2);
   controls->addWidget(clear_, 1, 2);
@@ -144,13 +145,15 @@ void KernelChart::setDevices(const QStringList& devices, const QString& whyNone)
   const bool any = !devices.isEmpty();
   run_->setEnabled(any);
   device_->setEnabled(any);
-  if (!any) status_->setText(tr("No OpenCL device, so no benchmark can run here (%1); saved reports still load.").arg(whyNone));
+  if (!any)
+    status_->setText(tr("No OpenCL device, so no benchmark can run here (%1); saved reports still load.").arg(whyNone));
 }
 
 bool KernelChart::loadReportFile(const QString& path) {
   try {
     QFile file(path);
-    if (!file.open(QIODevice::ReadOnly)) throw gb::InputError((path + ": cannot read: " + file.errorString()).toStdString());
+    if (!file.open(QIODevice::ReadOnly))
+      throw gb::InputError((path + ": cannot read: " + file.errorString()).toStdString());
     nlohmann::json j;
     try {
       j = nlohmann::json::parse(file.readAll().toStdString());
@@ -167,8 +170,10 @@ bool KernelChart::loadReportFile(const QString& path) {
 
 void KernelChart::addReport(const gb::KernelBenchReport& report, const QString& label) {
   reports_.emplace_back(label, report);
-  sink_->info(tr("Kernel chart: %1 (%2, %3 timings, copy %4 GB/s)").arg(label, qs(report.device))
-                  .arg(report.timings.size()).arg(report.copyGigabytesPerSecond, 0, 'f', 1));
+  sink_->info(tr("Kernel chart: %1 (%2, %3 timings, copy %4 GB/s)")
+                  .arg(label, qs(report.device))
+                  .arg(report.timings.size())
+                  .arg(report.copyGigabytesPerSecond, 0, 'f', 1));
   refreshFilters();
   redraw();
 }
@@ -254,8 +259,10 @@ void KernelChart::redraw() {
     p->rescaleAxes();
     p->xAxis->setRange(lo / 1.5, hi * 1.5);
     const QCPRange y = p->yAxis->range();
-    if (empty) p->yAxis->setRange(p == timePlot_ ? QCPRange(1e-6, 1e-1) : QCPRange(1, 1e4));
-    else if (y.lower > 0) p->yAxis->setRange(y.lower / 2, y.upper * 2);
+    if (empty)
+      p->yAxis->setRange(p == timePlot_ ? QCPRange(1e-6, 1e-1) : QCPRange(1, 1e4));
+    else if (y.lower > 0)
+      p->yAxis->setRange(y.lower / 2, y.upper * 2);
     p->requestReplot();
   }
   QStringList names;
@@ -279,18 +286,19 @@ void KernelChart::runBenchmark(const gb::KernelBenchOptions& given) {
     progress_->setValue(static_cast<int>(f * 1000));
     status_->setText(what);
   });
-  connect(worker_, &WorkerThread::finished, this, [this, result](bool ok, const QString& error, const QString& details) {
-    run_->setEnabled(device_->count() > 0);
-    cancel_->setEnabled(false);
-    if (ok) {
-      progress_->setValue(1000);
-      addReport(*result, tr("this run"));
-    } else {
-      sink_->error(tr("Kernel benchmark"), error, details);
-      status_->setText(tr("Benchmark stopped: %1").arg(error));
-    }
-    emit benchmarkFinished(ok);
-  });
+  connect(worker_, &WorkerThread::finished, this,
+          [this, result](bool ok, const QString& error, const QString& details) {
+            run_->setEnabled(device_->count() > 0);
+            cancel_->setEnabled(false);
+            if (ok) {
+              progress_->setValue(1000);
+              addReport(*result, tr("this run"));
+            } else {
+              sink_->error(tr("Kernel benchmark"), error, details);
+              status_->setText(tr("Benchmark stopped: %1").arg(error));
+            }
+            emit benchmarkFinished(ok);
+          });
   worker_->start([result, options](TaskWorker& w) mutable {
     options.progress = [&w](double fraction, const std::string& what) {
       w.reportProgress(fraction, qs(what));
@@ -313,8 +321,8 @@ void KernelChart::shutdown() {
 }
 
 void KernelChart::loadInteractively() {
-  const QStringList files = QFileDialog::getOpenFileNames(this, tr("Load benchmark reports"), QString(),
-                                                          tr("Benchmark JSON (*.json)"));
+  const QStringList files =
+      QFileDialog::getOpenFileNames(this, tr("Load benchmark reports"), QString(), tr("Benchmark JSON (*.json)"));
   for (const QString& f : files) loadReportFile(f);
 }
 

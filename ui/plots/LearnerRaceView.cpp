@@ -16,8 +16,9 @@ LearnerRaceView::LearnerRaceView(MessageSink* sink, QWidget* parent) : QWidget(p
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(2, 2, 2, 2);
   auto* row = new QHBoxLayout;
-  summary_ = new QLabel(tr("Press Step to run one iteration: every covariate's learner competes for it, and the "
-                           "one that lowers the residual sum of squares most wins."));
+  summary_ =
+      new QLabel(tr("Press Step to run one iteration: every covariate's learner competes for it, and the "
+                    "one that lowers the residual sum of squares most wins."));
   summary_->setWordWrap(true);
   summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   row->addWidget(summary_, 1);
@@ -95,8 +96,10 @@ void LearnerRaceView::redraw() {
   plot_->yAxis->setRangeLower(0);
   plot_->yAxis->setRangeUpper(plot_->yAxis->range().upper * 1.08 + 1e-300);
 
-  const QString what = r.decided ? tr("Iteration %1").arg(r.iteration) : tr("Next iteration %1 (preview)").arg(r.iteration);
-  plot_->setTitle(tr("%1: RSS reduction of each of the %2 candidates (best %3 shown)").arg(what).arg(r.reduction.size()).arg(n));
+  const QString what =
+      r.decided ? tr("Iteration %1").arg(r.iteration) : tr("Next iteration %1 (preview)").arg(r.iteration);
+  plot_->setTitle(
+      tr("%1: RSS reduction of each of the %2 candidates (best %3 shown)").arg(what).arg(r.reduction.size()).arg(n));
   QString text = what + ": " + tr("residual sum of squares before the step %1.").arg(r.residualSumOfSquares, 0, 'g', 6);
   if (r.winner >= 0) {
     const double best = r.reduction[r.winner];

@@ -18,8 +18,9 @@ constexpr int kColumns = 4;
 PartialEffectsView::PartialEffectsView(MessageSink* sink, QWidget* parent) : QWidget(parent), sink_(sink) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(2, 2, 2, 2);
-  hint_ = new QLabel(tr("Partial effects appear here during a fit: one plot per covariate selected at least once, "
-                        "centred by its mean over the training rows. Click a plot to enlarge it."));
+  hint_ =
+      new QLabel(tr("Partial effects appear here during a fit: one plot per covariate selected at least once, "
+                    "centred by its mean over the training rows. Click a plot to enlarge it."));
   hint_->setWordWrap(true);
   layout->addWidget(hint_);
   splitter_ = new QSplitter(Qt::Vertical);

@@ -1,11 +1,12 @@
 #include "plots/PlotExport.hpp"
 
+#include <qcustomplot.h>
+
 #include <QFile>
 #include <QFileInfo>
 #include <QSaveFile>
 #include <QSvgGenerator>
 #include <QTextStream>
-#include <qcustomplot.h>
 
 #include "common/Error.hpp"
 
@@ -83,11 +84,17 @@ void exportCsv(QCustomPlot& plot, const QString& path) {
 
 void exportPlot(QCustomPlot& plot, const QString& path) {
   const QString suffix = QFileInfo(path).suffix().toLower();
-  if (suffix == "png") exportPng(plot, path);
-  else if (suffix == "svg") exportSvg(plot, path);
-  else if (suffix == "pdf") exportPdf(plot, path);
-  else if (suffix == "csv") exportCsv(plot, path);
-  else throw gb::InputError((path + ": unknown export format '" + suffix + "' (use .png, .svg, .pdf or .csv)").toStdString());
+  if (suffix == "png")
+    exportPng(plot, path);
+  else if (suffix == "svg")
+    exportSvg(plot, path);
+  else if (suffix == "pdf")
+    exportPdf(plot, path);
+  else if (suffix == "csv")
+    exportCsv(plot, path);
+  else
+    throw gb::InputError(
+        (path + ": unknown export format '" + suffix + "' (use .png, .svg, .pdf or .csv)").toStdString());
 }
 
 }  // namespace gbui

@@ -1,5 +1,7 @@
 #include "tools/ResponsivenessBench.hpp"
 
+#include <sys/resource.h>
+
 #include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -8,7 +10,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
-#include <sys/resource.h>
 
 #include "boost/Booster.hpp"
 #include "common/QtConvert.hpp"
@@ -39,7 +40,8 @@ struct DirectFit {
   double setupSeconds = 0, fitSeconds = 0, wallSeconds = 0;
 };
 
-DirectFit fitDirectly(std::shared_ptr<const gb::Dataset> data, const gb::ModelSettings& s, const gb::ComputeSettings& c) {
+DirectFit fitDirectly(std::shared_ptr<const gb::Dataset> data, const gb::ModelSettings& s,
+                      const gb::ComputeSettings& c) {
   const auto t0 = std::chrono::steady_clock::now();
   gb::Booster booster(data, s, gb::makeBackend(c));
   booster.run(s.mstop);
@@ -144,20 +146,25 @@ int runResponsivenessBench(const ResponsivenessOptions& o) {
       return 1;
     }
   }
-  auto bestDirect = std::min_element(direct.begin(), direct.end(), [](auto& a, auto& b) { return a.fitSeconds < b.fitSeconds; });
+  auto bestDirect =
+      std::min_element(direct.begin(), direct.end(), [](auto& a, auto& b) { return a.fitSeconds < b.fitSeconds; });
   auto bestGui = std::min_element(gui.begin(), gui.end(), [](auto& a, auto& b) { return a.fitSeconds < b.fitSeconds; });
   std::vector<double> late;
   for (const GuiFit& g : gui) late.insert(late.end(), g.lateMs.begin(), g.lateMs.end());
   QJsonArray rounds;
   for (std::size_t i = 0; i < gui.size(); ++i)
-    rounds.append(QJsonObject{{"direct_fit_s", direct[i].fitSeconds}, {"direct_setup_s", direct[i].setupSeconds},
-                              {"gui_fit_s", gui[i].fitSeconds}, {"gui_setup_s", gui[i].setupSeconds},
-                              {"gui_click_to_finished_s", gui[i].wallSeconds},
-                              {"ui_thread_cpu_s", gui[i].uiCpuSeconds},
-                              {"ui_thread_cpu_ms_per_refresh", 1e3 * gui[i].uiCpuSeconds / std::max(1, gui[i].refreshes)},
-                              {"refreshes", gui[i].refreshes}, {"snapshots_published", double(gui[i].published)},
-                              {"refresh_per_s", gui[i].refreshes / std::max(1e-9, gui[i].jobSeconds)},
-                              {"probe_p99_ms", percentile(gui[i].lateMs, 99)}});
+    rounds.append(
+        QJsonObject{{"direct_fit_s", direct[i].fitSeconds},
+                    {"direct_setup_s", direct[i].setupSeconds},
+                    {"gui_fit_s", gui[i].fitSeconds},
+                    {"gui_setup_s", gui[i].setupSeconds},
+                    {"gui_click_to_finished_s", gui[i].wallSeconds},
+                    {"ui_thread_cpu_s", gui[i].uiCpuSeconds},
+                    {"ui_thread_cpu_ms_per_refresh", 1e3 * gui[i].uiCpuSeconds / std::max(1, gui[i].refreshes)},
+                    {"refreshes", gui[i].refreshes},
+                    {"snapshots_published", double(gui[i].published)},
+                    {"refresh_per_s", gui[i].refreshes / std::max(1e-9, gui[i].jobSeconds)},
+                    {"probe_p99_ms", percentile(gui[i].lateMs, 99)}});
   const double ratio = bestGui->fitSeconds / bestDirect->fitSeconds;
   std::vector<double> directTimes, guiTimes;
   for (const auto& d : direct) directTimes.push_back(d.fitSeconds);
@@ -165,20 +172,29 @@ int runResponsivenessBench(const ResponsivenessOptions& o) {
   const double medianRatio = percentile(guiTimes, 50) / percentile(directTimes, 50);
   const double refreshRate = bestGui->refreshes / std::max(1e-9, bestGui->jobSeconds);
   const double p99 = percentile(late, 99);
-  QJsonObject out{
-      {"benchmark", "gui-responsiveness"},
-      {"rows", double(o.rows)}, {"covariates", o.covariates}, {"knots", o.knots}, {"mstop", o.mstop},
-      {"backend", o.backend},
-      {"device", qs(w.controller()->setup() ? w.controller()->setup()->backend.device : std::string())},
-      {"latency_ms", QJsonObject{{"samples", double(late.size())}, {"p50", percentile(late, 50)},
-                                 {"p90", percentile(late, 90)}, {"p99", p99}, {"max", percentile(late, 100)}}},
-      {"refresh_per_s", refreshRate},
-      {"fit_s", QJsonObject{{"direct_best", bestDirect->fitSeconds}, {"gui_best", bestGui->fitSeconds},
-                            {"gui_over_direct", ratio}, {"direct_median", percentile(directTimes, 50)},
-                            {"gui_median", percentile(guiTimes, 50)}, {"median_gui_over_direct", medianRatio}}},
-      {"rounds", rounds},
-      {"pass", QJsonObject{{"latency_p99_below_50ms", p99 < 50}, {"refresh_at_least_10_per_s", refreshRate >= 10},
-                           {"fit_at_most_10pct_slower", ratio <= 1.10 && medianRatio <= 1.10}}}};
+  QJsonObject out{{"benchmark", "gui-responsiveness"},
+                  {"rows", double(o.rows)},
+                  {"covariates", o.covariates},
+                  {"knots", o.knots},
+                  {"mstop", o.mstop},
+                  {"backend", o.backend},
+                  {"device", qs(w.controller()->setup() ? w.controller()->setup()->backend.device : std::string())},
+                  {"latency_ms", QJsonObject{{"samples", double(late.size())},
+                                             {"p50", percentile(late, 50)},
+                                             {"p90", percentile(late, 90)},
+                                             {"p99", p99},
+                                             {"max", percentile(late, 100)}}},
+                  {"refresh_per_s", refreshRate},
+                  {"fit_s", QJsonObject{{"direct_best", bestDirect->fitSeconds},
+                                        {"gui_best", bestGui->fitSeconds},
+                                        {"gui_over_direct", ratio},
+                                        {"direct_median", percentile(directTimes, 50)},
+                                        {"gui_median", percentile(guiTimes, 50)},
+                                        {"median_gui_over_direct", medianRatio}}},
+                  {"rounds", rounds},
+                  {"pass", QJsonObject{{"latency_p99_below_50ms", p99 < 50},
+                                       {"refresh_at_least_10_per_s", refreshRate >= 10},
+                                       {"fit_at_most_10pct_slower", ratio <= 1.10 && medianRatio <= 1.10}}}};
   std::printf("%s\n", QJsonDocument(out).toJson(QJsonDocument::Indented).constData());
   w.close();
   return 0;

@@ -199,7 +199,8 @@ void MainWindow::onDataChanged() {
 void MainWindow::onSnapshot(const FitSnapshot& s) {
   fitProgress_->setMaximum(std::max(1, s.target));
   fitProgress_->setValue(s.iteration);
-  iterationLabel_->setText(tr("iteration %1, risk %2").arg(s.iteration).arg(s.pathRisk.empty() ? 0.0 : s.pathRisk.back(), 0, 'g', 5));
+  iterationLabel_->setText(
+      tr("iteration %1, risk %2").arg(s.iteration).arg(s.pathRisk.empty() ? 0.0 : s.pathRisk.back(), 0, 'g', 5));
   // Only the visible view draws during a run (switching tabs draws the latest snapshot there).
   refreshView(tabs_->currentWidget());
 }
@@ -207,11 +208,16 @@ void MainWindow::onSnapshot(const FitSnapshot& s) {
 void MainWindow::refreshView(QWidget* page) {
   const FitSnapshot& s = controller_->lastSnapshot();
   if (!s.setup) return;
-  if (page == effects_) effects_->showSnapshot(s);
-  else if (page == risk_) risk_->showSnapshot(s);
-  else if (page == selection_) selection_->showSnapshot(s);
-  else if (page == race_) race_->showSnapshot(s);
-  else if (page == edf_) edf_->setSetup(s.setup);
+  if (page == effects_)
+    effects_->showSnapshot(s);
+  else if (page == risk_)
+    risk_->showSnapshot(s);
+  else if (page == selection_)
+    selection_->showSnapshot(s);
+  else if (page == race_)
+    race_->showSnapshot(s);
+  else if (page == edf_)
+    edf_->setSetup(s.setup);
 }
 
 void MainWindow::onStateChanged(FitState state) {
@@ -229,7 +235,9 @@ void MainWindow::onStateChanged(FitState state) {
   QString text = tr("State: %1.").arg(stateName(state));
   if (s.setup && state != FitState::Running)
     text += " " + tr("%1 iterations in %2 s on %3 (%4, %5); set-up %6 s.")
-                      .arg(s.iteration).arg(s.jobSeconds, 0, 'f', 2).arg(qs(s.setup->backend.device))
+                      .arg(s.iteration)
+                      .arg(s.jobSeconds, 0, 'f', 2)
+                      .arg(qs(s.setup->backend.device))
                       .arg(qs(s.setup->backend.kernel), qs(s.setup->backend.precision))
                       .arg(s.setup->setupSeconds, 0, 'f', 2);
   if (!haveData) text += " " + tr("Generate or open data first.");
@@ -249,8 +257,10 @@ void MainWindow::startDeviceQuery() {
     for (const auto& d : list.devices)
       if (d.backend == "opencl") openCl << qs(d.name);
     kernels_->setDevices(openCl, qs(list.openClStatus));
-    if (!list.openClStatus.empty()) sink_.warning(tr("OpenCL: %1").arg(qs(list.openClStatus)));
-    else sink_.info(tr("OpenCL devices: %1").arg(openCl.join(", ")));
+    if (!list.openClStatus.empty())
+      sink_.warning(tr("OpenCL: %1").arg(qs(list.openClStatus)));
+    else
+      sink_.info(tr("OpenCL devices: %1").arg(openCl.join(", ")));
   });
   deviceQuery_->start([result](TaskWorker&) { *result = gb::listComputeDevices(); });
 }

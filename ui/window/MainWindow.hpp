@@ -3,7 +3,6 @@
 // tabs (partial effects, risk, selection, learner race, edf/lambda, kernel timings) and the log (bottom).
 #include <QMainWindow>
 #include <QPointer>
-
 #include <optional>
 
 #include "common/MessageSink.hpp"

@@ -14,10 +14,10 @@
 #include "model/Model.hpp"
 #include "model/ModelPanel.hpp"
 #include "plots/EdfExplorer.hpp"
+#include "plots/EffectPlot.hpp"
 #include "plots/KernelChart.hpp"
 #include "plots/LearnerRaceView.hpp"
 #include "plots/PartialEffectsView.hpp"
-#include "plots/EffectPlot.hpp"
 #include "plots/PlotExport.hpp"
 #include "plots/RiskPlot.hpp"
 #include "plots/SelectionPlot.hpp"
@@ -60,11 +60,13 @@ void MainWindow::buildActions() {
   };
   fitAction_ = action(this, tr("Fit"), tr("Fit the model to mstop iterations, or resume a paused fit"),
                       {QKeySequence(Qt::CTRL | Qt::Key_R), QKeySequence(Qt::Key_F5)});
-  pauseAction_ = action(this, tr("Pause"), tr("Pause the fit after the current batch (Fit resumes)"),
-                        {QKeySequence(Qt::Key_F6)});
-  stepAction_ = action(this, tr("Step"), tr("Run exactly one boosting iteration (teaching mode: see the Learner race tab)"),
-                       {QKeySequence(Qt::Key_F10)});
-  cancelAction_ = action(this, tr("Cancel"), tr("Stop the fit; the next Fit starts afresh"), {QKeySequence(Qt::Key_Escape)});
+  pauseAction_ =
+      action(this, tr("Pause"), tr("Pause the fit after the current batch (Fit resumes)"), {QKeySequence(Qt::Key_F6)});
+  stepAction_ =
+      action(this, tr("Step"), tr("Run exactly one boosting iteration (teaching mode: see the Learner race tab)"),
+             {QKeySequence(Qt::Key_F10)});
+  cancelAction_ =
+      action(this, tr("Cancel"), tr("Stop the fit; the next Fit starts afresh"), {QKeySequence(Qt::Key_Escape)});
   connect(fitAction_, &QAction::triggered, this, [this, beforeRun] {
     if (beforeRun()) controller_->fit();
   });
@@ -79,16 +81,18 @@ void MainWindow::buildActions() {
   bindButton(cancelButton_, cancelAction_);
 
   openAction_ = action(this, tr("Open CSV..."), tr("Read a numeric CSV file"), {QKeySequence::Open});
-  generateAction_ = action(this, tr("Generate paper data"), tr("Generate the paper's simulated data (Data tab settings)"),
-                           {QKeySequence(Qt::CTRL | Qt::Key_G)});
+  generateAction_ =
+      action(this, tr("Generate paper data"), tr("Generate the paper's simulated data (Data tab settings)"),
+             {QKeySequence(Qt::CTRL | Qt::Key_G)});
   openSessionAction_ = action(this, tr("Open session..."), tr("Reopen a saved session (data, roles, settings)"),
                               {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_O)});
-  saveSessionAction_ = action(this, tr("Save session..."), tr("Save data source, roles, settings and the model"),
-                              {QKeySequence::Save});
+  saveSessionAction_ =
+      action(this, tr("Save session..."), tr("Save data source, roles, settings and the model"), {QKeySequence::Save});
   saveModelAction_ = action(this, tr("Save model..."), tr("Save the fitted model as the engine's model.json"),
                             {QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_S)});
-  exportAction_ = action(this, tr("Export plot..."), tr("Export the current tab's plot as PNG, SVG, PDF or its data as CSV"),
-                         {QKeySequence(Qt::CTRL | Qt::Key_E)});
+  exportAction_ =
+      action(this, tr("Export plot..."), tr("Export the current tab's plot as PNG, SVG, PDF or its data as CSV"),
+             {QKeySequence(Qt::CTRL | Qt::Key_E)});
   quitAction_ = action(this, tr("Quit"), tr("Close the window (a running fit is cancelled)"), {QKeySequence::Quit});
   connect(openAction_, &QAction::triggered, dataPanel_->openButton(), &QPushButton::click);
   connect(generateAction_, &QAction::triggered, dataPanel_, &DataPanel::generate);
@@ -98,7 +102,8 @@ void MainWindow::buildActions() {
     if (!path.isEmpty()) saveModel(path);
   });
   connect(saveSessionAction_, &QAction::triggered, this, [this] {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Save session"), "session.gbs.json", tr("Session (*.json)"));
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Save session"), "session.gbs.json", tr("Session (*.json)"));
     if (!path.isEmpty()) saveSession(path);
   });
   connect(openSessionAction_, &QAction::triggered, this, [this] {
@@ -147,10 +152,15 @@ void MainWindow::updateRecentMenu() {
   recentMenu_->clear();
   for (const QString& path : store_.recentFiles()) {
     const bool session = path.endsWith(".gbs.json");
-    recentMenu_->addAction(QFileInfo(path).fileName(), this, [this, path, session] {
-      if (session) openSession(path);
-      else dataPanel_->openCsv(path);
-    })->setToolTip(path);
+    recentMenu_
+        ->addAction(QFileInfo(path).fileName(), this,
+                    [this, path, session] {
+                      if (session)
+                        openSession(path);
+                      else
+                        dataPanel_->openCsv(path);
+                    })
+        ->setToolTip(path);
   }
   recentMenu_->setEnabled(!recentMenu_->isEmpty());
 }
@@ -250,8 +260,9 @@ bool MainWindow::openSession(const QString& path) {
     syncSettings();
     store_.addRecentFile(path);
     updateRecentMenu();
-    sink_.info(tr("Opened session %1%2").arg(path, s.modelPath.isEmpty() ? QString()
-                                                                         : tr(" (its model: %1; Fit refits it)").arg(s.modelPath)));
+    sink_.info(
+        tr("Opened session %1%2")
+            .arg(path, s.modelPath.isEmpty() ? QString() : tr(" (its model: %1; Fit refits it)").arg(s.modelPath)));
     return true;
   } catch (const std::exception& e) {
     sink_.exception(tr("Open session"), e);

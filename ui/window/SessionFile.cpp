@@ -32,9 +32,13 @@ QStringList toList(const json& a) {
 void saveSession(const QString& path, const Session& s) {
   json data;
   if (s.data.kind == DataSourceSpec::Kind::Paper) {
-    data = {{"kind", "paper"}, {"rows", s.data.paper.rows}, {"covariates", s.data.paper.covariates},
-            {"informative", s.data.paper.informative}, {"noise_var", s.data.paper.noiseVariance},
-            {"intercept", s.data.paper.intercept}, {"seed", s.data.paper.seed}};
+    data = {{"kind", "paper"},
+            {"rows", s.data.paper.rows},
+            {"covariates", s.data.paper.covariates},
+            {"informative", s.data.paper.informative},
+            {"noise_var", s.data.paper.noiseVariance},
+            {"intercept", s.data.paper.intercept},
+            {"seed", s.data.paper.seed}};
   } else if (s.data.kind == DataSourceSpec::Kind::Csv) {
     data = {{"kind", "csv"}, {"path", ss(QFileInfo(s.data.path).absoluteFilePath())}};
   } else {
@@ -43,7 +47,10 @@ void saveSession(const QString& path, const Session& s) {
   json j{{"format", "gamboost-studio-session"},
          {"version", 1},
          {"data", data},
-         {"roles", {{"response", ss(s.roles.response)}, {"learners", toJson(s.roles.learners)}, {"ignored", toJson(s.roles.ignored)}}},
+         {"roles",
+          {{"response", ss(s.roles.response)},
+           {"learners", toJson(s.roles.learners)},
+           {"ignored", toJson(s.roles.ignored)}}},
          {"settings", s.settings},
          {"compute", s.compute},
          {"model", s.modelPath.isEmpty() ? json(nullptr) : json(ss(s.modelPath))}};
@@ -57,7 +64,8 @@ Session loadSession(const QString& path) {
   try {
     const json j = json::parse(file.readAll().toStdString());
     if (j.value("format", "") != "gamboost-studio-session")
-      throw gb::InputError(ss(path) + ": not a GAMBoost Studio session file (no \"format\": \"gamboost-studio-session\")");
+      throw gb::InputError(ss(path) +
+                           ": not a GAMBoost Studio session file (no \"format\": \"gamboost-studio-session\")");
     const json& d = j.at("data");
     const std::string kind = d.at("kind").get<std::string>();
     const QDir base = QFileInfo(path).absoluteDir();
@@ -81,7 +89,8 @@ Session loadSession(const QString& path) {
     s.roles.ignored = toList(r.value("ignored", json::array()));
     j.at("settings").get_to(s.settings);
     j.at("compute").get_to(s.compute);
-    if (j.contains("model") && j.at("model").is_string()) s.modelPath = base.absoluteFilePath(qs(j.at("model").get<std::string>()));
+    if (j.contains("model") && j.at("model").is_string())
+      s.modelPath = base.absoluteFilePath(qs(j.at("model").get<std::string>()));
   } catch (const gb::InputError&) {
     throw;
   } catch (const std::exception& e) {

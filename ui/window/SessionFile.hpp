@@ -19,6 +19,6 @@ struct Session {
 
 // Relative paths in the file are resolved against the session file's directory.
 void saveSession(const QString& path, const Session& session);  // atomic; throws gb::InputError
-Session loadSession(const QString& path);                        // throws gb::InputError "<path>: ..."
+Session loadSession(const QString& path);                       // throws gb::InputError "<path>: ..."
 
 }  // namespace gbui

@@ -29,19 +29,24 @@ QString toJsonText(const T& value) {
 }  // namespace
 
 SettingsStore::SettingsStore(const QString& path)
-    : settings_(path.isEmpty() ? std::make_unique<QSettings>() : std::make_unique<QSettings>(path, QSettings::IniFormat)) {}
+    : settings_(path.isEmpty() ? std::make_unique<QSettings>()
+                               : std::make_unique<QSettings>(path, QSettings::IniFormat)) {}
 
 bool SettingsStore::hasSavedSettings() const { return settings_->contains("model/settings"); }
 
 std::optional<gb::ModelSettings> SettingsStore::modelSettings() const {
   return fromJsonText<gb::ModelSettings>(settings_->value("model/settings"));
 }
-void SettingsStore::setModelSettings(const gb::ModelSettings& s) { settings_->setValue("model/settings", toJsonText(s)); }
+void SettingsStore::setModelSettings(const gb::ModelSettings& s) {
+  settings_->setValue("model/settings", toJsonText(s));
+}
 
 std::optional<gb::ComputeSettings> SettingsStore::computeSettings() const {
   return fromJsonText<gb::ComputeSettings>(settings_->value("model/compute"));
 }
-void SettingsStore::setComputeSettings(const gb::ComputeSettings& s) { settings_->setValue("model/compute", toJsonText(s)); }
+void SettingsStore::setComputeSettings(const gb::ComputeSettings& s) {
+  settings_->setValue("model/compute", toJsonText(s));
+}
 
 std::optional<gb::PaperDataSpec> SettingsStore::generatorSpec() const {
   if (!settings_->contains("data/rows")) return std::nullopt;

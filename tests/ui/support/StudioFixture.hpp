@@ -1,10 +1,9 @@
 #pragma once
 // Shared set-up for the GUI tests: a window that never opens a dialog (messages go to MessageSink::lastError),
 // keeps its QSettings in the test's scratch directory, and helpers that drive it like a user.
+#include <QPushButton>
 #include <QString>
 #include <memory>
-
-#include <QPushButton>
 
 #include "window/MainWindow.hpp"
 

@@ -1,0 +1,96 @@
+// The gamboost command line: every subcommand, and the one place where failures become exit statuses.
+// Every failure ends here as one line "gamboost: <message>" on stderr: status 2 for bad input or options
+// (gb::InputError and CLI11's parse errors), 1 for device failures and anything unexpected. Never a crash.
+#include "CliApp.hpp"
+
+#include <cstdlib>
+#include <iostream>
+#include <new>
+#include <string>
+
+#include "common/Error.hpp"
+
+namespace gb::cli {
+namespace {
+
+// Messages must stay one line: a multi-line message would break "one line on stderr" for scripts.
+std::string oneLine(std::string text) {
+  for (char& c : text)
+    if (c == '\n' || c == '\r') c = ' ';
+  while (!text.empty() && text.back() == ' ') text.pop_back();
+  return text;
+}
+
+int fail(int status, const std::string& message) {
+  std::cerr << "gamboost: " << oneLine(message) << std::endl;
+  return status;
+}
+
+}  // namespace
+
+std::unique_ptr<CliApp> makeCliApp() {
+  auto cli = std::make_unique<CliApp>();
+  CLI::App& app = cli->app;
+  app.name("gamboost");
+  app.require_subcommand(1);
+  app.set_version_flag("--version", "gamboost 0.1.0");
+  app.footer(
+      "Run 'gamboost <command> --help' for a command's options. Exit status: 0 ok, 2 bad input or "
+      "options, 1 device or other failure.");
+
+  std::vector<Command>& commands = cli->commands;
+  commands.push_back(addDevicesCommand(app));
+  commands.push_back(addGenerateCommand(app));
+  commands.push_back(addFitCommand(app));
+  commands.push_back(addPredictCommand(app));
+  for (Command& bench : addBenchCommands(app)) commands.push_back(std::move(bench));
+  return cli;
+}
+
+int runCli(int argc, char** argv) {
+  std::unique_ptr<CliApp> cli;
+  try {
+    cli = makeCliApp();
+  } catch (const std::exception& e) {
+    return fail(kExitFailure, std::string("internal error while setting up options: ") + e.what());
+  }
+  CLI::App& app = cli->app;
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    return fail(kExitBadInput, e.what());
+  } catch (const gb::InputError& e) {
+    return fail(kExitBadInput, e.what());
+  } catch (const std::exception& e) {
+    return fail(kExitBadInput, e.what());
+  }
+
+  try {
+    for (Command& command : cli->commands)
+      if (command.app->parsed()) return command.run();
+    return fail(kExitBadInput, "no command given (try --help)");
+  } catch (const gb::InputError& e) {
+    return fail(kExitBadInput, e.what());
+  } catch (const CLI::ParseError& e) {
+    return fail(kExitBadInput, e.what());
+  } catch (const gb::ComputeError& e) {
+    const int status = fail(kExitFailure, e.what());
+    if (!e.details().empty()) std::cerr << e.details() << std::endl;  // e.g. an OpenCL build log, after the line
+    return status;
+  } catch (const std::bad_alloc&) {
+    return fail(kExitFailure, "out of memory");
+  } catch (const std::exception& e) {
+    return fail(kExitFailure, e.what());
+  } catch (...) {
+    return fail(kExitFailure, "unexpected failure");
+  }
+}
+
+}  // namespace gb::cli
