@@ -42,19 +42,28 @@ std::function<bool(double, const std::string&)> progressTo(std::shared_ptr<Progr
 }
 
 int runCsvBench(const CsvBenchCli& o) {
-  if (!o.out.empty()) checkWritable(o.out, "--out");
+  OutputFiles outputs;
+  if (!o.bench.file.empty()) {
+    checkReadableFile(o.bench.file, "--file");
+    outputs.addInput(o.bench.file, "--file");
+  }
+  if (!o.out.empty()) outputs.addOutput(o.out, "--out");
   if (o.bench.repetitions < 1) throw InputError(optionMessage("--reps", "must be >= 1"));
   const CsvBenchReport report = runCsvBenchmark(o.bench);
   printTable(std::cout, {"bytes", "rows", "cols", "best", "median", "MB/s"},
              {{formatBytes(report.bytes), std::to_string(report.rows), std::to_string(report.cols),
                formatSeconds(report.bestSeconds), formatSeconds(report.medianSeconds),
                formatNumber(report.megabytesPerSecond, 4)}});
-  if (!o.out.empty()) writeTextFile(o.out, report.toJson().dump(2) + "\n");
+  if (!o.out.empty()) {
+    writeText(outputs, o.out, report.toJson().dump(2) + "\n");
+    outputs.commit();
+  }
   return 0;
 }
 
 int runKernelBench(KernelBenchCli o) {
-  checkWritablePrefix(o.out, "--out");
+  OutputFiles outputs;
+  addPrefixOutputs(outputs, o.out, "--out");
   if (o.bench.repetitions < 1) throw InputError(optionMessage("--reps", "must be >= 1"));
   o.bench.progress = progressTo(std::make_shared<ProgressPrinter>("bench kernels", true, 1.0));
   const KernelBenchReport report = runKernelBenchmark(o.bench);
@@ -73,8 +82,9 @@ int runKernelBench(KernelBenchCli o) {
   }
   printTable(std::cout,
              {"kernel", "op", "granularity", "rows", "k", "median", "GB/s", "of copy", "max rel err", "reps"}, rows);
-  writeTextFile(o.out + ".json", report.toJson().dump(2) + "\n");
-  writeTextFile(o.out + ".csv", report.toCsv());
+  writeText(outputs, o.out + ".json", report.toJson().dump(2) + "\n");
+  writeText(outputs, o.out + ".csv", report.toCsv());
+  outputs.commit();
   std::cerr << "wrote " << o.out << ".json and " << o.out << ".csv" << std::endl;
   if (!report.failures.empty()) {
     // The report is written (it shows the errors), but a wrong kernel must not look like a successful run.
@@ -110,7 +120,8 @@ ComputeSettings parseConfig(const std::string& text, const std::string& device) 
 }
 
 int runFitBench(FitBenchCli o) {
-  if (!o.out.empty()) checkWritablePrefix(o.out, "--out");
+  OutputFiles outputs;
+  if (!o.out.empty()) addPrefixOutputs(outputs, o.out, "--out");
   if (o.bench.repetitions < 1) throw InputError(optionMessage("--reps", "must be >= 1"));
   // "--covariates 10" alone should work: the default 20 informative covariates shrink to fit.
   if (o.informative->count() == 0) o.bench.informative = std::min(o.bench.informative, o.bench.covariates);
@@ -132,8 +143,9 @@ int runFitBench(FitBenchCli o) {
       rows);
   std::cout << "(same path: leading iterations that select the same learners as the first config)\n";
   if (!o.out.empty()) {
-    writeTextFile(o.out + ".json", report.toJson().dump(2) + "\n");
-    writeTextFile(o.out + ".csv", report.toCsv());
+    writeText(outputs, o.out + ".json", report.toJson().dump(2) + "\n");
+    writeText(outputs, o.out + ".csv", report.toCsv());
+    outputs.commit();
     std::cerr << "wrote " << o.out << ".json and " << o.out << ".csv" << std::endl;
   }
   return 0;

@@ -1,13 +1,20 @@
 #include "CliSupport.hpp"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <sstream>
 
+#include "common/Error.hpp"
+#include "common/SystemResources.hpp"
 #include "data/CsvWriter.hpp"
 
 namespace gb::cli {
@@ -149,26 +156,23 @@ std::string formatSeconds(double seconds) {
   return buffer;
 }
 
-std::string formatBytes(std::uint64_t bytes) {
-  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB"};
-  double value = static_cast<double>(bytes);
-  int unit = 0;
-  while (value >= 1024.0 && unit < 4) {
-    value /= 1024.0;
-    ++unit;
-  }
-  char buffer[64];
-  std::snprintf(buffer, sizeof buffer, unit == 0 ? "%.0f %s" : "%.1f %s", value, units[unit]);
-  return buffer;
+std::string formatBytes(std::uint64_t bytes) { return describeBytes(bytes); }
+
+void addPrefixOutputs(OutputFiles& outputs, const std::string& prefix, const std::string& option) {
+  outputs.addOutput(prefix + ".json", option);
+  outputs.addOutput(prefix + ".csv", option);
 }
 
-void checkWritablePrefix(const std::string& prefix, const std::string& option) {
-  checkWritable(prefix + ".json", option);
-  checkWritable(prefix + ".csv", option);
+void writeText(OutputFiles& outputs, const std::string& path, const std::string& text) {
+  outputs.write(path, [&text](std::ostream& out) { out << text; });
 }
 
-void writeTextFile(const std::string& path, const std::string& text) {
-  writeFileAtomically(path, [&text](std::ostream& out) { out << text; });
+void checkReadableFile(const std::string& path, const std::string& option) {
+  struct stat st {};
+  if (path.empty()) throw InputError(optionMessage(option, "empty file name"));
+  if (::stat(path.c_str(), &st) != 0) throw InputError(optionMessage(option, path + ": " + std::strerror(errno)));
+  if (S_ISDIR(st.st_mode)) throw InputError(optionMessage(option, path + ": is a directory"));
+  if (::access(path.c_str(), R_OK) != 0) throw InputError(optionMessage(option, path + ": " + std::strerror(errno)));
 }
 
 }  // namespace gb::cli

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "common/Format.hpp"
+#include "data/OutputFiles.hpp"
 
 namespace gb::cli {
 
@@ -65,9 +66,11 @@ void printTable(std::ostream& out, const std::vector<std::string>& header,
 std::string formatSeconds(double seconds);
 std::string formatBytes(std::uint64_t bytes);
 
-// Both "<prefix>.json" and "<prefix>.csv" checked before a benchmark runs (InputError naming the option).
-void checkWritablePrefix(const std::string& prefix, const std::string& option);
-// Writes text atomically (temporary file + rename).
-void writeTextFile(const std::string& path, const std::string& text);
+// Both "<prefix>.json" and "<prefix>.csv" declared (and checked) before a benchmark runs.
+void addPrefixOutputs(OutputFiles& outputs, const std::string& prefix, const std::string& option);
+// Writes text to a declared output (renamed into place by outputs.commit()).
+void writeText(OutputFiles& outputs, const std::string& path, const std::string& text);
+// InputError naming the option unless path is a regular file this process can read.
+void checkReadableFile(const std::string& path, const std::string& option);
 
 }  // namespace gb::cli

@@ -2,6 +2,7 @@
 // Order matters for the "nothing written on failure" promise: options are validated and every output path is
 // checked before the data is read, and outputs are written atomically only after the fit succeeded.
 #include <chrono>
+#include <cmath>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -10,8 +11,9 @@
 #include "FitSummary.hpp"
 #include "boost/Booster.hpp"
 #include "common/Error.hpp"
+#include "common/SystemResources.hpp"
 #include "data/CsvReader.hpp"
-#include "data/CsvWriter.hpp"
+#include "data/OutputFiles.hpp"
 #include "model/Model.hpp"
 
 namespace gb::cli {
@@ -114,6 +116,8 @@ void addComputeOptions(CLI::App* sub, ComputeSettings& c) {
   addIntOption(sub, "--threads", c.threads, "CPU threads (0 = all cores)")->group("Compute");
 }
 
+constexpr int kThreadsPerCore = 2;
+
 double secondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
@@ -154,18 +158,53 @@ std::unique_ptr<Booster> makeBooster(std::shared_ptr<const Dataset> data, const 
   }
 }
 
+// --threads beyond a few per core only adds memory (each OpenMP thread has its own stack) and contention.
+int cappedThreads(int requested) {
+  if (requested < 0) throw InputError(optionMessage("--threads", "must be >= 0"));
+  const int cap = kThreadsPerCore * availableCores();
+  if (requested <= cap) return requested;
+  std::cerr << "gamboost: note: --threads " << requested << " capped at " << cap << " (" << kThreadsPerCore
+            << " per core on " << availableCores() << " cores)" << std::endl;
+  return cap;
+}
+
+// Nothing non-finite is written with exit status 0: a diverged fit is reported instead of saved as nulls.
+void checkFinite(const Booster& booster, const std::string& dataPath) {
+  const std::vector<double>& risk = booster.path().risk;
+  for (std::size_t m = 0; m < risk.size(); ++m)
+    if (!std::isfinite(risk[m]))
+      throw InputError(dataPath + ": the fit diverged: the risk is " + formatNumber(risk[m], 6) + " after iteration " +
+                       std::to_string(m) + " (the data's scale is beyond double precision; rescale it)");
+  const std::vector<double> fitted = booster.fitted();
+  for (std::size_t i = 0; i < fitted.size(); ++i)
+    if (!std::isfinite(fitted[i]))
+      throw InputError(dataPath + ": the fit diverged: the fitted value of row " + std::to_string(i + 1) +
+                       " is not finite (rescale the data)");
+}
+
+// Bytes of result.json: about 25 per fitted value and per risk, plus the learners.
+std::uint64_t resultBytesEstimate(std::size_t rows, const ModelSettings& s, std::size_t learners) {
+  const std::uint64_t k = static_cast<std::uint64_t>(s.spline.knots + s.spline.degree + 1);
+  return 25 * (static_cast<std::uint64_t>(rows) + 2 * static_cast<std::uint64_t>(s.mstop) + 2 * learners * k) + 4096;
+}
+
 int runFit(const FitOptions& o, const std::vector<Override>& overrides) {
   ModelSettings settings = settingsAsGiven(o, overrides);
   settings.validate();
-  if (o.compute.threads < 0) throw InputError(optionMessage("--threads", "must be >= 0"));
+  ComputeSettings compute = o.compute;
+  compute.threads = cappedThreads(o.compute.threads);
   // result.json records the compute settings "as used": refuse what the CPU backend would silently ignore.
-  if (o.compute.backend == "cpu" && o.compute.precision == "float")
+  if (compute.backend == "cpu" && compute.precision == "float")
     throw InputError(optionMessage("--precision", "the CPU backend computes in double only (float: --backend opencl)"));
-  if (o.compute.backend == "cpu" && !o.compute.kernel.empty())
+  if (compute.backend == "cpu" && !compute.kernel.empty())
     throw InputError(optionMessage("--kernel", "kernels belong to the OpenCL backend (--backend opencl)"));
-  checkWritable(o.out, "--out");
-  if (!o.model.empty()) checkWritable(o.model, "--model");
-  std::unique_ptr<Backend> backend = makeBackend(o.compute);
+  // Every output is declared (and checked) before the long work, written after it, and renamed into place
+  // only when all are complete.
+  OutputFiles outputs;
+  outputs.addInput(o.data, "--data");
+  outputs.addOutput(o.out, "--out");
+  if (!o.model.empty()) outputs.addOutput(o.model, "--model");
+  std::unique_ptr<Backend> backend = makeBackend(compute);
 
   const auto readStart = std::chrono::steady_clock::now();
   ProgressPrinter reading("reading " + o.data, !o.quiet);
@@ -177,6 +216,10 @@ int runFit(const FitOptions& o, const std::vector<Override>& overrides) {
 
   const std::unique_ptr<Booster> fitted = makeBooster(data, settings, std::move(backend), o.data);
   Booster& booster = *fitted;
+  const std::uint64_t resultBytes = resultBytesEstimate(data->rows(), booster.settings(), booster.learners().size());
+  outputs.setExpectedBytes(o.out, resultBytes);
+  if (!o.model.empty()) outputs.setExpectedBytes(o.model, resultBytes / 2);
+  outputs.checkSpace();
   const int mstop = booster.settings().mstop;
   ProgressPrinter fitting("fit", !o.quiet);
   booster.run(mstop, [&fitting, mstop](const Booster& b) {
@@ -185,12 +228,16 @@ int runFit(const FitOptions& o, const std::vector<Override>& overrides) {
                                                                    formatNumber(b.path().risk.back(), 6));
     return true;
   });
+  checkFinite(booster, o.data);
 
   const Model model = booster.model();
-  const nlohmann::json result = resultJson(booster, model, o, readSeconds);
+  FitOptions used = o;
+  used.compute = compute;
+  const nlohmann::json result = resultJson(booster, model, used, readSeconds);
   // nlohmann writes doubles with max_digits10 digits: fitted values and risks round-trip exactly.
-  writeTextFile(o.out, result.dump() + "\n");
-  if (!o.model.empty()) model.save(o.model);
+  outputs.write(o.out, [&result](std::ostream& out) { out << result.dump() << '\n'; });
+  if (!o.model.empty()) outputs.write(o.model, [&model](std::ostream& out) { out << model.toJson().dump(1) << '\n'; });
+  outputs.commit();
   if (o.summary) printFitSummary(std::cout, booster, o.data, readSeconds);
   return 0;
 }

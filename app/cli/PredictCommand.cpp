@@ -5,6 +5,7 @@
 #include "Commands.hpp"
 #include "data/CsvReader.hpp"
 #include "data/CsvWriter.hpp"
+#include "data/OutputFiles.hpp"
 #include "model/Model.hpp"
 
 namespace gb::cli {
@@ -15,7 +16,10 @@ struct PredictOptions {
 };
 
 int runPredict(const PredictOptions& o) {
-  checkWritable(o.out, "--out");
+  OutputFiles outputs;
+  outputs.addInput(o.model, "--model");
+  outputs.addInput(o.data, "--data");
+  outputs.addOutput(o.out, "--out");
   const Model model = Model::load(o.model);
   const Dataset data = readCsv(o.data);
   Prediction prediction = model.predict(data);
@@ -24,7 +28,10 @@ int runPredict(const PredictOptions& o) {
   table.source = o.out;
   table.names = {"prediction"};
   table.columns.push_back(std::move(prediction.values));
-  writeCsv(o.out, table);
+  outputs.setExpectedBytes(o.out, 25 * static_cast<std::uint64_t>(table.rows()) + 64);
+  outputs.checkSpace();
+  outputs.write(o.out, [&table](std::ostream& out) { writeCsv(out, table); });
+  outputs.commit();
   // Outside the training range the splines are extended linearly: usable, but the user should know.
   if (prediction.extrapolatedRows > 0)
     std::cerr << prediction.extrapolatedRows << " of " << data.rows() << " rows extrapolated outside the training range"

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "boost/CpuBackend.hpp"
+#include "boost/FitFootprint.hpp"
 #include "common/Error.hpp"
 #include "model/Model.hpp"
 
@@ -39,8 +40,14 @@ Booster::Booster(std::shared_ptr<const Dataset> data, ModelSettings settings, st
   offset_ = sum / static_cast<double>(y_->size());
   double ss = 0.0;
   for (double v : *y_) ss += (v - offset_) * (v - offset_);
+  // Squares beyond the double range would turn every risk into inf and the fit into NaN: refuse up front.
+  if (!std::isfinite(offset_) || !std::isfinite(ss))
+    throw InputError("response '" + settings_.response +
+                     "': values too large (their squares overflow a double, so the risk would be infinite); "
+                     "rescale the response, e.g. divide it by a power of ten");
   path_.risk.push_back(ss / static_cast<double>(y_->size()));
 
+  checkFitFootprint(y_->size(), settings_.learners.size(), settings_);
   learners_ = buildLearners(*data_, settings_);
   gamma_.reserve(learners_.size());
   BoostProblem problem;

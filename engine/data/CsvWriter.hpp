@@ -1,6 +1,7 @@
 #pragma once
-// Writing tables and files so that a failure never leaves a half-written output: write to a temporary
-// file beside the target, then rename over it.
+// Writing tables and files so that a failure never leaves a half-written output (data/OutputFiles.hpp: a
+// temporary file beside the target, renamed over it when complete). Commands with several outputs use
+// OutputFiles directly, so that all of them appear or none.
 #include <functional>
 #include <ostream>
 #include <string>
@@ -10,7 +11,8 @@
 
 namespace gb {
 
-// Throws InputError("<path>: cannot write: <reason>") if the file cannot be created in its directory.
+// Throws InputError("<option>: <path>: cannot write: <reason>") if the file cannot be created in its directory
+// (or is empty, a directory, a device).
 // Checks without leaving anything behind: call it before long work so a bad --out fails fast.
 void checkWritable(const std::string& path, const std::string& option);
 
@@ -20,5 +22,9 @@ void writeFileAtomically(const std::string& path, const std::function<void(std::
 // Header + rows, numbers with 17 significant digits (round-trip exact), '.' decimal point.
 void writeCsv(const std::string& path, const Dataset& data);
 void writeCsv(std::ostream& out, const Dataset& data);
+// The same in pieces, for tables streamed in blocks of rows (gamboost generate): the first `rows` values of
+// every column.
+void writeCsvHeader(std::ostream& out, const std::vector<std::string>& names);
+void writeCsvRows(std::ostream& out, const std::vector<std::vector<double>>& columns, std::size_t rows);
 
 }  // namespace gb

@@ -120,8 +120,10 @@ constexpr std::uint64_t kSelectionStream = ~std::uint64_t{0};
 
 void validate(const PaperDataSpec& spec) {
   if (spec.rows < 1) throw InputError(optionMessage("--rows", "must be at least 1, got 0"));
-  if (spec.covariates < 1)
-    throw InputError(optionMessage("--covariates", "must be at least 1, got " + std::to_string(spec.covariates)));
+  // A million columns already make a 20 MB header line and a row of 21 MB; beyond that is a typo.
+  if (spec.covariates < 1 || spec.covariates > 1000000)
+    throw InputError(
+        optionMessage("--covariates", "must be between 1 and 1000000, got " + std::to_string(spec.covariates)));
   if (spec.informative < 0 || spec.informative > spec.covariates)
     throw InputError(optionMessage("--informative", "must be between 0 and --covariates (" +
                                                         std::to_string(spec.covariates) + "), got " +
@@ -154,68 +156,98 @@ std::vector<int> drawInformative(const PaperDataSpec& spec) {
 
 }  // namespace
 
-PaperData generatePaperData(const PaperDataSpec& spec) {
+struct PaperDataStream::State {
+  PaperDataSpec spec;
+  std::vector<std::string> names, informative;
+  std::vector<int> informativeColumns;      // 0-based covariate indices
+  std::vector<Xoshiro256StarStar> streams;  // one per column: 0 is the noise of y, j the covariate x_j
+  std::size_t produced = 0;
+};
+
+PaperDataStream::PaperDataStream(const PaperDataSpec& spec) : s_(std::make_unique<State>()) {
   validate(spec);
-  PaperData out;
-  out.spec = spec;
-  const std::vector<int> informative = drawInformative(spec);
-  for (const int j : informative) out.informative.push_back(covariateName(j + 1));
-
-  Dataset& data = out.data;
-  data.source = "paper data (seed ";
-  data.source += std::to_string(spec.seed) + ")";
+  s_->spec = spec;
+  s_->informativeColumns = drawInformative(spec);
+  for (const int j : s_->informativeColumns) s_->informative.push_back(covariateName(j + 1));
   const int cols = spec.covariates + 1;
-  data.names.reserve(static_cast<std::size_t>(cols));
-  data.names.push_back("y");
-  for (int j = 1; j < cols; ++j) data.names.push_back(covariateName(j));
-  data.columns.resize(static_cast<std::size_t>(cols));
+  s_->names.reserve(static_cast<std::size_t>(cols));
+  s_->names.push_back("y");
+  for (int j = 1; j < cols; ++j) s_->names.push_back(covariateName(j));
+  s_->streams.reserve(static_cast<std::size_t>(cols));
+  for (int c = 0; c < cols; ++c) s_->streams.emplace_back(spec.seed, static_cast<std::uint64_t>(c));
+}
 
-  const std::size_t n = spec.rows;
-  const double noiseSd = std::sqrt(spec.noiseVariance);
+PaperDataStream::~PaperDataStream() = default;
+
+const std::vector<std::string>& PaperDataStream::names() const { return s_->names; }
+const std::vector<std::string>& PaperDataStream::informative() const { return s_->informative; }
+std::size_t PaperDataStream::rowsLeft() const { return s_->spec.rows - s_->produced; }
+
+std::size_t PaperDataStream::next(std::size_t rows, std::vector<std::vector<double>>& columns) {
+  const std::size_t n = std::min(rows, rowsLeft());
+  const int cols = s_->spec.covariates + 1;
+  columns.resize(static_cast<std::size_t>(cols));
+  const double noiseSd = std::sqrt(s_->spec.noiseVariance);
   // Each column is one stream and one thread's work: the result cannot depend on the thread count.
-  // Small tables stay on one thread: starting a team costs more than the work, badly so on a busy machine.
+  // Small blocks stay on one thread: starting a team costs more than the work, badly so on a busy machine.
   const bool parallel = static_cast<double>(n) * cols >= 1e5;
 #pragma omp parallel for schedule(dynamic, 1) if (parallel)
   for (int c = 0; c < cols; ++c) {
-    std::vector<double>& column = data.columns[static_cast<std::size_t>(c)];
-    column.reserve(n);  // filled by push_back: no zeroing pass; touched first by the thread that fills it
-    Xoshiro256StarStar rng(spec.seed, static_cast<std::uint64_t>(c));
+    std::vector<double>& column = columns[static_cast<std::size_t>(c)];
+    if (column.size() < n) column.resize(n);
+    Xoshiro256StarStar& rng = s_->streams[static_cast<std::size_t>(c)];
     if (c == 0) {
-      for (std::size_t i = 0; i < n; ++i) column.push_back(noiseSd * rng.normal());
+      for (std::size_t i = 0; i < n; ++i) column[i] = noiseSd * rng.normal();
     } else {
-      for (std::size_t i = 0; i < n; ++i) column.push_back(rng.uniform());
+      for (std::size_t i = 0; i < n; ++i) column[i] = rng.uniform();
     }
   }
 
   // y = ((intercept + effect_1) + effect_2) + ... + noise, effects in column order: a fixed order per row.
   // Rows go in blocks so the effect loop over a block vectorises.
   std::vector<const double*> effects;
-  for (const int j : informative) effects.push_back(data.columns[static_cast<std::size_t>(j + 1)].data());
-  double* y = data.columns[0].data();
+  for (const int j : s_->informativeColumns) effects.push_back(columns[static_cast<std::size_t>(j + 1)].data());
+  double* y = columns[0].data();
+  const double intercept = s_->spec.intercept;
   constexpr std::size_t kBlock = 1024;
   const auto blocks = static_cast<long long>((n + kBlock - 1) / kBlock);
 #pragma omp parallel for schedule(static) if (parallel)
   for (long long b = 0; b < blocks; ++b) {
     const std::size_t first = static_cast<std::size_t>(b) * kBlock, count = std::min(kBlock, n - first);
     double mean[kBlock];
-    for (std::size_t i = 0; i < count; ++i) mean[i] = spec.intercept;
+    for (std::size_t i = 0; i < count; ++i) mean[i] = intercept;
     for (const double* x : effects)
       for (std::size_t i = 0; i < count; ++i) mean[i] += 10.0 * sinTwoPi(x[first + i]);
     for (std::size_t i = 0; i < count; ++i) y[first + i] = mean[i] + y[first + i];
   }
+  s_->produced += n;
+  return n;
+}
+
+PaperData generatePaperData(const PaperDataSpec& spec) {
+  PaperDataStream stream(spec);
+  PaperData out;
+  out.spec = spec;
+  out.informative = stream.informative();
+  out.data.source = "paper data (seed ";
+  out.data.source += std::to_string(spec.seed) + ")";
+  out.data.names = stream.names();
+  stream.next(spec.rows, out.data.columns);
   return out;
 }
 
-std::string truthJson(const PaperData& data) {
+std::string truthJson(const PaperDataSpec& spec, const std::vector<std::string>& informative) {
   nlohmann::ordered_json j;  // keys in the documented order
-  j["seed"] = data.spec.seed;
-  j["rows"] = data.spec.rows;
-  j["covariates"] = data.spec.covariates;
-  j["informative"] = data.informative;
-  j["intercept"] = data.spec.intercept;
-  j["noise_var"] = data.spec.noiseVariance;
+  j["seed"] = spec.seed;
+  j["rows"] = spec.rows;
+  j["covariates"] = spec.covariates;
+  j["informative"] = informative;
+  j["intercept"] = spec.intercept;
+  j["noise_var"] = spec.noiseVariance;
   j["effect"] = "10*sin(2*pi*x)";
   return j.dump();
 }
+
+std::string truthJson(const PaperData& data) { return truthJson(data.spec, data.informative); }
 
 }  // namespace gb

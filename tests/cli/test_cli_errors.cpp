@@ -117,6 +117,22 @@ void CliErrorsTest::fitRejects_data() {
   QTest::newRow("--model under a file") << "data.csv" << true << good
                                         << QStringList{"--model", "{dir}/data.csv/model.json"} << out
                                         << R"(data\.csv/model\.json)";
+  // Outputs that no file can be (an output naming an input: test_cli_outputs.cpp).
+  QTest::newRow("--out is an empty name") << "data.csv" << true << good << none << ""
+                                          << "--out: empty";
+  QTest::newRow("--model is --out") << "data.csv" << true << good << QStringList{"--model", "{dir}/out.json"} << out
+                                    << "--model.*--out";
+  // Data whose squares overflow: the risk would be inf and every fitted value NaN.
+  QByteArray huge = "y,x1\n";
+  for (int i = 0; i < 40; ++i) huge += (i % 2 ? "1e308," : "-1e308,") + QByteArray::number(i) + "\n";
+  QTest::newRow("response 1e308") << "huge.csv" << true << huge << none << out << R"(huge\.csv.*'y'.*rescale)";
+  QByteArray large = "y,x1\n";
+  for (int i = 0; i < 40; ++i) large += QByteArray::number(i * 1e170) + "," + QByteArray::number(i) + "\n";
+  QTest::newRow("response 1e170 (squares overflow)")
+      << "large.csv" << true << large << none << out << R"(large\.csv.*'y')";
+  // A learner with more basis columns than rows is refused before any basis is built (which would need ~13 GB).
+  QTest::newRow("knots 100000000 on 40 rows")
+      << "data.csv" << true << good << QStringList{"--knots", "100000000"} << out << "--knots";
 }
 
 void CliErrorsTest::fitRejects() {
@@ -149,6 +165,9 @@ void CliErrorsTest::generateRejects_data() {
   QTest::newRow("informative > covariates")
       << QStringList{"--rows", "50", "--covariates", "3", "--informative", "5"} << out << "--informative";
   QTest::newRow("negative noise") << QStringList{"--rows", "50", "--noise-var", "-1"} << out << "--noise-var";
+  // 1e12 rows of 101 columns is about 2 PB: refused by the free disk space, before anything is generated.
+  QTest::newRow("rows beyond the disk") << QStringList{"--rows", "1000000000000"} << out << "--out: about .* free";
+  QTest::newRow("covariates 2e9") << QStringList{"--rows", "10", "--covariates", "2000000000"} << out << "--covariates";
   QTest::newRow("--out under a file") << QStringList{"--rows", "50"} << "{dir}/blocker/gen.csv"
                                       << R"(blocker/gen\.csv)";
 }

@@ -23,9 +23,11 @@ QString CliResult::describe() const {
       .arg(out, err);
 }
 
-CliResult runGamboost(const QStringList& arguments, int timeoutMs) {
+namespace {
+
+CliResult runProcess(const QString& program, const QStringList& arguments, int timeoutMs) {
   QProcess process;
-  process.setProgram(QStringLiteral(GB_CLI_PATH));
+  process.setProgram(program);
   process.setArguments(arguments);
   process.start();
   CliResult result;
@@ -43,6 +45,19 @@ CliResult runGamboost(const QStringList& arguments, int timeoutMs) {
   result.out = QString::fromUtf8(process.readAllStandardOutput());
   result.err = QString::fromUtf8(process.readAllStandardError());
   return result;
+}
+
+}  // namespace
+
+CliResult runGamboost(const QStringList& arguments, int timeoutMs) {
+  return runProcess(QStringLiteral(GB_CLI_PATH), arguments, timeoutMs);
+}
+
+CliResult runGamboostLimited(const QString& limits, const QStringList& arguments, int timeoutMs) {
+  // sh -c 'LIMITS; exec "$0" "$@"' gamboost ARGS: the arguments reach gamboost unquoted and untouched.
+  return runProcess(QStringLiteral("/bin/sh"),
+                    QStringList{"-c", limits + "; exec \"$0\" \"$@\"", QStringLiteral(GB_CLI_PATH)} + arguments,
+                    timeoutMs);
 }
 
 void verifyRejected(const CliResult& r, const QString& pattern) {

@@ -21,6 +21,9 @@ struct CliResult {
 };
 
 CliResult runGamboost(const QStringList& arguments, int timeoutMs = 60000);
+// The same under a shell's resource limits, e.g. "ulimit -f 100" (a file-size limit: a disk that fills up) or
+// "ulimit -v 2000000" (an address-space limit).
+CliResult runGamboostLimited(const QString& limits, const QStringList& arguments, int timeoutMs = 60000);
 
 // The rejection contract of every command: exit status 2, stdout empty, exactly one stderr line
 // "gamboost: ..." matching `pattern` (the file:line:column or the --option it must name).

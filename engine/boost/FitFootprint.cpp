@@ -1,0 +1,67 @@
+#include "boost/FitFootprint.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "common/Error.hpp"
+#include "common/SystemResources.hpp"
+
+namespace gb {
+
+namespace {
+
+constexpr std::uint64_t kMax = std::numeric_limits<std::uint64_t>::max();
+
+std::uint64_t mul(std::uint64_t a, std::uint64_t b) { return (a != 0 && b > kMax / a) ? kMax : a * b; }
+
+// Per learner: G, S, P, Q (Learner.hpp) plus the eigen-solver's matrices during set-up: about 10 k x k doubles.
+constexpr std::uint64_t kLearnerMatrices = 10;
+// mu, g, y's copy, fitted, the partial sums and the backend's scratch: about 8 doubles per row.
+constexpr std::uint64_t kRowDoubles = 8;
+// The CPU and OpenCL backends cap their cross-product caches at 256 MiB (CpuBackend.cpp, OpenClBackend.cpp).
+constexpr std::uint64_t kCacheCap = std::uint64_t{256} << 20;
+// A learner index and a risk per iteration, kept in the path and in the snapshots of the window.
+constexpr std::uint64_t kPathBytesPerIteration = 24;
+
+}  // namespace
+
+FitFootprint estimateFitFootprint(std::size_t rows, std::size_t learners, const ModelSettings& settings) {
+  const std::uint64_t k = static_cast<std::uint64_t>(std::max(settings.spline.knots, 0)) +
+                          static_cast<std::uint64_t>(std::max(settings.spline.degree, 0)) + 1;
+  FitFootprint f;
+  f.learnerBytes = mul(mul(mul(k, k), kLearnerMatrices * sizeof(double)), learners);
+  f.rowBytes = mul(rows, kRowDoubles * sizeof(double));
+  f.cacheBytes = std::min(kCacheCap, mul(mul(mul(learners, k), mul(learners, k)), sizeof(double)));
+  f.pathBytes = mul(static_cast<std::uint64_t>(std::max(settings.mstop, 0)) + 1, kPathBytesPerIteration);
+  return f;
+}
+
+void checkFitFootprint(std::size_t rows, std::size_t learners, const ModelSettings& settings) {
+  const std::uint64_t k =
+      static_cast<std::uint64_t>(settings.spline.knots) + static_cast<std::uint64_t>(settings.spline.degree) + 1;
+  if (rows < k)
+    throw InputError(optionMessage(
+        "--knots", std::to_string(settings.spline.knots) + " knots give " + std::to_string(k) +
+                       " basis columns per learner, more than the " + std::to_string(rows) + " rows of data" +
+                       (rows > static_cast<std::size_t>(settings.spline.degree) + 1
+                            ? " (at most " + std::to_string(rows - settings.spline.degree - 1) + " knots)"
+                            : "")));
+  const FitFootprint f = estimateFitFootprint(rows, learners, settings);
+  const std::uint64_t available = availableMemoryBytes();
+  if (f.total() <= available) return;
+  const char* option = "--data";
+  std::string what = "the rows";
+  if (f.learnerBytes >= f.rowBytes && f.learnerBytes >= f.pathBytes) {
+    option = "--knots";
+    what = std::to_string(learners) + " learners' " + std::to_string(k) + " x " + std::to_string(k) + " matrices";
+  } else if (f.pathBytes >= f.rowBytes) {
+    option = "--mstop";
+    what = "the path of " + std::to_string(settings.mstop) + " iterations";
+  }
+  throw InputError(optionMessage(option, "the fit needs about " + describeBytes(f.total()) + " of memory (" + what +
+                                             " alone " +
+                                             describeBytes(std::max({f.learnerBytes, f.rowBytes, f.pathBytes})) +
+                                             "), but only " + describeBytes(available) + " is available"));
+}
+
+}  // namespace gb

@@ -1,0 +1,28 @@
+#pragma once
+// What a fit will need, checked before any basis is built: enough rows for the basis columns, and memory for
+// the learners' k x k matrices, the cross-product cache, the row vectors and the path. A request the machine
+// cannot serve ends with a message naming the option, not with an out-of-memory kill half an hour later.
+#include <cstddef>
+#include <cstdint>
+
+#include "boost/ModelSettings.hpp"
+
+namespace gb {
+
+struct FitFootprint {
+  std::uint64_t learnerBytes = 0;  // k x k matrices of every learner, with the set-up's temporaries
+  std::uint64_t rowBytes = 0;      // n-length vectors (mu, g, fitted, ...)
+  std::uint64_t cacheBytes = 0;    // the cross-product cache (capped)
+  std::uint64_t pathBytes = 0;     // the recorded path and risk
+  std::uint64_t total() const { return learnerBytes + rowBytes + cacheBytes + pathBytes; }
+};
+
+// Estimate for n rows and `learners` spline learners (saturating: never overflows).
+FitFootprint estimateFitFootprint(std::size_t rows, std::size_t learners, const ModelSettings& settings);
+
+// Throws InputError naming --knots when a learner would have more basis columns than there are rows, or the
+// option that dominates the footprint (--knots, --mstop, or the data itself) when the estimate exceeds the
+// memory available (common/SystemResources.hpp).
+void checkFitFootprint(std::size_t rows, std::size_t learners, const ModelSettings& settings);
+
+}  // namespace gb

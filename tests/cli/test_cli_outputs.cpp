@@ -1,0 +1,224 @@
+// All-or-nothing outputs (issue "Hardened inputs and outputs"): an output never replaces an input, symbolic links
+// are followed, a disk that fills up or a SIGTERM in the middle of a write leaves no file (neither the target nor
+// a temporary one), and limits derived from the machine (threads, memory) are applied before the work.
+#include <poll.h>
+#include <signal.h>
+#include <sys/inotify.h>
+#include <unistd.h>
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QThread>
+#include <QtTest>
+
+#include "support/CliRunner.hpp"
+
+using namespace gbtest;
+
+namespace {
+
+// Every entry of the scratch directory, hidden ones included (temporary files start with a dot).
+QStringList entries(const Scratch& scratch) {
+  return QDir(scratch.root())
+      .entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System, QDir::Name);
+}
+
+// Runs gamboost and sends it SIGTERM as soon as a file whose name contains `marker` is created in `dir`
+// (inotify: microseconds after the creation, while the large write that follows it is under way). Returns
+// whether the signal was sent while the process was still running, and how it ended.
+struct Killed {
+  bool signalled = false;
+  bool endedBySignal = false;
+  int exitCode = -1;
+  QString err;
+};
+
+Killed runAndTerminateOnCreate(const QStringList& args, const QString& dir, const QString& marker) {
+  Killed result;
+  const int watch = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
+  if (watch < 0) return result;
+  inotify_add_watch(watch, dir.toLocal8Bit().constData(), IN_CREATE);
+  QProcess process;
+  process.setProgram(QStringLiteral(GB_CLI_PATH));
+  process.setArguments(args);
+  process.start();
+  if (!process.waitForStarted(10000)) {
+    ::close(watch);
+    return result;
+  }
+  QElapsedTimer clock;
+  clock.start();
+  alignas(inotify_event) char buffer[4096];
+  while (!result.signalled && clock.elapsed() < 120000 && process.state() == QProcess::Running) {
+    pollfd p{watch, POLLIN, 0};
+    if (::poll(&p, 1, 20) <= 0) {
+      process.waitForFinished(0);
+      continue;
+    }
+    const ssize_t got = ::read(watch, buffer, sizeof buffer);
+    for (ssize_t at = 0; at < got;) {
+      const auto* event = reinterpret_cast<const inotify_event*>(buffer + at);
+      if (event->len > 0 && QString::fromLocal8Bit(event->name).contains(marker)) {
+        result.signalled = ::kill(static_cast<pid_t>(process.processId()), SIGTERM) == 0;
+        break;
+      }
+      at += static_cast<ssize_t>(sizeof(inotify_event) + event->len);
+    }
+  }
+  ::close(watch);
+  process.waitForFinished(60000);
+  result.endedBySignal = process.exitStatus() == QProcess::CrashExit;
+  result.exitCode = process.exitCode();
+  result.err = QString::fromUtf8(process.readAllStandardError());
+  return result;
+}
+
+QJsonObject readJson(const QString& path) { return QJsonDocument::fromJson(readFile(path)).object(); }
+
+}  // namespace
+
+class CliOutputsTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void outputNamingTheInputIsRefused() {
+    Scratch scratch;
+    const QByteArray csv = smallCsv(40);
+    writeFile(scratch.path("data.csv"), csv);
+    QVERIFY(QFile::link(scratch.path("data.csv"), scratch.path("alias.csv")));
+    QVERIFY(::link(scratch.path("data.csv").toLocal8Bit().constData(),
+                   scratch.path("hard.csv").toLocal8Bit().constData()) == 0);
+    for (const QString& out : {scratch.path("data.csv"), scratch.path("alias.csv"), scratch.path("hard.csv"),
+                               scratch.root() + "/./data.csv"}) {
+      const CliResult r = runGamboost({"fit", "--data", scratch.path("data.csv"), "--out", out, "--quiet"});
+      verifyRejected(r, "--out.*--data");
+      if (QTest::currentTestFailed()) return;
+      QCOMPARE(readFile(scratch.path("data.csv")), csv);  // the input is untouched
+    }
+    // predict: neither the model nor the data may be the output.
+    QVERIFY(runGamboost({"fit", "--data", scratch.path("data.csv"), "--out", scratch.path("r.json"), "--model",
+                         scratch.path("m.json"), "--knots", "4", "--mstop", "5", "--quiet"})
+                .exitCode == 0);
+    const QByteArray model = readFile(scratch.path("m.json"));
+    verifyRejected(runGamboost({"predict", "--model", scratch.path("m.json"), "--data", scratch.path("data.csv"),
+                                "--out", scratch.path("m.json")}),
+                   "--out.*--model");
+    QCOMPARE(readFile(scratch.path("m.json")), model);
+    verifyRejected(runGamboost({"fit", "--data", scratch.path("data.csv"), "--out", scratch.root()}),
+                   "--out.*directory");
+  }
+
+  void symlinkedOutputIsFollowed() {
+    Scratch scratch;
+    writeFile(scratch.path("data.csv"), smallCsv(40));
+    QDir(scratch.root()).mkdir("results");
+    writeFile(scratch.path("results/old.json"), "old contents\n");
+    QVERIFY(QFile::link(scratch.path("results/old.json"), scratch.path("latest.json")));
+    const CliResult r = runGamboost({"fit", "--data", scratch.path("data.csv"), "--out", scratch.path("latest.json"),
+                                     "--knots", "4", "--mstop", "5", "--quiet"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
+    // The link stays a link; the file it points to holds the new result.
+    QVERIFY(QFileInfo(scratch.path("latest.json")).isSymLink());
+    QVERIFY(readJson(scratch.path("results/old.json")).contains("fitted"));
+    QCOMPARE(QDir(scratch.path("results")).entryList(QDir::Files | QDir::Hidden), QStringList{"old.json"});
+  }
+
+  // A disk that fills while the second file is written: neither file may appear (the first was complete).
+  // RLIMIT_FSIZE stands in for the full disk: a write past it fails with EFBIG, as one fails with ENOSPC.
+  void fullDiskLeavesNothing() {
+    Scratch scratch;
+    // Many learners and few rows: model.json (indented) is larger than result.json, so the model fails second.
+    QVERIFY(runGamboost({"generate", "--rows", "100", "--covariates", "60", "--informative", "5", "--out",
+                         scratch.path("d.csv")})
+                .exitCode == 0);
+    const QStringList fit{"fit",
+                          "--data",
+                          scratch.path("d.csv"),
+                          "--out",
+                          scratch.path("r.json"),
+                          "--model",
+                          scratch.path("m.json"),
+                          "--knots",
+                          "5",
+                          "--mstop",
+                          "300",
+                          "--quiet"};
+    const CliResult ok = runGamboost(fit);
+    QVERIFY2(ok.exitCode == 0, qPrintable(ok.describe()));
+    const qint64 result = QFileInfo(scratch.path("r.json")).size(), model = QFileInfo(scratch.path("m.json")).size();
+    qInfo("result.json %lld bytes, model.json %lld bytes", result, model);
+    QVERIFY(QFile::remove(scratch.path("r.json")) && QFile::remove(scratch.path("m.json")));
+    // ulimit -f counts 512-byte blocks in dash: a limit between the two sizes.
+    const qint64 blocks = (std::min(result, model) + std::max(result, model)) / 2 / 512;
+    const CliResult r = runGamboostLimited(QString("ulimit -f %1").arg(blocks), fit);
+    verifyRejected(r, std::max(result, model) == model ? "--model: .*m\\.json: cannot write" : "--out: .*cannot write");
+    QCOMPARE(entries(scratch), (QStringList{"d.csv", "d.csv.truth.json"}));
+  }
+
+  void sigtermDuringTheWriteLeavesNothing_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("marker");  // the temporary file whose creation triggers the signal
+    // generate: a 60 MB CSV written while it is generated.
+    QTest::newRow("generate") << QStringList{"generate",      "--rows", "3000000", "--covariates", "3",
+                                             "--informative", "2",      "--out",   "{dir}/g.csv",  "--quiet"}
+                              << ".g.csv.tmp-";
+    // fit: a result.json of about 20 MB (one fitted value per row of a million rows).
+    QTest::newRow("fit result of 20 MB") << QStringList{"fit",     "--data", "{dir}/big.csv", "--out", "{dir}/r.json",
+                                                        "--knots", "4",      "--mstop",       "2",     "--quiet"}
+                                         << ".r.json.tmp-";
+  }
+
+  void sigtermDuringTheWriteLeavesNothing() {
+    QFETCH(QStringList, args);
+    QFETCH(QString, marker);
+    Scratch scratch;
+    QStringList before;
+    if (args.contains("{dir}/big.csv")) {
+      QVERIFY(runGamboost({"generate", "--rows", "1000000", "--covariates", "1", "--informative", "1", "--out",
+                           scratch.path("big.csv"), "--quiet"})
+                  .exitCode == 0);
+      before = entries(scratch);
+    }
+    for (QString& a : args) a.replace("{dir}", scratch.root());
+    const Killed k = runAndTerminateOnCreate(args, scratch.root(), marker);
+    QVERIFY2(k.signalled, qPrintable("the temporary file never appeared; stderr: " + k.err));
+    QVERIFY2(k.endedBySignal, qPrintable(QString("exit %1, stderr: %2").arg(k.exitCode).arg(k.err)));
+    QCOMPARE(entries(scratch), before);
+  }
+
+  void threadsAreCappedWithANote() {
+    Scratch scratch;
+    writeFile(scratch.path("data.csv"), smallCsv(40));
+    const CliResult r = runGamboost({"fit", "--data", scratch.path("data.csv"), "--out", scratch.path("r.json"),
+                                     "--knots", "4", "--mstop", "5", "--threads", "20000", "--quiet"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
+    QVERIFY2(r.err.contains("--threads 20000 capped at"), qPrintable(r.err));
+    const int used = readJson(scratch.path("r.json"))["settings"].toObject()["compute"].toObject()["threads"].toInt();
+    QVERIFY2(used >= 1 && used <= 2 * QThread::idealThreadCount(), qPrintable(QString::number(used)));
+  }
+
+  // Under an address-space limit, a fit whose k x k matrices alone need ~6 GB is refused before set-up.
+  void memoryBeyondTheLimitIsRefusedUpFront() {
+    Scratch scratch;
+    QVERIFY(runGamboost({"generate", "--rows", "6000", "--covariates", "3", "--informative", "1", "--out",
+                         scratch.path("d.csv"), "--quiet"})
+                .exitCode == 0);
+    const CliResult r = runGamboostLimited("ulimit -v 3000000", {"fit", "--data", scratch.path("d.csv"), "--out",
+                                                                 scratch.path("r.json"), "--knots", "5000", "--quiet"});
+    verifyRejected(r, "--knots: the fit needs about .* of memory .* only .* available");
+    QVERIFY(!QFileInfo::exists(scratch.path("r.json")));
+  }
+
+  void benchCsvWithAMissingFile() {
+    Scratch scratch;
+    verifyRejected(runGamboost({"bench", "csv", "--file", scratch.path("nope.csv")}), "--file: .*nope\\.csv");
+  }
+};
+
+QTEST_GUILESS_MAIN(CliOutputsTest)
+#include "test_cli_outputs.moc"

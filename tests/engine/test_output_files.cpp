@@ -1,0 +1,142 @@
+// OutputFiles: several outputs appear together or not at all; inputs are never outputs; links are followed;
+// nothing temporary is left behind whatever fails.
+#include <unistd.h>
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <stdexcept>
+
+#include "common/Error.hpp"
+#include "data/OutputFiles.hpp"
+
+namespace {
+
+QStringList entries(const QTemporaryDir& dir) {
+  return QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden, QDir::Name);
+}
+
+std::string path(const QTemporaryDir& dir, const char* name) { return dir.filePath(name).toStdString(); }
+
+QByteArray contents(const std::string& file) {
+  QFile f(QString::fromStdString(file));
+  return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// Runs f, expecting an InputError whose message contains `part`.
+template <typename F>
+void expectInputError(F f, const QString& part) {
+  try {
+    f();
+    QFAIL(qPrintable("no error, expected one containing " + part));
+  } catch (const gb::InputError& e) {
+    QVERIFY2(QString(e.what()).contains(part), e.what());
+  }
+}
+
+}  // namespace
+
+class OutputFilesTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void allAppearAtCommit() {
+    QTemporaryDir dir;
+    gb::OutputFiles out;
+    out.addOutput(path(dir, "a.json"), "--out");
+    out.addOutput(path(dir, "b.json"), "--model");
+    out.write(path(dir, "a.json"), [](std::ostream& s) { s << "A"; });
+    out.write(path(dir, "b.json"), [](std::ostream& s) { s << "B"; });
+    QCOMPARE(entries(dir).size(), 2);  // both still temporary
+    QVERIFY(!entries(dir).contains("a.json"));
+    out.commit();
+    QCOMPARE(entries(dir), (QStringList{"a.json", "b.json"}));
+    QCOMPARE(contents(path(dir, "a.json")), QByteArray("A"));
+  }
+
+  void aFailedWriteLeavesNoFile() {
+    QTemporaryDir dir;
+    {
+      gb::OutputFiles out;
+      out.addOutput(path(dir, "a.json"), "--out");
+      out.addOutput(path(dir, "b.json"), "--model");
+      out.write(path(dir, "a.json"), [](std::ostream& s) { s << "A"; });
+      QVERIFY_THROWS_EXCEPTION(std::runtime_error, out.write(path(dir, "b.json"), [](std::ostream&) {
+        throw std::runtime_error("the writer failed");
+      }));
+    }  // destroyed without commit
+    QCOMPARE(entries(dir), QStringList{});
+  }
+
+  void anExistingTargetIsKeptUntilCommit() {
+    QTemporaryDir dir;
+    QFile f(dir.filePath("a.json"));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("old");
+    f.close();
+    {
+      gb::OutputFiles out;
+      out.addOutput(path(dir, "a.json"), "--out");
+      out.write(path(dir, "a.json"), [](std::ostream& s) { s << "new"; });
+      QCOMPARE(contents(path(dir, "a.json")), QByteArray("old"));
+    }
+    QCOMPARE(contents(path(dir, "a.json")), QByteArray("old"));
+    QCOMPARE(entries(dir), QStringList{"a.json"});
+  }
+
+  void inputsAreNeverOutputs() {
+    QTemporaryDir dir;
+    QFile f(dir.filePath("data.csv"));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("y\n1\n");
+    f.close();
+    QVERIFY(QFile::link(dir.filePath("data.csv"), dir.filePath("link.csv")));
+    QVERIFY(::link(path(dir, "data.csv").c_str(), path(dir, "hard.csv").c_str()) == 0);
+    for (const char* name : {"data.csv", "link.csv", "hard.csv"}) {
+      gb::OutputFiles out;
+      out.addInput(path(dir, "data.csv"), "--data");
+      expectInputError([&] { out.addOutput(path(dir, name), "--out"); }, "--out");
+    }
+  }
+
+  void twoOptionsNamingOneFileAreRefused() {
+    QTemporaryDir dir;
+    gb::OutputFiles out;
+    out.addOutput(path(dir, "r.json"), "--out");
+    expectInputError([&] { out.addOutput(dir.path().toStdString() + "/./r.json", "--model"); }, "--model");
+  }
+
+  void badTargetsAreRefusedUpFront() {
+    QTemporaryDir dir;
+    gb::OutputFiles out;
+    expectInputError([&] { out.addOutput("", "--out"); }, "--out: empty");
+    expectInputError([&] { out.addOutput(dir.path().toStdString(), "--out"); }, "directory");
+    expectInputError([&] { out.addOutput(path(dir, "missing/r.json"), "--out"); }, "missing/r.json");
+    expectInputError([&] { out.addOutput("/dev/null", "--out"); }, "regular file");
+    QCOMPARE(entries(dir), QStringList{});
+  }
+
+  void linksAreFollowed() {
+    QTemporaryDir dir;
+    QVERIFY(QDir(dir.path()).mkdir("sub"));
+    QVERIFY(QFile::link("sub/target.json", dir.filePath("relative.json")));  // relative to the link's folder
+    QCOMPARE(gb::resolveOutputPath(path(dir, "relative.json")), path(dir, "sub/target.json"));
+    gb::OutputFiles out;
+    out.addOutput(path(dir, "relative.json"), "--out");
+    out.write(path(dir, "relative.json"), [](std::ostream& s) { s << "via the link"; });
+    out.commit();
+    QVERIFY(QFileInfo(dir.filePath("relative.json")).isSymLink());
+    QCOMPARE(contents(path(dir, "sub/target.json")), QByteArray("via the link"));
+  }
+
+  void spaceBeyondTheDiskIsRefused() {
+    QTemporaryDir dir;
+    gb::OutputFiles out;
+    out.addOutput(path(dir, "huge.csv"), "--out", std::uint64_t{1} << 62);  // 4 EiB
+    expectInputError([&] { out.checkSpace(); }, "--out: about");
+  }
+};
+
+QTEST_GUILESS_MAIN(OutputFilesTest)
+#include "test_output_files.moc"
