@@ -12,7 +12,7 @@
 #include <sstream>
 
 #include "common/Error.hpp"
-#include "common/KernelSources.hpp"
+#include "opencl/ProgramCache.hpp"
 
 namespace gb::ocl {
 
@@ -246,17 +246,9 @@ Device chooseDevice(const std::string& substring) {
 
 // ---------------------------------------------------------------------------------------------------------------
 
-struct Context::Cache {
-  std::mutex mutex;
-  std::map<std::pair<std::string, std::string>, cl_program> programs;  // (file, options) -> program
-};
-
-Context::Context(const Device& device) : device_(device), cache_(std::make_unique<Cache>()) {
+Context::Context(const Device& device) : device_(device), shared_(sharedDeviceContext(device)) {
+  context_ = shared_->context();
   cl_int status = CL_SUCCESS;
-  const cl_context_properties props[] = {CL_CONTEXT_PLATFORM, reinterpret_cast<cl_context_properties>(device.platform),
-                                         0};
-  context_ = clCreateContext(props, 1, &device_.id, nullptr, nullptr, &status);
-  check(status, "clCreateContext");
   const cl_queue_properties qprops[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
   queue_ = clCreateCommandQueueWithProperties(context_, device_.id, qprops, &status);
   if (status != CL_SUCCESS) {
@@ -266,57 +258,20 @@ Context::Context(const Device& device) : device_(device), cache_(std::make_uniqu
     queue_ = clCreateCommandQueue(context_, device_.id, CL_QUEUE_PROFILING_ENABLE, &status);
 #pragma GCC diagnostic pop
   }
-  if (status != CL_SUCCESS) {
-    clReleaseContext(context_);
-    context_ = nullptr;
-    check(status, "clCreateCommandQueue");
-  }
+  check(status, "clCreateCommandQueue");
 }
 
 Context::~Context() {
-  if (cache_)
-    for (auto& [key, program] : cache_->programs) clReleaseProgram(program);
   if (queue_) {
     clFinish(queue_);
     clReleaseCommandQueue(queue_);
   }
-  if (context_) clReleaseContext(context_);
 }
 
 void Context::finish() const { check(clFinish(queue_), "clFinish"); }
 
 cl_program Context::program(const std::string& file, const std::string& options) {
-  std::lock_guard<std::mutex> lock(cache_->mutex);
-  const auto key = std::make_pair(file, options);
-  if (auto it = cache_->programs.find(key); it != cache_->programs.end()) return it->second;
-
-  const std::string* source = nullptr;
-  try {
-    source = &kernelSource(file);
-  } catch (const std::out_of_range&) {
-    throw ComputeError("no kernel file kernels/" + file + ".cl embedded in this build");
-  }
-  const char* text = source->c_str();
-  const std::size_t length = source->size();
-  cl_int status = CL_SUCCESS;
-  cl_program program = clCreateProgramWithSource(context_, 1, &text, &length, &status);
-  check(status, "clCreateProgramWithSource");
-  status = clBuildProgram(program, 1, &device_.id, options.c_str(), nullptr, nullptr);
-  if (status != CL_SUCCESS) {
-    std::string log;
-    std::size_t size = 0;
-    if (clGetProgramBuildInfo(program, device_.id, CL_PROGRAM_BUILD_LOG, 0, nullptr, &size) == CL_SUCCESS && size > 0) {
-      log.resize(size);
-      clGetProgramBuildInfo(program, device_.id, CL_PROGRAM_BUILD_LOG, size, log.data(), nullptr);
-      while (!log.empty() && (log.back() == '\0' || log.back() == '\n')) log.pop_back();
-    }
-    clReleaseProgram(program);
-    throw ComputeError("building kernels/" + file + ".cl with options '" + options + "' on " + device_.info.name +
-                           " failed: " + statusName(status) + " (the build log is in the details)",
-                       log.empty() ? std::string("(the compiler gave no log)") : log);
-  }
-  cache_->programs.emplace(key, program);
-  return program;
+  return shared_->program(file, options);
 }
 
 cl_kernel Context::kernel(const std::string& file, const std::string& name, const std::string& options) {

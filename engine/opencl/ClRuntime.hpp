@@ -1,7 +1,7 @@
 #pragma once
 // Thin RAII layer over the OpenCL C API (the C++ header is not on every machine we target).
-// Every status is checked in one place (check()); destructors never throw. Program builds are cached per
-// (context, device, kernel file, options); a failed build throws ComputeError carrying the build log.
+// Every status is checked in one place (check()); destructors never throw. Program builds are cached for the
+// whole process and on disk (opencl/ProgramCache.hpp); a failed build throws ComputeError carrying the build log.
 #include <CL/cl.h>
 
 #include <cstdint>
@@ -35,7 +35,10 @@ std::vector<Device> listDevices(std::string* whyNone = nullptr);
 // or InputError("--backend opencl: no OpenCL platform ...") when there is none.
 Device chooseDevice(const std::string& substring);
 
-// Owns a context and one in-order profiling queue on one device.
+class DeviceContext;
+
+// One in-order profiling queue on one device, in the process's shared context of that device (so programs
+// built for one fit serve the next).
 class Context {
  public:
   explicit Context(const Device& device);
@@ -56,10 +59,9 @@ class Context {
 
  private:
   Device device_;
+  std::shared_ptr<DeviceContext> shared_;
   cl_context context_ = nullptr;
   cl_command_queue queue_ = nullptr;
-  struct Cache;
-  std::unique_ptr<Cache> cache_;
 };
 
 // Bytes held by all live Buffers of this process (tests assert that a refused request allocated nothing).
