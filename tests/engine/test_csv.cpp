@@ -1,5 +1,6 @@
 // readCsv / readCsvHead on well-formed input: formats people write, block edges, progress and cancelling.
 // Malformed input is in test_csv_errors.cpp.
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include <QTemporaryDir>
@@ -181,6 +182,24 @@ class TestCsv : public QObject {
     writer.join();
     QCOMPARE(data.rows(), std::size_t{5000});
     QCOMPARE(data.columns[1][4999], 9998.0);
+  }
+
+  // A wide header: a million columns and one row read without per-column buffers for thousands of rows.
+  void millionColumns() {
+    std::string header, row;
+    for (int c = 0; c < 1'000'000; ++c) {
+      header += (c ? ",c" : "c") + std::to_string(c);
+      row += (c ? "," : "") + std::to_string(c % 10);
+    }
+    const gb::Dataset data = gb::readCsv(writeFile(header + "\n" + row + "\n"));
+    QCOMPARE(data.cols(), std::size_t{1'000'000});
+    QCOMPARE(data.rows(), std::size_t{1});
+    QCOMPARE(data.names[999'999], std::string("c999999"));
+    QCOMPARE(data.columns[999'999][0], 9.0);
+    // The peak of the whole test process so far: the file is 14 MB, its values 8 MB.
+    struct rusage usage {};
+    QCOMPARE(::getrusage(RUSAGE_SELF, &usage), 0);
+    QVERIFY2(usage.ru_maxrss < 1024 * 1024, qPrintable(QString("peak %1 kB").arg(usage.ru_maxrss)));
   }
 
   void blockEdges_data() {
