@@ -15,7 +15,8 @@ std::size_t utf8BomLength(std::string_view head);
 // as UTF-8"), or empty when it may be. head holds the first bytes of the file (at least 4 unless it is shorter).
 std::string notUtf8Text(std::string_view head);
 
-// Why name cannot be a column name (bytes that break UTF-8, control characters), or empty when it can.
+// Why name cannot be a column name (bytes that break UTF-8, control characters, an invisible byte order mark),
+// or empty when it can.
 // A tab inside a name is kept: it is a character like any other there.
 std::string nameProblem(std::string_view name);
 

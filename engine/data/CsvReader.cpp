@@ -172,6 +172,8 @@ void CsvParser::readHeader() {
 void CsvParser::checkNames() const {
   std::unordered_map<std::string, std::size_t> seen;
   for (std::size_t c = 0; c < names_.size(); ++c) {
+    if (names_.size() == 1 && names_[0].empty())  // a blank line before the header, most often
+      fail(1, 1, "no column names on line 1 (the header must be the first line)");
     if (names_[c].empty()) fail(1, c + 1, "empty column name in column " + std::to_string(c + 1));
     const std::string problem = csv::nameProblem(names_[c]);
     if (!problem.empty()) fail(1, c + 1, column(c) + ": " + problem);

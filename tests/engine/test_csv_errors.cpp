@@ -67,6 +67,13 @@ void nameRows() {
       << ":1:2:" << QStringList{R"(column 2 ('x\x0D\x0A1'))", "line break (byte 0x0D)"};
   QTest::newRow("bare CR in a quoted name") << "y,\"x\r1\"\n1,2\n"_ba
                                             << ":1:2:" << QStringList{"(byte 0x0D)"};
+  QTest::newRow("C1 control in a name") << "y,a\xC2\x85\n1,2\n"_ba
+                                        << ":1:2:" << QStringList{"control character (U+0085)"};
+  QTest::newRow("BOM inside a name") << "\xEF\xBB\xBF\xEF\xBB\xBFy,x\n1,2\n"_ba
+                                     << ":1:1:" << QStringList{"U+FEFF", "byte order mark"};
+  QTest::newRow("blank line before the header")
+      << "\r\ny,x\n1,2\n"_ba
+      << ":1:1:" << QStringList{"no column names on line 1", "must be the first line"};
   QTest::newRow("duplicate names, escaped") << "y,\"a\tb\",\"a\tb\"\n1,2,3\n"_ba
                                             << ":1:3:" << QStringList{R"(duplicate column name 'a\x09b')"};
   // Cell text in messages is escaped too.
