@@ -71,6 +71,8 @@ class CsvParser {
   const char* p_ = nullptr;
   long line_ = 1;
   long firstBlankLine_ = 0;  // a blank line is fine at the end of the file, an error before more data
+  // "\r\r\n" line ends (a CRLF file converted to CRLF again) read as a line and a blank one: say so.
+  bool lastBreakWasLoneCr_ = false, firstBlankAfterCr_ = false;
   char delimiter_ = ',';
   std::vector<std::string> names_;
   std::size_t maxRowBytes_ = kMaxHeaderBytes;
@@ -164,6 +166,7 @@ void CsvParser::readHeader() {
     break;
   }
   maxRowBytes_ = std::max(kMaxHeaderBytes, kRowPerHeaderBytes * static_cast<std::size_t>(end - p_));
+  lastBreakWasLoneCr_ = scan.breakLength == 1 && *end == '\r';
   p_ = end + scan.breakLength;
   checkNames();
   ++line_;
@@ -277,12 +280,15 @@ CsvParser::Row CsvParser::parseRow(double* const* slots, std::size_t slot) {
   const int blank = lineBreakAt(p, end, eof);
   if (blank < 0) return Row::NeedMore;
   if (blank > 0) {
+    if (firstBlankLine_ == 0) firstBlankAfterCr_ = lastBreakWasLoneCr_ && blank == 2;
+    lastBreakWasLoneCr_ = blank == 1 && *p == '\r';
     p_ = p + blank;
     return Row::Blank;
   }
   if (firstBlankLine_ != 0)
     fail(firstBlankLine_, 1,
-         "empty line before more data (every row needs " + std::to_string(names_.size()) + " fields)");
+         "empty line before more data (every row needs " + std::to_string(names_.size()) + " fields)" +
+             (firstBlankAfterCr_ ? "; lines end in \"\\r\\r\\n\" (a CRLF file converted twice?)" : ""));
   const std::size_t cols = names_.size();
   for (std::size_t c = 0; c < cols; ++c) {
     double value;
@@ -302,6 +308,7 @@ CsvParser::Row CsvParser::parseRow(double* const* slots, std::size_t slot) {
   const int lineBreak = lineBreakAt(p, end, eof);
   if (lineBreak < 0) return Row::NeedMore;
   if (lineBreak == 0 && p != end) badCell(cols - 1, p, fieldEnd(p, end));  // unreachable: cells end at one
+  lastBreakWasLoneCr_ = lineBreak == 1 && *p == '\r';
   p_ = p + lineBreak;
   return Row::Done;
 }

@@ -202,6 +202,10 @@ class TestCsvErrors : public QObject {
     QTest::newRow("bare CR, header only") << QByteArray("y,x1\r") << ":2:1:" << QStringList{"no data rows"};
     QTest::newRow("bare CR, too few fields")
         << QByteArray("y,x1,x2\r1,2,3\r4,5\r") << ":3:3:" << QStringList{"too few fields"};
+    QTest::newRow("CR CR LF line ends") << QByteArray("y,x1\r\r\n1,2\r\r\n")
+                                        << ":2:1:" << QStringList{"empty line", R"(lines end in "\r\r\n")"};
+    QTest::newRow("CR CR LF after a row")
+        << QByteArray("y,x1\n1,2\r\r\n3,4\n") << ":3:1:" << QStringList{"empty line", R"("\r\r\n")"};
     QTest::newRow("bare CR, blank line inside")
         << QByteArray("y,x1\r1,2\r\r3,4\r") << ":3:1:" << QStringList{"empty line"};
     QTest::newRow("line count after a three-line quoted name")
