@@ -197,7 +197,16 @@ const char* CsvParser::fieldEnd(const char* p, const char* end) const {
 void CsvParser::badCell(std::size_t c, const char* b, const char* e) const {
   const std::string_view text = trim(b, e);
   if (text.empty()) fail(line_, c + 1, column(c) + ": empty cell");
-  fail(line_, c + 1, column(c) + ": not a number: " + quotedForMessage(text));
+  // "2,5" in a ';' file is a decimal comma: say so, the user's spreadsheet wrote it in their locale.
+  std::string withPoint(text.substr(0, 64));
+  std::replace(withPoint.begin(), withPoint.end(), ',', '.');
+  double value = 0;
+  const bool decimalComma =
+      text.size() <= 64 && withPoint != text &&
+      parseDouble(withPoint.data(), withPoint.data() + withPoint.size(), value) == withPoint.data() + withPoint.size();
+  fail(line_, c + 1,
+       column(c) + ": not a number: " + quotedForMessage(text) +
+           (decimalComma ? " (a decimal comma? numbers need a decimal point)" : ""));
 }
 
 void CsvParser::checkFinite(std::size_t c, double value, std::string_view text) const {

@@ -145,8 +145,10 @@ class TestCsvErrors : public QObject {
                                  << ":3:2:" << QStringList{"column 2 ('x1')", "not a number", "'abc'"};
     QTest::newRow("number then text") << QByteArray("y,x1\n1.5x,2\n")
                                       << ":2:1:" << QStringList{"column 1 ('y')", "not a number", "'1.5x'"};
-    QTest::newRow("decimal comma") << QByteArray("y;x1\n1;2,5\n")
-                                   << ":2:2:" << QStringList{"column 2 ('x1')", "not a number", "'2,5'"};
+    QTest::newRow("decimal comma") << QByteArray("y;x1\n1;2,5\n") << ":2:2:"
+                                   << QStringList{"column 2 ('x1')", "not a number", "'2,5'", "a decimal comma?"};
+    QTest::newRow("quoted decimal comma")
+        << QByteArray("y,x1\n1,\"-0,5e3\"\n") << ":2:2:" << QStringList{"'-0,5e3'", "a decimal comma?"};
     QTest::newRow("quoted text") << QByteArray("y,x1\n1,\"two\"\n") << ":2:2:" << QStringList{"not a number", "'two'"};
     QTest::newRow("long text is truncated") << (QByteArray("y,x1\n1,") + QByteArray(200, 'a') + "\n")
                                             << ":2:2:" << QStringList{"not a number", "'" + QString(60, 'a') + "...'"};
@@ -206,6 +208,8 @@ class TestCsvErrors : public QObject {
                                         << ":2:1:" << QStringList{"empty line", R"(lines end in "\r\r\n")"};
     QTest::newRow("CR CR LF after a row")
         << QByteArray("y,x1\n1,2\r\r\n3,4\n") << ":3:1:" << QStringList{"empty line", R"("\r\r\n")"};
+    QTest::newRow("bare CR inside a quoted cell")
+        << QByteArray("y,x1\r1,\"2\r3\"\r") << ":2:2:" << QStringList{"unterminated quote", "cannot span lines"};
     QTest::newRow("bare CR, blank line inside")
         << QByteArray("y,x1\r1,2\r\r3,4\r") << ":3:1:" << QStringList{"empty line"};
     QTest::newRow("line count after a three-line quoted name")
