@@ -1,5 +1,6 @@
 #include "data/CsvEncoding.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "common/Text.hpp"
@@ -17,26 +18,31 @@ std::string hexByte(unsigned char b) {
 bool startsWith(std::string_view head, std::string_view magic) { return head.substr(0, magic.size()) == magic; }
 
 // The encoding of a UTF-16 or UTF-32 file, from its byte order mark or, without one, from where the NUL bytes
-// of its first characters lie: the header is ASCII in nearly every file, and an ASCII character is one
-// non-zero byte padded with zeros ("y\0,\0" in UTF-16 little-endian).
+// of its first characters lie: UTF-8 text never holds a NUL, while in UTF-16 every ASCII character (digits,
+// delimiters, line breaks, most names) is a byte and a NUL ("y\0,\0" little-endian), and in UTF-32 three NULs.
 std::string_view wideEncoding(std::string_view head) {
   using namespace std::string_view_literals;
   if (startsWith(head, "\xFF\xFE\0\0"sv)) return "UTF-32 (little-endian)";
   if (startsWith(head, "\0\0\xFE\xFF"sv)) return "UTF-32 (big-endian)";
   if (startsWith(head, "\xFF\xFE"sv)) return "UTF-16 (little-endian)";
   if (startsWith(head, "\xFE\xFF"sv)) return "UTF-16 (big-endian)";
-  bool zero[4] = {};
-  const std::size_t n = head.size() < 4 ? head.size() : 4;
-  for (std::size_t i = 0; i < n; ++i) zero[i] = head[i] == '\0';
-  if (n == 4) {
-    if (!zero[0] && zero[1] && zero[2] && zero[3]) return "UTF-32 (little-endian)";
-    if (zero[0] && zero[1] && zero[2] && !zero[3]) return "UTF-32 (big-endian)";
-    if (!zero[0] && zero[1] && !zero[2] && zero[3]) return "UTF-16 (little-endian)";
-    if (zero[0] && !zero[1] && zero[2] && !zero[3]) return "UTF-16 (big-endian)";
-  } else if (n >= 2) {
-    if (!zero[0] && zero[1]) return "UTF-16 (little-endian)";
-    if (zero[0] && !zero[1]) return "UTF-16 (big-endian)";
+  if (head.size() < 4) {  // one UTF-16 character
+    if (head.size() >= 2 && head[0] != '\0' && head[1] == '\0') return "UTF-16 (little-endian)";
+    if (head.size() >= 2 && head[0] == '\0' && head[1] != '\0') return "UTF-16 (big-endian)";
+    return {};
   }
+  // Counted over the first few hundred bytes, so that a header of CJK names (no NUL bytes) is outweighed by
+  // the ASCII digits and delimiters after it.
+  const std::size_t n = std::min<std::size_t>(head.size(), 512) / 4 * 4, perPosition = n / 4;
+  std::size_t zeros[4] = {};
+  for (std::size_t i = 0; i < n; ++i) zeros[i % 4] += head[i] == '\0';
+  if (zeros[3] == perPosition && zeros[2] * 4 >= perPosition * 3 && zeros[0] < perPosition)
+    return "UTF-32 (little-endian)";
+  if (zeros[0] == perPosition && zeros[1] * 4 >= perPosition * 3 && zeros[3] < perPosition)
+    return "UTF-32 (big-endian)";
+  const std::size_t evenZeros = zeros[0] + zeros[2], oddZeros = zeros[1] + zeros[3];
+  if (oddZeros >= perPosition && evenZeros * 4 < oddZeros) return "UTF-16 (little-endian)";
+  if (evenZeros >= perPosition && oddZeros * 4 < evenZeros) return "UTF-16 (big-endian)";
   return {};
 }
 
@@ -46,12 +52,13 @@ std::size_t utf8BomLength(std::string_view head) { return startsWith(head, "\xEF
 
 std::string notUtf8Text(std::string_view head) {
   if (utf8BomLength(head) > 0) return {};
-  const std::string_view wide = wideEncoding(head);
-  if (!wide.empty()) return "the file is " + std::string(wide) + " text; save it as UTF-8";
-  // Files people pick by mistake: a workbook instead of its CSV export, a compressed file.
+  // Files people pick by mistake: a workbook instead of its CSV export, a compressed file. Their magic bytes
+  // go first: the NUL bytes after them could pass for UTF-16.
   if (startsWith(head, "PK\x03\x04"))
     return "the file is a ZIP archive (an .xlsx or .ods workbook?), not CSV text; export the sheet as CSV (UTF-8)";
   if (startsWith(head, "\x1F\x8B")) return "the file is gzip-compressed, not CSV text; decompress it first";
+  const std::string_view wide = wideEncoding(head);
+  if (!wide.empty()) return "the file is " + std::string(wide) + " text; save it as UTF-8";
   if (!head.empty() && head[0] == '\0') return "the file is not text (it starts with a NUL byte)";
   return {};
 }

@@ -29,6 +29,17 @@ void encodingRows() {
   QTest::newRow("UTF-16 BE with BOM") << "\xFE\xFF"_ba + be16 << ":1:1:" << QStringList{be16Says};
   QTest::newRow("UTF-16 LE without BOM") << le16 << ":1:1:" << QStringList{le16Says};
   QTest::newRow("UTF-16 BE without BOM") << be16 << ":1:1:" << QStringList{be16Says};
+  // CJK names have no NUL byte in UTF-16; the ASCII digits and delimiters after them do.
+  const QString cjk = QString::fromUtf8("\xE5\x90\x8C,\xE5\xB9\xB4\xE9\xBD\xA2\n1,2\n3,4\n");
+  QByteArray cjkLe, cjkBe;
+  for (const QChar ch : cjk) {
+    cjkLe +=
+        QByteArray(1, static_cast<char>(ch.unicode() & 0xFF)) + QByteArray(1, static_cast<char>(ch.unicode() >> 8));
+    cjkBe +=
+        QByteArray(1, static_cast<char>(ch.unicode() >> 8)) + QByteArray(1, static_cast<char>(ch.unicode() & 0xFF));
+  }
+  QTest::newRow("UTF-16 LE without BOM, CJK header") << cjkLe << ":1:1:" << QStringList{le16Says};
+  QTest::newRow("UTF-16 BE without BOM, CJK header") << cjkBe << ":1:1:" << QStringList{be16Says};
   QTest::newRow("UTF-16 LE, one character") << "y\0"_ba
                                             << ":1:1:" << QStringList{le16Says};
   QTest::newRow("UTF-32 LE with BOM") << "\xFF\xFE\0\0"_ba + le32 << ":1:1:" << QStringList{"UTF-32 (little-endian)"};
