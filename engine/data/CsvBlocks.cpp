@@ -16,9 +16,16 @@ namespace {
 // Too small a block only costs speed; a floor keeps the BOM (3 bytes) and a line break inside the first block.
 constexpr std::size_t kMinBlock = 16;
 // Chunks start small (a 10-row file must not allocate megabytes per column) and grow to a cap that keeps
-// the slack of the last, partly filled chunk a few percent of a large table.
+// the slack of the last, partly filled chunk a few percent of a large table. Both are also capped in bytes
+// over all columns: a header of a million columns must not cost gigabytes before its first row is read.
 constexpr std::size_t kFirstChunkRows = 1024;
 constexpr std::size_t kMaxChunkRows = std::size_t{1} << 16;
+constexpr std::size_t kFirstChunkBytes = std::size_t{1} << 20;
+constexpr std::size_t kMaxChunkBytes = std::size_t{64} << 20;
+
+std::size_t rowsWithin(std::size_t bytes, std::size_t cols, std::size_t rows) {
+  return std::clamp<std::size_t>(bytes / (sizeof(double) * std::max<std::size_t>(cols, 1)), 1, rows);
+}
 
 std::string systemError() { return std::strerror(errno); }
 }  // namespace
@@ -73,7 +80,8 @@ void BlockReader::refill(const char* keep) {
 void ColumnChunks::ensureRoom() {
   if (filled_ < capacity_) return;
   if (!chunks_.empty()) chunks_.back().rows = filled_;
-  capacity_ = chunks_.empty() ? kFirstChunkRows : std::min(capacity_ * 2, kMaxChunkRows);
+  capacity_ = chunks_.empty() ? rowsWithin(kFirstChunkBytes, cols_, kFirstChunkRows)
+                              : std::min(capacity_ * 2, rowsWithin(kMaxChunkBytes, cols_, kMaxChunkRows));
   Chunk chunk;
   chunk.columns.reserve(cols_);
   for (std::size_t c = 0; c < cols_; ++c) {

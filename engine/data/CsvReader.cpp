@@ -1,18 +1,16 @@
 #include "data/CsvReader.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <string_view>
 #include <unordered_map>
 
-#ifdef GB_HAVE_FAST_FLOAT
-#include <fast_float/fast_float.h>
-#else
-#include <charconv>
-#endif
-
 #include "common/Error.hpp"
+#include "common/Text.hpp"
 #include "data/CsvBlocks.hpp"
+#include "data/CsvEncoding.hpp"
+#include "data/CsvScan.hpp"
 
 namespace gb {
 
@@ -22,101 +20,16 @@ namespace {
 // stop before buffering the whole file.
 constexpr std::size_t kMaxHeaderBytes = std::size_t{64} << 20;
 constexpr std::size_t kHeadBlockBytes = std::size_t{64} << 10;
-constexpr std::size_t kMaxQuotedText = 40;
+// A data row may be this many times longer than the header line (a number is longer than a short name), and at
+// least kMaxHeaderBytes; a longer one is a file without line breaks where the reader expects them, and reading
+// on would buffer all of it.
+constexpr std::size_t kRowPerHeaderBytes = 32;
 
-// Parses a number at [p, end); returns the end of the number, or p when there is none. Locale-independent.
-const char* parseDouble(const char* p, const char* end, double& value) {
-  const char* s = p;
-  if (s != end && *s == '+') ++s;  // from_chars rejects a leading '+', people write it
-#ifdef GB_HAVE_FAST_FLOAT
-  const auto result = fast_float::from_chars(s, end, value);
-  if (result.ec == std::errc::invalid_argument) return p;
-  return result.ptr;
-#else
-  const auto result = std::from_chars(s, end, value);
-  if (result.ec == std::errc::invalid_argument) return p;
-  if (result.ec == std::errc::result_out_of_range) value = std::numeric_limits<double>::infinity();
-  return result.ptr;
-#endif
-}
-
-// Text of a cell for a message: one line, truncated.
-std::string quoted(std::string_view text) {
-  std::string out = "'";
-  for (std::size_t i = 0; i < text.size() && i < kMaxQuotedText; ++i)
-    out += static_cast<unsigned char>(text[i]) < 0x20 ? '?' : text[i];
-  if (text.size() > kMaxQuotedText) out += "...";
-  return out + "'";
-}
-
-enum class QuoteEnd { Closed, NeedMore, Unterminated, LineBreak };
-
-// p is at an opening quote. On Closed, p is past the closing quote and `text` holds the unescaped content
-// ("" stands for one quote). `lineBreaks` counts the line breaks inside (only allowed in the header).
-QuoteEnd scanQuoted(const char*& p, const char* end, bool eof, bool allowLineBreak, std::string& text,
-                    long& lineBreaks) {
-  const char* s = p + 1;
-  text.clear();
-  lineBreaks = 0;
-  for (;;) {
-    if (s == end) return eof ? QuoteEnd::Unterminated : QuoteEnd::NeedMore;
-    const char ch = *s++;
-    if (ch == '"') {
-      if (s == end && !eof) return QuoteEnd::NeedMore;  // could be the first half of ""
-      if (s != end && *s == '"') {
-        text += '"';
-        ++s;
-        continue;
-      }
-      p = s;
-      return QuoteEnd::Closed;
-    }
-    if (ch == '\n') {
-      if (!allowLineBreak) return QuoteEnd::LineBreak;
-      ++lineBreaks;
-    }
-    text += ch;
-  }
-}
-
-// Scans the header line from p: where it ends ('\n' outside quotes) and how often each candidate delimiter
-// occurs outside quotes. A quote opens a quoted field only at the start of a field (RFC 4180), so a stray
-// quote inside a name cannot swallow the lines after it. end is null when the buffer ends first.
-struct HeaderScan {
-  const char* end = nullptr;
-  long commas = 0, semicolons = 0, tabs = 0;
-};
-
-HeaderScan scanHeaderLine(const char* p, const char* end, bool eof) {
-  HeaderScan scan;
-  bool inQuotes = false, fieldStart = true;
-  for (const char* s = p; s != end; ++s) {
-    const char ch = *s;
-    if (inQuotes) {
-      if (ch != '"') continue;
-      if (s + 1 == end && !eof) return scan;  // "" or a closing quote: the next block tells
-      if (s + 1 != end && s[1] == '"')
-        ++s;
-      else
-        inQuotes = false;
-    } else if (ch == '\n') {
-      scan.end = s;
-      return scan;
-    } else if (ch == ',' || ch == ';' || ch == '\t') {
-      scan.commas += ch == ',';
-      scan.semicolons += ch == ';';
-      scan.tabs += ch == '\t';
-      fieldStart = true;
-    } else if (ch == '"' && fieldStart) {
-      inQuotes = true;
-      fieldStart = false;
-    } else if (ch != ' ') {
-      fieldStart = false;
-    }
-  }
-  if (eof) scan.end = end;
-  return scan;
-}
+using csv::HeaderScan;
+using csv::lineBreakAt;
+using csv::parseDouble;
+using csv::QuoteEnd;
+using csv::scanQuoted;
 
 class CsvParser {
  public:
@@ -131,22 +44,25 @@ class CsvParser {
   void refill(const char* keep);
   void skipBomAndCheckNotEmpty();
   void readHeader();
-  const char* readHeaderLine();
+  HeaderScan readHeaderLine();
   std::string headerField(const char*& p, const char* end);
   void checkNames() const;
   Row parseRow(double* const* slots, std::size_t slot);
+  Row parseCell(const char*& p, const char* end, bool eof, std::size_t c, double& value);
   Row parseQuotedCell(const char*& p, const char* end, bool eof, std::size_t c, double& value);
   const char* fieldEnd(const char* p, const char* end) const;
-  int lineBreakAt(const char* p, const char* end, bool eof) const;
   Row tooManyFields(const char* rowStart, const char* end, bool eof) const;
   bool isSpace(char ch) const { return ch == ' ' || (ch == '\t' && delimiter_ != '\t'); }
   std::string_view trim(const char* b, const char* e) const;
 
-  std::string column(std::size_t c) const { return "column " + std::to_string(c + 1) + " ('" + names_[c] + "')"; }
+  std::string column(std::size_t c) const {
+    return "column " + std::to_string(c + 1) + " (" + quotedForMessage(names_[c]) + ")";
+  }
   [[noreturn]] void fail(long line, std::size_t column, const std::string& message) const {
     throw InputError(locate(path_, line, static_cast<long>(column), message));
   }
   [[noreturn]] void badCell(std::size_t c, const char* b, const char* e) const;
+  void checkFinite(std::size_t c, double value, std::string_view text) const;
 
   std::string path_;
   CsvOptions options_;
@@ -155,8 +71,11 @@ class CsvParser {
   const char* p_ = nullptr;
   long line_ = 1;
   long firstBlankLine_ = 0;  // a blank line is fine at the end of the file, an error before more data
+  // "\r\r\n" line ends (a CRLF file converted to CRLF again) read as a line and a blank one: say so.
+  bool lastBreakWasLoneCr_ = false, firstBlankAfterCr_ = false;
   char delimiter_ = ',';
   std::vector<std::string> names_;
+  std::size_t maxRowBytes_ = kMaxHeaderBytes;
 };
 
 void CsvParser::refill(const char* keep) {
@@ -167,7 +86,10 @@ void CsvParser::refill(const char* keep) {
 
 void CsvParser::skipBomAndCheckNotEmpty() {
   refill(in_.data());
-  if (in_.end() - p_ >= 3 && std::string_view(p_, 3) == "\xEF\xBB\xBF") p_ += 3;
+  const std::string_view head(p_, static_cast<std::size_t>(in_.end() - p_));
+  const std::string notText = csv::notUtf8Text(head);
+  if (!notText.empty()) fail(1, 1, notText);
+  p_ += csv::utf8BomLength(head);
   for (;;) {
     const char* s = p_;
     while (s != in_.end() && (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')) ++s;
@@ -177,10 +99,10 @@ void CsvParser::skipBomAndCheckNotEmpty() {
   }
 }
 
-// Makes sure the whole header line is in the buffer and picks the delimiter; returns the line's end.
-const char* CsvParser::readHeaderLine() {
+// Makes sure the whole header line is in the buffer and picks the delimiter; returns where the line ends.
+HeaderScan CsvParser::readHeaderLine() {
   for (;;) {
-    const HeaderScan scan = scanHeaderLine(p_, in_.end(), in_.eof());
+    const HeaderScan scan = csv::scanHeaderLine(p_, in_.end(), in_.eof());
     if (scan.end != nullptr) {
       if (options_.delimiter != 0)
         delimiter_ = options_.delimiter;
@@ -190,7 +112,7 @@ const char* CsvParser::readHeaderLine() {
         delimiter_ = '\t';
       else
         delimiter_ = ',';
-      return scan.end;
+      return scan;
     }
     if (static_cast<std::size_t>(in_.end() - p_) > kMaxHeaderBytes)
       fail(1, 1, "header line longer than 64 MiB (an unterminated quote?)");
@@ -211,7 +133,7 @@ std::string CsvParser::headerField(const char*& p, const char* end) {
   while (s != end && isSpace(*s)) ++s;
   if (s == end || *s != '"') {
     const char* e = s;
-    while (e != end && *e != delimiter_ && *e != '\n') ++e;
+    while (e != end && *e != delimiter_) ++e;  // end is the line break
     p = e;
     return std::string(trim(s, e));
   }
@@ -221,8 +143,8 @@ std::string CsvParser::headerField(const char*& p, const char* end) {
   if (scanQuoted(s, end, true, true, text, lineBreaks) != QuoteEnd::Closed)
     fail(line, c + 1, "unterminated quote in the header's column " + std::to_string(c + 1));
   line_ += lineBreaks;
-  while (s != end && (isSpace(*s) || *s == '\r')) ++s;
-  if (s != end && *s != delimiter_ && *s != '\n')
+  while (s != end && isSpace(*s)) ++s;
+  if (s != end && *s != delimiter_)
     fail(line_, c + 1, "unexpected text after the closing quote of the header's column " + std::to_string(c + 1));
   p = s;
   return text;
@@ -232,7 +154,8 @@ void CsvParser::readHeader() {
   if (options_.delimiter == '"' || options_.delimiter == '\n' || options_.delimiter == '\r' ||
       options_.delimiter == ' ')
     throw InputError(optionMessage("--delimiter", "cannot be a quote, a space or a line break"));
-  const char* end = readHeaderLine();
+  const HeaderScan scan = readHeaderLine();
+  const char* const end = scan.end;
   const char* p = p_;
   for (;;) {
     names_.push_back(headerField(p, end));
@@ -242,7 +165,9 @@ void CsvParser::readHeader() {
     }
     break;
   }
-  p_ = p == in_.end() ? p : p + 1;  // past the '\n'
+  maxRowBytes_ = std::max(kMaxHeaderBytes, kRowPerHeaderBytes * static_cast<std::size_t>(end - p_));
+  lastBreakWasLoneCr_ = scan.breakLength == 1 && *end == '\r';
+  p_ = end + scan.breakLength;
   checkNames();
   ++line_;
 }
@@ -250,41 +175,51 @@ void CsvParser::readHeader() {
 void CsvParser::checkNames() const {
   std::unordered_map<std::string, std::size_t> seen;
   for (std::size_t c = 0; c < names_.size(); ++c) {
+    if (names_.size() == 1 && names_[0].empty())  // a blank line before the header, most often
+      fail(1, 1, "no column names on line 1 (the header must be the first line)");
     if (names_[c].empty()) fail(1, c + 1, "empty column name in column " + std::to_string(c + 1));
+    const std::string problem = csv::nameProblem(names_[c]);
+    if (!problem.empty()) fail(1, c + 1, column(c) + ": " + problem);
     const auto [it, inserted] = seen.emplace(names_[c], c);
     if (!inserted)
       fail(1, c + 1,
-           "duplicate column name '" + names_[c] + "' in columns " + std::to_string(it->second + 1) + " and " +
-               std::to_string(c + 1));
+           "duplicate column name " + quotedForMessage(names_[c]) + " in columns " + std::to_string(it->second + 1) +
+               " and " + std::to_string(c + 1));
   }
-}
-
-// Length of the line break at p: 1 for "\n", 2 for "\r\n", 0 for none, -1 when the buffer ends in a '\r'.
-int CsvParser::lineBreakAt(const char* p, const char* end, bool eof) const {
-  if (p == end) return 0;
-  if (*p == '\n') return 1;
-  if (*p != '\r') return 0;
-  if (p + 1 == end) return eof ? 1 : -1;
-  return p[1] == '\n' ? 2 : 0;
 }
 
 // End of the unquoted field starting at p: the next delimiter, line break or the buffer's end.
 const char* CsvParser::fieldEnd(const char* p, const char* end) const {
-  while (p != end && *p != delimiter_ && *p != '\n') ++p;
+  while (p != end && *p != delimiter_ && !csv::isLineBreakByte(*p)) ++p;
   return p;
 }
 
 void CsvParser::badCell(std::size_t c, const char* b, const char* e) const {
   const std::string_view text = trim(b, e);
   if (text.empty()) fail(line_, c + 1, column(c) + ": empty cell");
-  fail(line_, c + 1, column(c) + ": not a number: " + quoted(text));
+  // "2,5" in a ';' file is a decimal comma: say so, the user's spreadsheet wrote it in their locale.
+  std::string withPoint(text.substr(0, 64));
+  std::replace(withPoint.begin(), withPoint.end(), ',', '.');
+  double value = 0;
+  const bool decimalComma =
+      text.size() <= 64 && withPoint != text &&
+      parseDouble(withPoint.data(), withPoint.data() + withPoint.size(), value) == withPoint.data() + withPoint.size();
+  fail(line_, c + 1,
+       column(c) + ": not a number: " + quotedForMessage(text) +
+           (decimalComma ? " (a decimal comma? numbers need a decimal point)" : ""));
+}
+
+void CsvParser::checkFinite(std::size_t c, double value, std::string_view text) const {
+  if (!std::isfinite(value))
+    fail(line_, c + 1,
+         column(c) + ": value " + quotedForMessage(text) + " is not finite (NaN, Inf or beyond the range of a double)");
 }
 
 CsvParser::Row CsvParser::tooManyFields(const char* rowStart, const char* end, bool eof) const {
   std::size_t fields = 1;
   bool inQuotes = false;
   const char* s = rowStart;
-  for (; s != end && (inQuotes || *s != '\n'); ++s) {
+  for (; s != end && (inQuotes || !csv::isLineBreakByte(*s)); ++s) {
     if (*s == '"') inQuotes = !inQuotes;
     fields += !inQuotes && *s == delimiter_;
   }
@@ -310,13 +245,37 @@ CsvParser::Row CsvParser::parseQuotedCell(const char*& p, const char* end, bool 
   }
   while (s != end && isSpace(*s)) ++s;
   if (s == end && !eof) return Row::NeedMore;
-  if (s != end && *s != delimiter_ && *s != '\n' && *s != '\r')
+  if (s != end && *s != delimiter_ && !csv::isLineBreakByte(*s))
     fail(line_, c + 1, column(c) + ": unexpected text after the closing quote");
   const std::string_view number = trim(text.data(), text.data() + text.size());
   const char* numberEnd = parseDouble(number.data(), number.data() + number.size(), value);
   if (number.empty() || numberEnd != number.data() + number.size())
     badCell(c, number.data(), number.data() + number.size());
+  checkFinite(c, value, number);
   p = s;
+  return Row::Done;
+}
+
+// Parses the cell of column c at p into value; leaves p on the delimiter or line break after it.
+CsvParser::Row CsvParser::parseCell(const char*& p, const char* end, bool eof, std::size_t c, double& value) {
+  const char* const fieldStart = p;
+  while (p != end && isSpace(*p)) ++p;
+  if (p != end && *p == '"') return parseQuotedCell(p, end, eof, c, value);
+  const char* numberEnd = parseDouble(p, end, value);
+  const bool hasNumber = numberEnd != p;
+  if (hasNumber) {
+    p = numberEnd;
+    while (p != end && isSpace(*p)) ++p;
+  }
+  if (p == end && !eof) return Row::NeedMore;
+  const int lineBreak = lineBreakAt(p, end, eof);
+  if (lineBreak < 0) return Row::NeedMore;
+  if (!hasNumber || (p != end && *p != delimiter_ && lineBreak == 0)) {  // no number, or text after it: "1.5x"
+    const char* e = fieldEnd(fieldStart, end);
+    if (e == end && !eof) return Row::NeedMore;
+    badCell(c, fieldStart, e);
+  }
+  checkFinite(c, value, trim(fieldStart, p));
   return Row::Done;
 }
 
@@ -330,39 +289,19 @@ CsvParser::Row CsvParser::parseRow(double* const* slots, std::size_t slot) {
   const int blank = lineBreakAt(p, end, eof);
   if (blank < 0) return Row::NeedMore;
   if (blank > 0) {
+    if (firstBlankLine_ == 0) firstBlankAfterCr_ = lastBreakWasLoneCr_ && blank == 2;
+    lastBreakWasLoneCr_ = blank == 1 && *p == '\r';
     p_ = p + blank;
     return Row::Blank;
   }
   if (firstBlankLine_ != 0)
     fail(firstBlankLine_, 1,
-         "empty line before more data (every row needs " + std::to_string(names_.size()) + " fields)");
+         "empty line before more data (every row needs " + std::to_string(names_.size()) + " fields)" +
+             (firstBlankAfterCr_ ? "; lines end in \"\\r\\r\\n\" (a CRLF file converted twice?)" : ""));
   const std::size_t cols = names_.size();
   for (std::size_t c = 0; c < cols; ++c) {
-    const char* const fieldStart = p;
-    while (p != end && isSpace(*p)) ++p;
     double value;
-    if (p != end && *p == '"') {
-      if (parseQuotedCell(p, end, eof, c, value) == Row::NeedMore) return Row::NeedMore;
-    } else {
-      const char* numberEnd = parseDouble(p, end, value);
-      const bool hasNumber = numberEnd != p;
-      if (hasNumber) {
-        p = numberEnd;
-        while (p != end && isSpace(*p)) ++p;
-      }
-      if (p == end && !eof) return Row::NeedMore;
-      const int lineBreak = lineBreakAt(p, end, eof);
-      if (lineBreak < 0) return Row::NeedMore;
-      if (!hasNumber || (p != end && *p != delimiter_ && lineBreak == 0)) {  // no number, or text after it: "1.5x"
-        const char* e = fieldEnd(fieldStart, end);
-        if (e == end && !eof) return Row::NeedMore;
-        badCell(c, fieldStart, e);
-      }
-      if (!std::isfinite(value))
-        fail(line_, c + 1,
-             column(c) + ": value " + quoted(trim(fieldStart, p)) +
-                 " is not finite (NaN, Inf or beyond the range of a double)");
-    }
+    if (parseCell(p, end, eof, c, value) == Row::NeedMore) return Row::NeedMore;
     slots[c][slot] = value;
     if (c + 1 < cols) {
       if (p != end && *p == delimiter_) {
@@ -377,7 +316,8 @@ CsvParser::Row CsvParser::parseRow(double* const* slots, std::size_t slot) {
   if (p != end && *p == delimiter_) return tooManyFields(p_, end, eof);
   const int lineBreak = lineBreakAt(p, end, eof);
   if (lineBreak < 0) return Row::NeedMore;
-  if (lineBreak == 0 && p != end) badCell(cols - 1, p, fieldEnd(p, end));  // a stray '\r'
+  if (lineBreak == 0 && p != end) badCell(cols - 1, p, fieldEnd(p, end));  // unreachable: cells end at one
+  lastBreakWasLoneCr_ = lineBreak == 1 && *p == '\r';
   p_ = p + lineBreak;
   return Row::Done;
 }
@@ -391,6 +331,8 @@ Dataset CsvParser::read(std::size_t maxRows) {
     const Row row = parseRow(values.slots(), values.filled());
     if (row == Row::End) break;
     if (row == Row::NeedMore) {
+      if (static_cast<std::size_t>(in_.end() - p_) >= maxRowBytes_)
+        fail(line_, 1, "line longer than " + std::to_string(maxRowBytes_ >> 20) + " MiB (a file without line breaks?)");
       refill(p_);
       continue;
     }

@@ -1,6 +1,7 @@
 #pragma once
-// Streaming CSV reader: header row; delimiter ',' or detected ';' / tab; RFC 4180 quoted fields;
-// numbers parsed locale-independently. Every error is an InputError "file:line:column: ...".
+// Streaming CSV reader: UTF-8 text (a BOM is skipped); line ends "\n", "\r\n" or a lone "\r", mixed too; header
+// row; delimiter ',' or detected ';' / tab; RFC 4180 quoted fields; numbers parsed locale-independently.
+// Every error is an InputError "file:line:column: ..." of one printable line (user text escaped, shortened).
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -20,7 +21,8 @@ struct CsvOptions {
 using CsvProgress = std::function<bool(std::uint64_t bytesDone, std::uint64_t bytesTotal)>;
 
 // Reads a whole numeric CSV file into columns. Rejects: missing/unreadable file, empty file, header only,
-// ragged rows, non-numeric / empty / NaN / Inf cells, duplicate or empty column names.
+// UTF-16/UTF-32 and binary files, ragged rows, non-numeric / empty / NaN / Inf cells (quoted or not),
+// duplicate or empty column names, names that are not UTF-8 or hold control characters (line breaks too).
 Dataset readCsv(const std::string& path, const CsvOptions& options = {}, const CsvProgress& progress = {});
 
 // Reads at most maxRows data rows (for previews) in small blocks, so a large file is not read to its end; same

@@ -1,0 +1,137 @@
+#include "data/CsvScan.hpp"
+
+#include <cmath>
+#include <limits>
+
+#ifdef GB_HAVE_FAST_FLOAT
+#include <fast_float/fast_float.h>
+#else
+#include <charconv>
+#endif
+
+namespace gb::csv {
+
+namespace {
+
+#ifndef GB_HAVE_FAST_FLOAT
+bool isDigit(char ch) { return ch >= '0' && ch <= '9'; }
+
+// std::from_chars leaves the value unset when it is out of range, for overflow and underflow alike. The two
+// lie hundreds of decades apart, so the decimal exponent of the first significant digit tells them apart.
+double outOfRangeValue(const char* s, const char* end) {
+  const bool negative = s != end && *s == '-';
+  if (negative) ++s;
+  long exponent = 0;  // of the first significant digit, counted from the decimal point
+  bool seenPoint = false, significant = false;
+  for (; s != end && (isDigit(*s) || *s == '.'); ++s) {
+    if (*s == '.') {
+      seenPoint = true;
+    } else if (!significant && *s == '0') {
+      exponent -= seenPoint;
+    } else if (!significant) {
+      significant = true;
+      exponent -= seenPoint;
+    } else {
+      exponent += !seenPoint;
+    }
+  }
+  if (s != end && (*s == 'e' || *s == 'E')) {
+    const char* digits = s + 1;
+    const bool negativeExponent = digits != end && *digits == '-';
+    if (digits != end && (*digits == '-' || *digits == '+')) ++digits;
+    constexpr long kHuge = 1'000'000'000;  // far beyond any double, small enough not to overflow a long
+    long e = 0;
+    if (std::from_chars(digits, end, e).ec == std::errc::result_out_of_range || e > kHuge) e = kHuge;
+    exponent += negativeExponent ? -e : e;
+  }
+  const double magnitude = exponent > 0 ? std::numeric_limits<double>::infinity() : 0.0;
+  return negative ? -magnitude : magnitude;
+}
+#endif
+
+}  // namespace
+
+const char* parseDouble(const char* p, const char* end, double& value) {
+  const char* s = p;
+  if (s != end && *s == '+') {  // from_chars rejects a leading '+', people write it
+    ++s;
+    if (s != end && *s == '-') return p;  // "+-1": from_chars would take the '-'
+  }
+#ifdef GB_HAVE_FAST_FLOAT
+  const auto result = fast_float::from_chars(s, end, value);
+  if (result.ec == std::errc::invalid_argument) return p;
+  return result.ptr;
+#else
+  const auto result = std::from_chars(s, end, value);
+  if (result.ec == std::errc::invalid_argument) return p;
+  if (result.ec == std::errc::result_out_of_range) value = outOfRangeValue(s, result.ptr);
+  return result.ptr;
+#endif
+}
+
+QuoteEnd scanQuoted(const char*& p, const char* end, bool eof, bool allowLineBreak, std::string& text,
+                    long& lineBreaks) {
+  const char* s = p + 1;
+  text.clear();
+  lineBreaks = 0;
+  char previous = 0;
+  for (;;) {
+    if (s == end) return eof ? QuoteEnd::Unterminated : QuoteEnd::NeedMore;
+    const char ch = *s++;
+    if (ch == '"') {
+      if (s == end && !eof) return QuoteEnd::NeedMore;  // could be the first half of ""
+      if (s != end && *s == '"') {
+        text += '"';
+        previous = '"';
+        ++s;
+        continue;
+      }
+      p = s;
+      return QuoteEnd::Closed;
+    }
+    if (isLineBreakByte(ch)) {
+      if (!allowLineBreak) return QuoteEnd::LineBreak;
+      lineBreaks += ch == '\r' || previous != '\r';  // the '\n' of "\r\n" is no second break
+    }
+    text += ch;
+    previous = ch;
+  }
+}
+
+// A quote opens a quoted field only at the start of a field (RFC 4180), so a stray quote inside a name cannot
+// swallow the lines after it.
+HeaderScan scanHeaderLine(const char* p, const char* end, bool eof) {
+  HeaderScan scan;
+  bool inQuotes = false, fieldStart = true;
+  for (const char* s = p; s != end; ++s) {
+    const char ch = *s;
+    if (inQuotes) {
+      if (ch != '"') continue;
+      if (s + 1 == end && !eof) return scan;  // "" or a closing quote: the next block tells
+      if (s + 1 != end && s[1] == '"')
+        ++s;
+      else
+        inQuotes = false;
+    } else if (isLineBreakByte(ch)) {
+      const int length = lineBreakAt(s, end, eof);
+      if (length < 0) return scan;  // "\r" or "\r\n": the next block tells
+      scan.end = s;
+      scan.breakLength = length;
+      return scan;
+    } else if (ch == ',' || ch == ';' || ch == '\t') {
+      scan.commas += ch == ',';
+      scan.semicolons += ch == ';';
+      scan.tabs += ch == '\t';
+      fieldStart = true;
+    } else if (ch == '"' && fieldStart) {
+      inQuotes = true;
+      fieldStart = false;
+    } else if (ch != ' ') {
+      fieldStart = false;
+    }
+  }
+  if (eof) scan.end = end;
+  return scan;
+}
+
+}  // namespace gb::csv

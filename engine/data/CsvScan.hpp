@@ -1,0 +1,41 @@
+#pragma once
+// Internal scanners of the CSV reader: numbers, quoted fields, line breaks and the header line. They work on
+// a buffer [p, end) that may stop inside a row; `eof` says whether more bytes can follow.
+#include <string>
+
+namespace gb::csv {
+
+// Parses a number at [p, end); returns the end of the number, or p when there is none. Locale-independent.
+// A value beyond the range of a double reads as +-inf (overflow) or +-0 (underflow).
+const char* parseDouble(const char* p, const char* end, double& value);
+
+// Length of the line break at p: 1 for "\n" or a lone "\r" (old Mac files), 2 for "\r\n", 0 for none,
+// -1 when the buffer ends in a '\r' that the next block may pair with a '\n'.
+inline int lineBreakAt(const char* p, const char* end, bool eof) {
+  if (p == end) return 0;
+  if (*p == '\n') return 1;
+  if (*p != '\r') return 0;
+  if (p + 1 == end) return eof ? 1 : -1;
+  return p[1] == '\n' ? 2 : 1;
+}
+
+inline bool isLineBreakByte(char ch) { return ch == '\n' || ch == '\r'; }
+
+enum class QuoteEnd { Closed, NeedMore, Unterminated, LineBreak };
+
+// p is at an opening quote. On Closed, p is past the closing quote and `text` holds the unescaped content
+// ("" stands for one quote). `lineBreaks` counts the line breaks inside ("\r\n" once; only allowed in the header).
+QuoteEnd scanQuoted(const char*& p, const char* end, bool eof, bool allowLineBreak, std::string& text,
+                    long& lineBreaks);
+
+// Where the header line starting at p ends (its line break outside quotes) and how often each candidate
+// delimiter occurs outside quotes. end is null when the buffer ends first.
+struct HeaderScan {
+  const char* end = nullptr;
+  int breakLength = 0;  // of the line break at end: 0 at the end of the file
+  long commas = 0, semicolons = 0, tabs = 0;
+};
+
+HeaderScan scanHeaderLine(const char* p, const char* end, bool eof);
+
+}  // namespace gb::csv
