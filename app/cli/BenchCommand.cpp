@@ -55,7 +55,7 @@ int runCsvBench(const CsvBenchCli& o) {
                formatSeconds(report.bestSeconds), formatSeconds(report.medianSeconds),
                formatNumber(report.megabytesPerSecond, 4)}});
   if (!o.out.empty()) {
-    writeText(outputs, o.out, report.toJson().dump(2) + "\n");
+    writeText(outputs, o.out, jsonText(report.toJson(), 2) + "\n");
     outputs.commit();
   }
   return 0;
@@ -82,7 +82,7 @@ int runKernelBench(KernelBenchCli o) {
   }
   printTable(std::cout,
              {"kernel", "op", "granularity", "rows", "k", "median", "GB/s", "of copy", "max rel err", "reps"}, rows);
-  writeText(outputs, o.out + ".json", report.toJson().dump(2) + "\n");
+  writeText(outputs, o.out + ".json", jsonText(report.toJson(), 2) + "\n");
   writeText(outputs, o.out + ".csv", report.toCsv());
   outputs.commit();
   std::cerr << "wrote " << o.out << ".json and " << o.out << ".csv" << std::endl;
@@ -143,7 +143,7 @@ int runFitBench(FitBenchCli o) {
       rows);
   std::cout << "(same path: leading iterations that select the same learners as the first config)\n";
   if (!o.out.empty()) {
-    writeText(outputs, o.out + ".json", report.toJson().dump(2) + "\n");
+    writeText(outputs, o.out + ".json", jsonText(report.toJson(), 2) + "\n");
     writeText(outputs, o.out + ".csv", report.toCsv());
     outputs.commit();
     std::cerr << "wrote " << o.out << ".json and " << o.out << ".csv" << std::endl;

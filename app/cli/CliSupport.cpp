@@ -167,6 +167,10 @@ void writeText(OutputFiles& outputs, const std::string& path, const std::string&
   outputs.write(path, [&text](std::ostream& out) { out << text; });
 }
 
+std::string jsonText(const nlohmann::json& j, int indent) {
+  return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 void checkReadableFile(const std::string& path, const std::string& option) {
   struct stat st {};
   if (path.empty()) throw InputError(optionMessage(option, "empty file name"));

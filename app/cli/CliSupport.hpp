@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <iosfwd>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
@@ -70,6 +71,9 @@ std::string formatBytes(std::uint64_t bytes);
 void addPrefixOutputs(OutputFiles& outputs, const std::string& prefix, const std::string& option);
 // Writes text to a declared output (renamed into place by outputs.commit()).
 void writeText(OutputFiles& outputs, const std::string& path, const std::string& text);
+// JSON text of a result or report: a string that is not UTF-8 (a file path can be any bytes) is written with
+// U+FFFD in place of the bad bytes instead of failing after the work.
+std::string jsonText(const nlohmann::json& j, int indent = -1);
 // InputError naming the option unless path is a regular file this process can read.
 void checkReadableFile(const std::string& path, const std::string& option);
 

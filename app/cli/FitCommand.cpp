@@ -235,8 +235,9 @@ int runFit(const FitOptions& o, const std::vector<Override>& overrides) {
   used.compute = compute;
   const nlohmann::json result = resultJson(booster, model, used, readSeconds);
   // nlohmann writes doubles with max_digits10 digits: fitted values and risks round-trip exactly.
-  outputs.write(o.out, [&result](std::ostream& out) { out << result.dump() << '\n'; });
-  if (!o.model.empty()) outputs.write(o.model, [&model](std::ostream& out) { out << model.toJson().dump(1) << '\n'; });
+  outputs.write(o.out, [&result](std::ostream& out) { out << jsonText(result) << '\n'; });
+  if (!o.model.empty())
+    outputs.write(o.model, [&model](std::ostream& out) { out << jsonText(model.toJson(), 1) << '\n'; });
   outputs.commit();
   if (o.summary) printFitSummary(std::cout, booster, o.data, readSeconds);
   return 0;

@@ -13,7 +13,11 @@ bool isValidUtf8(std::string_view text);
 // Byte offset of the first byte that breaks UTF-8, or npos.
 std::size_t firstInvalidUtf8(std::string_view text);
 
-// 'text' in single quotes: control bytes and bytes that break UTF-8 as \xNN, cut after maxBytes with "...".
+// 'text' in single quotes: control bytes and bytes that break UTF-8 as \xNN, other invisible characters (C1
+// controls, the byte-order mark, bidirectional overrides) as \u{XXXX}; cut after maxBytes with "...".
 std::string quotedForMessage(std::string_view text, std::size_t maxBytes = 60);
+
+// The same escapes, without quotes or a cut: for file paths in "file:line:column: message".
+std::string printableText(std::string_view text);
 
 }  // namespace gb

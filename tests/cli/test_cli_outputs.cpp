@@ -214,6 +214,34 @@ class CliOutputsTest : public QObject {
     QVERIFY(!QFileInfo::exists(scratch.path("r.json")));
   }
 
+  // A path may hold any bytes: result.json stays valid JSON (U+FFFD for bytes that are not UTF-8), and a message
+  // naming the path stays one line.
+  void oddFileNames() {
+    Scratch scratch;
+    const QByteArray data = scratch.root().toLocal8Bit() + "/data\xff.csv";  // not UTF-8
+    FILE* f = std::fopen(data.constData(), "wb");
+    QVERIFY(f != nullptr);
+    const QByteArray csv = smallCsv(40);
+    QCOMPARE(std::fwrite(csv.constData(), 1, static_cast<std::size_t>(csv.size()), f),
+             static_cast<std::size_t>(csv.size()));
+    std::fclose(f);
+    // QProcess takes QStrings, which cannot carry the byte 0xFF: the shell makes the argument (`set --` replaces
+    // the arguments that runGamboostLimited passes on to gamboost).
+    const CliResult r = runGamboostLimited("cd '" + scratch.root() +
+                                               "' && set -- fit --data \"$(printf 'data\\377.csv')\" --out r.json "
+                                               "--knots 4 --mstop 5 --quiet",
+                                           {});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
+    const QJsonDocument doc = QJsonDocument::fromJson(readFile(scratch.path("r.json")));
+    QVERIFY2(doc.isObject() && doc.object()["settings"].toObject()["data"].toString().contains(QChar(0xFFFD)),
+             readFile(scratch.path("r.json")).left(300).constData());
+    // A missing file whose name holds a line break: still one line, the break shown as \x0A.
+    const CliResult missing = runGamboostLimited(
+        "set -- fit --data \"$(printf '" + scratch.root() + "/line\\nbreak.csv')\" --out " + scratch.path("r2.json"),
+        {});
+    verifyRejected(missing, R"(line\\x0Abreak\.csv)");
+  }
+
   void benchCsvWithAMissingFile() {
     Scratch scratch;
     verifyRejected(runGamboost({"bench", "csv", "--file", scratch.path("nope.csv")}), "--file: .*nope\\.csv");
