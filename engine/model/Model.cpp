@@ -32,7 +32,8 @@ namespace {
 std::string nonFiniteReason(const LearnerModel& l, double x, bool outside) {
   std::string why = "the prediction is not a finite number";
   if (outside)
-    return why + " (" + quotedForMessage(l.name) + " = " + formatNumber(x, 17) +
+    // 15 digits show back any cell written with at most 15 significant digits as it was written.
+    return why + " (" + quotedForMessage(l.name) + " = " + formatNumber(x, 15) +
            " lies too far outside its training range [" + formatNumber(l.lo, 17) + ", " + formatNumber(l.hi, 17) + "])";
   return why + " (the model's coefficients of " + quotedForMessage(l.name) + " overflow)";
 }
