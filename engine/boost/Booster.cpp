@@ -146,7 +146,7 @@ Model Booster::model() const {
     lm.selected = counts[j];
     m.learners.push_back(std::move(lm));
   }
-  for (int j : path_.learner) m.pathLearner.push_back(learners_[static_cast<std::size_t>(j)].name);
+  m.pathLearner = path_.learner;  // indices into learners, as the model stores them
   m.pathRisk = path_.risk;
   return m;
 }

@@ -1,10 +1,12 @@
 #include "boost/ModelSettings.hpp"
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <set>
 
 #include "common/Error.hpp"
 #include "common/Format.hpp"
+#include "model/JsonFields.hpp"
 
 namespace gb {
 
@@ -16,31 +18,79 @@ void require(bool ok, const std::string& option, const std::string& rule, double
 
 std::string describeSource(const Dataset& data) { return data.source.empty() ? "the data" : data.source; }
 
+std::string field(const char* key) { return std::string("settings.") + key; }
+
 // Missing keys keep their defaults (older files, hand-written settings); present keys must have the right type
-// (nlohmann throws type_error otherwise).
-template <typename T>
-void readIfPresent(const nlohmann::json& j, const char* key, T& value) {
-  if (const auto it = j.find(key); it != j.end()) it->get_to(value);
+// and range. Integers are range-checked before any cast (a 1e300 read by get_to<int> is undefined behaviour).
+void readInt(const nlohmann::json& j, const char* key, int& value, int lo, int hi) {
+  if (const auto it = j.find(key); it != j.end()) value = static_cast<int>(jsonfield::integer(*it, field(key), lo, hi));
 }
 
-// Enum words must be known: InputError from the *FromString parser.
+void readReal(const nlohmann::json& j, const char* key, double& value) {
+  if (const auto it = j.find(key); it != j.end()) value = jsonfield::number(*it, field(key));
+}
+
+// The accepted words of an engine enum, from its parser's own message ("--x: must be 'a' or 'b' (got '')"), so
+// the list stays in one place and the user's text (which may be megabytes) is never echoed unshortened.
 template <typename E>
-void readIfPresent(const nlohmann::json& j, const char* key, E& value, E (*parse)(const std::string&)) {
-  if (const auto it = j.find(key); it != j.end()) value = parse(it->get<std::string>());
+std::string acceptedWords(E (*parse)(const std::string&)) {
+  try {
+    parse("");
+  } catch (const InputError& e) {
+    std::string m = e.what();
+    const std::size_t from = m.find("must be ");
+    const std::size_t to = m.rfind(" (got ");
+    if (from != std::string::npos && to != std::string::npos && to > from) return m.substr(from, to - from);
+  }
+  return "must be a known word";
+}
+
+// Enum words must be known.
+template <typename E>
+void readWord(const nlohmann::json& j, const char* key, E& value, E (*parse)(const std::string&)) {
+  const auto it = j.find(key);
+  if (it == j.end()) return;
+  const std::string word = jsonfield::text(*it, field(key));
+  try {
+    value = parse(word);
+  } catch (const InputError&) {
+    jsonfield::fail(field(key), acceptedWords(parse) + ", got " + jsonfield::describe(*it));
+  }
+}
+
+// The range rules of validate(), each named both ways: the option for the command line, the field for a file.
+struct Named {
+  const char* option;
+  const char* key;
+};
+
+void checkRanges(const ModelSettings& s, bool file) {
+  auto name = [file](Named n) { return file ? field(n.key) : std::string(n.option); };
+  const std::string knotsRule = "must be in 1.." + std::to_string(ModelSettings::kMaxKnots);
+  require(s.spline.knots >= 1 && s.spline.knots <= ModelSettings::kMaxKnots, name({"--knots", "knots"}), knotsRule,
+          s.spline.knots);
+  require(s.spline.degree >= 1 && s.spline.degree <= SplineBasis::kMaxDegree, name({"--degree", "degree"}),
+          "must be in 1..5", s.spline.degree);
+  require(s.differences >= 0 && s.differences <= 3, name({"--differences", "differences"}), "must be in 0..3",
+          s.differences);
+  // Written as !(edf > 0) style comparisons so that NaN fails too; inf is no degrees of freedom either.
+  require(s.edf > 0.0 && std::isfinite(s.edf), name({"--edf", "edf"}), "must be a finite number greater than 0", s.edf);
+  require(s.nu > 0.0 && s.nu <= 1.0, name({"--nu", "nu"}), "must be in (0, 1]", s.nu);
+  require(s.mstop >= 1 && s.mstop <= ModelSettings::kMaxMstop, name({"--mstop", "mstop"}),
+          "must be in 1.." + std::to_string(ModelSettings::kMaxMstop), s.mstop);
+  if (s.response.empty())
+    throw InputError(file ? field("response") + ": must name a column"
+                          : optionMessage("--response", "must name a column"));
 }
 
 }  // namespace
 
-void ModelSettings::validate() const {
-  require(spline.knots >= 1, "--knots", "must be at least 1", spline.knots);
-  require(spline.degree >= 1 && spline.degree <= SplineBasis::kMaxDegree, "--degree", "must be in 1..5", spline.degree);
-  require(differences >= 0 && differences <= 3, "--differences", "must be in 0..3", differences);
-  // Written as !(edf > 0) so that NaN fails too.
-  require(edf > 0.0, "--edf", "must be greater than 0", edf);
-  require(nu > 0.0 && nu <= 1.0, "--nu", "must be in (0, 1]", nu);
-  require(mstop >= 1, "--mstop", "must be at least 1", mstop);
-  if (response.empty()) throw InputError(optionMessage("--response", "must name a column"));
-}
+// Limits. knots <= 1e6 (SplineBasis::kMaxKnots): k = knots + degree + 1 and every index sum of the basis stay
+// far inside int, and sizes such as intervals * (degree+1)^2 or k * k are formed in std::size_t / Eigen::Index.
+// mstop <= 1e7: the path keeps one index and one risk per iteration (120 MB at the bound; result.json about
+// twice that), iteration counters stay far inside int, and 1e7 iterations already take hours at the fastest
+// per-iteration times measured (docs/performance.md): a larger value is a typo, not a fit.
+void ModelSettings::validate() const { checkRanges(*this, false); }
 
 std::vector<std::string> ModelSettings::resolveLearners(const Dataset& data) const {
   if (data.columnIndex(response) < 0)
@@ -98,18 +148,25 @@ void to_json(nlohmann::json& j, const ModelSettings& s) {
 }
 
 void from_json(const nlohmann::json& j, ModelSettings& s) {
-  if (!j.is_object()) throw InputError("settings: expected a JSON object");
-  readIfPresent(j, "response", s.response);
-  readIfPresent(j, "learners", s.learners);
-  readIfPresent(j, "knots", s.spline.knots);
-  readIfPresent(j, "degree", s.spline.degree);
-  readIfPresent(j, "boundary", s.spline.boundary, &boundaryFromString);
-  readIfPresent(j, "penalty", s.penalty, &penaltyFromString);
-  readIfPresent(j, "differences", s.differences);
-  readIfPresent(j, "edf", s.edf);
-  readIfPresent(j, "edf_definition", s.edfDefinition, &edfDefinitionFromString);
-  readIfPresent(j, "nu", s.nu);
-  readIfPresent(j, "mstop", s.mstop);
+  if (!j.is_object()) jsonfield::fail("settings", "must be a JSON object, got " + jsonfield::describe(j));
+  if (const auto it = j.find("response"); it != j.end()) s.response = jsonfield::text(*it, field("response"));
+  if (const auto it = j.find("learners"); it != j.end()) {
+    if (!it->is_array())
+      jsonfield::fail(field("learners"), "must be an array of names, got " + jsonfield::describe(*it));
+    s.learners.clear();
+    for (std::size_t i = 0; i < it->size(); ++i)
+      s.learners.push_back(jsonfield::text((*it)[i], jsonfield::element(field("learners"), i)));
+  }
+  readInt(j, "knots", s.spline.knots, 1, ModelSettings::kMaxKnots);
+  readInt(j, "degree", s.spline.degree, 1, SplineBasis::kMaxDegree);
+  readWord(j, "boundary", s.spline.boundary, &boundaryFromString);
+  readWord(j, "penalty", s.penalty, &penaltyFromString);
+  readInt(j, "differences", s.differences, 0, 3);
+  readReal(j, "edf", s.edf);
+  readWord(j, "edf_definition", s.edfDefinition, &edfDefinitionFromString);
+  readReal(j, "nu", s.nu);
+  readInt(j, "mstop", s.mstop, 1, ModelSettings::kMaxMstop);
+  checkRanges(s, true);
 }
 
 void to_json(nlohmann::json& j, const ComputeSettings& s) {
@@ -121,12 +178,15 @@ void to_json(nlohmann::json& j, const ComputeSettings& s) {
 }
 
 void from_json(const nlohmann::json& j, ComputeSettings& s) {
-  if (!j.is_object()) throw InputError("compute settings: expected a JSON object");
-  readIfPresent(j, "backend", s.backend);
-  readIfPresent(j, "device", s.device);
-  readIfPresent(j, "precision", s.precision);
-  readIfPresent(j, "kernel", s.kernel);
-  readIfPresent(j, "threads", s.threads);
+  if (!j.is_object()) jsonfield::fail("compute", "must be a JSON object, got " + jsonfield::describe(j));
+  for (auto [key, value] : {std::pair<const char*, std::string*>{"backend", &s.backend},
+                            {"device", &s.device},
+                            {"precision", &s.precision},
+                            {"kernel", &s.kernel}})
+    if (const auto it = j.find(key); it != j.end()) *value = jsonfield::text(*it, std::string("compute.") + key);
+  // 0 = all cores; more threads than this is no machine's core count.
+  if (const auto it = j.find("threads"); it != j.end())
+    s.threads = static_cast<int>(jsonfield::integer(*it, "compute.threads", 0, 65536));
 }
 
 }  // namespace gb

@@ -12,6 +12,10 @@
 namespace gb {
 
 struct ModelSettings {
+  // Upper bounds that keep later arithmetic inside int (see ModelSettings.cpp for why these values).
+  static constexpr int kMaxKnots = SplineBasis::kMaxKnots;
+  static constexpr int kMaxMstop = 10'000'000;
+
   std::string response = "y";
   std::vector<std::string> learners;  // empty: every column except the response
   SplineSpec spline;                  // knots 20, degree 3, extended
@@ -22,8 +26,8 @@ struct ModelSettings {
   double nu = 0.1;
   int mstop = 100;
 
-  // Throws InputError naming the option: knots < 1, degree outside 1..5, differences outside 0..3,
-  // edf <= 0, nu outside (0, 1], mstop < 1.
+  // Throws InputError naming the option: knots outside 1..kMaxKnots, degree outside 1..5, differences outside
+  // 0..3, edf not finite or <= 0, nu outside (0, 1], mstop outside 1..kMaxMstop, an empty response.
   void validate() const;
   // The learner names actually used for this data (resolves the empty list). Throws InputError for an
   // unknown response/learner column (naming it and the file), or a learner equal to the response.
@@ -43,6 +47,9 @@ struct ComputeSettings {
 };
 
 void to_json(nlohmann::json& j, const ModelSettings& s);
+// Missing keys keep their defaults; present keys must have the right type and range, else InputError naming the
+// field path ("settings.knots: must be an integer in 1..1000000, got 2.5"). Unknown keys are left to the caller
+// (the model reader rejects them, knowing the extra keys of a result.json).
 void from_json(const nlohmann::json& j, ModelSettings& s);
 void to_json(nlohmann::json& j, const ComputeSettings& s);
 void from_json(const nlohmann::json& j, ComputeSettings& s);

@@ -7,6 +7,7 @@
 
 #include "common/Error.hpp"
 #include "common/Format.hpp"
+#include "common/Text.hpp"
 #include "learner/EdfSolver.hpp"
 #include "spline/Penalty.hpp"
 
@@ -41,7 +42,8 @@ Eigen::MatrixXd symmetricInverse(const Eigen::MatrixXd& a) {
   return 0.5 * (inv + inv.transpose());
 }
 
-void checkCovariate(const std::string& name, const std::vector<double>& x, double* lo, double* hi) {
+void checkCovariate(const std::string& name, const std::vector<double>& x, const SplineSpec& spec, double* lo,
+                    double* hi) {
   double mn = x.empty() ? 0.0 : x.front();
   double mx = mn;
   for (std::size_t i = 0; i < x.size(); ++i) {
@@ -52,13 +54,18 @@ void checkCovariate(const std::string& name, const std::vector<double>& x, doubl
   }
   if (!(mn < mx))
     throw InputError("learner '" + name + "': covariate is constant (all values " + formatNumber(mn, 10) + ")");
+  // Checked here, where the column is known, rather than left to SplineBasis (whose message cannot name it).
+  const std::string problem = SplineBasis::rangeProblem(mn, mx, spec);
+  if (!problem.empty())
+    throw InputError("column " + quotedForMessage(name) + ": values span [" + formatNumber(mn, 17) + ", " +
+                     formatNumber(mx, 17) + "], " + problem);
   *lo = mn;
   *hi = mx;
 }
 
 Learner buildLearner(const std::string& name, int column, const std::vector<double>& x, const ModelSettings& settings) {
   double lo = 0.0, hi = 0.0;
-  checkCovariate(name, x, &lo, &hi);
+  checkCovariate(name, x, settings.spline, &lo, &hi);
   SplineBasis basis(lo, hi, settings.spline);
   const int k = basis.numColumns();
   if (x.size() < static_cast<std::size_t>(k))

@@ -1,113 +1,14 @@
 #include "model/Model.hpp"
 
 #include <cmath>
-#include <fstream>
-#include <sstream>
 
 #include "common/Error.hpp"
+#include "common/Format.hpp"
+#include "common/Text.hpp"
 #include "data/CsvWriter.hpp"
+#include "model/ModelReader.hpp"
 
 namespace gb {
-
-namespace {
-
-constexpr const char* kFormat = "gamboost-model";
-constexpr int kVersion = 1;
-
-// Malformed model files: collected as plain messages, prefixed with the source once in fromJson.
-struct Malformed {
-  std::string message;
-};
-
-const nlohmann::json& member(const nlohmann::json& j, const std::string& key, const std::string& where) {
-  if (!j.is_object()) throw Malformed{where + " is not a JSON object"};
-  const auto it = j.find(key);
-  if (it == j.end()) throw Malformed{"missing key '" + key + "'" + (where.empty() ? "" : " in " + where)};
-  return *it;
-}
-
-double number(const nlohmann::json& j, const std::string& what) {
-  if (!j.is_number()) throw Malformed{what + " must be a number"};
-  return j.get<double>();
-}
-
-std::vector<double> numbers(const nlohmann::json& j, const std::string& what) {
-  if (!j.is_array()) throw Malformed{what + " must be an array of numbers"};
-  std::vector<double> out;
-  out.reserve(j.size());
-  for (std::size_t i = 0; i < j.size(); ++i) out.push_back(number(j[i], what + "[" + std::to_string(i) + "]"));
-  return out;
-}
-
-LearnerModel parseLearner(const nlohmann::json& j, std::size_t index, const ModelSettings& settings) {
-  const std::string where = "learners[" + std::to_string(index) + "]";
-  LearnerModel l;
-  const nlohmann::json& name = member(j, "name", where);
-  if (!name.is_string()) throw Malformed{where + ".name must be a string"};
-  l.name = name.get<std::string>();
-  const std::vector<double> range = numbers(member(j, "range", where), where + ".range");
-  if (range.size() != 2 || !(range[0] < range[1]) || !std::isfinite(range[0]) || !std::isfinite(range[1]))
-    throw Malformed{where + ".range must be [lo, hi] with lo < hi"};
-  l.lo = range[0];
-  l.hi = range[1];
-  l.coefficients = numbers(member(j, "coefficients", where), where + ".coefficients");
-  const std::size_t k = static_cast<std::size_t>(settings.spline.knots + settings.spline.degree + 1);
-  if (l.coefficients.size() != k)
-    throw Malformed{where + ".coefficients has " + std::to_string(l.coefficients.size()) +
-                    " values, the settings give " + std::to_string(k) + " basis columns"};
-  if (j.contains("k") && number(j["k"], where + ".k") != static_cast<double>(k))
-    throw Malformed{where + ".k does not match the settings (" + std::to_string(k) + ")"};
-  if (j.contains("knots")) {
-    // The knot vector is rebuilt from range + settings; a stored one that disagrees means a corrupt file.
-    const std::vector<double> stored = numbers(j["knots"], where + ".knots");
-    const std::vector<double> rebuilt = l.basis(settings.spline).knotVector();
-    bool same = stored.size() == rebuilt.size();
-    for (std::size_t i = 0; same && i < stored.size(); ++i)
-      same = std::abs(stored[i] - rebuilt[i]) <= 1e-12 * std::max(1.0, std::abs(rebuilt[i]));
-    if (!same) throw Malformed{where + ".knots does not match the knots of range and settings"};
-  }
-  if (j.contains("lambda")) l.lambda = number(j["lambda"], where + ".lambda");
-  if (j.contains("edf")) l.edf = number(j["edf"], where + ".edf");
-  if (j.contains("selected")) l.selected = static_cast<int>(number(j["selected"], where + ".selected"));
-  return l;
-}
-
-Model parseModel(const nlohmann::json& j) {
-  if (!j.is_object()) throw Malformed{"expected a JSON object"};
-  if (j.contains("format") && j["format"] != kFormat) throw Malformed{"format is not '" + std::string(kFormat) + "'"};
-  if (j.contains("version") && j["version"] != kVersion)
-    throw Malformed{"unsupported version " + j["version"].dump() + " (this build reads " + std::to_string(kVersion) +
-                    ")"};
-  Model m;
-  try {
-    from_json(member(j, "settings", ""), m.settings);
-    m.settings.validate();
-  } catch (const nlohmann::json::exception& e) {
-    throw Malformed{std::string("settings: ") + e.what()};
-  } catch (const InputError& e) {
-    throw Malformed{std::string("settings: ") + e.what()};
-  }
-  m.offset = number(member(j, "offset", ""), "offset");
-  const nlohmann::json& learners = member(j, "learners", "");
-  if (!learners.is_array() || learners.empty()) throw Malformed{"learners must be a non-empty array"};
-  for (std::size_t i = 0; i < learners.size(); ++i) m.learners.push_back(parseLearner(learners[i], i, m.settings));
-  if (j.contains("path")) {
-    const nlohmann::json& path = j["path"];
-    const nlohmann::json& names = member(path, "learner", "path");
-    if (!names.is_array()) throw Malformed{"path.learner must be an array of names"};
-    for (const auto& name : names) {
-      if (!name.is_string()) throw Malformed{"path.learner must be an array of names"};
-      m.pathLearner.push_back(name.get<std::string>());
-    }
-    m.pathRisk = numbers(member(path, "risk", "path"), "path.risk");
-    if (m.pathRisk.size() != m.pathLearner.size() + 1)
-      throw Malformed{"path.risk has " + std::to_string(m.pathRisk.size()) + " values, expected " +
-                      std::to_string(m.pathLearner.size() + 1) + " (one per iteration plus the offset's)"};
-  }
-  return m;
-}
-
-}  // namespace
 
 double splineEffect(const SplineBasis& basis, const double* gamma, double x, bool* outside) {
   double w[SplineBasis::kMaxDegree + 1];
@@ -125,6 +26,20 @@ double Model::partialEffect(std::size_t learner, double x, bool* outside) const 
   return splineEffect(l.basis(settings.spline), l.coefficients.data(), x, outside);
 }
 
+namespace {
+
+// Why row value x of a learner made the prediction non-finite, for the message.
+std::string nonFiniteReason(const LearnerModel& l, double x, bool outside) {
+  std::string why = "the prediction is not a finite number";
+  if (outside)
+    // 15 digits show back any cell written with at most 15 significant digits as it was written.
+    return why + " (" + quotedForMessage(l.name) + " = " + formatNumber(x, 15) +
+           " lies too far outside its training range [" + formatNumber(l.lo, 17) + ", " + formatNumber(l.hi, 17) + "])";
+  return why + " (the model's coefficients of " + quotedForMessage(l.name) + " overflow)";
+}
+
+}  // namespace
+
 Prediction Model::predict(const Dataset& data) const {
   const std::size_t n = data.rows();
   Prediction p;
@@ -132,15 +47,21 @@ Prediction Model::predict(const Dataset& data) const {
   std::vector<char> extrapolated(n, 0);
   for (const LearnerModel& l : learners) {
     const int c = data.columnIndex(l.name);
-    if (c < 0) throw InputError(locate(data.source, 1, 0, "no column named '" + l.name + "' (a learner of the model)"));
+    if (c < 0)
+      throw InputError(
+          locate(data.source, 1, 0, "no column named " + quotedForMessage(l.name) + " (a learner of the model)"));
     const std::vector<double>& x = data.columns[static_cast<std::size_t>(c)];
     const SplineBasis basis = l.basis(settings.spline);
     for (std::size_t i = 0; i < n; ++i) {
       if (!std::isfinite(x[i]))
         throw InputError(
-            locate(data.source, static_cast<long>(i) + 2, c + 1, "'" + l.name + "' is not a finite number"));
+            locate(data.source, static_cast<long>(i) + 2, c + 1, quotedForMessage(l.name) + " is not a finite number"));
       bool outside = false;
       p.values[i] += splineEffect(basis, l.coefficients.data(), x[i], &outside);
+      // Checked after every learner, so the message names the cell that tipped the sum over (inf + -inf = NaN
+      // later would hide it): a prediction file must never hold inf or NaN.
+      if (!std::isfinite(p.values[i]))
+        throw InputError(locate(data.source, static_cast<long>(i) + 2, c + 1, nonFiniteReason(l, x[i], outside)));
       extrapolated[i] |= static_cast<char>(outside);
     }
   }
@@ -161,8 +82,8 @@ nlohmann::json Model::toJson() const {
                   {"coefficients", l.coefficients},
                   {"selected", l.selected}});
   }
-  return nlohmann::json{{"format", kFormat},
-                        {"version", kVersion},
+  return nlohmann::json{{"format", "gamboost-model"},
+                        {"version", kFormatVersion},
                         {"offset", offset},
                         {"learners", std::move(ls)},
                         {"path", {{"learner", pathLearner}, {"risk", pathRisk}}},
@@ -171,27 +92,15 @@ nlohmann::json Model::toJson() const {
 
 Model Model::fromJson(const nlohmann::json& j, const std::string& source) {
   try {
-    return parseModel(j);
-  } catch (const Malformed& e) {
-    throw InputError(source + ": " + e.message);
-  } catch (const nlohmann::json::exception& e) {
+    return modelreader::read(j);
+  } catch (const InputError& e) {  // "<field>: ...", e.g. from SplineBasis or the settings
     throw InputError(source + ": " + e.what());
-  } catch (const InputError& e) {  // e.g. SplineBasis rejecting the stored range
+  } catch (const nlohmann::json::exception& e) {  // not expected (every field is type-checked first): still named
     throw InputError(source + ": " + e.what());
   }
 }
 
-Model Model::load(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path + ": cannot open for reading");
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(in);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw InputError(path + ": not valid JSON (" + e.what() + ")");
-  }
-  return fromJson(j, path);
-}
+Model Model::load(const std::string& path) { return fromJson(modelreader::parseFile(path), path); }
 
 void Model::save(const std::string& path) const {
   const nlohmann::json j = toJson();

@@ -29,21 +29,28 @@ struct Prediction {
 };
 
 struct Model {
+  // Version 2 stores path.learner as indices into "learners" (version 1 repeated each learner's name at every
+  // iteration); the reader accepts both.
+  static constexpr int kFormatVersion = 2;
+
   double offset = 0.0;
   ModelSettings settings;
   std::vector<LearnerModel> learners;
-  std::vector<std::string> pathLearner;  // names, one per iteration
-  std::vector<double> pathRisk;          // mstop + 1 entries
+  std::vector<int> pathLearner;  // the learner (index into learners) chosen at each iteration
+  std::vector<double> pathRisk;  // mstop + 1 entries
 
   // f_j(x), uncentred; *outside set when x is outside the training range.
   double partialEffect(std::size_t learner, double x, bool* outside = nullptr) const;
-  // offset + sum_j f_j(x_j). Throws InputError naming a learner column the data lacks.
+  // offset + sum_j f_j(x_j). Throws InputError naming a learner column the data lacks, and the file:line:column
+  // of the first cell that makes a prediction non-finite (e.g. extrapolated far out): never returns inf or NaN.
   Prediction predict(const Dataset& data) const;
 
   // The result.json schema of design.md section 4 without "fitted" and "timing".
   nlohmann::json toJson() const;
-  // Accepts a model.json or a result.json; throws InputError "<source>: ..." for a malformed file.
+  // Accepts a model.json or a result.json of format version 1 or 2; throws InputError "<source>: <field>: ..."
+  // for a malformed file (engine/model/ModelReader.cpp has the rules).
   static Model fromJson(const nlohmann::json& j, const std::string& source);
+  // Also InputError for a path that is no regular file, text that is not JSON, or nesting deeper than 16.
   static Model load(const std::string& path);
   void save(const std::string& path) const;  // atomic (temporary file + rename)
 };

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cfloat>
 #include <cmath>
 
 #include "common/EnumNames.hpp"
@@ -16,13 +17,14 @@ constexpr EnumNames<Boundary, 2> kBoundaryNames{{{Boundary::Clamped, "clamped"},
 
 // R's seq(from, to, length.out = count): exact ends, from + i * ((to - from) / (count - 1)) between (mboost uses it
 // for both the interior knots and the extended boundary knots; we repeat its arithmetic, not just its values).
-std::vector<double> rSeq(double from, double to, int count) {
-  std::vector<double> out(static_cast<std::size_t>(count));
+// count >= 2, and count - 1 is at most kMaxKnots + 1: exact as a double.
+std::vector<double> rSeq(double from, double to, std::size_t count) {
+  std::vector<double> out(count);
   out.front() = from;
   out.back() = to;
-  const int n1 = count - 1;
-  const double by = (to - from) / n1;
-  for (int i = 1; i < n1; ++i) out[static_cast<std::size_t>(i)] = from + i * by;
+  const std::size_t n1 = count - 1;
+  const double by = (to - from) / static_cast<double>(n1);
+  for (std::size_t i = 1; i < n1; ++i) out[i] = from + static_cast<double>(i) * by;
   return out;
 }
 
@@ -35,22 +37,47 @@ std::string toString(Boundary b) { return enumToString(kBoundaryNames, b); }
 Boundary boundaryFromString(const std::string& s) { return enumFromString(kBoundaryNames, s, "--boundary"); }
 
 SplineBasis::SplineBasis(double lo, double hi, const SplineSpec& spec) : spec_(spec), lo_(lo), hi_(hi) {
-  if (spec.knots < 1)
-    throw InputError(optionMessage("--knots", "must be at least 1 (got " + std::to_string(spec.knots) + ")"));
+  if (spec.knots < 1 || spec.knots > kMaxKnots)
+    throw InputError(optionMessage(
+        "--knots", "must be in 1.." + std::to_string(kMaxKnots) + " (got " + std::to_string(spec.knots) + ")"));
   if (spec.degree < 1 || spec.degree > kMaxDegree)
     throw InputError(optionMessage("--degree", "must be between 1 and 5 (got " + std::to_string(spec.degree) + ")"));
-  // hi - lo must be finite too: the knot spacing is computed from it.
-  if (!std::isfinite(hi - lo) || !(lo < hi))
-    throw InputError("spline range must satisfy lo < hi, both finite (got lo = " + formatNumber(lo, 17) +
-                     ", hi = " + formatNumber(hi, 17) + ")");
-  dx_ = (hi - lo) / (spec.knots + 1);
+  const std::string problem = rangeProblem(lo, hi, spec);
+  if (!problem.empty())
+    throw InputError("spline range [" + formatNumber(lo, 17) + ", " + formatNumber(hi, 17) + "]: " + problem);
+  dx_ = (hi - lo) / (static_cast<double>(spec.knots) + 1.0);
   buildKnots();
   buildPolynomials();
 }
 
+// The rule for [lo, hi] (the same at fit, for the observed range of a column, and at load, for a stored range):
+//  - lo, hi finite and hi > lo: a basis on an empty or unbounded interval means nothing;
+//  - the spacing dx = (hi - lo) / (knots + 1) finite (hi - lo can overflow) and a normal double (>= DBL_MIN):
+//    a subnormal dx has lost precision and 1/dx (derivatives, the local coordinate) overflows;
+//  - dx >= 64 * DBL_EPSILON * max(|lo|, |hi|), i.e. at least 64 ulp of the largest knot: lo + i dx are then
+//    distinct and increasing in double, and the knot differences that the Cox-de Boor recursion divides by are
+//    exact to a few percent at worst, so every basis function is well defined (no 0/0, no NaN);
+//  - the extended knots lo - degree dx and hi + degree dx finite (they are built for Boundary::Extended;
+//    checked for both boundaries, so that a model's range stays valid whatever its boundary setting).
+// Ranges of covariates near 1e-321, or of [1e6, 1e6 + 1e-12], fail here with a message instead of inside the
+// eigen-solver at fit or as NaN predictions.
+std::string SplineBasis::rangeProblem(double lo, double hi, const SplineSpec& spec) {
+  if (!std::isfinite(lo) || !std::isfinite(hi)) return "the range must be finite";
+  if (!(hi > lo)) return "the range must satisfy lo < hi";
+  const int knots = std::clamp(spec.knots, 1, kMaxKnots);
+  const int degree = std::clamp(spec.degree, 1, kMaxDegree);
+  const double dx = (hi - lo) / (static_cast<double>(knots) + 1.0);
+  if (!std::isfinite(dx)) return "too wide a range for a spline basis";
+  const double scale = std::max(std::abs(lo), std::abs(hi));
+  if (!(dx >= DBL_MIN) || !(dx >= 64.0 * DBL_EPSILON * scale)) return "too narrow a range for a spline basis";
+  if (!std::isfinite(lo - degree * dx) || !std::isfinite(hi + degree * dx))
+    return "too wide a range for a spline basis";
+  return {};
+}
+
 void SplineBasis::buildKnots() {
   const int p = spec_.degree;
-  const std::vector<double> grid = rSeq(lo_, hi_, spec_.knots + 2);  // lo, interior..., hi
+  const std::vector<double> grid = rSeq(lo_, hi_, static_cast<std::size_t>(spec_.knots) + 2);  // lo, interior, hi
   knots_.clear();
   if (spec_.boundary == Boundary::Clamped) {
     knots_.insert(knots_.end(), static_cast<std::size_t>(p + 1), lo_);
@@ -58,8 +85,8 @@ void SplineBasis::buildKnots() {
     knots_.insert(knots_.end(), static_cast<std::size_t>(p + 1), hi_);
   } else {
     // mboost's bsplines(): bk_lower <- seq(lo - degree * dx, lo, length = degree + 1), likewise above hi.
-    const std::vector<double> below = rSeq(lo_ - p * dx_, lo_, p + 1);
-    const std::vector<double> above = rSeq(hi_, hi_ + p * dx_, p + 1);
+    const std::vector<double> below = rSeq(lo_ - p * dx_, lo_, static_cast<std::size_t>(p) + 1);
+    const std::vector<double> above = rSeq(hi_, hi_ + p * dx_, static_cast<std::size_t>(p) + 1);
     knots_.insert(knots_.end(), below.begin(), below.end());
     knots_.insert(knots_.end(), grid.begin() + 1, grid.end() - 1);
     knots_.insert(knots_.end(), above.begin(), above.end());

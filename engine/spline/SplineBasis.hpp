@@ -18,7 +18,7 @@ namespace gb {
 enum class Boundary { Clamped, Extended };
 
 struct SplineSpec {
-  int knots = 20;  // interior knots, >= 1
+  int knots = 20;  // interior knots, 1..SplineBasis::kMaxKnots
   int degree = 3;  // 1..5
   Boundary boundary = Boundary::Extended;
 };
@@ -29,9 +29,17 @@ Boundary boundaryFromString(const std::string& s);  // throws InputError("--boun
 class SplineBasis {
  public:
   static constexpr int kMaxDegree = 5;
+  // With at most a million interior knots every index below (knots + degree + 1 columns, knot vector entries,
+  // interval numbers) fits in int with room to spare; sizes that multiply them are formed in std::size_t.
+  static constexpr int kMaxKnots = 1'000'000;
 
-  // Throws InputError if knots < 1, degree outside 1..5, or !(lo < hi) (message names the numbers).
+  // Throws InputError if knots is outside 1..kMaxKnots, degree outside 1..5, or rangeProblem() objects to
+  // [lo, hi] (the message names the numbers; callers that know the column or field catch this earlier).
   SplineBasis(double lo, double hi, const SplineSpec& spec);
+
+  // Why no basis of this spec can be built on [lo, hi], as a phrase ("too narrow a range for a spline basis"),
+  // or "" when one can. The rule and its reasons are in SplineBasis.cpp.
+  static std::string rangeProblem(double lo, double hi, const SplineSpec& spec);
 
   const SplineSpec& spec() const { return spec_; }
   int degree() const { return spec_.degree; }

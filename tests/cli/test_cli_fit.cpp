@@ -97,9 +97,14 @@ void CliFitTest::resultHasDocumentedSchema() {
   QCOMPARE(r_["path"]["learner"].size(), std::size_t(kMstop));
   QCOMPARE(r_["path"]["risk"].size(), std::size_t(kMstop + 1));
   QCOMPARE(r_["fitted"].size(), std::size_t(kRows));
-  // The counts agree with the path they summarise.
+  // The counts agree with the path they summarise; the path holds 0-based indices into "learners" (version 2).
+  QCOMPARE(r_["version"].get<int>(), 2);
   std::map<std::string, int> fromPath;
-  for (const json& name : r_["path"]["learner"]) ++fromPath[name.get<std::string>()];
+  for (const json& index : r_["path"]["learner"]) {
+    QVERIFY(index.is_number_integer());
+    QVERIFY(index.get<int>() >= 0 && index.get<std::size_t>() < r_["learners"].size());
+    ++fromPath[r_["learners"][index.get<std::size_t>()]["name"].get<std::string>()];
+  }
   for (const auto& [name, count] : fromPath) QCOMPARE(selected[name], count);
   for (const char* key : {"setup_s", "fit_s", "read_s", "backend", "device", "kernel", "precision"})
     QVERIFY2(r_["timing"].contains(key), key);
@@ -176,7 +181,8 @@ void CliFitTest::summaryNamesSelectedAndTruth() {
   // The most selected learner is listed first, with its count from the path.
   const json truth = readJson(data_ + ".truth.json");
   std::map<std::string, int> counts;
-  for (const json& name : r_["path"]["learner"]) ++counts[name.get<std::string>()];
+  for (const json& index : r_["path"]["learner"])
+    ++counts[r_["learners"].at(index.get<std::size_t>())["name"].get<std::string>()];
   int best = 0;
   for (const auto& [name, count] : counts) best = std::max(best, count);
   const QRegularExpression firstRow(R"(-{10,}\n(\S+)\s+(\d+))");

@@ -187,6 +187,7 @@ void TestBooster::modelCarriesThePath() {
   const Model m = b->model();
   QCOMPARE(m.offset, b->offset());
   QCOMPARE(m.pathRisk, b->path().risk);
+  QCOMPARE(m.pathLearner, b->path().learner);  // indices into m.learners
   QCOMPARE(m.pathLearner.size(), std::size_t(20));
   QCOMPARE(m.learners.size(), b->learners().size());
   int selected = 0;

@@ -1,5 +1,6 @@
 // ModelSettings: validation messages name the option, presets, learner resolution and JSON.
 #include <QtTest>
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "boost/ModelSettings.hpp"
@@ -34,22 +35,32 @@ class TestSettings : public QObject {
   void resolvesLearners();
   void jsonRoundTrip();
   void jsonRejectsUnknownNames();
+  void jsonFieldsAreTypedAndBounded_data();
+  void jsonFieldsAreTypedAndBounded();
+  void jsonAcceptsIntegralFloats();
 };
 
 void TestSettings::validationNamesTheOption_data() {
   QTest::addColumn<QString>("field");
   QTest::addColumn<double>("value");
   QTest::addColumn<QString>("message");
-  QTest::newRow("knots 0") << "knots" << 0.0 << "--knots: must be at least 1 (got 0)";
+  QTest::newRow("knots 0") << "knots" << 0.0 << "--knots: must be in 1..1000000 (got 0)";
+  // INT_MAX knots overflowed knots + 1 / + 2 in SplineBasis and knots + degree + 1 in the model reader.
+  QTest::newRow("knots INT_MAX") << "knots" << 2147483647.0 << "--knots: must be in 1..1000000 (got 2147483647)";
+  QTest::newRow("knots 1e6 + 1") << "knots" << 1000001.0 << "--knots: must be in 1..1000000 (got 1000001)";
   QTest::newRow("degree 0") << "degree" << 0.0 << "--degree: must be in 1..5 (got 0)";
   QTest::newRow("degree 6") << "degree" << 6.0 << "--degree: must be in 1..5 (got 6)";
   QTest::newRow("differences -1") << "differences" << -1.0 << "--differences: must be in 0..3 (got -1)";
   QTest::newRow("differences 4") << "differences" << 4.0 << "--differences: must be in 0..3 (got 4)";
-  QTest::newRow("edf 0") << "edf" << 0.0 << "--edf: must be greater than 0 (got 0)";
-  QTest::newRow("edf nan") << "edf" << std::nan("") << "--edf: must be greater than 0 (got nan)";
+  QTest::newRow("edf 0") << "edf" << 0.0 << "--edf: must be a finite number greater than 0 (got 0)";
+  QTest::newRow("edf nan") << "edf" << std::nan("") << "--edf: must be a finite number greater than 0 (got nan)";
+  QTest::newRow("edf inf") << "edf" << HUGE_VAL << "--edf: must be a finite number greater than 0 (got inf)";
   QTest::newRow("nu 0") << "nu" << 0.0 << "--nu: must be in (0, 1] (got 0)";
   QTest::newRow("nu 1.5") << "nu" << 1.5 << "--nu: must be in (0, 1] (got 1.5)";
-  QTest::newRow("mstop 0") << "mstop" << 0.0 << "--mstop: must be at least 1 (got 0)";
+  QTest::newRow("nu nan") << "nu" << std::nan("") << "--nu: must be in (0, 1] (got nan)";
+  QTest::newRow("mstop 0") << "mstop" << 0.0 << "--mstop: must be in 1..10000000 (got 0)";
+  QTest::newRow("mstop 1e7 + 1") << "mstop" << 10000001.0 << "--mstop: must be in 1..10000000 (got 10000001)";
+  QTest::newRow("mstop INT_MAX") << "mstop" << 2147483647.0 << "--mstop: must be in 1..10000000 (got 2147483647)";
 }
 
 void TestSettings::validationNamesTheOption() {
@@ -151,7 +162,97 @@ void TestSettings::jsonRejectsUnknownNames() {
   QVERIFY_THROWS_EXCEPTION(InputError, j.get<ModelSettings>());
   j = ModelSettings{};
   j["nu"] = "fast";
-  QVERIFY_THROWS_EXCEPTION(nlohmann::json::exception, j.get<ModelSettings>());
+  QCOMPARE(gbtest::inputErrorOf([&] { j.get<ModelSettings>(); }),
+           QStringLiteral("settings.nu: must be a number, got the string 'fast'"));
+}
+
+void TestSettings::jsonFieldsAreTypedAndBounded_data() {
+  QTest::addColumn<QString>("key");
+  QTest::addColumn<QString>("value");  // JSON text
+  QTest::addColumn<QString>("message");
+  // Integers must be integers: 2.5 was truncated to 2 by get_to<int>; 1e300 in get_to<int> is undefined.
+  QTest::newRow("knots 2.5") << "knots"
+                             << "2.5"
+                             << "settings.knots: must be an integer, got 2.5";
+  QTest::newRow("differences 2.5") << "differences"
+                                   << "2.5"
+                                   << "settings.differences: must be an integer, got 2.5";
+  QTest::newRow("knots 1e300") << "knots"
+                               << "1e300"
+                               << "settings.knots: must be an integer in 1..1000000, got 1.0000000000000001e+300";
+  QTest::newRow("knots 1e400") << "knots"
+                               << "1e400"
+                               << "settings.knots: must be an integer, got a number beyond the double range";
+  QTest::newRow("knots INT_MAX") << "knots"
+                                 << "2147483647"
+                                 << "settings.knots: must be an integer in 1..1000000, got 2147483647";
+  QTest::newRow("knots 2^64") << "knots"
+                              << "18446744073709551615"
+                              << "settings.knots: must be an integer in 1..1000000, got 18446744073709551615";
+  QTest::newRow("degree -1") << "degree"
+                             << "-1"
+                             << "settings.degree: must be an integer in 1..5, got -1";
+  QTest::newRow("degree string") << "degree"
+                                 << R"("3")"
+                                 << "settings.degree: must be an integer in 1..5, got the string '3'";
+  QTest::newRow("mstop 1e7+1") << "mstop"
+                               << "10000001"
+                               << "settings.mstop: must be an integer in 1..10000000, got 10000001";
+  QTest::newRow("mstop array") << "mstop"
+                               << "[1]"
+                               << "settings.mstop: must be an integer in 1..10000000, got an array";
+  QTest::newRow("edf 1e400") << "edf"
+                             << "1e400"
+                             << "settings.edf: must be a finite number, got a number beyond the double range";
+  QTest::newRow("edf -1") << "edf"
+                          << "-1"
+                          << "settings.edf: must be a finite number greater than 0 (got -1)";
+  QTest::newRow("nu 2") << "nu"
+                        << "2"
+                        << "settings.nu: must be in (0, 1] (got 2)";
+  QTest::newRow("nu object") << "nu"
+                             << R"({"a": 1})"
+                             << "settings.nu: must be a number, got an object";
+  QTest::newRow("response number") << "response"
+                                   << "7"
+                                   << "settings.response: must be a string, got 7";
+  QTest::newRow("response empty") << "response"
+                                  << R"("")"
+                                  << "settings.response: must name a column";
+  QTest::newRow("learners string") << "learners"
+                                   << R"("x1")"
+                                   << "settings.learners: must be an array of names, got the string 'x1'";
+  QTest::newRow("learners[1] null") << "learners"
+                                    << R"(["x1", null])"
+                                    << "settings.learners[1]: must be a string, got null";
+  QTest::newRow("boundary number") << "boundary"
+                                   << "1"
+                                   << "settings.boundary: must be a string, got 1";
+}
+
+void TestSettings::jsonFieldsAreTypedAndBounded() {
+  QFETCH(QString, key);
+  QFETCH(QString, value);
+  QFETCH(QString, message);
+  nlohmann::json j = ModelSettings{};
+  // nlohmann's parser refuses the literal 1e400 itself (out_of_range 406; Model::load names the field then):
+  // inf is what a caller building the JSON in memory can still pass.
+  j[key.toStdString()] = value == "1e400" ? nlohmann::json(HUGE_VAL) : nlohmann::json::parse(value.toStdString());
+  QCOMPARE(gbtest::inputErrorOf([&] { j.get<ModelSettings>(); }), message);
+}
+
+void TestSettings::jsonAcceptsIntegralFloats() {
+  // 20.0 is an integer written by a tool that has only doubles (R's jsonlite can): accepted as 20.
+  nlohmann::json j = ModelSettings{};
+  j["knots"] = 20.0;
+  j["mstop"] = 1e7;
+  const ModelSettings s = j.get<ModelSettings>();
+  QCOMPARE(s.spline.knots, 20);
+  QCOMPARE(s.mstop, 10000000);
+  nlohmann::json c = ComputeSettings{};
+  c["threads"] = 1e300;
+  QCOMPARE(gbtest::inputErrorOf([&] { c.get<ComputeSettings>(); }),
+           QStringLiteral("compute.threads: must be an integer in 0..65536, got 1.0000000000000001e+300"));
 }
 
 QTEST_APPLESS_MAIN(TestSettings)

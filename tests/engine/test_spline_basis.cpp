@@ -1,6 +1,7 @@
 // SplineBasis against an independent recursive Cox-de Boor evaluation written here, against values known by hand,
 // and for the properties the model relies on (partition of unity, knot layout, derivative, linear extrapolation).
 #include <QtTest>
+#include <cfloat>
 #include <cmath>
 #include <random>
 
@@ -208,6 +209,61 @@ class TestSplineBasis : public QObject {
     QVERIFY(message([] { SplineBasis(0, 1, SplineSpec{5, 6, Boundary::Extended}); }).contains("got 6"));
     QVERIFY(message([] { SplineBasis(1, 1, SplineSpec{5, 3, Boundary::Extended}); }).contains("lo < hi"));
     QVERIFY(message([] { gb::boundaryFromString("open"); }).startsWith("--boundary:"));
+    // INT_MAX knots overflowed knots + 1 and knots + 2 (int) before any allocation.
+    QCOMPARE(message([] {
+               SplineBasis(0, 1, SplineSpec{2147483647, 3, Boundary::Extended});
+             }),
+             QStringLiteral("--knots: must be in 1..1000000 (got 2147483647)"));
+  }
+
+  // The range rule: finite, hi > lo, normal and distinct knot spacing, finite extended knots.
+  void rangeRule_data() {
+    QTest::addColumn<double>("lo");
+    QTest::addColumn<double>("hi");
+    QTest::addColumn<QString>("problem");  // "" = accepted
+    const QString narrow = "too narrow a range for a spline basis";
+    const QString wide = "too wide a range for a spline basis";
+    QTest::newRow("unit") << 0.0 << 1.0 << "";
+    QTest::newRow("tiny but normal") << 0.0 << 1e-300 << "";
+    QTest::newRow("large offset, wide enough") << 1e6 << 1e6 + 1.0 << "";
+    QTest::newRow("subnormal 1e-321") << 0.0 << 1e-321 << narrow;
+    QTest::newRow("subnormal 1e-320") << 0.0 << 1e-320 << narrow;
+    // dx = 21 * DBL_MIN / 21 = DBL_MIN exactly is still normal; a bit less is not.
+    QTest::newRow("spacing DBL_MIN") << 0.0 << 21 * DBL_MIN << "";
+    QTest::newRow("spacing below DBL_MIN") << 0.0 << 20 * DBL_MIN << narrow;
+    // 1e6 has an ulp of 1.2e-10: knots 5e-11 apart would not be distinct.
+    QTest::newRow("not distinct") << 1e6 << 1e6 + 1e-9 << narrow;
+    QTest::newRow("empty") << 1.0 << 1.0 << "the range must satisfy lo < hi";
+    QTest::newRow("reversed") << 2.0 << 1.0 << "the range must satisfy lo < hi";
+    QTest::newRow("infinite") << 0.0 << HUGE_VAL << "the range must be finite";
+    QTest::newRow("nan") << std::nan("") << 1.0 << "the range must be finite";
+    QTest::newRow("width overflows") << -1e308 << 1e308 << wide;
+    QTest::newRow("extended knots overflow") << 0.0 << 1.7e308 << wide;
+  }
+
+  void rangeRule() {
+    QFETCH(double, lo);
+    QFETCH(double, hi);
+    QFETCH(QString, problem);
+    const SplineSpec spec{20, 3, Boundary::Extended};
+    QCOMPARE(QString::fromStdString(SplineBasis::rangeProblem(lo, hi, spec)), problem);
+    if (!problem.isEmpty()) {
+      QVERIFY_THROWS_EXCEPTION(gb::InputError, SplineBasis(lo, hi, spec));
+      return;
+    }
+    // An accepted range gives a basis whose values are finite and sum to 1 inside (partition of unity).
+    const SplineBasis b(lo, hi, spec);
+    double w[SplineBasis::kMaxDegree + 1];
+    for (double t : {0.0, 0.3, 0.77, 1.0}) {
+      const double x = lo + t * (hi - lo);
+      b.evaluateFast(x, w);
+      double sum = 0.0;
+      for (int r = 0; r <= 3; ++r) {
+        QVERIFY(std::isfinite(w[r]));
+        sum += w[r];
+      }
+      QVERIFY2(std::abs(sum - 1.0) < 1e-6, qPrintable(QString::number(sum, 'g', 17)));
+    }
   }
 };
 

@@ -148,7 +148,10 @@ class TestExternalReferences : public QObject {
     std::vector<double> risk;
     for (const auto& v : ours["path"].toObject()["risk"].toArray()) risk.push_back(v.toDouble());
     QStringList path;
-    for (const auto& v : ours["path"].toObject()["learner"].toArray()) path << v.toString();
+    // path.learner holds 0-based indices into "learners" (format version 2): map them to the names R reports.
+    const QJsonArray learners = ours["learners"].toArray();
+    for (const auto& v : ours["path"].toObject()["learner"].toArray())
+      path << learners.at(v.toInt(-1)).toObject()["name"].toString();
 
     std::vector<double> refFitted;
     for (const auto& row : readNumbers(prefix + ".fitted.csv", true)) refFitted.push_back(row[0]);
