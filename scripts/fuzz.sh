@@ -61,7 +61,8 @@ for f in "${FUZZERS[@]}"; do
     else
       ok=0
       echo "fuzz: $f FAILS on regression input $input; reproduce with: $bin $input"
-      grep -a -E "ERROR|runtime error|gb-fuzz finding|SUMMARY|#[0-9]+ 0x" "$scratch/replay.log" | head -30 || true
+      grep -a -E "ERROR|runtime error|gb-fuzz finding|terminate called|what\(\)|#[0-9]+ 0x.* in (gb|LLVMFuzzerTestOneInput|nlohmann)" \
+        "$scratch/replay.log" | head -8 | cut -c1-220 || true
     fi
   done
   echo "fuzz: $f replayed $nreg regression inputs"
@@ -75,7 +76,8 @@ for f in "${FUZZERS[@]}"; do
   else
     ok=0
     echo "fuzz: $f FOUND a failure after fuzzing (log: $log):"
-    grep -a -E "ERROR|runtime error|gb-fuzz finding|terminate called|what\(\)|SUMMARY|#[0-9]+ 0x|Test unit written" "$log" | head -40 || true
+    grep -a -E "ERROR|runtime error|gb-fuzz finding|terminate called|what\(\)|#[0-9]+ 0x.* in (gb|LLVMFuzzerTestOneInput|nlohmann)" \
+      "$log" | head -12 | cut -c1-220 || true
     for artifact in "$findings"/crash-* "$findings"/timeout-* "$findings"/oom-* "$findings"/leak-*; do
       [ -f "$artifact" ] || continue
       echo "fuzz: reproduce with: $bin $artifact   (keep it as tests/fuzz/regressions/$f/<name>)"

@@ -34,7 +34,9 @@ export LSAN_OPTIONS="suppressions=$ROOT/scripts/sanitizers/lsan.supp:print_suppr
 export QT_QPA_PLATFORM=offscreen
 
 status=0
-(cd "$BUILD_DIR" && ctest --output-on-failure -j "$(nproc)") || status=$?
+# GB_SANITIZE_CTEST_ARGS: extra ctest arguments, e.g. "-R engine" to run a part of the suite.
+# shellcheck disable=SC2086
+(cd "$BUILD_DIR" && ctest --output-on-failure -j "$(nproc)" ${GB_SANITIZE_CTEST_ARGS:-}) || status=$?
 if compgen -G "$logs/report*" >/dev/null; then
   echo "sanitize: sanitizer reports (in $logs):"
   for f in "$logs"/report*; do
