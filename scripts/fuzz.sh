@@ -22,7 +22,7 @@ launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 start=$SECONDS
 cmake -S . -B "$BUILD_DIR" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" -DGB_FUZZ=ON -DGB_BUILD_GUI=OFF -DGB_BUILD_TESTS=OFF \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DGB_FUZZ=ON -DGB_BUILD_GUI=OFF -DGB_BUILD_TESTS=OFF \
   -DGB_WITH_OPENCL=OFF "${launcher[@]}" >/dev/null
 cmake --build "$BUILD_DIR" -j "$(nproc)" --target "${FUZZERS[@]}"
 echo "fuzz: built in $((SECONDS - start)) s"

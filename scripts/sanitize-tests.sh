@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds every target with AddressSanitizer + UndefinedBehaviorSanitizer (GCC, -O1 -g, GB_SANITIZE=ON) into
-# build-asan and runs the whole ctest suite there once. Fails when a test fails or when any sanitizer reported
+# Builds every target with AddressSanitizer + UndefinedBehaviorSanitizer (GCC, -O1, -g1: line tables for the
+# stacks, GB_SANITIZE=ON) into build-asan and runs the whole ctest suite there once. Fails when a test fails or when any sanitizer reported
 # anything, in a test or in a gamboost process a test started (reports go to build-asan/sanitizer-logs/ too,
 # so that a report in a child process whose exit status a test does not look at still fails this step).
 #
@@ -18,7 +18,7 @@ launcher=()
 command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 start=$SECONDS
 cmake -S . -B "$BUILD_DIR" -DCMAKE_CXX_COMPILER=g++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g" -DGB_SANITIZE=ON \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DGB_SANITIZE=ON \
   -DGB_BUILD_GUI="${GB_SANITIZE_GUI:-OFF}" "${launcher[@]}" "$@" >/dev/null
 cmake --build "$BUILD_DIR" -j "$(nproc)"
 echo "sanitize: built in $((SECONDS - start)) s"
