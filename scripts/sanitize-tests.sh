@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Builds every target with AddressSanitizer + UndefinedBehaviorSanitizer (GCC, -O1, -g1: line tables for the
-# stacks, GB_SANITIZE=ON) into build-asan and runs the whole ctest suite there once. Fails when a test fails or when any sanitizer reported
-# anything, in a test or in a gamboost process a test started (reports go to build-asan/sanitizer-logs/ too,
-# so that a report in a child process whose exit status a test does not look at still fails this step).
+# stacks, GB_SANITIZE=ON) into build-asan and runs the whole ctest suite there once. Fails when a test fails or
+# when any sanitizer reported anything, in a test or in a gamboost process a test started (reports go to
+# build-asan/sanitizer-logs/ too, so that a report in a child process whose exit status a test does not look at
+# still fails this step).
 #
 # Usage: scripts/sanitize-tests.sh [extra cmake configure arguments]
 # The GUI and its tests (tests/ui) are left out by default to keep CI within its time budget (they would add
