@@ -9,7 +9,7 @@ PACKAGES=(
   ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers pocl-opencl-icd clinfo libclblast-dev
   qt6-base-dev qt6-svg-dev libqcustomplot-dev libqcustomplot2.1-qt6
   fonts-dejavu-core xvfb xauth
-  clang-format clang libfuzzer-14-dev ccache   # CI's format check, the fuzzers (clang + libFuzzer), faster rebuilds
+  clang-format clang libfuzzer-14-dev libclang-rt-14-dev libomp-14-dev ccache   # CI's format check; the fuzzers (clang, libFuzzer, its sanitizer runtimes, OpenMP for clang); faster rebuilds
   r-base-core python3-patsy python3-numpy python3-scipy   # independent references for the exactness tests (tests/reference; patsy's bs() needs scipy)
 )
 

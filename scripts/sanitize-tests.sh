@@ -1,0 +1,50 @@
+#!/usr/bin/env bash
+# Builds every target with AddressSanitizer + UndefinedBehaviorSanitizer (GCC, -O1, -g1: line tables for the
+# stacks, GB_SANITIZE=ON) into build-asan and runs the whole ctest suite there once. Fails when a test fails or
+# when any sanitizer reported anything, in a test or in a gamboost process a test started (reports go to
+# build-asan/sanitizer-logs/ too, so that a report in a child process whose exit status a test does not look at
+# still fails this step).
+#
+# Usage: scripts/sanitize-tests.sh [extra cmake configure arguments]
+# The GUI and its tests (tests/ui) are left out by default to keep CI within its time budget (they would add
+# about a third to the build); GB_SANITIZE_GUI=ON builds and runs them too (their timing bounds are scaled
+# under GB_SANITIZED).
+# Third-party leak suppressions: scripts/sanitizers/lsan.supp (docs/reliability.md says which and why).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+BUILD_DIR=${GB_ASAN_BUILD_DIR:-build-asan}
+
+launcher=()
+command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+start=$SECONDS
+cmake -S . -B "$BUILD_DIR" -DCMAKE_CXX_COMPILER=g++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DGB_SANITIZE=ON \
+  -DGB_BUILD_GUI="${GB_SANITIZE_GUI:-OFF}" "${launcher[@]}" "$@" >/dev/null
+cmake --build "$BUILD_DIR" -j "$(nproc)"
+echo "sanitize: built in $((SECONDS - start)) s"
+
+logs=$ROOT/$BUILD_DIR/sanitizer-logs
+rm -rf "$logs"
+mkdir -p "$logs"
+# abort_on_error: a report kills the process with SIGABRT, which no expected exit status (1 or 2) can hide.
+common="abort_on_error=1:log_path=$logs/report:log_exe_name=1"
+export ASAN_OPTIONS="$common:detect_leaks=1:strict_init_order=1:detect_stack_use_after_return=0"
+export UBSAN_OPTIONS="$common:print_stacktrace=1:halt_on_error=1"
+export LSAN_OPTIONS="suppressions=$ROOT/scripts/sanitizers/lsan.supp:print_suppressions=0"
+export QT_QPA_PLATFORM=offscreen
+
+status=0
+# GB_SANITIZE_CTEST_ARGS: extra ctest arguments, e.g. "-R engine" to run a part of the suite.
+# shellcheck disable=SC2086
+(cd "$BUILD_DIR" && ctest --output-on-failure -j "$(nproc)" ${GB_SANITIZE_CTEST_ARGS:-}) || status=$?
+if compgen -G "$logs/report*" >/dev/null; then
+  echo "sanitize: sanitizer reports (in $logs):"
+  for f in "$logs"/report*; do
+    echo "----- $f"
+    head -60 "$f"
+  done
+  status=1
+fi
+echo "sanitize: took $((SECONDS - start)) s"
+exit $status

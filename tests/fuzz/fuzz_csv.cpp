@@ -1,0 +1,134 @@
+// libFuzzer harness for the CSV reader (gb::readCsv, gb::readCsvHead).
+//
+// Input: one options byte, then the file's bytes. The options byte picks
+//   bits 0-1  the delimiter: detected, ',', ';' or tab;
+//   bits 2-4  the block size: 16 (the reader's minimum), 17, 31, 64, 100, 4096, 65536 bytes or the default,
+//             so that small blocks put fields, quotes, CRLF pairs and the BOM across block edges;
+//   bits 5-6  readCsv, readCsvHead with 0 rows (header only), 1 row or 3 rows;
+//   bit  7    a progress callback that cancels on its second call (readCsv only).
+// Documented errors (gb::InputError, gb::Error for a cancel) are fine; anything else is a finding, as is a
+// broken property of a successful read: all values finite, names unique and non-empty, columns of equal length,
+// and the same outcome and table whatever the block size (and readCsvHead a prefix of readCsv).
+#include <cmath>
+#include <cstring>
+#include <optional>
+#include <set>
+
+#include "FuzzSupport.hpp"
+#include "common/Error.hpp"
+#include "data/CsvReader.hpp"
+
+namespace {
+
+constexpr std::size_t kBlocks[8] = {16, 17, 31, 64, 100, 4096, 65536, gb::CsvOptions{}.blockBytes};
+constexpr char kDelimiters[4] = {0, ',', ';', '\t'};
+
+// A read's outcome: the table, or the kind of documented error.
+struct Outcome {
+  std::optional<gb::Dataset> data;
+  bool cancelled = false;
+};
+
+void checkTable(const gb::Dataset& d, std::size_t minRows, std::size_t maxRows) {
+  GBFUZZ_CHECK(d.cols() >= 1, "a table without columns");
+  GBFUZZ_CHECK(d.names.size() == d.columns.size(), "names and columns differ in number");
+  std::set<std::string> seen;
+  for (const std::string& name : d.names) {
+    GBFUZZ_CHECK(!name.empty(), "an empty column name");
+    GBFUZZ_CHECK(seen.insert(name).second, "a duplicate column name: " + name);
+  }
+  const std::size_t rows = d.columns.front().size();
+  GBFUZZ_CHECK(rows >= minRows && rows <= maxRows, "row count " + std::to_string(rows) + " out of range");
+  for (std::size_t c = 0; c < d.cols(); ++c) {
+    GBFUZZ_CHECK(d.columns[c].size() == rows, "columns of unequal length");
+    for (double v : d.columns[c]) GBFUZZ_CHECK(std::isfinite(v), "a non-finite value in " + d.names[c]);
+  }
+}
+
+bool sameValues(const std::vector<double>& a, const std::vector<double>& b, std::size_t n) {
+  for (std::size_t i = 0; i < n; ++i)
+    if (std::memcmp(&a[i], &b[i], sizeof(double)) != 0) return false;  // bitwise: -0.0 and 0.0 differ too
+  return true;
+}
+
+// `head` has the first rows of `full` (all of them when head is also a full read).
+void checkPrefix(const gb::Dataset& head, const gb::Dataset& full, const char* what) {
+  GBFUZZ_CHECK(head.names == full.names, std::string(what) + ": column names differ");
+  GBFUZZ_CHECK(head.rows() <= full.rows(), std::string(what) + ": more rows");
+  for (std::size_t c = 0; c < full.cols(); ++c)
+    GBFUZZ_CHECK(sameValues(head.columns[c], full.columns[c], head.rows()), std::string(what) + ": values differ");
+}
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  static gbfuzz::MemFile file;
+  if (size == 0) return 0;
+  const std::uint8_t mode = data[0];
+  file.assign(data + 1, size - 1);
+  const std::string& path = file.path();
+
+  gb::CsvOptions options;
+  options.delimiter = kDelimiters[mode & 3];
+  options.blockBytes = kBlocks[(mode >> 2) & 7];
+  const int reader = (mode >> 5) & 3;  // 0, 1: readCsv; 2, 3, ...: readCsvHead
+  const bool cancel = (mode & 0x80) != 0;
+
+  // Progress: bytesDone never decreases and never passes bytesTotal; optionally cancels on the second call.
+  std::uint64_t lastDone = 0;
+  int calls = 0;
+  const gb::CsvProgress progress = [&](std::uint64_t done, std::uint64_t total) {
+    GBFUZZ_CHECK(done >= lastDone, "progress went backwards");
+    GBFUZZ_CHECK(done <= total, "progress past the file size");
+    GBFUZZ_CHECK(total == size - 1, "progress total is not the file size");
+    lastDone = done;
+    return !(cancel && ++calls >= 2);
+  };
+
+  auto read = [&](const gb::CsvOptions& o, bool withProgress, std::size_t headRows, bool head) {
+    Outcome out;
+    try {
+      out.data = head ? gb::readCsvHead(path, headRows, o) : gb::readCsv(path, o, withProgress ? progress : nullptr);
+    } catch (const gb::InputError& e) {
+      gbfuzz::checkMessage(e.what(), path + ":");
+    } catch (const gb::Error& e) {
+      // readCsv documents one plain gb::Error: "cancelled", when the progress callback says stop.
+      GBFUZZ_CHECK(withProgress && cancel && calls >= 2, std::string("gb::Error without a cancel: ") + e.what());
+      out.cancelled = true;
+    }
+    return out;
+  };
+
+  static constexpr std::size_t kHeadRows[4] = {0, 0, 1, 3};
+  const bool head = reader >= 2;
+  const Outcome first = read(options, true, kHeadRows[reader], head);
+  if (first.cancelled) return 0;
+  if (first.data) {
+    if (head)
+      checkTable(*first.data, 0, kHeadRows[reader]);
+    else
+      checkTable(*first.data, 1, static_cast<std::size_t>(-1));
+  }
+
+  // The block size must not change the outcome: read again with the default blocks, no progress.
+  gb::CsvOptions plain = options;
+  plain.blockBytes = gb::CsvOptions{}.blockBytes;
+  const Outcome second = read(plain, false, kHeadRows[reader], head);
+  GBFUZZ_CHECK(first.data.has_value() == second.data.has_value(),
+               "the block size changed whether the read succeeded (block " + std::to_string(options.blockBytes) + ")");
+  if (first.data) {
+    GBFUZZ_CHECK(first.data->rows() == second.data->rows(), "the block size changed the row count");
+    checkPrefix(*first.data, *second.data, "the block size changed the table");
+  }
+
+  // A head read is a prefix of the full read whenever the full read succeeds.
+  if (head) {
+    const Outcome full = read(plain, false, 0, false);
+    if (full.data) {
+      GBFUZZ_CHECK(first.data.has_value(), "readCsvHead failed on a file readCsv accepts");
+      GBFUZZ_CHECK(first.data->rows() == std::min(full.data->rows(), kHeadRows[reader]), "readCsvHead row count");
+      checkPrefix(*first.data, *full.data, "readCsvHead is not a prefix of readCsv");
+    }
+  }
+  return 0;
+}
