@@ -6,7 +6,7 @@
 
 #include "common/Error.hpp"
 #include "common/Format.hpp"
-#include "model/JsonFields.hpp"
+#include "common/JsonFields.hpp"
 
 namespace gb {
 

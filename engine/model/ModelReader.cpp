@@ -10,8 +10,8 @@
 
 #include "common/Error.hpp"
 #include "common/Format.hpp"
+#include "common/JsonFields.hpp"
 #include "common/Text.hpp"
-#include "model/JsonFields.hpp"
 
 namespace gb::modelreader {
 

@@ -15,6 +15,7 @@
 #include <QProcess>
 #include <QThread>
 #include <QtTest>
+#include <cmath>
 
 #include "support/CliRunner.hpp"
 
@@ -158,6 +159,32 @@ class CliOutputsTest : public QObject {
     const CliResult r = runGamboostLimited(QString("ulimit -f %1").arg(blocks), fit);
     verifyRejected(r, std::max(result, model) == model ? "--model: .*m\\.json: cannot write" : "--out: .*cannot write");
     QCOMPARE(entries(scratch), (QStringList{"d.csv", "d.csv.truth.json"}));
+  }
+
+  // generate: the disk fills while the CSV is written; its truth file must not appear either.
+  void fullDiskDuringGenerateLeavesNothing() {
+    Scratch scratch;
+    const CliResult r =
+        runGamboostLimited("ulimit -f 200", {"generate", "--rows", "20000", "--covariates", "10", "--informative", "2",
+                                             "--out", scratch.path("g.csv"), "--quiet"});
+    verifyRejected(r, "--out: .*g\\.csv: cannot write: File too large");
+    QCOMPARE(entries(scratch), QStringList{});
+  }
+
+  // The path stores learner indices: a column name of a megabyte appears a few times in result.json, not once
+  // per iteration (a 4.6 MB name used to make a 468 MB result.json).
+  void longNamesKeepTheResultSmall() {
+    Scratch scratch;
+    const QByteArray name(1 << 20, 'n');
+    QByteArray csv = "y," + name + "\n";
+    for (int i = 0; i < 50; ++i) csv += QByteArray::number(std::sin(i * 0.3)) + "," + QByteArray::number(i) + "\n";
+    writeFile(scratch.path("data.csv"), csv);
+    const CliResult r = runGamboost({"fit", "--data", scratch.path("data.csv"), "--out", scratch.path("r.json"),
+                                     "--knots", "4", "--mstop", "200", "--quiet"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.describe().left(2000)));
+    const qint64 size = QFileInfo(scratch.path("r.json")).size();
+    qInfo("result.json: %lld bytes for a %d-byte name and 200 iterations", size, static_cast<int>(name.size()));
+    QVERIFY2(size < 4 * name.size(), qPrintable(QString::number(size)));
   }
 
   void sigtermDuringTheWriteLeavesNothing_data() {

@@ -1,4 +1,4 @@
-#include "model/JsonFields.hpp"
+#include "common/JsonFields.hpp"
 
 #include <algorithm>
 #include <cmath>
