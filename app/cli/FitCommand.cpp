@@ -193,11 +193,8 @@ int runFit(const FitOptions& o, const std::vector<Override>& overrides) {
   settings.validate();
   ComputeSettings compute = o.compute;
   compute.threads = cappedThreads(o.compute.threads);
-  // result.json records the compute settings "as used": refuse what the CPU backend would silently ignore.
-  if (compute.backend == "cpu" && compute.precision == "float")
-    throw InputError(optionMessage("--precision", "the CPU backend computes in double only (float: --backend opencl)"));
-  if (compute.backend == "cpu" && !compute.kernel.empty())
-    throw InputError(optionMessage("--kernel", "kernels belong to the OpenCL backend (--backend opencl)"));
+  // result.json records the compute settings "as used": the engine refuses what a backend would silently ignore.
+  validateComputeSettings(compute);
   // Every output is declared (and checked) before the long work, written after it, and renamed into place
   // only when all are complete.
   OutputFiles outputs;

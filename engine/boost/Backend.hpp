@@ -52,8 +52,17 @@ class Backend {
   virtual CandidateScores candidates() = 0;
 };
 
-// Makes the backend that `compute` names ("cpu" or "opencl"); throws InputError for an unknown backend or
-// ("--backend opencl" without a usable OpenCL platform, naming why).
+// The one validation of compute settings, used by the CLI and the window (through makeBackend): a known backend,
+// a precision and kernel that backend has (the CPU backend computes in double and has no kernels), threads >= 0.
+// Throws InputError naming the option.
+void validateComputeSettings(const struct ComputeSettings& compute);
+// What a backend offers, for the window's choices and the messages: kernel names ("" = the backend's default is
+// always allowed too) and precisions, the backend's default first.
+std::vector<std::string> kernelChoices(const std::string& backend);
+std::vector<std::string> precisionChoices(const std::string& backend);
+
+// Validates `compute`, then makes the backend it names ("cpu" or "opencl"); throws InputError for bad settings or
+// for "--backend opencl" without a usable OpenCL platform, naming why.
 std::unique_ptr<Backend> makeBackend(const struct ComputeSettings& compute);
 
 }  // namespace gb

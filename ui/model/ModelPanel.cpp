@@ -10,6 +10,7 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include "boost/Backend.hpp"
 #include "common/QtConvert.hpp"
 
 namespace gbui {
@@ -96,17 +97,13 @@ ModelPanel::ModelPanel(QWidget* parent) : QWidget(parent) {
   device_ = combo({}, tr("The device the backend uses"));
   device_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   device_->setMinimumContentsLength(14);
-  kernel_ = combo({{tr("default"), ""},
-                   {"compact", "compact"},
-                   {"compact_x", "compact_x"},
-                   {"splitk", "splitk"},
-                   {"v2", "v2"},
-                   {"v1", "v1"},
-                   {"naive", "naive"},
-                   {"clblast", "clblast"}},
-                  tr("OpenCL kernel for B'g (default: the backend's choice; compact kernels need no dense B)"));
-  precision_ = combo({{tr("default"), ""}, {"double", "double"}, {"float", "float"}},
-                     tr("Floating-point precision (default: double on the CPU, float on OpenCL)"));
+  // The choices are the engine's (kernelChoices / precisionChoices): the window offers only what a fit accepts.
+  QList<QPair<QString, QString>> kernels{{tr("default"), ""}};
+  for (const std::string& k : gb::kernelChoices("opencl")) kernels.append({qs(k), qs(k)});
+  kernel_ =
+      combo(kernels, tr("OpenCL kernel for B'g (default: the backend's choice; compact kernels need no dense B)"));
+  precision_ = combo({}, tr("Floating-point precision (the CPU backend computes in double; OpenCL defaults to "
+                            "float)"));
   openClNote_ = new QLabel;
   openClNote_->setWordWrap(true);
   openClNote_->setVisible(false);
@@ -126,6 +123,7 @@ ModelPanel::ModelPanel(QWidget* parent) : QWidget(parent) {
   connect(mboost_, &QPushButton::clicked, this, &ModelPanel::applyMboostPreset);
   connect(backend_, &QComboBox::currentIndexChanged, this, [this] {
     fillDevices();
+    fillPrecisions();
     updateEnabled();
   });
   connect(penalty_, &QComboBox::currentIndexChanged, this, &ModelPanel::updateEnabled);
@@ -180,6 +178,7 @@ gb::ComputeSettings ModelPanel::compute() const {
 void ModelPanel::setCompute(const gb::ComputeSettings& c) {
   select(backend_, qs(c.backend));
   fillDevices();
+  fillPrecisions();
   select(device_, qs(c.device));
   select(kernel_, qs(c.kernel));
   select(precision_, qs(c.precision));
@@ -202,6 +201,7 @@ void ModelPanel::setDevices(const gb::ComputeDeviceList& devices) {
                       .arg(devices.openClStatus.empty() ? tr("no OpenCL device found") : qs(devices.openClStatus)));
   openClNote_->setVisible(!anyOpenCl);
   fillDevices();
+  fillPrecisions();
   updateEnabled();
 }
 
@@ -220,6 +220,15 @@ void ModelPanel::fillDevices() {
   }
   if (!openCl && device_->count() == 0) device_->addItem(tr("CPU (Eigen, OpenMP)"), QString());
   select(device_, keep);
+}
+
+void ModelPanel::fillPrecisions() {
+  const QString keep = choice(precision_);
+  QSignalBlocker block(precision_);
+  precision_->clear();
+  precision_->addItem(tr("default"), QString());
+  for (const std::string& p : gb::precisionChoices(ss(choice(backend_)))) precision_->addItem(qs(p), qs(p));
+  select(precision_, keep);
 }
 
 void ModelPanel::updateEnabled() {

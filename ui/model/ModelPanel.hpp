@@ -32,12 +32,15 @@ class ModelPanel : public QWidget {
   QPushButton* paperPresetButton() const { return paper_; }
   QPushButton* mboostPresetButton() const { return mboost_; }
   QSpinBox* mstopBox() const { return mstop_; }
+  QComboBox* precisionBox() const { return precision_; }
+  QComboBox* kernelBox() const { return kernel_; }
 
  signals:
   void settingsChanged();
 
  private:
   void fillDevices();
+  void fillPrecisions();
   void updateEnabled();
 
   QSpinBox* knots_;

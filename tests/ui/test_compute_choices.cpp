@@ -1,0 +1,79 @@
+// The window offers only what the engine accepts: its kernel and precision choices come from the engine
+// (kernelChoices / precisionChoices), and a choice the backend would silently ignore (float on the CPU backend)
+// is refused by the engine's one validation, as in the CLI.
+#include <QComboBox>
+#include <QSignalSpy>
+#include <QtTest>
+
+#include "boost/Backend.hpp"
+#include "common/MessageSink.hpp"
+#include "fit/FitController.hpp"
+#include "model/ModelPanel.hpp"
+#include "support/StudioFixture.hpp"
+#include "window/MainWindow.hpp"
+
+using namespace gbui;
+
+namespace {
+
+QStringList values(const QComboBox* box) {
+  QStringList out;
+  for (int i = 0; i < box->count(); ++i) out << box->itemData(i).toString();
+  return out;
+}
+
+QStringList expected(const std::vector<std::string>& engine) {
+  QStringList out{""};  // "default": the backend's own choice
+  for (const std::string& s : engine) out << QString::fromStdString(s);
+  return out;
+}
+
+}  // namespace
+
+class ComputeChoicesTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void choicesComeFromTheEngine() {
+    ModelPanel panel;
+    gb::ComputeDeviceList devices;
+    devices.devices.push_back({"cpu", "", "CPU", "host"});
+    gb::ComputeDeviceInfo gpu;
+    gpu.backend = "opencl";
+    gpu.name = "a device";
+    gpu.type = "GPU";
+    devices.devices.push_back(gpu);
+    panel.setDevices(devices);
+    QCOMPARE(values(panel.kernelBox()), expected(gb::kernelChoices("opencl")));
+
+    gb::ComputeSettings c;
+    c.backend = "cpu";
+    panel.setCompute(c);
+    QCOMPARE(values(panel.precisionBox()), expected(gb::precisionChoices("cpu")));
+    QVERIFY(!values(panel.precisionBox()).contains("float"));  // the CPU backend computes in double only
+
+    c.backend = "opencl";
+    c.precision = "float";
+    panel.setCompute(c);
+    QCOMPARE(values(panel.precisionBox()), expected(gb::precisionChoices("opencl")));
+    QCOMPARE(panel.compute().precision, std::string("float"));
+  }
+
+  void floatOnTheCpuIsRefusedNotIgnored() {
+    auto w = gbtest::makeWindow(300, 3, 5, 1, "choices");
+    gb::ComputeSettings c;
+    c.backend = "cpu";
+    c.precision = "float";
+    w->controller()->setSettings(w->modelPanel()->settings(), c);
+    const int errorsBefore = w->messages()->errorCount();
+    QSignalSpy finished(w->controller(), &FitController::jobFinished);
+    QVERIFY(w->controller()->fit());
+    QVERIFY(finished.wait(30000));
+    QCOMPARE(w->controller()->state(), FitState::Failed);
+    QCOMPARE(w->messages()->errorCount(), errorsBefore + 1);
+    QVERIFY2(w->messages()->lastError().contains("double"), qPrintable(w->messages()->lastError()));
+  }
+};
+
+QTEST_MAIN(ComputeChoicesTest)
+#include "test_compute_choices.moc"
