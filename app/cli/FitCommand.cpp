@@ -141,7 +141,7 @@ nlohmann::json resultJson(const Booster& booster, const Model& model, const FitO
   result["timing"] = {{"read_s", readSeconds},         {"setup_s", booster.setupSeconds()},
                       {"fit_s", booster.fitSeconds()}, {"backend", info.backend},
                       {"device", info.device},         {"kernel", info.kernel},
-                      {"precision", info.precision}};
+                      {"precision", info.precision},   {"tuning", info.tuning}};
   return result;
 }
 

@@ -36,6 +36,7 @@ struct BackendInfo {
   std::string device;     // e.g. "2-core CPU (Eigen, OpenMP)" or the OpenCL device name
   std::string kernel;     // kernel strategy used for B'g ("moments" on the CPU)
   std::string precision;  // "double" | "float"
+  std::string tuning;     // experiment switches in force (opencl/Tuning.hpp), "" for none
 };
 
 class Backend {

@@ -4,6 +4,8 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "opencl/Tuning.hpp"
+
 namespace gb::ocl {
 
 namespace {
@@ -32,8 +34,8 @@ KernelParameters kernelParameters(const ComputeDeviceInfo& device, std::size_t r
     // compact_x's lane-private kernel: a warp per group; ~16 groups per compute unit, each lane streaming
     // 256..2048 rows so that summing its copies (once per group) stays a few per cent of the work.
     // GAMBOOST_COMPACT_LANES=0 selects the atomics kernel instead (for comparing the two in `bench`).
-    const char* lanes = std::getenv("GAMBOOST_COMPACT_LANES");
-    p.lanes = lanes && *lanes ? std::atoi(lanes) : 32;
+    const int lanes = openClTuningFromEnvironment().compactLanes;
+    p.lanes = lanes >= 0 ? lanes : 32;
     p.laneChunkRows = roundUp(std::clamp<std::size_t>(work / (units * 16), 8192, 65536), 32 * 8);
     p.reduceGroupSize = 64;
     p.updateGroupSize = 256;
@@ -85,7 +87,7 @@ std::string buildOptions(const KernelParameters& p, const SplineSpec& spec, bool
     << " -DSORT_CHUNK=" << kSortChunkRows << " -DLEARNER_BLOCK=" << p.learnersPerItem << " -DROW_BLOCK=" << p.rowBlock;
   if (p.gpu && p.nvidiaAtomics) s << " -DGB_NV_PTX_ATOMICS=1";
   // Extra defines for experiments (docs/cli.md), e.g. GAMBOOST_KERNEL_DEFINES=-DLANE_ROWS=16.
-  if (const char* extra = std::getenv("GAMBOOST_KERNEL_DEFINES"); extra && *extra) s << ' ' << extra;
+  if (const std::string extra = openClTuningFromEnvironment().kernelDefines; !extra.empty()) s << ' ' << extra;
   s << " -DCROSS_FILL=" << (p.gpu && crossBlockFits(spec, doublePrecision) ? 1 : 0);
   return s.str();
 }

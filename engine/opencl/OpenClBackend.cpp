@@ -11,6 +11,7 @@
 #include "opencl/CompactKernels.hpp"
 #include "opencl/DenseGemv.hpp"
 #include "opencl/KernelParameters.hpp"
+#include "opencl/Tuning.hpp"
 
 namespace gb {
 
@@ -112,6 +113,7 @@ struct OpenClBackend::State {
   // learner_select_claim, the update, compact_x_cross_fill), gpuCached.
   bool fused = false, cached = false, gpuCached = false;
   int refreshInterval = 50;
+  OpenClTuning tuning;  // the environment's experiment switches, validated once
   std::size_t cacheBytesLimit = std::size_t(256) << 20;
   int slots = 0;
   Buffer cache, slotOf, slotOwner, cacheState, step;
@@ -369,13 +371,15 @@ OpenClBackend::OpenClBackend(const ComputeSettings& compute) : s_(std::make_uniq
   s.isDense = denseKernelFromName(s.kernelName, &s.denseKind);
   s.ctx = std::make_unique<Context>(s.device);
   // Benchmarks compare with and without the cache through the CLI: GAMBOOST_OPENCL_REFRESH=0 turns it off.
-  if (const char* refresh = std::getenv("GAMBOOST_OPENCL_REFRESH")) s.refreshInterval = std::max(0, std::atoi(refresh));
+  s.tuning = openClTuningFromEnvironment();
+  if (s.tuning.refreshInterval >= 0) s.refreshInterval = s.tuning.refreshInterval;
 }
 
 OpenClBackend::~OpenClBackend() = default;
 
 BackendInfo OpenClBackend::info() const {
-  return BackendInfo{"opencl", s_->device.info.name, s_->kernelName, s_->isDouble ? "double" : "float"};
+  return BackendInfo{"opencl", s_->device.info.name, s_->kernelName, s_->isDouble ? "double" : "float",
+                     s_->tuning.describe()};
 }
 
 void OpenClBackend::prepare(const BoostProblem& problem) {

@@ -1,0 +1,69 @@
+#include "opencl/Tuning.hpp"
+
+#include <charconv>
+#include <cstdlib>
+#include <sstream>
+
+#include "common/Error.hpp"
+#include "common/Text.hpp"
+
+namespace gb::ocl {
+
+namespace {
+
+int wholeNumber(const char* variable, const std::string& text, int most) {
+  int value = -1;
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size() || value < 0 || value > most)
+    throw InputError(std::string(variable) + ": " + quotedForMessage(text) + " is not a whole number from 0 to " +
+                     std::to_string(most));
+  return value;
+}
+
+// Each token must be one define: "-DNAME" or "-DNAME=VALUE" with NAME an identifier. Anything else (another
+// compiler option, a quote, a file) would change the build in ways the result cannot describe.
+void checkDefines(const std::string& text) {
+  std::istringstream tokens(text);
+  std::string token;
+  while (tokens >> token) {
+    bool ok = token.size() > 2 && token.compare(0, 2, "-D") == 0;
+    const std::size_t eq = token.find('=');
+    const std::string name = token.substr(2, eq == std::string::npos ? std::string::npos : eq - 2);
+    ok = ok && !name.empty() && !std::isdigit(static_cast<unsigned char>(name[0]));
+    for (char c : name) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '_');
+    for (char c : token) ok = ok && c != '"' && c != '\'' && c != '\\';
+    if (!ok)
+      throw InputError("GAMBOOST_KERNEL_DEFINES: " + quotedForMessage(token) +
+                       " is not a define (-DNAME or -DNAME=VALUE)");
+  }
+}
+
+}  // namespace
+
+std::string OpenClTuning::describe() const {
+  std::string out;
+  const auto add = [&out](const std::string& item) { out += (out.empty() ? "" : " ") + item; };
+  if (refreshInterval >= 0) add("GAMBOOST_OPENCL_REFRESH=" + std::to_string(refreshInterval));
+  if (compactLanes >= 0) add("GAMBOOST_COMPACT_LANES=" + std::to_string(compactLanes));
+  if (!kernelDefines.empty()) add("GAMBOOST_KERNEL_DEFINES=" + kernelDefines);
+  return out;
+}
+
+OpenClTuning openClTuningFromEnvironment() {
+  OpenClTuning t;
+  if (const char* refresh = std::getenv("GAMBOOST_OPENCL_REFRESH"); refresh && *refresh)
+    t.refreshInterval = wholeNumber("GAMBOOST_OPENCL_REFRESH", refresh, 1000000);
+  if (const char* lanes = std::getenv("GAMBOOST_COMPACT_LANES"); lanes && *lanes) {
+    t.compactLanes = wholeNumber("GAMBOOST_COMPACT_LANES", lanes, 256);
+    if (t.compactLanes & (t.compactLanes - 1))
+      throw InputError("GAMBOOST_COMPACT_LANES: " + std::to_string(t.compactLanes) +
+                       " is not 0 or a power of two up to 256");
+  }
+  if (const char* defines = std::getenv("GAMBOOST_KERNEL_DEFINES"); defines && *defines) {
+    t.kernelDefines = defines;
+    checkDefines(t.kernelDefines);
+  }
+  return t;
+}
+
+}  // namespace gb::ocl

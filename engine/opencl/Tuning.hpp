@@ -1,0 +1,24 @@
+#pragma once
+// Experiment switches of the OpenCL backend, read from the environment in this one place, validated, and
+// recorded (BackendInfo::tuning -> result.json's timing), so that a run made with them can be repeated.
+//   GAMBOOST_OPENCL_REFRESH   iterations between exact B'g passes with the cross-product cache; 0 turns the cache off
+//   GAMBOOST_COMPACT_LANES    work-group size of compact_x's lane-private kernel (a power of two up to 256);
+//                             0 selects the atomics kernel instead
+//   GAMBOOST_KERNEL_DEFINES   extra -DNAME[=VALUE] options for the compact kernels' builds
+#include <string>
+
+namespace gb::ocl {
+
+struct OpenClTuning {
+  int refreshInterval = -1;  // -1: the backend's default (50)
+  int compactLanes = -1;     // -1: the kernel table's default (32 on GPUs)
+  std::string kernelDefines;
+  // "GAMBOOST_OPENCL_REFRESH=0 GAMBOOST_KERNEL_DEFINES=-DLANE_ROWS=16": the variables that were set; "" for none.
+  std::string describe() const;
+};
+
+// Throws InputError naming the variable for a value that is not what it must be (e.g. "GAMBOOST_COMPACT_LANES:
+// 'abc' is not a whole number").
+OpenClTuning openClTuningFromEnvironment();
+
+}  // namespace gb::ocl
