@@ -58,7 +58,7 @@ class Backend {
 // Throws InputError naming the option.
 void validateComputeSettings(const struct ComputeSettings& compute);
 // What a backend offers, for the window's choices and the messages: kernel names ("" = the backend's default is
-// always allowed too) and precisions, the backend's default first.
+// always allowed too) and the precisions it computes in.
 std::vector<std::string> kernelChoices(const std::string& backend);
 std::vector<std::string> precisionChoices(const std::string& backend);
 

@@ -13,9 +13,13 @@ namespace gb {
 
 namespace {
 
-std::string listed(const std::vector<std::string>& names) {
+// "compact_x, compact, ..." or, with a conjunction, "'double' or 'float'".
+std::string listed(const std::vector<std::string>& names, const std::string& conjunction = {}) {
   std::string list;
-  for (const std::string& n : names) list += (list.empty() ? "" : ", ") + n;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) list += conjunction.empty() ? ", " : (i + 1 == names.size() ? " " + conjunction + " " : ", ");
+    list += conjunction.empty() ? names[i] : "'" + names[i] + "'";
+  }
   return list;
 }
 
@@ -26,6 +30,7 @@ bool contains(const std::vector<std::string>& names, const std::string& name) {
 }  // namespace
 
 std::vector<std::string> kernelChoices(const std::string& backend) {
+  if (backend == "cpu") return {"moments"};  // the CPU backend's one method (interval moments, cached cross-products)
 #ifdef GB_HAVE_OPENCL
   if (backend == "opencl") return ocl::openClKernelNames();
 #endif
@@ -33,7 +38,7 @@ std::vector<std::string> kernelChoices(const std::string& backend) {
 }
 
 std::vector<std::string> precisionChoices(const std::string& backend) {
-  if (backend == "opencl") return {"float", "double"};
+  if (backend == "opencl") return {"double", "float"};  // the default (float) is the backend's, chosen when empty
   return {"double"};
 }
 
@@ -43,9 +48,10 @@ void validateComputeSettings(const ComputeSettings& compute) {
   if (compute.threads < 0) throw InputError(optionMessage("--threads", "must be >= 0"));
   const std::vector<std::string> precisions = precisionChoices(compute.backend);
   if (!compute.precision.empty() && !contains(precisions, compute.precision))
-    throw InputError(optionMessage(
-        "--precision", compute.backend == "cpu" ? "the CPU backend computes in double only (float: --backend opencl)"
-                                                : "must be one of " + listed(precisions)));
+    throw InputError(optionMessage("--precision",
+                                   compute.backend == "cpu" && compute.precision == "float"
+                                       ? "the CPU backend computes in double only (float: --backend opencl)"
+                                       : "must be " + listed(precisions, "or") + " (got '" + compute.precision + "')"));
   const std::vector<std::string> kernels = kernelChoices(compute.backend);
   if (!compute.kernel.empty() && !contains(kernels, compute.kernel))
     throw InputError(optionMessage(
