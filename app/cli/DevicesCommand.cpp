@@ -4,7 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "Commands.hpp"
-#include "boost/ComputeDevices.hpp"
+#include "compute/ComputeDevices.hpp"
 
 namespace gb::cli {
 namespace {

@@ -9,9 +9,9 @@
 
 #include "Commands.hpp"
 #include "FitSummary.hpp"
-#include "boost/Booster.hpp"
 #include "common/Error.hpp"
 #include "common/SystemResources.hpp"
+#include "compute/Booster.hpp"
 #include "data/CsvReader.hpp"
 #include "data/OutputFiles.hpp"
 #include "model/Model.hpp"

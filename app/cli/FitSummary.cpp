@@ -9,7 +9,7 @@
 #include <set>
 
 #include "CliSupport.hpp"
-#include "boost/Booster.hpp"
+#include "compute/Booster.hpp"
 
 namespace gb::cli {
 namespace {

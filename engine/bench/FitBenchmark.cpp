@@ -4,8 +4,8 @@
 #include <memory>
 #include <sstream>
 
-#include "boost/Booster.hpp"
 #include "common/Error.hpp"
+#include "compute/Booster.hpp"
 #include "data/PaperData.hpp"
 
 namespace gb {

@@ -6,8 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "boost/Backend.hpp"
-#include "boost/ModelSettings.hpp"
+#include "compute/Backend.hpp"
+#include "settings/ComputeSettings.hpp"
+#include "settings/ModelSettings.hpp"
 
 namespace gb {
 

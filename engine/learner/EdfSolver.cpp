@@ -5,24 +5,10 @@
 #include <cmath>
 #include <limits>
 
-#include "common/EnumNames.hpp"
 #include "common/Error.hpp"
 #include "common/Format.hpp"
 
 namespace gb {
-
-namespace {
-
-constexpr EnumNames<EdfDefinition, 2> kEdfDefinitionNames{
-    {{EdfDefinition::Trace, "trace"}, {EdfDefinition::Mboost, "mboost"}}};
-
-}  // namespace
-
-std::string toString(EdfDefinition e) { return enumToString(kEdfDefinitionNames, e); }
-
-EdfDefinition edfDefinitionFromString(const std::string& s) {
-  return enumFromString(kEdfDefinitionNames, s, "--edf-def");
-}
 
 EdfFunction::EdfFunction(const Eigen::MatrixXd& gram, const Eigen::MatrixXd& penalty) {
   const Eigen::Index k = gram.rows();

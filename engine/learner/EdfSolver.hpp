@@ -10,12 +10,9 @@
 #include <Eigen/Dense>
 #include <string>
 
+#include "settings/ModelEnums.hpp"
+
 namespace gb {
-
-enum class EdfDefinition { Trace, Mboost };
-
-std::string toString(EdfDefinition e);                        // "trace" / "mboost"
-EdfDefinition edfDefinitionFromString(const std::string& s);  // throws InputError("--edf-def: ...")
 
 class EdfFunction {
  public:

@@ -9,6 +9,7 @@
 #include "common/Format.hpp"
 #include "common/Text.hpp"
 #include "learner/EdfSolver.hpp"
+#include "learner/LearnerColumns.hpp"
 #include "spline/Penalty.hpp"
 
 namespace gb {
@@ -116,7 +117,7 @@ Eigen::MatrixXd gramMatrix(const SplineBasis& basis, const double* x, std::size_
 
 std::vector<Learner> buildLearners(const Dataset& data, const ModelSettings& settings) {
   settings.validate();
-  const std::vector<std::string> names = settings.resolveLearners(data);
+  const std::vector<std::string> names = resolveLearners(settings, data);
   std::vector<int> columns(names.size());
   for (std::size_t j = 0; j < names.size(); ++j) columns[j] = data.columnIndex(names[j]);
 

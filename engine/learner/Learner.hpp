@@ -4,7 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "boost/ModelSettings.hpp"
+#include "data/Dataset.hpp"
+#include "settings/ModelSettings.hpp"
 #include "spline/SplineBasis.hpp"
 
 namespace gb {

@@ -12,6 +12,7 @@
 #include "common/Format.hpp"
 #include "common/JsonFields.hpp"
 #include "common/Text.hpp"
+#include "settings/ComputeSettings.hpp"
 
 namespace gb::modelreader {
 

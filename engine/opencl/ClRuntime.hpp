@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "boost/ComputeDevices.hpp"
+#include "compute/ComputeDevices.hpp"
 
 namespace gb::ocl {
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "boost/ComputeDevices.hpp"
+#include "compute/ComputeDevices.hpp"
 #include "opencl/DenseGemv.hpp"
 
 namespace gb::ocl {

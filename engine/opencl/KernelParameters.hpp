@@ -4,7 +4,7 @@
 // per learner with long loops and private accumulators (no atomics, a vectorisable inner loop).
 #include <string>
 
-#include "boost/ComputeDevices.hpp"
+#include "compute/ComputeDevices.hpp"
 #include "spline/SplineBasis.hpp"
 
 namespace gb::ocl {

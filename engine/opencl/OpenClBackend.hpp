@@ -18,9 +18,10 @@
 #include <memory>
 #include <string>
 
-#include "boost/Backend.hpp"
-#include "boost/ComputeDevices.hpp"
-#include "boost/ModelSettings.hpp"
+#include "compute/Backend.hpp"
+#include "compute/ComputeDevices.hpp"
+#include "settings/ComputeSettings.hpp"
+#include "settings/ModelSettings.hpp"
 
 namespace gb {
 

@@ -1,19 +1,8 @@
 #include "spline/Penalty.hpp"
 
-#include "common/EnumNames.hpp"
 #include "common/Error.hpp"
 
 namespace gb {
-
-namespace {
-
-constexpr EnumNames<PenaltyKind, 2> kPenaltyNames{{{PenaltyKind::Ridge, "ridge"}, {PenaltyKind::PSpline, "pspline"}}};
-
-}  // namespace
-
-std::string toString(PenaltyKind p) { return enumToString(kPenaltyNames, p); }
-
-PenaltyKind penaltyFromString(const std::string& s) { return enumFromString(kPenaltyNames, s, "--penalty"); }
 
 Eigen::MatrixXd differenceMatrix(int k, int differences) {
   if (differences < 0 || differences > 3)

@@ -4,12 +4,9 @@
 #include <Eigen/Dense>
 #include <string>
 
+#include "settings/ModelEnums.hpp"
+
 namespace gb {
-
-enum class PenaltyKind { Ridge, PSpline };
-
-std::string toString(PenaltyKind p);                  // "ridge" / "pspline"
-PenaltyKind penaltyFromString(const std::string& s);  // throws InputError("--penalty: ...")
 
 // differences: 0..3; PenaltyKind::Ridge ignores it (identity). PSpline with differences 0 is the identity too.
 Eigen::MatrixXd penaltyMatrix(int k, PenaltyKind kind, int differences);

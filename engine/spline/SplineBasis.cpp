@@ -5,15 +5,12 @@
 #include <cfloat>
 #include <cmath>
 
-#include "common/EnumNames.hpp"
 #include "common/Error.hpp"
 #include "common/Format.hpp"
 
 namespace gb {
 
 namespace {
-
-constexpr EnumNames<Boundary, 2> kBoundaryNames{{{Boundary::Clamped, "clamped"}, {Boundary::Extended, "extended"}}};
 
 // R's seq(from, to, length.out = count): exact ends, from + i * ((to - from) / (count - 1)) between (mboost uses it
 // for both the interior knots and the extended boundary knots; we repeat its arithmetic, not just its values).
@@ -31,10 +28,6 @@ std::vector<double> rSeq(double from, double to, std::size_t count) {
 using Poly = std::array<double, SplineBasis::kMaxDegree + 1>;  // coefficients in u, lowest power first
 
 }  // namespace
-
-std::string toString(Boundary b) { return enumToString(kBoundaryNames, b); }
-
-Boundary boundaryFromString(const std::string& s) { return enumFromString(kBoundaryNames, s, "--boundary"); }
 
 SplineBasis::SplineBasis(double lo, double hi, const SplineSpec& spec) : spec_(spec), lo_(lo), hi_(hi) {
   if (spec.knots < 1 || spec.knots > kMaxKnots)

@@ -13,25 +13,14 @@
 #include <string>
 #include <vector>
 
+#include "settings/ModelEnums.hpp"
+
 namespace gb {
-
-enum class Boundary { Clamped, Extended };
-
-struct SplineSpec {
-  int knots = 20;  // interior knots, 1..SplineBasis::kMaxKnots
-  int degree = 3;  // 1..5
-  Boundary boundary = Boundary::Extended;
-};
-
-std::string toString(Boundary b);                   // "clamped" / "extended"
-Boundary boundaryFromString(const std::string& s);  // throws InputError("--boundary: ...")
 
 class SplineBasis {
  public:
-  static constexpr int kMaxDegree = 5;
-  // With at most a million interior knots every index below (knots + degree + 1 columns, knot vector entries,
-  // interval numbers) fits in int with room to spare; sizes that multiply them are formed in std::size_t.
-  static constexpr int kMaxKnots = 1'000'000;
+  static constexpr int kMaxDegree = SplineSpec::kMaxDegree;
+  static constexpr int kMaxKnots = SplineSpec::kMaxKnots;
 
   // Throws InputError if knots is outside 1..kMaxKnots, degree outside 1..5, or rangeProblem() objects to
   // [lo, hi] (the message names the numbers; callers that know the column or field catch this earlier).

@@ -5,8 +5,8 @@
 #include <cmath>
 #include <set>
 
-#include "boost/Booster.hpp"
-#include "boost/CpuBackend.hpp"
+#include "compute/Booster.hpp"
+#include "compute/CpuBackend.hpp"
 #include "support/DenseReference.hpp"
 
 using namespace gb;

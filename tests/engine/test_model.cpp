@@ -3,9 +3,9 @@
 #include <cmath>
 #include <fstream>
 
-#include "boost/Booster.hpp"
-#include "boost/CpuBackend.hpp"
 #include "common/Error.hpp"
+#include "compute/Booster.hpp"
+#include "compute/CpuBackend.hpp"
 #include "model/Model.hpp"
 #include "support/DenseReference.hpp"
 #include "support/TestSupport.hpp"

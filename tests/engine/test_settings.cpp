@@ -3,8 +3,10 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 
-#include "boost/ModelSettings.hpp"
 #include "common/Error.hpp"
+#include "learner/LearnerColumns.hpp"
+#include "settings/ComputeSettings.hpp"
+#include "settings/ModelSettings.hpp"
 #include "support/TestSupport.hpp"
 
 using namespace gb;
@@ -100,10 +102,10 @@ void TestSettings::defaultsAndPresetsAreValid() {
 void TestSettings::resolvesLearners() {
   const Dataset d = table();
   ModelSettings s;
-  QCOMPARE(s.resolveLearners(d), (std::vector<std::string>{"a", "b", "c"}));
+  QCOMPARE(resolveLearners(s, d), (std::vector<std::string>{"a", "b", "c"}));
   s.learners = {"c", "a"};
-  QCOMPARE(s.resolveLearners(d), (std::vector<std::string>{"c", "a"}));
-  auto error = [&](const ModelSettings& bad) { return gbtest::inputErrorOf([&] { bad.resolveLearners(d); }); };
+  QCOMPARE(resolveLearners(s, d), (std::vector<std::string>{"c", "a"}));
+  auto error = [&](const ModelSettings& bad) { return gbtest::inputErrorOf([&] { resolveLearners(bad, d); }); };
   s.learners = {"a", "zz"};
   QCOMPARE(error(s), QStringLiteral("--learners: no column named 'zz' in data.csv"));
   s.learners = {"a", "y"};

@@ -12,8 +12,8 @@
 #include <cmath>
 
 #include "OpenClTestUtil.hpp"
-#include "boost/Booster.hpp"
-#include "boost/CpuBackend.hpp"
+#include "compute/Booster.hpp"
+#include "compute/CpuBackend.hpp"
 #include "data/PaperData.hpp"
 #include "opencl/OpenClBackend.hpp"
 

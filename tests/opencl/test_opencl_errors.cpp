@@ -3,10 +3,11 @@
 #include <QtTest>
 
 #include "OpenClTestUtil.hpp"
-#include "boost/Backend.hpp"
-#include "boost/ModelSettings.hpp"
 #include "common/Error.hpp"
+#include "compute/Backend.hpp"
 #include "opencl/OpenClBackend.hpp"
+#include "settings/ComputeSettings.hpp"
+#include "settings/ModelSettings.hpp"
 
 using namespace gb;
 

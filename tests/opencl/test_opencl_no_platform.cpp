@@ -3,10 +3,11 @@
 // with one line saying so, and the CPU backend still fits.
 #include <QtTest>
 
-#include "boost/Backend.hpp"
-#include "boost/ComputeDevices.hpp"
-#include "boost/ModelSettings.hpp"
 #include "common/Error.hpp"
+#include "compute/Backend.hpp"
+#include "compute/ComputeDevices.hpp"
+#include "settings/ComputeSettings.hpp"
+#include "settings/ModelSettings.hpp"
 
 using namespace gb;
 

@@ -2,8 +2,8 @@
 #include <QtTest>
 
 #include "OpenClTestUtil.hpp"
-#include "boost/ComputeDevices.hpp"
 #include "common/Error.hpp"
+#include "compute/ComputeDevices.hpp"
 #include "opencl/KernelParameters.hpp"
 
 using namespace gb;

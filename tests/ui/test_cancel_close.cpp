@@ -2,7 +2,7 @@
 // cancels and joins the worker.
 #include <QtTest>
 
-#include "boost/Booster.hpp"
+#include "compute/Booster.hpp"
 #include "support/StudioFixture.hpp"
 
 using namespace gbui;

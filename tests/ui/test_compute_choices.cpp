@@ -5,8 +5,8 @@
 #include <QSignalSpy>
 #include <QtTest>
 
-#include "boost/Backend.hpp"
 #include "common/MessageSink.hpp"
+#include "compute/Backend.hpp"
 #include "fit/FitController.hpp"
 #include "model/ModelPanel.hpp"
 #include "support/StudioFixture.hpp"

@@ -2,7 +2,7 @@
 // names the Booster's winner.
 #include <QtTest>
 
-#include "boost/Booster.hpp"
+#include "compute/Booster.hpp"
 #include "plots/EffectPlot.hpp"
 #include "plots/LearnerRaceView.hpp"
 #include "plots/PartialEffectsView.hpp"

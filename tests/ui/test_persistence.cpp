@@ -1,7 +1,7 @@
 // Export (PNG, SVG, PDF, CSV), the model as the engine's JSON, session files, and QSettings across restarts.
 #include <QtTest>
 
-#include "boost/Booster.hpp"
+#include "compute/Booster.hpp"
 #include "data/DataPanel.hpp"
 #include "model/Model.hpp"
 #include "model/ModelPanel.hpp"

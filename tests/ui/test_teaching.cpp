@@ -2,7 +2,7 @@
 #include <QComboBox>
 #include <QtTest>
 
-#include "boost/Booster.hpp"
+#include "compute/Booster.hpp"
 #include "learner/EdfSolver.hpp"
 #include "model/ModelPanel.hpp"
 #include "plots/EdfExplorer.hpp"

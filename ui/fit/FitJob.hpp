@@ -6,7 +6,7 @@
 #include <memory>
 #include <string>
 
-#include "boost/Booster.hpp"
+#include "compute/Booster.hpp"
 #include "fit/SnapshotSlot.hpp"
 
 namespace gbui {

@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "boost/Backend.hpp"
-#include "boost/ModelSettings.hpp"
+#include "compute/Backend.hpp"
 #include "data/Dataset.hpp"
 #include "learner/Learner.hpp"
+#include "settings/ModelSettings.hpp"
 
 namespace gbui {
 

@@ -10,8 +10,8 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
-#include "boost/Backend.hpp"
 #include "common/QtConvert.hpp"
+#include "compute/Backend.hpp"
 
 namespace gbui {
 

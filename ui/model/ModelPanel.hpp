@@ -3,8 +3,9 @@
 // nu, mstop; backend, device, kernel, precision; one-click presets (the paper's, mboost's defaults).
 #include <QWidget>
 
-#include "boost/ComputeDevices.hpp"
-#include "boost/ModelSettings.hpp"
+#include "compute/ComputeDevices.hpp"
+#include "settings/ComputeSettings.hpp"
+#include "settings/ModelSettings.hpp"
 
 class QComboBox;
 class QDoubleSpinBox;

@@ -11,8 +11,8 @@
 #include <chrono>
 #include <cstdio>
 
-#include "boost/Booster.hpp"
 #include "common/QtConvert.hpp"
+#include "compute/Booster.hpp"
 #include "data/DataPanel.hpp"
 #include "model/ModelPanel.hpp"
 #include "tools/EventLoopWait.hpp"

@@ -13,9 +13,9 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 
-#include "boost/ComputeDevices.hpp"
 #include "common/QtConvert.hpp"
 #include "common/WorkerThread.hpp"
+#include "compute/ComputeDevices.hpp"
 #include "data/DataPanel.hpp"
 #include "model/ModelPanel.hpp"
 #include "plots/EdfExplorer.hpp"

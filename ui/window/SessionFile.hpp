@@ -4,8 +4,9 @@
 #include <QString>
 #include <optional>
 
-#include "boost/ModelSettings.hpp"
 #include "data/DataSource.hpp"
+#include "settings/ComputeSettings.hpp"
+#include "settings/ModelSettings.hpp"
 
 namespace gbui {
 

@@ -8,8 +8,9 @@
 #include <memory>
 #include <optional>
 
-#include "boost/ModelSettings.hpp"
 #include "data/PaperData.hpp"
+#include "settings/ComputeSettings.hpp"
+#include "settings/ModelSettings.hpp"
 
 namespace gbui {
 

@@ -1,4 +1,4 @@
-#include "boost/FitFootprint.hpp"
+#include "compute/FitFootprint.hpp"
 
 #include <algorithm>
 #include <limits>

@@ -1,4 +1,4 @@
-#include "boost/CpuKernels.hpp"
+#include "compute/CpuKernels.hpp"
 
 #include <array>
 #include <utility>

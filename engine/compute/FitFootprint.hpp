@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "boost/ModelSettings.hpp"
+#include "settings/ModelSettings.hpp"
 
 namespace gb {
 

@@ -9,7 +9,7 @@
 // Between such exact passes c_j = B_j'g is updated incrementally, c_j -= (B_j'B_l) nu delta_l, from cross
 // products computed once per selected learner l (one pass, cached); the exact pass runs again every
 // refreshInterval iterations (default 50) and whenever the cache is full. See CpuBackend.cpp.
-#include "boost/Backend.hpp"
+#include "compute/Backend.hpp"
 
 namespace gb {
 

@@ -4,16 +4,13 @@
 #include <string>
 #include <vector>
 
-#include "data/Dataset.hpp"
-#include "learner/EdfSolver.hpp"
-#include "spline/Penalty.hpp"
-#include "spline/SplineBasis.hpp"
+#include "settings/ModelEnums.hpp"
 
 namespace gb {
 
 struct ModelSettings {
   // Upper bounds that keep later arithmetic inside int (see ModelSettings.cpp for why these values).
-  static constexpr int kMaxKnots = SplineBasis::kMaxKnots;
+  static constexpr int kMaxKnots = SplineSpec::kMaxKnots;
   static constexpr int kMaxMstop = 10'000'000;
 
   std::string response = "y";
@@ -29,21 +26,10 @@ struct ModelSettings {
   // Throws InputError naming the option: knots outside 1..kMaxKnots, degree outside 1..5, differences outside
   // 0..3, edf not finite or <= 0, nu outside (0, 1], mstop outside 1..kMaxMstop, an empty response.
   void validate() const;
-  // The learner names actually used for this data (resolves the empty list). Throws InputError for an
-  // unknown response/learner column (naming it and the file), or a learner equal to the response.
-  std::vector<std::string> resolveLearners(const Dataset& data) const;
 
   // The paper's simulation (ridge, edf 1, clamped knots, trace) and mboost's defaults.
   static ModelSettings paperPreset();
   static ModelSettings mboostPreset();
-};
-
-struct ComputeSettings {
-  std::string backend = "cpu";  // "cpu" | "opencl"
-  std::string device;           // substring of the OpenCL device name ("" : GAMBOOST_DEVICE or the default)
-  std::string precision;        // "" (backend default) | "double" | "float"
-  std::string kernel;           // "" (backend default) or a kernel name of the OpenCL backend
-  int threads = 0;              // CPU threads, 0 = all cores
 };
 
 void to_json(nlohmann::json& j, const ModelSettings& s);
@@ -51,7 +37,5 @@ void to_json(nlohmann::json& j, const ModelSettings& s);
 // field path ("settings.knots: must be an integer in 1..1000000, got 2.5"). Unknown keys are left to the caller
 // (the model reader rejects them, knowing the extra keys of a result.json).
 void from_json(const nlohmann::json& j, ModelSettings& s);
-void to_json(nlohmann::json& j, const ComputeSettings& s);
-void from_json(const nlohmann::json& j, ComputeSettings& s);
 
 }  // namespace gb

@@ -1,11 +1,11 @@
-#include "boost/CpuBackend.hpp"
+#include "compute/CpuBackend.hpp"
 
 #include <omp.h>
 
 #include <algorithm>
 
-#include "boost/CpuKernels.hpp"
 #include "common/Error.hpp"
+#include "compute/CpuKernels.hpp"
 
 namespace gb {
 

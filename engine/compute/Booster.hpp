@@ -6,9 +6,9 @@
 #include <memory>
 #include <vector>
 
-#include "boost/Backend.hpp"
-#include "boost/ModelSettings.hpp"
+#include "compute/Backend.hpp"
 #include "learner/Learner.hpp"
+#include "settings/ModelSettings.hpp"
 
 namespace gb {
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "learner/Learner.hpp"
+#include "settings/ComputeSettings.hpp"
 
 namespace gb {
 

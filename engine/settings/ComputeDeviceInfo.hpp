@@ -1,8 +1,7 @@
 #pragma once
-// What can run a fit: the CPU backend always, plus every OpenCL device found (when built with OpenCL).
+// One device that can run a fit, as listed by `gamboost devices` (compute/ComputeDevices.hpp).
 #include <cstdint>
 #include <string>
-#include <vector>
 
 namespace gb {
 
@@ -19,13 +18,5 @@ struct ComputeDeviceInfo {
   std::string version;     // OpenCL version string of the device
   bool isDefault = false;  // the one a plain --backend opencl picks
 };
-
-struct ComputeDeviceList {
-  std::vector<ComputeDeviceInfo> devices;  // CPU backend first
-  std::string openClStatus;                // "" if OpenCL devices were found, else why not (one line)
-};
-
-// Never throws: problems with OpenCL end up in openClStatus.
-ComputeDeviceList listComputeDevices();
 
 }  // namespace gb

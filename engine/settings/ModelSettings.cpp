@@ -1,8 +1,7 @@
-#include "boost/ModelSettings.hpp"
+#include "settings/ModelSettings.hpp"
 
 #include <cmath>
 #include <nlohmann/json.hpp>
-#include <set>
 
 #include "common/Error.hpp"
 #include "common/Format.hpp"
@@ -15,8 +14,6 @@ namespace {
 void require(bool ok, const std::string& option, const std::string& rule, double got) {
   if (!ok) throw InputError(optionMessage(option, rule + " (got " + formatNumber(got, 12) + ")"));
 }
-
-std::string describeSource(const Dataset& data) { return data.source.empty() ? "the data" : data.source; }
 
 std::string field(const char* key) { return std::string("settings.") + key; }
 
@@ -69,7 +66,7 @@ void checkRanges(const ModelSettings& s, bool file) {
   const std::string knotsRule = "must be in 1.." + std::to_string(ModelSettings::kMaxKnots);
   require(s.spline.knots >= 1 && s.spline.knots <= ModelSettings::kMaxKnots, name({"--knots", "knots"}), knotsRule,
           s.spline.knots);
-  require(s.spline.degree >= 1 && s.spline.degree <= SplineBasis::kMaxDegree, name({"--degree", "degree"}),
+  require(s.spline.degree >= 1 && s.spline.degree <= SplineSpec::kMaxDegree, name({"--degree", "degree"}),
           "must be in 1..5", s.spline.degree);
   require(s.differences >= 0 && s.differences <= 3, name({"--differences", "differences"}), "must be in 0..3",
           s.differences);
@@ -91,30 +88,6 @@ void checkRanges(const ModelSettings& s, bool file) {
 // twice that), iteration counters stay far inside int, and 1e7 iterations already take hours at the fastest
 // per-iteration times measured (docs/performance.md): a larger value is a typo, not a fit.
 void ModelSettings::validate() const { checkRanges(*this, false); }
-
-std::vector<std::string> ModelSettings::resolveLearners(const Dataset& data) const {
-  if (data.columnIndex(response) < 0)
-    throw InputError(optionMessage("--response", "no column named '" + response + "' in " + describeSource(data)));
-  std::vector<std::string> names;
-  if (learners.empty()) {
-    for (const auto& name : data.names)
-      if (name != response) names.push_back(name);
-    if (names.empty())
-      throw InputError(
-          optionMessage("--learners", describeSource(data) + " has no column besides the response '" + response + "'"));
-    return names;
-  }
-  std::set<std::string> seen;
-  for (const auto& name : learners) {
-    if (data.columnIndex(name) < 0)
-      throw InputError(optionMessage("--learners", "no column named '" + name + "' in " + describeSource(data)));
-    if (name == response)
-      throw InputError(optionMessage("--learners", "'" + name + "' is the response, not a covariate"));
-    if (!seen.insert(name).second) throw InputError(optionMessage("--learners", "'" + name + "' is listed twice"));
-    names.push_back(name);
-  }
-  return names;
-}
 
 ModelSettings ModelSettings::paperPreset() {
   // Section 4.1: 16 basis functions per covariate = 12 interior knots + cubic; ridge penalty with edf 1 = tr(H).
@@ -158,7 +131,7 @@ void from_json(const nlohmann::json& j, ModelSettings& s) {
       s.learners.push_back(jsonfield::text((*it)[i], jsonfield::element(field("learners"), i)));
   }
   readInt(j, "knots", s.spline.knots, 1, ModelSettings::kMaxKnots);
-  readInt(j, "degree", s.spline.degree, 1, SplineBasis::kMaxDegree);
+  readInt(j, "degree", s.spline.degree, 1, SplineSpec::kMaxDegree);
   readWord(j, "boundary", s.spline.boundary, &boundaryFromString);
   readWord(j, "penalty", s.penalty, &penaltyFromString);
   readInt(j, "differences", s.differences, 0, 3);
@@ -167,26 +140,6 @@ void from_json(const nlohmann::json& j, ModelSettings& s) {
   readReal(j, "nu", s.nu);
   readInt(j, "mstop", s.mstop, 1, ModelSettings::kMaxMstop);
   checkRanges(s, true);
-}
-
-void to_json(nlohmann::json& j, const ComputeSettings& s) {
-  j = nlohmann::json{{"backend", s.backend},
-                     {"device", s.device},
-                     {"precision", s.precision},
-                     {"kernel", s.kernel},
-                     {"threads", s.threads}};
-}
-
-void from_json(const nlohmann::json& j, ComputeSettings& s) {
-  if (!j.is_object()) jsonfield::fail("compute", "must be a JSON object, got " + jsonfield::describe(j));
-  for (auto [key, value] : {std::pair<const char*, std::string*>{"backend", &s.backend},
-                            {"device", &s.device},
-                            {"precision", &s.precision},
-                            {"kernel", &s.kernel}})
-    if (const auto it = j.find(key); it != j.end()) *value = jsonfield::text(*it, std::string("compute.") + key);
-  // 0 = all cores; more threads than this is no machine's core count.
-  if (const auto it = j.find("threads"); it != j.end())
-    s.threads = static_cast<int>(jsonfield::integer(*it, "compute.threads", 0, 65536));
 }
 
 }  // namespace gb

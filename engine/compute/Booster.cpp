@@ -1,12 +1,13 @@
-#include "boost/Booster.hpp"
+#include "compute/Booster.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 
-#include "boost/CpuBackend.hpp"
-#include "boost/FitFootprint.hpp"
 #include "common/Error.hpp"
+#include "compute/CpuBackend.hpp"
+#include "compute/FitFootprint.hpp"
+#include "learner/LearnerColumns.hpp"
 #include "model/Model.hpp"
 
 namespace gb {
@@ -28,7 +29,7 @@ Booster::Booster(std::shared_ptr<const Dataset> data, ModelSettings settings, st
   if (!data_) throw InputError("no data");
   if (!backend_) backend_ = std::make_unique<CpuBackend>();
   settings_.validate();
-  settings_.learners = settings_.resolveLearners(*data_);  // "as used": the resolved list
+  settings_.learners = resolveLearners(settings_, *data_);  // "as used": the resolved list
   y_ = &data_->column(settings_.response);
   if (y_->empty()) throw InputError(data_->source + ": no rows");
   double sum = 0.0;

@@ -1,4 +1,4 @@
-#include "boost/ComputeDevices.hpp"
+#include "compute/ComputeDevices.hpp"
 
 #include <omp.h>
 

@@ -1,10 +1,11 @@
 // makeBackend: the one place that turns ComputeSettings::backend into a Backend (design.md section 3).
 #include <algorithm>
 
-#include "boost/Backend.hpp"
-#include "boost/CpuBackend.hpp"
-#include "boost/ModelSettings.hpp"
 #include "common/Error.hpp"
+#include "compute/Backend.hpp"
+#include "compute/CpuBackend.hpp"
+#include "settings/ComputeSettings.hpp"
+#include "settings/ModelSettings.hpp"
 #ifdef GB_HAVE_OPENCL
 #include "opencl/OpenClBackend.hpp"
 #endif

@@ -1,0 +1,41 @@
+#include "learner/LearnerColumns.hpp"
+
+#include <set>
+
+#include "common/Error.hpp"
+
+namespace gb {
+
+namespace {
+
+std::string describeSource(const Dataset& data) { return data.source.empty() ? "the data" : data.source; }
+
+}  // namespace
+
+std::vector<std::string> resolveLearners(const ModelSettings& settings, const Dataset& data) {
+  const std::string& response = settings.response;
+  const std::vector<std::string>& learners = settings.learners;
+  if (data.columnIndex(response) < 0)
+    throw InputError(optionMessage("--response", "no column named '" + response + "' in " + describeSource(data)));
+  std::vector<std::string> names;
+  if (learners.empty()) {
+    for (const auto& name : data.names)
+      if (name != response) names.push_back(name);
+    if (names.empty())
+      throw InputError(
+          optionMessage("--learners", describeSource(data) + " has no column besides the response '" + response + "'"));
+    return names;
+  }
+  std::set<std::string> seen;
+  for (const auto& name : learners) {
+    if (data.columnIndex(name) < 0)
+      throw InputError(optionMessage("--learners", "no column named '" + name + "' in " + describeSource(data)));
+    if (name == response)
+      throw InputError(optionMessage("--learners", "'" + name + "' is the response, not a covariate"));
+    if (!seen.insert(name).second) throw InputError(optionMessage("--learners", "'" + name + "' is listed twice"));
+    names.push_back(name);
+  }
+  return names;
+}
+
+}  // namespace gb
