@@ -1,5 +1,7 @@
 #include "data/Dataset.hpp"
 
+#include <cmath>
+
 #include "common/Error.hpp"
 
 namespace gb {
@@ -14,6 +16,51 @@ const std::vector<double>& Dataset::column(const std::string& name) const {
   const int i = columnIndex(name);
   if (i < 0) throw InputError(locate(source, 1, 0, "no column named '" + name + "'"));
   return columns[static_cast<std::size_t>(i)];
+}
+
+const std::vector<std::string>& Dataset::levelsOf(std::size_t c) const {
+  static const std::vector<std::string> none;
+  return c < levels.size() ? levels[c] : none;
+}
+
+std::size_t Dataset::missingCount(std::size_t c) const {
+  std::size_t count = 0;
+  for (double v : columns[c]) count += std::isnan(v) ? 1 : 0;
+  return count;
+}
+
+CompleteCases completeCases(const Dataset& data, const std::vector<std::string>& used) {
+  std::vector<std::size_t> index;
+  for (const auto& name : used) {
+    const int c = data.columnIndex(name);
+    if (c < 0) throw InputError(locate(data.source, 1, 0, "no column named '" + name + "'"));
+    index.push_back(static_cast<std::size_t>(c));
+  }
+  CompleteCases out;
+  out.omittedPerColumn.assign(used.size(), 0);
+  const std::size_t n = data.rows();
+  out.inputRows = n;
+  for (std::size_t i = 0; i < n; ++i) {
+    bool complete = true;
+    for (std::size_t u = 0; u < index.size(); ++u)
+      if (std::isnan(data.columns[index[u]][i])) {
+        ++out.omittedPerColumn[u];
+        complete = false;
+      }
+    if (complete) out.keptRows.push_back(i);
+  }
+  out.data.source = data.source;
+  out.data.names = data.names;
+  out.data.kinds = data.kinds;
+  out.data.levels = data.levels;
+  out.data.rowLabelsNote = data.rowLabelsNote;
+  out.data.columns.resize(data.cols());
+  for (std::size_t c = 0; c < data.cols(); ++c) {
+    auto& column = out.data.columns[c];
+    column.reserve(out.keptRows.size());
+    for (std::size_t i : out.keptRows) column.push_back(data.columns[c][i]);
+  }
+  return out;
 }
 
 }  // namespace gb

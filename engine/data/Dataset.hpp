@@ -1,21 +1,46 @@
 #pragma once
-// A numeric table held column by column (each covariate contiguous: the layout every backend streams).
+// A table held column by column (each covariate contiguous: the layout every backend streams). Numeric columns hold
+// their values; text columns (factors) hold level codes 0..L-1 as doubles with the levels beside them. A missing
+// cell is a quiet NaN in either kind; completeCases() gives the rows a model can use.
 #include <cstddef>
 #include <string>
 #include <vector>
 
 namespace gb {
 
+enum class ColumnKind { Numeric, Text };
+
 struct Dataset {
   std::string source;                        // file path, or a description such as "paper data (seed 1)"
   std::vector<std::string> names;            // column names, unique
-  std::vector<std::vector<double>> columns;  // columns[c][row]
+  std::vector<std::vector<double>> columns;  // columns[c][row]: a value, a level code, or NaN for missing
+  std::vector<ColumnKind> kinds;             // one per column; empty means every column is Numeric
+  // Per column: for Text, the levels sorted by byte order (R's factor() in the C locale), unique; else empty.
+  std::vector<std::vector<std::string>> levels;
+  std::string rowLabelsNote;  // "" or why a column was taken as row labels and dropped (R's write.csv row names)
 
   std::size_t rows() const { return columns.empty() ? 0 : columns.front().size(); }
   std::size_t cols() const { return columns.size(); }
   // Index of the named column, or -1.
   int columnIndex(const std::string& name) const;
   const std::vector<double>& column(const std::string& name) const;  // throws InputError naming the column
+  ColumnKind kind(std::size_t c) const { return c < kinds.size() ? kinds[c] : ColumnKind::Numeric; }
+  bool isText(std::size_t c) const { return kind(c) == ColumnKind::Text; }
+  const std::vector<std::string>& levelsOf(std::size_t c) const;  // empty for a numeric column
+  std::size_t missingCount(std::size_t c) const;                  // NaN cells of column c
 };
+
+// Complete cases over the named columns (R's na.omit on the model frame): `data` keeps only the rows where every
+// one of `used` is present, with every column of the input (unused columns may still hold NaN); keptRows maps each
+// kept row to its 0-based input row; omittedPerColumn counts, per used column in `used` order, the rows missing in
+// that column. Throws InputError for an unknown column name.
+struct CompleteCases {
+  Dataset data;
+  std::vector<std::size_t> keptRows;
+  std::vector<std::size_t> omittedPerColumn;
+  std::size_t inputRows = 0;
+  std::size_t omittedRows() const { return inputRows - keptRows.size(); }
+};
+CompleteCases completeCases(const Dataset& data, const std::vector<std::string>& used);
 
 }  // namespace gb
