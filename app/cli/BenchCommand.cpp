@@ -108,14 +108,14 @@ ComputeSettings parseConfig(const std::string& text, const std::string& device) 
   if (parts.size() > 3 || parts[0].empty())
     throw InputError(optionMessage("--configs", "'" + text + "' is not backend[:kernel[:precision]]"));
   ComputeSettings c;
-  c.backend = parts[0];
-  if (c.backend != "cpu" && c.backend != "opencl")
-    throw InputError(optionMessage("--configs", "unknown backend '" + c.backend + "' (cpu or opencl)"));
+  if (parts[0] != "cpu" && parts[0] != "opencl")
+    throw InputError(optionMessage("--configs", "unknown backend '" + parts[0] + "' (cpu or opencl)"));
+  c.backend = backendFromString(parts[0]);
   if (parts.size() > 1) c.kernel = parts[1];
-  if (parts.size() > 2) c.precision = parts[2];
-  if (!c.precision.empty() && c.precision != "double" && c.precision != "float")
-    throw InputError(optionMessage("--configs", "precision '" + c.precision + "' is not double or float"));
-  if (c.backend == "opencl") c.device = device;
+  if (parts.size() > 2 && parts[2] != "double" && parts[2] != "float")
+    throw InputError(optionMessage("--configs", "precision '" + parts[2] + "' is not double or float"));
+  if (parts.size() > 2) c.precision = precisionFromString(parts[2]);
+  if (c.backend == BackendKind::OpenCl) c.device = device;
   return c;
 }
 

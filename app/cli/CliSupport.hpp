@@ -36,6 +36,16 @@ CLI::Option* addIntOption(CLI::App* app, const std::string& name, int& value, co
 CLI::Option* addSizeOption(CLI::App* app, const std::string& name, std::size_t& value, const std::string& help);
 CLI::Option* addSeedOption(CLI::App* app, const std::string& name, std::uint64_t& value, const std::string& help);
 CLI::Option* addRealOption(CLI::App* app, const std::string& name, double& value, const std::string& help);
+// An option whose word becomes an engine enum through the engine's own parser (one list of accepted words, one
+// message: "--backend: must be 'cpu' or 'opencl' (got 'gpu')").
+template <typename E>
+CLI::Option* addEnumOption(CLI::App* app, const std::string& name, E& value, E (*parse)(const std::string&),
+                           const std::string& help) {
+  return app
+      ->add_option_function<std::string>(
+          name, [&value, parse](const std::string& word) { value = parse(word); }, help)
+      ->type_name("WORD");
+}
 // Comma-separated lists ("--rows 1000,10000").
 CLI::Option* addSizeListOption(CLI::App* app, const std::string& name, std::vector<std::size_t>& value,
                                const std::string& help);

@@ -102,14 +102,12 @@ std::vector<Override> addModelOptions(CLI::App* sub, FitOptions& o) {
 }
 
 void addComputeOptions(CLI::App* sub, ComputeSettings& c) {
-  sub->add_option("--backend", c.backend, "Compute backend")
-      ->check(CLI::IsMember({"cpu", "opencl"}))
-      ->capture_default_str()
+  addEnumOption(sub, "--backend", c.backend, &backendFromString, "Compute backend: cpu or opencl")
+      ->default_str("cpu")
       ->group("Compute");
   sub->add_option("--device", c.device, "OpenCL device: part of its name (default: $GAMBOOST_DEVICE, first GPU)")
       ->group("Compute");
-  sub->add_option("--precision", c.precision, "double or float (default: the backend's)")
-      ->check(CLI::IsMember({"double", "float"}))
+  addEnumOption(sub, "--precision", c.precision, &precisionFromString, "double or float (default: the backend's)")
       ->group("Compute");
   sub->add_option("--kernel", c.kernel, "OpenCL kernel for B'g (default: the backend's; see 'gamboost bench')")
       ->group("Compute");
@@ -128,7 +126,7 @@ nlohmann::json resultJson(const Booster& booster, const Model& model, const FitO
   result["fitted"] = booster.fitted();
   const BackendInfo info = booster.backendInfo();
   ComputeSettings used = o.compute;  // blanks filled with what the backend chose, so the run can be repeated
-  if (used.precision.empty()) used.precision = info.precision;
+  if (used.precision == Precision::Default) used.precision = precisionFromString(info.precision);
   if (used.kernel.empty() && info.backend == "opencl") used.kernel = info.kernel;
   nlohmann::json& settings = result["settings"];
   if (!settings.is_object()) settings = booster.settings();

@@ -65,8 +65,8 @@ FitBenchReport runFitBenchmark(const FitBenchOptions& options) {
         timing.covariates = options.covariates;
         timing.compute = compute;
         for (int rep = 0; rep < options.repetitions; ++rep) {
-          const std::string what =
-              std::to_string(rows) + " rows, " + compute.backend + (compute.kernel.empty() ? "" : ":" + compute.kernel);
+          const std::string what = std::to_string(rows) + " rows, " + toString(compute.backend) +
+                                   (compute.kernel.empty() ? "" : ":" + compute.kernel);
           Booster booster(data, options.model, makeBackend(compute));
           const int mstop = options.model.mstop;
           booster.run(mstop,

@@ -57,14 +57,14 @@ class Backend {
 // The one validation of compute settings, used by the CLI and the window (through makeBackend): a known backend,
 // a precision and kernel that backend has (the CPU backend computes in double and has no kernels), threads >= 0.
 // Throws InputError naming the option.
-void validateComputeSettings(const struct ComputeSettings& compute);
+void validateComputeSettings(const ComputeSettings& compute);
 // What a backend offers, for the window's choices and the messages: kernel names ("" = the backend's default is
 // always allowed too) and the precisions it computes in.
-std::vector<std::string> kernelChoices(const std::string& backend);
-std::vector<std::string> precisionChoices(const std::string& backend);
+std::vector<std::string> kernelChoices(BackendKind backend);
+std::vector<Precision> precisionChoices(BackendKind backend);
 
 // Validates `compute`, then makes the backend it names ("cpu" or "opencl"); throws InputError for bad settings or
 // for "--backend opencl" without a usable OpenCL platform, naming why.
-std::unique_ptr<Backend> makeBackend(const struct ComputeSettings& compute);
+std::unique_ptr<Backend> makeBackend(const ComputeSettings& compute);
 
 }  // namespace gb

@@ -30,29 +30,28 @@ bool contains(const std::vector<std::string>& names, const std::string& name) {
 
 }  // namespace
 
-std::vector<std::string> kernelChoices(const std::string& backend) {
-  if (backend == "cpu") return {"moments"};  // the CPU backend's one method (interval moments, cached cross-products)
+std::vector<std::string> kernelChoices(BackendKind backend) {
+  if (backend == BackendKind::Cpu)
+    return {"moments"};  // the CPU backend's one method (interval moments, cached
+                         // cross-products)
 #ifdef GB_HAVE_OPENCL
-  if (backend == "opencl") return ocl::openClKernelNames();
+  if (backend == BackendKind::OpenCl) return ocl::openClKernelNames();
 #endif
   return {};
 }
 
-std::vector<std::string> precisionChoices(const std::string& backend) {
-  if (backend == "opencl") return {"double", "float"};  // the default (float) is the backend's, chosen when empty
-  return {"double"};
+std::vector<Precision> precisionChoices(BackendKind backend) {
+  // Precision::Default (the backend's own: double on the CPU, float on OpenCL) is always allowed too.
+  if (backend == BackendKind::OpenCl) return {Precision::Double, Precision::Float};
+  return {Precision::Double};
 }
 
 void validateComputeSettings(const ComputeSettings& compute) {
-  if (compute.backend != "cpu" && compute.backend != "opencl")
-    throw InputError(optionMessage("--backend", "unknown backend '" + compute.backend + "' (cpu, opencl)"));
   if (compute.threads < 0) throw InputError(optionMessage("--threads", "must be >= 0"));
-  const std::vector<std::string> precisions = precisionChoices(compute.backend);
-  if (!compute.precision.empty() && !contains(precisions, compute.precision))
-    throw InputError(optionMessage("--precision",
-                                   compute.backend == "cpu" && compute.precision == "float"
-                                       ? "the CPU backend computes in double only (float: --backend opencl)"
-                                       : "must be " + listed(precisions, "or") + " (got '" + compute.precision + "')"));
+  const std::vector<Precision> precisions = precisionChoices(compute.backend);
+  if (compute.precision != Precision::Default &&
+      std::find(precisions.begin(), precisions.end(), compute.precision) == precisions.end())
+    throw InputError(optionMessage("--precision", "the CPU backend computes in double only (float: --backend opencl)"));
   const std::vector<std::string> kernels = kernelChoices(compute.backend);
   if (!compute.kernel.empty() && !contains(kernels, compute.kernel))
     throw InputError(optionMessage(
@@ -62,8 +61,8 @@ void validateComputeSettings(const ComputeSettings& compute) {
 
 std::unique_ptr<Backend> makeBackend(const ComputeSettings& compute) {
   validateComputeSettings(compute);
-  if (compute.backend == "cpu") return std::make_unique<CpuBackend>(compute.threads);
-  if (compute.backend == "opencl") {
+  if (compute.backend == BackendKind::Cpu) return std::make_unique<CpuBackend>(compute.threads);
+  if (compute.backend == BackendKind::OpenCl) {
 #ifdef GB_HAVE_OPENCL
     return std::make_unique<OpenClBackend>(compute);
 #else
@@ -72,7 +71,7 @@ std::unique_ptr<Backend> makeBackend(const ComputeSettings& compute) {
                                    "GB_WITH_OPENCL=OFF); the CPU backend (--backend cpu) works"));
 #endif
   }
-  throw InputError(optionMessage("--backend", "unknown backend '" + compute.backend + "' (cpu, opencl)"));
+  throw InputError(optionMessage("--backend", "unknown backend"));
 }
 
 }  // namespace gb

@@ -367,7 +367,7 @@ OpenClBackend::OpenClBackend(const ComputeSettings& compute) : s_(std::make_uniq
   s.compute = compute;
   s.kernelName = resolveKernelName(compute.kernel);
   s.device = chooseDevice(compute.device);
-  s.isDouble = resolveDoublePrecision(compute.precision, s.device.info);
+  s.isDouble = resolveDoublePrecision(toString(compute.precision), s.device.info);
   s.isDense = denseKernelFromName(s.kernelName, &s.denseKind);
   s.ctx = std::make_unique<Context>(s.device);
   // Benchmarks compare with and without the cache through the CLI: GAMBOOST_OPENCL_REFRESH=0 turns it off.

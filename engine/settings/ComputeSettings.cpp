@@ -2,25 +2,52 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/EnumNames.hpp"
+#include "common/Error.hpp"
 #include "common/JsonFields.hpp"
 
 namespace gb {
 
+namespace {
+
+constexpr EnumNames<BackendKind, 2> kBackendNames{{{BackendKind::Cpu, "cpu"}, {BackendKind::OpenCl, "opencl"}}};
+constexpr EnumNames<Precision, 2> kPrecisionNames{{{Precision::Double, "double"}, {Precision::Float, "float"}}};
+
+}  // namespace
+
+std::string toString(BackendKind b) { return enumToString(kBackendNames, b); }
+BackendKind backendFromString(const std::string& s) { return enumFromString(kBackendNames, s, "--backend"); }
+std::string toString(Precision p) { return p == Precision::Default ? std::string() : enumToString(kPrecisionNames, p); }
+Precision precisionFromString(const std::string& s) {
+  return s.empty() ? Precision::Default : enumFromString(kPrecisionNames, s, "--precision");
+}
+
 void to_json(nlohmann::json& j, const ComputeSettings& s) {
-  j = nlohmann::json{{"backend", s.backend},
+  j = nlohmann::json{{"backend", toString(s.backend)},
                      {"device", s.device},
-                     {"precision", s.precision},
+                     {"precision", toString(s.precision)},
                      {"kernel", s.kernel},
                      {"threads", s.threads}};
 }
 
 void from_json(const nlohmann::json& j, ComputeSettings& s) {
   if (!j.is_object()) jsonfield::fail("compute", "must be a JSON object, got " + jsonfield::describe(j));
-  for (auto [key, value] : {std::pair<const char*, std::string*>{"backend", &s.backend},
-                            {"device", &s.device},
-                            {"precision", &s.precision},
-                            {"kernel", &s.kernel}})
+  for (auto [key, value] : {std::pair<const char*, std::string*>{"device", &s.device}, {"kernel", &s.kernel}})
     if (const auto it = j.find(key); it != j.end()) *value = jsonfield::text(*it, std::string("compute.") + key);
+  // Enum words: a wrong one is named with its field and the accepted words.
+  auto word = [&j](const char* key, auto parse, auto& value) {
+    const auto it = j.find(key);
+    if (it == j.end()) return;
+    const std::string text = jsonfield::text(*it, std::string("compute.") + key);
+    try {
+      value = parse(text);
+    } catch (const InputError& e) {
+      const std::string m = e.what();
+      jsonfield::fail(std::string("compute.") + key, m.substr(m.find(": ") + 2));
+    }
+  };
+  word("backend", &backendFromString, s.backend);
+  word("precision", &precisionFromString, s.precision);
   // 0 = all cores; more threads than this is no machine's core count.
   if (const auto it = j.find("threads"); it != j.end())
     s.threads = static_cast<int>(jsonfield::integer(*it, "compute.threads", 0, 65536));

@@ -33,8 +33,8 @@ std::shared_ptr<const Dataset> paperData(std::size_t rows, int covariates, std::
 
 ComputeSettings openCl(const std::string& precision, const std::string& kernel) {
   ComputeSettings c;
-  c.backend = "opencl";
-  c.precision = precision;
+  c.backend = gb::BackendKind::OpenCl;
+  c.precision = gb::precisionFromString(precision);
   c.kernel = kernel;
   return c;
 }

@@ -15,9 +15,9 @@ namespace {
 
 ComputeSettings openCl(const std::string& kernel = "", const std::string& precision = "") {
   ComputeSettings c;
-  c.backend = "opencl";
+  c.backend = gb::BackendKind::OpenCl;
   c.kernel = kernel;
-  c.precision = precision;
+  c.precision = gb::precisionFromString(precision);
   return c;
 }
 
@@ -65,10 +65,9 @@ class TestOpenClErrors : public QObject {
   void initTestCase() { gbocltest::testDevice(); }
 
   void unknownBackend() {
-    ComputeSettings c;
-    c.backend = "quantum";
-    const QString m = inputErrorOf([&] { makeBackend(c); });
-    QVERIFY2(m.startsWith("--backend: unknown backend 'quantum' (cpu, opencl)"), qPrintable(m));
+    // Compute settings are enums; the one way in for a word is backendFromString (CLI, JSON, window).
+    const QString m = inputErrorOf([&] { gb::backendFromString("quantum"); });
+    QVERIFY2(m.startsWith("--backend: must be 'cpu' or 'opencl' (got 'quantum')"), qPrintable(m));
   }
 
   void unknownDevice() {

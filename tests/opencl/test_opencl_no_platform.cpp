@@ -25,7 +25,7 @@ class TestOpenClNoPlatform : public QObject {
 
   void factorySaysNoPlatform() {
     ComputeSettings c;
-    c.backend = "opencl";
+    c.backend = gb::BackendKind::OpenCl;
     try {
       makeBackend(c);
       QFAIL("an OpenCL backend was made without any platform");
@@ -34,7 +34,7 @@ class TestOpenClNoPlatform : public QObject {
       QVERIFY2(m.startsWith("--backend opencl: no OpenCL platform found") && m.contains("--backend cpu"),
                qPrintable(m));
     }
-    c.backend = "cpu";
+    c.backend = gb::BackendKind::Cpu;
     QVERIFY(makeBackend(c) != nullptr);
   }
 

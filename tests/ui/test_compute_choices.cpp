@@ -28,6 +28,12 @@ QStringList expected(const std::vector<std::string>& engine) {
   return out;
 }
 
+QStringList expected(const std::vector<gb::Precision>& engine) {
+  std::vector<std::string> words;
+  for (gb::Precision p : engine) words.push_back(gb::toString(p));
+  return expected(words);
+}
+
 }  // namespace
 
 class ComputeChoicesTest : public QObject {
@@ -44,26 +50,26 @@ class ComputeChoicesTest : public QObject {
     gpu.type = "GPU";
     devices.devices.push_back(gpu);
     panel.setDevices(devices);
-    QCOMPARE(values(panel.kernelBox()), expected(gb::kernelChoices("opencl")));
+    QCOMPARE(values(panel.kernelBox()), expected(gb::kernelChoices(gb::BackendKind::OpenCl)));
 
     gb::ComputeSettings c;
-    c.backend = "cpu";
+    c.backend = gb::BackendKind::Cpu;
     panel.setCompute(c);
-    QCOMPARE(values(panel.precisionBox()), expected(gb::precisionChoices("cpu")));
+    QCOMPARE(values(panel.precisionBox()), expected(gb::precisionChoices(gb::BackendKind::Cpu)));
     QVERIFY(!values(panel.precisionBox()).contains("float"));  // the CPU backend computes in double only
 
-    c.backend = "opencl";
-    c.precision = "float";
+    c.backend = gb::BackendKind::OpenCl;
+    c.precision = gb::Precision::Float;
     panel.setCompute(c);
-    QCOMPARE(values(panel.precisionBox()), expected(gb::precisionChoices("opencl")));
-    QCOMPARE(panel.compute().precision, std::string("float"));
+    QCOMPARE(values(panel.precisionBox()), expected(gb::precisionChoices(gb::BackendKind::OpenCl)));
+    QVERIFY(panel.compute().precision == gb::Precision::Float);
   }
 
   void floatOnTheCpuIsRefusedNotIgnored() {
     auto w = gbtest::makeWindow(300, 3, 5, 1, "choices");
     gb::ComputeSettings c;
-    c.backend = "cpu";
-    c.precision = "float";
+    c.backend = gb::BackendKind::Cpu;
+    c.precision = gb::Precision::Float;
     w->controller()->setSettings(w->modelPanel()->settings(), c);
     const int errorsBefore = w->messages()->errorCount();
     QSignalSpy finished(w->controller(), &FitController::jobFinished);

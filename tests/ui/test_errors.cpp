@@ -91,7 +91,7 @@ class ErrorsTest : public QObject {
   void unusableBackendIsReported() {
     auto w = gbtest::makeWindow(500, 5, 10, 1, "backend");
     gb::ComputeSettings c;
-    c.backend = "opencl";
+    c.backend = gb::BackendKind::OpenCl;
     c.kernel = "no-such-kernel";
     w->controller()->setSettings(gb::ModelSettings::paperPreset(), c);
     const int errorsBefore = w->messages()->errorCount();

@@ -18,8 +18,8 @@ class ProgramBuildsTest : public QObject {
   void secondFitBuildsNothing() {
     auto w = gbtest::makeWindow(2000, 5, 30, 3, "builds");
     gb::ComputeSettings c;
-    c.backend = "opencl";
-    c.precision = "double";
+    c.backend = gb::BackendKind::OpenCl;
+    c.precision = gb::Precision::Double;
     w->controller()->setSettings(w->modelPanel()->settings(), c);
     const auto built = [] {
       const gb::ocl::ProgramCacheStats s = gb::ocl::programCacheStats();

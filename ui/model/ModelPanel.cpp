@@ -99,7 +99,7 @@ ModelPanel::ModelPanel(QWidget* parent) : QWidget(parent) {
   device_->setMinimumContentsLength(14);
   // The choices are the engine's (kernelChoices / precisionChoices): the window offers only what a fit accepts.
   QList<QPair<QString, QString>> kernels{{tr("default"), ""}};
-  for (const std::string& k : gb::kernelChoices("opencl")) kernels.append({qs(k), qs(k)});
+  for (const std::string& k : gb::kernelChoices(gb::BackendKind::OpenCl)) kernels.append({qs(k), qs(k)});
   kernel_ =
       combo(kernels, tr("OpenCL kernel for B'g (default: the backend's choice; compact kernels need no dense B)"));
   precision_ = combo({}, tr("Floating-point precision (the CPU backend computes in double; OpenCL defaults to "
@@ -166,22 +166,22 @@ void ModelPanel::applyMboostPreset() { setSettings(gb::ModelSettings::mboostPres
 
 gb::ComputeSettings ModelPanel::compute() const {
   gb::ComputeSettings c;
-  c.backend = ss(choice(backend_));
-  if (c.backend == "opencl") {
+  c.backend = gb::backendFromString(ss(choice(backend_)));
+  if (c.backend == gb::BackendKind::OpenCl) {
     c.device = ss(choice(device_));
     c.kernel = ss(choice(kernel_));
   }
-  c.precision = ss(choice(precision_));
+  c.precision = gb::precisionFromString(ss(choice(precision_)));
   return c;
 }
 
 void ModelPanel::setCompute(const gb::ComputeSettings& c) {
-  select(backend_, qs(c.backend));
+  select(backend_, qs(gb::toString(c.backend)));
   fillDevices();
   fillPrecisions();
   select(device_, qs(c.device));
   select(kernel_, qs(c.kernel));
-  select(precision_, qs(c.precision));
+  select(precision_, qs(gb::toString(c.precision)));
   updateEnabled();
 }
 
@@ -227,7 +227,8 @@ void ModelPanel::fillPrecisions() {
   QSignalBlocker block(precision_);
   precision_->clear();
   precision_->addItem(tr("default"), QString());
-  for (const std::string& p : gb::precisionChoices(ss(choice(backend_)))) precision_->addItem(qs(p), qs(p));
+  for (gb::Precision p : gb::precisionChoices(gb::backendFromString(ss(choice(backend_)))))
+    precision_->addItem(qs(gb::toString(p)), qs(gb::toString(p)));
   select(precision_, keep);
 }
 

@@ -129,7 +129,7 @@ int runResponsivenessBench(const ResponsivenessOptions& o) {
   const gb::ModelSettings settings = benchSettings(o);
   w.modelPanel()->setSettings(settings);
   gb::ComputeSettings compute;
-  compute.backend = ss(o.backend);
+  compute.backend = gb::backendFromString(ss(o.backend));
   w.modelPanel()->setCompute(compute);
   processEventsFor(200);
 
