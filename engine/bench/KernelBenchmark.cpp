@@ -32,6 +32,51 @@ KernelBenchReport runKernelBenchmark(const KernelBenchOptions&) {
 
 namespace gb::kbench {
 
+namespace {
+
+struct CompactVariant {
+  CompactKernel kind;
+  std::string name;
+};
+
+// The fewest bytes a compact operation moves (the table at the top of this file); s = bytes per REAL.
+double compactBytes(CompactKernel kind, const std::string& op, bool batched, const CaseData& d, double s) {
+  const double nd = static_cast<double>(d.rows), kd = d.k, pd = d.learners;
+  const double basisRow = 4.0 + (kDegree + 1) * s;  // first column (int) + degree+1 weights
+  const double sortedRow = 2.0 + s;                 // row within its chunk (ushort) + u
+  const double xRow = kind == CompactKernel::Compact ? basisRow : s;
+  const double btgRow = kind == CompactKernel::Sorted ? sortedRow : xRow;
+  const double learners = batched ? pd : 1.0;
+  if (op == "Btg") return learners * (nd * btgRow + kd * s) + nd * s;
+  if (op == "Bdelta") return nd * xRow + kd * s + nd * s;
+  return nd * xRow + 4.0 * nd * s + kd * s;  // update: y, mu (read + write), g
+}
+
+// The update's reference: mu + nu B_sel delta_sel, g = y - that; scale |y| + |mu| + nu sum|B delta|. Also g'g.
+Reference updateReference(const CaseData& d, double nu, double& gSquares) {
+  Reference gRef{std::vector<double>(d.rows), std::vector<double>(d.rows)};
+  gSquares = 0.0;
+  for (std::size_t i = 0; i < d.rows; ++i) {
+    gRef.value[i] = d.y[i] - (d.mu[i] + nu * d.forwardSelected.value[i]);
+    gRef.scale[i] = std::abs(d.y[i]) + std::abs(d.mu[i]) + nu * d.forwardSelected.scale[i];
+    gSquares += gRef.value[i] * gRef.value[i];
+  }
+  return gRef;
+}
+
+// The case's learners on the device in the compact layouts asked for.
+std::unique_ptr<CompactData> makeCompactData(Context& ctx, const CaseData& d, bool dbl, bool basis, bool sorted) {
+  std::vector<const SplineBasis*> bases;
+  std::vector<const double*> xs;
+  for (int j = 0; j < d.learners; ++j) {
+    bases.push_back(&d.bases[j]);
+    xs.push_back(d.x[j].data());
+  }
+  return std::make_unique<CompactData>(ctx, bases, xs, d.rows, dbl, basis, sorted);
+}
+
+}  // namespace
+
 double Runner::copyBandwidth() {
   const ComputeDeviceInfo& info = ctx_.device().info;
   const bool gpu = info.type == "GPU";
@@ -52,35 +97,21 @@ double Runner::copyBandwidth() {
 }
 
 void Runner::compactSection(const CaseData& d) {
-  struct Variant {
-    CompactKernel kind;
-    std::string name;
-  };
-  std::vector<Variant> variants;
+  std::vector<CompactVariant> variants;
   for (const std::string& name : compactKernelNames()) {
     CompactKernel kind{};
     if (wanted(name) && compactKernelFromName(name, &kind)) variants.push_back({kind, name});
   }
   if (variants.empty()) return;
   const std::size_t n = d.rows, p = static_cast<std::size_t>(d.learners), k = static_cast<std::size_t>(d.k);
-  const double basisRow = 4.0 + (kDegree + 1) * s_;  // first column (int) + degree+1 weights
-  const double sortedRow = 2.0 + s_;                 // row within its chunk (ushort) + u
-  const double nd = static_cast<double>(n), kd = static_cast<double>(k), pd = static_cast<double>(p);
-  auto bytesOf = [&](CompactKernel kind, const std::string& op, bool batched) {
-    const double xRow = kind == CompactKernel::Compact ? basisRow : s_;
-    const double btgRow = kind == CompactKernel::Sorted ? sortedRow : xRow;
-    const double learners = batched ? pd : 1.0;
-    if (op == "Btg") return learners * (nd * btgRow + kd * s_) + nd * s_;
-    if (op == "Bdelta") return nd * xRow + kd * s_ + nd * s_;
-    return nd * xRow + 4.0 * nd * s_ + kd * s_;  // update: y, mu (read + write), g
-  };
+  const double nd = static_cast<double>(n), pd = static_cast<double>(p);
   const struct {
     const char* op;
     bool batched;
   } rows[] = {{"Btg", false}, {"Btg", true}, {"Bdelta", false}, {"update", true}};
-  auto rowFor = [&](const Variant& v, const char* op, bool batched) {
+  auto rowFor = [&](const CompactVariant& v, const char* op, bool batched) {
     return row(v.name, op, batched ? "batched" : "per-learner", d, batched ? d.learners : 1,
-               bytesOf(v.kind, op, batched));
+               compactBytes(v.kind, op, batched, d, s_));
   };
 
   // x always; the stored basis and the sorted layout only when their kernels are asked for and fit.
@@ -93,14 +124,8 @@ void Runner::compactSection(const CaseData& d) {
   const bool storeBasis = wanted("compact") && basisFit.empty();
   const std::string sortedFit = fitsDevice(nd * pd * s_, deviceBytes(storeBasis, true));
   const bool storeSorted = wanted("compact_sorted") && sortedFit.empty();
-  std::vector<const SplineBasis*> bases;
-  std::vector<const double*> xs;
-  for (int j = 0; j < d.learners; ++j) {
-    bases.push_back(&d.bases[j]);
-    xs.push_back(d.x[j].data());
-  }
   std::unique_ptr<CompactData> data;
-  if (xFit.empty()) data = std::make_unique<CompactData>(ctx_, bases, xs, n, dbl_, storeBasis, storeSorted);
+  if (xFit.empty()) data = makeCompactData(ctx_, d, dbl_, storeBasis, storeSorted);
 
   Buffer g = upload(d.g), delta = upload(d.delta), y = upload(d.y), mu(ctx_, n * static_cast<std::size_t>(s_));
   Buffer deltaFirst = upload(std::vector<double>(d.delta.begin(), d.delta.begin() + d.k));
@@ -109,17 +134,11 @@ void Runner::compactSection(const CaseData& d) {
   Buffer selected = indexBuffer(d.selected);
   const Reference firstBtg{std::vector<double>(d.btg.value.begin(), d.btg.value.begin() + d.k),
                            std::vector<double>(d.btg.scale.begin(), d.btg.scale.begin() + d.k)};
-  // The update's reference: mu + nu B_sel delta_sel, g = y - that; scale |y| + |mu| + nu sum|B delta|.
   constexpr double nu = 0.1;
-  Reference gRef{std::vector<double>(n), std::vector<double>(n)};
   double gSquares = 0.0;
-  for (std::size_t i = 0; i < n; ++i) {
-    gRef.value[i] = d.y[i] - (d.mu[i] + nu * d.forwardSelected.value[i]);
-    gRef.scale[i] = std::abs(d.y[i]) + std::abs(d.mu[i]) + nu * d.forwardSelected.scale[i];
-    gSquares += gRef.value[i] * gRef.value[i];
-  }
+  const Reference gRef = updateReference(d, nu, gSquares);
 
-  for (const Variant& v : variants) {
+  for (const CompactVariant& v : variants) {
     std::string why = xFit;
     if (why.empty() && v.kind == CompactKernel::Compact && !storeBasis) why = basisFit;
     if (why.empty() && v.kind == CompactKernel::Sorted && !storeSorted) why = sortedFit;
