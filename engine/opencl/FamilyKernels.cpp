@@ -1,0 +1,80 @@
+#include "opencl/FamilyKernels.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+namespace gb::ocl {
+
+namespace {
+
+// A REAL argument: float or double as the program was built.
+void realArg(Kernel& kernel, cl_uint index, double value, bool doublePrecision) {
+  if (doublePrecision)
+    kernel.arg(index, value);
+  else
+    kernel.arg(index, static_cast<float>(value));
+}
+
+std::string options(DeviceFamily family, bool doublePrecision) {
+  return std::string(doublePrecision ? "-DREAL=double -DGB_DOUBLE=1" : "-DREAL=float") +
+         " -DFAMILY=" + std::to_string(static_cast<int>(family)) + " -DGROUP=" + std::to_string(FamilyKernels::kGroup);
+}
+
+cl_event* next(std::vector<cl_event>* events) {
+  if (!events) return nullptr;
+  events->push_back(nullptr);
+  return &events->back();
+}
+
+}  // namespace
+
+void FamilyGradientArgs::bind(Kernel& kernel, bool doublePrecision) const {
+  kernel.arg(0, n);
+  kernel.arg(1, y);
+  kernel.arg(2, f);
+  kernel.arg(3, w);
+  realArg(kernel, 4, param, doublePrecision);
+  kernel.arg(5, wu);
+}
+
+void FamilyRiskArgs::bind(Kernel& kernel, bool doublePrecision) const {
+  kernel.arg(0, n);
+  kernel.arg(1, y);
+  kernel.arg(2, f);
+  kernel.arg(3, w);
+  realArg(kernel, 4, param, doublePrecision);
+  kernel.arg(5, partials);
+}
+
+FamilyKernels::FamilyKernels(Context& ctx, DeviceFamily family, bool doublePrecision)
+    : ctx_(&ctx),
+      double_(doublePrecision),
+      gradient_(ctx.kernel("family", "family_gradient", options(family, doublePrecision))),
+      risk_(ctx.kernel("family", "family_risk", options(family, doublePrecision))) {}
+
+double FamilyKernels::riskConstant(DeviceFamily family, const std::vector<double>& y, const std::vector<double>& w) {
+  if (family != DeviceFamily::Poisson) return 0.0;
+  double sum = 0.0;
+  for (std::size_t i = 0; i < y.size(); ++i) sum += w[i] * std::lgamma(y[i] + 1.0);
+  return sum;
+}
+
+std::size_t FamilyKernels::riskGroups(std::size_t n) {
+  return std::clamp<std::size_t>((n + kGroup - 1) / kGroup, 1, kMaxGroups);
+}
+
+void FamilyKernels::gradient(std::size_t n, const Buffer& y, const Buffer& f, const Buffer& w, double param, Buffer& wu,
+                             std::vector<cl_event>* events) {
+  FamilyGradientArgs{n, y.get(), f.get(), w.get(), param, wu.get()}.bind(gradient_, double_);
+  const std::size_t local = 256;
+  gradient_.launch(*ctx_, {(n + local - 1) / local * local}, {local}, next(events));
+}
+
+void FamilyKernels::risk(std::size_t n, const Buffer& y, const Buffer& f, const Buffer& w, double param,
+                         Buffer& partials, std::vector<cl_event>* events) {
+  FamilyRiskArgs{n, y.get(), f.get(), w.get(), param, partials.get()}.bind(risk_, double_);
+  risk_.launch(*ctx_, {riskGroups(n) * kGroup}, {kGroup}, next(events));
+}
+
+}  // namespace gb::ocl

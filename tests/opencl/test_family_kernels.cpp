@@ -1,0 +1,161 @@
+// kernels/family.cl against double references written here from mboost 2.9's R/family.R, in its own form (the
+// binomial gradient as 2 y exp(-2yf) / (log 2 (1 + exp(-2yf))), the loss through p = exp(f) / (exp(f) + exp(-f)),
+// Poisson's loss as -log dpois including lgamma(y + 1)), on random data with zero weights, at awkward sizes, in
+// float and double, with the outputs poisoned first.
+//
+// Tolerances. Inputs are rounded to the device's REAL first, so only the device's arithmetic differs. Each
+// gradient or loss value is a handful of operations and one exp/log (OpenCL: at most 3-4 ulp), so it may differ by
+// 64 eps (1 + |y| + exp|f|) (|f| <= 3 here; a few ulp of each term's size, with room). The risk is a sum of n terms:
+// each work-item adds a strided run of L = n / (groups * 256) terms in order, then the group adds 256 sums
+// pairwise (8 levels), so the rounding of the sum is at most (L + 8) eps sum|terms|, plus the terms' own errors.
+#include <QtTest>
+#include <cmath>
+
+#include "OpenClTestUtil.hpp"
+#include "opencl/FamilyKernels.hpp"
+
+using gb::ocl::DeviceFamily;
+using gb::ocl::FamilyKernels;
+
+namespace {
+
+constexpr std::uint64_t kSeed = 20261123;
+
+double gradientReference(DeviceFamily family, double y, double f, double param) {
+  const double r = y - f;
+  const double sign = r > 0 ? 1.0 : r < 0 ? -1.0 : 0.0;
+  switch (family) {
+    case DeviceFamily::Gaussian:
+      return r;
+    case DeviceFamily::Binomial: {
+      const double e = std::exp(-2 * y * f);
+      return -(-2 * y * e) / (std::log(2.0) * (1 + e));
+    }
+    case DeviceFamily::Poisson:
+      return y - std::exp(f);
+    case DeviceFamily::Laplace:
+      return sign;
+    case DeviceFamily::Huber:
+      return std::abs(r) < param ? r : param * sign;
+    case DeviceFamily::Quantile:
+      return param * (r >= 0) - (1 - param) * (r < 0);
+  }
+  return NAN;
+}
+
+double lossReference(DeviceFamily family, double y, double f, double param) {
+  const double r = y - f, a = std::abs(r);
+  switch (family) {
+    case DeviceFamily::Gaussian:
+      return r * r;
+    case DeviceFamily::Binomial: {
+      const double fc = std::min(std::abs(f), 36.0) * (f > 0 ? 1 : f < 0 ? -1 : 0);
+      const double p = std::exp(fc) / (std::exp(fc) + std::exp(-fc)), y01 = (y + 1) / 2;
+      return -y01 * std::log(p) - (1 - y01) * std::log(1 - p);
+    }
+    case DeviceFamily::Poisson:
+      return -(y * f - std::exp(f) - std::lgamma(y + 1));  // -log dpois(y, exp(f))
+    case DeviceFamily::Laplace:
+      return a;
+    case DeviceFamily::Huber:
+      return a < param ? a * a / 2 : param * (a - param / 2);
+    case DeviceFamily::Quantile:
+      return param * r * (r >= 0) - (1 - param) * r * (r < 0);
+  }
+  return NAN;
+}
+
+std::vector<double> responseFor(DeviceFamily family, std::size_t n, std::uint64_t seed) {
+  std::vector<double> y = gbocltest::uniform(n, -4.0, 4.0, seed);
+  for (double& v : y) {
+    if (family == DeviceFamily::Binomial) v = v > 0 ? 1.0 : -1.0;
+    if (family == DeviceFamily::Poisson) v = std::floor(std::abs(v) * 3);  // counts 0..11
+  }
+  return y;
+}
+
+}  // namespace
+
+class TestFamilyKernels : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void initTestCase() {
+    qInfo("random seed: %llu", static_cast<unsigned long long>(kSeed));
+    gbocltest::testDevice();
+  }
+
+  void matchesTheReferences_data() {
+    QTest::addColumn<int>("family");
+    QTest::addColumn<double>("param");
+    QTest::addColumn<bool>("isDouble");
+    QTest::addColumn<qulonglong>("rows");
+    const char* names[] = {"gaussian", "binomial", "poisson", "laplace", "huber", "quantile"};
+    const double params[] = {0.0, 0.0, 0.0, 0.0, 1.5, 0.9};
+    for (int family = 0; family < 6; ++family)
+      for (bool isDouble : {true, false})
+        for (qulonglong rows : {1ull, 255ull, 1000ull, 300001ull})
+          QTest::addRow("%s %s n=%llu", names[family], isDouble ? "double" : "float", rows)
+              << family << params[family] << isDouble << rows;
+  }
+
+  void matchesTheReferences() {
+    QFETCH(int, family);
+    QFETCH(double, param);
+    QFETCH(bool, isDouble);
+    QFETCH(qulonglong, rows);
+    gb::ocl::Context ctx(gbocltest::testDevice());
+    if (isDouble && !ctx.hasFp64()) QSKIP("device has no fp64");
+    const auto fam = static_cast<DeviceFamily>(family);
+    const std::size_t n = rows;
+    const std::vector<double> y = gbocltest::asReal(responseFor(fam, n, kSeed + n), isDouble);
+    const std::vector<double> f = gbocltest::asReal(gbocltest::uniform(n, -3.0, 3.0, kSeed + 2 * n), isDouble);
+    std::vector<double> w = gbocltest::uniform(n, -0.5, 2.0, kSeed + 3 * n);
+    for (double& v : w) v = v < 0 ? 0.0 : v;  // about a fifth of the rows weigh nothing
+    w = gbocltest::asReal(w, isDouble);
+    if (isDouble)
+      param = static_cast<double>(param);
+    else
+      param = static_cast<float>(param);
+
+    FamilyKernels kernels(ctx, fam, isDouble);
+    gb::ocl::Buffer yb = gbocltest::upload(ctx, y, isDouble), fb = gbocltest::upload(ctx, f, isDouble),
+                    wb = gbocltest::upload(ctx, w, isDouble);
+    gb::ocl::Buffer wu = gbocltest::upload(ctx, std::vector<double>(n, NAN), isDouble);
+    const std::size_t groups = FamilyKernels::riskGroups(n);
+    gb::ocl::Buffer partials = gbocltest::upload(ctx, std::vector<double>(groups, NAN), isDouble);
+    kernels.gradient(n, yb, fb, wb, param, wu);
+    kernels.risk(n, yb, fb, wb, param, partials);
+    const std::vector<double> got = gbocltest::download(ctx, wu, n, isDouble);
+    const std::vector<double> parts = gbocltest::download(ctx, partials, groups, isDouble);
+
+    const double eps = isDouble ? 0x1p-52 : 0x1p-23;
+    double riskRef = 0.0, riskScale = 0.0, termErrors = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const double slack = 64 * eps * (1 + std::abs(y[i]) + std::exp(std::abs(f[i])));
+      const double want = w[i] * gradientReference(fam, y[i], f[i], param);
+      if (!(std::abs(got[i] - want) <= slack * w[i]))
+        QFAIL(qPrintable(QString("row %1: wu %2, reference %3 (y %4, f %5, w %6)")
+                             .arg(i)
+                             .arg(got[i], 0, 'g', 17)
+                             .arg(want, 0, 'g', 17)
+                             .arg(y[i])
+                             .arg(f[i])
+                             .arg(w[i])));
+      const double term = w[i] * lossReference(fam, y[i], f[i], param);
+      riskRef += term;
+      riskScale += std::abs(term);
+      termErrors += slack * w[i] * (1 + std::abs(y[i]) * 3);  // loss terms: y f adds |y| |f| <= 3 |y|
+    }
+    double risk = FamilyKernels::riskConstant(fam, y, w);
+    for (double p : parts) risk += p;
+    const double runLength = std::ceil(static_cast<double>(n) / static_cast<double>(groups * FamilyKernels::kGroup));
+    const double bound = (runLength + 8 + 2) * eps * riskScale + termErrors;
+    QVERIFY2(std::abs(risk - riskRef) <= bound,
+             qPrintable(
+                 QString("risk %1, reference %2, bound %3").arg(risk, 0, 'g', 17).arg(riskRef, 0, 'g', 17).arg(bound)));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestFamilyKernels)
+#include "test_family_kernels.moc"
