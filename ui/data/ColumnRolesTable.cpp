@@ -2,22 +2,38 @@
 
 #include <QComboBox>
 #include <QHeaderView>
+#include <QStandardItemModel>
 
 #include "common/QtConvert.hpp"
 
 namespace gbui {
 
 namespace {
-enum Role { Response = 0, LearnerRole = 1, Ignored = 2 };
+
+QComboBox* comboAt(const QTableWidget* table, int row) {
+  return qobject_cast<QComboBox*>(table->cellWidget(row, ColumnRolesTable::RoleColumn));
 }
 
-ColumnRolesTable::ColumnRolesTable(QWidget* parent) : QTableWidget(0, 2, parent) {
-  setHorizontalHeaderLabels({tr("Column"), tr("Role")});
-  horizontalHeader()->setSectionResizeMode(0, QHeaderView::Stretch);
-  horizontalHeader()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+// Roles a text column cannot take (a spline or line needs numbers; weights too) are shown but disabled.
+void disableNumericRoles(QComboBox* combo) {
+  auto* model = qobject_cast<QStandardItemModel*>(combo->model());
+  for (int role : {ColumnRolesTable::Spline, ColumnRolesTable::Linear, ColumnRolesTable::Weights})
+    model->item(role)->setEnabled(false);
+}
+
+}  // namespace
+
+ColumnRolesTable::ColumnRolesTable(QWidget* parent) : QTableWidget(0, 4, parent) {
+  setHorizontalHeaderLabels({tr("Column"), tr("Type"), tr("Missing"), tr("Role")});
+  horizontalHeader()->setSectionResizeMode(NameColumn, QHeaderView::Stretch);
+  for (int c : {TypeColumn, MissingColumn, RoleColumn})
+    horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
   verticalHeader()->setVisible(false);
   setEditTriggers(QAbstractItemView::NoEditTriggers);
-  setToolTip(tr("Column roles: one response, any number of learners (one penalised B-spline each), the rest ignored"));
+  setToolTip(
+      tr("Column roles: one response; learners as splines (bbs), lines (bols) or factors (bols of a text "
+         "column); at most one column of case weights; the rest ignored. Rows with a missing value in a used "
+         "column are left out of the fit"));
 }
 
 void ColumnRolesTable::setColumns(const gb::Dataset& data) {
@@ -25,25 +41,37 @@ void ColumnRolesTable::setColumns(const gb::Dataset& data) {
   setRowCount(static_cast<int>(data.cols()));
   const int responseIndex = data.columnIndex("y") >= 0 ? data.columnIndex("y") : 0;
   for (int r = 0; r < static_cast<int>(data.cols()); ++r) {
-    auto* name = new QTableWidgetItem(qs(data.names[r]));
-    setItem(r, 0, name);
+    const bool text = data.isText(static_cast<std::size_t>(r));
+    setItem(r, NameColumn, new QTableWidgetItem(qs(data.names[r])));
+    auto* type = new QTableWidgetItem(text ? tr("text (%n levels)", "", static_cast<int>(data.levelsOf(r).size()))
+                                           : tr("numeric"));
+    setItem(r, TypeColumn, type);
+    const auto missing = static_cast<qlonglong>(data.missingCount(static_cast<std::size_t>(r)));
+    auto* missingItem = new QTableWidgetItem(QString::number(missing));
+    missingItem->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    missingItem->setToolTip(
+        tr("%n missing cell(s) in column %1", "", static_cast<int>(missing)).arg(qs(data.names[r])));
+    setItem(r, MissingColumn, missingItem);
     auto* combo = new QComboBox;
-    combo->addItems({tr("response"), tr("learner"), tr("ignored")});
-    combo->setCurrentIndex(r == responseIndex ? Response : LearnerRole);
+    combo->addItems({tr("response"), tr("spline"), tr("linear"), tr("factor"), tr("weights"), tr("ignored")});
+    if (text) disableNumericRoles(combo);
+    combo->setCurrentIndex(r == responseIndex ? Response : text ? Factor : Spline);
     combo->setToolTip(tr("Role of column %1 in the model").arg(qs(data.names[r])));
+    combo->setFocusPolicy(Qt::StrongFocus);  // the mouse wheel scrolls the table, not the role
     connect(combo, &QComboBox::currentIndexChanged, this, [this, r](int role) { onRoleChanged(r, role); });
-    setCellWidget(r, 1, combo);
+    setCellWidget(r, RoleColumn, combo);
   }
 }
 
 void ColumnRolesTable::onRoleChanged(int row, int role) {
-  // Exactly one response: choosing a new one turns the old one into a learner.
-  if (role == Response)
+  // Exactly one response and at most one weights column: choosing a new one turns the old one into what its type
+  // suggests (a learner).
+  if (role == Response || role == Weights)
     for (int r = 0; r < rowCount(); ++r) {
-      auto* c = qobject_cast<QComboBox*>(cellWidget(r, 1));
-      if (r != row && c->currentIndex() == Response) {
+      QComboBox* c = comboAt(this, r);
+      if (r != row && c->currentIndex() == role) {
         QSignalBlocker block(c);
-        c->setCurrentIndex(LearnerRole);
+        c->setCurrentIndex(item(r, TypeColumn)->text() == tr("numeric") ? Spline : Factor);
       }
     }
   emit rolesChanged();
@@ -52,13 +80,22 @@ void ColumnRolesTable::onRoleChanged(int row, int role) {
 ColumnRoles ColumnRolesTable::roles() const {
   ColumnRoles out;
   for (int r = 0; r < rowCount(); ++r) {
-    const QString name = item(r, 0)->text();
-    switch (qobject_cast<QComboBox*>(cellWidget(r, 1))->currentIndex()) {
+    const QString name = item(r, NameColumn)->text();
+    switch (comboAt(this, r)->currentIndex()) {
       case Response:
         out.response = name;
         break;
-      case LearnerRole:
+      case Spline:
         out.learners << name;
+        break;
+      case Linear:
+        out.linears << name;
+        break;
+      case Factor:
+        out.factors << name;
+        break;
+      case Weights:
+        out.weights = name;
         break;
       default:
         out.ignored << name;
@@ -68,14 +105,37 @@ ColumnRoles ColumnRolesTable::roles() const {
   return out;
 }
 
+void ColumnRolesTable::setRole(int row, Role role) {
+  QComboBox* c = comboAt(this, row);
+  auto* model = qobject_cast<QStandardItemModel*>(c->model());
+  if (!model->item(role)->isEnabled()) return;
+  QSignalBlocker block(c);
+  c->setCurrentIndex(role);
+}
+
 void ColumnRolesTable::setRoles(const ColumnRoles& roles) {
   for (int r = 0; r < rowCount(); ++r) {
-    const QString name = item(r, 0)->text();
-    auto* c = qobject_cast<QComboBox*>(cellWidget(r, 1));
-    QSignalBlocker block(c);
-    c->setCurrentIndex(name == roles.response ? Response : roles.ignored.contains(name) ? Ignored : LearnerRole);
+    const QString name = item(r, NameColumn)->text();
+    if (name == roles.response)
+      setRole(r, Response);
+    else if (name == roles.weights)
+      setRole(r, Weights);
+    else if (roles.linears.contains(name))
+      setRole(r, Linear);
+    else if (roles.factors.contains(name))
+      setRole(r, Factor);
+    else if (roles.ignored.contains(name))
+      setRole(r, Ignored);
+    else if (roles.learners.contains(name))
+      setRole(r, Spline);
   }
   emit rolesChanged();
+}
+
+int ColumnRolesTable::roleOf(const QString& name) const {
+  for (int r = 0; r < rowCount(); ++r)
+    if (item(r, NameColumn)->text() == name) return comboAt(this, r)->currentIndex();
+  return -1;
 }
 
 }  // namespace gbui

@@ -16,12 +16,18 @@ struct DataSourceSpec {
   QString describe() const;
 };
 
+// Which column plays which part in the model (mboost's formula): one response, learners of three kinds (bbs,
+// bols(x), bols(f)), at most one column of case weights, the rest ignored. Lists are in column order.
 struct ColumnRoles {
   QString response;
-  QStringList learners;  // in column order
+  QStringList learners;  // spline learners (the name predates linear and factor learners; session files keep it)
+  QStringList linears;   // linear learners (intercept + x)
+  QStringList factors;   // factor learners (treatment contrasts)
+  QString weights;       // "" for none
   QStringList ignored;
   bool operator==(const ColumnRoles& o) const {
-    return response == o.response && learners == o.learners && ignored == o.ignored;
+    return response == o.response && learners == o.learners && linears == o.linears && factors == o.factors &&
+           weights == o.weights && ignored == o.ignored;
   }
 };
 

@@ -50,6 +50,9 @@ void saveSession(const QString& path, const Session& s) {
          {"roles",
           {{"response", ss(s.roles.response)},
            {"learners", toJson(s.roles.learners)},
+           {"linears", toJson(s.roles.linears)},
+           {"factors", toJson(s.roles.factors)},
+           {"weights", ss(s.roles.weights)},
            {"ignored", toJson(s.roles.ignored)}}},
          {"settings", s.settings},
          {"compute", s.compute},
@@ -86,6 +89,9 @@ Session loadSession(const QString& path) {
     const json& r = j.at("roles");
     s.roles.response = qs(r.at("response").get<std::string>());
     s.roles.learners = toList(r.at("learners"));
+    s.roles.linears = toList(r.value("linears", json::array()));
+    s.roles.factors = toList(r.value("factors", json::array()));
+    s.roles.weights = qs(r.value("weights", std::string()));
     s.roles.ignored = toList(r.value("ignored", json::array()));
     j.at("settings").get_to(s.settings);
     j.at("compute").get_to(s.compute);
