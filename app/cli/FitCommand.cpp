@@ -139,7 +139,8 @@ nlohmann::json resultJson(const Booster& booster, const Model& model, const FitO
   result["timing"] = {{"read_s", readSeconds},         {"setup_s", booster.setupSeconds()},
                       {"fit_s", booster.fitSeconds()}, {"backend", info.backend},
                       {"device", info.device},         {"kernel", info.kernel},
-                      {"precision", info.precision},   {"tuning", info.tuning}};
+                      {"precision", info.precision},   {"tuning", info.tuning},
+                      {"scheme", info.scheme}};
   return result;
 }
 

@@ -38,6 +38,7 @@ struct BackendInfo {
   std::string kernel;     // kernel strategy used for B'g ("moments" on the CPU)
   std::string precision;  // "double" | "float"
   std::string tuning;     // experiment switches in force (opencl/Tuning.hpp), "" for none
+  std::string scheme;     // how an iteration runs: "moments-cached" on the CPU; plain, fused, ... on OpenCL
 };
 
 class Backend {

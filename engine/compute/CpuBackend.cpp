@@ -6,6 +6,7 @@
 
 #include "common/Error.hpp"
 #include "compute/CpuKernels.hpp"
+#include "compute/IterationPolicy.hpp"
 
 namespace gb {
 
@@ -26,8 +27,6 @@ constexpr std::size_t kUpdateChunkRows = 16384;
 // second thread costs more in waiting (and in libgomp's spinning between regions) than it saves.
 constexpr double kParallelRowLearners = 2e6;
 constexpr std::size_t kParallelUpdateRows = 131072;
-// Cross-product caches (B_j'B_l for all j, per selected l) stop growing at this size.
-constexpr std::size_t kCrossCacheBytes = std::size_t(256) << 20;
 
 int chunksOf(std::size_t total, std::size_t chunk) { return static_cast<int>((total + chunk - 1) / chunk); }
 std::pair<std::size_t, std::size_t> chunk(int index, std::size_t size, std::size_t total) {
@@ -55,7 +54,7 @@ struct CpuBackend::State {
   };
 
   int threads = 1;
-  int refreshInterval = 50;
+  IterationPolicy policy;  // refresh interval and cross-product cache budget, shared with the OpenCL backend
   BoostProblem problem;
   std::size_t n = 0, totalCoefs = 0;
   std::vector<LearnerState> learners;
@@ -124,9 +123,7 @@ struct CpuBackend::State {
 
   // j* = the largest RSS reduction (smallest RSS), ties to the lowest index; its step as interval polynomials.
   IterationResult select() {
-    std::size_t best = 0;
-    for (std::size_t j = 1; j < learners.size(); ++j)
-      if (reduction[j] > reduction[best]) best = j;
+    const std::size_t best = bestLearner(reduction);
     const LearnerState& L = learners[best];
     const Eigen::Map<const Eigen::VectorXd> cv(c.data() + L.coefOffset, L.k);
     const Eigen::VectorXd step = problem.nu * (L.learner->solveMatrix * cv);
@@ -163,7 +160,7 @@ struct CpuBackend::State {
     if (!cross[l].empty()) return true;
     const LearnerState& L = learners[l];
     const std::size_t bytes = totalCoefs * L.k * sizeof(double);
-    if (crossBytes + bytes > kCrossCacheBytes) return false;
+    if (!policy.fits(crossBytes, bytes)) return false;
     cross[l].assign(totalCoefs * L.k, 0.0);
     crossBytes += bytes;
     const int W = L.degree + 1;
@@ -194,7 +191,7 @@ struct CpuBackend::State {
   }
 
   IterationResult iterateOnce() {
-    if (!cValid || sinceRefresh >= refreshInterval) exactCoefficients();
+    if (policy.refreshDue(cValid, sinceRefresh)) exactCoefficients();
     computeReductions();
     IterationResult result = select();
     const auto l = static_cast<std::size_t>(result.learner);
@@ -220,10 +217,11 @@ CpuBackend::CpuBackend(int threads) : s_(std::make_unique<State>()) {
 
 CpuBackend::~CpuBackend() = default;
 
-void CpuBackend::setRefreshInterval(int iterations) { s_->refreshInterval = std::max(1, iterations); }
+void CpuBackend::setRefreshInterval(int iterations) { s_->policy.refreshInterval = std::max(1, iterations); }
 
 BackendInfo CpuBackend::info() const {
-  return BackendInfo{"cpu", std::to_string(s_->threads) + "-thread CPU (Eigen, OpenMP)", "moments", "double"};
+  return BackendInfo{
+      "cpu", std::to_string(s_->threads) + "-thread CPU (Eigen, OpenMP)", "moments", "double", "", "moments-cached"};
 }
 
 void CpuBackend::prepare(const BoostProblem& problem) {

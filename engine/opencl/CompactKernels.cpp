@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "common/Error.hpp"
+#include "opencl/KernelArgs.hpp"
 
 namespace gb::ocl {
 
@@ -181,12 +182,7 @@ struct CompactPlan::Impl {
   int updateGroups() const {
     return static_cast<int>((data->rows() + params.updateGroupRows - 1) / params.updateGroupRows);
   }
-  void setReal(Kernel& k, cl_uint index, double value) const {
-    if (data->doublePrecision())
-      k.arg(index, value);
-    else
-      k.arg(index, static_cast<float>(value));
-  }
+  RealArg real(double value) const { return {value, data->doublePrecision()}; }
   void launch(Kernel& k, const std::vector<std::size_t>& global, const std::vector<std::size_t>& local,
               std::vector<cl_event>* events) {
     cl_event e = nullptr;
@@ -198,42 +194,28 @@ struct CompactPlan::Impl {
   void transposed(int begin, int count, std::size_t chunkRows, const Buffer& g, const Buffer& out,
                   std::vector<cl_event>* events) {
     const int n = static_cast<int>(data->rows()), ch = chunks(chunkRows), rows = static_cast<int>(chunkRows);
-    partial.arg(0, n);
-    partial.arg(1, rows);
-    partial.arg(2, begin);
-    cl_uint a = 3;
-    if (sortedOnDevice()) {
-      partial.arg(a++, data->order());
-      partial.arg(a++, data->sortedU());
-      partial.arg(a++, data->starts());
-      partial.arg(a++, g);
-    } else if (kind != CompactKernel::Compact) {
-      partial.arg(a++, data->x());
-      partial.arg(a++, g);
-      partial.arg(a++, data->geometry());
-      if (lanes > 0) partial.arg(a++, data->polynomials());
-    } else {
-      partial.arg(a++, data->firstColumn());
-      partial.arg(a++, data->weights());
-      partial.arg(a++, g);
-    }
-    partial.arg(a++, partials);
     std::size_t groups = static_cast<std::size_t>(count);
-    if (xPrivate()) {  // LEARNER_BLOCK learners per work-item
-      partial.arg(a, count);
-      groups = (groups + params.learnersPerItem - 1) / params.learnersPerItem;
-    }
+    if (sortedOnDevice())
+      CompactSortedPartialArgs{n, rows, begin, &data->order(), &data->sortedU(), &data->starts(), &g, &partials}.bind(
+          partial);
+    else if (xPrivate())  // LEARNER_BLOCK learners per work-item
+      CompactXPartialPrivateArgs{n, rows, begin, &data->x(), &g, &data->geometry(), &partials, count}.bind(partial);
+    else if (kind != CompactKernel::Compact)
+      CompactXPartialArgs{
+          n, rows, begin, &data->x(), &g, &data->geometry(), lanes > 0 ? &data->polynomials() : nullptr, &partials}
+          .bind(partial);
+    else
+      CompactPartialArgs{n, rows, begin, &data->firstColumn(), &data->weights(), &g, &partials}.bind(partial);
+    if (xPrivate()) groups = (groups + params.learnersPerItem - 1) / params.learnersPerItem;
     const std::size_t group = partialGroup();
     launch(partial, {group * groups, static_cast<std::size_t>(ch)}, {group, 1}, events);
 
     const std::size_t rg = static_cast<std::size_t>(params.reduceGroupSize);
     const bool moments = kind != CompactKernel::Compact;
-    a = 0;
-    reduce.arg(a++, ch);
-    if (moments) reduce.arg(a++, begin);
-    reduce.arg(a++, partials);
-    if (moments) reduce.arg(a++, data->polynomials());
-    reduce.arg(a++, out);
+    if (moments)
+      CompactXReduceArgs{ch, begin, &partials, &data->polynomials(), &out}.bind(reduce);
+    else
+      CompactReduceArgs{ch, &partials, &out}.bind(reduce);
     launch(reduce, {rg * static_cast<std::size_t>(count)}, {rg}, events);
   }
 };
@@ -327,20 +309,12 @@ void CompactPlan::forwardOne(int learner, const Buffer& delta, const Buffer& out
   Impl& s = *impl_;
   if (learner < 0 || learner >= s.data->learners())
     throw ComputeError("CompactPlan::forwardOne: learner " + std::to_string(learner) + " out of range");
-  cl_uint a = 0;
-  s.forward.arg(a++, static_cast<int>(s.data->rows()));
-  s.forward.arg(a++, static_cast<int>(s.params.updateGroupRows));
-  s.forward.arg(a++, learner);
-  s.forward.arg(a++, delta);
-  if (s.kind != CompactKernel::Compact) {
-    s.forward.arg(a++, s.data->x());
-    s.forward.arg(a++, s.data->geometry());
-    s.forward.arg(a++, s.data->polynomials());
-  } else {
-    s.forward.arg(a++, s.data->firstColumn());
-    s.forward.arg(a++, s.data->weights());
-  }
-  s.forward.arg(a++, out);
+  const int n = static_cast<int>(s.data->rows()), groupRows = static_cast<int>(s.params.updateGroupRows);
+  if (s.kind != CompactKernel::Compact)
+    CompactXForwardArgs{n, groupRows, learner, &delta, &s.data->x(), &s.data->geometry(), &s.data->polynomials(), &out}
+        .bind(s.forward);
+  else
+    CompactForwardArgs{n, groupRows, learner, &delta, &s.data->firstColumn(), &s.data->weights(), &out}.bind(s.forward);
   const std::size_t group = static_cast<std::size_t>(s.params.updateGroupSize);
   s.launch(s.forward, {group * static_cast<std::size_t>(s.updateGroups())}, {group}, events);
 }
@@ -351,24 +325,26 @@ void CompactPlan::update(const Buffer& learnerIndex, const Buffer& delta, double
   if (partials.bytes() < updatePartials() * s.data->realBytes())
     throw ComputeError("CompactPlan::update: partials buffer holds fewer than " + std::to_string(updatePartials()) +
                        " values");
-  cl_uint a = 0;
-  s.update.arg(a++, static_cast<int>(s.data->rows()));
-  s.update.arg(a++, static_cast<int>(s.params.updateGroupRows));
-  s.update.arg(a++, learnerIndex);
-  s.update.arg(a++, delta);
-  s.setReal(s.update, a++, scale);
-  if (s.kind != CompactKernel::Compact) {
-    s.update.arg(a++, s.data->x());
-    s.update.arg(a++, s.data->geometry());
-    s.update.arg(a++, s.data->polynomials());
-  } else {
-    s.update.arg(a++, s.data->firstColumn());
-    s.update.arg(a++, s.data->weights());
-  }
-  s.update.arg(a++, y);
-  s.update.arg(a++, mu);
-  s.update.arg(a++, g);
-  s.update.arg(a++, partials);
+  const int n = static_cast<int>(s.data->rows()), groupRows = static_cast<int>(s.params.updateGroupRows);
+  if (s.kind != CompactKernel::Compact)
+    CompactXUpdateArgs{n,
+                       groupRows,
+                       &learnerIndex,
+                       &delta,
+                       s.real(scale),
+                       &s.data->x(),
+                       &s.data->geometry(),
+                       &s.data->polynomials(),
+                       &y,
+                       &mu,
+                       &g,
+                       &partials}
+        .bind(s.update);
+  else
+    CompactUpdateArgs{
+        n,   groupRows, &learnerIndex, &delta, s.real(scale), &s.data->firstColumn(), &s.data->weights(), &y,
+        &mu, &g,        &partials}
+        .bind(s.update);
   const std::size_t group = static_cast<std::size_t>(s.params.updateGroupSize);
   s.launch(s.update, {group * static_cast<std::size_t>(s.updateGroups())}, {group}, events);
 }
@@ -382,12 +358,13 @@ void CompactPlan::expandDense(const Buffer& dense, std::vector<cl_event>* events
   if (dense.bytes() < bytes)
     throw ComputeError("CompactPlan::expandDense: buffer of " + std::to_string(dense.bytes()) + " bytes, need " +
                        std::to_string(bytes));
-  s.dense.arg(0, static_cast<int>(s.data->rows()));
-  s.dense.arg(1, s.data->learners());
-  s.dense.arg(2, s.data->x());
-  s.dense.arg(3, s.data->geometry());
-  s.dense.arg(4, s.data->polynomials());
-  s.dense.arg(5, dense);
+  CompactXDenseArgs{static_cast<int>(s.data->rows()),
+                    s.data->learners(),
+                    &s.data->x(),
+                    &s.data->geometry(),
+                    &s.data->polynomials(),
+                    &dense}
+      .bind(s.dense);
   const std::size_t tile = 64;
   const std::size_t rows = (s.data->rows() + tile - 1) / tile * tile;
   s.launch(s.dense, {rows, static_cast<std::size_t>(s.data->learners())}, {tile, 1}, events);

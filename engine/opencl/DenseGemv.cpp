@@ -5,6 +5,7 @@
 #include "common/Error.hpp"
 #include "opencl/ClBlastGemv.hpp"
 #include "opencl/DenseKernelParameters.hpp"
+#include "opencl/KernelArgs.hpp"
 
 namespace gb::ocl {
 
@@ -125,25 +126,15 @@ struct DenseGemvPlan::Impl {
                     std::vector<cl_event>* events) {
     const bool twoPass = kind == DenseKernel::V2;
     Kernel& k = p.main;
-    k.arg(0, m);
-    k.arg(1, n);
-    k.arg(2, rowStride);
-    k.arg(3, colStride);
-    k.arg(4, block);
-    k.arg(5, blockStride);
-    k.arg(6, B);
-    k.arg(7, x);
-    k.arg(8, twoPass ? p.partial : y);
-    if (p.launch.localBytes) k.localArg(9, p.launch.localBytes);
+    PaperGemvArgs{
+        m, n, rowStride, colStride, &block, blockStride, &B, &x, twoPass ? &p.partial : &y, p.launch.localBytes}
+        .bind(k);
     cl_event ev = nullptr;
     k.launch(ctx, p.launch.global, p.launch.local, events ? &ev : nullptr);
     collect(ev, events);
     if (!twoPass) return;
     const cl_ulong slices = p.launch.slices;
-    p.reduce.arg(0, m);
-    p.reduce.arg(1, slices);
-    p.reduce.arg(2, p.partial);
-    p.reduce.arg(3, y);
+    GemvReduceArgs{m, slices, &p.partial, &y}.bind(p.reduce);
     p.reduce.launch(ctx, p.launch.reduceGlobal, p.launch.reduceLocal, events ? &ev : nullptr);
     collect(ev, events);
   }
@@ -169,20 +160,13 @@ struct DenseGemvPlan::Impl {
     const DenseLaunch& l = trans.launch;
     const bool twoPass = l.slices > 1;
     Kernel& k = trans.main;
-    k.arg(0, cl_ulong(rows));
-    k.arg(1, cl_ulong(cols));
-    k.arg(2, cl_ulong(l.rowsPerBlock));
-    k.arg(3, B);
-    k.arg(4, g);
-    k.arg(5, twoPass ? trans.partial : out);  // one row block: its "partials" are the answer
+    // One row block: its "partials" are the answer.
+    SplitKPartialArgs{rows, cols, l.rowsPerBlock, &B, &g, twoPass ? &trans.partial : &out}.bind(k);
     cl_event ev = nullptr;
     k.launch(ctx, l.global, l.local, events ? &ev : nullptr);
     collect(ev, events);
     if (!twoPass) return;
-    trans.reduce.arg(0, cl_ulong(cols));
-    trans.reduce.arg(1, cl_ulong(l.slices));
-    trans.reduce.arg(2, trans.partial);
-    trans.reduce.arg(3, out);
+    GemvReduceArgs{cols, l.slices, &trans.partial, &out}.bind(trans.reduce);
     trans.reduce.launch(ctx, l.reduceGlobal, l.reduceLocal, events ? &ev : nullptr);
     collect(ev, events);
   }
@@ -211,14 +195,8 @@ struct DenseGemvPlan::Impl {
       return;
     }
     Kernel& kern = p.main;
-    kern.arg(0, cl_ulong(rows));
-    kern.arg(1, cl_ulong(cols));
-    kern.arg(2, cl_ulong(k));
-    kern.arg(3, learnerIndex);
-    kern.arg(4, B);
-    kern.arg(5, delta);
-    kern.arg(6, out);
-    if (p.launch.kernel == "gemv_rows_forward_cpu") kern.arg(7, cl_ulong(p.launch.rowsPerBlock));
+    const cl_ulong perItem = p.launch.kernel == "gemv_rows_forward_cpu" ? p.launch.rowsPerBlock : 0;
+    RowsForwardArgs{rows, cols, k, &learnerIndex, &B, &delta, &out, perItem}.bind(kern);
     cl_event ev = nullptr;
     kern.launch(ctx, p.launch.global, p.launch.local, events ? &ev : nullptr);
     collect(ev, events);

@@ -4,17 +4,11 @@
 #include <cmath>
 #include <string>
 
+#include "opencl/KernelArgs.hpp"
+
 namespace gb::ocl {
 
 namespace {
-
-// A REAL argument: float or double as the program was built.
-void realArg(Kernel& kernel, cl_uint index, double value, bool doublePrecision) {
-  if (doublePrecision)
-    kernel.arg(index, value);
-  else
-    kernel.arg(index, static_cast<float>(value));
-}
 
 std::string options(DeviceFamily family, bool doublePrecision) {
   return std::string(doublePrecision ? "-DREAL=double -DGB_DOUBLE=1" : "-DREAL=float") +
@@ -29,22 +23,12 @@ cl_event* next(std::vector<cl_event>* events) {
 
 }  // namespace
 
-void FamilyGradientArgs::bind(Kernel& kernel, bool doublePrecision) const {
-  kernel.arg(0, n);
-  kernel.arg(1, y);
-  kernel.arg(2, f);
-  kernel.arg(3, w);
-  realArg(kernel, 4, param, doublePrecision);
-  kernel.arg(5, wu);
+cl_uint FamilyGradientArgs::bind(Kernel& kernel, bool doublePrecision) const {
+  return bindArgs(kernel, n, y, f, w, RealArg{param, doublePrecision}, wu);
 }
 
-void FamilyRiskArgs::bind(Kernel& kernel, bool doublePrecision) const {
-  kernel.arg(0, n);
-  kernel.arg(1, y);
-  kernel.arg(2, f);
-  kernel.arg(3, w);
-  realArg(kernel, 4, param, doublePrecision);
-  kernel.arg(5, partials);
+cl_uint FamilyRiskArgs::bind(Kernel& kernel, bool doublePrecision) const {
+  return bindArgs(kernel, n, y, f, w, RealArg{param, doublePrecision}, partials);
 }
 
 FamilyKernels::FamilyKernels(Context& ctx, DeviceFamily family, bool doublePrecision)

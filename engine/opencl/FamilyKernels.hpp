@@ -18,7 +18,7 @@ struct FamilyGradientArgs {
   cl_mem y = nullptr, f = nullptr, w = nullptr;
   double param = 0.0;  // Huber's delta or the quantile's tau, passed as the program's REAL
   cl_mem wu = nullptr;
-  void bind(Kernel& kernel, bool doublePrecision) const;
+  cl_uint bind(Kernel& kernel, bool doublePrecision) const;
 };
 
 // family_risk(n, y, f, w, param, partials).
@@ -27,7 +27,7 @@ struct FamilyRiskArgs {
   cl_mem y = nullptr, f = nullptr, w = nullptr;
   double param = 0.0;
   cl_mem partials = nullptr;
-  void bind(Kernel& kernel, bool doublePrecision) const;
+  cl_uint bind(Kernel& kernel, bool doublePrecision) const;
 };
 
 class FamilyKernels {

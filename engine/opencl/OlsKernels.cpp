@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <string>
 
+#include "opencl/KernelArgs.hpp"
+
 namespace gb::ocl {
 
 namespace {
@@ -13,41 +15,14 @@ std::size_t roundUp(std::size_t n, std::size_t to) { return (n + to - 1) / to * 
 
 }  // namespace
 
-void LevelSumsArgs::bind(Kernel& kernel) const {
-  kernel.arg(0, n);
-  kernel.arg(1, chunkRows);
-  kernel.arg(2, levels);
-  kernel.arg(3, codes);
-  kernel.arg(4, v);
-  kernel.arg(5, partials);
-}
+cl_uint LevelSumsArgs::bind(Kernel& kernel) const { return bindArgs(kernel, n, chunkRows, levels, codes, v, partials); }
 
-void LinearSumsArgs::bind(Kernel& kernel) const {
-  kernel.arg(0, n);
-  kernel.arg(1, chunkRows);
-  kernel.arg(2, x);
-  kernel.arg(3, v);
-  kernel.arg(4, partials);
-}
+cl_uint LinearSumsArgs::bind(Kernel& kernel) const { return bindArgs(kernel, n, chunkRows, x, v, partials); }
 
-void LevelUpdateArgs::bind(Kernel& kernel) const {
-  kernel.arg(0, n);
-  kernel.arg(1, codes);
-  kernel.arg(2, effect);
-  kernel.arg(3, f);
-}
+cl_uint LevelUpdateArgs::bind(Kernel& kernel) const { return bindArgs(kernel, n, codes, effect, f); }
 
-void LinearUpdateArgs::bind(Kernel& kernel, bool doublePrecision) const {
-  kernel.arg(0, n);
-  kernel.arg(1, x);
-  if (doublePrecision) {
-    kernel.arg(2, a);
-    kernel.arg(3, b);
-  } else {
-    kernel.arg(2, static_cast<float>(a));
-    kernel.arg(3, static_cast<float>(b));
-  }
-  kernel.arg(4, f);
+cl_uint LinearUpdateArgs::bind(Kernel& kernel, bool doublePrecision) const {
+  return bindArgs(kernel, n, x, RealArg{a, doublePrecision}, RealArg{b, doublePrecision}, f);
 }
 
 // Chunks of 1024 rows: few enough partials to read back cheaply, enough chunks to fill a device from 1e5 rows on.

@@ -12,19 +12,19 @@ struct LevelSumsArgs {  // level_sums(n, chunkRows, levels, codes, v, partials)
   cl_ulong n = 0, chunkRows = 0;
   cl_uint levels = 0;
   cl_mem codes = nullptr, v = nullptr, partials = nullptr;
-  void bind(Kernel& kernel) const;
+  cl_uint bind(Kernel& kernel) const;
 };
 
 struct LinearSumsArgs {  // linear_sums(n, chunkRows, x, v, partials)
   cl_ulong n = 0, chunkRows = 0;
   cl_mem x = nullptr, v = nullptr, partials = nullptr;
-  void bind(Kernel& kernel) const;
+  cl_uint bind(Kernel& kernel) const;
 };
 
 struct LevelUpdateArgs {  // level_update(n, codes, effect, f)
   cl_ulong n = 0;
   cl_mem codes = nullptr, effect = nullptr, f = nullptr;
-  void bind(Kernel& kernel) const;
+  cl_uint bind(Kernel& kernel) const;
 };
 
 struct LinearUpdateArgs {  // linear_update(n, x, a, b, f): a and b in the program's REAL
@@ -32,7 +32,7 @@ struct LinearUpdateArgs {  // linear_update(n, x, a, b, f): a and b in the progr
   cl_mem x = nullptr;
   double a = 0.0, b = 0.0;
   cl_mem f = nullptr;
-  void bind(Kernel& kernel, bool doublePrecision) const;
+  cl_uint bind(Kernel& kernel, bool doublePrecision) const;
 };
 
 class OlsKernels {
