@@ -3,7 +3,7 @@
 // Defines (engine/opencl/KernelParameters.cpp): REAL (float|double), REAL_IS_DOUBLE, DEGREE, K (= columns),
 // INTERVALS, BTG_GROUP (work-items of a partial group), BIN_COPIES (local bin replicas, GPU), REDUCE_GROUP,
 // SORT_CHUNK (rows per sorted chunk), LEARNER_BLOCK and ROW_BLOCK (CPU), GB_NV_PTX_ATOMICS (NVIDIA: local
-// float atomics by inline PTX), CROSS_FILL (GPU: compile the cross-product cache fill); for compact_x_partial_columns
+// float atomics by inline PTX), (the cross-product cache fill is kernels/compact_cross.cl); for compact_x_partial_columns
 // (CompactPlan): LANES (work-items, a power of two), EDGE_SLOTS (0, or 2 DEGREE for edge intervals with their own
 // pieces) and VEC (rows per load, 1 or 4).
 //
@@ -15,41 +15,12 @@
 // streams a long row range (the *_private kernels, CPU devices). Reduce: a work-group per learner sums the
 // chunks' partials (and, for compact_x, turns moments into c with the polynomial table).
 #ifdef REAL_IS_DOUBLE
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#endif
-
-#define W (DEGREE + 1)
-#define MOMENTS (INTERVALS * W)
-#ifdef REAL_IS_DOUBLE
 typedef double4 REAL4;
 #else
 typedef float4 REAL4;
 #endif
 
-// Interval q (clamped like SplineBasis::intervalOf) and local coordinate u of x.
-inline int locate(REAL x, REAL lo, REAL inverseSpacing, REAL* u) {
-  const REAL t = (x - lo) * inverseSpacing;
-  int q = (int)t;
-  q = q < 0 ? 0 : (q > INTERVALS - 1 ? INTERVALS - 1 : q);
-  *u = t - (REAL)q;
-  return q;
-}
-
-// w[r] = value of basis column q + r at u (r <= DEGREE) from an interval's pieces coef[r * W + s] (Horner). A macro
-// because the pieces sit in global memory for basis_row and in private memory for bin_column_row.
-#define PIECE_VALUES(coef, u, w)                                                \
-  _Pragma("unroll") for (int r_ = 0; r_ < W; ++r_) {                             \
-    REAL v_ = (coef)[r_ * W + DEGREE];                                           \
-    _Pragma("unroll") for (int s_ = DEGREE - 1; s_ >= 0; --s_) v_ = fma(v_, (u), (coef)[r_ * W + s_]); \
-    (w)[r_] = v_;                                                                \
-  }
-
-// Rows of this group's chunk: [*begin, *end). Dimension 0 of the group id is the learner, dimension 1 the chunk.
-inline void chunk_rows(int n, int chunkRows, int* begin, int* end) {
-  const long b = (long)get_group_id(1) * chunkRows;
-  *begin = (int)b;
-  *end = (int)min((long)n, b + chunkRows);
-}
+// W, MOMENTS, locate(), PIECE_VALUES and basis_row() come from kernels/common.cl.
 
 inline size_t partial_offset(int width) {
   return ((size_t)get_group_id(0) * get_num_groups(1) + get_group_id(1)) * width;
@@ -57,37 +28,6 @@ inline size_t partial_offset(int width) {
 
 // A program holds the variant its BTG_GROUP calls for: local bins (> 1 work-item per group) or private sums.
 #if BTG_GROUP > 1
-// ---- local float atomic add -----------------------------------------------------------------------------------
-#if defined(GB_NV_PTX_ATOMICS)
-// No "memory" clobber: the bins are read only after a barrier, and a clobber would stop the compiler from
-// issuing the next rows' global loads before this row's atomics (one memory latency per row).
-inline void local_add(volatile __local REAL* p, REAL v) {
-#ifdef REAL_IS_DOUBLE
-  asm volatile("red.shared.add.f64 [%0], %1;" ::"l"((ulong)p), "d"(v));
-#else
-  asm volatile("red.shared.add.f32 [%0], %1;" ::"l"((ulong)p), "f"(v));
-#endif
-}
-#elif defined(REAL_IS_DOUBLE)
-#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
-inline void local_add(volatile __local REAL* p, REAL v) {
-  volatile __local long* ip = (volatile __local long*)p;
-  long seen = *ip, old;
-  do {
-    old = seen;
-    seen = atom_cmpxchg(ip, old, as_long(as_double(old) + v));
-  } while (seen != old);
-}
-#else
-inline void local_add(volatile __local REAL* p, REAL v) {
-  volatile __local int* ip = (volatile __local int*)p;
-  int seen = *ip, old;
-  do {
-    old = seen;
-    seen = atomic_cmpxchg(ip, old, as_int(as_float(old) + v));
-  } while (seen != old);
-}
-#endif
 
 // Zeroes BIN_COPIES x width local bins.
 inline void clear_bins(__local REAL* bins, int width) {
@@ -358,82 +298,6 @@ __kernel __attribute__((reqd_work_group_size(BTG_GROUP, 1, 1))) void compact_sor
   store_bins(bins, 1, MOMENTS, true, partials + partial_offset(MOMENTS));
 }
 
-// ---- cross-product cache fill (GPU; OpenClBackend.cpp) -----------------------------------------------------------
-// Compiled only when its K x K local block fits (CROSS_FILL from KernelParameters.cpp): a kernel whose local
-// array exceeds the device's local memory would fail the whole program's build.
-#if CROSS_FILL
-// Adds a group's k x k block into the cache slot (zeroed by learner_select_claim when it claimed the slot).
-// local_add's twin for __global memory: OpenCL 1.2 has no generic address space, so one function cannot serve both.
-#if defined(GB_NV_PTX_ATOMICS)
-inline void global_add(volatile __global REAL* p, REAL v) {
-#ifdef REAL_IS_DOUBLE
-  asm volatile("red.global.add.f64 [%0], %1;" ::"l"((ulong)p), "d"(v) : "memory");
-#else
-  asm volatile("red.global.add.f32 [%0], %1;" ::"l"((ulong)p), "f"(v) : "memory");
-#endif
-}
-#elif defined(REAL_IS_DOUBLE)
-inline void global_add(volatile __global REAL* p, REAL v) {
-  volatile __global long* ip = (volatile __global long*)p;
-  long seen = *ip, old;
-  do {
-    old = seen;
-    seen = atom_cmpxchg(ip, old, as_long(as_double(old) + v));
-  } while (seen != old);
-}
-#else
-inline void global_add(volatile __global REAL* p, REAL v) {
-  volatile __global int* ip = (volatile __global int*)p;
-  int seen = *ip, old;
-  do {
-    old = seen;
-    seen = atomic_cmpxchg(ip, old, as_int(as_float(old) + v));
-  } while (seen != old);
-}
-#endif
-
-// The DEGREE + 1 nonzero basis values of a row (columns q .. q + DEGREE) from x through the polynomial table.
-inline int basis_row(REAL x, REAL lo, REAL inverseSpacing, __global const REAL* polyOfLearner, REAL* w) {
-  REAL u;
-  const int q = locate(x, lo, inverseSpacing, &u);
-  PIECE_VALUES(polyOfLearner + q * W * W, u, w)
-  return q;
-}
-
-// Group (j, chunk): when cacheState[0] = slot >= 0, adds B_j'B_l over the chunk's rows (l = learnerIndex[0])
-// into cache[slot][j] (row a: column a of B_j, entry b: column b of B_l); else returns at once. The block is
-// summed in local memory, (DEGREE+1)^2 local atomics per row, then added to the slot with global atomics.
-__kernel __attribute__((reqd_work_group_size(BTG_GROUP, 1, 1))) void compact_x_cross_fill(
-    int n, int chunkRows, int learners, __global const int* learnerIndex, __global const int* cacheState,
-    __global const REAL* x, __global const REAL* geometry, __global const REAL* poly, __global REAL* cache) {
-  const int slot = cacheState[0];
-  if (slot < 0) return;
-  __local REAL block[K * K];
-  const int j = get_group_id(0), l = learnerIndex[0];
-  for (int m = get_local_id(0); m < K * K; m += BTG_GROUP) block[m] = (REAL)0;  // one copy: K*K fills local memory
-  barrier(CLK_LOCAL_MEM_FENCE);
-  const REAL loj = geometry[2 * j], ij = geometry[2 * j + 1], lol = geometry[2 * l], il = geometry[2 * l + 1];
-  __global const REAL* xj = x + (size_t)j * n;
-  __global const REAL* xl = x + (size_t)l * n;
-  __global const REAL* pj = poly + (size_t)j * INTERVALS * W * W;
-  __global const REAL* pl = poly + (size_t)l * INTERVALS * W * W;
-  int begin, end;
-  chunk_rows(n, chunkRows, &begin, &end);
-  for (int i = begin + get_local_id(0); i < end; i += BTG_GROUP) {
-    REAL a[W], b[W];
-    const int qj = basis_row(xj[i], loj, ij, pj, a), ql = basis_row(xl[i], lol, il, pl, b);
-    __local REAL* at = block + qj * K + ql;
-    #pragma unroll
-    for (int r = 0; r < W; ++r)
-      #pragma unroll
-      for (int s = 0; s < W; ++s) local_add(at + r * K + s, a[r] * b[s]);
-  }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  __global REAL* out = cache + ((size_t)slot * learners + j) * K * K;
-  for (int m = get_local_id(0); m < K * K; m += BTG_GROUP)
-    if (block[m] != (REAL)0) global_add(out + m, block[m]);
-}
-#endif  // CROSS_FILL
 
 #else  // BTG_GROUP == 1: CPU devices
 

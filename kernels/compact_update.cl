@@ -9,12 +9,7 @@
 // compact_x evaluates B_j delta_j from x through the step polynomial A[q][s] = sum_r poly(q,r,s) delta_{q+r},
 // built once per work-group in local memory; compact reads the stored basis; vector takes it precomputed
 // (from a dense gemv).
-#ifdef REAL_IS_DOUBLE
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#endif
-
-#define W (DEGREE + 1)
-#define MOMENTS (INTERVALS * W)
+// W and MOMENTS come from kernels/common.cl.
 
 // A[q][s] = scale * sum_r poly_j(q, r, s) delta[q + r], cooperatively by the group.
 inline void step_table(__global const REAL* polyOfLearner, __global const REAL* delta, REAL scale, __local REAL* A) {
@@ -29,14 +24,10 @@ inline void step_table(__global const REAL* polyOfLearner, __global const REAL* 
 }
 
 inline REAL eval_table(__local const REAL* A, REAL x, REAL lo, REAL inverseSpacing) {
-  const REAL t = (x - lo) * inverseSpacing;
-  int q = (int)t;
-  q = q < 0 ? 0 : (q > INTERVALS - 1 ? INTERVALS - 1 : q);
-  const REAL u = t - (REAL)q;
-  __local const REAL* a = A + q * W;
-  REAL f = a[DEGREE];
-  #pragma unroll
-  for (int s = DEGREE - 1; s >= 0; --s) f = f * u + a[s];
+  REAL u;
+  const int q = locate_interval(x, lo, inverseSpacing, INTERVALS - 1, &u);
+  REAL f;
+  GB_HORNER(A + q * W, 1, DEGREE, u, f)
   return f;
 }
 
@@ -103,12 +94,10 @@ __kernel __attribute__((reqd_work_group_size(UPDATE_GROUP, 1, 1))) void compact_
 }
 
 // ---- CPU devices: the update and the cross-product cache fill in one launch ---------------------------------
-// u^0 .. u^DEGREE of x's row and its interval (as locate() in compact_btg.cl).
+// u^0 .. u^DEGREE of x's row and its interval (kernels/common.cl's locate_interval).
 inline int powers_row(REAL x, REAL lo, REAL inverseSpacing, REAL* p) {
-  const REAL t = (x - lo) * inverseSpacing;
-  int q = (int)t;
-  q = q < 0 ? 0 : (q > INTERVALS - 1 ? INTERVALS - 1 : q);
-  const REAL u = t - (REAL)q;
+  REAL u;
+  const int q = locate_interval(x, lo, inverseSpacing, INTERVALS - 1, &u);
   p[0] = (REAL)1;
   #pragma unroll
   for (int s = 1; s < W; ++s) p[s] = p[s - 1] * u;
@@ -157,24 +146,14 @@ inline void cross_column(int n, int j, int l, __global const REAL* x, __global c
     for (int ql = 0; ql < INTERVALS; ++ql) {
       const int at = (qj * INTERVALS + ql) * PAIR;
       REAL T[W * W];  // T[s][r'] = sum_t M[s][t] polyl(ql, r', t)
-      #pragma unroll
-      for (int s = 0; s < W; ++s)
-        #pragma unroll
-        for (int r2 = 0; r2 < W; ++r2) {
-          REAL v = (REAL)0;
-          #pragma unroll
-          for (int t = 0; t < W; ++t) v += (M0[at + s * W + t] + M1[at + s * W + t]) * pl[(ql * W + r2) * W + t];
-          T[s * W + r2] = v;
-        }
-      #pragma unroll
-      for (int r = 0; r < W; ++r)
-        #pragma unroll
-        for (int r2 = 0; r2 < W; ++r2) {
-          REAL v = (REAL)0;
-          #pragma unroll
-          for (int s = 0; s < W; ++s) v += pj[(qj * W + r) * W + s] * T[s * W + r2];
-          out[(qj + r) * K + ql + r2] += v;
-        }
+#define PAIR_MOMENT(s, t) (M0[at + (s) * W + (t)] + M1[at + (s) * W + (t)])
+#define POLY_L_T(t, r2) pl[(ql * W + (r2)) * W + (t)]
+#define STORE_T(s, r2, v) T[(s) * W + (r2)] = (v)
+      GB_BLOCK_PRODUCT(PAIR_MOMENT, POLY_L_T, STORE_T)
+#define POLY_J(r, s) pj[(qj * W + (r)) * W + (s)]
+#define T_AT(s, r2) T[(s) * W + (r2)]
+#define ADD_OUT(r, r2, v) out[(qj + (r)) * K + ql + (r2)] += (v)
+      GB_BLOCK_PRODUCT(POLY_J, T_AT, ADD_OUT)
     }
 }
 

@@ -4,12 +4,6 @@
 //   family_risk:     partials[group] = sum over the group's rows of w[i] * loss(y[i], f[i]), summed in a fixed order
 // y is coded as the engine codes it: binomial y in {-1, +1} (mboost's internal coding), poisson counts.
 // `param` is Huber's delta or the quantile's tau (unused otherwise).
-#ifdef GB_DOUBLE
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#endif
-#ifndef REAL
-#define REAL float
-#endif
 
 #define GB_FAMILY_GAUSSIAN 0
 #define GB_FAMILY_BINOMIAL 1

@@ -6,12 +6,6 @@
 // Defines: REAL (float|double), GB_DOUBLE when REAL is double.
 // Fixes against the paper's listing: bounds check on r (the global size is rounded up to the work-group size),
 // 64-bit indices (int overflows once m*n > 2^31: 1e5 rows x 6400 columns is 6.4e8 elements, 1e7 x 64 too).
-#ifdef GB_DOUBLE
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#endif
-#ifndef REAL
-#define REAL float
-#endif
 
 __kernel void gemv_naive(const ulong m, const ulong n, const ulong rowStride, const ulong colStride,
                          __global const int* block, const ulong blockStride,

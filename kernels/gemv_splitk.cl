@@ -11,12 +11,6 @@
 // Defines: REAL, GB_DOUBLE; VEC in {1, 2, 4} (the host takes VEC > 1 only when cols % VEC == 0, so every vector
 // load is aligned); CLANES column lanes and RLANES row lanes (powers of two); REDUCE_COLS x REDUCE_LANES, the
 // work-group of pass 2.
-#ifdef GB_DOUBLE
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#endif
-#ifndef REAL
-#define REAL float
-#endif
 #ifndef VEC
 #define VEC 1
 #endif

@@ -14,12 +14,6 @@
 //  - `int` indices overflow for large m * n: 64-bit (ulong) indices;
 //  - the lane loop strides by get_global_size(COL_DIM), which equals P only because the NDRange is one group wide
 //    in that dimension; written as P to make the assumption explicit.
-#ifdef GB_DOUBLE
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#endif
-#ifndef REAL
-#define REAL float
-#endif
 #ifndef P
 #define P 16
 #endif

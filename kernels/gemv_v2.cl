@@ -13,12 +13,6 @@
 //    NVIDIA gives a group): the slice is staged TILE elements at a time, `work` is a __local argument of TILE;
 //  - rows past m (global size rounded up to WG) load x and reach the barriers but write nothing;
 //  - 64-bit (ulong) indices; the reduction writes y itself instead of overwriting column 0 of the partials.
-#ifdef GB_DOUBLE
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#endif
-#ifndef REAL
-#define REAL float
-#endif
 #ifndef TILE
 #define TILE 1024
 #endif

@@ -7,10 +7,6 @@
 //
 // Defines: REAL, REAL_IS_DOUBLE, K, REDUCE_GROUP (a power of two).
 // History record m: RECORD = K + 2 REALs: [j* (exact in REAL below 2^24), risk, nu * delta_j* (K)].
-#ifdef REAL_IS_DOUBLE
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#endif
-
 #define RECORD (K + 2)
 
 // Row a of delta_j = P_j c_j, written to deltaRow[a], and its term c_j[a] (Q_j c_j)[a] added to rss. One
@@ -85,7 +81,7 @@ inline int argmax_learner(int learners, __global const REAL* reduction, __local 
   REAL best = -INFINITY;
   int at = -1;
   for (int j = lid; j < learners; j += REDUCE_GROUP)
-    if (at < 0 || reduction[j] > best) {
+    if (at < 0 || GB_BETTER_REDUCTION(reduction[j], best)) {
       best = reduction[j];
       at = j;
     }
@@ -96,7 +92,7 @@ inline int argmax_learner(int learners, __global const REAL* reduction, __local 
     if (lid < stride) {
       const REAL v = value[lid + stride];
       const int i = index[lid + stride];
-      if (i >= 0 && (index[lid] < 0 || v > value[lid] || (v == value[lid] && i < index[lid]))) {
+      if (i >= 0 && (index[lid] < 0 || GB_BETTER_REDUCTION(v, value[lid]) || (v == value[lid] && i < index[lid]))) {
         value[lid] = v;
         index[lid] = i;
       }
@@ -104,6 +100,22 @@ inline int argmax_learner(int learners, __global const REAL* reduction, __local 
     barrier(CLK_LOCAL_MEM_FENCE);
   }
   return index[0];
+}
+
+// Writes record `record`: [chosen, (its risk comes with the next launch), nu * delta_chosen], sets learnerIndex[0]
+// and, when step is not null, step = nu * delta_chosen (the cache correction's step). Every work-item calls it.
+inline void record_selection(int chosen, int record, REAL nu, __global const REAL* delta, __global REAL* history,
+                             __global REAL* step, __global int* learnerIndex) {
+  const int lid = get_local_id(0);
+  for (int a = lid; a < K; a += REDUCE_GROUP) {
+    const REAL s = nu * delta[(size_t)chosen * K + a];
+    if (step) step[a] = s;
+    history[(size_t)record * RECORD + 2 + a] = s;
+  }
+  if (lid == 0) {
+    learnerIndex[0] = chosen;
+    history[(size_t)record * RECORD] = (REAL)chosen;
+  }
 }
 
 // One work-group. previousRecord >= 0: finishes that record's risk. record >= 0: selects and writes this
@@ -117,13 +129,7 @@ __kernel __attribute__((reqd_work_group_size(REDUCE_GROUP, 1, 1))) void learner_
   finish_risk(partialCount, partials, inverseRows, residualSquares, history, previousRecord, value);
   if (record < 0) return;
   const int chosen = argmax_learner(learners, reduction, value, index);
-  const int lid = get_local_id(0);
-  if (lid == 0) {
-    learnerIndex[0] = chosen;
-    history[(size_t)record * RECORD] = (REAL)chosen;
-  }
-  for (int a = lid; a < K; a += REDUCE_GROUP)
-    history[(size_t)record * RECORD + 2 + a] = nu * delta[(size_t)chosen * K + a];
+  record_selection(chosen, record, nu, delta, history, (__global REAL*)0, learnerIndex);
 }
 
 // A newly selected learner without a slot takes the next victim's slot (round robin); cacheState[0] = the slot
@@ -181,15 +187,8 @@ __kernel __attribute__((reqd_work_group_size(REDUCE_GROUP, 1, 1))) void learner_
   }
   barrier(CLK_GLOBAL_MEM_FENCE);
   const int chosen = argmax_learner(learners, reduction, value, index);  // every step[] read is done
-  for (int a = lid; a < K; a += REDUCE_GROUP) {
-    const REAL s = nu * delta[(size_t)chosen * K + a];
-    step[a] = s;
-    history[(size_t)record * RECORD + 2 + a] = s;
-  }
-  if (lid != 0) return;
-  learnerIndex[0] = chosen;
-  history[(size_t)record * RECORD] = (REAL)chosen;
-  if (slots > 0) claim_slot(chosen, slots, slotOf, slotOwner, cacheState);
+  record_selection(chosen, record, nu, delta, history, step, learnerIndex);
+  if (lid == 0 && slots > 0) claim_slot(chosen, slots, slotOf, slotOwner, cacheState);
 }
 
 // ---- GPU devices: the same scheme in two launches (a single work-group would serialise L k x k products) ----
@@ -232,16 +231,8 @@ __kernel __attribute__((reqd_work_group_size(REDUCE_GROUP, 1, 1))) void learner_
   if (record < 0) return;
   const int chosen = argmax_learner(learners, reduction, value, index);
   const int lid = get_local_id(0);
-  for (int a = lid; a < K; a += REDUCE_GROUP) {
-    const REAL s = nu * delta[(size_t)chosen * K + a];
-    step[a] = s;
-    history[(size_t)record * RECORD + 2 + a] = s;
-  }
-  if (lid == 0) {
-    learnerIndex[0] = chosen;
-    history[(size_t)record * RECORD] = (REAL)chosen;
-    fill = claim_slot(chosen, slots, slotOf, slotOwner, cacheState);
-  }
+  record_selection(chosen, record, nu, delta, history, step, learnerIndex);
+  if (lid == 0) fill = claim_slot(chosen, slots, slotOf, slotOwner, cacheState);
   barrier(CLK_LOCAL_MEM_FENCE);
   if (fill < 0) return;
   __global REAL* G = cache + (size_t)fill * learners * K * K;

@@ -7,12 +7,6 @@
 //   level_update:  f[i] += effect[codes[i]]      (effect: nu times the fitted value of each level)
 //   linear_update: f[i] += a + b x[i]           (a, b: nu times intercept and slope)
 // Chunks of `chunkRows` rows are summed in row order by one work-item each, so the sums never depend on timing.
-#ifdef GB_DOUBLE
-#pragma OPENCL EXTENSION cl_khr_fp64 : enable
-#endif
-#ifndef REAL
-#define REAL float
-#endif
 
 __kernel void level_sums(const ulong n, const ulong chunkRows, const uint levels, __global const int* codes,
                          __global const REAL* v, __global REAL* partials) {

@@ -166,27 +166,8 @@ class Runner {
     finish(std::move(t), samples);
   }
 
-  Buffer upload(const std::vector<double>& v) {
-    Buffer b(ctx_, v.size() * static_cast<std::size_t>(s_));
-    if (dbl_) {
-      b.write(ctx_, v.data(), v.size() * 8);
-    } else {
-      const std::vector<float> f(v.begin(), v.end());
-      b.write(ctx_, f.data(), f.size() * 4);
-    }
-    return b;
-  }
-  std::vector<double> download(const Buffer& b, std::size_t count) {
-    std::vector<double> out(count);
-    if (dbl_) {
-      b.read(ctx_, out.data(), count * 8);
-    } else {
-      std::vector<float> f(count);
-      b.read(ctx_, f.data(), count * 4);
-      out.assign(f.begin(), f.end());
-    }
-    return out;
-  }
+  Buffer upload(const std::vector<double>& v) { return uploadReals(ctx_, v, dbl_); }
+  std::vector<double> download(const Buffer& b, std::size_t count) { return downloadReals(ctx_, b, count, dbl_); }
   void poison(Buffer& b) {
     if (dbl_) {
       const double nan = std::numeric_limits<double>::quiet_NaN();

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "compute/IterationPolicy.hpp"
 #include "learner/Learner.hpp"
 #include "settings/ComputeSettings.hpp"
 
@@ -53,6 +54,16 @@ class Backend {
   virtual std::vector<double> fitted() = 0;
   // Scores of every candidate on the current residuals (teaching mode; not on the hot path).
   virtual CandidateScores candidates() = 0;
+
+  // The refresh and cross-product cache policy both backends follow (compute/IterationPolicy.hpp); call before
+  // prepare(). Exact B'g at least every `iterations` iterations (0 or 1: every iteration; the OpenCL backend then
+  // runs without its cache); the cache takes at most `bytes`.
+  void setRefreshInterval(int iterations) { policy_.refreshInterval = iterations < 0 ? 0 : iterations; }
+  void setCrossCacheBytes(std::size_t bytes) { policy_.cacheBytes = bytes; }
+  const IterationPolicy& policy() const { return policy_; }
+
+ protected:
+  IterationPolicy policy_;
 };
 
 // The one validation of compute settings, used by the CLI and the window (through makeBackend): a known backend,

@@ -217,8 +217,6 @@ CpuBackend::CpuBackend(int threads) : s_(std::make_unique<State>()) {
 
 CpuBackend::~CpuBackend() = default;
 
-void CpuBackend::setRefreshInterval(int iterations) { s_->policy.refreshInterval = std::max(1, iterations); }
-
 BackendInfo CpuBackend::info() const {
   return BackendInfo{
       "cpu", std::to_string(s_->threads) + "-thread CPU (Eigen, OpenMP)", "moments", "double", "", "moments-cached"};
@@ -230,6 +228,7 @@ void CpuBackend::prepare(const BoostProblem& problem) {
     throw ComputeError("cpu backend: incomplete problem (response, learners and covariates must be set)");
   if (problem.learners->empty()) throw ComputeError("cpu backend: no learners");
   s.problem = problem;
+  s.policy = policy_;
   s.n = problem.rows;
   const std::vector<Learner>& learners = *problem.learners;
   s.learners.assign(learners.size(), {});

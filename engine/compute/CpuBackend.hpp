@@ -22,8 +22,6 @@ class CpuBackend final : public Backend {
   void iterate(int count, std::vector<IterationResult>& out) override;
   std::vector<double> fitted() override;
   CandidateScores candidates() override;
-  // Iterations between exact recomputations of every B_j'g (1: every iteration, no incremental updates).
-  void setRefreshInterval(int iterations);
 
  private:
   struct State;

@@ -26,8 +26,8 @@ struct IterationPolicy {
   }
   // A device cache that holds fewer slots than this evicts too often to pay: min(learners, 8).
   static int minimumSlots(int learners) { return std::min(learners, 8); }
-  bool deviceCacheWorthIt(int learners, int slots) const {
-    return refreshInterval > 0 && slots >= minimumSlots(learners);
+  bool deviceCacheWorthIt(int learners, int slotCount) const {
+    return refreshInterval > 0 && slotCount >= minimumSlots(learners);
   }
 };
 

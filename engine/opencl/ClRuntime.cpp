@@ -105,23 +105,20 @@ std::string lower(std::string s) {
   return s;
 }
 
-std::string platformString(cl_platform_id p, cl_platform_info what) {
+// A string property through clGetPlatformInfo / clGetDeviceInfo (size query, then the text); "" on failure.
+template <typename Object, typename Info>
+std::string infoString(cl_int (*get)(Object, Info, std::size_t, void*, std::size_t*), Object object, Info what) {
   std::size_t size = 0;
-  if (clGetPlatformInfo(p, what, 0, nullptr, &size) != CL_SUCCESS || size == 0) return {};
+  if (get(object, what, 0, nullptr, &size) != CL_SUCCESS || size == 0) return {};
   std::string s(size, '\0');
-  if (clGetPlatformInfo(p, what, size, s.data(), nullptr) != CL_SUCCESS) return {};
+  if (get(object, what, size, s.data(), nullptr) != CL_SUCCESS) return {};
   s.resize(s.find('\0') == std::string::npos ? s.size() : s.find('\0'));
   return s;
 }
 
-std::string deviceString(cl_device_id d, cl_device_info what) {
-  std::size_t size = 0;
-  if (clGetDeviceInfo(d, what, 0, nullptr, &size) != CL_SUCCESS || size == 0) return {};
-  std::string s(size, '\0');
-  if (clGetDeviceInfo(d, what, size, s.data(), nullptr) != CL_SUCCESS) return {};
-  s.resize(s.find('\0') == std::string::npos ? s.size() : s.find('\0'));
-  return s;
-}
+std::string platformString(cl_platform_id p, cl_platform_info what) { return infoString(&clGetPlatformInfo, p, what); }
+
+std::string deviceString(cl_device_id d, cl_device_info what) { return infoString(&clGetDeviceInfo, d, what); }
 
 template <typename T>
 T deviceValue(cl_device_id d, cl_device_info what) {
@@ -291,6 +288,29 @@ std::atomic<std::uint64_t> liveBytes{0};
 }  // namespace
 
 std::uint64_t liveBufferBytes() { return liveBytes.load(); }
+
+Buffer uploadReals(Context& ctx, const std::vector<double>& values, bool isDouble) {
+  Buffer b(ctx, values.size() * (isDouble ? 8 : 4));
+  if (isDouble) {
+    b.write(ctx, values.data(), values.size() * 8);
+  } else {
+    const std::vector<float> f(values.begin(), values.end());
+    b.write(ctx, f.data(), f.size() * 4);
+  }
+  return b;
+}
+
+std::vector<double> downloadReals(Context& ctx, const Buffer& buffer, std::size_t count, bool isDouble) {
+  std::vector<double> out(count);
+  if (isDouble) {
+    buffer.read(ctx, out.data(), count * 8);
+  } else {
+    std::vector<float> f(count);
+    buffer.read(ctx, f.data(), count * 4);
+    out.assign(f.begin(), f.end());
+  }
+  return out;
+}
 
 Buffer::Buffer(Context& ctx, std::size_t bytes, cl_mem_flags flags) : bytes_(bytes) {
   const ComputeDeviceInfo& info = ctx.device().info;

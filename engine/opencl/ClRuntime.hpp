@@ -89,6 +89,10 @@ class Buffer {
   std::size_t bytes_ = 0;
 };
 
+// The one float/double conversion between host doubles and a device buffer of REALs (float or double as isDouble).
+Buffer uploadReals(Context& ctx, const std::vector<double>& values, bool isDouble);
+std::vector<double> downloadReals(Context& ctx, const Buffer& buffer, std::size_t count, bool isDouble);
+
 // Kernel handle with checked argument setting and launch.
 class Kernel {
  public:

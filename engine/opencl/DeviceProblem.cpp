@@ -96,27 +96,10 @@ DeviceProblem::DeviceProblem(Context& context, const BoostProblem& problem, cons
   ensureHistory(64);
 }
 
-Buffer DeviceProblem::upload(const std::vector<double>& v) {
-  Buffer b(ctx, v.size() * realBytes());
-  if (isDouble) {
-    b.write(ctx, v.data(), v.size() * 8);
-  } else {
-    const std::vector<float> fl(v.begin(), v.end());
-    b.write(ctx, fl.data(), fl.size() * 4);
-  }
-  return b;
-}
+Buffer DeviceProblem::upload(const std::vector<double>& v) { return uploadReals(ctx, v, isDouble); }
 
 std::vector<double> DeviceProblem::download(const Buffer& b, std::size_t count) {
-  std::vector<double> out(count);
-  if (isDouble) {
-    b.read(ctx, out.data(), count * 8);
-  } else {
-    std::vector<float> fl(count);
-    b.read(ctx, fl.data(), count * 4);
-    out.assign(fl.begin(), fl.end());
-  }
-  return out;
+  return downloadReals(ctx, b, count, isDouble);
 }
 
 void DeviceProblem::ensureHistory(std::size_t count) {
@@ -135,11 +118,8 @@ void DeviceProblem::score() {
   solve_.launch(ctx, {group * static_cast<std::size_t>(L)}, {group});
 }
 
-void DeviceProblem::selectAndRecord(int previous, int record) {
-  LearnerSelectArgs{L,
-                    &reduction,
-                    &delta,
-                    real(nu),
+RecordArgs DeviceProblem::recordArgs(int previous, int record) {
+  return RecordArgs{real(nu),
                     &index,
                     static_cast<cl_int>(partialCount),
                     &partials,
@@ -147,8 +127,11 @@ void DeviceProblem::selectAndRecord(int previous, int record) {
                     &residualSquares,
                     &records,
                     previous,
-                    record}
-      .bind(select_);
+                    record};
+}
+
+void DeviceProblem::selectAndRecord(int previous, int record) {
+  LearnerSelectArgs{L, &reduction, &delta, recordArgs(previous, record)}.bind(select_);
   const std::size_t group = static_cast<std::size_t>(params.reduceGroupSize);
   select_.launch(ctx, {group}, {group});
 }

@@ -32,6 +32,40 @@ class IterationScheme {
   virtual DeviceProblem& problem() = 0;
 };
 
+// The state every scheme with incremental c shares: whether c tracks g and how many steps since the exact B'g.
+class CachedScheme : public IterationScheme {
+ public:
+  CachedScheme(DeviceProblem& p, const IterationPolicy& policy) : p_(p), policy_(policy) {}
+  void exactScore() override {
+    p_.score();
+    markExact();
+  }
+
+ protected:
+  DeviceProblem& problem() override { return p_; }
+  // The exact c = B'g when `always` or when the policy says it is due.
+  void refreshIfDue(bool always) {
+    if (!always && !policy_.refreshDue(cValid_, sinceRefresh_)) return;
+    p_.plan->transposed(p_.g, p_.c);
+    markExact();
+  }
+  void markExact() {
+    cValid_ = cCurrent_ = true;
+    sinceRefresh_ = 0;
+  }
+  // After a step whose correction of c is pending (applied by the next solve).
+  void stepped() {
+    cCurrent_ = false;
+    ++sinceRefresh_;
+  }
+
+  DeviceProblem& p_;
+  const IterationPolicy policy_;
+  bool cValid_ = false;    // c tracks g: exactly (cCurrent_) or up to the pending correction of the last step
+  bool cCurrent_ = false;  // c == B'g for the current g
+  int sinceRefresh_ = 0;
+};
+
 // The scheme for this problem and policy (see above).
 std::unique_ptr<IterationScheme> chooseScheme(DeviceProblem& problem, const IterationPolicy& policy);
 
@@ -41,7 +75,7 @@ struct CrossCache {
   int slotCount = 0;
   Buffer cache, slotOf, slotOwner, cacheState, step;
   // Tables for `slots` slots (0 gives one-entry tables that no kernel reads).
-  void allocate(DeviceProblem& p, int slots);
+  void allocate(DeviceProblem& p, int count);
 };
 
 std::unique_ptr<IterationScheme> makePlainScheme(DeviceProblem& problem);

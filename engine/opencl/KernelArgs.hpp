@@ -19,31 +19,54 @@ struct LocalArg {
   std::size_t bytes = 0;
 };
 
+using Mem = const Buffer*;  // a buffer parameter (nullptr binds a null buffer, for tests)
+
+// The run of parameters learner_select, learner_solve_select and learner_select_claim share, in their order: the
+// step length, the selected learner's slot, the update's partial sums of g'g, 1/n, g'g and the history, the
+// record whose risk to finish and the record to write.
+struct RecordArgs {
+  RealArg nu{};
+  Mem learnerIndex{};
+  cl_int partialCount{};
+  Mem partials{};
+  RealArg inverseRows{};
+  Mem residualSquares{}, history{};
+  cl_int previousRecord{}, record{};
+};
+
 namespace detail {
 template <typename T>
-void bindOne(Kernel& k, cl_uint index, const T& value) {
-  k.arg(index, value);
+void bindOne(Kernel& k, cl_uint& index, const T& value) {
+  k.arg(index++, value);
 }
-inline void bindOne(Kernel& k, cl_uint index, const Buffer& b) { k.arg(index, b.get()); }
-inline void bindOne(Kernel& k, cl_uint index, const Buffer* b) { k.arg(index, b ? b->get() : cl_mem{nullptr}); }
-inline void bindOne(Kernel& k, cl_uint index, RealArg r) {
+inline void bindOne(Kernel& k, cl_uint& index, const Buffer* b) { k.arg(index++, b ? b->get() : cl_mem{nullptr}); }
+inline void bindOne(Kernel& k, cl_uint& index, RealArg r) {
   if (r.isDouble)
-    k.arg(index, r.value);
+    k.arg(index++, r.value);
   else
-    k.arg(index, static_cast<float>(r.value));
+    k.arg(index++, static_cast<float>(r.value));
 }
-inline void bindOne(Kernel& k, cl_uint index, LocalArg l) { k.localArg(index, l.bytes); }
+inline void bindOne(Kernel& k, cl_uint& index, LocalArg l) { k.localArg(index++, l.bytes); }
+inline void bindOne(Kernel& k, cl_uint& index, const RecordArgs& r) {
+  bindOne(k, index, r.nu);
+  bindOne(k, index, r.learnerIndex);
+  bindOne(k, index, r.partialCount);
+  bindOne(k, index, r.partials);
+  bindOne(k, index, r.inverseRows);
+  bindOne(k, index, r.residualSquares);
+  bindOne(k, index, r.history);
+  bindOne(k, index, r.previousRecord);
+  bindOne(k, index, r.record);
+}
 }  // namespace detail
 
-// Binds the arguments in order (0, 1, ...) and returns how many were bound.
+// Binds the arguments in order (0, 1, ...; a RecordArgs stands for its nine) and returns how many were bound.
 template <typename... Args>
 cl_uint bindArgs(Kernel& kernel, const Args&... args) {
   cl_uint index = 0;
-  (detail::bindOne(kernel, index++, args), ...);
+  (detail::bindOne(kernel, index, args), ...);
   return index;
 }
-
-using Mem = const Buffer*;  // a buffer parameter (nullptr binds a null buffer, for tests)
 
 // ---- learner_select.cl ----
 struct LearnerSolveArgs {  // learner_solve
@@ -53,32 +76,17 @@ struct LearnerSolveArgs {  // learner_solve
 struct LearnerSelectArgs {  // learner_select
   cl_int learners{};
   Mem reduction{}, delta{};
-  RealArg nu{};
-  Mem learnerIndex{};
-  cl_int partialCount{};
-  Mem partials{};
-  RealArg inverseRows{};
-  Mem residualSquares{}, history{};
-  cl_int previousRecord{}, record{};
-  cl_uint bind(Kernel& k) const {
-    return bindArgs(k, learners, reduction, delta, nu, learnerIndex, partialCount, partials, inverseRows,
-                    residualSquares, history, previousRecord, record);
-  }
+  RecordArgs records{};
+  cl_uint bind(Kernel& k) const { return bindArgs(k, learners, reduction, delta, records); }
 };
 struct LearnerSolveSelectArgs {  // learner_solve_select
   cl_int learners{};
   Mem c{}, P{}, Q{}, delta{}, reduction{};
-  RealArg nu{};
-  Mem learnerIndex{};
-  cl_int partialCount{};
-  Mem partials{};
-  RealArg inverseRows{};
-  Mem residualSquares{}, history{};
-  cl_int previousRecord{}, record{}, applyPending{}, slotCount{};
+  RecordArgs records{};
+  cl_int applyPending{}, slotCount{};
   Mem cache{}, slotOf{}, slotOwner{}, cacheState{}, step{};
   cl_uint bind(Kernel& k) const {
-    return bindArgs(k, learners, c, P, Q, delta, reduction, nu, learnerIndex, partialCount, partials, inverseRows,
-                    residualSquares, history, previousRecord, record, applyPending, slotCount, cache, slotOf, slotOwner,
+    return bindArgs(k, learners, c, P, Q, delta, reduction, records, applyPending, slotCount, cache, slotOf, slotOwner,
                     cacheState, step);
   }
 };
@@ -94,18 +102,11 @@ struct LearnerCorrectSolveArgs {  // learner_correct_solve
 struct LearnerSelectClaimArgs {  // learner_select_claim
   cl_int learners{};
   Mem reduction{}, delta{};
-  RealArg nu{};
-  Mem learnerIndex{};
-  cl_int partialCount{};
-  Mem partials{};
-  RealArg inverseRows{};
-  Mem residualSquares{}, history{};
-  cl_int previousRecord{}, record{}, slotCount{};
+  RecordArgs records{};
+  cl_int slotCount{};
   Mem slotOf{}, slotOwner{}, cacheState{}, step{}, cache{};
   cl_uint bind(Kernel& k) const {
-    return bindArgs(k, learners, reduction, delta, nu, learnerIndex, partialCount, partials, inverseRows,
-                    residualSquares, history, previousRecord, record, slotCount, slotOf, slotOwner, cacheState, step,
-                    cache);
+    return bindArgs(k, learners, reduction, delta, records, slotCount, slotOf, slotOwner, cacheState, step, cache);
   }
 };
 

@@ -88,7 +88,6 @@ std::string buildOptions(const KernelParameters& p, const SplineSpec& spec, bool
   if (p.gpu && p.nvidiaAtomics) s << " -DGB_NV_PTX_ATOMICS=1";
   // Extra defines for experiments (docs/cli.md), e.g. GAMBOOST_KERNEL_DEFINES=-DLANE_ROWS=16.
   if (const std::string extra = openClTuningFromEnvironment().kernelDefines; !extra.empty()) s << ' ' << extra;
-  s << " -DCROSS_FILL=" << (p.gpu && crossBlockFits(spec, doublePrecision) ? 1 : 0);
   return s.str();
 }
 

@@ -38,14 +38,7 @@ OlsKernels::OlsKernels(Context& ctx, bool doublePrecision, std::size_t rows)
       linearUpdate_(ctx.kernel("ols", "linear_update", options(doublePrecision))) {}
 
 std::vector<double> OlsKernels::readSums(Buffer& partials, std::size_t width) {
-  std::vector<double> values(chunks_ * width);
-  if (double_) {
-    partials.read(*ctx_, values.data(), values.size() * sizeof(double));
-  } else {
-    std::vector<float> f(values.size());
-    partials.read(*ctx_, f.data(), f.size() * sizeof(float));
-    values.assign(f.begin(), f.end());
-  }
+  const std::vector<double> values = downloadReals(*ctx_, partials, chunks_ * width, double_);
   std::vector<double> sums(width, 0.0);
   for (std::size_t c = 0; c < chunks_; ++c)
     for (std::size_t l = 0; l < width; ++l) sums[l] += values[c * width + l];

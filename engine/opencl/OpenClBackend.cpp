@@ -86,8 +86,7 @@ struct OpenClBackend::State {
   bool isDouble = false;
   bool forceGpuKernels = false;  // tests: the GPU variants on any device
   std::unique_ptr<Context> ctx;
-  OpenClTuning tuning;     // the environment's experiment switches, validated once
-  IterationPolicy policy;  // refresh interval and cache budget, as on the CPU backend
+  OpenClTuning tuning;  // the environment's experiment switches, validated once
   std::unique_ptr<DeviceProblem> problem;
   std::unique_ptr<IterationScheme> scheme;
   bool prepared = false;
@@ -102,7 +101,7 @@ OpenClBackend::OpenClBackend(const ComputeSettings& compute) : s_(std::make_uniq
   s.ctx = std::make_unique<Context>(s.device);
   // Benchmarks compare with and without the cache through the CLI: GAMBOOST_OPENCL_REFRESH=0 turns it off.
   s.tuning = openClTuningFromEnvironment();
-  if (s.tuning.refreshInterval >= 0) s.policy.refreshInterval = s.tuning.refreshInterval;
+  if (s.tuning.refreshInterval >= 0) policy_.refreshInterval = s.tuning.refreshInterval;
 }
 
 OpenClBackend::~OpenClBackend() = default;
@@ -125,7 +124,7 @@ void OpenClBackend::prepare(const BoostProblem& problem) {
   s.scheme.reset();
   s.problem = std::make_unique<DeviceProblem>(*s.ctx, problem,
                                               DeviceProblemOptions{s.kernelName, s.isDouble, s.forceGpuKernels});
-  s.scheme = chooseScheme(*s.problem, s.policy);
+  s.scheme = chooseScheme(*s.problem, policy_);
   s.ctx->finish();
   s.prepared = true;
 }
@@ -145,10 +144,6 @@ std::vector<double> OpenClBackend::fitted() {
   if (!s_->prepared) throw ComputeError("opencl backend: fitted() before prepare()");
   return s_->problem->download(s_->problem->mu, s_->problem->n);
 }
-
-void OpenClBackend::setRefreshInterval(int iterations) { s_->policy.refreshInterval = std::max(0, iterations); }
-
-void OpenClBackend::setCrossCacheBytes(std::size_t bytes) { s_->policy.cacheBytes = bytes; }
 
 bool OpenClBackend::usesCrossCache() const { return s_->scheme && s_->scheme->usesCrossCache(); }
 

@@ -39,13 +39,9 @@ class OpenClBackend final : public Backend {
   std::vector<double> fitted() override;
   CandidateScores candidates() override;
 
-  // Call before prepare(). Exact B'g every `iterations` iterations between incremental ones (default 50, as on
-  // CpuBackend); 0 turns the cross-product cache off (exact B'g every iteration). CPU devices use the cache with
-  // compact_x / compact_sorted, GPU devices with any compact kernel.
-  void setRefreshInterval(int iterations);
-  // Call before prepare(). Device bytes the cross-product cache may take (default 256 MiB); each cached learner
-  // takes learners x k x k REALs, a full cache evicts round-robin. Fewer than min(learners, 8) slots: no cache.
-  void setCrossCacheBytes(std::size_t bytes);
+  // The policy (Backend::setRefreshInterval, setCrossCacheBytes): CPU devices use the cache with compact_x /
+  // compact_sorted, GPU devices with any compact kernel; each cached learner takes learners x k x k REALs, a full
+  // cache evicts round-robin; fewer than min(learners, 8) slots, or refresh 0: no cache.
   // True when prepare() turned the cross-product cache on (tests check that the mode they meant ran).
   bool usesCrossCache() const;
   // Call before prepare(). Runs the GPU kernel variants (work-groups with local atomics, the portable

@@ -206,6 +206,14 @@ DeviceContext::~DeviceContext() {
   if (context_) clReleaseContext(context_);
 }
 
+std::string programSource(const std::string& file) {
+  try {
+    return kernelSource("common") + "\n#line 1\n" + kernelSource(file);
+  } catch (const std::out_of_range&) {
+    throw ComputeError("no kernel file kernels/" + file + ".cl embedded in this build");
+  }
+}
+
 cl_program DeviceContext::program(const std::string& file, const std::string& options) {
   std::lock_guard<std::mutex> lock(s_->mutex);
   const auto key = std::make_pair(file, options);
@@ -213,12 +221,8 @@ cl_program DeviceContext::program(const std::string& file, const std::string& op
     ++memoryHits;
     return it->second;
   }
-  const std::string* source = nullptr;
-  try {
-    source = &kernelSource(file);
-  } catch (const std::out_of_range&) {
-    throw ComputeError("no kernel file kernels/" + file + ".cl embedded in this build");
-  }
+  const std::string assembled = programSource(file);
+  const std::string* source = &assembled;
   cl_program program = nullptr;
   const std::string directory = programCacheDirectory();
   fs::path entry;

@@ -53,4 +53,9 @@ class DeviceContext {
 // The process's DeviceContext for a device (created on first use, kept until the process ends).
 std::shared_ptr<DeviceContext> sharedDeviceContext(const Device& device);
 
+// The source a program is built from: kernels/common.cl (the precision preamble and the shared helpers), a
+// "#line 1", then kernels/<file>.cl. The disk cache's key hashes this whole text. Throws ComputeError for a file
+// that is not embedded.
+std::string programSource(const std::string& file);
+
 }  // namespace gb::ocl

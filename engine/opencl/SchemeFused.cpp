@@ -10,10 +10,10 @@ namespace {
 // = 22 KB at 12 knots; more than this (about 45 knots in float, 30 in double, at degree 3) turns the cache off.
 constexpr std::size_t kMaxPairMomentBytes = std::size_t(256) << 10;
 
-class FusedScheme final : public IterationScheme {
+class FusedScheme final : public CachedScheme {
  public:
   FusedScheme(DeviceProblem& p, const IterationPolicy& policy, bool cached, int slots)
-      : p_(p), policy_(policy), cached_(cached) {
+      : CachedScheme(p, policy), cached_(cached) {
     cache_.allocate(p, cached ? slots : 0);
     solveSelect_ = Kernel(p.ctx.kernel("learner_select", "learner_solve_select", p.options()));
     if (cached_) updateCross_ = Kernel(p.ctx.kernel("compact_update", "compact_x_update_cross", p.options()));
@@ -23,29 +23,16 @@ class FusedScheme final : public IterationScheme {
 
   void iteration(int it) override {
     // Exact B'g: always without the cache; with it at the start and every refreshInterval iterations.
-    if (!cached_ || policy_.refreshDue(cValid_, sinceRefresh_)) {
-      p_.plan->transposed(p_.g, p_.c);
-      cValid_ = cCurrent_ = true;
-      sinceRefresh_ = 0;
-    }
+    refreshIfDue(!cached_);
     solveSelect(it - 1, it, !cCurrent_);
     if (cached_) {
       updateAndFill();
-      cCurrent_ = false;  // the correction for this step is applied by the next solve-select
-      ++sinceRefresh_;
+      stepped();  // the correction for this step is applied by the next solve-select
     } else {
       p_.update();
     }
   }
   void finish(int last) override { solveSelect(last, -1, false); }
-  void exactScore() override {
-    p_.score();
-    cValid_ = cCurrent_ = true;
-    sinceRefresh_ = 0;
-  }
-
- protected:
-  DeviceProblem& problem() override { return p_; }
 
  private:
   // Finishes `previous`'s risk; with record >= 0 applies the pending correction (if asked), solves, selects,
@@ -57,15 +44,7 @@ class FusedScheme final : public IterationScheme {
                            &p_.Q,
                            &p_.delta,
                            &p_.reduction,
-                           p_.real(p_.nu),
-                           &p_.index,
-                           static_cast<cl_int>(p_.partialCount),
-                           &p_.partials,
-                           p_.real(1.0 / static_cast<double>(p_.n)),
-                           &p_.residualSquares,
-                           &p_.records,
-                           previous,
-                           record,
+                           p_.recordArgs(previous, record),
                            applyPending ? 1 : 0,
                            cache_.slotCount,
                            &cache_.cache,
@@ -93,14 +72,9 @@ class FusedScheme final : public IterationScheme {
     updateCross_.launch(p_.ctx, {group * (p_.partialCount + static_cast<std::size_t>(p_.L))}, {group});
   }
 
-  DeviceProblem& p_;
-  const IterationPolicy policy_;
   const bool cached_;
   CrossCache cache_;
   Kernel solveSelect_, updateCross_;
-  bool cValid_ = false;    // c tracks g: exactly (cCurrent_) or up to the pending correction of the last step
-  bool cCurrent_ = false;  // c == B'g for the current g
-  int sinceRefresh_ = 0;
 };
 
 }  // namespace

@@ -8,13 +8,13 @@ namespace gb::ocl {
 
 namespace {
 
-class GpuCachedScheme final : public IterationScheme {
+class GpuCachedScheme final : public CachedScheme {
  public:
-  GpuCachedScheme(DeviceProblem& p, const IterationPolicy& policy, int slots) : p_(p), policy_(policy) {
+  GpuCachedScheme(DeviceProblem& p, const IterationPolicy& policy, int slots) : CachedScheme(p, policy) {
     cache_.allocate(p, slots);
     correctSolve_ = Kernel(p.ctx.kernel("learner_select", "learner_correct_solve", p.options()));
     selectClaim_ = Kernel(p.ctx.kernel("learner_select", "learner_select_claim", p.options()));
-    crossFill_ = Kernel(p.ctx.kernel("compact_btg", "compact_x_cross_fill", p.options()));
+    crossFill_ = Kernel(p.ctx.kernel("compact_cross", "compact_x_cross_fill", p.options()));
     // Fill groups: chunks no smaller than 4 k^2 rows, so the k x k local block's clearing and its global adds
     // stay small next to the rows' (degree+1)^2 local atomics.
     const std::size_t group = static_cast<std::size_t>(p.params.btgGroupSize);
@@ -26,11 +26,7 @@ class GpuCachedScheme final : public IterationScheme {
   bool usesCrossCache() const override { return true; }
 
   void iteration(int it) override {
-    if (policy_.refreshDue(cValid_, sinceRefresh_)) {
-      p_.plan->transposed(p_.g, p_.c);
-      cValid_ = cCurrent_ = true;
-      sinceRefresh_ = 0;
-    }
+    refreshIfDue(false);
     const std::size_t group = static_cast<std::size_t>(p_.params.reduceGroupSize);
     LearnerCorrectSolveArgs{
         p_.L,      &p_.c,          &p_.P,         &p_.Q,       &p_.delta, &p_.reduction, cCurrent_ ? 0 : 1,
@@ -52,34 +48,17 @@ class GpuCachedScheme final : public IterationScheme {
         .bind(crossFill_);
     const std::size_t fillGroup = static_cast<std::size_t>(p_.params.btgGroupSize);
     crossFill_.launch(p_.ctx, {fillGroup * static_cast<std::size_t>(p_.L), fillChunks_}, {fillGroup, 1});
-    cCurrent_ = false;
-    ++sinceRefresh_;
+    stepped();
   }
   // After a batch only the risk of the last record is missing: the plain select finishes it.
   void finish(int last) override { p_.selectAndRecord(last, -1); }
-  void exactScore() override {
-    p_.score();
-    cValid_ = cCurrent_ = true;
-    sinceRefresh_ = 0;
-  }
-
- protected:
-  DeviceProblem& problem() override { return p_; }
 
  private:
   void selectClaim(int previous, int record) {
     LearnerSelectClaimArgs{p_.L,
                            &p_.reduction,
                            &p_.delta,
-                           p_.real(p_.nu),
-                           &p_.index,
-                           static_cast<cl_int>(p_.partialCount),
-                           &p_.partials,
-                           p_.real(1.0 / static_cast<double>(p_.n)),
-                           &p_.residualSquares,
-                           &p_.records,
-                           previous,
-                           record,
+                           p_.recordArgs(previous, record),
                            cache_.slotCount,
                            &cache_.slotOf,
                            &cache_.slotOwner,
@@ -91,13 +70,9 @@ class GpuCachedScheme final : public IterationScheme {
     selectClaim_.launch(p_.ctx, {group}, {group});
   }
 
-  DeviceProblem& p_;
-  const IterationPolicy policy_;
   CrossCache cache_;
   Kernel correctSolve_, selectClaim_, crossFill_;
   std::size_t fillChunkRows_ = 0, fillChunks_ = 0;
-  bool cValid_ = false, cCurrent_ = false;
-  int sinceRefresh_ = 0;
 };
 
 }  // namespace

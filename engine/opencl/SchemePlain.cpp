@@ -29,10 +29,10 @@ std::unique_ptr<IterationScheme> makePlainScheme(DeviceProblem& problem) {
   return std::make_unique<PlainScheme>(problem);
 }
 
-void CrossCache::allocate(DeviceProblem& p, int slots) {
-  slotCount = slots;
+void CrossCache::allocate(DeviceProblem& p, int count) {
+  slotCount = count;
   const std::size_t column = static_cast<std::size_t>(p.L) * p.k * p.k * p.realBytes();
-  cache = Buffer(p.ctx, std::max<std::size_t>(1, static_cast<std::size_t>(slots)) * column);
+  cache = Buffer(p.ctx, std::max<std::size_t>(1, static_cast<std::size_t>(count)) * column);
   const std::vector<cl_int> none(static_cast<std::size_t>(p.L), -1), state{-1, 0};
   slotOf = Buffer(p.ctx, none.size() * sizeof(cl_int));
   slotOf.write(p.ctx, none.data(), none.size() * sizeof(cl_int));

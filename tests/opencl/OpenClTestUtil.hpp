@@ -41,26 +41,11 @@ inline std::vector<double> asReal(const std::vector<double>& v, bool isDouble) {
 }
 
 inline gb::ocl::Buffer upload(gb::ocl::Context& ctx, const std::vector<double>& v, bool isDouble) {
-  gb::ocl::Buffer b(ctx, v.size() * (isDouble ? 8 : 4));
-  if (isDouble) {
-    b.write(ctx, v.data(), v.size() * 8);
-  } else {
-    const std::vector<float> f(v.begin(), v.end());
-    b.write(ctx, f.data(), f.size() * 4);
-  }
-  return b;
+  return gb::ocl::uploadReals(ctx, v, isDouble);
 }
 
 inline std::vector<double> download(gb::ocl::Context& ctx, const gb::ocl::Buffer& b, std::size_t count, bool isDouble) {
-  std::vector<double> out(count);
-  if (isDouble) {
-    b.read(ctx, out.data(), count * 8);
-  } else {
-    std::vector<float> f(count);
-    b.read(ctx, f.data(), count * 4);
-    out.assign(f.begin(), f.end());
-  }
-  return out;
+  return gb::ocl::downloadReals(ctx, b, count, isDouble);
 }
 
 // Fills a REAL buffer with NaN so that an entry the kernel forgot to write fails the comparison.

@@ -78,14 +78,14 @@ class TestKernelArgs : public QObject {
     };
     const RealArg r{1.0, false};
     expectBound("learner_select", "learner_solve", LearnerSolveArgs{});
-    expectBound("learner_select", "learner_select", LearnerSelectArgs{0, {}, {}, r, {}, 0, {}, r, {}, {}, 0, 0});
+    expectBound("learner_select", "learner_select", LearnerSelectArgs{0, {}, {}, RecordArgs{r, {}, 0, {}, r}});
     expectBound("learner_select", "learner_solve_select",
-                LearnerSolveSelectArgs{0, {}, {}, {}, {}, {}, r, {}, 0, {}, r, {}, {}, 0, 0, 0, 0, {}, {}, {}, {}, {}});
+                LearnerSolveSelectArgs{0, {}, {}, {}, {}, {}, RecordArgs{r, {}, 0, {}, r}});
     expectBound("learner_select", "learner_correct_solve",
                 LearnerCorrectSolveArgs{0, {}, {}, {}, {}, {}, 0, {}, {}, {}, {}});
     expectBound("learner_select", "learner_select_claim",
-                LearnerSelectClaimArgs{0, {}, {}, r, {}, 0, {}, r, {}, {}, 0, 0, 0, {}, {}, {}, {}, {}});
-    expectBound("compact_btg", "compact_x_cross_fill", CrossFillArgs{});
+                LearnerSelectClaimArgs{0, {}, {}, RecordArgs{r, {}, 0, {}, r}});
+    expectBound("compact_cross", "compact_x_cross_fill", CrossFillArgs{});
     expectBound("compact_btg", "compact_x_reduce", CompactXReduceArgs{});
     expectBound("compact_btg", "compact_reduce", CompactReduceArgs{});
     expectBound("compact_btg", "compact_x_partial_private", CompactXPartialPrivateArgs{});

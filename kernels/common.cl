@@ -1,0 +1,129 @@
+// Put in front of every program by the runtime (engine/opencl/ProgramCache.cpp, programSource): the precision
+// preamble and the helpers more than one kernel file needs, each written once. Followed by "#line 1", so build
+// logs count the lines of the kernel file itself.
+//
+// Precision: REAL is float unless the options say -DREAL=double, with REAL_IS_DOUBLE (or GB_DOUBLE) defined.
+#if defined(GB_DOUBLE) && !defined(REAL_IS_DOUBLE)
+#define REAL_IS_DOUBLE 1
+#endif
+#ifdef REAL_IS_DOUBLE
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#endif
+#ifndef REAL
+#define REAL float
+#endif
+
+// The tie rule of every selection (compute/IterationPolicy.hpp states it for C++): the larger RSS reduction wins,
+// strictly, so a scan in increasing learner index keeps the lowest index among equals.
+#define GB_BETTER_REDUCTION(candidate, best) ((candidate) > (best))
+
+// Interval q of x among intervals 0..last (clamped like SplineBasis::intervalOf) and its local coordinate u.
+inline int locate_interval(REAL x, REAL lo, REAL inverseSpacing, int last, REAL* u) {
+  const REAL t = (x - lo) * inverseSpacing;
+  int q = (int)t;
+  q = q < 0 ? 0 : (q > last ? last : q);
+  *u = t - (REAL)q;
+  return q;
+}
+
+// Horner's rule with fused multiply-adds: out = sum_{s <= deg} c[s * stride] u^s. A macro because the
+// coefficients sit in global, local or private memory, and OpenCL 1.2 has no generic address space.
+#define GB_HORNER(c, stride, deg, u, out)                                            \
+  {                                                                                  \
+    REAL h_ = (c)[(deg) * (stride)];                                                 \
+    _Pragma("unroll") for (int s_ = (deg) - 1; s_ >= 0; --s_) h_ = fma(h_, (u), (c)[s_ * (stride)]); \
+    (out) = h_;                                                                      \
+  }
+
+// A compare-and-swap add of a REAL, for devices without float atomics: defines `void name(volatile SPACE REAL*
+// p, REAL v)` for the address space SPACE (__local or __global), on the REAL's bits as an integer of its width.
+#ifdef REAL_IS_DOUBLE
+#define GB_REAL_BITS long
+#define GB_AS_BITS as_long
+#define GB_AS_REAL as_double
+#define GB_CMPXCHG atom_cmpxchg
+#else
+#define GB_REAL_BITS int
+#define GB_AS_BITS as_int
+#define GB_AS_REAL as_float
+#define GB_CMPXCHG atomic_cmpxchg
+#endif
+#define GB_DEFINE_CAS_ADD(name, SPACE)                                         \
+  inline void name(volatile SPACE REAL* p, REAL v) {                           \
+    volatile SPACE GB_REAL_BITS* ip = (volatile SPACE GB_REAL_BITS*)p;         \
+    GB_REAL_BITS seen = *ip, old;                                              \
+    do {                                                                       \
+      old = seen;                                                              \
+      seen = GB_CMPXCHG(ip, old, GB_AS_BITS(GB_AS_REAL(old) + v));             \
+    } while (seen != old);                                                     \
+  }
+
+// ---- compact B-spline programs (DEGREE and INTERVALS defined: compact_btg.cl, compact_update.cl) ----
+#ifdef INTERVALS
+#define W (DEGREE + 1)
+#define MOMENTS (INTERVALS * W)
+
+// Interval q (clamped like SplineBasis::intervalOf) and local coordinate u of x.
+#define locate(x, lo, inverseSpacing, u) locate_interval((x), (lo), (inverseSpacing), INTERVALS - 1, (u))
+
+// w[r] = value of basis column q + r at u (r <= DEGREE) from an interval's pieces coef[r * W + s].
+#define PIECE_VALUES(coef, u, w) \
+  _Pragma("unroll") for (int r_ = 0; r_ < W; ++r_) GB_HORNER((coef) + r_ * W, 1, DEGREE, (u), (w)[r_])
+
+// The DEGREE + 1 nonzero basis values of a row (columns q .. q + DEGREE) from x through the polynomial table.
+inline int basis_row(REAL x, REAL lo, REAL inverseSpacing, __global const REAL* polyOfLearner, REAL* w) {
+  REAL u;
+  const int q = locate(x, lo, inverseSpacing, &u);
+  PIECE_VALUES(polyOfLearner + q * W * W, u, w)
+  return q;
+}
+
+// Rows of this group's chunk: [*begin, *end). Dimension 0 of the group id is the learner, dimension 1 the chunk.
+inline void chunk_rows(int n, int chunkRows, int* begin, int* end) {
+  const long b = (long)get_group_id(1) * chunkRows;
+  *begin = (int)b;
+  *end = (int)min((long)n, b + chunkRows);
+}
+
+// Float adds to local and global memory for the GPU variants (BTG_GROUP > 1): NVIDIA's red instructions by inline
+// PTX (GB_NV_PTX_ATOMICS), else a compare-and-swap loop. global_add is local_add's twin: OpenCL 1.2 has no generic
+// address space, so one function cannot serve both.
+#if defined(BTG_GROUP) && BTG_GROUP > 1
+#if defined(GB_NV_PTX_ATOMICS)
+// No "memory" clobber: the bins are read only after a barrier, and a clobber would stop the compiler from
+// issuing the next rows' global loads before this row's atomics (one memory latency per row).
+inline void local_add(volatile __local REAL* p, REAL v) {
+#ifdef REAL_IS_DOUBLE
+  asm volatile("red.shared.add.f64 [%0], %1;" ::"l"((ulong)p), "d"(v));
+#else
+  asm volatile("red.shared.add.f32 [%0], %1;" ::"l"((ulong)p), "f"(v));
+#endif
+}
+#else
+#ifdef REAL_IS_DOUBLE
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#endif
+GB_DEFINE_CAS_ADD(local_add, __local)
+#endif
+#if defined(GB_NV_PTX_ATOMICS)
+inline void global_add(volatile __global REAL* p, REAL v) {
+#ifdef REAL_IS_DOUBLE
+  asm volatile("red.global.add.f64 [%0], %1;" ::"l"((ulong)p), "d"(v) : "memory");
+#else
+  asm volatile("red.global.add.f32 [%0], %1;" ::"l"((ulong)p), "f"(v) : "memory");
+#endif
+}
+#else
+GB_DEFINE_CAS_ADD(global_add, __global)
+#endif
+#endif
+
+// Row-block product of W x W blocks given by index expressions: STORE(a, b, sum_c A(a, c) B(c, b)) for all a, b.
+#define GB_BLOCK_PRODUCT(A, B, STORE)                                    \
+  _Pragma("unroll") for (int a_ = 0; a_ < W; ++a_)                       \
+    _Pragma("unroll") for (int b_ = 0; b_ < W; ++b_) {                   \
+      REAL v_ = (REAL)0;                                                 \
+      _Pragma("unroll") for (int c_ = 0; c_ < W; ++c_) v_ += A(a_, c_) * B(c_, b_); \
+      STORE(a_, b_, v_);                                                 \
+    }
+#endif
