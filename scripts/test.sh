@@ -7,6 +7,7 @@ cd "$(dirname "$0")/.."
 start=$SECONDS
 scripts/setup.sh
 scripts/check-format.sh
+scripts/check-sizes.py
 scripts/build.sh
 echo "test: Release build done at $((SECONDS - start)) s"
 (
