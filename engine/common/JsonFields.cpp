@@ -100,4 +100,11 @@ std::string text(const nlohmann::json& j, const std::string& path) {
   return j.get<std::string>();
 }
 
+std::string acceptedWords(const std::string& m) {
+  const std::size_t from = m.find("must be ");
+  const std::size_t to = from == std::string::npos ? from : m.find(" (got ", from);
+  if (from != std::string::npos && to != std::string::npos) return m.substr(from, to - from);
+  return "must be a known word";
+}
+
 }  // namespace gb::jsonfield

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "common/Error.hpp"
+
 namespace gb::jsonfield {
 
 // A short description for a message: numbers and booleans as written, strings quoted and shortened,
@@ -35,5 +37,23 @@ double number(const nlohmann::json& j, const std::string& path);
 // An array of finite numbers.
 std::vector<double> numbers(const nlohmann::json& j, const std::string& path);
 std::string text(const nlohmann::json& j, const std::string& path);
+
+// The accepted words of an engine enum, from its parser's own message ("--x: must be 'a' or 'b' (got ...)"), so the
+// list stays in one place; "must be a known word" if the message has no list.
+std::string acceptedWords(const std::string& parserMessage);
+
+// The enum word at key (if present) through the engine's parser; a wrong word names the field and the accepted
+// words, and never echoes the user's text unshortened.
+template <typename E>
+void word(const nlohmann::json& j, const char* key, const std::string& path, E& value, E (*parse)(const std::string&)) {
+  const auto it = j.find(key);
+  if (it == j.end()) return;
+  const std::string w = text(*it, path);
+  try {
+    value = parse(w);
+  } catch (const InputError& e) {
+    fail(path, acceptedWords(e.what()) + ", got " + describe(*it));
+  }
+}
 
 }  // namespace gb::jsonfield

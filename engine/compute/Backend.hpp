@@ -21,6 +21,9 @@ struct BoostProblem {
   double nu = 0.1;
 };
 
+// Throws ComputeError "<backend>: incomplete problem ..." / "<backend>: no learners" (a programming error).
+void requireCompleteProblem(const BoostProblem& problem, const std::string& backend);
+
 struct IterationResult {
   int learner = -1;           // j*, index into the learners
   double risk = 0.0;          // mean((y - mu)^2) after this iteration's update

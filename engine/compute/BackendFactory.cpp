@@ -30,6 +30,12 @@ bool contains(const std::vector<std::string>& names, const std::string& name) {
 
 }  // namespace
 
+void requireCompleteProblem(const BoostProblem& problem, const std::string& backend) {
+  if (!problem.response || !problem.learners || problem.covariates.size() != problem.learners->size())
+    throw ComputeError(backend + ": incomplete problem (response, learners and covariates must be set)");
+  if (problem.learners->empty()) throw ComputeError(backend + ": no learners");
+}
+
 std::vector<std::string> kernelChoices(BackendKind backend) {
   if (backend == BackendKind::Cpu)
     return {"moments"};  // the CPU backend's one method (interval moments, cached

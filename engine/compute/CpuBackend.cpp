@@ -224,9 +224,7 @@ BackendInfo CpuBackend::info() const {
 
 void CpuBackend::prepare(const BoostProblem& problem) {
   State& s = *s_;
-  if (!problem.response || !problem.learners || problem.covariates.size() != problem.learners->size())
-    throw ComputeError("cpu backend: incomplete problem (response, learners and covariates must be set)");
-  if (problem.learners->empty()) throw ComputeError("cpu backend: no learners");
+  requireCompleteProblem(problem, "cpu backend");
   s.problem = problem;
   s.policy = policy_;
   s.n = problem.rows;

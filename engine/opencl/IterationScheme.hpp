@@ -18,6 +18,7 @@ namespace gb::ocl {
 
 class IterationScheme {
  public:
+  explicit IterationScheme(DeviceProblem& p) : p_(p) {}
   virtual ~IterationScheme() = default;
   virtual std::string name() const = 0;
   // Iteration `it` of a batch: selects, records as record `it` and updates; finishes the risk of record it - 1.
@@ -25,24 +26,23 @@ class IterationScheme {
   // After a batch: finishes the risk of record `last`.
   virtual void finish(int last) = 0;
   // c = B'g exactly for the current g and the reductions r_j (teaching mode); any pending correction is void.
-  virtual void exactScore() { problem().score(); }
+  virtual void exactScore() { p_.score(); }
   virtual bool usesCrossCache() const { return false; }
 
  protected:
-  virtual DeviceProblem& problem() = 0;
+  DeviceProblem& p_;
 };
 
 // The state every scheme with incremental c shares: whether c tracks g and how many steps since the exact B'g.
 class CachedScheme : public IterationScheme {
  public:
-  CachedScheme(DeviceProblem& p, const IterationPolicy& policy) : p_(p), policy_(policy) {}
+  CachedScheme(DeviceProblem& p, const IterationPolicy& policy) : IterationScheme(p), policy_(policy) {}
   void exactScore() override {
     p_.score();
     markExact();
   }
 
  protected:
-  DeviceProblem& problem() override { return p_; }
   // The exact c = B'g when `always` or when the policy says it is due.
   void refreshIfDue(bool always) {
     if (!always && !policy_.refreshDue(cValid_, sinceRefresh_)) return;
@@ -59,7 +59,6 @@ class CachedScheme : public IterationScheme {
     ++sinceRefresh_;
   }
 
-  DeviceProblem& p_;
   const IterationPolicy policy_;
   bool cValid_ = false;    // c tracks g: exactly (cCurrent_) or up to the pending correction of the last step
   bool cCurrent_ = false;  // c == B'g for the current g

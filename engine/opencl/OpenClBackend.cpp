@@ -117,9 +117,7 @@ BackendInfo OpenClBackend::info() const {
 
 void OpenClBackend::prepare(const BoostProblem& problem) {
   State& s = *s_;
-  if (!problem.response || !problem.learners || problem.covariates.size() != problem.learners->size())
-    throw ComputeError("opencl backend: incomplete problem (response, learners and covariates must be set)");
-  if (problem.learners->empty()) throw ComputeError("opencl backend: no learners");
+  requireCompleteProblem(problem, "opencl backend");
   s.prepared = false;
   s.scheme.reset();
   s.problem = std::make_unique<DeviceProblem>(*s.ctx, problem,

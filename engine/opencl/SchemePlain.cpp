@@ -7,7 +7,7 @@ namespace {
 
 class PlainScheme final : public IterationScheme {
  public:
-  explicit PlainScheme(DeviceProblem& p) : p_(p) {}
+  explicit PlainScheme(DeviceProblem& p) : IterationScheme(p) {}
   std::string name() const override { return "plain"; }
   void iteration(int it) override {
     p_.score();
@@ -15,12 +15,6 @@ class PlainScheme final : public IterationScheme {
     p_.update();
   }
   void finish(int last) override { p_.selectAndRecord(last, -1); }
-
- protected:
-  DeviceProblem& problem() override { return p_; }
-
- private:
-  DeviceProblem& p_;
 };
 
 }  // namespace

@@ -34,20 +34,8 @@ void from_json(const nlohmann::json& j, ComputeSettings& s) {
   if (!j.is_object()) jsonfield::fail("compute", "must be a JSON object, got " + jsonfield::describe(j));
   for (auto [key, value] : {std::pair<const char*, std::string*>{"device", &s.device}, {"kernel", &s.kernel}})
     if (const auto it = j.find(key); it != j.end()) *value = jsonfield::text(*it, std::string("compute.") + key);
-  // Enum words: a wrong one is named with its field and the accepted words.
-  auto word = [&j](const char* key, auto parse, auto& value) {
-    const auto it = j.find(key);
-    if (it == j.end()) return;
-    const std::string text = jsonfield::text(*it, std::string("compute.") + key);
-    try {
-      value = parse(text);
-    } catch (const InputError& e) {
-      const std::string m = e.what();
-      jsonfield::fail(std::string("compute.") + key, m.substr(m.find(": ") + 2));
-    }
-  };
-  word("backend", &backendFromString, s.backend);
-  word("precision", &precisionFromString, s.precision);
+  jsonfield::word(j, "backend", "compute.backend", s.backend, &backendFromString);
+  jsonfield::word(j, "precision", "compute.precision", s.precision, &precisionFromString);
   // 0 = all cores; more threads than this is no machine's core count.
   if (const auto it = j.find("threads"); it != j.end())
     s.threads = static_cast<int>(jsonfield::integer(*it, "compute.threads", 0, 65536));

@@ -27,32 +27,10 @@ void readReal(const nlohmann::json& j, const char* key, double& value) {
   if (const auto it = j.find(key); it != j.end()) value = jsonfield::number(*it, field(key));
 }
 
-// The accepted words of an engine enum, from its parser's own message ("--x: must be 'a' or 'b' (got '')"), so
-// the list stays in one place and the user's text (which may be megabytes) is never echoed unshortened.
-template <typename E>
-std::string acceptedWords(E (*parse)(const std::string&)) {
-  try {
-    parse("");
-  } catch (const InputError& e) {
-    std::string m = e.what();
-    const std::size_t from = m.find("must be ");
-    const std::size_t to = m.rfind(" (got ");
-    if (from != std::string::npos && to != std::string::npos && to > from) return m.substr(from, to - from);
-  }
-  return "must be a known word";
-}
-
 // Enum words must be known.
 template <typename E>
 void readWord(const nlohmann::json& j, const char* key, E& value, E (*parse)(const std::string&)) {
-  const auto it = j.find(key);
-  if (it == j.end()) return;
-  const std::string word = jsonfield::text(*it, field(key));
-  try {
-    value = parse(word);
-  } catch (const InputError&) {
-    jsonfield::fail(field(key), acceptedWords(parse) + ", got " + jsonfield::describe(*it));
-  }
+  jsonfield::word(j, key, field(key), value, parse);
 }
 
 // The range rules of validate(), each named both ways: the option for the command line, the field for a file.

@@ -45,6 +45,7 @@ void ColumnRolesTable::setColumns(const gb::Dataset& data) {
     setItem(r, NameColumn, new QTableWidgetItem(qs(data.names[r])));
     auto* type = new QTableWidgetItem(text ? tr("text (%n levels)", "", static_cast<int>(data.levelsOf(r).size()))
                                            : tr("numeric"));
+    type->setData(Qt::UserRole, text);
     setItem(r, TypeColumn, type);
     const auto missing = static_cast<qlonglong>(data.missingCount(static_cast<std::size_t>(r)));
     auto* missingItem = new QTableWidgetItem(QString::number(missing));
@@ -71,7 +72,7 @@ void ColumnRolesTable::onRoleChanged(int row, int role) {
       QComboBox* c = comboAt(this, r);
       if (r != row && c->currentIndex() == role) {
         QSignalBlocker block(c);
-        c->setCurrentIndex(item(r, TypeColumn)->text() == tr("numeric") ? Spline : Factor);
+        c->setCurrentIndex(item(r, TypeColumn)->data(Qt::UserRole).toBool() ? Factor : Spline);
       }
     }
   emit rolesChanged();
