@@ -1,0 +1,224 @@
+# An independent plain-R transcription (base R + splines; no mboost) of mboost 2.9's
+#   gamboost(y ~ bbs(x1, knots = K, df = D, differences = 2, degree = 3) + ... + bols(lin) + bols(fac),
+#            data, weights = w, family = F, offset = ..., control = boost_control(mstop = M, nu = NU))
+# for the families Gaussian(), Binomial() (adaboost type, logit link), Poisson(), Laplace(), Huber(d) and
+# QuantReg(tau), with case weights and missing values, as mboost_fit() (R/mboost.R), the families
+# (R/family.R), bbs/bols/df2lambda (R/bl.R) and rescale_weights (R/helpers.R) define them. Used by
+# tests/reference/test_family_references.cpp to check `gamboost fit`; checked against the real mboost by
+# check_family_reference_vs_mboost.R (docs/reference-checks.md has the numbers).
+#
+# Usage: Rscript mboost_family_reference.R data.csv out_prefix key=value ...
+#   response=y  family=gaussian|binomial|poisson|laplace|huber|quantile  huber_delta=2  tau=0.5
+#   weights=COLUMN (empty: none)  splines=a,b  linears=c  factors=d  knots=20  df=4 (splines)
+#   linear_df= factor_df= (empty: lambda 0)  nu=0.1  mstop=100  offset= (empty: the family's; laplace and huber:
+#   median(y) of the used rows, as a user passes offset = median(y) to mboost, whose own default is a numeric optimize)
+# With none of splines/linears/factors, every numeric column other than response and weights is a bbs(df = df) and
+# every text column a factor bols with lambda 0 (gamboost's y ~ ., dfbase = 4).
+# Writes out_prefix.fitted.csv (f on the link scale, one value per used row), out_prefix.path.csv
+# (iteration,learner,risk; row 0 is the offset; risk = sum(w * loss) / sum(w)), out_prefix.offset.txt,
+# out_prefix.lambda.csv (learner,type,lambda) and out_prefix.rows.txt (1-based data rows used, in order).
+
+args <- commandArgs(trailingOnly = TRUE)
+if (length(args) < 2) stop("usage: Rscript mboost_family_reference.R data.csv out_prefix key=value ...")
+file <- args[1]
+prefix <- args[2]
+opt <- list(response = "y", family = "gaussian", huber_delta = "", tau = "0.5", weights = "", splines = "",
+            linears = "", factors = "", knots = "20", df = "4", linear_df = "", factor_df = "", nu = "0.1",
+            mstop = "100", offset = "")
+for (a in args[-(1:2)]) {
+  eq <- regexpr("=", a, fixed = TRUE)
+  if (eq < 1) stop("argument '", a, "' is not key=value")
+  key <- substr(a, 1, eq - 1)
+  if (!key %in% names(opt)) stop("unknown key '", key, "'")
+  opt[[key]] <- substr(a, eq + 1, nchar(a))
+}
+splitList <- function(s) if (nzchar(s)) strsplit(s, ",", fixed = TRUE)[[1]] else character(0)
+numberOrNull <- function(s) if (nzchar(s)) as.numeric(s) else NULL
+
+# --- data: R's read.csv; write.csv's unnamed first column holds row labels and is dropped ---
+data <- read.csv(file, stringsAsFactors = FALSE, check.names = FALSE, na.strings = c("NA", ""))
+if (ncol(data) > 0 && names(data)[1] == "") data <- data[-1]
+for (j in seq_along(data)) if (is.logical(data[[j]])) data[[j]] <- ifelse(is.na(data[[j]]), NA, as.character(data[[j]]))
+response <- opt$response
+family <- opt$family
+wname <- opt$weights
+if (!response %in% names(data)) stop("no column '", response, "'")
+splines <- splitList(opt$splines); linears <- splitList(opt$linears); factors <- splitList(opt$factors)
+if (length(c(splines, linears, factors)) == 0) {  # gamboost(y ~ .): every other column, in data column order
+  others <- setdiff(names(data), c(response, wname))
+  learners <- data.frame(name = others, type = ifelse(vapply(data[others], is.numeric, logical(1)), "spline", "factor"),
+                         stringsAsFactors = FALSE)
+} else {
+  learners <- data.frame(name = c(splines, linears, factors),
+                         type = rep(c("spline", "linear", "factor"), c(length(splines), length(linears), length(factors))),
+                         stringsAsFactors = FALSE)
+}
+missingCols <- setdiff(c(learners$name, wname[nzchar(wname)]), names(data))
+if (length(missingCols)) stop("no column(s) ", paste(missingCols, collapse = ", "))
+
+# --- missing values: na.omit on the model frame (response, weights, every used column) ---
+used <- c(response, learners$name, wname[nzchar(wname)])
+nAll <- nrow(data)
+rows <- which(complete.cases(data[used]))
+data <- data[rows, , drop = FALSE]
+n <- nrow(data)
+if (n == 0) stop("no complete rows")
+
+w <- if (nzchar(wname)) as.numeric(data[[wname]]) else rep(1, n)
+# QuantReg() declares weights = "case": mboost_fit stops before rescaling unless they are integers.
+if (family == "quantile" && !isTRUE(all.equal(unique(w - floor(w)), 0)))
+  stop("family QuantReg is not able to deal with weights (not integers)")
+# mboost's rescale_weights (R/helpers.R)
+if (max(abs(w - floor(w))) >= sqrt(.Machine$double.eps)) w <- w / sum(w) * sum(w > 0)
+
+byteLevels <- function(x) sort(unique(x), method = "radix")  # C-locale byte order
+
+# --- family (R/family.R) ---
+yraw <- data[[response]]
+nu <- as.numeric(opt$nu); mstop <- as.integer(opt$mstop)
+if (family == "binomial") {
+  lev <- byteLevels(as.character(yraw))
+  if (is.numeric(yraw)) lev <- as.character(sort(unique(yraw)))
+  if (length(lev) != 2) stop("binomial: the response has ", length(lev), " levels, not 2")
+  y <- c(-1, 1)[match(as.character(yraw), lev)]  # second level = +1
+} else {
+  if (!is.numeric(yraw)) stop("response '", response, "' is not numeric")
+  y <- as.numeric(yraw)
+}
+fam <- switch(family,
+  gaussian = list(ngradient = function(y, f) y - f, loss = function(y, f) (y - f)^2,
+                  offset = function(y, w) weighted.mean(y, w)),
+  binomial = list(
+    ngradient = function(y, f) { exp2yf <- exp(-2 * y * f); -(-2 * y * exp2yf) / (log(2) * (1 + exp2yf)) },
+    loss = function(y, f) {
+      f <- pmin(abs(f), 36) * sign(f)
+      p <- exp(f) / (exp(f) + exp(-f))
+      y <- (y + 1) / 2
+      -y * log(p) - (1 - y) * log(1 - p)
+    },
+    offset = function(y, w) { p <- weighted.mean(y > 0, w); 1/2 * log(p / (1 - p)) }),
+  poisson = list(ngradient = function(y, f) y - exp(f), loss = function(y, f) -dpois(y, exp(f), log = TRUE),
+                 offset = function(y, w) log(weighted.mean(y, w))),
+  laplace = list(ngradient = function(y, f) sign(y - f), loss = function(y, f) abs(y - f),
+                 offset = function(y, w) median(y)),
+  huber = {
+    d <- as.numeric(opt$huber_delta)
+    if (!is.finite(d) || d <= 0) stop("huber needs huber_delta > 0")
+    list(ngradient = function(y, f) ifelse(abs(y - f) < d, y - f, d * sign(y - f)),
+         loss = function(y, f) ifelse((a <- abs(y - f)) < d, a^2/2, d * (a - d/2)),
+         offset = function(y, w) median(y))
+  },
+  quantile = {
+    tau <- as.numeric(opt$tau)
+    list(ngradient = function(y, f) tau * ((y - f) >= 0) - (1 - tau) * ((y - f) < 0),
+         loss = function(y, f) tau * (y - f) * ((y - f) >= 0) - (1 - tau) * (y - f) * ((y - f) < 0),
+         offset = function(y, w) quantile(y[rep(1:length(y), w)], 0.5))  # qoffset = 0.5, whatever tau is
+  },
+  stop("unknown family '", family, "'"))
+if (family == "poisson" && (any(y < 0) || any((y - round(y)) > 0))) stop("poisson: response is not a count")
+
+# --- base learners (R/bl.R) ---
+knots <- as.integer(opt$knots); df <- as.numeric(opt$df); degree <- 3L; differences <- 2L
+bbsBasis <- function(x) {  # bbs / bsplines(): equidistant interior knots, grid continued degree steps outside
+  bk <- range(x)
+  inner <- seq(from = bk[1], to = bk[2], length = knots + 2)
+  inner <- inner[2:(length(inner) - 1)]
+  dx <- diff(bk) / (length(inner) + 1)
+  lower <- seq(bk[1] - degree * dx, bk[1], length = degree + 1)
+  upper <- seq(bk[2], bk[2] + degree * dx, length = degree + 1)
+  splines::splineDesign(c(lower, inner, upper), x, degree + 1, outer.ok = TRUE)
+}
+
+# df2lambda(): df >= rank(X) (Matrix::rankMatrix(X, method = "qr"), unweighted X) gives lambda 0; otherwise the
+# Demmler-Reinsch eigenvalues d of the pencil (K, X'WX) and df(lambda) = 2 sum 1/(1 + lambda d) - sum 1/(1 + lambda d)^2,
+# solved to full precision. mboost computes d from chol(X'WX + 1e-9 K) (after make_psd(), which adds about 1.5e-8 I
+# when X'WX is nearly singular) and stops uniroot at sqrt(eps). Here the exact equation is solved, and d is computed
+# stably also where X'WX is singular or ill-conditioned (a spline on a covariate with few distinct values):
+# with K = D'D and the thin QR of the stacked matrix [W^1/2 X; a D] = [Q1; Q2] R, the pencil (K, X'WX) is congruent to
+# (Q2'Q2 / a^2, Q1'Q1) with Q1'Q1 + Q2'Q2 = I, so d_i = s_i^2 / (a^2 c_i^2) from the singular values s_i of Q2
+# (descending) and c_i of Q1 (ascending), which pair up (CS decomposition). Small d (the ones that set df) come with
+# full relative accuracy; directions outside the range of X get d = Inf and add nothing to df.
+demmlerReinsch <- function(X, w, D) {
+  WX <- X * sqrt(w)
+  a <- sqrt(sum(WX^2) / sum(D^2))
+  Q <- qr.Q(qr(rbind(WX, a * D), LAPACK = TRUE))
+  p <- ncol(X)
+  s <- svd(Q[-(1:nrow(X)), , drop = FALSE], nu = 0, nv = 0)$d
+  s <- c(s, rep(0, p - length(s)))[1:p]                           # descending
+  c <- sort(svd(Q[1:nrow(X), , drop = FALSE], nu = 0, nv = 0)$d)  # ascending
+  s^2 / (a^2 * c^2)
+}
+df2lambda <- function(X, w, D, df) {
+  if (is.null(df)) return(0)
+  rankX <- qr(if (nrow(X) < ncol(X)) t(X) else X, tol = max(dim(X)) * .Machine$double.eps, LAPACK = FALSE)$rank
+  if (df >= rankX) return(0)
+  d <- demmlerReinsch(X, w, D)
+  if (df >= length(d)) return(0)
+  dfFun <- function(l) { s <- ifelse(is.finite(d), 1 / (1 + l * d), 0); 2 * sum(s) - sum(s^2) }
+  g <- function(t) dfFun(exp(t)) - df  # decreasing in t = log(lambda)
+  lo <- 0; hi <- 0
+  while (g(lo) < 0) lo <- lo - 8
+  while (g(hi) > 0) hi <- hi + 8
+  a <- lo; b <- hi  # bisection on log(lambda) to the last bit
+  for (i in 1:2000) {
+    mid <- (a + b) / 2
+    if (mid <= a || mid >= b) break
+    if (g(mid) > 0) a <- mid else b <- mid
+  }
+  exp((a + b) / 2)
+}
+
+setupLearner <- function(name, type) {
+  x <- data[[name]]
+  if (type == "spline") {
+    if (!is.numeric(x)) stop("spline learner '", name, "' is not numeric")
+    X <- bbsBasis(x)
+    D <- diff(diag(ncol(X)), differences = differences)
+    dfl <- df
+  } else if (type == "linear") {
+    if (!is.numeric(x)) stop("linear learner '", name, "' is not numeric")
+    X <- cbind(1, x)  # bols(x): intercept + x, ridge on both
+    D <- diag(2)
+    dfl <- numberOrNull(opt$linear_df)
+  } else {
+    lev <- byteLevels(as.character(x))
+    f <- match(as.character(x), lev)
+    X <- cbind(1, outer(f, seq_along(lev)[-1], "=="))  # contr.treatment against the first level
+    storage.mode(X) <- "double"
+    D <- diag(ncol(X))
+    dfl <- numberOrNull(opt$factor_df)
+  }
+  lambda <- df2lambda(X, w, D, dfl)
+  list(name = name, type = type, X = X, A = crossprod(X * w, X) + lambda * crossprod(D), lambda = lambda)
+}
+bl <- Map(setupLearner, learners$name, learners$type)
+
+# --- mboost_fit (R/mboost.R) ---
+offsetArg <- numberOrNull(opt$offset)
+offset <- if (is.null(offsetArg)) as.numeric(fam$offset(y, w)) else offsetArg
+f <- rep(offset, n)
+riskOf <- function(f) sum(w * fam$loss(y, f)) / sum(w)
+risk <- numeric(mstop + 1); risk[1] <- riskOf(f)
+path <- character(mstop)
+for (m in seq_len(mstop)) {
+  u <- fam$ngradient(y, f)
+  if (any(!is.finite(u))) stop("Infinite residuals in iteration ", m, " (as mboost_fit: decrease nu)")
+  fits <- lapply(bl, function(b) as.vector(b$X %*% solve(b$A, crossprod(b$X, u * w))))
+  tsums <- vapply(fits, function(fit) mean(w * (fit - u)^2), numeric(1))
+  j <- which.min(tsums)
+  if (length(j) == 0) stop("could not fit any base-learner in boosting iteration ", m)
+  f <- f + nu * fits[[j]]
+  path[m] <- bl[[j]]$name
+  risk[m + 1] <- riskOf(f)
+}
+
+write.table(data.frame(fitted = sprintf("%.17g", f)), paste0(prefix, ".fitted.csv"), row.names = FALSE,
+            quote = FALSE)
+write.table(data.frame(iteration = 0:mstop, learner = c("(offset)", path), risk = sprintf("%.17g", risk)),
+            paste0(prefix, ".path.csv"), row.names = FALSE, quote = FALSE, sep = ",")
+writeLines(sprintf("%.17g", offset), paste0(prefix, ".offset.txt"))
+write.table(data.frame(learner = learners$name, type = learners$type,
+                       lambda = sprintf("%.17g", vapply(bl, `[[`, numeric(1), "lambda"))),
+            paste0(prefix, ".lambda.csv"), row.names = FALSE, quote = FALSE, sep = ",")
+writeLines(as.character(rows), paste0(prefix, ".rows.txt"))
+cat(sprintf("rows used %d of %d; offset %.17g; final risk %.17g\n", n, nAll, offset, risk[mstop + 1]))
