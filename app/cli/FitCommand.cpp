@@ -25,6 +25,8 @@ struct FitOptions {
   std::string boundary = toString(settings.spline.boundary);
   std::string penalty = toString(settings.penalty);
   std::string edfDefinition = toString(settings.edfDefinition);
+  std::string family = toString(settings.family);
+  std::string missing = toString(settings.missing);
   ComputeSettings compute;
   bool summary = false;
   bool quiet = false;
@@ -73,10 +75,36 @@ std::vector<Override> addModelOptions(CLI::App* sub, FitOptions& o) {
   };
   add(sub->add_option("--response", s.response, "Response column")->capture_default_str()->group("Model"),
       [](ModelSettings& m, const FitOptions& f) { m.response = f.settings.response; });
-  add(addTextListOption(sub, "--learners", s.learners,
-                        "Covariate columns, comma-separated (default: every column but the response)")
+  add(addTextListOption(sub, "--spline,--learners", s.learners,
+                        "Spline learners (mboost's bbs), comma-separated. Without --spline, --linear and --factor: "
+                        "every numeric column but the response and weights is a spline, every text column a factor")
           ->group("Model"),
       [](ModelSettings& m, const FitOptions& f) { m.learners = f.settings.learners; });
+  add(addTextListOption(sub, "--linear", s.linears, "Linear learners b0 + b1 x (mboost's bols(x)), comma-separated")
+          ->group("Model"),
+      [](ModelSettings& m, const FitOptions& f) { m.linears = f.settings.linears; });
+  add(addTextListOption(sub, "--factor", s.factors,
+                        "Factor learners (mboost's bols(f), treatment contrasts), comma-separated")
+          ->group("Model"),
+      [](ModelSettings& m, const FitOptions& f) { m.factors = f.settings.factors; });
+  add(sub->add_option("--weights", s.weights, "Case-weight column (non-negative)")->group("Model"),
+      [](ModelSettings& m, const FitOptions& f) { m.weights = f.settings.weights; });
+  add(addWordOption(sub, "--family", o.family, "Loss: gaussian, binomial, poisson, laplace, huber or quantile",
+                    &familyFromString),
+      [](ModelSettings& m, const FitOptions& f) { m.family = familyFromString(f.family); });
+  add(addRealOption(sub, "--huber-delta", s.huberDelta, "Huber's d (> 0), required with --family huber")
+          ->group("Model"),
+      [](ModelSettings& m, const FitOptions& f) { m.huberDelta = f.settings.huberDelta; });
+  add(addRealOption(sub, "--tau", s.tau, "Quantile of --family quantile, in (0, 1)")->group("Model"),
+      [](ModelSettings& m, const FitOptions& f) { m.tau = f.settings.tau; });
+  add(addRealOption(sub, "--offset", s.offset, "Starting value f0 (default: the family's offset)")->group("Model"),
+      [](ModelSettings& m, const FitOptions& f) {
+        m.offset = f.settings.offset;
+        m.hasOffset = true;
+      });
+  add(addWordOption(sub, "--missing", o.missing, "Rows with a missing value in a used column: omit or fail",
+                    &missingPolicyFromString),
+      [](ModelSettings& m, const FitOptions& f) { m.missing = missingPolicyFromString(f.missing); });
   add(addIntOption(sub, "--knots", s.spline.knots, "Interior knots per learner (>= 1)")->group("Model"),
       [](ModelSettings& m, const FitOptions& f) { m.spline.knots = f.settings.spline.knots; });
   add(addIntOption(sub, "--degree", s.spline.degree, "B-spline degree (1..5)")->group("Model"),
@@ -91,6 +119,12 @@ std::vector<Override> addModelOptions(CLI::App* sub, FitOptions& o) {
       [](ModelSettings& m, const FitOptions& f) { m.differences = f.settings.differences; });
   add(addRealOption(sub, "--edf", s.edf, "Effective degrees of freedom per learner (sets lambda)")->group("Model"),
       [](ModelSettings& m, const FitOptions& f) { m.edf = f.settings.edf; });
+  add(addRealOption(sub, "--linear-edf", s.linearEdf, "edf of each linear learner (default: unpenalised)")
+          ->group("Model"),
+      [](ModelSettings& m, const FitOptions& f) { m.linearEdf = f.settings.linearEdf; });
+  add(addRealOption(sub, "--factor-edf", s.factorEdf, "edf of each factor learner (default: unpenalised)")
+          ->group("Model"),
+      [](ModelSettings& m, const FitOptions& f) { m.factorEdf = f.settings.factorEdf; });
   add(addWordOption(sub, "--edf-def", o.edfDefinition, "edf definition: trace = tr(H), mboost = tr(2H - H'H)",
                     &edfDefinitionFromString),
       [](ModelSettings& m, const FitOptions& f) { m.edfDefinition = edfDefinitionFromString(f.edfDefinition); });
@@ -120,10 +154,41 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// One value per row of the input file: the fitted value, or null for a row the fit omitted.
+nlohmann::json fittedByInputRow(const std::vector<double>& fitted, const ModelFrame& frame) {
+  nlohmann::json out = nlohmann::json::array();
+  std::size_t used = 0;
+  for (std::size_t row = 0; row < frame.inputRows; ++row) {
+    if (used < frame.keptRows.size() && frame.keptRows[used] == row)
+      out.push_back(fitted[used++]);
+    else
+      out.push_back(nullptr);
+  }
+  return out;
+}
+
+// What the user should know about the fit: row labels dropped, rows omitted, learners left unpenalised.
+std::vector<std::string> fitNotes(const Booster& booster) {
+  std::vector<std::string> notes;
+  const ModelFrame& frame = booster.frame();
+  if (!frame.data->rowLabelsNote.empty()) notes.push_back(frame.data->rowLabelsNote);
+  if (frame.omittedRows() > 0) notes.push_back(frame.omissionNote());
+  for (const Learner& l : booster.learners())
+    if (!l.note.empty()) notes.push_back(l.note);
+  return notes;
+}
+
 // result.json: the model's own JSON (design.md section 4) plus what only the run knows.
 nlohmann::json resultJson(const Booster& booster, const Model& model, const FitOptions& o, double readSeconds) {
   nlohmann::json result = model.toJson();
-  result["fitted"] = booster.fitted();
+  const ModelFrame& frame = booster.frame();
+  result["fitted"] = fittedByInputRow(booster.fitted(), frame);
+  result["rows_used"] = frame.keptRows.size();
+  result["rows_omitted"] = frame.omittedRows();
+  nlohmann::json byColumn = nlohmann::json::object();
+  for (const auto& [name, count] : frame.omittedByColumn) byColumn[name] = count;
+  result["rows_omitted_by_column"] = byColumn;
+  result["notes"] = fitNotes(booster);
   const BackendInfo info = booster.backendInfo();
   ComputeSettings used = o.compute;  // blanks filled with what the backend chose, so the run can be repeated
   if (used.precision == Precision::Default) used.precision = precisionFromString(info.precision);
@@ -131,9 +196,9 @@ nlohmann::json resultJson(const Booster& booster, const Model& model, const FitO
   nlohmann::json& settings = result["settings"];
   if (!settings.is_object()) settings = booster.settings();
   settings["data"] = o.data;
-  nlohmann::json learnerNames = nlohmann::json::array();  // the resolved list, also when --learners was omitted
-  for (const Learner& learner : booster.learners()) learnerNames.push_back(learner.name);
-  settings["learners"] = learnerNames;
+  settings["learners"] = frame.splines;  // the resolved lists, also when none was given
+  settings["linears"] = frame.linears;
+  settings["factors"] = frame.factors;
   if (!o.preset.empty()) settings["preset"] = o.preset;
   settings["compute"] = used;
   result["timing"] = {{"read_s", readSeconds},         {"setup_s", booster.setupSeconds()},
@@ -225,6 +290,7 @@ int runFit(const FitOptions& o, const std::vector<Override>& overrides) {
     return true;
   });
   checkFinite(booster, o.data);
+  for (const std::string& note : fitNotes(booster)) std::cerr << "gamboost: note: " << note << std::endl;
 
   const Model model = booster.model();
   FitOptions used = o;

@@ -13,6 +13,7 @@ namespace {
 
 struct PredictOptions {
   std::string model, data, out;
+  std::string type = "link";
 };
 
 int runPredict(const PredictOptions& o) {
@@ -23,6 +24,7 @@ int runPredict(const PredictOptions& o) {
   const Model model = Model::load(o.model);
   const Dataset data = readCsv(o.data);
   Prediction prediction = model.predict(data);
+  if (o.type == "response") model.toResponseScale(prediction.values);
 
   Dataset table;
   table.source = o.out;
@@ -49,6 +51,10 @@ Command addPredictCommand(CLI::App& app) {
       ->required();
   sub->add_option("--data", options->data, "CSV with (at least) the model's covariate columns")->required();
   sub->add_option("--out", options->out, "CSV file to write")->required();
+  sub->add_option("--type", options->type,
+                  "link: f (half log-odds for binomial, log rate for poisson); response: the mean, probability or rate")
+      ->check(CLI::IsMember({"link", "response"}))
+      ->capture_default_str();
   return {sub, [options]() { return runPredict(*options); }};
 }
 

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "compute/IterationPolicy.hpp"
+#include "family/FamilyFunctions.hpp"
 #include "learner/Learner.hpp"
 #include "settings/ComputeSettings.hpp"
 
@@ -17,8 +18,15 @@ struct BoostProblem {
   const std::vector<double>* response = nullptr;       // y (n)
   std::vector<const std::vector<double>*> covariates;  // x of learner j (n), in learner order
   const std::vector<Learner>* learners = nullptr;
-  double offset = 0.0;  // mu0 = mean(y)
+  double offset = 0.0;  // mu0: the family's offset (mean(y) for gaussian) or --offset
   double nu = 0.1;
+  const std::vector<double>* weights = nullptr;  // case weights (n), or null for all 1
+  FamilyFunctions family;                        // gaussian by default
+
+  // Whether the negative gradient must be recomputed and B'(w u) formed exactly every iteration: any family but
+  // gaussian, case weights, or a linear or factor learner. Otherwise the residual shortcut applies (u changes by
+  // exactly the selected learner's step, so B_j'u can be updated from cached cross-products).
+  bool gradientEachIteration() const;
 };
 
 // Throws ComputeError "<backend>: incomplete problem ..." / "<backend>: no learners" (a programming error).
@@ -26,14 +34,14 @@ void requireCompleteProblem(const BoostProblem& problem, const std::string& back
 
 struct IterationResult {
   int learner = -1;           // j*, index into the learners
-  double risk = 0.0;          // mean((y - mu)^2) after this iteration's update
+  double risk = 0.0;          // sum(w loss) / sum(w) after this iteration's update (gaussian: mean((y - mu)^2))
   std::vector<double> delta;  // nu * delta_j* (k_j* entries): added to gamma_j*
 };
 
 // The "learner race" of the current iteration: what each candidate would achieve on the current residuals.
 struct CandidateScores {
-  double residualSumOfSquares = 0.0;  // g'g before the step
-  std::vector<double> rss;            // ||g - B_j delta_j||^2 of each learner's unshrunk fit
+  double residualSumOfSquares = 0.0;  // u'Wu before the step (u the negative gradient; g'g for gaussian)
+  std::vector<double> rss;            // sum w (u - B_j delta_j)^2 of each learner's unshrunk fit
 };
 
 struct BackendInfo {

@@ -36,6 +36,14 @@ void requireCompleteProblem(const BoostProblem& problem, const std::string& back
   if (problem.learners->empty()) throw ComputeError(backend + ": no learners");
 }
 
+bool BoostProblem::gradientEachIteration() const {
+  if (family.family != Family::Gaussian || weights != nullptr) return true;
+  if (learners)
+    for (const Learner& l : *learners)
+      if (!l.isSpline()) return true;
+  return false;
+}
+
 std::vector<std::string> kernelChoices(BackendKind backend) {
   if (backend == BackendKind::Cpu)
     return {"moments"};  // the CPU backend's one method (interval moments, cached

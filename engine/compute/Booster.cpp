@@ -5,6 +5,8 @@
 #include <cmath>
 
 #include "common/Error.hpp"
+#include "common/Format.hpp"
+#include "common/Text.hpp"
 #include "compute/CpuBackend.hpp"
 #include "compute/FitFootprint.hpp"
 #include "learner/LearnerColumns.hpp"
@@ -29,36 +31,40 @@ Booster::Booster(std::shared_ptr<const Dataset> data, ModelSettings settings, st
   if (!data_) throw InputError("no data");
   if (!backend_) backend_ = std::make_unique<CpuBackend>();
   settings_.validate();
-  settings_.learners = resolveLearners(settings_, *data_);  // "as used": the resolved list
-  y_ = &data_->column(settings_.response);
-  if (y_->empty()) throw InputError(data_->source + ": no rows");
-  double sum = 0.0;
-  for (std::size_t i = 0; i < y_->size(); ++i) {
-    if (!std::isfinite((*y_)[i]))
-      throw InputError("response '" + settings_.response + "': non-finite value at row " + std::to_string(i + 1));
-    sum += (*y_)[i];
-  }
-  offset_ = sum / static_cast<double>(y_->size());
-  double ss = 0.0;
-  for (double v : *y_) ss += (v - offset_) * (v - offset_);
+  frame_ = buildModelFrame(data_, settings_);
+  settings_.learners = frame_.splines;  // "as used": the resolved lists
+  settings_.linears = frame_.linears;
+  settings_.factors = frame_.factors;
+  family_ = FamilyFunctions::from(settings_);
+  const std::vector<double>& y = frame_.response;
+  const std::vector<double>& w = frame_.weights;
+  offset_ = settings_.hasOffset ? settings_.offset : family_.offset(y, w);
+  if (!std::isfinite(offset_))
+    throw InputError(optionMessage("--response", quotedForMessage(settings_.response) + ": the " +
+                                                     toString(settings_.family) + " offset is not finite (" +
+                                                     formatNumber(offset_, 6) + "): the response has no variation " +
+                                                     "the family can model (e.g. every count 0)"));
+  const double risk0 = family_.risk(y, std::vector<double>(y.size(), offset_), w);
   // Squares beyond the double range would turn every risk into inf and the fit into NaN: refuse up front.
-  if (!std::isfinite(offset_) || !std::isfinite(ss))
+  if (!std::isfinite(risk0))
     throw InputError("response '" + settings_.response +
                      "': values too large (their squares overflow a double, so the risk would be infinite); "
                      "rescale the response, e.g. divide it by a power of ten");
-  path_.risk.push_back(ss / static_cast<double>(y_->size()));
+  path_.risk.push_back(risk0);
 
-  checkFitFootprint(y_->size(), settings_.learners.size(), settings_);
-  learners_ = buildLearners(*data_, settings_);
+  checkFitFootprint(y.size(), frame_.splines.size() + frame_.linears.size() + frame_.factors.size(), settings_);
+  learners_ = buildLearners(frame_, settings_);
   gamma_.reserve(learners_.size());
   BoostProblem problem;
-  problem.rows = y_->size();
-  problem.response = y_;
+  problem.rows = y.size();
+  problem.response = &frame_.response;
+  problem.weights = w.empty() ? nullptr : &frame_.weights;
+  problem.family = family_;
   problem.learners = &learners_;
   problem.offset = offset_;
   problem.nu = settings_.nu;
   for (const Learner& l : learners_) {
-    problem.covariates.push_back(&data_->columns[static_cast<std::size_t>(l.column)]);
+    problem.covariates.push_back(&frame_.data->columns[static_cast<std::size_t>(l.column)]);
     gamma_.push_back(Eigen::VectorXd::Zero(l.numColumns()));
   }
   backend_->prepare(problem);
@@ -123,22 +129,25 @@ CandidateScores Booster::candidates() const { return backend_->candidates(); }
 
 std::vector<double> Booster::partialEffect(std::size_t learner, const std::vector<double>& x) const {
   if (learner >= learners_.size()) throw InputError("no learner number " + std::to_string(learner));
-  const SplineBasis& basis = learners_[learner].basis;
+  const Learner& l = learners_[learner];
   const Eigen::VectorXd& gamma = gamma_[learner];
   std::vector<double> f(x.size());
-  for (std::size_t i = 0; i < x.size(); ++i) f[i] = splineEffect(basis, gamma.data(), x[i]);
+  for (std::size_t i = 0; i < x.size(); ++i) f[i] = learnerEffect(l.type, l.basis, gamma.data(), gamma.size(), x[i]);
   return f;
 }
 
 Model Booster::model() const {
   Model m;
   m.offset = offset_;
+  m.responseLevels = frame_.responseLevels;
   m.settings = settings_;
   const std::vector<int> counts = selectionCounts();
   for (std::size_t j = 0; j < learners_.size(); ++j) {
     const Learner& l = learners_[j];
     LearnerModel lm;
     lm.name = l.name;
+    lm.type = l.type;
+    lm.levels = l.levels;
     lm.lo = l.basis.lo();
     lm.hi = l.basis.hi();
     lm.lambda = l.lambda;

@@ -1,5 +1,6 @@
 #pragma once
-// Gradient boosting of penalised B-spline learners, Gaussian loss (Algorithms 1 and 2 of the paper).
+// Component-wise gradient boosting (Algorithms 1 and 2 of the paper, with mboost's families, case weights and
+// linear and factor learners).
 // The caller owns the loop: step() or run(n, progress); progress returning false cancels between batches.
 #include <Eigen/Dense>
 #include <functional>
@@ -7,7 +8,9 @@
 #include <vector>
 
 #include "compute/Backend.hpp"
+#include "family/FamilyFunctions.hpp"
 #include "learner/Learner.hpp"
+#include "learner/ModelFrame.hpp"
 #include "settings/ModelSettings.hpp"
 
 namespace gb {
@@ -16,7 +19,7 @@ struct Model;
 
 struct BoostPath {
   std::vector<int> learner;  // j* of iterations 1..m
-  std::vector<double> risk;  // risk[0] = mean((y - mu0)^2), risk[m] after iteration m
+  std::vector<double> risk;  // risk[0] = sum(w loss(y, mu0)) / sum(w), risk[m] after iteration m
 };
 
 class Booster;
@@ -36,7 +39,10 @@ class Booster {
   const ModelSettings& settings() const { return settings_; }
   const std::vector<Learner>& learners() const { return learners_; }
   BackendInfo backendInfo() const { return backend_->info(); }
-  std::size_t rows() const { return y_->size(); }
+  std::size_t rows() const { return frame_.response.size(); }  // the used rows
+  // The rows used, the coded response, the weights, what was omitted (learner/ModelFrame.hpp).
+  const ModelFrame& frame() const { return frame_; }
+  const FamilyFunctions& family() const { return family_; }
   int iteration() const { return static_cast<int>(path_.learner.size()); }
   double offset() const { return offset_; }
   const BoostPath& path() const { return path_; }
@@ -53,7 +59,8 @@ class Booster {
 
   std::vector<double> fitted() const;
   CandidateScores candidates() const;
-  // Partial effect f_j(x) = B_j(x) gamma_j, uncentred, at the given x (linear extrapolation outside the range).
+  // Partial effect f_j(x) = B_j(x) gamma_j, uncentred, at the given x (linear extrapolation outside the range; a
+  // factor's x is its level code).
   std::vector<double> partialEffect(std::size_t learner, const std::vector<double>& x) const;
 
   double setupSeconds() const { return setupSeconds_; }
@@ -66,7 +73,8 @@ class Booster {
 
   ModelSettings settings_;
   std::shared_ptr<const Dataset> data_;
-  const std::vector<double>* y_ = nullptr;
+  ModelFrame frame_;
+  FamilyFunctions family_;
   std::vector<Learner> learners_;
   std::unique_ptr<Backend> backend_;
   double offset_ = 0.0;

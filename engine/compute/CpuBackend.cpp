@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "common/Error.hpp"
+#include "compute/CpuGradientPath.hpp"
 #include "compute/CpuKernels.hpp"
 #include "compute/IterationPolicy.hpp"
 
@@ -62,9 +63,10 @@ struct CpuBackend::State {
   std::vector<double> moments, c, reduction;
   std::vector<std::vector<double>> cross;  // per l: totalCoefs x k_l, row-major; empty until cached
   std::size_t crossBytes = 0;
-  std::vector<double> partialSums;  // per update chunk, summed in chunk order
-  std::vector<double> stepPoly;     // A[q][s] of the selected learner's step
-  double residualSquares = 0.0;     // g'g
+  std::vector<double> partialSums;                // per update chunk, summed in chunk order
+  std::vector<double> stepPoly;                   // A[q][s] of the selected learner's step
+  double residualSquares = 0.0;                   // g'g
+  std::unique_ptr<CpuGradientPath> gradientPath;  // set for the models the shortcut does not cover
   bool cValid = false;
   int sinceRefresh = 0;
   bool prepared = false;
@@ -218,8 +220,9 @@ CpuBackend::CpuBackend(int threads) : s_(std::make_unique<State>()) {
 CpuBackend::~CpuBackend() = default;
 
 BackendInfo CpuBackend::info() const {
-  return BackendInfo{
-      "cpu", std::to_string(s_->threads) + "-thread CPU (Eigen, OpenMP)", "moments", "double", "", "moments-cached"};
+  return BackendInfo{"cpu",     std::to_string(s_->threads) + "-thread CPU (Eigen, OpenMP)",
+                     "moments", "double",
+                     "",        s_->gradientPath ? "gradient" : "moments-cached"};
 }
 
 void CpuBackend::prepare(const BoostProblem& problem) {
@@ -227,6 +230,12 @@ void CpuBackend::prepare(const BoostProblem& problem) {
   requireCompleteProblem(problem, "cpu backend");
   s.problem = problem;
   s.policy = policy_;
+  s.gradientPath.reset();
+  if (problem.gradientEachIteration()) {
+    s.gradientPath = std::make_unique<CpuGradientPath>(problem, s.threads);
+    s.prepared = true;
+    return;
+  }
   s.n = problem.rows;
   const std::vector<Learner>& learners = *problem.learners;
   s.learners.assign(learners.size(), {});
@@ -270,14 +279,15 @@ void CpuBackend::prepare(const BoostProblem& problem) {
 
 void CpuBackend::iterate(int count, std::vector<IterationResult>& out) {
   if (!s_->prepared) throw ComputeError("cpu backend: iterate() before prepare()");
-  for (int it = 0; it < count; ++it) out.push_back(s_->iterateOnce());
+  for (int it = 0; it < count; ++it) out.push_back(s_->gradientPath ? s_->gradientPath->iterate() : s_->iterateOnce());
 }
 
-std::vector<double> CpuBackend::fitted() { return s_->mu; }
+std::vector<double> CpuBackend::fitted() { return s_->gradientPath ? s_->gradientPath->fitted() : s_->mu; }
 
 CandidateScores CpuBackend::candidates() {
   State& s = *s_;
   if (!s.prepared) throw ComputeError("cpu backend: candidates() before prepare()");
+  if (s.gradientPath) return s.gradientPath->candidates();
   // Scores from exact B_j'g, leaving the incremental state as it was: asking must not change the fit.
   const std::vector<double> saved = s.c;
   const bool savedValid = s.cValid;

@@ -15,6 +15,13 @@ EdfFunction::EdfFunction(const Eigen::MatrixXd& gram, const Eigen::MatrixXd& pen
   // Relative size below which an eigenvalue counts as zero. The matrices are O(n) (gram) and O(1) (penalty);
   // 1e-10 is far above rounding (~1e-16 k) and far below any penalty eigenvalue that matters for the edf.
   const double tol = 1e-10;
+  // The penalty's null space (d for a d-th order difference penalty, 0 for ridge) is a property of S alone: counted
+  // from S's eigenvalues, which are O(1). Counting near-zero eigenvalues of the pencil instead miscounts when the data
+  // leave basis columns nearly empty (their eigenvalues dwarf the rest and a relative threshold swallows real ones).
+  const Eigen::VectorXd sEig =
+      Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(penalty, Eigen::EigenvaluesOnly).eigenvalues();
+  const double sMax = sEig.size() ? std::max(sEig.cwiseAbs().maxCoeff(), 1e-300) : 1.0;
+  const int penaltyNullity = static_cast<int>((sEig.array().abs() <= tol * sMax).count());
   Eigen::LLT<Eigen::MatrixXd> llt(gram);
   bool gramDefinite = llt.info() == Eigen::Success;
   if (gramDefinite) {
@@ -26,13 +33,9 @@ EdfFunction::EdfFunction(const Eigen::MatrixXd& gram, const Eigen::MatrixXd& pen
     // Demmler-Reinsch: S v = d G v; h = 1 / (1 + lambda d) = theta / (theta + lambda (1 - theta)), theta = 1/(1+d).
     Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> es(penalty, gram, Eigen::EigenvaluesOnly);
     if (es.info() != Eigen::Success) throw ComputeError("edf: generalised eigen-solver failed (S v = d B'B v)");
-    const Eigen::VectorXd d = es.eigenvalues();
-    const double dmax = std::max(d.maxCoeff(), 0.0);
+    const Eigen::VectorXd d = es.eigenvalues();  // ascending: the penalty's null space comes first
     theta_.resize(k);
-    for (Eigen::Index i = 0; i < k; ++i) {
-      const double di = d[i] <= tol * dmax ? 0.0 : d[i];
-      theta_[i] = 1.0 / (1.0 + di);
-    }
+    for (Eigen::Index i = 0; i < k; ++i) theta_[i] = i < penaltyNullity ? 1.0 : 1.0 / (1.0 + std::max(d[i], 0.0));
     rank_ = static_cast<int>(k);
   } else {
     // B'B singular (basis columns without data): use the pencil G v = theta (G + S) v, theta in [0, 1];
@@ -43,21 +46,17 @@ EdfFunction::EdfFunction(const Eigen::MatrixXd& gram, const Eigen::MatrixXd& pen
       throw InputError("basis columns are not identifiable: B'B + S is singular (too few distinct covariate values)");
     Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> es(gram, total, Eigen::EigenvaluesOnly);
     if (es.info() != Eigen::Success) throw ComputeError("edf: generalised eigen-solver failed (B'B v = t (B'B + S) v)");
-    theta_ = es.eigenvalues().cwiseMax(0.0).cwiseMin(1.0);
+    theta_ = es.eigenvalues().cwiseMax(0.0).cwiseMin(1.0);  // ascending: the penalty's null space comes last
     rank_ = 0;
     for (Eigen::Index i = 0; i < k; ++i) {
-      if (theta_[i] <= tol)
+      if (i >= k - penaltyNullity)
+        theta_[i] = 1.0;
+      else if (theta_[i] <= tol)
         theta_[i] = 0.0;
-      else
-        ++rank_;
+      if (theta_[i] > 0.0) ++rank_;
     }
   }
-  nullDim_ = 0;
-  for (Eigen::Index i = 0; i < k; ++i)
-    if (theta_[i] >= 1.0 - tol) {
-      theta_[i] = 1.0;
-      ++nullDim_;
-    }
+  nullDim_ = penaltyNullity;
 }
 
 double EdfFunction::operator()(double lambda, EdfDefinition definition) const {

@@ -10,6 +10,7 @@
 #include "common/Text.hpp"
 #include "learner/EdfSolver.hpp"
 #include "learner/LearnerColumns.hpp"
+#include "learner/LearnerSetup.hpp"
 #include "spline/Penalty.hpp"
 
 namespace gb {
@@ -43,6 +44,34 @@ Eigen::MatrixXd symmetricInverse(const Eigen::MatrixXd& a) {
   return 0.5 * (inv + inv.transpose());
 }
 
+}  // namespace
+
+void finishLearner(Learner& learner, double targetEdf, EdfDefinition definition) {
+  const int k = learner.numColumns();
+  const EdfFunction edf(learner.gram, learner.penalty);
+  if (targetEdf > 0.0) {
+    const LambdaSolution sol = solveLambda(edf, targetEdf, definition, learner.name);
+    learner.lambda = sol.lambda;
+    learner.edf = sol.edf;
+    learner.note = sol.note;
+  } else {  // unpenalised by request (bols' default lambda = 0)
+    learner.lambda = 0.0;
+    learner.edf = edf(0.0, definition);
+  }
+  const Eigen::MatrixXd& g = learner.gram;
+  // lambda = 0 with B of lower rank than k (fewer distinct covariate values than basis columns, or a knot
+  // interval without data): G itself is singular, and the edf solver has already counted its rank.
+  if (learner.lambda == 0.0 && edf.rank() < k)
+    learner.solveMatrix = pseudoInverse(g, edf.rank());
+  else
+    learner.solveMatrix = symmetricInverse(g + learner.lambda * learner.penalty);
+  const Eigen::MatrixXd& p = learner.solveMatrix;
+  Eigen::MatrixXd q = 2.0 * p - p * g * p;
+  learner.rssMatrix = 0.5 * (q + q.transpose());
+}
+
+namespace {
+
 void checkCovariate(const std::string& name, const std::vector<double>& x, const SplineSpec& spec, double* lo,
                     double* hi) {
   double mn = x.empty() ? 0.0 : x.front();
@@ -64,7 +93,8 @@ void checkCovariate(const std::string& name, const std::vector<double>& x, const
   *hi = mx;
 }
 
-Learner buildLearner(const std::string& name, int column, const std::vector<double>& x, const ModelSettings& settings) {
+Learner buildSpline(const std::string& name, int column, const std::vector<double>& x, const double* w,
+                    const ModelSettings& settings) {
   double lo = 0.0, hi = 0.0;
   checkCovariate(name, x, settings.spline, &lo, &hi);
   SplineBasis basis(lo, hi, settings.spline);
@@ -72,30 +102,16 @@ Learner buildLearner(const std::string& name, int column, const std::vector<doub
   if (x.size() < static_cast<std::size_t>(k))
     throw InputError("learner '" + name + "': " + std::to_string(x.size()) + " rows < " + std::to_string(k) +
                      " basis columns");
-  Learner learner{name, column, basis, {}, {}, 0.0, 0.0, {}, {}, {}};
-  learner.gram = gramMatrix(learner.basis, x.data(), x.size());
+  Learner learner{name, column, basis, LearnerType::Spline, {}, {}, {}, 0.0, 0.0, {}, {}, {}};
+  learner.gram = gramMatrix(learner.basis, x.data(), x.size(), w);
   learner.penalty = penaltyMatrix(k, settings.penalty, settings.differences);
-  const EdfFunction edf(learner.gram, learner.penalty);
-  const LambdaSolution sol = solveLambda(edf, settings.edf, settings.edfDefinition, name);
-  learner.lambda = sol.lambda;
-  learner.edf = sol.edf;
-  learner.note = sol.note;
-  const Eigen::MatrixXd& g = learner.gram;
-  // lambda = 0 with B of lower rank than k (fewer distinct covariate values than basis columns, or a knot
-  // interval without data): G itself is singular, and the edf solver has already counted its rank.
-  if (learner.lambda == 0.0 && edf.rank() < k)
-    learner.solveMatrix = pseudoInverse(g, edf.rank());
-  else
-    learner.solveMatrix = symmetricInverse(g + learner.lambda * learner.penalty);
-  const Eigen::MatrixXd& p = learner.solveMatrix;
-  Eigen::MatrixXd q = 2.0 * p - p * g * p;
-  learner.rssMatrix = 0.5 * (q + q.transpose());
+  finishLearner(learner, settings.edf, settings.edfDefinition);
   return learner;
 }
 
 }  // namespace
 
-Eigen::MatrixXd gramMatrix(const SplineBasis& basis, const double* x, std::size_t n) {
+Eigen::MatrixXd gramMatrix(const SplineBasis& basis, const double* x, std::size_t n, const double* weights) {
   const int k = basis.numColumns();
   const int d1 = basis.degree() + 1;
   // Accumulated per interval (a (d+1) x (d+1) block each) and folded into G at the end: adding straight into
@@ -104,9 +120,10 @@ Eigen::MatrixXd gramMatrix(const SplineBasis& basis, const double* x, std::size_
   double w[SplineBasis::kMaxDegree + 1];
   for (std::size_t i = 0; i < n; ++i) {
     const int f = basis.evaluateFast(x[i], w);
+    const double wi = weights ? weights[i] : 1.0;
     double* block = blocks.data() + static_cast<std::size_t>(f) * d1 * d1;
     for (int a = 0; a < d1; ++a)
-      for (int b = 0; b < d1; ++b) block[a * d1 + b] += w[a] * w[b];
+      for (int b = 0; b < d1; ++b) block[a * d1 + b] += wi * w[a] * w[b];
   }
   Eigen::MatrixXd gram = Eigen::MatrixXd::Zero(k, k);
   for (int q = 0; q < basis.numIntervals(); ++q)
@@ -128,12 +145,56 @@ std::vector<Learner> buildLearners(const Dataset& data, const ModelSettings& set
   for (int j = 0; j < count; ++j) {
     try {
       const std::size_t c = static_cast<std::size_t>(columns[j]);
-      built[j].emplace(buildLearner(names[j], columns[j], data.columns[c], settings));
+      built[j].emplace(buildSpline(names[j], columns[j], data.columns[c], nullptr, settings));
     } catch (...) {
       errors[j] = std::current_exception();
     }
   }
   // Report the first failing learner in learner order, whichever thread met it first.
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
+  std::vector<Learner> learners;
+  learners.reserve(built.size());
+  for (auto& l : built) learners.push_back(std::move(*l));
+  return learners;
+}
+
+std::vector<Learner> buildLearners(const ModelFrame& frame, const ModelSettings& settings) {
+  settings.validate();
+  struct Spec {
+    const std::string* name;
+    LearnerType type;
+  };
+  std::vector<Spec> specs;
+  for (const auto& n : frame.splines) specs.push_back({&n, LearnerType::Spline});
+  for (const auto& n : frame.linears) specs.push_back({&n, LearnerType::Linear});
+  for (const auto& n : frame.factors) specs.push_back({&n, LearnerType::Factor});
+  const Dataset& data = *frame.data;
+  const double* w = frame.weights.empty() ? nullptr : frame.weights.data();
+  const int count = static_cast<int>(specs.size());
+  std::vector<std::optional<Learner>> built(specs.size());
+  std::vector<std::exception_ptr> errors(specs.size());
+#pragma omp parallel for schedule(dynamic, 1)
+  for (int j = 0; j < count; ++j) {
+    try {
+      const std::string& name = *specs[j].name;
+      const int c = data.columnIndex(name);
+      const std::vector<double>& x = data.columns[static_cast<std::size_t>(c)];
+      switch (specs[j].type) {
+        case LearnerType::Spline:
+          built[j].emplace(buildSpline(name, c, x, w, settings));
+          break;
+        case LearnerType::Linear:
+          built[j].emplace(buildLinear(name, c, x, w, settings));
+          break;
+        case LearnerType::Factor:
+          built[j].emplace(buildFactor(name, c, x, data.levelsOf(static_cast<std::size_t>(c)), w, settings));
+          break;
+      }
+    } catch (...) {
+      errors[j] = std::current_exception();
+    }
+  }
   for (const auto& e : errors)
     if (e) std::rethrow_exception(e);
   std::vector<Learner> learners;

@@ -1,32 +1,46 @@
 #pragma once
-// One base learner: a penalised B-spline of one covariate, with everything precomputed at set-up.
+// One base learner with everything precomputed at set-up: a penalised B-spline of one covariate (mboost's bbs), a
+// linear term b0 + b1 x (bols(x)) or a factor with treatment contrasts against its first level (bols(f)). Its
+// design B (n x k) is never formed: for a spline it is the compact basis; for a linear term the columns 1 and x;
+// for a factor the column 1 and one indicator per level after the first.
 #include <Eigen/Dense>
 #include <string>
 #include <vector>
 
 #include "data/Dataset.hpp"
+#include "learner/ModelFrame.hpp"
 #include "settings/ModelSettings.hpp"
 #include "spline/SplineBasis.hpp"
 
 namespace gb {
 
 struct Learner {
-  std::string name;  // covariate name
-  int column = -1;   // its column in the Dataset
-  SplineBasis basis;
-  Eigen::MatrixXd gram;     // G = B'B
-  Eigen::MatrixXd penalty;  // S
+  std::string name;   // covariate name
+  int column = -1;    // its column in the Dataset
+  SplineBasis basis;  // a spline's basis; for a linear term over x's range and for a factor unused
+  LearnerType type = LearnerType::Spline;
+  std::vector<std::string> levels;  // a factor's levels (the column holds codes 0..L-1)
+  Eigen::MatrixXd gram;             // G = B'WB (W the case weights; identity without them)
+  Eigen::MatrixXd penalty;          // S
   double lambda = 0.0;
   double edf = 0.0;
   std::string note;             // from solveLambda (e.g. unpenalised)
   Eigen::MatrixXd solveMatrix;  // P = (G + lambda S)^-1, symmetric: delta = P c
   Eigen::MatrixXd rssMatrix;    // Q = 2P - P G P: RSS reduction of the unshrunk fit = c' Q c
 
-  int numColumns() const { return basis.numColumns(); }
+  int numColumns() const {
+    return type == LearnerType::Spline ? basis.numColumns()
+                                       : (type == LearnerType::Linear ? 2 : static_cast<int>(levels.size()));
+  }
+  bool isSpline() const { return type == LearnerType::Spline; }
 };
 
-// G = B'B from the compact basis, in one pass over x (no dense B).
-Eigen::MatrixXd gramMatrix(const SplineBasis& basis, const double* x, std::size_t n);
+// G = B'WB from the compact basis, in one pass over x (no dense B); w null means unweighted.
+Eigen::MatrixXd gramMatrix(const SplineBasis& basis, const double* x, std::size_t n, const double* w = nullptr);
+
+// The learners of a model frame, in the order splines, linears, factors, with the weights in every G and lambda
+// (mboost's df2lambda on X'WX). Throws InputError as buildLearners does.
+std::vector<Learner> buildLearners(const ModelFrame& frame, const ModelSettings& settings);
 
 // Builds one learner per name in settings.learners (all non-response columns when empty), lambda from the edf.
 // Throws InputError for: unknown column, constant covariate, fewer rows than basis columns, edf at or below

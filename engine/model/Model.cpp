@@ -1,11 +1,13 @@
 #include "model/Model.hpp"
 
 #include <cmath>
+#include <unordered_map>
 
 #include "common/Error.hpp"
 #include "common/Format.hpp"
 #include "common/Text.hpp"
 #include "data/CsvWriter.hpp"
+#include "family/FamilyFunctions.hpp"
 #include "model/ModelReader.hpp"
 
 namespace gb {
@@ -20,10 +22,31 @@ double splineEffect(const SplineBasis& basis, const double* gamma, double x, boo
   return sum;
 }
 
+double learnerEffect(LearnerType type, const SplineBasis& basis, const double* gamma, long k, double x, bool* outside) {
+  if (type == LearnerType::Spline) return splineEffect(basis, gamma, x, outside);
+  if (outside) *outside = type == LearnerType::Linear && (x < basis.lo() || x > basis.hi());
+  if (type == LearnerType::Linear) return gamma[0] + gamma[1] * x;
+  const auto level = static_cast<long>(x);
+  return gamma[0] + (level > 0 && level < k ? gamma[level] : 0.0);
+}
+
+SplineBasis LearnerModel::basis(const SplineSpec& spec) const {
+  if (type == LearnerType::Spline) return SplineBasis(lo, hi, spec);
+  SplineSpec placeholder = spec;
+  placeholder.knots = 1;
+  return SplineBasis(type == LearnerType::Linear ? lo : 0.0, type == LearnerType::Linear ? hi : 1.0, placeholder);
+}
+
 double Model::partialEffect(std::size_t learner, double x, bool* outside) const {
   if (learner >= learners.size()) throw InputError("model has no learner number " + std::to_string(learner));
   const LearnerModel& l = learners[learner];
-  return splineEffect(l.basis(settings.spline), l.coefficients.data(), x, outside);
+  return learnerEffect(l.type, l.basis(settings.spline), l.coefficients.data(),
+                       static_cast<long>(l.coefficients.size()), x, outside);
+}
+
+void Model::toResponseScale(std::vector<double>& values) const {
+  const FamilyFunctions family = FamilyFunctions::from(settings);
+  for (double& v : values) v = family.response(v);
 }
 
 namespace {
@@ -38,6 +61,31 @@ std::string nonFiniteReason(const LearnerModel& l, double x, bool outside) {
   return why + " (the model's coefficients of " + quotedForMessage(l.name) + " overflow)";
 }
 
+// A factor's codes in the model's level order for the data's column c (text by level name, numbers as written).
+std::vector<double> levelCodes(const LearnerModel& l, const Dataset& data, int c) {
+  std::unordered_map<std::string, double> index;
+  for (std::size_t a = 0; a < l.levels.size(); ++a) index.emplace(l.levels[a], static_cast<double>(a));
+  const auto col = static_cast<std::size_t>(c);
+  const std::vector<double>& x = data.columns[col];
+  std::vector<double> codes(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (std::isnan(x[i])) {
+      codes[i] = x[i];
+      continue;
+    }
+    const std::string level =
+        data.isText(col) ? data.levelsOf(col)[static_cast<std::size_t>(x[i])] : formatNumber(x[i], 15);
+    const auto it = index.find(level);
+    if (it == index.end())
+      throw InputError(locate(data.source, static_cast<long>(i) + 2, c + 1,
+                              "factor " + quotedForMessage(l.name) + ": level " + quotedForMessage(level) +
+                                  " was not seen in training (" + std::to_string(l.levels.size()) + " levels, from " +
+                                  quotedForMessage(l.levels.front()) + ")"));
+    codes[i] = it->second;
+  }
+  return codes;
+}
+
 }  // namespace
 
 Prediction Model::predict(const Dataset& data) const {
@@ -50,14 +98,16 @@ Prediction Model::predict(const Dataset& data) const {
     if (c < 0)
       throw InputError(
           locate(data.source, 1, 0, "no column named " + quotedForMessage(l.name) + " (a learner of the model)"));
-    const std::vector<double>& x = data.columns[static_cast<std::size_t>(c)];
+    const std::vector<double> x =
+        l.type == LearnerType::Factor ? levelCodes(l, data, c) : data.columns[static_cast<std::size_t>(c)];
     const SplineBasis basis = l.basis(settings.spline);
+    const auto k = static_cast<long>(l.coefficients.size());
     for (std::size_t i = 0; i < n; ++i) {
       if (!std::isfinite(x[i]))
         throw InputError(
             locate(data.source, static_cast<long>(i) + 2, c + 1, quotedForMessage(l.name) + " is not a finite number"));
       bool outside = false;
-      p.values[i] += splineEffect(basis, l.coefficients.data(), x[i], &outside);
+      p.values[i] += learnerEffect(l.type, basis, l.coefficients.data(), k, x[i], &outside);
       // Checked after every learner, so the message names the cell that tipped the sum over (inf + -inf = NaN
       // later would hide it): a prediction file must never hold inf or NaN.
       if (!std::isfinite(p.values[i]))
@@ -72,22 +122,23 @@ Prediction Model::predict(const Dataset& data) const {
 nlohmann::json Model::toJson() const {
   nlohmann::json ls = nlohmann::json::array();
   for (const LearnerModel& l : learners) {
-    const SplineBasis basis = l.basis(settings.spline);
-    ls.push_back({{"name", l.name},
-                  {"lambda", l.lambda},
-                  {"edf", l.edf},
-                  {"k", basis.numColumns()},
-                  {"knots", basis.knotVector()},
-                  {"range", {l.lo, l.hi}},
-                  {"coefficients", l.coefficients},
-                  {"selected", l.selected}});
+    nlohmann::json entry{{"name", l.name},        {"type", toString(l.type)},   {"lambda", l.lambda},
+                         {"edf", l.edf},          {"k", l.coefficients.size()}, {"coefficients", l.coefficients},
+                         {"selected", l.selected}};
+    if (l.type == LearnerType::Spline) entry["knots"] = l.basis(settings.spline).knotVector();
+    if (l.type != LearnerType::Factor) entry["range"] = {l.lo, l.hi};
+    if (l.type == LearnerType::Factor) entry["levels"] = l.levels;
+    ls.push_back(std::move(entry));
   }
-  return nlohmann::json{{"format", "gamboost-model"},
-                        {"version", kFormatVersion},
-                        {"offset", offset},
-                        {"learners", std::move(ls)},
-                        {"path", {{"learner", pathLearner}, {"risk", pathRisk}}},
-                        {"settings", settings}};
+  nlohmann::json j{{"format", "gamboost-model"},
+                   {"version", kFormatVersion},
+                   {"family", toString(settings.family)},
+                   {"offset", offset},
+                   {"learners", std::move(ls)},
+                   {"path", {{"learner", pathLearner}, {"risk", pathRisk}}},
+                   {"settings", settings}};
+  if (!responseLevels.empty()) j["response_levels"] = responseLevels;
+  return j;
 }
 
 Model Model::fromJson(const nlohmann::json& j, const std::string& source) {

@@ -13,15 +13,22 @@ namespace gb {
 
 // f(x) = B(x) gamma with linear extension outside [lo, hi] (*outside set then); gamma has basis.numColumns() values.
 double splineEffect(const SplineBasis& basis, const double* gamma, double x, bool* outside = nullptr);
+// The effect of any learner type at x: a spline's B(x) gamma, a linear term's gamma0 + gamma1 x, a factor's
+// gamma0 + gamma_l at level code l (gamma0 alone at the first level). k = the number of coefficients.
+double learnerEffect(LearnerType type, const SplineBasis& basis, const double* gamma, long k, double x,
+                     bool* outside = nullptr);
 
 struct LearnerModel {
   std::string name;
-  double lo = 0.0, hi = 1.0;  // training range of the covariate (the basis is rebuilt from it)
+  LearnerType type = LearnerType::Spline;
+  std::vector<std::string> levels;  // a factor's levels, in code order (the first is the reference)
+  double lo = 0.0, hi = 1.0;        // training range of the covariate (the basis is rebuilt from it)
   double lambda = 0.0;
   double edf = 0.0;
   std::vector<double> coefficients;  // gamma (k)
   int selected = 0;                  // times selected
-  SplineBasis basis(const SplineSpec& spec) const { return SplineBasis(lo, hi, spec); }
+  // A spline's basis (rebuilt from range and settings); for the other types a placeholder over [lo, hi].
+  SplineBasis basis(const SplineSpec& spec) const;
 };
 
 struct Prediction {
@@ -36,6 +43,7 @@ struct Model {
 
   double offset = 0.0;
   ModelSettings settings;
+  std::vector<std::string> responseLevels;  // binomial: the two response levels (the second is +1)
   std::vector<LearnerModel> learners;
   std::vector<int> pathLearner;  // the learner (index into learners) chosen at each iteration
   std::vector<double> pathRisk;  // mstop + 1 entries
@@ -44,7 +52,11 @@ struct Model {
   double partialEffect(std::size_t learner, double x, bool* outside = nullptr) const;
   // offset + sum_j f_j(x_j). Throws InputError naming a learner column the data lacks, and the file:line:column
   // of the first cell that makes a prediction non-finite (e.g. extrapolated far out): never returns inf or NaN.
+  // A factor's column may hold text (matched by level name) or numbers (matched as written); an unseen level is
+  // an InputError naming the level, the column and the file:line.
   Prediction predict(const Dataset& data) const;
+  // f on the response scale: the mean, the probability (binomial), the rate (poisson).
+  void toResponseScale(std::vector<double>& values) const;
 
   // The result.json schema of design.md section 4 without "fitted" and "timing".
   nlohmann::json toJson() const;

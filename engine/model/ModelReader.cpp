@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -163,10 +164,11 @@ void readSettings(const json& root, ModelSettings& settings) {
   const json& s = member(root, "settings", "");
   if (!s.is_object()) fail("settings", "must be a JSON object, got " + describe(s));
   // The settings' own keys, plus what result.json adds: the data file, the preset and the compute settings.
-  rejectUnknownKeys(s,
-                    {"response", "learners", "knots", "degree", "boundary", "penalty", "differences", "edf",
-                     "edf_definition", "nu", "mstop", "data", "preset", "compute"},
-                    "settings");
+  rejectUnknownKeys(
+      s, {"response",    "learners", "linears",        "factors", "weights", "missing", "family",   "linear_edf",
+          "factor_edf",  "tau",      "huber_delta",    "offset",  "knots",   "degree",  "boundary", "penalty",
+          "differences", "edf",      "edf_definition", "nu",      "mstop",   "data",    "preset",   "compute"},
+      "settings");
   from_json(s, settings);
   if (const auto it = s.find("data"); it != s.end()) text(*it, "settings.data");
   if (const auto it = s.find("preset"); it != s.end()) text(*it, "settings.preset");
@@ -192,28 +194,59 @@ double nonNegative(const json& j, const std::string& path) {
   return v;
 }
 
-LearnerModel readLearner(const json& j, const std::string& where, const ModelSettings& settings) {
-  if (!j.is_object()) fail(where, "must be a JSON object, got " + describe(j));
-  rejectUnknownKeys(j, {"name", "lambda", "edf", "k", "knots", "range", "coefficients", "selected"}, where);
-  LearnerModel l;
-  l.name = text(member(j, "name", where), child(where, "name"));
+// The spline part of a learner: its range (valid for a basis of the settings) and k from the settings.
+std::size_t readSplineShape(const json& j, const std::string& where, const ModelSettings& settings, LearnerModel& l) {
   const std::string rangePath = child(where, "range");
   const std::vector<double> range = numbers(member(j, "range", where), rangePath);
   if (range.size() != 2) fail(rangePath, "must be [lo, hi], got " + std::to_string(range.size()) + " numbers");
+  l.lo = range[0];
+  l.hi = range[1];
+  if (l.type == LearnerType::Linear) {
+    if (!(std::isfinite(l.lo) && std::isfinite(l.hi) && l.lo < l.hi)) fail(rangePath, "must be finite with lo < hi");
+    return 2;
+  }
   const std::string problem = SplineBasis::rangeProblem(range[0], range[1], settings.spline);
   if (!problem.empty())
     fail(rangePath, "[" + formatNumber(range[0], 17) + ", " + formatNumber(range[1], 17) + "]: " + problem);
-  l.lo = range[0];
-  l.hi = range[1];
   // The settings are checked (knots <= 1e6, degree <= 5): this sum cannot overflow.
-  const std::size_t k = static_cast<std::size_t>(settings.spline.knots) + settings.spline.degree + 1;
+  return static_cast<std::size_t>(settings.spline.knots) + settings.spline.degree + 1;
+}
+
+std::size_t readLevels(const json& j, const std::string& where, LearnerModel& l) {
+  const std::string path = child(where, "levels");
+  const json& levels = member(j, "levels", where);
+  if (!levels.is_array() || levels.size() < 2) fail(path, "must be an array of at least two level names");
+  std::unordered_map<std::string, int> seen;
+  for (std::size_t i = 0; i < levels.size(); ++i) {
+    l.levels.push_back(text(levels[i], element(path, i)));
+    if (!seen.emplace(l.levels.back(), 0).second) fail(element(path, i), "repeats the level " + describe(levels[i]));
+  }
+  return l.levels.size();
+}
+
+LearnerModel readLearner(const json& j, const std::string& where, const ModelSettings& settings) {
+  if (!j.is_object()) fail(where, "must be a JSON object, got " + describe(j));
+  rejectUnknownKeys(j, {"name", "type", "levels", "lambda", "edf", "k", "knots", "range", "coefficients", "selected"},
+                    where);
+  LearnerModel l;
+  l.name = text(member(j, "name", where), child(where, "name"));
+  if (const auto it = j.find("type"); it != j.end()) {
+    try {
+      l.type = learnerTypeFromString(text(*it, child(where, "type")));
+    } catch (const InputError&) {
+      fail(child(where, "type"), "must be 'spline', 'linear' or 'factor', got " + describe(*it));
+    }
+  }
+  const std::size_t k =
+      l.type == LearnerType::Factor ? readLevels(j, where, l) : readSplineShape(j, where, settings, l);
   l.coefficients = numbers(member(j, "coefficients", where), child(where, "coefficients"));
   if (l.coefficients.size() != k)
-    fail(child(where, "coefficients"), "has " + std::to_string(l.coefficients.size()) + " values, the settings give " +
-                                           std::to_string(k) + " basis columns");
+    fail(child(where, "coefficients"), "has " + std::to_string(l.coefficients.size()) + " values, the " +
+                                           toString(l.type) + " learner needs " + std::to_string(k));
   if (const auto it = j.find("k"); it != j.end() && integer(*it, child(where, "k"), 1, INT32_MAX) != std::int64_t(k))
-    fail(child(where, "k"), "does not match the settings (" + std::to_string(k) + "), got " + describe(*it));
-  if (const auto it = j.find("knots"); it != j.end()) checkStoredKnots(*it, child(where, "knots"), l, settings.spline);
+    fail(child(where, "k"), "does not match the learner (" + std::to_string(k) + "), got " + describe(*it));
+  if (const auto it = j.find("knots"); it != j.end() && l.type == LearnerType::Spline)
+    checkStoredKnots(*it, child(where, "knots"), l, settings.spline);
   if (const auto it = j.find("lambda"); it != j.end()) l.lambda = nonNegative(*it, child(where, "lambda"));
   if (const auto it = j.find("edf"); it != j.end()) l.edf = nonNegative(*it, child(where, "edf"));
   if (const auto it = j.find("selected"); it != j.end())
@@ -272,14 +305,27 @@ void readPath(const json& root, int version, Model& m, const std::unordered_map<
 Model read(const json& j) {
   const int version = readVersion(j);
   // result.json adds "fitted" and "timing" to the model's keys; anything else is a mistake worth naming.
-  rejectUnknownKeys(j, {"format", "version", "offset", "learners", "path", "settings", "fitted", "timing"}, "");
+  rejectUnknownKeys(j,
+                    {"format", "version", "family", "response_levels", "offset", "learners", "path", "settings",
+                     "fitted", "rows_used", "rows_omitted", "rows_omitted_by_column", "notes", "timing"},
+                    "");
   Model m;
   readSettings(j, m.settings);
+  if (const auto it = j.find("family"); it != j.end() && text(*it, "family") != toString(m.settings.family))
+    fail("family", describe(*it) + " disagrees with settings.family");
+  if (const auto it = j.find("response_levels"); it != j.end()) {
+    if (!it->is_array() || it->size() != 2) fail("response_levels", "must be an array of two level names");
+    for (std::size_t i = 0; i < 2; ++i) m.responseLevels.push_back(text((*it)[i], element("response_levels", i)));
+  }
   m.offset = number(member(j, "offset", ""), "offset");
   std::unordered_map<std::string, int> index;
   readLearners(j, m, index);
   readPath(j, version, m, index);
-  if (const auto it = j.find("fitted"); it != j.end()) numbers(*it, "fitted");
+  if (const auto it = j.find("fitted"); it != j.end()) {  // numbers, null for a row the fit omitted
+    if (!it->is_array()) fail("fitted", "must be an array, got " + describe(*it));
+    for (std::size_t i = 0; i < it->size(); ++i)
+      if (!(*it)[i].is_null()) number((*it)[i], element("fitted", i));
+  }
   if (const auto it = j.find("timing"); it != j.end() && !it->is_object())
     fail("timing", "must be a JSON object, got " + describe(*it));
   return m;

@@ -118,6 +118,10 @@ BackendInfo OpenClBackend::info() const {
 void OpenClBackend::prepare(const BoostProblem& problem) {
   State& s = *s_;
   requireCompleteProblem(problem, "opencl backend");
+  if (problem.gradientEachIteration())
+    throw InputError(optionMessage("--backend",
+                                   "opencl runs gaussian fits of spline learners without weights only, "
+                                   "so far; use --backend cpu for this model"));
   s.prepared = false;
   s.scheme.reset();
   s.problem = std::make_unique<DeviceProblem>(*s.ctx, problem,

@@ -11,6 +11,16 @@ constexpr EnumNames<PenaltyKind, 2> kPenaltyNames{{{PenaltyKind::Ridge, "ridge"}
 constexpr EnumNames<EdfDefinition, 2> kEdfDefinitionNames{
     {{EdfDefinition::Trace, "trace"}, {EdfDefinition::Mboost, "mboost"}}};
 
+constexpr EnumNames<Family, 6> kFamilyNames{{{Family::Gaussian, "gaussian"},
+                                             {Family::Binomial, "binomial"},
+                                             {Family::Poisson, "poisson"},
+                                             {Family::Laplace, "laplace"},
+                                             {Family::Huber, "huber"},
+                                             {Family::Quantile, "quantile"}}};
+constexpr EnumNames<MissingPolicy, 2> kMissingNames{{{MissingPolicy::Omit, "omit"}, {MissingPolicy::Fail, "fail"}}};
+constexpr EnumNames<LearnerType, 3> kLearnerTypeNames{
+    {{LearnerType::Spline, "spline"}, {LearnerType::Linear, "linear"}, {LearnerType::Factor, "factor"}}};
+
 }  // namespace
 
 std::string toString(Boundary b) { return enumToString(kBoundaryNames, b); }
@@ -21,5 +31,12 @@ std::string toString(EdfDefinition e) { return enumToString(kEdfDefinitionNames,
 EdfDefinition edfDefinitionFromString(const std::string& s) {
   return enumFromString(kEdfDefinitionNames, s, "--edf-def");
 }
+
+std::string toString(Family f) { return enumToString(kFamilyNames, f); }
+Family familyFromString(const std::string& s) { return enumFromString(kFamilyNames, s, "--family"); }
+std::string toString(MissingPolicy m) { return enumToString(kMissingNames, m); }
+MissingPolicy missingPolicyFromString(const std::string& s) { return enumFromString(kMissingNames, s, "--missing"); }
+std::string toString(LearnerType t) { return enumToString(kLearnerTypeNames, t); }
+LearnerType learnerTypeFromString(const std::string& s) { return enumFromString(kLearnerTypeNames, s, "type"); }
 
 }  // namespace gb

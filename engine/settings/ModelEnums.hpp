@@ -24,11 +24,28 @@ enum class PenaltyKind { Ridge, PSpline };
 // How the edf of a penalised learner is counted: tr(H) (the paper) or tr(2H - H'H) (mboost), learner/EdfSolver.hpp.
 enum class EdfDefinition { Trace, Mboost };
 
+// The loss being boosted, each with mboost 2.9's definitions (family/Family.hpp): Gaussian(), Binomial() (logit,
+// f = half the log-odds), Poisson(), Laplace(), Huber(d) with a fixed d, QuantReg(tau).
+enum class Family { Gaussian, Binomial, Poisson, Laplace, Huber, Quantile };
+
+// Rows with a missing value in a used column: dropped before anything else (R's na.omit) or an error.
+enum class MissingPolicy { Omit, Fail };
+
+// What a base learner is: mboost's bbs(x) (spline), bols(x) (linear: intercept and slope) or bols(f) (factor,
+// treatment contrasts against the first level).
+enum class LearnerType { Spline, Linear, Factor };
+
 std::string toString(Boundary b);                             // "clamped" / "extended"
 Boundary boundaryFromString(const std::string& s);            // throws InputError("--boundary: ...")
 std::string toString(PenaltyKind p);                          // "ridge" / "pspline"
 PenaltyKind penaltyFromString(const std::string& s);          // throws InputError("--penalty: ...")
 std::string toString(EdfDefinition e);                        // "trace" / "mboost"
 EdfDefinition edfDefinitionFromString(const std::string& s);  // throws InputError("--edf-def: ...")
+std::string toString(Family f);                               // "gaussian" / "binomial" / ...
+Family familyFromString(const std::string& s);                // throws InputError("--family: ...")
+std::string toString(MissingPolicy m);                        // "omit" / "fail"
+MissingPolicy missingPolicyFromString(const std::string& s);  // throws InputError("--missing: ...")
+std::string toString(LearnerType t);                          // "spline" / "linear" / "factor"
+LearnerType learnerTypeFromString(const std::string& s);      // throws InputError("type: ...")
 
 }  // namespace gb

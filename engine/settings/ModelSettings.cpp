@@ -27,6 +27,15 @@ void readReal(const nlohmann::json& j, const char* key, double& value) {
   if (const auto it = j.find(key); it != j.end()) value = jsonfield::number(*it, field(key));
 }
 
+void readNames(const nlohmann::json& j, const char* key, std::vector<std::string>& names) {
+  const auto it = j.find(key);
+  if (it == j.end()) return;
+  if (!it->is_array()) jsonfield::fail(field(key), "must be an array of names, got " + jsonfield::describe(*it));
+  names.clear();
+  for (std::size_t i = 0; i < it->size(); ++i)
+    names.push_back(jsonfield::text((*it)[i], jsonfield::element(field(key), i)));
+}
+
 // Enum words must be known.
 template <typename E>
 void readWord(const nlohmann::json& j, const char* key, E& value, E (*parse)(const std::string&)) {
@@ -53,6 +62,16 @@ void checkRanges(const ModelSettings& s, bool file) {
   require(s.nu > 0.0 && s.nu <= 1.0, name({"--nu", "nu"}), "must be in (0, 1]", s.nu);
   require(s.mstop >= 1 && s.mstop <= ModelSettings::kMaxMstop, name({"--mstop", "mstop"}),
           "must be in 1.." + std::to_string(ModelSettings::kMaxMstop), s.mstop);
+  require(s.linearEdf >= 0.0 && std::isfinite(s.linearEdf), name({"--linear-edf", "linear_edf"}),
+          "must be a finite number greater than 0", s.linearEdf);
+  require(s.factorEdf >= 0.0 && std::isfinite(s.factorEdf), name({"--factor-edf", "factor_edf"}),
+          "must be a finite number greater than 0", s.factorEdf);
+  if (s.family == Family::Quantile)
+    require(s.tau > 0.0 && s.tau < 1.0, name({"--tau", "tau"}), "must be in (0, 1)", s.tau);
+  if (s.family == Family::Huber)
+    require(s.huberDelta > 0.0 && std::isfinite(s.huberDelta), name({"--huber-delta", "huber_delta"}),
+            "must be a finite number greater than 0 (Huber's d; required with --family huber)", s.huberDelta);
+  if (s.hasOffset) require(std::isfinite(s.offset), name({"--offset", "offset"}), "must be a finite number", s.offset);
   if (s.response.empty())
     throw InputError(file ? field("response") + ": must name a column"
                           : optionMessage("--response", "must name a column"));
@@ -87,6 +106,16 @@ ModelSettings ModelSettings::mboostPreset() {
 void to_json(nlohmann::json& j, const ModelSettings& s) {
   j = nlohmann::json{{"response", s.response},
                      {"learners", s.learners},
+                     {"linears", s.linears},
+                     {"factors", s.factors},
+                     {"weights", s.weights},
+                     {"missing", toString(s.missing)},
+                     {"family", toString(s.family)},
+                     {"linear_edf", s.linearEdf},
+                     {"factor_edf", s.factorEdf},
+                     {"tau", s.tau},
+                     {"huber_delta", s.huberDelta},
+                     {"offset", s.hasOffset ? nlohmann::json(s.offset) : nlohmann::json(nullptr)},
                      {"knots", s.spline.knots},
                      {"degree", s.spline.degree},
                      {"boundary", toString(s.spline.boundary)},
@@ -101,12 +130,19 @@ void to_json(nlohmann::json& j, const ModelSettings& s) {
 void from_json(const nlohmann::json& j, ModelSettings& s) {
   if (!j.is_object()) jsonfield::fail("settings", "must be a JSON object, got " + jsonfield::describe(j));
   if (const auto it = j.find("response"); it != j.end()) s.response = jsonfield::text(*it, field("response"));
-  if (const auto it = j.find("learners"); it != j.end()) {
-    if (!it->is_array())
-      jsonfield::fail(field("learners"), "must be an array of names, got " + jsonfield::describe(*it));
-    s.learners.clear();
-    for (std::size_t i = 0; i < it->size(); ++i)
-      s.learners.push_back(jsonfield::text((*it)[i], jsonfield::element(field("learners"), i)));
+  readNames(j, "learners", s.learners);
+  readNames(j, "linears", s.linears);
+  readNames(j, "factors", s.factors);
+  if (const auto it = j.find("weights"); it != j.end()) s.weights = jsonfield::text(*it, field("weights"));
+  readWord(j, "missing", s.missing, &missingPolicyFromString);
+  readWord(j, "family", s.family, &familyFromString);
+  readReal(j, "linear_edf", s.linearEdf);
+  readReal(j, "factor_edf", s.factorEdf);
+  readReal(j, "tau", s.tau);
+  readReal(j, "huber_delta", s.huberDelta);
+  if (const auto it = j.find("offset"); it != j.end() && !it->is_null()) {
+    s.offset = jsonfield::number(*it, field("offset"));
+    s.hasOffset = true;
   }
   readInt(j, "knots", s.spline.knots, 1, ModelSettings::kMaxKnots);
   readInt(j, "degree", s.spline.degree, 1, SplineSpec::kMaxDegree);

@@ -14,17 +14,32 @@ struct ModelSettings {
   static constexpr int kMaxMstop = 10'000'000;
 
   std::string response = "y";
-  std::vector<std::string> learners;  // empty: every column except the response
-  SplineSpec spline;                  // knots 20, degree 3, extended
+  // The spline learners (bbs), linear learners (bols(x)) and factor learners (bols(f)). All three empty: every
+  // numeric column but the response and the weights is a spline and every text column a factor (gamboost y ~ .).
+  std::vector<std::string> learners;
+  std::vector<std::string> linears;
+  std::vector<std::string> factors;
+  std::string weights;  // case-weight column, "" for none
+  MissingPolicy missing = MissingPolicy::Omit;
+  SplineSpec spline;  // knots 20, degree 3, extended
   PenaltyKind penalty = PenaltyKind::PSpline;
   int differences = 2;  // 0..3 (P-spline order)
   double edf = 4.0;
+  // edf of the linear and factor learners; 0 = unpenalised (lambda 0, bols' default in gamboost).
+  double linearEdf = 0.0;
+  double factorEdf = 0.0;
+  Family family = Family::Gaussian;
+  double huberDelta = 0.0;  // Huber's fixed d (> 0); required for the huber family
+  double tau = 0.5;         // the quantile of the quantile family, in (0, 1)
+  bool hasOffset = false;   // --offset given: it replaces the family's offset
+  double offset = 0.0;
   EdfDefinition edfDefinition = EdfDefinition::Mboost;
   double nu = 0.1;
   int mstop = 100;
 
   // Throws InputError naming the option: knots outside 1..kMaxKnots, degree outside 1..5, differences outside
-  // 0..3, edf not finite or <= 0, nu outside (0, 1], mstop outside 1..kMaxMstop, an empty response.
+  // 0..3, edf not finite or <= 0, nu outside (0, 1], mstop outside 1..kMaxMstop, an empty response, a negative or
+  // non-finite linear/factor edf, tau outside (0, 1), huber without a positive delta, a non-finite offset.
   void validate() const;
 
   // The paper's simulation (ridge, edf 1, clamped knots, trace) and mboost's defaults.

@@ -214,9 +214,21 @@ void TestBooster::refusesBadInput() {
   } catch (const InputError& e) {
     QVERIFY(QString(e.what()).startsWith("--nu"));
   }
+  // A missing cell: an error under --missing fail, an omitted row under omit (R's na.omit).
   auto bad = std::make_shared<Dataset>(*data);
   bad->columns[0][5] = std::nan("");
-  QVERIFY_THROWS_EXCEPTION(InputError, Booster(bad, smallSettings(), std::make_unique<CpuBackend>()));
+  ModelSettings fail = smallSettings();
+  fail.missing = MissingPolicy::Fail;
+  try {
+    Booster b(bad, fail, std::make_unique<CpuBackend>());
+    QFAIL("a missing cell accepted with --missing fail");
+  } catch (const InputError& e) {
+    QVERIFY2(QString(e.what()).contains(":7: column") && QString(e.what()).contains("missing value"), e.what());
+  }
+  Booster omitted(bad, smallSettings(), std::make_unique<CpuBackend>());
+  QCOMPARE(omitted.rows(), data->rows() - 1);
+  QCOMPARE(omitted.frame().omittedRows(), std::size_t{1});
+  QCOMPARE(omitted.frame().keptRows[5], std::size_t{6});
 }
 
 void TestBooster::tiesGoToTheLowestIndex() {

@@ -161,7 +161,7 @@ void TestModelInputs::rejectsBadFields_data() {
                                    << "m.json: learners[0].lambda: must be at least 0, got -1";
   QTest::newRow("k wrong") << "/learners/0/k"
                            << "5"
-                           << "m.json: learners[0].k: does not match the settings (4), got 5";
+                           << "m.json: learners[0].k: does not match the learner (4), got 5";
   QTest::newRow("k 2.5") << "/learners/0/k"
                          << "2.5"
                          << "m.json: learners[0].k: must be an integer, got 2.5";

@@ -45,8 +45,18 @@ struct FakeProblem {
     x.assign(static_cast<std::size_t>(count), gbocltest::uniform(rows, 0.0, 1.0, 5));
     for (int j = 0; j < count; ++j) {
       const auto [lo, hi] = std::minmax_element(x[j].begin(), x[j].end());
-      learners.push_back(Learner{
-          "x" + std::to_string(j), j, SplineBasis(*lo, *hi, SplineSpec{knots, 3}), {}, {}, 0.0, 0.0, "", {}, {}});
+      learners.push_back(Learner{"x" + std::to_string(j),
+                                 j,
+                                 SplineBasis(*lo, *hi, SplineSpec{knots, 3}),
+                                 LearnerType::Spline,
+                                 {},
+                                 {},
+                                 {},
+                                 0.0,
+                                 0.0,
+                                 "",
+                                 {},
+                                 {}});
     }
     problem.rows = rows;
     problem.response = &y;

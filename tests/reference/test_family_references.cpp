@@ -131,16 +131,30 @@ class TestFamilyReferences : public QObject {
   }
 
   void fitEqualsMboostFamilyTranscription_data() {
-    QTest::addColumn<QString>("dataset");       // generated:<family>[:weights] or an R data set's name
-    QTest::addColumn<QStringList>("cli");       // options of `gamboost fit` besides --data and --out
+    QTest::addColumn<QString>("dataset");        // generated:<family>[:weights] or an R data set's name
+    QTest::addColumn<QStringList>("cli");        // options of `gamboost fit` besides --data and --out
     QTest::addColumn<QStringList>("reference");  // key=value arguments of mboost_family_reference.R
     QTest::addColumn<bool>("opencl");
 
-    const QStringList learners = {"--spline", "x1,x2,x3,x4,x5,x6,x7,x8", "--linear", "lin", "--factor", "fac",
-                                  "--knots", "12", "--differences", "2", "--edf", "4", "--linear-edf", "4",
-                                  "--factor-edf", "4", "--nu", "0.1", "--mstop", "100"};
-    const QStringList refLearners = {"splines=x1,x2,x3,x4,x5,x6,x7,x8", "linears=lin", "factors=fac", "knots=12",
-                                     "df=4", "linear_df=4", "factor_df=4", "nu=0.1", "mstop=100"};
+    const QStringList learners = {"--spline",      "x1,x2,x3,x4,x5,x6,x7,x8",
+                                  "--linear",      "lin",
+                                  "--factor",      "fac",
+                                  "--knots",       "12",
+                                  "--differences", "2",
+                                  "--edf",         "4",
+                                  "--linear-edf",  "4",
+                                  "--factor-edf",  "4",
+                                  "--nu",          "0.1",
+                                  "--mstop",       "100"};
+    const QStringList refLearners = {"splines=x1,x2,x3,x4,x5,x6,x7,x8",
+                                     "linears=lin",
+                                     "factors=fac",
+                                     "knots=12",
+                                     "df=4",
+                                     "linear_df=4",
+                                     "factor_df=4",
+                                     "nu=0.1",
+                                     "mstop=100"};
     auto generated = [&](const char* row, const QString& family, const QStringList& extraCli,
                          const QStringList& extraRef, bool weights, bool opencl) {
       QTest::newRow(row) << QString("generated:%1%2").arg(family, weights ? ":weights" : "")
@@ -158,10 +172,10 @@ class TestFamilyReferences : public QObject {
     generated("opencl poisson", "poisson", openclDouble, {}, false, true);
 
     // R's data sets with only --response: numeric columns become splines, text columns factors (y ~ .).
-    QTest::newRow("airquality") << "airquality" << QStringList{"--response", "Ozone"}
-                                << QStringList{"response=Ozone"} << false;
-    QTest::newRow("iris") << "iris" << QStringList{"--response", "Sepal.Length"}
-                          << QStringList{"response=Sepal.Length"} << false;
+    QTest::newRow("airquality") << "airquality" << QStringList{"--response", "Ozone"} << QStringList{"response=Ozone"}
+                                << false;
+    QTest::newRow("iris") << "iris" << QStringList{"--response", "Sepal.Length"} << QStringList{"response=Sepal.Length"}
+                          << false;
     // mtcars ~ . fails in mboost itself: cyl (3 values), vs and am (2) have rank < df = 4, so lambda = 0 and the
     // 24-column B-spline system is singular; five splines on covariates with many values work.
     QTest::newRow("mtcars splines") << "mtcars" << QStringList{"--response", "mpg", "--spline", "disp,hp,drat,wt,qsec"}
@@ -186,11 +200,11 @@ class TestFamilyReferences : public QObject {
       const QStringList parts = dataset.split(':');
       const bool weights = parts.size() > 2;
       data = scratch(QString("%1%2.csv").arg(parts[1], weights ? "-w" : ""));
-      QVERIFY2(run("Rscript",
-                   {kScripts + "/write_family_data.R", data, parts[1], QString::number(kSeed), "400",
-                    weights ? "1" : "0"},
-                   &err),
-               qPrintable(err));
+      QVERIFY2(
+          run("Rscript",
+              {kScripts + "/write_family_data.R", data, parts[1], QString::number(kSeed), "400", weights ? "1" : "0"},
+              &err),
+          qPrintable(err));
     } else {
       data = scratch(dataset + ".csv");
       QVERIFY2(run("Rscript", {"-e", QString("write.csv(%1, '%2')").arg(dataset, data)}, &err), qPrintable(err));
@@ -257,15 +271,16 @@ class TestFamilyReferences : public QObject {
       const double diff = std::abs(lambda - expected) / (expected > 0.0 ? expected : 1.0);
       if (diff >= worstLambda) {
         worstLambda = diff;
-        worstLearner = QString("%1 (lambda %2, reference %3)").arg(name).arg(lambda, 0, 'g', 17).arg(expected, 0, 'g', 17);
+        worstLearner =
+            QString("%1 (lambda %2, reference %3)").arg(name).arg(lambda, 0, 'g', 17).arg(expected, 0, 'g', 17);
       }
     }
     QStringList refNames = ref.lambda.keys();
     QStringList sortedNames = names;
     std::sort(sortedNames.begin(), sortedNames.end());
     std::sort(refNames.begin(), refNames.end());
-    QVERIFY2(sortedNames == refNames, qPrintable(QString("learners %1, reference %2")
-                                                     .arg(sortedNames.join(','), refNames.join(','))));
+    QVERIFY2(sortedNames == refNames,
+             qPrintable(QString("learners %1, reference %2").arg(sortedNames.join(','), refNames.join(','))));
     qInfo("worst lambda: relative difference %.3g at %s", worstLambda, qPrintable(worstLearner));
     QVERIFY2(worstLambda < 1e-6, qPrintable("lambda differs: " + worstLearner));
 

@@ -1,0 +1,230 @@
+#include "compute/CpuGradientPath.hpp"
+
+#include <algorithm>
+
+#include "common/Error.hpp"
+#include "compute/CpuKernels.hpp"
+
+namespace gb {
+
+namespace {
+
+// Rows per block when the moments of several learners are accumulated: the gradient's block stays in L1.
+constexpr std::size_t kBlockRows = 4096;
+// Row-learner products below which a pass runs on one thread (about 0.3 ms of one core).
+constexpr double kParallelRowLearners = 2e5;
+constexpr std::size_t kChunkRows = 16384;
+
+}  // namespace
+
+struct CpuGradientPath::State {
+  struct LearnerState {
+    const Learner* learner = nullptr;
+    const double* x = nullptr;
+    std::vector<double> polyBySpan;
+    cpu::BasisView view{};
+    int degree = 0, intervals = 0, k = 0;
+  };
+
+  BoostProblem problem;
+  int threads = 1;
+  std::size_t n = 0;
+  std::vector<LearnerState> learners;
+  std::vector<double> f, v, scratch;
+  std::vector<std::vector<double>> c, moments;
+  std::vector<double> reduction, chunkSums;
+  double weightedSquares = 0.0;  // u'Wu of the current gradient
+
+  const double* w() const { return problem.weights ? problem.weights->data() : nullptr; }
+  int team(double rowLearners) const { return rowLearners >= kParallelRowLearners ? threads : 1; }
+  int chunks() const { return static_cast<int>((n + kChunkRows - 1) / kChunkRows); }
+
+  // v = w u and u'Wu, summed per chunk in chunk order (independent of the number of threads).
+  void gradient() {
+    const std::vector<double>& y = *problem.response;
+    const double* wp = w();
+#pragma omp parallel for schedule(static) num_threads(team(static_cast <double>(n) * 8))
+    for (int ch = 0; ch < chunks(); ++ch) {
+      const std::size_t b = static_cast<std::size_t>(ch) * kChunkRows, e = std::min(n, b + kChunkRows);
+      double sum = 0.0;
+      for (std::size_t i = b; i < e; ++i) {
+        const double u = problem.family.ngradient(y[i], f[i]);
+        const double wi = wp ? wp[i] : 1.0;
+        v[i] = wi * u;
+        sum += v[i] * u;
+      }
+      chunkSums[static_cast<std::size_t>(ch)] = sum;
+    }
+    weightedSquares = 0.0;
+    for (int ch = 0; ch < chunks(); ++ch) weightedSquares += chunkSums[static_cast<std::size_t>(ch)];
+  }
+
+  void splineCoefficients(std::size_t j) {
+    const LearnerState& L = learners[j];
+    const int W = L.degree + 1;
+    std::vector<double>& m = moments[j];
+    std::fill(m.begin(), m.end(), 0.0);
+    double* m0 = m.data();
+    double* m1 = m0 + static_cast<std::size_t>(L.intervals) * W;
+    cpu::momentsKernel(L.degree)(L.view, L.x, v.data(), 0, n, m0, m1);
+    std::vector<double>& cj = c[j];
+    std::fill(cj.begin(), cj.end(), 0.0);
+    const SplineBasis& basis = L.learner->basis;
+    for (int q = 0; q < L.intervals; ++q)
+      for (int r = 0; r < W; ++r) {
+        double sum = 0.0;
+        for (int s = 0; s < W; ++s) sum += basis.poly(q, r, s) * (m0[q * W + s] + m1[q * W + s]);
+        cj[static_cast<std::size_t>(q + r)] += sum;
+      }
+  }
+
+  void olsCoefficients(std::size_t j) {
+    const LearnerState& L = learners[j];
+    std::vector<double>& cj = c[j];
+    std::fill(cj.begin(), cj.end(), 0.0);
+    if (L.learner->type == LearnerType::Linear) {
+      double s0 = 0.0, s1 = 0.0;
+      for (std::size_t i = 0; i < n; ++i) {
+        s0 += v[i];
+        s1 += v[i] * L.x[i];
+      }
+      cj[0] = s0;
+      cj[1] = s1;
+      return;
+    }
+    // Factor: c_0 = sum v; c_l = sum of v over level l (l >= 1).
+    double total = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+      total += v[i];
+      cj[static_cast<std::size_t>(L.x[i])] += v[i];
+    }
+    cj[0] = total;
+  }
+
+  void coefficients() {
+    const int p = static_cast<int>(learners.size());
+#pragma omp parallel for schedule(dynamic, 1) num_threads(team(static_cast <double>(n) * p))
+    for (int j = 0; j < p; ++j) {
+      const auto jj = static_cast<std::size_t>(j);
+      if (learners[jj].learner->isSpline())
+        splineCoefficients(jj);
+      else
+        olsCoefficients(jj);
+      const Eigen::Map<const Eigen::VectorXd> cj(c[jj].data(), learners[jj].k);
+      reduction[jj] = cj.dot(learners[jj].learner->rssMatrix * cj);
+    }
+  }
+
+  // f += B_j step.
+  void update(std::size_t j, const Eigen::VectorXd& step) {
+    const LearnerState& L = learners[j];
+    if (L.learner->type == LearnerType::Linear) {
+      for (std::size_t i = 0; i < n; ++i) f[i] += step[0] + step[1] * L.x[i];
+      return;
+    }
+    if (L.learner->type == LearnerType::Factor) {
+      for (std::size_t i = 0; i < n; ++i) {
+        const auto level = static_cast<Eigen::Index>(L.x[i]);
+        f[i] += step[0] + (level > 0 ? step[level] : 0.0);
+      }
+      return;
+    }
+    const int W = L.degree + 1;
+    const SplineBasis& basis = L.learner->basis;
+    std::vector<double> poly(static_cast<std::size_t>(L.intervals) * W, 0.0);
+    for (int q = 0; q < L.intervals; ++q)
+      for (int s = 0; s < W; ++s) {
+        double sum = 0.0;
+        for (int r = 0; r < W; ++r) sum += basis.poly(q, r, s) * step[q + r];
+        poly[static_cast<std::size_t>(q * W + s)] = sum;
+      }
+    // The update kernel also subtracts the step from a residual vector: given a scratch copy here.
+    cpu::updateKernel(L.degree)(L.view, L.x, poly.data(), 0, n, scratch.data(), f.data());
+  }
+
+  double risk() {
+    const std::vector<double>& y = *problem.response;
+    const double* wp = w();
+#pragma omp parallel for schedule(static) num_threads(team(static_cast <double>(n) * 8))
+    for (int ch = 0; ch < chunks(); ++ch) {
+      const std::size_t b = static_cast<std::size_t>(ch) * kChunkRows, e = std::min(n, b + kChunkRows);
+      double sum = 0.0;
+      for (std::size_t i = b; i < e; ++i) {
+        const double wi = wp ? wp[i] : 1.0;
+        if (wi != 0.0) sum += wi * problem.family.loss(y[i], f[i]);
+      }
+      chunkSums[static_cast<std::size_t>(ch)] = sum;
+    }
+    double total = 0.0;
+    for (int ch = 0; ch < chunks(); ++ch) total += chunkSums[static_cast<std::size_t>(ch)];
+    return total / totalWeight;
+  }
+
+  double totalWeight = 0.0;
+};
+
+CpuGradientPath::CpuGradientPath(const BoostProblem& problem, int threads) : s_(std::make_unique<State>()) {
+  State& s = *s_;
+  s.problem = problem;
+  s.threads = std::max(1, threads);
+  s.n = problem.rows;
+  const std::vector<Learner>& learners = *problem.learners;
+  s.learners.resize(learners.size());
+  s.c.resize(learners.size());
+  s.moments.resize(learners.size());
+  for (std::size_t j = 0; j < learners.size(); ++j) {
+    const Learner& l = learners[j];
+    State::LearnerState& L = s.learners[j];
+    L.learner = &l;
+    L.x = problem.covariates[j]->data();
+    L.k = l.numColumns();
+    s.c[j].assign(static_cast<std::size_t>(L.k), 0.0);
+    if (!l.isSpline()) continue;
+    L.degree = l.basis.degree();
+    L.intervals = l.basis.numIntervals();
+    L.polyBySpan = cpu::transposedPolynomials(l.basis.polynomialTable(), L.intervals, L.degree);
+    L.view = cpu::BasisView{{l.basis.lo(), 1.0 / l.basis.spacing(), L.intervals - 1}, L.polyBySpan.data()};
+    s.moments[j].assign(2 * static_cast<std::size_t>(L.intervals) * (L.degree + 1), 0.0);
+  }
+  s.reduction.assign(learners.size(), 0.0);
+  s.f.assign(s.n, problem.offset);
+  s.v.assign(s.n, 0.0);
+  s.scratch.assign(s.n, 0.0);
+  s.chunkSums.assign(static_cast<std::size_t>(s.chunks()), 0.0);
+  s.totalWeight = 0.0;
+  for (std::size_t i = 0; i < s.n; ++i) s.totalWeight += problem.weights ? (*problem.weights)[i] : 1.0;
+  if (!(s.totalWeight > 0.0)) throw ComputeError("cpu backend: the weights sum to 0");
+}
+
+CpuGradientPath::~CpuGradientPath() = default;
+
+IterationResult CpuGradientPath::iterate() {
+  State& s = *s_;
+  s.gradient();
+  s.coefficients();
+  const std::size_t best = bestLearner(s.reduction);
+  const Learner& l = *s.learners[best].learner;
+  const Eigen::Map<const Eigen::VectorXd> cj(s.c[best].data(), l.numColumns());
+  const Eigen::VectorXd step = s.problem.nu * (l.solveMatrix * cj);
+  s.update(best, step);
+  IterationResult result;
+  result.learner = static_cast<int>(best);
+  result.delta.assign(step.data(), step.data() + step.size());
+  result.risk = s.risk();
+  return result;
+}
+
+const std::vector<double>& CpuGradientPath::fitted() const { return s_->f; }
+
+CandidateScores CpuGradientPath::candidates() {
+  State& s = *s_;
+  s.gradient();
+  s.coefficients();
+  CandidateScores scores;
+  scores.residualSumOfSquares = s.weightedSquares;
+  scores.rss.resize(s.learners.size());
+  for (std::size_t j = 0; j < s.learners.size(); ++j) scores.rss[j] = s.weightedSquares - s.reduction[j];
+  return scores;
+}
+
+}  // namespace gb

@@ -1,0 +1,148 @@
+#include "family/FamilyFunctions.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace gb {
+
+namespace {
+
+double sign(double v) { return v > 0.0 ? 1.0 : (v < 0.0 ? -1.0 : 0.0); }
+
+// mboost clips the binomial f to [-36, 36] before forming p (exp(72) is far inside the double range).
+double clipped(double f) { return std::min(std::abs(f), 36.0) * sign(f); }
+
+double weightedMean(const std::vector<double>& v, const std::vector<double>& w, bool positive) {
+  double num = 0.0, den = 0.0;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const double wi = w.empty() ? 1.0 : w[i];
+    num += wi * (positive ? (v[i] > 0.0 ? 1.0 : 0.0) : v[i]);
+    den += wi;
+  }
+  return num / den;
+}
+
+}  // namespace
+
+double quantileType7(std::vector<double> values, double p) {
+  if (values.empty()) return std::nan("");
+  std::sort(values.begin(), values.end());
+  const double h = (static_cast<double>(values.size()) - 1.0) * p;
+  const auto lo = static_cast<std::size_t>(std::floor(h));
+  const std::size_t hi = std::min(lo + 1, values.size() - 1);
+  return values[lo] + (h - static_cast<double>(lo)) * (values[hi] - values[lo]);
+}
+
+double FamilyFunctions::ngradient(double y, double f) const {
+  switch (family) {
+    case Family::Gaussian:
+      return y - f;
+    case Family::Binomial: {
+      const double e = std::exp(-2.0 * y * f);
+      return (2.0 * y * e) / (std::log(2.0) * (1.0 + e));
+    }
+    case Family::Poisson:
+      return y - std::exp(f);
+    case Family::Laplace:
+      return sign(y - f);
+    case Family::Huber:
+      return std::abs(y - f) < delta ? y - f : delta * sign(y - f);
+    case Family::Quantile:
+      return y - f >= 0.0 ? tau : -(1.0 - tau);
+  }
+  return 0.0;
+}
+
+double FamilyFunctions::loss(double y, double f) const {
+  switch (family) {
+    case Family::Gaussian:
+      return (y - f) * (y - f);
+    case Family::Binomial: {
+      const double c = clipped(f);
+      const double p = std::exp(c) / (std::exp(c) + std::exp(-c));
+      const double y01 = (y + 1.0) / 2.0;
+      // mboost writes -y log(p) - (1 - y) log(1 - p); a zero factor keeps its term 0 (R gives NaN only for p = 0
+      // or 1, which the clip at 36 rules out).
+      return -y01 * std::log(p) - (1.0 - y01) * std::log(1.0 - p);
+    }
+    case Family::Poisson:
+      return std::exp(f) - y * f + std::lgamma(y + 1.0);
+    case Family::Laplace:
+      return std::abs(y - f);
+    case Family::Huber: {
+      const double a = std::abs(y - f);
+      return a < delta ? a * a / 2.0 : delta * (a - delta / 2.0);
+    }
+    case Family::Quantile: {
+      const double r = y - f;
+      return r >= 0.0 ? tau * r : -(1.0 - tau) * r;
+    }
+  }
+  return 0.0;
+}
+
+double FamilyFunctions::response(double f) const {
+  switch (family) {
+    case Family::Binomial: {
+      const double c = clipped(f);
+      return std::exp(c) / (std::exp(c) + std::exp(-c));
+    }
+    case Family::Poisson:
+      return std::exp(f);
+    default:
+      return f;
+  }
+}
+
+double FamilyFunctions::risk(const std::vector<double>& y, const std::vector<double>& f,
+                             const std::vector<double>& w) const {
+  double num = 0.0, den = 0.0;
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    const double wi = w.empty() ? 1.0 : w[i];
+    if (wi == 0.0) continue;  // R: 0 * loss; a zero-weight row never adds (not even NaN)
+    num += wi * loss(y[i], f[i]);
+    den += wi;
+  }
+  return num / den;
+}
+
+double FamilyFunctions::offset(const std::vector<double>& y, const std::vector<double>& w) const {
+  switch (family) {
+    case Family::Gaussian:
+      return weightedMean(y, w, false);
+    case Family::Binomial: {
+      const double p = weightedMean(y, w, true);
+      return 0.5 * std::log(p / (1.0 - p));
+    }
+    case Family::Poisson:
+      return std::log(weightedMean(y, w, false));
+    case Family::Laplace:
+    case Family::Huber:
+      return quantileType7(y, 0.5);
+    case Family::Quantile: {
+      if (w.empty()) return quantileType7(y, 0.5);
+      std::vector<double> repeated;  // y[rep(1:n, w)]: integer weights (checked by the model frame)
+      for (std::size_t i = 0; i < y.size(); ++i)
+        repeated.insert(repeated.end(), static_cast<std::size_t>(std::llround(w[i])), y[i]);
+      return quantileType7(std::move(repeated), 0.5);
+    }
+  }
+  return 0.0;
+}
+
+std::string FamilyFunctions::scaleName() const {
+  switch (family) {
+    case Family::Binomial:
+      return "half log-odds (mboost's Binomial)";
+    case Family::Poisson:
+      return "log rate";
+    case Family::Quantile:
+      return "quantile";
+    case Family::Laplace:
+      return "median";
+    default:
+      return "mean";
+  }
+}
+
+}  // namespace gb

@@ -1,0 +1,42 @@
+#pragma once
+// The losses of the families, each with mboost 2.9's exact definitions (its R/family.R), row by row:
+//   gaussian  ngradient y - f, loss (y - f)^2, offset weighted.mean(y, w)
+//   binomial  y in {-1, +1}, f half the log-odds: ngradient of log2(1 + exp(-2yf)), i.e.
+//             2y exp(-2yf) / (log(2) (1 + exp(-2yf))); loss the natural-log negative likelihood with f clipped to
+//             [-36, 36]; offset 1/2 log(p / (1 - p)) with p = weighted.mean(y > 0, w)
+//   poisson   ngradient y - exp(f), loss exp(f) - y f + lgamma(y + 1) (-log dpois), offset log(weighted.mean(y, w))
+//   laplace   ngradient sign(y - f) (sign(0) = 0), loss |y - f|, offset median(y)
+//   huber     ngradient y - f where |y - f| < d, else d sign(y - f); loss a^2/2 or d (a - d/2); offset median(y)
+//   quantile  ngradient tau where y - f >= 0, else -(1 - tau); loss tau r (r >= 0) or -(1 - tau) r; offset the
+//             type-7 median of y with each row repeated w times (QuantReg's qoffset 0.5)
+// Risk after m iterations: sum(w loss) / sum(w).
+#include <string>
+#include <vector>
+
+#include "settings/ModelSettings.hpp"
+
+namespace gb {
+
+struct FamilyFunctions {
+  Family family = Family::Gaussian;
+  double delta = 0.0;  // huber's d
+  double tau = 0.5;    // quantile
+
+  static FamilyFunctions from(const ModelSettings& s) { return {s.family, s.huberDelta, s.tau}; }
+
+  double ngradient(double y, double f) const;
+  double loss(double y, double f) const;
+  // The mean on the response scale: f, the probability exp(f) / (exp(f) + exp(-f)), the rate exp(f).
+  double response(double f) const;
+  // sum(w loss(y_i, f_i)) / sum(w); w empty means all 1.
+  double risk(const std::vector<double>& y, const std::vector<double>& f, const std::vector<double>& w) const;
+  // The family's offset from the (coded) response and the weights (empty: all 1).
+  double offset(const std::vector<double>& y, const std::vector<double>& w) const;
+  // What the fitted values mean, for plots: "mean", "half log-odds (mboost's Binomial)", "log rate", ...
+  std::string scaleName() const;
+};
+
+// R's quantile(x, p, type = 7) of the values (copied and sorted).
+double quantileType7(std::vector<double> values, double p);
+
+}  // namespace gb

@@ -1,0 +1,175 @@
+#include "learner/ModelFrame.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+#include "common/Error.hpp"
+#include "common/Format.hpp"
+#include "common/Text.hpp"
+
+namespace gb {
+
+namespace {
+
+std::string sourceOf(const Dataset& data) { return data.source.empty() ? "the data" : data.source; }
+
+// Line of a data row in its CSV file (header on line 1, no line breaks inside cells).
+long lineOf(std::size_t row) { return static_cast<long>(row) + 2; }
+
+std::string at(const Dataset& data, std::size_t row) { return sourceOf(data) + ":" + std::to_string(lineOf(row)); }
+
+// The learner lists as the user gave them, or gamboost's y ~ . (numeric: spline, text: factor).
+void resolveColumns(const Dataset& data, const ModelSettings& s, ModelFrame& f) {
+  if (data.columnIndex(s.response) < 0)
+    throw InputError(
+        optionMessage("--response", "no column named " + quotedForMessage(s.response) + " in " + sourceOf(data)));
+  if (!s.weights.empty() && data.columnIndex(s.weights) < 0)
+    throw InputError(
+        optionMessage("--weights", "no column named " + quotedForMessage(s.weights) + " in " + sourceOf(data)));
+  if (!s.weights.empty() && s.weights == s.response)
+    throw InputError(optionMessage("--weights", quotedForMessage(s.weights) + " is the response"));
+  if (s.learners.empty() && s.linears.empty() && s.factors.empty()) {
+    for (std::size_t c = 0; c < data.cols(); ++c) {
+      const std::string& name = data.names[c];
+      if (name == s.response || name == s.weights) continue;
+      (data.isText(c) ? f.factors : f.splines).push_back(name);
+    }
+    if (f.splines.empty() && f.factors.empty())
+      throw InputError(optionMessage(
+          "--spline", sourceOf(data) + " has no column besides the response " + quotedForMessage(s.response)));
+    return;
+  }
+  std::set<std::string> seen;
+  auto take = [&](const std::vector<std::string>& names, const char* option, bool numeric,
+                  std::vector<std::string>& out) {
+    for (const std::string& name : names) {
+      const int c = data.columnIndex(name);
+      if (c < 0)
+        throw InputError(optionMessage(option, "no column named " + quotedForMessage(name) + " in " + sourceOf(data)));
+      if (name == s.response)
+        throw InputError(optionMessage(option, quotedForMessage(name) + " is the response, not a covariate"));
+      if (name == s.weights) throw InputError(optionMessage(option, quotedForMessage(name) + " is the weights column"));
+      if (!seen.insert(name).second)
+        throw InputError(
+            optionMessage(option, quotedForMessage(name) + " is named twice (each column is one learner)"));
+      if (numeric && data.isText(static_cast<std::size_t>(c)))
+        throw InputError(optionMessage(
+            option, "column " + quotedForMessage(name) + " holds text: name it with --factor (a factor learner)"));
+      out.push_back(name);
+    }
+  };
+  take(s.learners, "--spline", true, f.splines);
+  take(s.linears, "--linear", true, f.linears);
+  take(s.factors, "--factor", false, f.factors);
+}
+
+std::vector<std::string> usedColumns(const ModelSettings& s, const ModelFrame& f) {
+  std::vector<std::string> used{s.response};
+  for (const auto* list : {&f.splines, &f.linears, &f.factors}) used.insert(used.end(), list->begin(), list->end());
+  return used;
+}
+
+void checkWeights(const Dataset& data, const ModelSettings& s) {
+  if (s.weights.empty()) return;
+  const auto c = static_cast<std::size_t>(data.columnIndex(s.weights));
+  if (data.isText(c))
+    throw InputError(optionMessage("--weights", "column " + quotedForMessage(s.weights) + " holds text"));
+  const std::vector<double>& w = data.columns[c];
+  for (std::size_t i = 0; i < w.size(); ++i) {
+    const std::string where = at(data, i) + ": --weights " + quotedForMessage(s.weights) + ": ";
+    if (std::isnan(w[i]))
+      throw InputError(where + "missing weight (every row needs one; a weight of 0 leaves a row out)");
+    if (!(w[i] >= 0.0) || !std::isfinite(w[i]))
+      throw InputError(where + "weight " + formatNumber(w[i], 10) + " is not a finite number >= 0");
+    if (s.family == Family::Quantile && w[i] != std::floor(w[i]))
+      throw InputError(where + "weight " + formatNumber(w[i], 10) +
+                       " is not an integer (the quantile family takes case weights only, as mboost's QuantReg)");
+  }
+}
+
+// Drops rows with a missing value in a used column (--missing omit) or names the first (--missing fail).
+void omitMissing(const std::shared_ptr<const Dataset>& data, const ModelSettings& s, ModelFrame& f) {
+  const std::vector<std::string> used = usedColumns(s, f);
+  const std::size_t n = data->rows();
+  f.inputRows = n;
+  std::vector<const std::vector<double>*> cols;
+  for (const auto& name : used) cols.push_back(&data->column(name));
+  std::vector<std::size_t> perColumn(used.size(), 0);
+  f.keptRows.clear();
+  for (std::size_t i = 0; i < n; ++i) {
+    bool complete = true;
+    for (std::size_t u = 0; u < cols.size(); ++u)
+      if (std::isnan((*cols[u])[i])) {
+        if (s.missing == MissingPolicy::Fail)
+          throw InputError(at(*data, i) + ": column " + quotedForMessage(used[u]) +
+                           ": missing value (NA or empty; --missing omit drops such rows)");
+        ++perColumn[u];
+        complete = false;
+      }
+    if (complete) f.keptRows.push_back(i);
+  }
+  for (std::size_t u = 0; u < used.size(); ++u)
+    if (perColumn[u] > 0) f.omittedByColumn.emplace_back(used[u], perColumn[u]);
+  if (f.keptRows.empty())
+    throw InputError(sourceOf(*data) + ": every one of the " + std::to_string(n) +
+                     " rows has a missing value in a used column (" + f.omissionNote() + ")");
+}
+
+// A copy of the used rows of the used columns (and the weights), or the input itself when every row is used.
+std::shared_ptr<const Dataset> usedRows(const std::shared_ptr<const Dataset>& data, const ModelSettings& s,
+                                        const ModelFrame& f) {
+  if (f.keptRows.size() == data->rows()) return data;
+  auto out = std::make_shared<Dataset>();
+  out->source = data->source;
+  out->rowLabelsNote = data->rowLabelsNote;
+  std::vector<std::string> names = usedColumns(s, f);
+  if (!s.weights.empty()) names.push_back(s.weights);
+  for (const std::string& name : names) {
+    const auto c = static_cast<std::size_t>(data->columnIndex(name));
+    out->names.push_back(name);
+    out->kinds.push_back(data->kind(c));
+    out->levels.push_back(data->levelsOf(c));
+    std::vector<double> column;
+    column.reserve(f.keptRows.size());
+    for (std::size_t i : f.keptRows) column.push_back(data->columns[c][i]);
+    out->columns.push_back(std::move(column));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string ModelFrame::omissionNote() const {
+  if (omittedRows() == 0 && !keptRows.empty()) return "";
+  std::string by;
+  for (const auto& [name, count] : omittedByColumn)
+    by += (by.empty() ? "" : ", ") + quotedForMessage(name) + " " + std::to_string(count);
+  return std::to_string(omittedRows()) + " of " + std::to_string(inputRows) + " rows omitted for missing values (" +
+         by + ")";
+}
+
+// Defined in ModelFrameResponse.cpp: the response coded for the family, and the factor columns as level codes.
+void codeResponse(const Dataset& data, const ModelSettings& s, ModelFrame& f);
+std::shared_ptr<const Dataset> codeFactors(std::shared_ptr<const Dataset> data, const ModelFrame& f);
+
+ModelFrame buildModelFrame(std::shared_ptr<const Dataset> data, const ModelSettings& settings) {
+  if (!data) throw InputError("no data");
+  if (data->rows() == 0) throw InputError(sourceOf(*data) + ": no rows");
+  ModelFrame f;
+  resolveColumns(*data, settings, f);
+  checkWeights(*data, settings);
+  omitMissing(data, settings, f);
+  f.data = codeFactors(usedRows(data, settings, f), f);
+  codeResponse(*f.data, settings, f);
+  if (!settings.weights.empty()) {
+    f.weights = f.data->column(settings.weights);
+    double total = 0.0;
+    for (double w : f.weights) total += w;
+    if (!(total > 0.0)) throw InputError(optionMessage("--weights", "every used row has weight 0: nothing to fit"));
+  }
+  return f;
+}
+
+}  // namespace gb

@@ -1,0 +1,34 @@
+#pragma once
+// The model frame of a fit (R's model.frame + na.omit): which columns are the response, the weights and each kind
+// of learner; the rows a fit uses; the response coded for the family. Everything after it (knots, lambdas, the
+// offset) sees only the used rows.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "data/Dataset.hpp"
+#include "settings/ModelSettings.hpp"
+
+namespace gb {
+
+struct ModelFrame {
+  std::shared_ptr<const Dataset> data;                 // the used rows (the input itself when no row is omitted)
+  std::vector<double> response;                        // coded: binomial -1 / +1, else the values
+  std::vector<std::string> responseLevels;             // binomial: the two levels (the second is the event, +1)
+  std::vector<double> weights;                         // one per used row; empty when no --weights
+  std::vector<std::string> splines, linears, factors;  // the resolved learner columns
+  std::vector<std::size_t> keptRows;                   // input row of each used row (0-based)
+  std::size_t inputRows = 0;
+  std::vector<std::pair<std::string, std::size_t>> omittedByColumn;  // rows missing per used column (> 0 only)
+  std::size_t omittedRows() const { return inputRows - keptRows.size(); }
+  // "airquality.csv: 42 of 153 rows omitted for missing values (Ozone 37, Solar.R 7)", or "" when none.
+  std::string omissionNote() const;
+};
+
+// Throws InputError naming the option, the column and the row (file:line) for: unknown or repeated columns, a text
+// column as a spline or linear learner or as a numeric response, a missing value with --missing fail, a negative,
+// missing or non-finite weight (or non-integer with quantile), every row omitted, a binomial response that is not
+// 0/1 or two levels, a poisson response with negative or non-integer counts, a factor with one level.
+ModelFrame buildModelFrame(std::shared_ptr<const Dataset> data, const ModelSettings& settings);
+
+}  // namespace gb

@@ -1,0 +1,141 @@
+// The model frame's codings: the response for its family, and factor columns as codes of the levels they use.
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "common/Error.hpp"
+#include "common/Format.hpp"
+#include "common/Text.hpp"
+#include "learner/ModelFrame.hpp"
+
+namespace gb {
+
+namespace {
+
+std::string inputLine(const ModelFrame& f, const Dataset& data, std::size_t row) {
+  const std::size_t input = row < f.keptRows.size() ? f.keptRows[row] : row;
+  return (data.source.empty() ? std::string("the data") : data.source) + ":" + std::to_string(input + 2);
+}
+
+// Levels that occur (codes of a text column), sorted like the column's levels.
+std::vector<int> presentCodes(const std::vector<double>& codes, std::size_t levels) {
+  std::vector<char> seen(levels, 0);
+  for (double v : codes) seen[static_cast<std::size_t>(v)] = 1;
+  std::vector<int> present;
+  for (std::size_t l = 0; l < levels; ++l)
+    if (seen[l]) present.push_back(static_cast<int>(l));
+  return present;
+}
+
+void codeBinomial(const Dataset& data, std::size_t c, const ModelSettings& s, ModelFrame& f) {
+  const std::vector<double>& y = data.columns[c];
+  const std::string who = "response " + quotedForMessage(s.response) + " with --family binomial";
+  if (data.isText(c)) {
+    const std::vector<std::string>& levels = data.levelsOf(c);
+    const std::vector<int> present = presentCodes(y, levels.size());
+    if (present.size() != 2) {
+      std::string list;
+      for (std::size_t i = 0; i < present.size() && i < 5; ++i)
+        list += (i ? ", " : "") + quotedForMessage(levels[static_cast<std::size_t>(present[i])]);
+      throw InputError(optionMessage("--response", who + ": needs exactly two levels, found " +
+                                                       std::to_string(present.size()) + " (" + list +
+                                                       (present.size() > 5 ? ", ..." : "") + ")"));
+    }
+    f.responseLevels = {levels[static_cast<std::size_t>(present[0])], levels[static_cast<std::size_t>(present[1])]};
+    f.response.resize(y.size());
+    for (std::size_t i = 0; i < y.size(); ++i) f.response[i] = static_cast<int>(y[i]) == present[1] ? 1.0 : -1.0;
+    return;
+  }
+  f.response.resize(y.size());
+  bool zero = false, one = false;
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    if (y[i] != 0.0 && y[i] != 1.0)
+      throw InputError(inputLine(f, data, i) + ": " + who + ": value " + formatNumber(y[i], 10) +
+                       " is neither 0 nor 1 (a binary response is 0/1 or a text column with two levels)");
+    zero |= y[i] == 0.0;
+    one |= y[i] == 1.0;
+    f.response[i] = y[i] == 1.0 ? 1.0 : -1.0;
+  }
+  if (!zero || !one)
+    throw InputError(
+        optionMessage("--response", who + ": every used row is " + (one ? "1" : "0") + " (both classes are needed)"));
+  f.responseLevels = {"0", "1"};
+}
+
+void codeNumeric(const Dataset& data, std::size_t c, const ModelSettings& s, ModelFrame& f) {
+  const std::vector<double>& y = data.columns[c];
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    if (!std::isfinite(y[i]))
+      throw InputError(inputLine(f, data, i) + ": response " + quotedForMessage(s.response) + ": value " +
+                       formatNumber(y[i], 10) + " is not finite");
+    if (s.family == Family::Poisson && (y[i] < 0.0 || y[i] != std::floor(y[i])))
+      throw InputError(inputLine(f, data, i) + ": response " + quotedForMessage(s.response) +
+                       " with --family poisson: " + formatNumber(y[i], 10) +
+                       " is not a count (a non-negative integer)");
+  }
+  f.response = y;
+}
+
+// The levels of a numeric column used as a factor: its distinct values in numeric order (R's as.factor).
+std::vector<double> numericLevels(const std::vector<double>& x) {
+  std::vector<double> v = x;
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+  return v;
+}
+
+}  // namespace
+
+void codeResponse(const Dataset& data, const ModelSettings& s, ModelFrame& f) {
+  const auto c = static_cast<std::size_t>(data.columnIndex(s.response));
+  if (s.family == Family::Binomial) return codeBinomial(data, c, s, f);
+  if (data.isText(c))
+    throw InputError(optionMessage("--response", "column " + quotedForMessage(s.response) + " holds text; --family " +
+                                                     toString(s.family) + " needs numbers"));
+  codeNumeric(data, c, s, f);
+}
+
+std::shared_ptr<const Dataset> codeFactors(std::shared_ptr<const Dataset> data, const ModelFrame& f) {
+  std::shared_ptr<Dataset> copy;
+  for (const std::string& name : f.factors) {
+    const auto c = static_cast<std::size_t>(data->columnIndex(name));
+    const std::vector<double>& x = data->columns[c];
+    std::vector<std::string> levels;
+    std::vector<double> codes;
+    if (data->isText(c)) {
+      const std::vector<int> present = presentCodes(x, data->levelsOf(c).size());
+      for (int l : present) levels.push_back(data->levelsOf(c)[static_cast<std::size_t>(l)]);
+      if (present.size() != data->levelsOf(c).size()) {
+        std::vector<double> index(data->levelsOf(c).size(), -1.0);
+        for (std::size_t l = 0; l < present.size(); ++l)
+          index[static_cast<std::size_t>(present[l])] = static_cast<double>(l);
+        codes.reserve(x.size());
+        for (double v : x) codes.push_back(index[static_cast<std::size_t>(v)]);
+      }
+    } else {
+      const std::vector<double> values = numericLevels(x);
+      std::map<double, double> index;
+      for (std::size_t l = 0; l < values.size(); ++l) {
+        index.emplace(values[l], static_cast<double>(l));
+        levels.push_back(formatNumber(values[l], 15));
+      }
+      codes.reserve(x.size());
+      for (double v : x) codes.push_back(index.at(v));
+    }
+    if (levels.size() < 2)
+      throw InputError(optionMessage("--factor", "column " + quotedForMessage(name) + " has one level (" +
+                                                     quotedForMessage(levels.empty() ? "" : levels[0]) +
+                                                     ") in the used rows: a factor needs at least two"));
+    if (codes.empty()) continue;  // a text column whose every level occurs: used as it is
+    if (!copy) copy = std::make_shared<Dataset>(*data);
+    copy->kinds.resize(copy->cols(), ColumnKind::Numeric);
+    copy->levels.resize(copy->cols());
+    copy->kinds[c] = ColumnKind::Text;
+    copy->levels[c] = levels;
+    copy->columns[c] = std::move(codes);
+  }
+  if (copy) return copy;
+  return data;
+}
+
+}  // namespace gb

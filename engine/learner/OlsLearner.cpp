@@ -1,0 +1,65 @@
+// mboost's bols() learners: a linear term and a factor (treatment contrasts), each with a ridge penalty S = I on
+// every column, the intercept included (mboost's X_ols: K = diag(ncol(X))).
+#include <cmath>
+
+#include "common/Error.hpp"
+#include "common/Format.hpp"
+#include "common/Text.hpp"
+#include "learner/LearnerSetup.hpp"
+
+namespace gb {
+
+namespace {
+
+Learner emptyLearner(const std::string& name, int column, LearnerType type, double lo, double hi,
+                     const ModelSettings& settings) {
+  // The spline basis is not used by these learners; it is built over a valid range so that the member exists.
+  SplineSpec spec = settings.spline;
+  spec.knots = 1;
+  return Learner{name, column, SplineBasis(lo, hi, spec), type, {}, {}, {}, 0.0, 0.0, {}, {}, {}};
+}
+
+}  // namespace
+
+Learner buildLinear(const std::string& name, int column, const std::vector<double>& x, const double* w,
+                    const ModelSettings& settings) {
+  double sw = 0.0, swx = 0.0, swxx = 0.0, lo = x.empty() ? 0.0 : x[0], hi = lo;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (!std::isfinite(x[i]))
+      throw InputError("learner " + quotedForMessage(name) + ": non-finite value at row " + std::to_string(i + 1));
+    const double wi = w ? w[i] : 1.0;
+    sw += wi;
+    swx += wi * x[i];
+    swxx += wi * x[i] * x[i];
+    lo = std::min(lo, x[i]);
+    hi = std::max(hi, x[i]);
+  }
+  if (!(lo < hi))
+    throw InputError("learner " + quotedForMessage(name) + ": covariate is constant (all values " +
+                     formatNumber(lo, 10) + ")");
+  Learner l = emptyLearner(name, column, LearnerType::Linear, lo, hi, settings);
+  l.gram.resize(2, 2);
+  l.gram << sw, swx, swx, swxx;
+  l.penalty = Eigen::MatrixXd::Identity(2, 2);
+  finishLearner(l, settings.linearEdf, settings.edfDefinition);
+  return l;
+}
+
+Learner buildFactor(const std::string& name, int column, const std::vector<double>& codes,
+                    const std::vector<std::string>& levels, const double* w, const ModelSettings& settings) {
+  const auto L = static_cast<Eigen::Index>(levels.size());
+  Eigen::VectorXd perLevel = Eigen::VectorXd::Zero(L);
+  for (std::size_t i = 0; i < codes.size(); ++i) perLevel[static_cast<Eigen::Index>(codes[i])] += w ? w[i] : 1.0;
+  Learner l = emptyLearner(name, column, LearnerType::Factor, 0.0, 1.0, settings);
+  l.levels = levels;
+  // X = [1, 1{f = level 2}, ..., 1{f = level L}]: X'WX has the total weight in (0, 0) and each level's weight on
+  // its diagonal entry and in the intercept's row and column.
+  l.gram = Eigen::MatrixXd::Zero(L, L);
+  l.gram(0, 0) = perLevel.sum();
+  for (Eigen::Index a = 1; a < L; ++a) l.gram(0, a) = l.gram(a, 0) = l.gram(a, a) = perLevel[a];
+  l.penalty = Eigen::MatrixXd::Identity(L, L);
+  finishLearner(l, settings.factorEdf, settings.edfDefinition);
+  return l;
+}
+
+}  // namespace gb
