@@ -11,6 +11,7 @@
 #include "opencl/CompactKernels.hpp"
 #include "opencl/DenseGemv.hpp"
 #include "opencl/DeviceProblem.hpp"
+#include "opencl/GradientPath.hpp"
 #include "opencl/IterationScheme.hpp"
 #include "opencl/Tuning.hpp"
 
@@ -89,6 +90,7 @@ struct OpenClBackend::State {
   OpenClTuning tuning;  // the environment's experiment switches, validated once
   std::unique_ptr<DeviceProblem> problem;
   std::unique_ptr<IterationScheme> scheme;
+  std::unique_ptr<GradientPath> gradient;  // for the models without the residual shortcut
   bool prepared = false;
 };
 
@@ -112,18 +114,22 @@ BackendInfo OpenClBackend::info() const {
                      s_->kernelName,
                      s_->isDouble ? "double" : "float",
                      s_->tuning.describe(),
-                     s_->scheme ? s_->scheme->name() : std::string()};
+                     s_->gradient ? std::string("gradient") : (s_->scheme ? s_->scheme->name() : std::string())};
 }
 
 void OpenClBackend::prepare(const BoostProblem& problem) {
   State& s = *s_;
   requireCompleteProblem(problem, "opencl backend");
-  if (problem.gradientEachIteration())
-    throw InputError(optionMessage("--backend",
-                                   "opencl runs gaussian fits of spline learners without weights only, "
-                                   "so far; use --backend cpu for this model"));
   s.prepared = false;
   s.scheme.reset();
+  s.gradient.reset();
+  s.problem.reset();
+  if (problem.gradientEachIteration()) {
+    s.gradient = std::make_unique<GradientPath>(*s.ctx, problem,
+                                                DeviceProblemOptions{s.kernelName, s.isDouble, s.forceGpuKernels});
+    s.prepared = true;
+    return;
+  }
   s.problem = std::make_unique<DeviceProblem>(*s.ctx, problem,
                                               DeviceProblemOptions{s.kernelName, s.isDouble, s.forceGpuKernels});
   s.scheme = chooseScheme(*s.problem, policy_);
@@ -135,6 +141,10 @@ void OpenClBackend::iterate(int count, std::vector<IterationResult>& out) {
   State& s = *s_;
   if (!s.prepared) throw ComputeError("opencl backend: iterate() before prepare()");
   if (count <= 0) return;
+  if (s.gradient) {
+    for (int it = 0; it < count; ++it) out.push_back(s.gradient->iterate());
+    return;
+  }
   s.problem->ensureHistory(static_cast<std::size_t>(count));
   // Only device work inside the batch: the selected learner stays on the device, the records in its history.
   for (int it = 0; it < count; ++it) s.scheme->iteration(it);
@@ -144,6 +154,7 @@ void OpenClBackend::iterate(int count, std::vector<IterationResult>& out) {
 
 std::vector<double> OpenClBackend::fitted() {
   if (!s_->prepared) throw ComputeError("opencl backend: fitted() before prepare()");
+  if (s_->gradient) return s_->gradient->fitted();
   return s_->problem->download(s_->problem->mu, s_->problem->n);
 }
 
@@ -154,6 +165,7 @@ void OpenClBackend::setForceGpuKernels(bool force) { s_->forceGpuKernels = force
 CandidateScores OpenClBackend::candidates() {
   State& s = *s_;
   if (!s.prepared) throw ComputeError("opencl backend: candidates() before prepare()");
+  if (s.gradient) return s.gradient->candidates();
   s.scheme->exactScore();  // exact c for the current g: any pending correction is void
   CandidateScores scores;
   DeviceProblem& p = *s.problem;

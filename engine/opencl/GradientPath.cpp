@@ -1,0 +1,169 @@
+#include "opencl/GradientPath.hpp"
+
+#include <algorithm>
+
+#include "common/Error.hpp"
+#include "compute/IterationPolicy.hpp"
+
+namespace gb::ocl {
+
+namespace {
+
+DeviceFamily deviceFamily(Family f) { return static_cast<DeviceFamily>(static_cast<int>(f)); }
+
+double familyParameter(const FamilyFunctions& f) {
+  return f.family == Family::Huber ? f.delta : (f.family == Family::Quantile ? f.tau : 0.0);
+}
+
+std::vector<Learner> splinesOf(const BoostProblem& problem) {
+  std::vector<Learner> splines;
+  for (const Learner& l : *problem.learners)
+    if (l.isSpline()) splines.push_back(l);
+  if (splines.empty())
+    throw InputError(optionMessage("--backend",
+                                   "opencl needs at least one spline learner (the linear and factor "
+                                   "learners ride on its device data); use --backend cpu"));
+  return splines;
+}
+
+// The spline learners come first in the Booster's order (splines, linears, factors): the device problem's learner j
+// is the model's learner j.
+BoostProblem splineProblem(const BoostProblem& problem, const std::vector<Learner>& splines) {
+  BoostProblem p = problem;
+  p.learners = &splines;
+  p.covariates.resize(splines.size());
+  return p;
+}
+
+}  // namespace
+
+GradientPath::GradientPath(Context& ctx, const BoostProblem& problem, const DeviceProblemOptions& options)
+    : ctx_(ctx),
+      problem_(problem),
+      splines_(splinesOf(problem)),
+      device_(std::make_unique<DeviceProblem>(ctx, splineProblem(problem, splines_), options)),
+      family_(ctx, deviceFamily(problem.family.family), options.isDouble),
+      olsKernels_(ctx, options.isDouble, problem.rows) {
+  const std::size_t n = problem.rows;
+  const std::vector<double> ones(n, 1.0);
+  const std::vector<double>& w = problem.weights ? *problem.weights : ones;
+  weights_ = device_->upload(w);
+  for (double v : w) totalWeight_ += v;
+  param_ = familyParameter(problem.family);
+  riskConstant_ = FamilyKernels::riskConstant(deviceFamily(problem.family.family), *problem.response, w);
+  riskPartials_ = Buffer(ctx, FamilyKernels::riskGroups(n) * device_->realBytes());
+  int maxLevels = 2;
+  for (std::size_t j = splines_.size(); j < problem.learners->size(); ++j) {
+    const Learner& l = (*problem.learners)[j];
+    OlsLearner o;
+    o.learner = &l;
+    const std::vector<double>& x = *problem.covariates[j];
+    if (l.type == LearnerType::Linear) {
+      o.values = device_->upload(x);
+    } else {
+      std::vector<int> codes(x.begin(), x.end());
+      o.values = Buffer(ctx, codes.size() * sizeof(int));
+      o.values.write(ctx, codes.data(), codes.size() * sizeof(int));
+      maxLevels = std::max(maxLevels, l.numColumns());
+    }
+    ols_.push_back(std::move(o));
+  }
+  olsPartials_ = Buffer(ctx, olsKernels_.chunks() * static_cast<std::size_t>(maxLevels) * device_->realBytes());
+  effect_ = Buffer(ctx, static_cast<std::size_t>(maxLevels) * device_->realBytes());
+  ctx.finish();
+}
+
+GradientPath::~GradientPath() = default;
+
+// wu on the device, then every learner's reduction c'Qc (spline c, delta on the device; linear/factor c on the host).
+void GradientPath::gradientAndScores(std::vector<double>& reductions, std::vector<Eigen::VectorXd>& olsC) {
+  DeviceProblem& p = *device_;
+  family_.gradient(p.n, p.y, p.mu, weights_, param_, p.g);
+  p.score();
+  reductions = p.download(p.reduction, static_cast<std::size_t>(p.L));
+  olsC.clear();
+  for (const OlsLearner& o : ols_) {
+    const Learner& l = *o.learner;
+    Eigen::VectorXd c(l.numColumns());
+    if (l.type == LearnerType::Linear) {
+      const std::vector<double> sums = olsKernels_.linearSums(o.values, p.g, olsPartials_);
+      c << sums[0], sums[1];
+    } else {
+      const std::vector<double> sums = olsKernels_.levelSums(o.values, l.numColumns(), p.g, olsPartials_);
+      double total = 0.0;
+      for (double s : sums) total += s;
+      c[0] = total;
+      for (int a = 1; a < l.numColumns(); ++a) c[a] = sums[static_cast<std::size_t>(a)];
+    }
+    reductions.push_back(c.dot(l.rssMatrix * c));
+    olsC.push_back(std::move(c));
+  }
+}
+
+void GradientPath::updateOls(const OlsLearner& o, const Eigen::VectorXd& step) {
+  if (o.learner->type == LearnerType::Linear) {
+    olsKernels_.linearUpdate(o.values, step[0], step[1], device_->mu);
+    return;
+  }
+  std::vector<double> effect(static_cast<std::size_t>(step.size()));
+  effect[0] = step[0];
+  for (Eigen::Index a = 1; a < step.size(); ++a) effect[static_cast<std::size_t>(a)] = step[0] + step[a];
+  const Buffer values = device_->upload(effect);
+  olsKernels_.levelUpdate(o.values, values, device_->mu);
+  ctx_.finish();  // `values` is released at the end of this scope
+}
+
+double GradientPath::risk() {
+  DeviceProblem& p = *device_;
+  family_.risk(p.n, p.y, p.mu, weights_, param_, riskPartials_);
+  const std::vector<double> partials = p.download(riskPartials_, FamilyKernels::riskGroups(p.n));
+  double sum = riskConstant_;
+  for (double v : partials) sum += v;
+  return sum / totalWeight_;
+}
+
+IterationResult GradientPath::iterate() {
+  DeviceProblem& p = *device_;
+  std::vector<double> reductions;
+  std::vector<Eigen::VectorXd> olsC;
+  gradientAndScores(reductions, olsC);
+  const std::size_t best = bestLearner(reductions);
+  IterationResult result;
+  result.learner = static_cast<int>(best);
+  if (best < static_cast<std::size_t>(p.L)) {
+    const cl_int index = static_cast<cl_int>(best);
+    p.index.write(ctx_, &index, sizeof(index));
+    p.update();  // mu += nu B_j delta_j (its g = y - mu is replaced by the next gradient)
+    const std::vector<double> delta = p.download(p.delta, static_cast<std::size_t>(p.L) * p.k);
+    result.delta.resize(static_cast<std::size_t>(p.k));
+    for (int a = 0; a < p.k; ++a) result.delta[a] = p.nu * delta[best * p.k + static_cast<std::size_t>(a)];
+  } else {
+    const std::size_t o = best - static_cast<std::size_t>(p.L);
+    const Eigen::VectorXd step = p.nu * (ols_[o].learner->solveMatrix * olsC[o]);
+    updateOls(ols_[o], step);
+    result.delta.assign(step.data(), step.data() + step.size());
+  }
+  result.risk = risk();
+  return result;
+}
+
+std::vector<double> GradientPath::fitted() { return device_->download(device_->mu, device_->n); }
+
+CandidateScores GradientPath::candidates() {
+  std::vector<double> reductions;
+  std::vector<Eigen::VectorXd> olsC;
+  gradientAndScores(reductions, olsC);
+  const std::vector<double> f = fitted();
+  const std::vector<double>& y = *problem_.response;
+  double uwu = 0.0;
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    const double u = problem_.family.ngradient(y[i], f[i]);
+    uwu += (problem_.weights ? (*problem_.weights)[i] : 1.0) * u * u;
+  }
+  CandidateScores scores;
+  scores.residualSumOfSquares = uwu;
+  for (double r : reductions) scores.rss.push_back(uwu - r);
+  return scores;
+}
+
+}  // namespace gb::ocl

@@ -1,0 +1,51 @@
+#pragma once
+// The OpenCL backend's path for the models without the residual shortcut (BoostProblem::gradientEachIteration:
+// any family but gaussian, case weights, linear or factor learners). Every iteration on the device:
+//   wu = w * ngradient(y, f)       family_gradient (kernels/family.cl)
+//   c = B'(wu), delta = P c, c'Qc  the compact B'g and learner_solve for the spline learners (DeviceProblem::score)
+//   sum v, sum x v, per-level sums  kernels/ols.cl for the linear and factor learners
+//   f += nu B_j* delta_j*           the compact update, or linear_update / level_update
+//   sum w loss(y, f)                family_risk, partial sums added on the host in a fixed order
+// The selection (the largest c_j'Q_j c_j, ties to the lowest index, learners in the Booster's order) is made on the
+// host from the downloaded reductions. At least one spline learner is needed (it carries the compact data).
+#include <memory>
+#include <vector>
+
+#include "compute/Backend.hpp"
+#include "opencl/DeviceProblem.hpp"
+#include "opencl/FamilyKernels.hpp"
+#include "opencl/OlsKernels.hpp"
+
+namespace gb::ocl {
+
+class GradientPath {
+ public:
+  // Throws InputError when the model has no spline learner.
+  GradientPath(Context& ctx, const BoostProblem& problem, const DeviceProblemOptions& options);
+  ~GradientPath();
+  IterationResult iterate();
+  std::vector<double> fitted();
+  CandidateScores candidates();
+
+ private:
+  struct OlsLearner {
+    const Learner* learner = nullptr;
+    Buffer values;  // x (REAL) for a linear learner, level codes (int) for a factor
+  };
+
+  void gradientAndScores(std::vector<double>& reductions, std::vector<Eigen::VectorXd>& olsC);
+  void updateOls(const OlsLearner& l, const Eigen::VectorXd& step);
+  double risk();
+
+  Context& ctx_;
+  BoostProblem problem_;
+  std::vector<Learner> splines_;  // the spline learners, for the device problem
+  std::unique_ptr<DeviceProblem> device_;
+  std::vector<OlsLearner> ols_;
+  FamilyKernels family_;
+  OlsKernels olsKernels_;
+  Buffer weights_, riskPartials_, olsPartials_, effect_;
+  double param_ = 0.0, riskConstant_ = 0.0, totalWeight_ = 0.0;
+};
+
+}  // namespace gb::ocl
