@@ -1,0 +1,276 @@
+// mboost's families, case weights, linear and factor learners and the model frame, each against a reference that is
+// independent of the code under test: a finite-difference slope, a closed form, a replicated data set, or least
+// squares solved densely.
+#include <QtTest>
+#include <cmath>
+#include <random>
+
+#include "compute/Booster.hpp"
+#include "compute/CpuBackend.hpp"
+#include "family/FamilyFunctions.hpp"
+#include "learner/EdfSolver.hpp"
+#include "learner/ModelFrame.hpp"
+#include "spline/Penalty.hpp"
+#include "support/DenseReference.hpp"
+#include "support/TestSupport.hpp"
+
+using namespace gb;
+
+namespace {
+
+constexpr unsigned kSeed = 20261125;
+
+std::shared_ptr<Dataset> table(std::vector<std::string> names, std::vector<std::vector<double>> columns) {
+  auto d = std::make_shared<Dataset>();
+  d->source = "t.csv";
+  d->names = std::move(names);
+  d->columns = std::move(columns);
+  d->kinds.assign(d->names.size(), ColumnKind::Numeric);
+  d->levels.assign(d->names.size(), {});
+  return d;
+}
+
+void makeText(Dataset& d, std::size_t c, std::vector<std::string> levels) {
+  d.kinds[c] = ColumnKind::Text;
+  d.levels[c] = std::move(levels);
+}
+
+Booster fit(std::shared_ptr<const Dataset> d, const ModelSettings& s) {
+  return Booster(std::move(d), s, std::make_unique<CpuBackend>(1));
+}
+
+double maxRelative(const std::vector<double>& a, const std::vector<double>& b) {
+  double diff = 0.0, scale = 0.0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    diff = std::max(diff, std::abs(a[i] - b[i]));
+    scale = std::max(scale, std::abs(b[i]));
+  }
+  return diff / scale;
+}
+
+}  // namespace
+
+class TestFamilies : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() { qInfo("seed %u", kSeed); }
+  void negativeGradientIsTheLossSlope_data();
+  void negativeGradientIsTheLossSlope();
+  void offsetsAreMboosts();
+  void gradientPathEqualsTheShortcut();
+  void integerWeightsEqualReplicatedRows();
+  void unpenalisedFactorAndLinearAreLeastSquares();
+  void frameFollowsGamboostDefaults();
+  void frameOmitsAndCodes();
+  void frameRefusesBadResponses();
+  void nullSpaceIsThePenaltys();
+};
+
+void TestFamilies::negativeGradientIsTheLossSlope_data() {
+  QTest::addColumn<int>("family");
+  QTest::addColumn<double>("scale");                                          // ngradient = -scale * d loss / df
+  QTest::newRow("gaussian") << int(Family::Gaussian) << 0.5;                  // mboost's gradient of (y - f)^2 / 2
+  QTest::newRow("binomial") << int(Family::Binomial) << 1.0 / std::log(2.0);  // log2 loss, natural-log risk
+  QTest::newRow("poisson") << int(Family::Poisson) << 1.0;
+  QTest::newRow("laplace") << int(Family::Laplace) << 1.0;
+  QTest::newRow("huber") << int(Family::Huber) << 1.0;
+  QTest::newRow("quantile") << int(Family::Quantile) << 1.0;
+}
+
+void TestFamilies::negativeGradientIsTheLossSlope() {
+  QFETCH(int, family);
+  QFETCH(double, scale);
+  FamilyFunctions f{static_cast<Family>(family), 0.7, 0.8};
+  std::mt19937_64 rng(kSeed);
+  std::uniform_real_distribution<double> u(-2.0, 2.0);
+  for (int t = 0; t < 200; ++t) {
+    double y = u(rng);
+    if (f.family == Family::Binomial) y = y > 0 ? 1.0 : -1.0;
+    if (f.family == Family::Poisson) y = std::floor(3.0 * (y + 2.0));
+    const double x = u(rng);
+    if (std::abs(y - x) < 1e-3 || std::abs(std::abs(y - x) - 0.7) < 1e-3) continue;  // kinks
+    const double h = 1e-6;
+    const double slope = (f.loss(y, x + h) - f.loss(y, x - h)) / (2 * h);
+    const double want = -scale * slope;
+    QVERIFY2(std::abs(f.ngradient(y, x) - want) <= 1e-6 * (1.0 + std::abs(want)),
+             qPrintable(QString("y %1 f %2: %3 vs %4").arg(y).arg(x).arg(f.ngradient(y, x)).arg(want)));
+  }
+}
+
+void TestFamilies::offsetsAreMboosts() {
+  const std::vector<double> y{1, 3, 0, 7, 2}, w{1, 2, 0, 1, 3};
+  QCOMPARE(FamilyFunctions{Family::Gaussian}.offset(y, w), (1 + 6 + 0 + 7 + 6) / 7.0);
+  const std::vector<double> b{1, -1, 1, 1, -1};
+  QCOMPARE(FamilyFunctions{Family::Binomial}.offset(b, w), 0.5 * std::log((2.0 / 7) / (5.0 / 7)));
+  QCOMPARE(FamilyFunctions{Family::Poisson}.offset(y, {}), std::log(13.0 / 5));
+  QCOMPARE(FamilyFunctions{Family::Laplace}.offset(y, w), 2.0);  // median(y), unweighted
+  // QuantReg: the median of y repeated w times, whatever tau: 1, 3, 3, 7, 2, 2, 2 -> sorted 1 2 2 2 3 3 7 -> 2.
+  QCOMPARE((FamilyFunctions{Family::Quantile, 0.0, 0.9}.offset(y, w)), 2.0);
+  // R: quantile(c(3, 1, 2), 0.9) = 2.8 and quantile(1:4, 0.5) = 2.5 (type 7).
+  QCOMPARE(quantileType7({3, 1, 2}, 0.9), 2.8);
+  QCOMPARE(quantileType7({1, 2, 3, 4}, 0.5), 2.5);
+}
+
+void TestFamilies::gradientPathEqualsTheShortcut() {
+  // The same gaussian fit through the cached-residual path and (with weights all 1) the gradient path: two
+  // implementations of c = B'u that share nothing but the learners.
+  auto data = gbtest::makeSmoothData(400, 4, kSeed);
+  auto weighted = std::make_shared<Dataset>(*data);
+  weighted->names.push_back("w");
+  weighted->columns.push_back(std::vector<double>(data->rows(), 1.0));
+  ModelSettings s;
+  s.spline.knots = 10;
+  s.mstop = 60;
+  s.learners = {"x1", "x2", "x3", "x4"};
+  Booster a = fit(data, s);
+  a.run(s.mstop);
+  s.weights = "w";
+  Booster b = fit(weighted, s);
+  b.run(s.mstop);
+  QCOMPARE(b.backendInfo().scheme, std::string("gradient"));
+  QCOMPARE(a.backendInfo().scheme, std::string("moments-cached"));
+  QCOMPARE(a.path().learner, b.path().learner);
+  QVERIFY(maxRelative(b.fitted(), a.fitted()) < 1e-12);
+  QVERIFY(maxRelative(b.path().risk, a.path().risk) < 1e-12);
+}
+
+void TestFamilies::integerWeightsEqualReplicatedRows() {
+  // Weights 1..3 (no zero, so the covariate ranges and knots agree) against the data with each row repeated w times.
+  auto data = gbtest::makeSmoothData(150, 3, kSeed + 1);
+  std::mt19937_64 rng(kSeed + 2);
+  std::vector<double> w(data->rows());
+  for (double& v : w) v = 1.0 + static_cast<double>(rng() % 3);
+  auto weighted = std::make_shared<Dataset>(*data);
+  weighted->names.push_back("w");
+  weighted->columns.push_back(w);
+  auto repeated = std::make_shared<Dataset>(*data);
+  for (auto& column : repeated->columns) column.clear();
+  for (std::size_t i = 0; i < data->rows(); ++i)
+    for (int r = 0; r < static_cast<int>(w[i]); ++r)
+      for (std::size_t c = 0; c < data->cols(); ++c) repeated->columns[c].push_back(data->columns[c][i]);
+  for (Family family : {Family::Gaussian, Family::Laplace}) {
+    ModelSettings s;
+    s.spline.knots = 8;
+    s.mstop = 50;
+    s.family = family;
+    s.learners = {"x1", "x2", "x3"};
+    s.hasOffset = family == Family::Laplace;  // mboost's Laplace offset is median(y) unweighted: fix it for both
+    s.offset = 0.1;
+    Booster r = fit(repeated, s);
+    r.run(s.mstop);
+    s.weights = "w";
+    Booster b = fit(weighted, s);
+    b.run(s.mstop);
+    QCOMPARE(b.path().learner, r.path().learner);
+    QVERIFY2(maxRelative(b.path().risk, r.path().risk) < 1e-11, toString(family).c_str());
+    for (std::size_t j = 0; j < b.learners().size(); ++j)
+      QVERIFY(std::abs(b.learners()[j].lambda - r.learners()[j].lambda) <= 1e-8 * r.learners()[j].lambda);
+  }
+}
+
+void TestFamilies::unpenalisedFactorAndLinearAreLeastSquares() {
+  // nu = 1 and one unpenalised learner: one step is the least-squares fit (group means; the OLS line).
+  std::mt19937_64 rng(kSeed + 3);
+  std::normal_distribution<double> e(0.0, 1.0);
+  const std::size_t n = 90;
+  std::vector<double> y(n), code(n), x(n);
+  std::vector<double> sum(3, 0.0), count(3, 0.0);
+  for (std::size_t i = 0; i < n; ++i) {
+    code[i] = static_cast<double>(i % 3);
+    x[i] = e(rng);
+    y[i] = 2.0 * code[i] + 0.5 * x[i] + e(rng);
+    sum[i % 3] += y[i];
+    count[i % 3] += 1.0;
+  }
+  auto d = table({"y", "f", "x"}, {y, code, x});
+  makeText(*d, 1, {"a", "b", "c"});
+  ModelSettings s;
+  s.nu = 1.0;
+  s.mstop = 1;
+  s.factors = {"f"};
+  Booster b = fit(d, s);
+  b.run(1);
+  QCOMPARE(b.learners()[0].lambda, 0.0);
+  for (std::size_t i = 0; i < n; ++i) QVERIFY(std::abs(b.fitted()[i] - sum[i % 3] / count[i % 3]) < 1e-12);
+  s.factors.clear();
+  s.linears = {"x"};
+  Booster l = fit(d, s);
+  l.run(1);
+  double mx = 0, my = 0, sxy = 0, sxx = 0;
+  for (std::size_t i = 0; i < n; ++i) mx += x[i] / n, my += y[i] / n;
+  for (std::size_t i = 0; i < n; ++i) sxy += (x[i] - mx) * (y[i] - my), sxx += (x[i] - mx) * (x[i] - mx);
+  const double slope = sxy / sxx;
+  for (std::size_t i = 0; i < n; ++i) QVERIFY(std::abs(l.fitted()[i] - (my + slope * (x[i] - mx))) < 1e-12);
+}
+
+void TestFamilies::frameFollowsGamboostDefaults() {
+  auto d = table({"y", "x", "f", "w"}, {{1, 2, 3, 4}, {1, 2, 3, 4}, {0, 1, 0, 1}, {1, 1, 1, 1}});
+  makeText(*d, 2, {"p", "q"});
+  ModelSettings s;
+  s.weights = "w";
+  const ModelFrame f = buildModelFrame(d, s);
+  QCOMPARE(f.splines, std::vector<std::string>{"x"});
+  QCOMPARE(f.factors, std::vector<std::string>{"f"});
+  QVERIFY(f.linears.empty());
+  s.learners = {"f"};
+  QVERIFY(gbtest::inputErrorOf([&] { buildModelFrame(d, s); }).startsWith("--spline: column 'f' holds text"));
+}
+
+void TestFamilies::frameOmitsAndCodes() {
+  const double na = std::nan("");
+  auto d = table({"y", "x", "f", "unused"},
+                 {{1, 0, na, 1, 0, 1}, {1, 2, 3, na, 5, 6}, {0, 2, 1, 1, 2, 2}, {na, na, na, na, na, na}});
+  makeText(*d, 2, {"a", "b", "c"});
+  ModelSettings s;
+  s.family = Family::Binomial;
+  s.learners = {"x"};
+  s.factors = {"f"};
+  const ModelFrame f = buildModelFrame(d, s);
+  QCOMPARE(f.keptRows, (std::vector<std::size_t>{0, 1, 4, 5}));
+  QCOMPARE(f.response, (std::vector<double>{1, -1, -1, 1}));
+  QCOMPARE(f.omissionNote(), QString("2 of 6 rows omitted for missing values ('y' 1, 'x' 1)").toStdString());
+  // Level 'b' occurs only in omitted rows: the factor keeps 'a' and 'c', recoded 0 and 1.
+  const std::size_t fc = static_cast<std::size_t>(f.data->columnIndex("f"));
+  QCOMPARE(f.data->levelsOf(fc), (std::vector<std::string>{"a", "c"}));
+  QCOMPARE(f.data->columns[fc], (std::vector<double>{0, 1, 1, 1}));
+  s.missing = MissingPolicy::Fail;
+  QCOMPARE(gbtest::inputErrorOf([&] { buildModelFrame(d, s); }),
+           QString("t.csv:4: column 'y': missing value (NA or empty; --missing omit drops such rows)"));
+}
+
+void TestFamilies::frameRefusesBadResponses() {
+  auto d = table({"y", "x", "w"}, {{0, 1, 2, 1}, {1, 2, 3, 4}, {1, -1, 1, 1}});
+  ModelSettings s;
+  s.learners = {"x"};
+  s.family = Family::Binomial;
+  QVERIFY(gbtest::inputErrorOf([&] { buildModelFrame(d, s); }).contains("t.csv:4: response 'y'"));
+  s.family = Family::Poisson;
+  d->columns[0][1] = 1.5;
+  QVERIFY(gbtest::inputErrorOf([&] { buildModelFrame(d, s); }).contains("t.csv:3: response 'y' with --family poisson"));
+  d->columns[0][1] = 1;
+  s.weights = "w";
+  QVERIFY(gbtest::inputErrorOf([&] { buildModelFrame(d, s); }).contains("t.csv:3: --weights 'w': weight -1"));
+  auto all = table({"y", "x"}, {{std::nan(""), 1}, {1, std::nan("")}});
+  ModelSettings plain;
+  QVERIFY(gbtest::inputErrorOf([&] { buildModelFrame(all, plain); }).contains("every one of the 2 rows"));
+}
+
+void TestFamilies::nullSpaceIsThePenaltys() {
+  // Covariate values bunched at both ends: most basis columns see almost no data, so B'B is badly conditioned; the
+  // null space is still the penalty's (2 for second differences, 0 for ridge) and edf 4 is reachable (mboost fits
+  // TH.data's bodyfat this way).
+  std::vector<double> x;
+  for (int i = 0; i < 40; ++i) x.push_back(i < 20 ? 0.001 * i : 1.0 - 0.001 * i);
+  x.push_back(0.5);
+  const SplineBasis basis(*std::min_element(x.begin(), x.end()), *std::max_element(x.begin(), x.end()), SplineSpec{});
+  const Eigen::MatrixXd gram = gramMatrix(basis, x.data(), x.size());
+  const EdfFunction pspline(gram, penaltyMatrix(basis.numColumns(), PenaltyKind::PSpline, 2));
+  QCOMPARE(pspline.nullSpaceDimension(), 2);
+  const LambdaSolution sol = solveLambda(pspline, 4.0, EdfDefinition::Mboost, "x");
+  QVERIFY(std::abs(sol.edf - 4.0) < 1e-9);
+  const EdfFunction ridge(gram, penaltyMatrix(basis.numColumns(), PenaltyKind::Ridge, 0));
+  QCOMPARE(ridge.nullSpaceDimension(), 0);
+}
+
+QTEST_GUILESS_MAIN(TestFamilies)
+#include "test_families.moc"
