@@ -130,8 +130,10 @@ RecordArgs DeviceProblem::recordArgs(int previous, int record) {
                     record};
 }
 
-void DeviceProblem::selectAndRecord(int previous, int record) {
-  LearnerSelectArgs{L, &reduction, &delta, recordArgs(previous, record)}.bind(select_);
+void DeviceProblem::selectAndRecord(int previous, int record) { selectAndRecord(recordArgs(previous, record)); }
+
+void DeviceProblem::selectAndRecord(const RecordArgs& args) {
+  LearnerSelectArgs{L, &reduction, &delta, args}.bind(select_);
   const std::size_t group = static_cast<std::size_t>(params.reduceGroupSize);
   select_.launch(ctx, {group}, {group});
 }

@@ -55,6 +55,8 @@ class DeviceProblem {
   void score();
   // (3) + (5): finishes the risk of record `previous` (if >= 0), selects and records `record` (if >= 0).
   void selectAndRecord(int previous, int record);
+  // The same with the risk finished from other partial sums (e.g. the family's weighted loss).
+  void selectAndRecord(const RecordArgs& args);
   // The parameters every select kernel takes: finish record `previous`'s risk, write record `record`.
   RecordArgs recordArgs(int previous, int record);
   // (4): mu += nu B_j* delta_j*, g = y - mu, partial sums of g'g.

@@ -122,7 +122,36 @@ double GradientPath::risk() {
   return sum / totalWeight_;
 }
 
-IterationResult GradientPath::iterate() {
+void GradientPath::iterate(int count, std::vector<IterationResult>& out) {
+  if (ols_.empty()) return iterateOnDevice(count, out);
+  for (int it = 0; it < count; ++it) out.push_back(iterateOnHost());
+}
+
+void GradientPath::iterateOnDevice(int count, std::vector<IterationResult>& out) {
+  DeviceProblem& p = *device_;
+  p.ensureHistory(static_cast<std::size_t>(count));
+  auto args = [&](int previous, int record) {
+    RecordArgs a = p.recordArgs(previous, record);
+    a.partialCount = static_cast<cl_int>(FamilyKernels::riskGroups(p.n));
+    a.partials = &riskPartials_;
+    a.inverseRows = p.real(1.0 / totalWeight_);
+    return a;
+  };
+  for (int it = 0; it < count; ++it) {
+    family_.gradient(p.n, p.y, p.mu, weights_, param_, p.g);
+    p.score();
+    p.selectAndRecord(args(it - 1, it));
+    p.update();  // mu += nu B_j* delta_j* (its g = y - mu is replaced by the next gradient)
+    family_.risk(p.n, p.y, p.mu, weights_, param_, riskPartials_);
+  }
+  p.selectAndRecord(args(count - 1, -1));
+  for (IterationResult& r : p.readRecords(count)) {
+    r.risk += riskConstant_ / totalWeight_;  // Poisson's sum(w lgamma(y + 1)), left out on the device
+    out.push_back(std::move(r));
+  }
+}
+
+IterationResult GradientPath::iterateOnHost() {
   DeviceProblem& p = *device_;
   std::vector<double> reductions;
   std::vector<Eigen::VectorXd> olsC;

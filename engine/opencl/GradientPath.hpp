@@ -6,8 +6,10 @@
 //   sum v, sum x v, per-level sums  kernels/ols.cl for the linear and factor learners
 //   f += nu B_j* delta_j*           the compact update, or linear_update / level_update
 //   sum w loss(y, f)                family_risk, partial sums added on the host in a fixed order
-// The selection (the largest c_j'Q_j c_j, ties to the lowest index, learners in the Booster's order) is made on the
-// host from the downloaded reductions. At least one spline learner is needed (it carries the compact data).
+// With spline learners only, a batch stays on the device: learner_select picks j* (the largest c_j'Q_j c_j, ties to
+// the lowest index), records it and finishes the previous record's risk from family_risk's partial sums, so a batch
+// has no host round trip. With linear or factor learners the selection is made on the host from the downloaded
+// reductions (learners in the Booster's order). At least one spline learner is needed (it carries the compact data).
 #include <memory>
 #include <vector>
 
@@ -23,7 +25,7 @@ class GradientPath {
   // Throws InputError when the model has no spline learner.
   GradientPath(Context& ctx, const BoostProblem& problem, const DeviceProblemOptions& options);
   ~GradientPath();
-  IterationResult iterate();
+  void iterate(int count, std::vector<IterationResult>& out);
   std::vector<double> fitted();
   CandidateScores candidates();
 
@@ -33,6 +35,8 @@ class GradientPath {
     Buffer values;  // x (REAL) for a linear learner, level codes (int) for a factor
   };
 
+  IterationResult iterateOnHost();
+  void iterateOnDevice(int count, std::vector<IterationResult>& out);
   void gradientAndScores(std::vector<double>& reductions, std::vector<Eigen::VectorXd>& olsC);
   void updateOls(const OlsLearner& l, const Eigen::VectorXd& step);
   double risk();

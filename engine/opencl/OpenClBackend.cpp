@@ -142,7 +142,7 @@ void OpenClBackend::iterate(int count, std::vector<IterationResult>& out) {
   if (!s.prepared) throw ComputeError("opencl backend: iterate() before prepare()");
   if (count <= 0) return;
   if (s.gradient) {
-    for (int it = 0; it < count; ++it) out.push_back(s.gradient->iterate());
+    s.gradient->iterate(count, out);
     return;
   }
   s.problem->ensureHistory(static_cast<std::size_t>(count));
