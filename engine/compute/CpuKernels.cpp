@@ -27,6 +27,10 @@ template <std::size_t... I>
 constexpr std::array<BasisRowsFn, sizeof...(I)> basisRowsTable(std::index_sequence<I...>) {
   return {&basisRows<int(I) + 1>...};
 }
+template <std::size_t... I>
+constexpr std::array<SortedMomentsFn, sizeof...(I)> sortedMomentsTable(std::index_sequence<I...>) {
+  return {&sortedMoments<int(I) + 1>...};
+}
 // Index I = (dj - 1) * 5 + (dl - 1).
 template <std::size_t... I>
 constexpr std::array<CrossFn, sizeof...(I)> crossTable(std::index_sequence<I...>) {
@@ -39,6 +43,33 @@ MomentsFn momentsKernel(int degree) {
   static constexpr auto table = momentsTable(std::make_index_sequence<kDegrees>{});
   checkDegree(degree);
   return table[degree - 1];
+}
+
+SortedMomentsFn sortedMomentsKernel(int degree) {
+  static constexpr auto table = sortedMomentsTable(std::make_index_sequence<kDegrees>{});
+  checkDegree(degree);
+  return table[degree - 1];
+}
+
+SortedRows sortRows(const BasisView& b, const double* x, std::size_t n, int intervals) {
+  SortedRows rows;
+  std::vector<int> interval(n);
+  std::vector<double> local(n);
+  rows.start.assign(static_cast<std::size_t>(intervals) + 1, 0);
+  for (std::size_t i = 0; i < n; ++i) {
+    interval[i] = b.loc.locate(x[i], &local[i]);
+    ++rows.start[static_cast<std::size_t>(interval[i]) + 1];
+  }
+  for (int q = 0; q < intervals; ++q) rows.start[q + 1] += rows.start[q];
+  std::vector<std::uint32_t> next(rows.start.begin(), rows.start.end() - 1);
+  rows.order.resize(n);
+  rows.u.resize(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint32_t r = next[static_cast<std::size_t>(interval[i])]++;
+    rows.order[r] = static_cast<std::uint32_t>(i);
+    rows.u[r] = local[i];
+  }
+  return rows;
 }
 
 UpdateFn updateKernel(int degree) {

@@ -3,6 +3,7 @@
 // x itself (interval + local coordinate), never on a stored basis. Internal to boost/CpuBackend.cpp.
 #include <Eigen/Core>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
 namespace gb::cpu {
@@ -114,6 +115,50 @@ void accumulateCrossPairs(const BasisView& bj, const double* xj, std::size_t beg
     block.noalias() += wl.matrix() * v.matrix().transpose();
   }
 }
+
+// The rows of one learner grouped by interval (a counting sort, once per fit): row order[r] lies in interval q for
+// start[q] <= r < start[q + 1], at local coordinate u[r]. The moments then accumulate in registers, interval by
+// interval, reading the gradient through `order` (it stays in cache), instead of read-modify-writes of moment bins.
+struct SortedRows {
+  std::vector<std::uint32_t> order, start;
+  std::vector<double> u;
+  std::size_t bytes() const { return order.size() * 4 + u.size() * 8 + start.size() * 4; }
+};
+SortedRows sortRows(const BasisView& b, const double* x, std::size_t n, int intervals);
+
+// M[q][s] = sum of g u^s over the rows of interval q (overwrites M).
+template <int D>
+void sortedMoments(const SortedRows& rows, int intervals, const double* g, double* M) {
+  constexpr int W = D + 1;
+  const std::uint32_t* order = rows.order.data();
+  const double* u = rows.u.data();
+  for (int q = 0; q < intervals; ++q) {
+    double a[W] = {}, b[W] = {};  // even and odd rows: two independent chains of additions
+    std::uint32_t r = rows.start[static_cast<std::size_t>(q)];
+    const std::uint32_t e = rows.start[static_cast<std::size_t>(q) + 1];
+    for (; r + 1 < e; r += 2) {
+      double p0 = g[order[r]], p1 = g[order[r + 1]];
+      const double t0 = u[r], t1 = u[r + 1];
+      for (int s = 0; s < W; ++s) {
+        a[s] += p0;
+        b[s] += p1;
+        p0 *= t0;
+        p1 *= t1;
+      }
+    }
+    if (r < e) {
+      double p0 = g[order[r]];
+      for (int s = 0; s < W; ++s) {
+        a[s] += p0;
+        p0 *= u[r];
+      }
+    }
+    for (int s = 0; s < W; ++s) M[q * W + s] = a[s] + b[s];
+  }
+}
+
+using SortedMomentsFn = void (*)(const SortedRows&, int, const double*, double*);
+SortedMomentsFn sortedMomentsKernel(int degree);
 
 using MomentsFn = void (*)(const BasisView&, const double*, const double*, std::size_t, std::size_t, double*, double*);
 using UpdateFn = double (*)(const BasisView&, const double*, const double*, std::size_t, std::size_t, double*, double*);
