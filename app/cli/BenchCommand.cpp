@@ -27,6 +27,7 @@ struct FitBenchCli {
   FitBenchOptions bench;
   int knots = 12;
   int mstop = 100;
+  std::string family = "gaussian";
   std::vector<std::string> configs{"cpu"};
   std::string device;
   std::string out;
@@ -127,6 +128,7 @@ int runFitBench(FitBenchCli o) {
   if (o.informative->count() == 0) o.bench.informative = std::min(o.bench.informative, o.bench.covariates);
   o.bench.model.spline.knots = o.knots;
   o.bench.model.mstop = o.mstop;
+  o.bench.model.family = familyFromString(o.family);
   o.bench.model.validate();
   for (const std::string& config : o.configs) o.bench.configs.push_back(parseConfig(config, o.device));
   o.bench.progress = progressTo(std::make_shared<ProgressPrinter>("bench fit", true, 1.0));
@@ -191,6 +193,9 @@ Command addFitBench(CLI::App* bench) {
   o->informative = addIntOption(sub, "--informative", b.informative, "Informative covariates (at most --covariates)");
   addIntOption(sub, "--knots", o->knots, "Interior knots (k = knots + 4 for cubic splines)");
   addIntOption(sub, "--mstop", o->mstop, "Iterations per fit");
+  sub->add_option("--family", o->family,
+                  "gaussian, binomial (y above its median) or poisson (counts from y); the others fit y as it is")
+      ->capture_default_str();
   addTextListOption(sub, "--configs", o->configs,
                     "Configs backend[:kernel[:precision]], e.g. cpu,opencl:compact_x:float")
       ->capture_default_str();
