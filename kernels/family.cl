@@ -90,3 +90,27 @@ __kernel __attribute__((reqd_work_group_size(GROUP, 1, 1))) void family_risk(con
   }
   if (lid == 0) partials[get_group_id(0)] = sums[0];
 }
+
+// family_gradient and family_risk in one pass over y, f and w: wu at f, and the partial sums of w * loss at f (the
+// same layout as family_risk's). The OpenCL gradient path runs it once per iteration: the risk it sums is that of
+// the previous iteration's update.
+__kernel __attribute__((reqd_work_group_size(GROUP, 1, 1))) void family_gradient_risk(
+    const ulong n, __global const REAL* y, __global const REAL* f, __global const REAL* w, const REAL param,
+    __global REAL* wu, __global REAL* partials) {
+  __local REAL sums[GROUP];
+  const ulong stride = get_global_size(0);
+  REAL sum = (REAL)0;
+  for (ulong i = get_global_id(0); i < n; i += stride) {
+    const REAL yi = y[i], fi = f[i], wi = w[i];
+    wu[i] = wi * negativeGradient(yi, fi, param);
+    sum += wi * loss(yi, fi, param);
+  }
+  const uint lid = get_local_id(0);
+  sums[lid] = sum;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint span = GROUP / 2; span > 0; span /= 2) {
+    if (lid < span) sums[lid] += sums[lid + span];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0) partials[get_group_id(0)] = sums[0];
+}

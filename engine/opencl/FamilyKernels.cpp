@@ -31,11 +31,16 @@ cl_uint FamilyRiskArgs::bind(Kernel& kernel, bool doublePrecision) const {
   return bindArgs(kernel, n, y, f, w, RealArg{param, doublePrecision}, partials);
 }
 
+cl_uint FamilyGradientRiskArgs::bind(Kernel& kernel, bool doublePrecision) const {
+  return bindArgs(kernel, n, y, f, w, RealArg{param, doublePrecision}, wu, partials);
+}
+
 FamilyKernels::FamilyKernels(Context& ctx, DeviceFamily family, bool doublePrecision)
     : ctx_(&ctx),
       double_(doublePrecision),
       gradient_(ctx.kernel("family", "family_gradient", options(family, doublePrecision))),
-      risk_(ctx.kernel("family", "family_risk", options(family, doublePrecision))) {}
+      risk_(ctx.kernel("family", "family_risk", options(family, doublePrecision))),
+      gradientRisk_(ctx.kernel("family", "family_gradient_risk", options(family, doublePrecision))) {}
 
 double FamilyKernels::riskConstant(DeviceFamily family, const std::vector<double>& y, const std::vector<double>& w) {
   if (family != DeviceFamily::Poisson) return 0.0;
@@ -59,6 +64,12 @@ void FamilyKernels::risk(std::size_t n, const Buffer& y, const Buffer& f, const 
                          Buffer& partials, std::vector<cl_event>* events) {
   FamilyRiskArgs{n, y.get(), f.get(), w.get(), param, partials.get()}.bind(risk_, double_);
   risk_.launch(*ctx_, {riskGroups(n) * kGroup}, {kGroup}, next(events));
+}
+
+void FamilyKernels::gradientAndRisk(std::size_t n, const Buffer& y, const Buffer& f, const Buffer& w, double param,
+                                    Buffer& wu, Buffer& partials, std::vector<cl_event>* events) {
+  FamilyGradientRiskArgs{n, y.get(), f.get(), w.get(), param, wu.get(), partials.get()}.bind(gradientRisk_, double_);
+  gradientRisk_.launch(*ctx_, {riskGroups(n) * kGroup}, {kGroup}, next(events));
 }
 
 }  // namespace gb::ocl

@@ -30,6 +30,15 @@ struct FamilyRiskArgs {
   cl_uint bind(Kernel& kernel, bool doublePrecision) const;
 };
 
+// family_gradient_risk(n, y, f, w, param, wu, partials).
+struct FamilyGradientRiskArgs {
+  cl_ulong n = 0;
+  cl_mem y = nullptr, f = nullptr, w = nullptr;
+  double param = 0.0;
+  cl_mem wu = nullptr, partials = nullptr;
+  cl_uint bind(Kernel& kernel, bool doublePrecision) const;
+};
+
 class FamilyKernels {
  public:
   static constexpr std::size_t kGroup = 256;       // work-items per group of family_risk (its reqd_work_group_size)
@@ -43,6 +52,9 @@ class FamilyKernels {
   // Partial sums of w * loss into `partials` (riskGroups(n) REALs); their sum is the weighted risk.
   void risk(std::size_t n, const Buffer& y, const Buffer& f, const Buffer& w, double param, Buffer& partials,
             std::vector<cl_event>* events = nullptr);
+  // Both in one pass: wu at f and the partial sums of w * loss at f.
+  void gradientAndRisk(std::size_t n, const Buffer& y, const Buffer& f, const Buffer& w, double param, Buffer& wu,
+                       Buffer& partials, std::vector<cl_event>* events = nullptr);
   static std::size_t riskGroups(std::size_t n);
   // What the host adds to the partials' sum: sum(w lgamma(y + 1)) for Poisson (kernels/family.cl leaves it out),
   // 0 for the others. In double, from the host's y and w.
@@ -51,7 +63,7 @@ class FamilyKernels {
  private:
   Context* ctx_;
   bool double_;
-  Kernel gradient_, risk_;
+  Kernel gradient_, risk_, gradientRisk_;
 };
 
 }  // namespace gb::ocl

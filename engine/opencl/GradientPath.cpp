@@ -137,13 +137,14 @@ void GradientPath::iterateOnDevice(int count, std::vector<IterationResult>& out)
     a.inverseRows = p.real(1.0 / totalWeight_);
     return a;
   };
+  // One pass gives the gradient at mu and the risk of the update that made mu (record it - 1's).
   for (int it = 0; it < count; ++it) {
-    family_.gradient(p.n, p.y, p.mu, weights_, param_, p.g);
+    family_.gradientAndRisk(p.n, p.y, p.mu, weights_, param_, p.g, riskPartials_);
     p.score();
     p.selectAndRecord(args(it - 1, it));
     p.update();  // mu += nu B_j* delta_j* (its g = y - mu is replaced by the next gradient)
-    family_.risk(p.n, p.y, p.mu, weights_, param_, riskPartials_);
   }
+  family_.risk(p.n, p.y, p.mu, weights_, param_, riskPartials_);
   p.selectAndRecord(args(count - 1, -1));
   for (IterationResult& r : p.readRecords(count)) {
     r.risk += riskConstant_ / totalWeight_;  // Poisson's sum(w lgamma(y + 1)), left out on the device

@@ -160,6 +160,8 @@ class TestKernelArgs : public QObject {
     QCOMPARE(FamilyGradientArgs{}.bind(gradient, false), declaredArgs(gradient));
     Kernel risk(ctx.kernel("family", "family_risk", "-DREAL=float -DFAMILY=1"));
     QCOMPARE(FamilyRiskArgs{}.bind(risk, false), declaredArgs(risk));
+    Kernel both(ctx.kernel("family", "family_gradient_risk", "-DREAL=float -DFAMILY=1"));
+    QCOMPARE(FamilyGradientRiskArgs{}.bind(both, false), declaredArgs(both));
     for (const char* name : {"level_sums", "linear_sums", "level_update", "linear_update"}) {
       Kernel k(ctx.kernel("ols", name, "-DREAL=float"));
       const std::string n = name;
