@@ -93,6 +93,34 @@ __kernel __attribute__((reqd_work_group_size(UPDATE_GROUP, 1, 1))) void compact_
   x_update_rows(n, groupRows, learnerIndex, delta, scale, x, geometry, poly, y, mu, g, partials, A, scratch);
 }
 
+#ifdef FAMILY
+// The gradient path's update (engine/opencl/GradientPath.cpp), compact_x only: mu += scale * (B_j delta_j), then at the
+// new mu the next iteration's wu = w * negativeGradient and partials[group] = sum of w * loss (the risk of this update,
+// which the next learner_select finishes). One pass and one launch instead of update, gradient and risk.
+__kernel __attribute__((reqd_work_group_size(UPDATE_GROUP, 1, 1))) void compact_x_family_update(
+    int n, int groupRows, __global const int* learnerIndex, __global const REAL* delta, REAL scale,
+    __global const REAL* x, __global const REAL* geometry, __global const REAL* poly, __global const REAL* y,
+    __global const REAL* w, REAL param, __global REAL* mu, __global REAL* wu, __global REAL* partials) {
+  __local REAL A[MOMENTS];
+  __local REAL scratch[UPDATE_GROUP];
+  const int j = learnerIndex[0];
+  step_table(poly + (size_t)j * INTERVALS * W * W, delta + (size_t)j * K, scale, A);
+  const REAL lo = geometry[2 * j], inverseSpacing = geometry[2 * j + 1];
+  __global const REAL* xj = x + (size_t)j * n;
+  int i, end, step;
+  my_rows(n, groupRows, &i, &end, &step);
+  REAL sum = (REAL)0;
+  for (; i < end; i += step) {
+    const REAL m = mu[i] + eval_table(A, xj[i], lo, inverseSpacing);
+    mu[i] = m;
+    const REAL yi = y[i], wi = w[i];
+    wu[i] = wi * negativeGradient(yi, m, param);
+    sum += wi * loss(yi, m, param);
+  }
+  group_sum(sum, scratch, partials);
+}
+#endif
+
 // ---- CPU devices: the update and the cross-product cache fill in one launch ---------------------------------
 // u^0 .. u^DEGREE of x's row and its interval (kernels/common.cl's locate_interval).
 inline int powers_row(REAL x, REAL lo, REAL inverseSpacing, REAL* p) {

@@ -5,63 +5,13 @@
 // y is coded as the engine codes it: binomial y in {-1, +1} (mboost's internal coding), poisson counts.
 // `param` is Huber's delta or the quantile's tau (unused otherwise).
 
-#define GB_FAMILY_GAUSSIAN 0
-#define GB_FAMILY_BINOMIAL 1
-#define GB_FAMILY_POISSON 2
-#define GB_FAMILY_LAPLACE 3
-#define GB_FAMILY_HUBER 4
-#define GB_FAMILY_QUANTILE 5
 #ifndef FAMILY
 #error "FAMILY must be defined"
 #endif
 #ifndef GROUP
 #define GROUP 256
 #endif
-
-// sign() of OpenCL returns 0 for 0 as R's sign() does; written out so that -0.0 and NaN need no thought.
-inline REAL signOf(REAL v) { return v > (REAL)0 ? (REAL)1 : v < (REAL)0 ? (REAL)-1 : (REAL)0; }
-
-inline REAL negativeGradient(REAL y, REAL f, REAL param) {
-  const REAL r = y - f;
-#if FAMILY == GB_FAMILY_GAUSSIAN
-  return r;
-#elif FAMILY == GB_FAMILY_BINOMIAL
-  // mboost: e = exp(-2yf), u = 2 y e / (log(2) (1 + e)); divided through by e so that no inf/inf appears.
-  return (REAL)2 * y / ((REAL)M_LN2 * ((REAL)1 + exp((REAL)2 * y * f)));
-#elif FAMILY == GB_FAMILY_POISSON
-  return y - exp(f);
-#elif FAMILY == GB_FAMILY_LAPLACE
-  return signOf(r);
-#elif FAMILY == GB_FAMILY_HUBER
-  return fabs(r) < param ? r : param * signOf(r);
-#elif FAMILY == GB_FAMILY_QUANTILE
-  return r >= (REAL)0 ? param : -((REAL)1 - param);
-#endif
-}
-
-inline REAL loss(REAL y, REAL f, REAL param) {
-  const REAL r = y - f;
-#if FAMILY == GB_FAMILY_GAUSSIAN
-  return r * r;
-#elif FAMILY == GB_FAMILY_BINOMIAL
-  // mboost: f clamped to +-36, p = exp(f) / (exp(f) + exp(-f)), y01 = (y + 1) / 2, -y01 log p - (1 - y01) log(1 - p).
-  const REAL fc = fmin(fabs(f), (REAL)36) * signOf(f);
-  const REAL p = exp(fc) / (exp(fc) + exp(-fc));
-  const REAL y01 = (y + (REAL)1) / (REAL)2;
-  return -y01 * log(p) - ((REAL)1 - y01) * log((REAL)1 - p);
-#elif FAMILY == GB_FAMILY_POISSON
-  // -log dpois(y, exp(f)) = exp(f) - y f + lgamma(y + 1); the last term does not depend on f, and OpenCL gives
-  // lgamma no accuracy bound, so the host adds sum(w lgamma(y + 1)) once (FamilyKernels::riskConstant).
-  return exp(f) - y * f;
-#elif FAMILY == GB_FAMILY_LAPLACE
-  return fabs(r);
-#elif FAMILY == GB_FAMILY_HUBER
-  const REAL a = fabs(r);
-  return a < param ? a * a / (REAL)2 : param * (a - param / (REAL)2);
-#elif FAMILY == GB_FAMILY_QUANTILE
-  return r >= (REAL)0 ? param * r : -((REAL)1 - param) * r;
-#endif
-}
+// GB_FAMILY_* codes, negativeGradient() and loss() are in kernels/common.cl (shared with compact_update.cl).
 
 __kernel void family_gradient(const ulong n, __global const REAL* y, __global const REAL* f, __global const REAL* w,
                               const REAL param, __global REAL* wu) {

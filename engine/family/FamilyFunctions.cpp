@@ -60,10 +60,9 @@ double FamilyFunctions::loss(double y, double f) const {
     case Family::Binomial: {
       const double c = clipped(f);
       const double p = std::exp(c) / (std::exp(c) + std::exp(-c));
-      const double y01 = (y + 1.0) / 2.0;
-      // mboost writes -y log(p) - (1 - y) log(1 - p); a zero factor keeps its term 0 (R gives NaN only for p = 0
-      // or 1, which the clip at 36 rules out).
-      return -y01 * std::log(p) - (1.0 - y01) * std::log(1.0 - p);
+      // mboost: -y01 log(p) - (1 - y01) log(1 - p). Only the term of y's class is formed: the other is 0 * log(...),
+      // which is NaN where p rounds to 1 (|f| > ~18.7) and which R's risk then drops (sum(..., na.rm = TRUE)).
+      return y > 0.0 ? -std::log(p) : -std::log(1.0 - p);
     }
     case Family::Poisson:
       return std::exp(f) - y * f + std::lgamma(y + 1.0);

@@ -70,6 +70,10 @@ GradientPath::GradientPath(Context& ctx, const BoostProblem& problem, const Devi
   }
   olsPartials_ = Buffer(ctx, olsKernels_.chunks() * static_cast<std::size_t>(maxLevels) * device_->realBytes());
   effect_ = Buffer(ctx, static_cast<std::size_t>(maxLevels) * device_->realBytes());
+  if (!device_->isDense && device_->compactKind == CompactKernel::CompactX)
+    familyUpdate_ =
+        Kernel(ctx.kernel("compact_update", "compact_x_family_update",
+                          device_->options() + " -DFAMILY=" + std::to_string(static_cast<int>(problem.family.family))));
   ctx.finish();
 }
 
@@ -79,6 +83,7 @@ GradientPath::~GradientPath() = default;
 void GradientPath::gradientAndScores(std::vector<double>& reductions, std::vector<Eigen::VectorXd>& olsC) {
   DeviceProblem& p = *device_;
   family_.gradient(p.n, p.y, p.mu, weights_, param_, p.g);
+  gradientValid_ = true;
   p.score();
   reductions = p.download(p.reduction, static_cast<std::size_t>(p.L));
   olsC.clear();
@@ -127,9 +132,48 @@ void GradientPath::iterate(int count, std::vector<IterationResult>& out) {
   for (int it = 0; it < count; ++it) out.push_back(iterateOnHost());
 }
 
+void GradientPath::familyUpdate() {
+  DeviceProblem& p = *device_;
+  CompactXFamilyUpdateArgs{static_cast<cl_int>(p.n),
+                           static_cast<cl_int>(p.params.updateGroupRows),
+                           &p.index,
+                           &p.delta,
+                           p.real(p.nu),
+                           &p.data->x(),
+                           &p.data->geometry(),
+                           &p.data->polynomials(),
+                           &p.y,
+                           &weights_,
+                           p.real(param_),
+                           &p.mu,
+                           &p.g,
+                           &p.partials}
+      .bind(familyUpdate_);
+  const std::size_t group = static_cast<std::size_t>(p.params.updateGroupSize);
+  familyUpdate_.launch(ctx_, {group * p.partialCount}, {group});
+}
+
 void GradientPath::iterateOnDevice(int count, std::vector<IterationResult>& out) {
   DeviceProblem& p = *device_;
   p.ensureHistory(static_cast<std::size_t>(count));
+  if (familyUpdate_.get()) {
+    // The fused update: the risk of update it - 1 comes from its own partials (the update's layout).
+    auto args = [&](int previous, int record) {
+      RecordArgs a = p.recordArgs(previous, record);
+      a.inverseRows = p.real(1.0 / totalWeight_);
+      return a;
+    };
+    if (!gradientValid_) family_.gradient(p.n, p.y, p.mu, weights_, param_, p.g);
+    for (int it = 0; it < count; ++it) {
+      p.score();
+      p.selectAndRecord(args(it - 1, it));
+      familyUpdate();
+    }
+    p.selectAndRecord(args(count - 1, -1));
+    gradientValid_ = true;
+    readRecords(count, out);
+    return;
+  }
   auto args = [&](int previous, int record) {
     RecordArgs a = p.recordArgs(previous, record);
     a.partialCount = static_cast<cl_int>(FamilyKernels::riskGroups(p.n));
@@ -144,9 +188,14 @@ void GradientPath::iterateOnDevice(int count, std::vector<IterationResult>& out)
     p.selectAndRecord(args(it - 1, it));
     p.update();  // mu += nu B_j* delta_j* (its g = y - mu is replaced by the next gradient)
   }
+  gradientValid_ = false;
   family_.risk(p.n, p.y, p.mu, weights_, param_, riskPartials_);
   p.selectAndRecord(args(count - 1, -1));
-  for (IterationResult& r : p.readRecords(count)) {
+  readRecords(count, out);
+}
+
+void GradientPath::readRecords(int count, std::vector<IterationResult>& out) {
+  for (IterationResult& r : device_->readRecords(count)) {
     r.risk += riskConstant_ / totalWeight_;  // Poisson's sum(w lgamma(y + 1)), left out on the device
     out.push_back(std::move(r));
   }
@@ -164,6 +213,7 @@ IterationResult GradientPath::iterateOnHost() {
     const cl_int index = static_cast<cl_int>(best);
     p.index.write(ctx_, &index, sizeof(index));
     p.update();  // mu += nu B_j delta_j (its g = y - mu is replaced by the next gradient)
+    gradientValid_ = false;
     const std::vector<double> delta = p.download(p.delta, static_cast<std::size_t>(p.L) * p.k);
     result.delta.resize(static_cast<std::size_t>(p.k));
     for (int a = 0; a < p.k; ++a) result.delta[a] = p.nu * delta[best * p.k + static_cast<std::size_t>(a)];
@@ -171,6 +221,7 @@ IterationResult GradientPath::iterateOnHost() {
     const std::size_t o = best - static_cast<std::size_t>(p.L);
     const Eigen::VectorXd step = p.nu * (ols_[o].learner->solveMatrix * olsC[o]);
     updateOls(ols_[o], step);
+    gradientValid_ = false;
     result.delta.assign(step.data(), step.data() + step.size());
   }
   result.risk = risk();

@@ -167,6 +167,17 @@ struct CompactXUpdateArgs {  // compact_x_update; compact_x_update_cross with th
     return bindArgs(k, n, groupRows, learnerIndex, delta, scale, x, geometry, poly, y, mu, g, partials);
   }
 };
+struct CompactXFamilyUpdateArgs {  // compact_x_family_update (the gradient path)
+  cl_int n{}, groupRows{};
+  Mem learnerIndex{}, delta{};
+  RealArg scale{};
+  Mem x{}, geometry{}, poly{}, y{}, w{};
+  RealArg param{};
+  Mem mu{}, wu{}, partials{};
+  cl_uint bind(Kernel& k) const {
+    return bindArgs(k, n, groupRows, learnerIndex, delta, scale, x, geometry, poly, y, w, param, mu, wu, partials);
+  }
+};
 struct CompactXUpdateCrossArgs {  // compact_x_update_cross
   CompactXUpdateArgs update;
   cl_int updateGroups{}, learners{};
