@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 
 #include "common/Error.hpp"
@@ -90,6 +91,16 @@ void ColumnChunks::ensureRoom() {
   }
   chunks_.push_back(std::move(chunk));
   filled_ = 0;
+}
+
+bool ColumnChunks::anyNumber(std::size_t c) const {
+  for (std::size_t k = 0; k < chunks_.size(); ++k) {
+    const double* values = chunks_[k].columns[c].get();
+    const std::size_t rows = k + 1 == chunks_.size() ? filled_ : chunks_[k].rows;
+    for (std::size_t r = 0; r < rows; ++r)
+      if (!std::isnan(values[r])) return true;
+  }
+  return false;
 }
 
 std::vector<std::vector<double>> ColumnChunks::assemble() {

@@ -52,6 +52,8 @@ class ColumnChunks {
     ++rows_;
   }
   std::size_t rows() const { return rows_; }
+  // Whether column c holds a value that is not NaN in the committed rows.
+  bool anyNumber(std::size_t c) const;
 
   std::vector<std::vector<double>> assemble();
 
