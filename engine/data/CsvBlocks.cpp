@@ -46,6 +46,7 @@ BlockReader::BlockReader(const std::string& path, std::size_t blockBytes)
     throw InputError(locate(path, 0, 0, "cannot open: " + std::string(std::strerror(EISDIR))));
   }
   fileSize_ = static_cast<std::uint64_t>(st.st_size);
+  regularFile_ = S_ISREG(st.st_mode);
   ::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
   buffer_.reset(new char[capacity_]);
 }

@@ -88,7 +88,7 @@ double CsvParser::cellValue(std::size_t c, std::string_view text, bool quoted) {
       if (!std::isfinite(value)) noteInfinite(c, trimmed);
       return value;
     }
-    text_->add(c, values_->rows(), values_->anyNumber(c));
+    text_->add(c, values_->rows(), line_, values_->anyNumber(c));
     modes_[c] = CellMode::Text;
   }
   return textCode(c, text);
@@ -234,9 +234,9 @@ Dataset CsvParser::read(std::size_t maxRows) {
   values_ = nullptr;
   Dataset data;
   data.source = path_;
-  data.names = std::move(names_);
   data.columns = values.assemble();
   rereadTexts(data);
+  data.names = std::move(names_);
   text_->finish(data);
   if (rowLabels_) {
     data.names.erase(data.names.begin());
@@ -253,6 +253,14 @@ Dataset CsvParser::read(std::size_t maxRows) {
 void CsvParser::rereadTexts(Dataset& data) {
   const std::size_t rows = text_->rowsToReread();
   if (rows == 0) return;
+  if (!in_.regularFile()) {
+    for (std::size_t c = 0; c < names_.size(); ++c)
+      if (const TextLevels* levels = text_->find(c); levels && levels->numbersBefore)
+        fail(levels->firstTextLine, c + 1,
+             column(c) +
+                 ": text after rows of numbers, whose texts need a second reading that a pipe cannot give; "
+                 "read from a file instead");
+  }
   const std::uint64_t done = in_.offsetOf(p_);
   CsvProgress held;
   if (progress_) held = [this, done](std::uint64_t, std::uint64_t total) { return progress_(done, total); };

@@ -13,9 +13,10 @@ bool isMissingText(std::string_view text) {
   return parseDouble(text.data(), text.data() + text.size(), value) == text.data() + text.size() && std::isnan(value);
 }
 
-TextLevels& TextColumns::add(std::size_t c, std::size_t firstTextRow, bool numbersBefore) {
+TextLevels& TextColumns::add(std::size_t c, std::size_t firstTextRow, long firstTextLine, bool numbersBefore) {
   columns_[c] = std::make_unique<TextLevels>();
   columns_[c]->firstTextRow = firstTextRow;
+  columns_[c]->firstTextLine = firstTextLine;
   columns_[c]->numbersBefore = numbersBefore;
   ++count_;
   return *columns_[c];

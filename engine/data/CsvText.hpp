@@ -26,8 +26,9 @@ bool isMissingText(std::string_view text);
 struct TextLevels {
   std::map<std::string, std::uint32_t, std::less<>> codes;
   std::size_t firstTextRow = 0;  // rows before it were read as numbers and are read again for their texts
-  bool numbersBefore = false;    // whether any of those rows held a number (else there is nothing to read again)
-  long decimalCommaLine = 0;     // the first cell that reads as a number with a decimal comma ("2,5"), if any
+  long firstTextLine = 0;
+  bool numbersBefore = false;  // whether any of those rows held a number (else there is nothing to read again)
+  long decimalCommaLine = 0;   // the first cell that reads as a number with a decimal comma ("2,5"), if any
   std::string decimalCommaText;
 };
 
@@ -37,7 +38,7 @@ class TextColumns {
   explicit TextColumns(std::size_t cols) : columns_(cols) {}
 
   TextLevels* find(std::size_t c) const { return columns_[c].get(); }
-  TextLevels& add(std::size_t c, std::size_t firstTextRow, bool numbersBefore);
+  TextLevels& add(std::size_t c, std::size_t firstTextRow, long firstTextLine, bool numbersBefore);
   bool any() const { return count_ > 0; }
 
   // The provisional code of `text` in column c; isNew says whether the text was first seen now.

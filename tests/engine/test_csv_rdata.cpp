@@ -1,6 +1,8 @@
 // CSV files as R writes them (write.csv): quoted header and texts, an unnamed row-name column, NA cells, factors.
 // (a) files committed under tests/data, written by R from its datasets; (b) a file R writes now, from random
 // numbers, NA cells and a text column, with R's own sorted levels and numbers beside it to compare with.
+#include <sys/stat.h>
+
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -9,6 +11,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <random>
+#include <thread>
 
 #include "common/Error.hpp"
 #include "data/CsvReader.hpp"
@@ -255,6 +258,28 @@ class TestCsvRData : public QObject {
     QCOMPARE(d.names, (std::vector<std::string>{"y", "g"}));
     QCOMPARE(d.missingCount(0), std::size_t{2});
     QCOMPARE(d.levels[1], (std::vector<std::string>{"a,b", "c"}));
+  }
+
+  // A pipe is read once: text from the first rows on is fine, text after numbers cannot get their texts back.
+  void pipes() {
+    const auto readPipe = [&](const std::string& content) {
+      const std::string path = dir_.path().toStdString() + "/pipe" + std::to_string(fileCounter_++);
+      if (::mkfifo(path.c_str(), 0600) != 0) throw std::runtime_error("mkfifo failed");
+      std::thread writer([&] { std::ofstream(path, std::ios::binary) << content; });
+      try {
+        gb::Dataset d = gb::readCsv(path);
+        writer.join();
+        return d;
+      } catch (...) {
+        writer.join();
+        throw;
+      }
+    };
+    const gb::Dataset d = readPipe("y,g\n1,a\n2,1.5\n3,NA\n");
+    QCOMPARE(d.levels[1], (std::vector<std::string>{"1.5", "a"}));
+    const QString message = gbtest::inputErrorOf([&] { readPipe("y,g\n1,NA\n2,1.5\n3,a\n"); });
+    QVERIFY2(message.contains(":4:2: column 2 ('g'): text after rows of numbers") && message.contains("pipe"),
+             qPrintable(message));
   }
 
   // Only the first column may be unnamed (row names); the header-only name check still applies elsewhere.
