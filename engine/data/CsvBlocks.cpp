@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 
 #include "common/Error.hpp"
@@ -45,6 +46,7 @@ BlockReader::BlockReader(const std::string& path, std::size_t blockBytes)
     throw InputError(locate(path, 0, 0, "cannot open: " + std::string(std::strerror(EISDIR))));
   }
   fileSize_ = static_cast<std::uint64_t>(st.st_size);
+  regularFile_ = S_ISREG(st.st_mode);
   ::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
   buffer_.reset(new char[capacity_]);
 }
@@ -90,6 +92,16 @@ void ColumnChunks::ensureRoom() {
   }
   chunks_.push_back(std::move(chunk));
   filled_ = 0;
+}
+
+bool ColumnChunks::anyNumber(std::size_t c) const {
+  for (std::size_t k = 0; k < chunks_.size(); ++k) {
+    const double* values = chunks_[k].columns[c].get();
+    const std::size_t rows = k + 1 == chunks_.size() ? filled_ : chunks_[k].rows;
+    for (std::size_t r = 0; r < rows; ++r)
+      if (!std::isnan(values[r])) return true;
+  }
+  return false;
 }
 
 std::vector<std::vector<double>> ColumnChunks::assemble() {

@@ -22,6 +22,7 @@ class BlockReader {
   const char* end() const { return buffer_.get() + filled_; }
   bool eof() const { return eof_; }
   std::uint64_t fileSize() const { return fileSize_; }
+  bool regularFile() const { return regularFile_; }  // false for a pipe: it cannot be read a second time
   std::uint64_t offsetOf(const char* p) const { return base_ + static_cast<std::uint64_t>(p - data()); }
 
   // Keeps [keep, end()) (moved to data()) and appends the next block. Pointers into the buffer become invalid.
@@ -34,6 +35,7 @@ class BlockReader {
   std::size_t capacity_ = 0, filled_ = 0;
   std::uint64_t base_ = 0, fileSize_ = 0;
   bool eof_ = false;
+  bool regularFile_ = true;
 };
 
 // Values of every column, collected in chunks of rows. No vector ever doubles while reading (that would need
@@ -52,6 +54,8 @@ class ColumnChunks {
     ++rows_;
   }
   std::size_t rows() const { return rows_; }
+  // Whether column c holds a value that is not NaN in the committed rows.
+  bool anyNumber(std::size_t c) const;
 
   std::vector<std::vector<double>> assemble();
 

@@ -63,24 +63,32 @@ std::string notUtf8Text(std::string_view head) {
   return {};
 }
 
-std::string nameProblem(std::string_view name) {
+namespace {
+
+std::string problemOf(std::string_view name, const std::string& what) {
   const std::size_t bad = firstInvalidUtf8(name);
   if (bad != std::string_view::npos)
-    return "the name is not valid UTF-8 (byte " + hexByte(static_cast<unsigned char>(name[bad])) +
+    return what + " is not valid UTF-8 (byte " + hexByte(static_cast<unsigned char>(name[bad])) +
            "); save the file as UTF-8";
   for (std::size_t i = 0; i < name.size(); ++i) {
     const auto b = static_cast<unsigned char>(name[i]);
     if ((b < 0x20 && b != '\t') || b == 0x7F)
-      return std::string("the name contains a ") + (b == '\n' || b == '\r' ? "line break" : "control character") +
-             " (byte " + hexByte(b) + ")";
+      return what + " contains a " + (b == '\n' || b == '\r' ? "line break" : "control character") + " (byte " +
+             hexByte(b) + ")";
     // The text is valid UTF-8 here: U+0080..U+009F is 0xC2 0x80..0x9F, U+FEFF is 0xEF 0xBB 0xBF.
     const auto next = i + 1 < name.size() ? static_cast<unsigned char>(name[i + 1]) : 0;
     if (b == 0xC2 && next >= 0x80 && next <= 0x9F)
-      return "the name contains a control character (U+00" + hexByte(next).substr(2) + ")";
+      return what + " contains a control character (U+00" + hexByte(next).substr(2) + ")";
     if (name.substr(i, 3) == "\xEF\xBB\xBF")
-      return "the name contains an invisible U+FEFF (a byte order mark inside the file: two files joined?)";
+      return what + " contains an invisible U+FEFF (a byte order mark inside the file: two files joined?)";
   }
   return {};
 }
+
+}  // namespace
+
+std::string nameProblem(std::string_view name) { return problemOf(name, "the name"); }
+
+std::string textProblem(std::string_view text) { return problemOf(text, "the text"); }
 
 }  // namespace gb::csv

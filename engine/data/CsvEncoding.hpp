@@ -20,4 +20,7 @@ std::string notUtf8Text(std::string_view head);
 // A tab inside a name is kept: it is a character like any other there.
 std::string nameProblem(std::string_view name);
 
+// The same test for the text of a cell (a factor level); the message calls it "the text".
+std::string textProblem(std::string_view text);
+
 }  // namespace gb::csv

@@ -2,122 +2,20 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <string_view>
-#include <unordered_map>
+#include <utility>
 
-#include "common/Error.hpp"
-#include "common/Text.hpp"
-#include "data/CsvBlocks.hpp"
 #include "data/CsvEncoding.hpp"
-#include "data/CsvScan.hpp"
+#include "data/CsvParser.hpp"
 
 namespace gb {
 
-namespace {
-
-// A header longer than this without a line break outside quotes is almost surely an unterminated quote;
-// stop before buffering the whole file.
-constexpr std::size_t kMaxHeaderBytes = std::size_t{64} << 20;
-constexpr std::size_t kHeadBlockBytes = std::size_t{64} << 10;
-// A data row may be this many times longer than the header line (a number is longer than a short name), and at
-// least kMaxHeaderBytes; a longer one is a file without line breaks where the reader expects them, and reading
-// on would buffer all of it.
-constexpr std::size_t kRowPerHeaderBytes = 32;
-
-using csv::HeaderScan;
-using csv::lineBreakAt;
-using csv::parseDouble;
-using csv::QuoteEnd;
-using csv::scanQuoted;
-
-class CsvParser {
- public:
-  CsvParser(const std::string& path, const CsvOptions& options, std::size_t blockBytes, const CsvProgress& progress)
-      : path_(path), options_(options), in_(path, blockBytes), progress_(progress) {}
-
-  Dataset read(std::size_t maxRows);
-
- private:
-  enum class Row { Done, Blank, NeedMore, End };
-
-  void refill(const char* keep);
-  void skipBomAndCheckNotEmpty();
-  void readHeader();
-  HeaderScan readHeaderLine();
-  std::string headerField(const char*& p, const char* end);
-  void checkNames() const;
-  Row parseRow(double* const* slots, std::size_t slot);
-  Row parseCell(const char*& p, const char* end, bool eof, std::size_t c, double& value);
-  Row parseQuotedCell(const char*& p, const char* end, bool eof, std::size_t c, double& value);
-  const char* fieldEnd(const char* p, const char* end) const;
-  Row tooManyFields(const char* rowStart, const char* end, bool eof) const;
-  bool isSpace(char ch) const { return ch == ' ' || (ch == '\t' && delimiter_ != '\t'); }
-  std::string_view trim(const char* b, const char* e) const;
-
-  std::string column(std::size_t c) const {
-    return "column " + std::to_string(c + 1) + " (" + quotedForMessage(names_[c]) + ")";
-  }
-  [[noreturn]] void fail(long line, std::size_t column, const std::string& message) const {
-    throw InputError(locate(path_, line, static_cast<long>(column), message));
-  }
-  [[noreturn]] void badCell(std::size_t c, const char* b, const char* e) const;
-  void checkFinite(std::size_t c, double value, std::string_view text) const;
-
-  std::string path_;
-  CsvOptions options_;
-  csv::BlockReader in_;
-  const CsvProgress& progress_;
-  const char* p_ = nullptr;
-  long line_ = 1;
-  long firstBlankLine_ = 0;  // a blank line is fine at the end of the file, an error before more data
-  // "\r\r\n" line ends (a CRLF file converted to CRLF again) read as a line and a blank one: say so.
-  bool lastBreakWasLoneCr_ = false, firstBlankAfterCr_ = false;
-  char delimiter_ = ',';
-  std::vector<std::string> names_;
-  std::size_t maxRowBytes_ = kMaxHeaderBytes;
-};
+namespace csv {
 
 void CsvParser::refill(const char* keep) {
   if (progress_ && !progress_(in_.offsetOf(keep), in_.fileSize())) throw Error("cancelled");
   in_.refill(keep);
   p_ = in_.data();
-}
-
-void CsvParser::skipBomAndCheckNotEmpty() {
-  refill(in_.data());
-  const std::string_view head(p_, static_cast<std::size_t>(in_.end() - p_));
-  const std::string notText = csv::notUtf8Text(head);
-  if (!notText.empty()) fail(1, 1, notText);
-  p_ += csv::utf8BomLength(head);
-  for (;;) {
-    const char* s = p_;
-    while (s != in_.end() && (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')) ++s;
-    if (s != in_.end()) return;
-    if (in_.eof()) fail(1, 1, "empty file: no header line");
-    refill(p_);
-  }
-}
-
-// Makes sure the whole header line is in the buffer and picks the delimiter; returns where the line ends.
-HeaderScan CsvParser::readHeaderLine() {
-  for (;;) {
-    const HeaderScan scan = csv::scanHeaderLine(p_, in_.end(), in_.eof());
-    if (scan.end != nullptr) {
-      if (options_.delimiter != 0)
-        delimiter_ = options_.delimiter;
-      else if (scan.semicolons > scan.commas && scan.semicolons >= scan.tabs)
-        delimiter_ = ';';
-      else if (scan.tabs > scan.commas && scan.tabs > scan.semicolons)
-        delimiter_ = '\t';
-      else
-        delimiter_ = ',';
-      return scan;
-    }
-    if (static_cast<std::size_t>(in_.end() - p_) > kMaxHeaderBytes)
-      fail(1, 1, "header line longer than 64 MiB (an unterminated quote?)");
-    refill(p_);
-  }
 }
 
 std::string_view CsvParser::trim(const char* b, const char* e) const {
@@ -126,100 +24,17 @@ std::string_view CsvParser::trim(const char* b, const char* e) const {
   return {b, static_cast<std::size_t>(e - b)};
 }
 
-// One header field at p (the whole line is buffered); leaves p on the delimiter or line end.
-std::string CsvParser::headerField(const char*& p, const char* end) {
-  const std::size_t c = names_.size();
-  const char* s = p;
-  while (s != end && isSpace(*s)) ++s;
-  if (s == end || *s != '"') {
-    const char* e = s;
-    while (e != end && *e != delimiter_) ++e;  // end is the line break
-    p = e;
-    return std::string(trim(s, e));
-  }
-  std::string text;
-  long lineBreaks = 0;
-  const long line = line_;
-  if (scanQuoted(s, end, true, true, text, lineBreaks) != QuoteEnd::Closed)
-    fail(line, c + 1, "unterminated quote in the header's column " + std::to_string(c + 1));
-  line_ += lineBreaks;
-  while (s != end && isSpace(*s)) ++s;
-  if (s != end && *s != delimiter_)
-    fail(line_, c + 1, "unexpected text after the closing quote of the header's column " + std::to_string(c + 1));
-  p = s;
-  return text;
-}
-
-void CsvParser::readHeader() {
-  if (options_.delimiter == '"' || options_.delimiter == '\n' || options_.delimiter == '\r' ||
-      options_.delimiter == ' ')
-    throw InputError(optionMessage("--delimiter", "cannot be a quote, a space or a line break"));
-  const HeaderScan scan = readHeaderLine();
-  const char* const end = scan.end;
-  const char* p = p_;
-  for (;;) {
-    names_.push_back(headerField(p, end));
-    if (p != end && *p == delimiter_) {
-      ++p;
-      continue;
-    }
-    break;
-  }
-  maxRowBytes_ = std::max(kMaxHeaderBytes, kRowPerHeaderBytes * static_cast<std::size_t>(end - p_));
-  lastBreakWasLoneCr_ = scan.breakLength == 1 && *end == '\r';
-  p_ = end + scan.breakLength;
-  checkNames();
-  ++line_;
-}
-
-void CsvParser::checkNames() const {
-  std::unordered_map<std::string, std::size_t> seen;
-  for (std::size_t c = 0; c < names_.size(); ++c) {
-    if (names_.size() == 1 && names_[0].empty())  // a blank line before the header, most often
-      fail(1, 1, "no column names on line 1 (the header must be the first line)");
-    if (names_[c].empty()) fail(1, c + 1, "empty column name in column " + std::to_string(c + 1));
-    const std::string problem = csv::nameProblem(names_[c]);
-    if (!problem.empty()) fail(1, c + 1, column(c) + ": " + problem);
-    const auto [it, inserted] = seen.emplace(names_[c], c);
-    if (!inserted)
-      fail(1, c + 1,
-           "duplicate column name " + quotedForMessage(names_[c]) + " in columns " + std::to_string(it->second + 1) +
-               " and " + std::to_string(c + 1));
-  }
-}
-
 // End of the unquoted field starting at p: the next delimiter, line break or the buffer's end.
 const char* CsvParser::fieldEnd(const char* p, const char* end) const {
-  while (p != end && *p != delimiter_ && !csv::isLineBreakByte(*p)) ++p;
+  while (p != end && *p != delimiter_ && !isLineBreakByte(*p)) ++p;
   return p;
-}
-
-void CsvParser::badCell(std::size_t c, const char* b, const char* e) const {
-  const std::string_view text = trim(b, e);
-  if (text.empty()) fail(line_, c + 1, column(c) + ": empty cell");
-  // "2,5" in a ';' file is a decimal comma: say so, the user's spreadsheet wrote it in their locale.
-  std::string withPoint(text.substr(0, 64));
-  std::replace(withPoint.begin(), withPoint.end(), ',', '.');
-  double value = 0;
-  const bool decimalComma =
-      text.size() <= 64 && withPoint != text &&
-      parseDouble(withPoint.data(), withPoint.data() + withPoint.size(), value) == withPoint.data() + withPoint.size();
-  fail(line_, c + 1,
-       column(c) + ": not a number: " + quotedForMessage(text) +
-           (decimalComma ? " (a decimal comma? numbers need a decimal point)" : ""));
-}
-
-void CsvParser::checkFinite(std::size_t c, double value, std::string_view text) const {
-  if (!std::isfinite(value))
-    fail(line_, c + 1,
-         column(c) + ": value " + quotedForMessage(text) + " is not finite (NaN, Inf or beyond the range of a double)");
 }
 
 CsvParser::Row CsvParser::tooManyFields(const char* rowStart, const char* end, bool eof) const {
   std::size_t fields = 1;
   bool inQuotes = false;
   const char* s = rowStart;
-  for (; s != end && (inQuotes || !csv::isLineBreakByte(*s)); ++s) {
+  for (; s != end && (inQuotes || !isLineBreakByte(*s)); ++s) {
     if (*s == '"') inQuotes = !inQuotes;
     fields += !inQuotes && *s == delimiter_;
   }
@@ -229,53 +44,114 @@ CsvParser::Row CsvParser::tooManyFields(const char* rowStart, const char* end, b
            " in the header");
 }
 
-CsvParser::Row CsvParser::parseQuotedCell(const char*& p, const char* end, bool eof, std::size_t c, double& value) {
-  std::string text;
-  long lineBreaks = 0;
+// The text of the cell of column c at p: trimmed, or for a quoted cell its unescaped content as written (R keeps
+// spaces inside quotes). Leaves p on the delimiter or line break after the cell.
+CsvParser::Row CsvParser::cellText(const char*& p, const char* end, bool eof, std::size_t c, std::string_view& text,
+                                   bool& quoted) {
   const char* s = p;
-  switch (scanQuoted(s, end, eof, false, text, lineBreaks)) {
+  while (s != end && isSpace(*s)) ++s;
+  quoted = s != end && *s == '"';
+  if (!quoted) {
+    const char* e = fieldEnd(s, end);
+    if (e == end && !eof) return Row::NeedMore;
+    text = trim(s, e);
+    p = e;
+    return Row::Done;
+  }
+  long lineBreaks = 0;
+  switch (scanQuoted(s, end, eof, false, quoted_, lineBreaks)) {
     case QuoteEnd::NeedMore:
       return Row::NeedMore;
     case QuoteEnd::Unterminated:
       fail(line_, c + 1, column(c) + ": unterminated quote");
     case QuoteEnd::LineBreak:
-      fail(line_, c + 1, column(c) + ": unterminated quote (a quoted number cannot span lines)");
+      fail(line_, c + 1, column(c) + ": unterminated quote (a quoted cell cannot span lines)");
     case QuoteEnd::Closed:
       break;
   }
   while (s != end && isSpace(*s)) ++s;
   if (s == end && !eof) return Row::NeedMore;
-  if (s != end && *s != delimiter_ && !csv::isLineBreakByte(*s))
+  if (s != end && *s != delimiter_ && !isLineBreakByte(*s))
     fail(line_, c + 1, column(c) + ": unexpected text after the closing quote");
-  const std::string_view number = trim(text.data(), text.data() + text.size());
-  const char* numberEnd = parseDouble(number.data(), number.data() + number.size(), value);
-  if (number.empty() || numberEnd != number.data() + number.size())
-    badCell(c, number.data(), number.data() + number.size());
-  checkFinite(c, value, number);
+  text = quoted_;
   p = s;
   return Row::Done;
 }
 
-// Parses the cell of column c at p into value; leaves p on the delimiter or line break after it.
+// A cell that is not a plain number: missing, a quoted number, or text (which makes the whole column text).
+double CsvParser::cellValue(std::size_t c, std::string_view text, bool quoted) {
+  const std::string_view trimmed = quoted ? trim(text) : text;
+  if (modes_[c] == CellMode::Skip || isMissingText(trimmed)) return kMissing;
+  if (modes_[c] == CellMode::Number) {
+    double value = 0;
+    if (parseDouble(trimmed.data(), trimmed.data() + trimmed.size(), value) == trimmed.data() + trimmed.size()) {
+      if (!std::isfinite(value)) noteInfinite(c, trimmed);
+      return value;
+    }
+    text_->add(c, values_->rows(), line_, values_->anyNumber(c));
+    modes_[c] = CellMode::Text;
+  }
+  return textCode(c, text);
+}
+
+double CsvParser::textCode(std::size_t c, std::string_view text) {
+  TextLevels& levels = *text_->find(c);
+  bool isNew = false;
+  const double code = text_->code(levels, text, isNew);
+  if (!isNew) return code;
+  const std::string problem = textProblem(text);
+  if (!problem.empty()) fail(line_, c + 1, column(c) + ": " + quotedForMessage(text) + ": " + problem);
+  if (levels.decimalCommaLine == 0 && text.find(',') != std::string_view::npos && text.size() <= 64) {
+    std::string withPoint(trim(text));
+    std::replace(withPoint.begin(), withPoint.end(), ',', '.');
+    double value = 0;
+    const char* const e = withPoint.data() + withPoint.size();
+    if (parseDouble(withPoint.data(), e, value) == e) {
+      levels.decimalCommaLine = line_;
+      levels.decimalCommaText = std::string(text);
+    }
+  }
+  return code;
+}
+
+void CsvParser::noteInfinite(std::size_t c, std::string_view text) {
+  if (firstInfinite_.count(c) == 0) firstInfinite_.emplace(c, Cell{line_, std::string(text)});
+}
+
+// Parses the cell of column c at p into value; leaves p on the delimiter or line break after it. A plain number
+// in a numeric column takes the fast path; anything else goes through the cell's text.
 CsvParser::Row CsvParser::parseCell(const char*& p, const char* end, bool eof, std::size_t c, double& value) {
   const char* const fieldStart = p;
-  while (p != end && isSpace(*p)) ++p;
-  if (p != end && *p == '"') return parseQuotedCell(p, end, eof, c, value);
-  const char* numberEnd = parseDouble(p, end, value);
-  const bool hasNumber = numberEnd != p;
-  if (hasNumber) {
-    p = numberEnd;
+  if (modes_[c] == CellMode::Number) {
     while (p != end && isSpace(*p)) ++p;
+    const char* numberEnd = parseDouble(p, end, value);
+    if (numberEnd != p) {
+      p = numberEnd;
+      while (p != end && isSpace(*p)) ++p;
+      if (p == end && !eof) return Row::NeedMore;
+      const int lineBreak = lineBreakAt(p, end, eof);
+      if (lineBreak < 0) return Row::NeedMore;
+      if (p == end || *p == delimiter_ || lineBreak > 0) {
+        if (!std::isfinite(value)) [[unlikely]] {
+          if (std::isnan(value))
+            value = kMissing;
+          else
+            noteInfinite(c, trim(fieldStart, p));
+        }
+        return Row::Done;
+      }
+    }
+    p = fieldStart;
   }
-  if (p == end && !eof) return Row::NeedMore;
-  const int lineBreak = lineBreakAt(p, end, eof);
-  if (lineBreak < 0) return Row::NeedMore;
-  if (!hasNumber || (p != end && *p != delimiter_ && lineBreak == 0)) {  // no number, or text after it: "1.5x"
-    const char* e = fieldEnd(fieldStart, end);
-    if (e == end && !eof) return Row::NeedMore;
-    badCell(c, fieldStart, e);
-  }
-  checkFinite(c, value, trim(fieldStart, p));
+  return parseOtherCell(p, end, eof, c, value);
+}
+
+// Kept out of line: the numeric fast path above stays small where it is inlined into parseRow.
+CsvParser::Row CsvParser::parseOtherCell(const char*& p, const char* end, bool eof, std::size_t c, double& value) {
+  std::string_view text;
+  bool quoted = false;
+  if (cellText(p, end, eof, c, text, quoted) == Row::NeedMore) return Row::NeedMore;
+  value = cellValue(c, text, quoted);
   return Row::Done;
 }
 
@@ -316,19 +192,18 @@ CsvParser::Row CsvParser::parseRow(double* const* slots, std::size_t slot) {
   if (p != end && *p == delimiter_) return tooManyFields(p_, end, eof);
   const int lineBreak = lineBreakAt(p, end, eof);
   if (lineBreak < 0) return Row::NeedMore;
-  if (lineBreak == 0 && p != end) badCell(cols - 1, p, fieldEnd(p, end));  // unreachable: cells end at one
+  if (lineBreak == 0 && p != end) fail(line_, cols, column(cols - 1) + ": unexpected text");  // cells end at one
   lastBreakWasLoneCr_ = lineBreak == 1 && *p == '\r';
   p_ = p + lineBreak;
   return Row::Done;
 }
 
-Dataset CsvParser::read(std::size_t maxRows) {
-  skipBomAndCheckNotEmpty();
-  readHeader();
-  csv::ColumnChunks values(names_.size());
-  while (values.rows() < maxRows) {
-    values.ensureRoom();
-    const Row row = parseRow(values.slots(), values.filled());
+// Reads rows into the sink (ensureRoom, slots, filled, commitRow, rows) until maxRows or the end of the file.
+template <class Sink>
+void CsvParser::readRows(Sink& sink, std::size_t maxRows) {
+  while (sink.rows() < maxRows) {
+    sink.ensureRoom();
+    const Row row = parseRow(sink.slots(), sink.filled());
     if (row == Row::End) break;
     if (row == Row::NeedMore) {
       if (static_cast<std::size_t>(in_.end() - p_) >= maxRowBytes_)
@@ -337,28 +212,95 @@ Dataset CsvParser::read(std::size_t maxRows) {
       continue;
     }
     if (row == Row::Blank && firstBlankLine_ == 0) firstBlankLine_ = line_;
-    if (row == Row::Done) values.commitRow();
+    if (row == Row::Done) sink.commitRow();
     ++line_;
   }
+}
+
+Dataset CsvParser::read(std::size_t maxRows) {
+  skipBomAndCheckNotEmpty();
+  readHeader();
+  ownText_ = std::make_unique<TextColumns>(names_.size());
+  text_ = ownText_.get();
+  modes_.assign(names_.size(), CellMode::Number);
+  if (rowLabels_) modes_[0] = CellMode::Skip;
+  ColumnChunks values(names_.size());
+  values_ = &values;
+  readRows(values, maxRows);
   if (values.rows() == 0 && maxRows > 0) fail(line_, 1, "no data rows (only a header line)");
+  checkNumericColumns();
+  checkDecimalCommas();
   if (progress_ && !progress_(in_.offsetOf(p_), in_.fileSize())) throw Error("cancelled");
+  values_ = nullptr;
   Dataset data;
   data.source = path_;
-  data.names = std::move(names_);
   data.columns = values.assemble();
+  rereadTexts(data);
+  data.names = std::move(names_);
+  text_->finish(data);
+  if (rowLabels_) {
+    data.names.erase(data.names.begin());
+    data.columns.erase(data.columns.begin());
+    data.kinds.erase(data.kinds.begin());
+    data.levels.erase(data.levels.begin());
+    data.rowLabelsNote = "column 1 has no name: taken as R's row names and ignored";
+  }
   return data;
 }
 
-}  // namespace
+// The second pass, when columns turned text after rows of numbers: their first rows are read again as texts.
+// Progress stays where the first pass ended (it must not go back), and cancelling still works.
+void CsvParser::rereadTexts(Dataset& data) {
+  const std::size_t rows = text_->rowsToReread();
+  if (rows == 0) return;
+  if (!in_.regularFile()) {
+    for (std::size_t c = 0; c < names_.size(); ++c)
+      if (const TextLevels* levels = text_->find(c); levels && levels->numbersBefore)
+        fail(levels->firstTextLine, c + 1,
+             column(c) +
+                 ": text after rows of numbers, whose texts need a second reading that a pipe cannot give; "
+                 "read from a file instead");
+  }
+  const std::uint64_t done = in_.offsetOf(p_);
+  CsvProgress held;
+  if (progress_) held = [this, done](std::uint64_t, std::uint64_t total) { return progress_(done, total); };
+  CsvParser(path_, options_, blockBytes_, held, text_).reread(rows, data.columns);
+}
+
+void CsvParser::reread(std::size_t rows, std::vector<std::vector<double>>& columns) {
+  skipBomAndCheckNotEmpty();
+  readHeader();
+  std::vector<double> scratch(rows);  // where the cells of the other columns go
+  std::vector<double*> slots(names_.size(), scratch.data());
+  modes_.assign(names_.size(), CellMode::Skip);
+  for (std::size_t c = 0; c < names_.size(); ++c) {
+    const TextLevels* levels = text_->find(c);
+    if (!levels || !levels->numbersBefore) continue;
+    modes_[c] = CellMode::Text;
+    slots[c] = columns[c].data();
+  }
+  struct Sink {
+    const std::vector<double*>& columns;
+    std::size_t filled_ = 0;
+    void ensureRoom() {}
+    double* const* slots() const { return columns.data(); }
+    std::size_t filled() const { return filled_; }
+    std::size_t rows() const { return filled_; }
+    void commitRow() { ++filled_; }
+  } sink{slots};
+  readRows(sink, rows);
+}
+
+}  // namespace csv
 
 Dataset readCsv(const std::string& path, const CsvOptions& options, const CsvProgress& progress) {
-  return CsvParser(path, options, options.blockBytes, progress).read(std::numeric_limits<std::size_t>::max());
+  return csv::CsvParser(path, options, options.blockBytes, progress).read(std::numeric_limits<std::size_t>::max());
 }
 
 Dataset readCsvHead(const std::string& path, std::size_t maxRows, const CsvOptions& options) {
   // Small blocks: a preview must not read a large file to its end.
   const CsvProgress none;
-  return CsvParser(path, options, std::min(options.blockBytes, kHeadBlockBytes), none).read(maxRows);
+  return csv::CsvParser(path, options, std::min(options.blockBytes, csv::kHeadBlockBytes), none).read(maxRows);
 }
 
 }  // namespace gb

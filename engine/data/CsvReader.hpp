@@ -20,9 +20,13 @@ struct CsvOptions {
 // Called now and then with bytes consumed and the file size; returning false cancels (throws gb::Error "cancelled").
 using CsvProgress = std::function<bool(std::uint64_t bytesDone, std::uint64_t bytesTotal)>;
 
-// Reads a whole numeric CSV file into columns. Rejects: missing/unreadable file, empty file, header only,
-// UTF-16/UTF-32 and binary files, ragged rows, non-numeric / empty / NaN / Inf cells (quoted or not),
-// duplicate or empty column names, names that are not UTF-8 or hold control characters (line breaks too).
+// Reads a whole CSV file into columns, R's write.csv output included. An unnamed first column holds R's row names:
+// it is dropped and Dataset::rowLabelsNote says so. NA, NaN and empty cells (quoted or not, spaces around ignored)
+// are missing (quiet NaN). A column with any other cell that is not a number is a text column: its levels are
+// its distinct texts in byte order, its values their codes (a number's own text is a level there, "1.50" too).
+// Rejects: missing/unreadable file, empty file, header only, UTF-16/UTF-32 and binary files, ragged rows,
+// infinite numbers in a numeric column (Inf, 1e400), a numeric column written with decimal commas, duplicate or
+// empty column names (but the first), names or texts that are not UTF-8 or hold control characters.
 Dataset readCsv(const std::string& path, const CsvOptions& options = {}, const CsvProgress& progress = {});
 
 // Reads at most maxRows data rows (for previews) in small blocks, so a large file is not read to its end; same

@@ -257,7 +257,7 @@ class TestCsv : public QObject {
   void headReadsOnlyTheFirstRows() {
     // Row 3000 is broken: readCsv must fail there, readCsvHead must stop before it.
     std::string content = "y,x\n";
-    for (int r = 0; r < 5000; ++r) content += (r == 2998 ? std::string("oops") : std::to_string(r)) + ",1\n";
+    for (int r = 0; r < 5000; ++r) content += std::to_string(r) + (r == 2998 ? ",1,oops\n" : ",1\n");
     const std::string path = writeFile(content);
     const gb::Dataset head = gb::readCsvHead(path, 10);
     QCOMPARE(head.rows(), std::size_t{10});

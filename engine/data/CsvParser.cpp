@@ -1,0 +1,147 @@
+// CsvParser's set-up and wind-up: the header line, and the checks that need a whole column read.
+#include "data/CsvParser.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <unordered_map>
+#include <utility>
+
+#include "data/CsvEncoding.hpp"
+
+namespace gb::csv {
+
+void CsvParser::skipBomAndCheckNotEmpty() {
+  refill(in_.data());
+  const std::string_view head(p_, static_cast<std::size_t>(in_.end() - p_));
+  const std::string notText = notUtf8Text(head);
+  if (!notText.empty()) fail(1, 1, notText);
+  p_ += utf8BomLength(head);
+  for (;;) {
+    const char* s = p_;
+    while (s != in_.end() && (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')) ++s;
+    if (s != in_.end()) return;
+    if (in_.eof()) fail(1, 1, "empty file: no header line");
+    refill(p_);
+  }
+}
+
+// Makes sure the whole header line is in the buffer and picks the delimiter; returns where the line ends.
+HeaderScan CsvParser::readHeaderLine() {
+  for (;;) {
+    const HeaderScan scan = scanHeaderLine(p_, in_.end(), in_.eof());
+    if (scan.end != nullptr) {
+      if (options_.delimiter != 0)
+        delimiter_ = options_.delimiter;
+      else if (scan.semicolons > scan.commas && scan.semicolons >= scan.tabs)
+        delimiter_ = ';';
+      else if (scan.tabs > scan.commas && scan.tabs > scan.semicolons)
+        delimiter_ = '\t';
+      else
+        delimiter_ = ',';
+      return scan;
+    }
+    if (static_cast<std::size_t>(in_.end() - p_) > kMaxHeaderBytes)
+      fail(1, 1, "header line longer than 64 MiB (an unterminated quote?)");
+    refill(p_);
+  }
+}
+
+// One header field at p (the whole line is buffered); leaves p on the delimiter or line end.
+std::string CsvParser::headerField(const char*& p, const char* end) {
+  const std::size_t c = names_.size();
+  const char* s = p;
+  while (s != end && isSpace(*s)) ++s;
+  if (s == end || *s != '"') {
+    const char* e = s;
+    while (e != end && *e != delimiter_) ++e;  // end is the line break
+    p = e;
+    return std::string(trim(s, e));
+  }
+  std::string text;
+  long lineBreaks = 0;
+  const long line = line_;
+  if (scanQuoted(s, end, true, true, text, lineBreaks) != QuoteEnd::Closed)
+    fail(line, c + 1, "unterminated quote in the header's column " + std::to_string(c + 1));
+  line_ += lineBreaks;
+  while (s != end && isSpace(*s)) ++s;
+  if (s != end && *s != delimiter_)
+    fail(line_, c + 1, "unexpected text after the closing quote of the header's column " + std::to_string(c + 1));
+  p = s;
+  return text;
+}
+
+void CsvParser::readHeader() {
+  if (options_.delimiter == '"' || options_.delimiter == '\n' || options_.delimiter == '\r' ||
+      options_.delimiter == ' ')
+    throw InputError(optionMessage("--delimiter", "cannot be a quote, a space or a line break"));
+  const HeaderScan scan = readHeaderLine();
+  const char* const end = scan.end;
+  const char* p = p_;
+  for (;;) {
+    names_.push_back(headerField(p, end));
+    if (p != end && *p == delimiter_) {
+      ++p;
+      continue;
+    }
+    break;
+  }
+  maxRowBytes_ = std::max(kMaxHeaderBytes, kRowPerHeaderBytes * static_cast<std::size_t>(end - p_));
+  lastBreakWasLoneCr_ = scan.breakLength == 1 && *end == '\r';
+  p_ = end + scan.breakLength;
+  checkNames();
+  ++line_;
+}
+
+void CsvParser::checkNames() {
+  std::unordered_map<std::string, std::size_t> seen;
+  // R's write.csv names the row-name column "": it holds labels, not data.
+  rowLabels_ = names_.size() > 1 && names_[0].empty();
+  for (std::size_t c = rowLabels_ ? 1 : 0; c < names_.size(); ++c) {
+    if (names_.size() == 1 && names_[0].empty())  // a blank line before the header, most often
+      fail(1, 1, "no column names on line 1 (the header must be the first line)");
+    if (names_[c].empty()) fail(1, c + 1, "empty column name in column " + std::to_string(c + 1));
+    const std::string problem = nameProblem(names_[c]);
+    if (!problem.empty()) fail(1, c + 1, column(c) + ": " + problem);
+    const auto [it, inserted] = seen.emplace(names_[c], c);
+    if (!inserted)
+      fail(1, c + 1,
+           "duplicate column name " + quotedForMessage(names_[c]) + " in columns " + std::to_string(it->second + 1) +
+               " and " + std::to_string(c + 1));
+  }
+}
+
+// Infinite values are an error in a numeric column (in a text column "Inf" is a level like any other).
+void CsvParser::checkNumericColumns() const {
+  const std::pair<const std::size_t, Cell>* first = nullptr;
+  for (const auto& entry : firstInfinite_)
+    if (modes_[entry.first] == CellMode::Number &&
+        (!first || std::make_pair(entry.second.line, entry.first) < std::make_pair(first->second.line, first->first)))
+      first = &entry;
+  if (first)
+    fail(first->second.line, first->first + 1,
+         column(first->first) + ": value " + quotedForMessage(first->second.text) +
+             " is not finite (infinite, or beyond the range of a double); write a missing value as NA");
+}
+
+// A text column whose every text is a number once its decimal commas are points ("2,5" in a ';' file) was
+// written in a locale with a decimal comma: an error, not a factor of numbers.
+void CsvParser::checkDecimalCommas() const {
+  for (std::size_t c = 0; c < names_.size(); ++c) {
+    const TextLevels* levels = text_->find(c);
+    if (!levels || levels->decimalCommaLine == 0) continue;
+    bool allNumbers = true;
+    for (const auto& [text, code] : levels->codes) {
+      std::string number(trim(text));
+      std::replace(number.begin(), number.end(), ',', '.');
+      double value = 0;
+      const char* const e = number.data() + number.size();
+      allNumbers = allNumbers && parseDouble(number.data(), e, value) == e;
+    }
+    if (allNumbers)
+      fail(levels->decimalCommaLine, c + 1,
+           column(c) + ": not a number: " + quotedForMessage(levels->decimalCommaText) +
+               " (a decimal comma? numbers need a decimal point)");
+  }
+}
+
+}  // namespace gb::csv

@@ -1,0 +1,110 @@
+#pragma once
+// Internal to the CSV reader: one pass over a file. The first pass reads everything; when a column turned out to
+// be text after rows of numbers, a second pass reads those rows again for their texts (the first pass kept only
+// their values). Rows and cells are in CsvReader.cpp (one translation unit, so the numeric fast path inlines);
+// the header and the checks on whole columns are in CsvParser.cpp.
+#include <cstddef>
+#include <limits>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "common/Error.hpp"
+#include "common/Text.hpp"
+#include "data/CsvBlocks.hpp"
+#include "data/CsvReader.hpp"
+#include "data/CsvScan.hpp"
+#include "data/CsvText.hpp"
+
+namespace gb::csv {
+
+// A header longer than this without a line break outside quotes is almost surely an unterminated quote;
+// stop before buffering the whole file.
+constexpr std::size_t kMaxHeaderBytes = std::size_t{64} << 20;
+constexpr std::size_t kHeadBlockBytes = std::size_t{64} << 10;
+// A data row may be this many times longer than the header line (a number is longer than a short name), and at
+// least kMaxHeaderBytes; a longer one is a file without line breaks where the reader expects them, and reading
+// on would buffer all of it.
+constexpr std::size_t kRowPerHeaderBytes = 32;
+
+constexpr double kMissing = std::numeric_limits<double>::quiet_NaN();
+
+// One pass over the file (see the top of this header).
+class CsvParser {
+ public:
+  CsvParser(const std::string& path, const CsvOptions& options, std::size_t blockBytes, const CsvProgress& progress,
+            TextColumns* shared = nullptr)
+      : path_(path),
+        options_(options),
+        blockBytes_(blockBytes),
+        in_(path, blockBytes),
+        progress_(progress),
+        text_(shared) {}
+
+  Dataset read(std::size_t maxRows);
+
+ private:
+  enum class Row { Done, Blank, NeedMore, End };
+  struct Cell {  // where a value was found, for an error raised once the column's kind is known
+    long line = 0;
+    std::string text;
+  };
+
+  void refill(const char* keep);
+  void skipBomAndCheckNotEmpty();
+  void readHeader();
+  HeaderScan readHeaderLine();
+  std::string headerField(const char*& p, const char* end);
+  void checkNames();
+  template <class Sink>
+  void readRows(Sink& sink, std::size_t maxRows);
+  void reread(std::size_t rows, std::vector<std::vector<double>>& columns);
+  void rereadTexts(Dataset& data);
+  // The hot path: inlined into the row loop (as it was while the parser lived in one file), kept in CsvReader.cpp.
+  [[gnu::always_inline]] inline Row parseRow(double* const* slots, std::size_t slot);
+  [[gnu::always_inline]] inline Row parseCell(const char*& p, const char* end, bool eof, std::size_t c, double& value);
+  [[gnu::noinline]] Row parseOtherCell(const char*& p, const char* end, bool eof, std::size_t c, double& value);
+  Row cellText(const char*& p, const char* end, bool eof, std::size_t c, std::string_view& text, bool& quoted);
+  double cellValue(std::size_t c, std::string_view text, bool quoted);
+  double textCode(std::size_t c, std::string_view text);
+  void noteInfinite(std::size_t c, std::string_view text);
+  void checkNumericColumns() const;
+  void checkDecimalCommas() const;
+  const char* fieldEnd(const char* p, const char* end) const;
+  Row tooManyFields(const char* rowStart, const char* end, bool eof) const;
+  bool isSpace(char ch) const { return ch == ' ' || (ch == '\t' && delimiter_ != '\t'); }
+  std::string_view trim(const char* b, const char* e) const;
+  std::string_view trim(std::string_view text) const { return trim(text.data(), text.data() + text.size()); }
+
+  std::string column(std::size_t c) const {
+    return "column " + std::to_string(c + 1) + " (" + quotedForMessage(names_[c]) + ")";
+  }
+  [[noreturn]] void fail(long line, std::size_t column, const std::string& message) const {
+    throw InputError(locate(path_, line, static_cast<long>(column), message));
+  }
+
+  std::string path_;
+  CsvOptions options_;
+  std::size_t blockBytes_;
+  BlockReader in_;
+  const CsvProgress& progress_;
+  const char* p_ = nullptr;
+  long line_ = 1;
+  long firstBlankLine_ = 0;  // a blank line is fine at the end of the file, an error before more data
+  // "\r\r\n" line ends (a CRLF file converted to CRLF again) read as a line and a blank one: say so.
+  bool lastBreakWasLoneCr_ = false, firstBlankAfterCr_ = false;
+  char delimiter_ = ',';
+  std::vector<std::string> names_;
+  bool rowLabels_ = false;  // column 1 has no name: R's row names, read and dropped
+  std::size_t maxRowBytes_ = kMaxHeaderBytes;
+  std::vector<CellMode> modes_;
+  std::unique_ptr<TextColumns> ownText_;
+  TextColumns* text_;                     // ownText_ in the first pass, the first pass's in the second
+  const ColumnChunks* values_ = nullptr;  // the first pass's values, to tell whether a column held numbers
+  std::string quoted_;                    // the unescaped text of the last quoted cell
+  std::unordered_map<std::size_t, Cell> firstInfinite_;  // per column; an error if the column stays numeric
+};
+
+}  // namespace gb::csv

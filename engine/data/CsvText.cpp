@@ -1,0 +1,61 @@
+#include "data/CsvText.hpp"
+
+#include <cmath>
+
+#include "data/CsvScan.hpp"
+
+namespace gb::csv {
+
+bool isMissingText(std::string_view text) {
+  if (text.empty() || text == "NA") return true;
+  if (text.size() < 3 || text.size() > 64) return false;  // the shortest NaN is "nan"
+  double value = 0;
+  return parseDouble(text.data(), text.data() + text.size(), value) == text.data() + text.size() && std::isnan(value);
+}
+
+TextLevels& TextColumns::add(std::size_t c, std::size_t firstTextRow, long firstTextLine, bool numbersBefore) {
+  columns_[c] = std::make_unique<TextLevels>();
+  columns_[c]->firstTextRow = firstTextRow;
+  columns_[c]->firstTextLine = firstTextLine;
+  columns_[c]->numbersBefore = numbersBefore;
+  ++count_;
+  return *columns_[c];
+}
+
+double TextColumns::code(TextLevels& column, std::string_view text, bool& isNew) {
+  auto it = column.codes.lower_bound(text);
+  isNew = it == column.codes.end() || it->first != text;
+  if (isNew) it = column.codes.emplace_hint(it, std::string(text), static_cast<std::uint32_t>(column.codes.size()));
+  return static_cast<double>(it->second);
+}
+
+std::size_t TextColumns::rowsToReread() const {
+  std::size_t rows = 0;
+  for (const auto& column : columns_)
+    if (column && column->numbersBefore) rows = std::max(rows, column->firstTextRow);
+  return rows;
+}
+
+void TextColumns::finish(Dataset& data) {
+  data.kinds.assign(data.cols(), ColumnKind::Numeric);
+  data.levels.assign(data.cols(), {});
+  for (std::size_t c = 0; c < columns_.size() && count_ > 0; ++c) {
+    if (!columns_[c]) continue;
+    auto& codes = columns_[c]->codes;
+    std::vector<double> sortedCode(codes.size());
+    std::vector<std::string>& levels = data.levels[c];
+    levels.reserve(codes.size());
+    while (!codes.empty()) {  // the map is in byte order already
+      auto node = codes.extract(codes.begin());
+      sortedCode[node.mapped()] = static_cast<double>(levels.size());
+      levels.push_back(std::move(node.key()));
+    }
+    for (double& v : data.columns[c])
+      if (!std::isnan(v)) v = sortedCode[static_cast<std::size_t>(v)];
+    data.kinds[c] = ColumnKind::Text;
+    columns_[c].reset();
+  }
+  count_ = 0;
+}
+
+}  // namespace gb::csv

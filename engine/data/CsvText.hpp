@@ -1,0 +1,59 @@
+#pragma once
+// Internal to the CSV reader: what a cell means besides a number. Missing cells (NA, NaN, empty) and text
+// columns (R's factors), whose levels are collected while the file streams by and sorted once at the end.
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "data/Dataset.hpp"
+
+namespace gb::csv {
+
+// How the reader takes the cells of a column: as numbers (until a cell is text), as level texts, or not at all
+// (R's row names).
+enum class CellMode : unsigned char { Number, Text, Skip };
+
+// True for the cells R writes for a missing value: "NA", "NaN" (any spelling a number parser reads as NaN) and
+// the empty cell. `text` is already trimmed.
+bool isMissingText(std::string_view text);
+
+// The levels of one text column while reading: each distinct text with a provisional code (order of first
+// appearance), and where the column turned out to be text.
+struct TextLevels {
+  std::map<std::string, std::uint32_t, std::less<>> codes;
+  std::size_t firstTextRow = 0;  // rows before it were read as numbers and are read again for their texts
+  long firstTextLine = 0;
+  bool numbersBefore = false;  // whether any of those rows held a number (else there is nothing to read again)
+  long decimalCommaLine = 0;   // the first cell that reads as a number with a decimal comma ("2,5"), if any
+  std::string decimalCommaText;
+};
+
+// The text columns of one file. Shared by the reader's passes, so a text keeps its code in both.
+class TextColumns {
+ public:
+  explicit TextColumns(std::size_t cols) : columns_(cols) {}
+
+  TextLevels* find(std::size_t c) const { return columns_[c].get(); }
+  TextLevels& add(std::size_t c, std::size_t firstTextRow, long firstTextLine, bool numbersBefore);
+  bool any() const { return count_ > 0; }
+
+  // The provisional code of `text` in column c; isNew says whether the text was first seen now.
+  double code(TextLevels& column, std::string_view text, bool& isNew);
+
+  // Rows to read again: up to the latest firstTextRow of a column that held numbers before it.
+  std::size_t rowsToReread() const;
+
+  // Sorts each text column's levels by byte order (std::string's operator<, R's sort in the C locale), replaces
+  // the provisional codes in `data.columns` by the sorted ones, and fills data.kinds and data.levels.
+  void finish(Dataset& data);
+
+ private:
+  std::vector<std::unique_ptr<TextLevels>> columns_;  // null for a numeric column: a wide table costs a pointer each
+  std::size_t count_ = 0;
+};
+
+}  // namespace gb::csv
