@@ -12,6 +12,7 @@
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QVBoxLayout>
+#include <cmath>
 
 #include "common/MessageSink.hpp"
 #include "common/QtConvert.hpp"
@@ -197,15 +198,37 @@ void DataPanel::shutdown() {
 ColumnRoles DataPanel::roles() const { return roles_->roles(); }
 void DataPanel::setRoles(const ColumnRoles& roles) { roles_->setRoles(roles); }
 
+void DataPanel::useDataset(std::shared_ptr<const gb::Dataset> data) {
+  if (!data || loader_->isRunning()) return;
+  install(std::move(data), DataSourceSpec{});
+}
+
 void DataPanel::install(std::shared_ptr<const gb::Dataset> data, const DataSourceSpec& source) {
   data_ = std::move(data);
   source_ = source;
-  sourceLabel_->setText(tr("%1 (%2 rows, %3 columns)").arg(source.describe()).arg(data_->rows()).arg(data_->cols()));
+  const QString what = source.kind == DataSourceSpec::Kind::None
+                           ? tr("data set %1").arg(data_->source.empty() ? tr("in memory") : qs(data_->source))
+                           : source.describe();
+  sourceLabel_->setText(tr("%1 (%2 rows, %3 columns)").arg(what).arg(data_->rows()).arg(data_->cols()));
   sourceLabel_->setToolTip(sourceLabel_->text());
   fillPreview();
   roles_->setColumns(*data_);
   emit dataChanged();
 }
+
+namespace {
+
+// A cell as R prints it: NA for a missing value, a text column's level, else the number.
+QString cellText(const gb::Dataset& data, int c, int r) {
+  const double v = data.columns[c][r];
+  if (std::isnan(v)) return QStringLiteral("NA");
+  const auto& levels = data.levelsOf(static_cast<std::size_t>(c));
+  if (data.isText(static_cast<std::size_t>(c)) && v >= 0 && v < static_cast<double>(levels.size()))
+    return qs(levels[static_cast<std::size_t>(v)]);
+  return QString::number(v, 'g', 6);
+}
+
+}  // namespace
 
 void DataPanel::fillPreview() {
   const int rows = static_cast<int>(std::min<std::size_t>(kPreviewRows, data_->rows()));
@@ -217,8 +240,7 @@ void DataPanel::fillPreview() {
   for (const auto& n : data_->names) headers << qs(n);
   preview_->setHorizontalHeaderLabels(headers);
   for (int c = 0; c < cols; ++c)
-    for (int r = 0; r < rows; ++r)
-      preview_->setItem(r, c, new QTableWidgetItem(QString::number(data_->columns[c][r], 'g', 6)));
+    for (int r = 0; r < rows; ++r) preview_->setItem(r, c, new QTableWidgetItem(cellText(*data_, c, r)));
 }
 
 }  // namespace gbui

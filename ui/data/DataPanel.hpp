@@ -35,6 +35,8 @@ class DataPanel : public QWidget {
   void setGeneratorSpec(const gb::PaperDataSpec& spec);
   bool generate();                    // from the spin boxes; false (and a message) on bad options
   bool openCsv(const QString& path);  // starts the background read; false if one is running
+  // Data made elsewhere (a script, a test): installed as it is; a session cannot bring it back.
+  void useDataset(std::shared_ptr<const gb::Dataset> data);
   bool isLoading() const;
   void cancelLoading();
   void shutdown();

@@ -24,23 +24,34 @@ RaceSnapshot scoreCandidates(const gb::Booster& booster, int iteration) {
   return race;
 }
 
+// Column means of B_j over the used rows, weighted by the case weights, from G = B'WB without another pass over
+// the data: B-splines sum to one on [lo, hi], so B'W1 = G 1 and 1'W1 = 1'G 1; the first column of a linear or
+// factor design is the intercept, so its row of G holds sum(w) and the weighted sums of the other columns.
+Eigen::VectorXd designMeans(const gb::Learner& l) {
+  if (l.isSpline()) return l.gram.rowwise().sum() / l.gram.sum();
+  return l.gram.row(0).transpose() / l.gram(0, 0);
+}
+
 }  // namespace
 
-std::shared_ptr<const FitSetup> makeFitSetup(const gb::Booster& booster, std::shared_ptr<const gb::Dataset> data) {
+std::shared_ptr<const FitSetup> makeFitSetup(const gb::Booster& booster) {
   auto setup = std::make_shared<FitSetup>();
-  setup->data = std::move(data);
+  const gb::ModelFrame& frame = booster.frame();
+  setup->data = frame.data;
   setup->settings = booster.settings();
   setup->backend = booster.backendInfo();
   setup->learners = booster.learners();
   setup->offset = booster.offset();
   setup->rows = booster.rows();
   setup->setupSeconds = booster.setupSeconds();
-  const double n = static_cast<double>(booster.rows());
-  for (const gb::Learner& l : setup->learners) {
-    // B-splines sum to one on [lo, hi] (both boundary conventions), so B'1 = B'B 1 = G 1: the column means of
-    // B come from the gram matrix without another pass over the data.
-    setup->basisMeans.push_back(l.gram.rowwise().sum() / n);
-  }
+  setup->family = booster.family();
+  setup->responseName = setup->settings.response;
+  setup->responseLevels = frame.responseLevels;
+  setup->omissionNote = frame.omissionNote();
+  setup->observed = frame.response;
+  if (setup->family.family == gb::Family::Binomial)
+    for (double& y : setup->observed) y = y > 0 ? 1.0 : 0.0;  // coded -1 / +1: back to 0 / 1
+  for (const gb::Learner& l : setup->learners) setup->basisMeans.push_back(designMeans(l));
   return setup;
 }
 
@@ -60,13 +71,14 @@ void FitJob::operator()(TaskWorker& worker) {
   FitSession& s = *session;
   if (!s.booster) {
     s.booster = std::make_shared<gb::Booster>(s.data, s.settings, gb::makeBackend(s.compute));
-    s.setup = makeFitSetup(*s.booster, s.data);
+    s.setup = makeFitSetup(*s.booster);
   }
   gb::Booster& booster = *s.booster;
   unsigned long serial = 0;
   const auto start = Clock::now();
-  auto publish = [&](std::optional<RaceSnapshot> race) {
+  auto publish = [&](std::optional<RaceSnapshot> race, bool last = false) {
     FitSnapshot snap = makeSnapshot(booster, s.setup);
+    if (last) snap.fitted = std::make_shared<const std::vector<double>>(booster.fitted());
     snap.target = target;
     snap.race = std::move(race);
     snap.jobSeconds = since(start);
@@ -81,7 +93,7 @@ void FitJob::operator()(TaskWorker& worker) {
     race.decided = true;
     race.winner = booster.path().learner.back();
     end = JobEnd::Completed;
-    publish(std::move(race));
+    publish(std::move(race), true);
     return;
   }
 
@@ -110,8 +122,11 @@ void FitJob::operator()(TaskWorker& worker) {
     // Grow at most 4x per batch so one slow iteration (a kernel build, a page fault) cannot make a huge batch.
     batch = static_cast<int>(std::clamp(kTargetBatchSeconds / perIteration, 1.0, 4.0 * count));
   }
+  // The last snapshot carries the fitted values (and, after a completed run, the next iteration's race).
+  std::optional<RaceSnapshot> next;
   if (end == JobEnd::Completed && previewRace && !worker.cancelRequested())
-    publish(scoreCandidates(booster, booster.iteration() + 1));
+    next = scoreCandidates(booster, booster.iteration() + 1);
+  publish(std::move(next), true);
 }
 
 }  // namespace gbui

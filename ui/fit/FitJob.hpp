@@ -42,7 +42,7 @@ struct FitJob {
 // runs twice as long as predicted, large enough that per-batch costs (snapshot copy, callback) stay < 0.1%.
 inline constexpr double kTargetBatchSeconds = 0.04;
 
-std::shared_ptr<const FitSetup> makeFitSetup(const gb::Booster& booster, std::shared_ptr<const gb::Dataset> data);
+std::shared_ptr<const FitSetup> makeFitSetup(const gb::Booster& booster);
 FitSnapshot makeSnapshot(const gb::Booster& booster, std::shared_ptr<const FitSetup> setup);
 
 }  // namespace gbui

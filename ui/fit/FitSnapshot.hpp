@@ -10,17 +10,23 @@
 
 #include "compute/Backend.hpp"
 #include "data/Dataset.hpp"
+#include "family/FamilyFunctions.hpp"
 #include "learner/Learner.hpp"
 #include "settings/ModelSettings.hpp"
 
 namespace gbui {
 
 struct FitSetup {
-  std::shared_ptr<const gb::Dataset> data;
+  std::shared_ptr<const gb::Dataset> data;  // the used rows (the model frame's data: factors as level codes)
   gb::ModelSettings settings;
   gb::BackendInfo backend;
   std::vector<gb::Learner> learners;        // copies: the UI reads bases, gram, penalty, lambda
-  std::vector<Eigen::VectorXd> basisMeans;  // column means of B_j over the training rows
+  std::vector<Eigen::VectorXd> basisMeans;  // column means of B_j over the training rows (weighted by w)
+  gb::FamilyFunctions family;
+  std::string responseName;
+  std::vector<std::string> responseLevels;  // binomial: the two levels (the second is the event)
+  std::vector<double> observed;             // the response per used row on the response scale (binomial: 0/1)
+  std::string omissionNote;                 // "" when every row is used
   double offset = 0.0;
   std::size_t rows = 0;
   double setupSeconds = 0.0;
@@ -48,6 +54,8 @@ struct FitSnapshot {
   std::vector<double> riskReductions;
   std::optional<RaceSnapshot> race;
   double jobSeconds = 0.0;  // wall time of the current job so far (iterations only)
+  // f per used row (link scale); only in a job's last snapshot (an n-length copy, a download on OpenCL).
+  std::shared_ptr<const std::vector<double>> fitted;
   unsigned long serial = 0;
 };
 

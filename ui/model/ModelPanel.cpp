@@ -1,5 +1,6 @@
 #include "model/ModelPanel.hpp"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -31,6 +32,30 @@ void select(QComboBox* c, const QString& data) {
 
 QString choice(const QComboBox* c) { return c->currentData().toString(); }
 
+QDoubleSpinBox* value(double lo, double hi, int decimals, const QString& tip) {
+  auto* v = new QDoubleSpinBox;
+  v->setRange(lo, hi);
+  v->setDecimals(decimals);
+  v->setToolTip(tip);
+  return v;
+}
+
+QCheckBox* check(const QString& tip) {
+  auto* c = new QCheckBox;
+  c->setToolTip(tip);
+  return c;
+}
+
+// A check box that switches an optional value on, and the value, in one form row.
+QWidget* pair(QCheckBox* on, QDoubleSpinBox* v) {
+  auto* w = new QWidget;
+  auto* row = new QHBoxLayout(w);
+  row->setContentsMargins(0, 0, 0, 0);
+  row->addWidget(on);
+  row->addWidget(v, 1);
+  return w;
+}
+
 }  // namespace
 
 ModelPanel::ModelPanel(QWidget* parent) : QWidget(parent) {
@@ -38,17 +63,30 @@ ModelPanel::ModelPanel(QWidget* parent) : QWidget(parent) {
   layout->setContentsMargins(0, 0, 0, 0);
   auto* presets = new QHBoxLayout;
   paper_ = new QPushButton(tr("Paper"));
-  paper_->setToolTip(tr("The paper's simulation: 12 knots, clamped, ridge penalty, edf 1 by the trace definition"));
+  paper_->setToolTip(
+      tr("The paper's simulation: 12 knots, clamped, ridge penalty, edf 1 by the trace definition "
+         "(the family and its options are kept)"));
   mboost_ = new QPushButton(tr("mboost defaults"));
   mboost_->setToolTip(
       tr("mboost's bbs() defaults: 20 knots, extended, 2nd-order P-spline, df 4 (mboost definition), "
-         "nu 0.1, mstop 100"));
+         "nu 0.1, mstop 100; bols() unpenalised (the family and its options are kept)"));
   presets->addWidget(new QLabel(tr("Presets")));
   presets->addWidget(paper_);
   presets->addWidget(mboost_);
   layout->addLayout(presets);
+  layout->addWidget(buildFamilyGroup());
+  layout->addWidget(buildModelGroup());
+  layout->addWidget(buildComputeGroup());
 
-  auto* model = new QGroupBox(tr("Model"));
+  setSettings(gb::ModelSettings::mboostPreset());
+  gb::ComputeDeviceList cpuOnly;
+  cpuOnly.devices.push_back({"cpu", "", tr("CPU (Eigen, OpenMP)").toStdString(), "host"});
+  setDevices(cpuOnly);
+  connectChanges();
+}
+
+QWidget* ModelPanel::buildModelGroup() {
+  auto* model = new QGroupBox(tr("Splines and boosting"));
   auto* form = new QFormLayout(model);
   knots_ = new QSpinBox;
   knots_->setRange(1, 500);
@@ -68,7 +106,7 @@ ModelPanel::ModelPanel(QWidget* parent) : QWidget(parent) {
   edf_->setRange(0.01, 1000);
   edf_->setDecimals(3);
   edf_->setSingleStep(0.5);
-  edf_->setToolTip(tr("Target effective degrees of freedom per learner; lambda is solved from it once"));
+  edf_->setToolTip(tr("Target effective degrees of freedom per spline learner; lambda is solved from it once"));
   edfDefinition_ = combo({{tr("mboost: tr(2H - H'H)"), "mboost"}, {tr("trace: tr(H)"), "trace"}},
                          tr("Which edf definition the target refers to (mboost's gives a larger lambda)"));
   nu_ = new QDoubleSpinBox;
@@ -89,8 +127,52 @@ ModelPanel::ModelPanel(QWidget* parent) : QWidget(parent) {
   form->addRow(tr("edf definition"), edfDefinition_);
   form->addRow(tr("nu"), nu_);
   form->addRow(tr("mstop"), mstop_);
-  layout->addWidget(model);
+  return model;
+}
 
+QWidget* ModelPanel::buildFamilyGroup() {
+  auto* group = new QGroupBox(tr("Family and learners"));
+  familyForm_ = new QFormLayout(group);
+  QList<QPair<QString, QString>> families;
+  for (gb::Family f : {gb::Family::Gaussian, gb::Family::Binomial, gb::Family::Poisson, gb::Family::Laplace,
+                       gb::Family::Huber, gb::Family::Quantile})
+    families.append({qs(gb::toString(f)), qs(gb::toString(f))});
+  family_ = combo(families,
+                  tr("The loss being boosted, as mboost 2.9 defines it: gaussian (squared error), binomial (a 0/1 or "
+                     "two-level response; f is half the log-odds), poisson (counts; f is the log rate), laplace "
+                     "(absolute error), huber (with delta), quantile (with tau)"));
+  huberDelta_ = value(0.0, 1e12, 4, tr("Huber's d: squared error for residuals below d, linear above (required)"));
+  huberDelta_->setSpecialValueText(tr("required"));
+  tau_ = value(0.001, 0.999, 3, tr("The quantile tau the quantile family fits, in (0, 1)"));
+  tau_->setSingleStep(0.05);
+  offsetOn_ =
+      check(tr("Fix the offset (the starting value of f); unchecked: the family's own (mean, "
+               "half log-odds of the mean, median, ...)"));
+  offset_ = value(-1e12, 1e12, 6, tr("The fixed offset, on the scale of f"));
+  linearEdfOn_ =
+      check(tr("Penalise the linear learners (bols(x)) to this edf; unchecked: unpenalised, "
+               "gamboost's default"));
+  linearEdf_ = value(0.01, 1000, 3, tr("Target edf of each linear learner"));
+  linearEdf_->setValue(1.0);
+  factorEdfOn_ =
+      check(tr("Penalise the factor learners (bols(f)) to this edf; unchecked: unpenalised, "
+               "gamboost's default"));
+  factorEdf_ = value(0.01, 1000, 3, tr("Target edf of each factor learner"));
+  factorEdf_->setValue(1.0);
+  missing_ = combo({{tr("omit rows (na.omit)"), "omit"}, {tr("fail"), "fail"}},
+                   tr("Rows with a missing value in a used column: left out of the fit (R's na.omit), or an error "
+                      "naming the first"));
+  familyForm_->addRow(tr("Family"), family_);
+  familyForm_->addRow(tr("Huber delta"), huberDelta_);
+  familyForm_->addRow(tr("Quantile tau"), tau_);
+  familyForm_->addRow(tr("Offset"), pair(offsetOn_, offset_));
+  familyForm_->addRow(tr("Linear edf"), pair(linearEdfOn_, linearEdf_));
+  familyForm_->addRow(tr("Factor edf"), pair(factorEdfOn_, factorEdf_));
+  familyForm_->addRow(tr("Missing values"), missing_);
+  return group;
+}
+
+QWidget* ModelPanel::buildComputeGroup() {
   auto* compute = new QGroupBox(tr("Compute"));
   auto* cform = new QFormLayout(compute);
   backend_ = combo({}, tr("Where the fit runs: the CPU backend (Eigen, OpenMP) or an OpenCL device"));
@@ -112,13 +194,10 @@ ModelPanel::ModelPanel(QWidget* parent) : QWidget(parent) {
   cform->addRow(tr("Kernel"), kernel_);
   cform->addRow(tr("Precision"), precision_);
   cform->addRow(openClNote_);
-  layout->addWidget(compute);
+  return compute;
+}
 
-  setSettings(gb::ModelSettings::mboostPreset());
-  gb::ComputeDeviceList cpuOnly;
-  cpuOnly.devices.push_back({"cpu", "", tr("CPU (Eigen, OpenMP)").toStdString(), "host"});
-  setDevices(cpuOnly);
-
+void ModelPanel::connectChanges() {
   connect(paper_, &QPushButton::clicked, this, &ModelPanel::applyPaperPreset);
   connect(mboost_, &QPushButton::clicked, this, &ModelPanel::applyMboostPreset);
   connect(backend_, &QComboBox::currentIndexChanged, this, [this] {
@@ -126,11 +205,17 @@ ModelPanel::ModelPanel(QWidget* parent) : QWidget(parent) {
     fillPrecisions();
     updateEnabled();
   });
-  connect(penalty_, &QComboBox::currentIndexChanged, this, &ModelPanel::updateEnabled);
+  for (QComboBox* c : {penalty_, family_})
+    connect(c, &QComboBox::currentIndexChanged, this, &ModelPanel::updateEnabled);
+  for (QCheckBox* c : {offsetOn_, linearEdfOn_, factorEdfOn_}) {
+    connect(c, &QCheckBox::toggled, this, &ModelPanel::updateEnabled);
+    connect(c, &QCheckBox::toggled, this, &ModelPanel::settingsChanged);
+  }
   for (QSpinBox* s : {knots_, degree_, differences_, mstop_})
     connect(s, &QSpinBox::valueChanged, this, &ModelPanel::settingsChanged);
-  for (QDoubleSpinBox* s : {edf_, nu_}) connect(s, &QDoubleSpinBox::valueChanged, this, &ModelPanel::settingsChanged);
-  for (QComboBox* c : {boundary_, penalty_, edfDefinition_, backend_, device_, kernel_, precision_})
+  for (QDoubleSpinBox* s : {edf_, nu_, huberDelta_, tau_, offset_, linearEdf_, factorEdf_})
+    connect(s, &QDoubleSpinBox::valueChanged, this, &ModelPanel::settingsChanged);
+  for (QComboBox* c : {boundary_, penalty_, edfDefinition_, family_, missing_, backend_, device_, kernel_, precision_})
     connect(c, &QComboBox::currentIndexChanged, this, &ModelPanel::settingsChanged);
 }
 
@@ -145,6 +230,14 @@ gb::ModelSettings ModelPanel::settings() const {
   s.edfDefinition = gb::edfDefinitionFromString(ss(choice(edfDefinition_)));
   s.nu = nu_->value();
   s.mstop = mstop_->value();
+  s.family = gb::familyFromString(ss(choice(family_)));
+  s.huberDelta = huberDelta_->value();
+  s.tau = tau_->value();
+  s.hasOffset = offsetOn_->isChecked();
+  s.offset = s.hasOffset ? offset_->value() : 0.0;
+  s.linearEdf = linearEdfOn_->isChecked() ? linearEdf_->value() : 0.0;
+  s.factorEdf = factorEdfOn_->isChecked() ? factorEdf_->value() : 0.0;
+  s.missing = gb::missingPolicyFromString(ss(choice(missing_)));
   return s;
 }
 
@@ -158,11 +251,33 @@ void ModelPanel::setSettings(const gb::ModelSettings& s) {
   select(edfDefinition_, qs(gb::toString(s.edfDefinition)));
   nu_->setValue(s.nu);
   mstop_->setValue(s.mstop);
+  select(family_, qs(gb::toString(s.family)));
+  huberDelta_->setValue(s.huberDelta);
+  tau_->setValue(s.tau);
+  offsetOn_->setChecked(s.hasOffset);
+  if (s.hasOffset) offset_->setValue(s.offset);
+  linearEdfOn_->setChecked(s.linearEdf > 0);
+  if (s.linearEdf > 0) linearEdf_->setValue(s.linearEdf);
+  factorEdfOn_->setChecked(s.factorEdf > 0);
+  if (s.factorEdf > 0) factorEdf_->setValue(s.factorEdf);
+  select(missing_, qs(gb::toString(s.missing)));
   updateEnabled();
 }
 
-void ModelPanel::applyPaperPreset() { setSettings(gb::ModelSettings::paperPreset()); }
-void ModelPanel::applyMboostPreset() { setSettings(gb::ModelSettings::mboostPreset()); }
+// A preset sets the splines, the learners' edf and the boosting; the family belongs to the response and stays.
+void ModelPanel::applyPreset(gb::ModelSettings preset) {
+  const gb::ModelSettings now = settings();
+  preset.family = now.family;
+  preset.huberDelta = now.huberDelta;
+  preset.tau = now.tau;
+  preset.hasOffset = now.hasOffset;
+  preset.offset = now.offset;
+  preset.missing = now.missing;
+  setSettings(preset);
+}
+
+void ModelPanel::applyPaperPreset() { applyPreset(gb::ModelSettings::paperPreset()); }
+void ModelPanel::applyMboostPreset() { applyPreset(gb::ModelSettings::mboostPreset()); }
 
 gb::ComputeSettings ModelPanel::compute() const {
   gb::ComputeSettings c;
@@ -237,6 +352,12 @@ void ModelPanel::updateEnabled() {
   device_->setEnabled(openCl);
   kernel_->setEnabled(openCl);
   differences_->setEnabled(choice(penalty_) == "pspline");
+  const QString family = choice(family_);
+  familyForm_->setRowVisible(huberDelta_, family == "huber");
+  familyForm_->setRowVisible(tau_, family == "quantile");
+  offset_->setEnabled(offsetOn_->isChecked());
+  linearEdf_->setEnabled(linearEdfOn_->isChecked());
+  factorEdf_->setEnabled(factorEdfOn_->isChecked());
 }
 
 }  // namespace gbui

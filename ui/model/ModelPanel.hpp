@@ -1,14 +1,18 @@
 #pragma once
 // Model and compute settings: spline (knots, degree, boundary), penalty (kind, order), edf and its definition,
-// nu, mstop; backend, device, kernel, precision; one-click presets (the paper's, mboost's defaults).
+// nu, mstop; the family (with huber's delta and the quantile's tau, shown only for those), an optional fixed
+// offset, the linear and factor learners' edf (unchecked: unpenalised), missing values (omit / fail); backend,
+// device, kernel, precision; one-click presets (the paper's, mboost's defaults; both keep the family's options).
 #include <QWidget>
 
 #include "compute/ComputeDevices.hpp"
 #include "settings/ComputeSettings.hpp"
 #include "settings/ModelSettings.hpp"
 
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QFormLayout;
 class QLabel;
 class QPushButton;
 class QSpinBox;
@@ -35,11 +39,23 @@ class ModelPanel : public QWidget {
   QSpinBox* mstopBox() const { return mstop_; }
   QComboBox* precisionBox() const { return precision_; }
   QComboBox* kernelBox() const { return kernel_; }
+  QComboBox* familyBox() const { return family_; }
+  QDoubleSpinBox* huberDeltaBox() const { return huberDelta_; }
+  QDoubleSpinBox* tauBox() const { return tau_; }
+  QCheckBox* offsetCheck() const { return offsetOn_; }
+  QCheckBox* linearEdfCheck() const { return linearEdfOn_; }
+  QCheckBox* factorEdfCheck() const { return factorEdfOn_; }
+  QComboBox* missingBox() const { return missing_; }
 
  signals:
   void settingsChanged();
 
  private:
+  QWidget* buildModelGroup();
+  QWidget* buildFamilyGroup();
+  QWidget* buildComputeGroup();
+  void connectChanges();
+  void applyPreset(gb::ModelSettings preset);
   void fillDevices();
   void fillPrecisions();
   void updateEnabled();
@@ -53,6 +69,17 @@ class ModelPanel : public QWidget {
   QComboBox* edfDefinition_;
   QDoubleSpinBox* nu_;
   QSpinBox* mstop_;
+  QFormLayout* familyForm_;
+  QComboBox* family_;
+  QDoubleSpinBox* huberDelta_;
+  QDoubleSpinBox* tau_;
+  QCheckBox* offsetOn_;
+  QDoubleSpinBox* offset_;
+  QCheckBox* linearEdfOn_;
+  QDoubleSpinBox* linearEdf_;
+  QCheckBox* factorEdfOn_;
+  QDoubleSpinBox* factorEdf_;
+  QComboBox* missing_;
   QComboBox* backend_;
   QComboBox* device_;
   QComboBox* kernel_;

@@ -112,10 +112,14 @@ void EdfExplorer::showLearner(int learner) {
     mboost_->setData(x, mboostEdf, true);
     plot_->xAxis->setRange(range);
     plot_->yAxis->setRange(0, f.rank() * 1.05 + 0.5);
-    const double target = setup_->settings.edf;
+    // Each kind of learner has its own target; 0 for a linear or factor learner means unpenalised (no target).
+    const gb::ModelSettings& st = setup_->settings;
+    const double target = l.type == gb::LearnerType::Linear   ? st.linearEdf
+                          : l.type == gb::LearnerType::Factor ? st.factorEdf
+                                                              : st.edf;
     targetLine_->point1->setCoords(range.lower, target);
     targetLine_->point2->setCoords(range.upper, target);
-    targetLine_->setVisible(true);
+    targetLine_->setVisible(target > 0);
     lambdaLine_->setVisible(l.lambda > 0);
     if (l.lambda > 0) {
       lambdaLine_->point1->setCoords(l.lambda, 0);

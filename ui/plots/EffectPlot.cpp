@@ -34,14 +34,29 @@ EffectPlot::EffectPlot(bool compact, QWidget* parent) : PlotWidget(parent), comp
     small.setPointSize(7);
     xAxis->setLabelFont(small);
     yAxis->setLabelFont(small);
-    yAxis->setLabel(tr("centred f (response units)"));
+    yAxis->setLabel(tr("centred f(x)"));
   } else {
     setMinimumSize(300, 220);
     xAxis->setLabel(tr("covariate value"));
-    yAxis->setLabel(tr("centred partial effect (response units)"));
+    yAxis->setLabel(tr("centred partial effect f(x)"));
   }
   setExportName("partial-effect");
 }
+
+namespace {
+
+QString typeNote(const gb::Learner& l) {
+  switch (l.type) {
+    case gb::LearnerType::Linear:
+      return QObject::tr("linear term b0 + b1 x; rug: data");
+    case gb::LearnerType::Factor:
+      return QObject::tr("factor, one point per level, the first level the reference");
+    default:
+      return QObject::tr("rug: data, dotted lines: interior knots");
+  }
+}
+
+}  // namespace
 
 void EffectPlot::setLearner(const FitSetup& setup, int learner) {
   learner_ = learner;
@@ -52,20 +67,47 @@ void EffectPlot::setLearner(const FitSetup& setup, int learner) {
                             ? qs(l.name) + tr(" (centred)")
                             : tr("%1: f(x) minus its mean over the %2 training rows").arg(qs(l.name)).arg(setup.rows);
   setTitle(title);
-  if (compact_) xAxis->setLabel(qs(l.name));
-  setToolTip(tr("Partial effect of %1, centred by its mean over the %2 training rows (rug: data, dotted lines: "
-                "interior knots; lambda %3, edf %4). Click to enlarge; right-click to export.")
-                 .arg(qs(l.name))
+  // The response and the scale f lives on: mboost's Binomial boosts half the log-odds, Poisson the log rate.
+  const QString scale = qs(setup.family.scaleName());
+  yAxis->setLabel(compact_ ? tr("%1: f(x) — %2").arg(qs(setup.responseName), scale)
+                           : tr("%1: centred f(x) — %2").arg(qs(setup.responseName), scale));
+  setToolTip(tr("Partial effect of %1 on %2 (%3), centred by its mean over the %4 training rows (%5; lambda %6, "
+                "edf %7). Click to enlarge; right-click to export.")
+                 .arg(qs(l.name), qs(setup.responseName), scale)
                  .arg(setup.rows)
+                 .arg(typeNote(l))
                  .arg(l.lambda, 0, 'g', 4)
                  .arg(l.edf, 0, 'g', 4));
-  QVector<double> knots = qvec(l.basis.interiorKnots());
-  knots_->setData(knots, QVector<double>(knots.size(), 1.0), true);
-  const QVector<double> rug = qvec(rugSample(setup.covariate(learner)));
-  rug_->setData(rug, QVector<double>(rug.size(), 0.05));
-  xAxis->setRange(l.basis.lo(), l.basis.hi());
+  setXAxisFor(setup, l);
   effect_->data()->clear();
   requestReplot();
+}
+
+void EffectPlot::setXAxisFor(const FitSetup& setup, const gb::Learner& l) {
+  const bool factor = l.type == gb::LearnerType::Factor;
+  QVector<double> knots;
+  if (l.isSpline()) knots = qvec(l.basis.interiorKnots());
+  knots_->setData(knots, QVector<double>(knots.size(), 1.0), true);
+  QVector<double> rug;
+  if (!factor) rug = qvec(rugSample(setup.covariate(learner_)));
+  rug_->setData(rug, QVector<double>(rug.size(), 0.05));
+  effect_->setLineStyle(factor ? QCPGraph::lsNone : QCPGraph::lsLine);
+  effect_->setScatterStyle(factor ? QCPScatterStyle(QCPScatterStyle::ssDisc, compact_ ? 6 : 9)
+                                  : QCPScatterStyle(QCPScatterStyle::ssNone));
+  if (factor) {
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    for (std::size_t level = 0; level < l.levels.size(); ++level)
+      ticker->addTick(static_cast<double>(level), qs(l.levels[level]));
+    xAxis->setTicker(ticker);
+    xAxis->setRange(-0.5, static_cast<double>(l.levels.size()) - 0.5);
+  } else {
+    xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    xAxis->setRange(l.basis.lo(), l.basis.hi());
+  }
+  if (compact_)
+    xAxis->setLabel(qs(l.name));
+  else
+    xAxis->setLabel(factor ? tr("level of %1").arg(qs(l.name)) : tr("%1 (covariate value)").arg(qs(l.name)));
 }
 
 void EffectPlot::setCurve(const EffectCurve& curve) { effect_->setData(qvec(curve.x), qvec(curve.y), true); }

@@ -1,5 +1,7 @@
 #pragma once
-// One covariate's centred partial effect with its data rug (bottom ticks) and interior knots (dotted lines).
+// One covariate's centred partial effect on the family's link scale: a spline as a curve with its data rug (bottom
+// ticks) and interior knots (dotted lines), a linear term as a line with its rug, a factor as one point per level
+// with the level names on the x axis.
 #include "plots/EffectCurves.hpp"
 #include "plots/PlotWidget.hpp"
 
@@ -10,7 +12,7 @@ class EffectPlot : public PlotWidget {
  public:
   EffectPlot(bool compact, QWidget* parent = nullptr);
 
-  // Draws the static parts (rug, knots, labels) of learner `j`.
+  // Draws the static parts (rug, knots, labels, the x axis's ticks) of learner `j`.
   void setLearner(const FitSetup& setup, int learner);
   int learner() const { return learner_; }
   void setCurve(const EffectCurve& curve);
@@ -27,6 +29,8 @@ class EffectPlot : public PlotWidget {
   void mouseReleaseEvent(QMouseEvent* event) override;
 
  private:
+  void setXAxisFor(const FitSetup& setup, const gb::Learner& l);
+
   bool compact_;
   int learner_ = -1;
   QCPGraph* effect_ = nullptr;

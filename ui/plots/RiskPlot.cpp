@@ -8,6 +8,22 @@
 
 namespace gbui {
 
+QString lossName(gb::Family family) {
+  switch (family) {
+    case gb::Family::Binomial:
+    case gb::Family::Poisson:
+      return QObject::tr("negative log-likelihood");
+    case gb::Family::Laplace:
+      return QObject::tr("mean absolute error");
+    case gb::Family::Huber:
+      return QObject::tr("Huber loss");
+    case gb::Family::Quantile:
+      return QObject::tr("check loss");
+    default:
+      return QObject::tr("mean squared error");
+  }
+}
+
 RiskPlot::RiskPlot(MessageSink* sink, QWidget* parent) : QWidget(parent) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(2, 2, 2, 2);
@@ -19,7 +35,7 @@ RiskPlot::RiskPlot(MessageSink* sink, QWidget* parent) : QWidget(parent) {
   plot_->setExportName("risk");
   plot_->setTitle(tr("Training risk per iteration"));
   plot_->xAxis->setLabel(tr("iteration m"));
-  plot_->yAxis->setLabel(tr("risk: mean (y - mu)^2 (squared response units)"));
+  plot_->yAxis->setLabel(tr("risk: %1").arg(lossName(gb::Family::Gaussian)));
   risk_ = plot_->addGraph();
   risk_->setName(tr("risk"));
   risk_->setPen(QPen(QColor(31, 119, 180), 1.8));
@@ -51,6 +67,12 @@ void RiskPlot::setLogScale(bool on) {
 
 void RiskPlot::showSnapshot(const FitSnapshot& s) {
   if (s.pathRisk.size() == drawnPoints_) return;  // nothing new: no replot
+  if (s.setup) {
+    const bool weighted = !s.setup->settings.weights.empty();
+    plot_->yAxis->setLabel(
+        tr("risk: %1%2")
+            .arg(lossName(s.setup->settings.family), weighted ? tr(" (weighted mean over the rows)") : QString()));
+  }
   const int n = static_cast<int>(s.pathRisk.size());
   QVector<double> keys(n);
   for (int i = 0; i < n; ++i) keys[i] = i;

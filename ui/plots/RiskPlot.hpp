@@ -1,5 +1,6 @@
 #pragma once
-// Training risk mean((y - mu)^2) against the iteration (risk[0]: the offset alone), current iteration marked.
+// Training risk sum(w loss) / sum(w) against the iteration (risk[0]: the offset alone), current iteration marked;
+// the y axis names the family's loss.
 #include <QWidget>
 
 #include "fit/FitSnapshot.hpp"
@@ -12,6 +13,10 @@ namespace gbui {
 
 class MessageSink;
 class PlotWidget;
+
+// What the risk of a family is: "mean squared error" (gaussian), "negative log-likelihood" (binomial, poisson),
+// "mean absolute error" (laplace), "Huber loss", "check loss" (quantile).
+QString lossName(gb::Family family);
 
 class RiskPlot : public QWidget {
   Q_OBJECT

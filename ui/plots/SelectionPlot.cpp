@@ -42,7 +42,7 @@ SelectionPlot::SelectionPlot(MessageSink* sink, QWidget* parent) : QWidget(paren
   reductionPlot_->setMessageSink(sink);
   reductionPlot_->setExportName("risk-reduction");
   reductionPlot_->setTitle(tr("Total risk reduction per covariate"));
-  reductionPlot_->yAxis->setLabel(tr("risk reduction (squared response units)"));
+  reductionPlot_->yAxis->setLabel(tr("risk reduction (units of the risk)"));
   reductionPlot_->xAxis->setLabel(tr("covariate"));
   reductions_ = makeBars(reductionPlot_, tr("risk reduction"), QColor(44, 160, 44));
   layout->addWidget(countsPlot_, 1);

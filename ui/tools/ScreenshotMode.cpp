@@ -1,13 +1,19 @@
 #include "tools/ScreenshotMode.hpp"
 
+#include <QComboBox>
 #include <QDir>
 #include <QFileInfo>
 #include <QPushButton>
+#include <QSpinBox>
 #include <QTabWidget>
 #include <QTemporaryDir>
+#include <cmath>
 #include <cstdio>
+#include <random>
 
 #include "data/DataPanel.hpp"
+#include "model/ModelPanel.hpp"
+#include "plots/FitDiagnostics.hpp"
 #include "plots/KernelChart.hpp"
 #include "plots/LearnerRaceView.hpp"
 #include "plots/PartialEffectsView.hpp"
@@ -44,9 +50,59 @@ QStringList benchReports(const QString& given) {
   return {};
 }
 
+// A 0/1 response for the binomial screenshots (until R's CSV files can be read): P(y = 1) = logistic of a sine in
+// x1, a line in x2, a bump in x3 and a level effect of the text column "soil" (clay, loam, sand).
+std::shared_ptr<gb::Dataset> binomialDemo(std::size_t n) {
+  std::mt19937_64 rng(2026);
+  std::uniform_real_distribution<double> u(-2.0, 2.0), p01(0.0, 1.0);
+  const double level[] = {0.0, 1.2, -0.8};
+  auto d = std::make_shared<gb::Dataset>();
+  d->source = "binomial demo";
+  d->names = {"y", "x1", "x2", "x3", "soil"};
+  d->kinds = {gb::ColumnKind::Numeric, gb::ColumnKind::Numeric, gb::ColumnKind::Numeric, gb::ColumnKind::Numeric,
+              gb::ColumnKind::Text};
+  d->levels = {{}, {}, {}, {}, {"clay", "loam", "sand"}};
+  d->columns.assign(5, std::vector<double>(n));
+  for (std::size_t i = 0; i < n; ++i) {
+    const double x1 = u(rng), x2 = u(rng), x3 = u(rng);
+    const int soil = static_cast<int>(i % 3);
+    const double eta = 2.0 * std::sin(1.5 * x1) + 0.6 * x2 + 1.5 * std::exp(-2.0 * x3 * x3) - 0.5 + level[soil];
+    d->columns[0][i] = p01(rng) < 1.0 / (1.0 + std::exp(-eta)) ? 1.0 : 0.0;
+    d->columns[1][i] = x1;
+    d->columns[2][i] = x2;
+    d->columns[3][i] = x3;
+    d->columns[4][i] = soil;
+  }
+  return d;
+}
+
 bool runFit(MainWindow& w, int timeoutMs) {
   w.fitAction()->trigger();
   return waitForSignal(w.controller(), &FitController::jobFinished, timeoutMs);
+}
+
+// A binomial fit of the demo data (x2 a linear learner, soil a factor): the effects and the fitted probabilities.
+int binomialShots(MainWindow& w, const QDir& out) {
+  w.dataPanel()->useDataset(binomialDemo(3000));
+  ColumnRoles roles = w.dataPanel()->roles();
+  roles.learners.removeAll("x2");
+  roles.linears << "x2";
+  w.dataPanel()->setRoles(roles);
+  QComboBox* family = w.modelPanel()->familyBox();
+  family->setCurrentIndex(family->findData(QString("binomial")));
+  w.modelPanel()->mstopBox()->setValue(400);
+  if (!runFit(w, 120000) || w.controller()->state() != FitState::Finished) {
+    std::fprintf(stderr, "binomial fit failed: %s\n", qPrintable(w.messages()->lastError()));
+    return 1;
+  }
+  w.showTab(w.effectsView());
+  const QList<int> shown = w.effectsView()->shownLearners();
+  if (!shown.isEmpty()) w.effectsView()->enlarge(shown.front());
+  int failures = !grab(w, out.filePath("binomial-effects.png"));
+  w.showTab(w.diagnostics());
+  failures += !grab(w, out.filePath("binomial-fitted.png"));
+  failures += !grab(*w.modelPanel(), out.filePath("model-panel.png"));
+  return failures;
 }
 
 }  // namespace
@@ -96,6 +152,7 @@ int runScreenshots(const ScreenshotOptions& o) {
     waitForSignal(w.kernelChart(), &KernelChart::benchmarkFinished, 300000);
   }
   failures += !grab(w, out.filePath("kernel-chart.png"));
+  failures += binomialShots(w, out);
   w.close();
   return failures == 0 ? 0 : 1;
 }

@@ -19,6 +19,7 @@
 #include "data/DataPanel.hpp"
 #include "model/ModelPanel.hpp"
 #include "plots/EdfExplorer.hpp"
+#include "plots/FitDiagnostics.hpp"
 #include "plots/KernelChart.hpp"
 #include "plots/LearnerRaceView.hpp"
 #include "plots/PartialEffectsView.hpp"
@@ -49,6 +50,15 @@ gb::ModelSettings firstStartSettings() {
   s.mstop = 1000;
   s.nu = 0.3;
   return s;
+}
+
+// "Response y (binomial; f: half log-odds (mboost's Binomial)); 480 rows used, 20 of 500 rows omitted ...".
+QString describeResponse(const FitSetup& setup) {
+  QString text = QObject::tr("Response %1 (%2; f: %3); %4 rows used")
+                     .arg(qs(setup.responseName), qs(gb::toString(setup.family.family)), qs(setup.family.scaleName()))
+                     .arg(setup.rows);
+  if (!setup.omissionNote.empty()) text += ", " + qs(setup.omissionNote);
+  return text + ".";
 }
 
 }  // namespace
@@ -154,22 +164,26 @@ void MainWindow::buildPlots() {
   tabs_->setDocumentMode(true);
   effects_ = new PartialEffectsView(&sink_);
   risk_ = new RiskPlot(&sink_);
+  diagnostics_ = new FitDiagnostics(&sink_);
   selection_ = new SelectionPlot(&sink_);
   race_ = new LearnerRaceView(&sink_);
   edf_ = new EdfExplorer(&sink_);
   kernels_ = new KernelChart(&sink_);
   tabs_->addTab(effects_, tr("Partial effects"));
   tabs_->addTab(risk_, tr("Risk"));
+  tabs_->addTab(diagnostics_, tr("Fitted vs observed"));
   tabs_->addTab(selection_, tr("Selection"));
   tabs_->addTab(race_, tr("Learner race"));
   tabs_->addTab(edf_, tr("edf / lambda"));
   tabs_->addTab(kernels_, tr("Kernel timings"));
   tabs_->setTabToolTip(0, tr("One plot per selected covariate, centred by its mean over the training rows"));
   tabs_->setTabToolTip(1, tr("Training risk per iteration"));
-  tabs_->setTabToolTip(2, tr("Selection frequencies and risk reduction per covariate"));
-  tabs_->setTabToolTip(3, tr("Teaching mode: every candidate's RSS reduction in one iteration (use Step)"));
-  tabs_->setTabToolTip(4, tr("edf as a function of lambda under both definitions"));
-  tabs_->setTabToolTip(5, tr("OpenCL kernel benchmark: time and bandwidth against n"));
+  tabs_->setTabToolTip(2, tr("Fitted values and residuals against the data on the response scale, one point per "
+                             "used row (when a fit stops)"));
+  tabs_->setTabToolTip(3, tr("Selection frequencies and risk reduction per covariate"));
+  tabs_->setTabToolTip(4, tr("Teaching mode: every candidate's RSS reduction in one iteration (use Step)"));
+  tabs_->setTabToolTip(5, tr("edf as a function of lambda under both definitions"));
+  tabs_->setTabToolTip(6, tr("OpenCL kernel benchmark: time and bandwidth against n"));
   setCentralWidget(tabs_);
 }
 
@@ -179,8 +193,17 @@ void MainWindow::syncSettings() {
   gb::ModelSettings s = modelPanel_->settings();
   const ColumnRoles roles = dataPanel_->roles();
   if (!roles.response.isEmpty()) s.response = ss(roles.response);
-  s.learners.clear();
-  for (const QString& l : roles.learners) s.learners.push_back(ss(l));
+  auto names = [](const QStringList& list) {
+    std::vector<std::string> out;
+    for (const QString& name : list) out.push_back(ss(name));
+    return out;
+  };
+  // The roles name every learner, so the engine's "all three empty: y ~ ." never applies to a window's fit (the
+  // table's detected roles are that formula already); Fit refuses when no column is a learner.
+  s.learners = names(roles.learners);
+  s.linears = names(roles.linears);
+  s.factors = names(roles.factors);
+  s.weights = ss(roles.weights);
   controller_->setSettings(s, modelPanel_->compute());
 }
 
@@ -190,6 +213,7 @@ void MainWindow::onDataChanged() {
   if (!controller_->isRunning()) {
     effects_->clear();
     risk_->clear();
+    diagnostics_->clear();
     selection_->clear();
     race_->clear();
     edf_->clear();
@@ -212,6 +236,8 @@ void MainWindow::refreshView(QWidget* page) {
     effects_->showSnapshot(s);
   else if (page == risk_)
     risk_->showSnapshot(s);
+  else if (page == diagnostics_)
+    diagnostics_->showSnapshot(s);
   else if (page == selection_)
     selection_->showSnapshot(s);
   else if (page == race_)
@@ -233,6 +259,7 @@ void MainWindow::onStateChanged(FitState state) {
   modelPanel_->setEnabled(!running);
   const FitSnapshot& s = controller_->lastSnapshot();
   QString text = tr("State: %1.").arg(stateName(state));
+  if (s.setup) text += " " + describeResponse(*s.setup);
   if (s.setup && state != FitState::Running)
     text += " " + tr("%1 iterations in %2 s on %3 (%4, %5); set-up %6 s.")
                       .arg(s.iteration)

@@ -1,6 +1,7 @@
 #pragma once
 // The studio's main window: data and model panels (left, scrollable), Fit / Pause / Step / Cancel, the plot
-// tabs (partial effects, risk, selection, learner race, edf/lambda, kernel timings) and the log (bottom).
+// tabs (partial effects, risk, fitted vs observed, selection, learner race, edf/lambda, kernel timings) and the
+// log (bottom).
 #include <QMainWindow>
 #include <QPointer>
 #include <optional>
@@ -23,6 +24,7 @@ namespace gbui {
 
 class DataPanel;
 class EdfExplorer;
+class FitDiagnostics;
 class KernelChart;
 class LearnerRaceView;
 class LogPanel;
@@ -45,6 +47,7 @@ class MainWindow : public QMainWindow {
   ModelPanel* modelPanel() const { return modelPanel_; }
   PartialEffectsView* effectsView() const { return effects_; }
   RiskPlot* riskPlot() const { return risk_; }
+  FitDiagnostics* diagnostics() const { return diagnostics_; }
   SelectionPlot* selectionPlot() const { return selection_; }
   LearnerRaceView* raceView() const { return race_; }
   EdfExplorer* edfExplorer() const { return edf_; }
@@ -96,6 +99,7 @@ class MainWindow : public QMainWindow {
   QTabWidget* tabs_ = nullptr;
   PartialEffectsView* effects_ = nullptr;
   RiskPlot* risk_ = nullptr;
+  FitDiagnostics* diagnostics_ = nullptr;
   SelectionPlot* selection_ = nullptr;
   LearnerRaceView* race_ = nullptr;
   EdfExplorer* edf_ = nullptr;

@@ -15,6 +15,7 @@
 #include "model/ModelPanel.hpp"
 #include "plots/EdfExplorer.hpp"
 #include "plots/EffectPlot.hpp"
+#include "plots/FitDiagnostics.hpp"
 #include "plots/KernelChart.hpp"
 #include "plots/LearnerRaceView.hpp"
 #include "plots/PartialEffectsView.hpp"
@@ -52,8 +53,10 @@ void bindButton(QPushButton* button, QAction* a) {
 void MainWindow::buildActions() {
   auto beforeRun = [this] {
     syncSettings();
-    if (dataPanel_->dataset() && dataPanel_->roles().learners.isEmpty()) {
-      sink_.error(tr("Fit"), tr("No learner column: give at least one column the role 'learner' (Data tab)."));
+    const ColumnRoles roles = dataPanel_->roles();
+    if (dataPanel_->dataset() && roles.learners.isEmpty() && roles.linears.isEmpty() && roles.factors.isEmpty()) {
+      sink_.error(tr("Fit"),
+                  tr("No learner column: give at least one column the role spline, linear or factor (Data tab)."));
       return false;
     }
     return true;
@@ -173,6 +176,7 @@ PlotWidget* MainWindow::currentPlot() const {
     return shown.isEmpty() ? nullptr : effects_->plotFor(shown.front());
   }
   if (page == risk_) return risk_->plot();
+  if (page == diagnostics_) return diagnostics_->fittedPlot();
   if (page == selection_) return selection_->countsPlot();
   if (page == race_) return race_->plot();
   if (page == edf_) return edf_->plot();

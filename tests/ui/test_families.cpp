@@ -1,0 +1,291 @@
+// Real models from the window (issue 11): column roles of every kind reach the fit; the family picker (binomial's
+// half log-odds on the effect plots, huber's required delta) and its options survive a session file; factor
+// effects show their level names; linear effects are lines; the fitted-vs-observed plot has one point per used row.
+#include <qcustomplot.h>
+
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QStatusBar>
+#include <QtTest>
+#include <cmath>
+#include <limits>
+#include <random>
+
+#include "compute/Booster.hpp"
+#include "data/ColumnRolesTable.hpp"
+#include "data/DataPanel.hpp"
+#include "model/ModelPanel.hpp"
+#include "plots/EffectPlot.hpp"
+#include "plots/FitDiagnostics.hpp"
+#include "plots/PartialEffectsView.hpp"
+#include "plots/RiskPlot.hpp"
+#include "support/StudioFixture.hpp"
+
+using namespace gbui;
+
+namespace {
+
+std::unique_ptr<MainWindow> emptyWindow(const QString& name) {
+  auto w = std::make_unique<MainWindow>(gbtest::testOptions(name));
+  w->resize(1280, 820);
+  w->show();
+  return w;
+}
+
+// Writes `text` to a scratch CSV and loads it like File > Open; false if the read failed.
+bool openCsv(MainWindow& w, const QString& name, const QByteArray& text) {
+  const QString path = gbtest::scratchPath(name);
+  QFile f(path);
+  if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)) return false;
+  f.write(text);
+  f.close();
+  QSignalSpy loaded(w.dataPanel(), &DataPanel::loadFinished);
+  if (!w.dataPanel()->openCsv(path) || !loaded.wait(10000)) return false;
+  return loaded.takeFirst().at(0).toBool();
+}
+
+void chooseFamily(ModelPanel* panel, const char* family, int mstop) {
+  QComboBox* box = panel->familyBox();
+  box->setCurrentIndex(box->findData(QString(family)));
+  panel->mstopBox()->setValue(mstop);
+}
+
+void setRole(MainWindow& w, const QString& column, ColumnRolesTable::Role role) {
+  ColumnRolesTable* t = w.dataPanel()->rolesTable();
+  for (int r = 0; r < t->rowCount(); ++r)
+    if (t->item(r, ColumnRolesTable::NameColumn)->text() == column)
+      qobject_cast<QComboBox*>(t->cellWidget(r, ColumnRolesTable::RoleColumn))->setCurrentIndex(role);
+}
+
+int learnerIndex(const FitSetup& setup, const std::string& name) {
+  for (std::size_t j = 0; j < setup.learners.size(); ++j)
+    if (setup.learners[j].name == name) return static_cast<int>(j);
+  return -1;
+}
+
+// y = 0/1 with P(y = 1) = logistic(2 sin(1.5 x1) + 0.5 x2), seed 11.
+QByteArray binomialCsv(int n) {
+  std::mt19937_64 rng(11);
+  std::uniform_real_distribution<double> u(-2.0, 2.0), p01(0.0, 1.0);
+  QByteArray csv = "y,x1,x2\n";
+  for (int i = 0; i < n; ++i) {
+    const double x1 = u(rng), x2 = u(rng);
+    const double p = 1.0 / (1.0 + std::exp(-(2.0 * std::sin(1.5 * x1) + 0.5 * x2)));
+    csv += QByteArray::number(p01(rng) < p ? 1 : 0) + "," + QByteArray::number(x1, 'g', 10) + "," +
+           QByteArray::number(x2, 'g', 10) + "\n";
+  }
+  return csv;
+}
+
+// y = sin(x) + level effect (alpha 0, beta 3, gamma -2) + noise; g a text column; x missing in rows 5, 50, 100.
+std::shared_ptr<gb::Dataset> factorData(int n) {
+  std::mt19937_64 rng(5);
+  std::uniform_real_distribution<double> u(-3.0, 3.0);
+  std::normal_distribution<double> noise(0.0, 0.3);
+  const double effect[] = {0.0, 3.0, -2.0};
+  auto d = std::make_shared<gb::Dataset>();
+  d->source = "factors";
+  d->names = {"y", "x", "g"};
+  d->columns.assign(3, std::vector<double>(static_cast<std::size_t>(n)));
+  d->kinds = {gb::ColumnKind::Numeric, gb::ColumnKind::Numeric, gb::ColumnKind::Text};
+  d->levels = {{}, {}, {"alpha", "beta", "gamma"}};
+  for (int i = 0; i < n; ++i) {
+    const double x = u(rng);
+    const int g = i % 3;
+    d->columns[0][i] = std::sin(x) + effect[g] + noise(rng);
+    d->columns[1][i] = x;
+    d->columns[2][i] = g;
+  }
+  for (int i : {5, 50, 100}) d->columns[1][i] = std::numeric_limits<double>::quiet_NaN();
+  return d;
+}
+
+}  // namespace
+
+class FamiliesTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  // a spline, a linear, a factor and a weights column chosen in the roles table reach the Booster's settings.
+  void everyRoleReachesTheFit() {
+    auto w = emptyWindow("roles");
+    std::mt19937_64 rng(3);
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    QByteArray csv = "y,a,b,g,w\n";
+    for (int i = 0; i < 300; ++i) {
+      const double a = u(rng), b = u(rng);
+      const int g = 10 * (1 + i % 3);
+      csv += QByteArray::number(std::sin(6 * a) + 4 * b + g / 10.0 + 0.1 * u(rng), 'g', 12) + "," +
+             QByteArray::number(a, 'g', 12) + "," + QByteArray::number(b, 'g', 12) + "," + QByteArray::number(g) + "," +
+             QByteArray::number(1 + i % 2) + "\n";
+    }
+    QVERIFY(openCsv(*w, "roles.csv", csv));
+    setRole(*w, "b", ColumnRolesTable::Linear);
+    setRole(*w, "g", ColumnRolesTable::Factor);
+    setRole(*w, "w", ColumnRolesTable::Weights);
+    w->modelPanel()->mstopBox()->setValue(150);
+    QVERIFY(gbtest::fitAndWait(*w));
+    QCOMPARE(w->controller()->state(), FitState::Finished);
+    const gb::ModelSettings& s = w->controller()->booster()->settings();
+    QCOMPARE(s.learners, std::vector<std::string>{"a"});
+    QCOMPARE(s.linears, std::vector<std::string>{"b"});
+    QCOMPARE(s.factors, std::vector<std::string>{"g"});
+    QCOMPARE(s.weights, std::string("w"));
+    QCOMPARE(w->controller()->booster()->frame().weights.size(), std::size_t(300));
+    const FitSetup& setup = *w->controller()->setup();
+    const int b = learnerIndex(setup, "b");
+    QVERIFY(setup.learners[b].type == gb::LearnerType::Linear);
+    QVERIFY(setup.learners[learnerIndex(setup, "g")].type == gb::LearnerType::Factor);
+    // The linear effect is drawn as a straight line without a level ticker.
+    w->showTab(w->effectsView());
+    EffectPlot* plot = w->effectsView()->plotFor(b);
+    QVERIFY2(plot, "b (slope 4) was never selected");
+    QCOMPARE(plot->effectGraph()->lineStyle(), QCPGraph::lsLine);
+    QVERIFY(!plot->xAxis->ticker().dynamicCast<QCPAxisTickerText>());
+    const auto& data = *plot->effectGraph()->data();
+    QVERIFY(data.size() > 2);
+    const double slope = (data.at(1)->value - data.at(0)->value) / (data.at(1)->key - data.at(0)->key);
+    QVERIFY2(slope > 1.0, qPrintable(QString::number(slope)));
+    for (int i = 2; i < data.size(); ++i)
+      QVERIFY(std::abs(data.at(0)->value + slope * (data.at(i)->key - data.at(0)->key) - data.at(i)->value) < 1e-9);
+    QVERIFY(w->riskPlot()->plot()->yAxis->label().contains("weighted"));
+  }
+
+  // A 0/1 response fitted as binomial: f is half the log-odds on every effect plot, the risk is a likelihood.
+  void binomialFitNamesItsScale() {
+    auto w = emptyWindow("binomial");
+    QVERIFY(openCsv(*w, "binomial.csv", binomialCsv(400)));
+    chooseFamily(w->modelPanel(), "binomial", 120);
+    QVERIFY(gbtest::fitAndWait(*w));
+    QCOMPARE(w->controller()->state(), FitState::Finished);
+    QVERIFY(w->controller()->booster()->settings().family == gb::Family::Binomial);
+    w->showTab(w->effectsView());
+    const QList<int> shown = w->effectsView()->shownLearners();
+    QVERIFY(!shown.isEmpty());
+    for (int j : shown) {
+      const QString label = w->effectsView()->plotFor(j)->yAxis->label();
+      QVERIFY2(label.contains("half log-odds") && label.startsWith("y"), qPrintable(label));
+    }
+    w->effectsView()->enlarge(shown.front());
+    QVERIFY(w->effectsView()->detailPlot()->yAxis->label().contains("half log-odds"));
+    w->showTab(w->riskPlot());
+    QVERIFY2(w->riskPlot()->plot()->yAxis->label().contains("negative log-likelihood"),
+             qPrintable(w->riskPlot()->plot()->yAxis->label()));
+    const QString status = w->statusBar()->currentMessage();
+    QVERIFY2(status.contains("Response y (binomial"), qPrintable(status));
+    // Fitted probabilities against the observed 0/1, one point per row.
+    const FitDiagnostics* d = w->diagnostics();
+    QCOMPARE(d->fittedGraph()->data()->size(), 400);
+    for (auto it = d->fittedGraph()->data()->constBegin(); it != d->fittedGraph()->data()->constEnd(); ++it) {
+      QVERIFY(it->key == 0.0 || it->key == 1.0);
+      QVERIFY(it->value > 0.0 && it->value < 1.0);
+    }
+  }
+
+  // A text column is a factor by default; its plot has one point per level and the level names on the x axis;
+  // rows with a missing x are left out of the fit and of the fitted-vs-observed plot.
+  void factorLevelsAndUsedRows() {
+    auto w = emptyWindow("factor");
+    w->dataPanel()->useDataset(factorData(240));
+    QCOMPARE(w->dataPanel()->roles().factors, QStringList{"g"});
+    QCOMPARE(w->dataPanel()->roles().learners, QStringList{"x"});
+    w->modelPanel()->mstopBox()->setValue(200);
+    QVERIFY(gbtest::fitAndWait(*w));
+    QCOMPARE(w->controller()->state(), FitState::Finished);
+    const FitSetup& setup = *w->controller()->setup();
+    const int g = learnerIndex(setup, "g");
+    QVERIFY(g >= 0);
+    w->showTab(w->effectsView());
+    EffectPlot* plot = w->effectsView()->plotFor(g);
+    QVERIFY2(plot, "the factor was never selected");
+    auto ticker = plot->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+    QVERIFY(ticker);
+    QCOMPARE(ticker->ticks().values(), QStringList({"alpha", "beta", "gamma"}));
+    QCOMPARE(plot->effectGraph()->data()->size(), 3);
+    QCOMPARE(plot->effectGraph()->lineStyle(), QCPGraph::lsNone);
+    const auto& f = *plot->effectGraph()->data();
+    QVERIFY2(f.at(1)->value - f.at(0)->value > 2.5 && f.at(2)->value - f.at(0)->value < -1.5, "level effects");
+
+    QCOMPARE(w->controller()->booster()->rows(), std::size_t(237));
+    QCOMPARE(w->diagnostics()->fittedGraph()->data()->size(), 237);
+    QCOMPARE(w->diagnostics()->residualGraph()->data()->size(), 237);
+    // Residual = observed - fitted, row by row (both plots hold the same rows).
+    const std::vector<double> fitted = w->controller()->booster()->fitted();
+    double sumResidual = 0.0, expected = 0.0;
+    for (auto it = w->diagnostics()->residualGraph()->data()->constBegin();
+         it != w->diagnostics()->residualGraph()->data()->constEnd(); ++it)
+      sumResidual += it->value;
+    for (std::size_t i = 0; i < fitted.size(); ++i) expected += setup.observed[i] - fitted[i];
+    QVERIFY(std::abs(sumResidual - expected) < 1e-9);
+    QVERIFY2(w->statusBar()->currentMessage().contains("3 of 240 rows omitted"),
+             qPrintable(w->statusBar()->currentMessage()));
+  }
+
+  // Huber's delta is shown only for huber and is required: without it the fit fails with a message, not a crash.
+  void huberNeedsItsDelta() {
+    auto w = gbtest::makeWindow(400, 4, 30, 2, "huber");
+    ModelPanel* panel = w->modelPanel();
+    QVERIFY(!panel->huberDeltaBox()->isVisibleTo(panel));
+    QVERIFY(!panel->tauBox()->isVisibleTo(panel));
+    chooseFamily(panel, "huber", 30);
+    QVERIFY(panel->huberDeltaBox()->isVisibleTo(panel));
+    QVERIFY(!panel->tauBox()->isVisibleTo(panel));
+    QCOMPARE(panel->huberDeltaBox()->value(), 0.0);
+    const int errorsBefore = w->messages()->errorCount();
+    // The settings are checked before a job starts: the message comes at once and nothing runs.
+    QTest::mouseClick(w->fitButton(), Qt::LeftButton);
+    QVERIFY(!w->controller()->isRunning());
+    QVERIFY(!w->controller()->booster());
+    QCOMPARE(w->messages()->errorCount(), errorsBefore + 1);
+    QVERIFY2(w->messages()->lastError().contains("delta"), qPrintable(w->messages()->lastError()));
+    panel->huberDeltaBox()->setValue(0.5);
+    QVERIFY(gbtest::fitAndWait(*w));
+    QCOMPARE(w->controller()->state(), FitState::Finished);
+    QCOMPARE(w->controller()->booster()->settings().huberDelta, 0.5);
+    w->showTab(w->riskPlot());
+    QVERIFY(w->riskPlot()->plot()->yAxis->label().contains("Huber loss"));
+  }
+
+  // The family's options go through a session file and the settings store; presets keep them.
+  void familyOptionsPersist() {
+    gb::ModelSettings s = gb::ModelSettings::mboostPreset();
+    s.family = gb::Family::Quantile;
+    s.tau = 0.3;
+    s.hasOffset = true;
+    s.offset = 1.25;
+    s.linearEdf = 2.0;
+    s.factorEdf = 1.5;
+    s.missing = gb::MissingPolicy::Fail;
+    auto check = [](const gb::ModelSettings& got) {
+      QVERIFY(got.family == gb::Family::Quantile);
+      QCOMPARE(got.tau, 0.3);
+      QVERIFY(got.hasOffset);
+      QCOMPARE(got.offset, 1.25);
+      QCOMPARE(got.linearEdf, 2.0);
+      QCOMPARE(got.factorEdf, 1.5);
+      QVERIFY(got.missing == gb::MissingPolicy::Fail);
+    };
+    const QString sessionPath = gbtest::scratchPath("family.gbs.json");
+    {
+      auto w = gbtest::makeWindow(300, 3, 10, 1, "family-store");
+      w->modelPanel()->setSettings(s);
+      QVERIFY(w->modelPanel()->tauBox()->isVisibleTo(w->modelPanel()));
+      w->modelPanel()->applyMboostPreset();  // splines and boosting only
+      QVERIFY(w->modelPanel()->settings().family == gb::Family::Quantile);
+      w->modelPanel()->setSettings(s);
+      QVERIFY(w->saveSession(sessionPath));
+      w->close();  // saves the settings store
+    }
+    auto fresh = gbtest::makeWindow(300, 3, 10, 1, "other-store");
+    QVERIFY(fresh->modelPanel()->settings().family == gb::Family::Gaussian);
+    QVERIFY(fresh->openSession(sessionPath));
+    check(fresh->modelPanel()->settings());
+    StudioOptions o = gbtest::testOptions("family-store");
+    o.restoreSettings = true;
+    MainWindow restored(o);
+    check(restored.modelPanel()->settings());
+  }
+};
+
+QTEST_MAIN(FamiliesTest)
+#include "test_families.moc"
