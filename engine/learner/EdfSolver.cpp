@@ -22,49 +22,42 @@ EdfFunction::EdfFunction(const Eigen::MatrixXd& gram, const Eigen::MatrixXd& pen
       Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(penalty, Eigen::EigenvaluesOnly).eigenvalues();
   const double sMax = sEig.size() ? std::max(sEig.cwiseAbs().maxCoeff(), 1e-300) : 1.0;
   const int penaltyNullity = static_cast<int>((sEig.array().abs() <= tol * sMax).count());
-  Eigen::LLT<Eigen::MatrixXd> llt(gram);
-  bool gramDefinite = llt.info() == Eigen::Success;
-  if (gramDefinite) {
-    const Eigen::MatrixXd L = llt.matrixL();
-    const double ratio = L.diagonal().minCoeff() / L.diagonal().maxCoeff();
-    gramDefinite = ratio > 1e-7;  // condition number of G below ~1e14
-  }
-  if (gramDefinite) {
-    // Demmler-Reinsch: S v = d G v; h = 1 / (1 + lambda d) = theta / (theta + lambda (1 - theta)), theta = 1/(1+d).
-    Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> es(penalty, gram, Eigen::EigenvaluesOnly);
-    if (es.info() != Eigen::Success) throw ComputeError("edf: generalised eigen-solver failed (S v = d B'B v)");
-    const Eigen::VectorXd d = es.eigenvalues();  // ascending: the penalty's null space comes first
-    theta_.resize(k);
-    for (Eigen::Index i = 0; i < k; ++i) theta_[i] = i < penaltyNullity ? 1.0 : 1.0 / (1.0 + std::max(d[i], 0.0));
-    rank_ = static_cast<int>(k);
-  } else {
-    // B'B singular (basis columns without data): use the pencil G v = theta (G + S) v, theta in [0, 1];
-    // theta = 0 are directions B cannot see (no contribution to the edf).
-    const Eigen::MatrixXd total = gram + penalty;
-    Eigen::LLT<Eigen::MatrixXd> check(total);
-    if (check.info() != Eigen::Success)
-      throw InputError("basis columns are not identifiable: B'B + S is singular (too few distinct covariate values)");
-    Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> es(gram, total, Eigen::EigenvaluesOnly);
-    if (es.info() != Eigen::Success) throw ComputeError("edf: generalised eigen-solver failed (B'B v = t (B'B + S) v)");
-    theta_ = es.eigenvalues().cwiseMax(0.0).cwiseMin(1.0);  // ascending: the penalty's null space comes last
-    rank_ = 0;
-    for (Eigen::Index i = 0; i < k; ++i) {
-      if (i >= k - penaltyNullity)
-        theta_[i] = 1.0;
-      else if (theta_[i] <= tol)
-        theta_[i] = 0.0;
-      if (theta_[i] > 0.0) ++rank_;
-    }
+  // One pencil for every G, singular or not: S v = mu (G + tau S) v with tau = tr(G) / tr(S), so that both terms
+  // have the same scale. Then S v = d G v with d = mu / (1 - tau mu) (the Demmler-Reinsch eigenvalues, h = 1 /
+  // (1 + lambda d)); mu = 1/tau marks a direction B does not see (d = inf, h = 0). Cholesky of G itself would lose
+  // the small d to G's condition number (1e10 and worse where basis columns have next to no data, e.g. iris's
+  // Petal.Length at 20 knots: edf off by 1e-6); G + tau S is conditioned like the data, not like the empty columns.
+  const double traceS = penalty.trace();
+  const double tau = traceS > 0.0 ? std::max(gram.trace(), 1e-300) / traceS : 1.0;
+  const Eigen::MatrixXd total = gram + tau * penalty;
+  Eigen::LLT<Eigen::MatrixXd> check(total);
+  if (check.info() != Eigen::Success)
+    throw InputError("basis columns are not identifiable: B'B + S is singular (too few distinct covariate values)");
+  Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> es(penalty, total, Eigen::EigenvaluesOnly);
+  if (es.info() != Eigen::Success) throw ComputeError("edf: generalised eigen-solver failed (S v = mu (B'B + S) v)");
+  const Eigen::VectorXd mu = es.eigenvalues();  // ascending: the penalty's null space comes first
+  d_.resize(k);
+  theta_.resize(k);
+  rank_ = 0;
+  for (Eigen::Index i = 0; i < k; ++i) {
+    const double rest = 1.0 - tau * std::max(mu[i], 0.0);  // 1 - tau mu in [0, 1]
+    if (i < penaltyNullity)
+      d_[i] = 0.0;
+    else if (rest <= tol)
+      d_[i] = std::numeric_limits<double>::infinity();
+    else
+      d_[i] = std::max(mu[i], 0.0) / rest;
+    theta_[i] = std::isinf(d_[i]) ? 0.0 : 1.0 / (1.0 + d_[i]);
+    if (!std::isinf(d_[i])) ++rank_;
   }
   nullDim_ = penaltyNullity;
 }
 
 double EdfFunction::operator()(double lambda, EdfDefinition definition) const {
   double sum = 0.0;
-  for (Eigen::Index i = 0; i < theta_.size(); ++i) {
-    const double t = theta_[i];
-    if (t == 0.0) continue;
-    const double h = t / (t + lambda * (1.0 - t));
+  for (Eigen::Index i = 0; i < d_.size(); ++i) {
+    if (std::isinf(d_[i])) continue;
+    const double h = 1.0 / (1.0 + lambda * d_[i]);
     sum += definition == EdfDefinition::Trace ? h : h * (2.0 - h);
   }
   return sum;

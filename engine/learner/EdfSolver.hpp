@@ -26,6 +26,7 @@ class EdfFunction {
   const Eigen::VectorXd& thetas() const { return theta_; }
 
  private:
+  Eigen::VectorXd d_;  // Demmler-Reinsch eigenvalues; inf for a direction B does not see
   Eigen::VectorXd theta_;
   int rank_ = 0;
   int nullDim_ = 0;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 #include <set>
 
@@ -65,8 +66,10 @@ void resolveColumns(const Dataset& data, const ModelSettings& s, ModelFrame& f) 
   take(s.factors, "--factor", false, f.factors);
 }
 
+// Every column a row must have (R's na.omit on the model frame): the response, the weights, the learners.
 std::vector<std::string> usedColumns(const ModelSettings& s, const ModelFrame& f) {
   std::vector<std::string> used{s.response};
+  if (!s.weights.empty()) used.push_back(s.weights);
   for (const auto* list : {&f.splines, &f.linears, &f.factors}) used.insert(used.end(), list->begin(), list->end());
   return used;
 }
@@ -79,8 +82,7 @@ void checkWeights(const Dataset& data, const ModelSettings& s) {
   const std::vector<double>& w = data.columns[c];
   for (std::size_t i = 0; i < w.size(); ++i) {
     const std::string where = at(data, i) + ": --weights " + quotedForMessage(s.weights) + ": ";
-    if (std::isnan(w[i]))
-      throw InputError(where + "missing weight (every row needs one; a weight of 0 leaves a row out)");
+    if (std::isnan(w[i])) continue;  // a missing weight: the row is omitted (or named by --missing fail)
     if (!(w[i] >= 0.0) || !std::isfinite(w[i]))
       throw InputError(where + "weight " + formatNumber(w[i], 10) + " is not a finite number >= 0");
     if (s.family == Family::Quantile && w[i] != std::floor(w[i]))
@@ -124,8 +126,7 @@ std::shared_ptr<const Dataset> usedRows(const std::shared_ptr<const Dataset>& da
   auto out = std::make_shared<Dataset>();
   out->source = data->source;
   out->rowLabelsNote = data->rowLabelsNote;
-  std::vector<std::string> names = usedColumns(s, f);
-  if (!s.weights.empty()) names.push_back(s.weights);
+  const std::vector<std::string> names = usedColumns(s, f);
   for (const std::string& name : names) {
     const auto c = static_cast<std::size_t>(data->columnIndex(name));
     out->names.push_back(name);
@@ -168,6 +169,15 @@ ModelFrame buildModelFrame(std::shared_ptr<const Dataset> data, const ModelSetti
     double total = 0.0;
     for (double w : f.weights) total += w;
     if (!(total > 0.0)) throw InputError(optionMessage("--weights", "every used row has weight 0: nothing to fit"));
+    // mboost's rescale_weights: non-integer weights are scaled to sum to the number of positive ones. The fit and
+    // the risk do not change; the lambdas come out on mboost's scale.
+    double fractional = 0.0, positive = 0.0;
+    for (double w : f.weights) {
+      fractional = std::max(fractional, std::abs(w - std::floor(w)));
+      positive += w > 0.0 ? 1.0 : 0.0;
+    }
+    if (fractional >= std::sqrt(std::numeric_limits<double>::epsilon()))
+      for (double& w : f.weights) w = w / total * positive;
   }
   return f;
 }

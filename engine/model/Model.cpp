@@ -1,6 +1,7 @@
 #include "model/Model.hpp"
 
 #include <cmath>
+#include <cstdlib>
 #include <unordered_map>
 
 #include "common/Error.hpp"
@@ -61,6 +62,25 @@ std::string nonFiniteReason(const LearnerModel& l, double x, bool outside) {
   return why + " (the model's coefficients of " + quotedForMessage(l.name) + " overflow)";
 }
 
+// "file:line:column: 'x' holds text (...)" at the first text cell of a column a spline or linear learner reads.
+std::string textCellAt(const Dataset& data, int c, const std::string& name) {
+  const auto col = static_cast<std::size_t>(c);
+  const std::vector<double>& x = data.columns[col];
+  // The first cell that is not a number (a column of numbers and one word is text in every cell).
+  auto isNumber = [](const std::string& t) {
+    char* end = nullptr;
+    std::strtod(t.c_str(), &end);
+    return !t.empty() && end == t.c_str() + t.size();
+  };
+  std::size_t row = 0;
+  while (row < x.size() && (std::isnan(x[row]) || isNumber(data.levelsOf(col)[static_cast<std::size_t>(x[row])])))
+    ++row;
+  const std::string cell = row < x.size() ? data.levelsOf(col)[static_cast<std::size_t>(x[row])] : "";
+  return locate(
+      data.source, static_cast<long>(row) + 2, c + 1,
+      quotedForMessage(name) + " holds text (" + quotedForMessage(cell) + "); the model's learner needs numbers");
+}
+
 // A factor's codes in the model's level order for the data's column c (text by level name, numbers as written).
 std::vector<double> levelCodes(const LearnerModel& l, const Dataset& data, int c) {
   std::unordered_map<std::string, double> index;
@@ -98,6 +118,8 @@ Prediction Model::predict(const Dataset& data) const {
     if (c < 0)
       throw InputError(
           locate(data.source, 1, 0, "no column named " + quotedForMessage(l.name) + " (a learner of the model)"));
+    if (l.type != LearnerType::Factor && data.isText(static_cast<std::size_t>(c)))
+      throw InputError(textCellAt(data, c, l.name));
     const std::vector<double> x =
         l.type == LearnerType::Factor ? levelCodes(l, data, c) : data.columns[static_cast<std::size_t>(c)];
     const SplineBasis basis = l.basis(settings.spline);

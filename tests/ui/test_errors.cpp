@@ -43,8 +43,8 @@ class ErrorsTest : public QObject {
     const int riskPointsBefore = w->riskPlot()->riskGraph()->data()->size();
     const QString previewBefore = w->dataPanel()->previewTable()->item(0, 1)->text();
 
-    // Row 3 has a non-numeric cell.
-    const QString bad = writeFile("bad.csv", "y,x1,x2\n1,0.5,0.25\n2,zero,0.5\n");
+    // Row 3 has too few fields (a text cell would be a factor level now, and NA a missing value).
+    const QString bad = writeFile("bad.csv", "y,x1,x2\n1,0.5,0.25\n2,0.5\n");
     QSignalSpy loaded(w->dataPanel(), &DataPanel::loadFinished);
     QVERIFY(w->dataPanel()->openCsv(bad));
     QVERIFY(loaded.wait(10000));

@@ -1,0 +1,162 @@
+// The families, case weights, linear/factor learners and missing values through the CLI: the rejection contract on
+// every bad input the issue lists (exit 2, one stderr line naming the column and row or the option, nothing
+// written), and what a good fit writes (family, learner types and levels, rows used/omitted, fitted with nulls,
+// predict --type).
+#include <QtTest>
+#include <cmath>
+
+#include "support/CliRunner.hpp"
+
+using namespace gbtest;
+
+namespace {
+
+// 40 rows: y numeric, cnt counts, bin 0/1, yes text two levels, three text three levels, one text one level,
+// x1, x2 numeric, lin numeric, fac text (a, b, c), w weights; row 7 (line 8) has NA in x2.
+QByteArray mixedCsv() {
+  QByteArray csv = "\"\",\"y\",\"cnt\",\"bin\",\"yes\",\"three\",\"one\",\"x1\",\"x2\",\"lin\",\"fac\",\"w\"\n";
+  for (int i = 0; i < 40; ++i) {
+    const double x1 = i / 39.0, x2 = std::fmod(i * 0.37, 1.0), lin = std::cos(i * 1.3);
+    const double y = std::sin(6 * x1) + x2 + 0.3 * lin;
+    const int cnt = static_cast<int>(std::floor(2 + 2 * std::sin(3 * x1) + x2));
+    const int bin = (i * 7) % 3 == 0 ? 1 : 0;
+    const char* fac[] = {"a", "b", "c"};
+    csv += QString("\"%1\",%2,%3,%4,\"%5\",\"%6\",\"k\",%7,%8,%9,\"%10\",%11\n")
+               .arg(i + 1)
+               .arg(y, 0, 'g', 17)
+               .arg(cnt)
+               .arg(bin)
+               .arg(bin ? "yes" : "no")
+               .arg(fac[i % 3])
+               .arg(x1, 0, 'g', 17)
+               .arg(i == 7 ? QString("NA") : QString::number(x2, 'g', 17))
+               .arg(lin, 0, 'g', 17)
+               .arg(fac[(i / 2) % 3])
+               .arg(1 + i % 3)
+               .toUtf8();
+  }
+  return csv;
+}
+
+QStringList fitArgs(const Scratch& s, const QStringList& extra) {
+  return QStringList{"fit", "--data", s.path("d.csv"), "--out", s.path("r.json"), "--quiet", "--knots", "4"} + extra;
+}
+
+}  // namespace
+
+class TestCliFamilies : public QObject {
+  Q_OBJECT
+ private slots:
+  void rejects_data();
+  void rejects();
+  void binomialFitWritesTheModel();
+  void predictTypesAndUnseenLevels();
+};
+
+void TestCliFamilies::rejects_data() {
+  QTest::addColumn<QStringList>("args");
+  QTest::addColumn<QString>("pattern");
+  const QStringList covariates{"--spline", "x1,x2", "--linear", "lin", "--factor", "fac"};
+  QTest::newRow("text response poisson") << (QStringList{"--response", "yes", "--family", "poisson"} + covariates)
+                                         << "--response: column 'yes' holds text; --family poisson needs numbers";
+  QTest::newRow("non-integer count") << (QStringList{"--response", "y", "--family", "poisson"} + covariates)
+                                     << "d.csv:2: response 'y' with --family poisson: .* is not a count";
+  QTest::newRow("binomial three levels") << (QStringList{"--response", "three", "--family", "binomial"} + covariates)
+                                         << "--response: response 'three' with --family binomial: needs exactly two "
+                                            "levels, found 3";
+  QTest::newRow("binomial numeric not 0/1") << (QStringList{"--response", "cnt", "--family", "binomial"} + covariates)
+                                            << "d.csv:\\d+: response 'cnt' with --family binomial: value \\d+ is "
+                                               "neither 0 nor 1";
+  QTest::newRow("negative weight") << (QStringList{"--response", "y", "--weights", "lin"} +
+                                       QStringList{"--spline", "x1"})
+                                   << "d.csv:\\d+: --weights 'lin': weight -0.\\d+ is not a finite number >= 0";
+  QTest::newRow("weights column missing") << (QStringList{"--response", "y", "--weights", "wt", "--spline", "x1"})
+                                          << "--weights: no column named 'wt' in .*d.csv";
+  QTest::newRow("missing weight, --missing fail")
+      << (QStringList{"--response", "y", "--weights", "x2", "--spline", "x1", "--missing", "fail"})
+      << "d.csv:9: column 'x2': missing value";
+  QTest::newRow("factor with one level") << (QStringList{"--response", "y", "--spline", "x1", "--factor", "one"})
+                                         << "--factor: column 'one' has one level \\('k'\\)";
+  QTest::newRow("tau outside") << (QStringList{"--response", "y", "--family", "quantile", "--tau", "1"} + covariates)
+                               << "--tau: must be in \\(0, 1\\) \\(got 1\\)";
+  QTest::newRow("huber delta zero") << (QStringList{"--response", "y", "--family", "huber", "--huber-delta", "0"} +
+                                        covariates)
+                                    << "--huber-delta: must be a finite number greater than 0";
+  QTest::newRow("huber without delta") << (QStringList{"--response", "y", "--family", "huber"} + covariates)
+                                       << "--huber-delta: .*required with --family huber";
+  QTest::newRow("missing fail") << (QStringList{"--response", "y", "--missing", "fail"} + covariates)
+                                << "d.csv:9: column 'x2': missing value";
+  QTest::newRow("unknown family") << QStringList{"--response", "y", "--family", "gamma"}
+                                  << "--family: must be 'gaussian', 'binomial', 'poisson', 'laplace', 'huber' or "
+                                     "'quantile'";
+  QTest::newRow("text as spline") << QStringList{"--response", "y", "--spline", "fac"}
+                                  << "--spline: column 'fac' holds text: name it with --factor";
+}
+
+void TestCliFamilies::rejects() {
+  QFETCH(QStringList, args);
+  QFETCH(QString, pattern);
+  Scratch s;
+  writeFile(s.path("d.csv"), mixedCsv());
+  const CliResult r = runGamboost(fitArgs(s, args));
+  verifyRejected(r, pattern);
+  if (QTest::currentTestFailed()) return;
+  QVERIFY2(!QFileInfo::exists(s.path("r.json")), "result.json written on failure");
+}
+
+void TestCliFamilies::binomialFitWritesTheModel() {
+  Scratch s;
+  writeFile(s.path("d.csv"), mixedCsv());
+  const CliResult r = runGamboost(fitArgs(s, {"--response", "yes", "--family", "binomial", "--spline", "x1,x2",
+                                              "--linear", "lin", "--factor", "fac", "--mstop", "30"}));
+  QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.describe()));
+  QVERIFY2(r.err.contains("1 of 40 rows omitted for missing values ('x2' 1)"), qPrintable(r.err));
+  QVERIFY2(r.err.contains("taken as R's row names"), qPrintable(r.err));
+  const QJsonObject j = QJsonDocument::fromJson(readFile(s.path("r.json"))).object();
+  QCOMPARE(j["family"].toString(), QString("binomial"));
+  QCOMPARE(j["rows_used"].toInt(), 39);
+  QCOMPARE(j["rows_omitted"].toInt(), 1);
+  QCOMPARE(j["rows_omitted_by_column"].toObject()["x2"].toInt(), 1);
+  const QJsonArray fitted = j["fitted"].toArray();
+  QCOMPARE(fitted.size(), 40);
+  QVERIFY(fitted[7].isNull());
+  QVERIFY(fitted[6].isDouble() && fitted[8].isDouble());
+  QCOMPARE(j["response_levels"].toArray().last().toString(), QString("yes"));
+  const QJsonArray learners = j["learners"].toArray();
+  QCOMPARE(learners.size(), 4);
+  QCOMPARE(learners[2].toObject()["type"].toString(), QString("linear"));
+  QCOMPARE(learners[3].toObject()["type"].toString(), QString("factor"));
+  QCOMPARE(learners[3].toObject()["levels"].toArray().size(), 3);
+  QCOMPARE(learners[3].toObject()["coefficients"].toArray().size(), 3);
+  // The risk path is the binomial negative log-likelihood per row: it starts at the entropy of the class share.
+  double events = 0;
+  for (int i = 0; i < 40; ++i)
+    if (i != 7 && (i * 7) % 3 == 0) ++events;
+  const double p = events / 39.0;
+  const double entropy = -p * std::log(p) - (1 - p) * std::log(1 - p);
+  QVERIFY(std::abs(j["path"].toObject()["risk"].toArray()[0].toDouble() - entropy) < 1e-12);
+}
+
+void TestCliFamilies::predictTypesAndUnseenLevels() {
+  Scratch s;
+  writeFile(s.path("d.csv"), mixedCsv());
+  CliResult r = runGamboost(fitArgs(s, {"--response", "cnt", "--family", "poisson", "--spline", "x1", "--factor", "fac",
+                                        "--mstop", "20", "--model", s.path("m.json")}));
+  QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.describe()));
+  writeFile(s.path("new.csv"), "x1,fac\n0.5,\"b\"\n0.25,\"a\"\n");
+  r = runGamboost({"predict", "--model", s.path("m.json"), "--data", s.path("new.csv"), "--out", s.path("link.csv")});
+  QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
+  r = runGamboost({"predict", "--model", s.path("m.json"), "--data", s.path("new.csv"), "--out", s.path("rate.csv"),
+                   "--type", "response"});
+  QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
+  const std::vector<double> link = readColumn(s.path("link.csv")), rate = readColumn(s.path("rate.csv"));
+  QCOMPARE(link.size(), std::size_t{2});
+  for (std::size_t i = 0; i < 2; ++i) QVERIFY(std::abs(rate[i] - std::exp(link[i])) <= 1e-15 * rate[i]);
+  writeFile(s.path("bad.csv"), "x1,fac\n0.5,\"b\"\n0.25,\"zz\"\n");
+  r = runGamboost({"predict", "--model", s.path("m.json"), "--data", s.path("bad.csv"), "--out", s.path("p.csv")});
+  verifyRejected(r, "bad.csv:3:2: factor 'fac': level 'zz' was not seen in training");
+  QVERIFY(!QFileInfo::exists(s.path("p.csv")));
+}
+
+QTEST_GUILESS_MAIN(TestCliFamilies)
+#include "test_cli_families.moc"
