@@ -5,8 +5,9 @@
 //   hat values h_i(lambda) = 1 / (1 + lambda d_i),
 //   trace:  edf = sum h_i              (the paper's tr(H))
 //   mboost: edf = sum (2 h_i - h_i^2)  (tr(2H - H'H), mboost's default)
-// No n x n matrix is ever formed. Where G is singular the pencil (G, G + S) is used instead (eigenvalues
-// theta = 1/(1+d) in [0,1]; theta = 0 are directions B cannot see and count 0 towards the edf).
+// No n x n matrix is ever formed. d comes from the pencil S v = mu (G + tau S) v (tau = tr G / tr S), accurate also
+// where G is singular or ill-conditioned; directions B cannot see get d = inf and count 0 towards the edf. The null
+// space (d = 0) is the penalty's: its dimension is counted from S alone (2 for second differences, 0 for ridge).
 #include <Eigen/Dense>
 #include <string>
 
@@ -22,7 +23,7 @@ class EdfFunction {
   double operator()(double lambda, EdfDefinition definition) const;
   int rank() const { return rank_; }                   // rank of B (numerically)
   int nullSpaceDimension() const { return nullDim_; }  // directions of B's column space the penalty does not see
-  // Hat-value denominators: h_i = theta_i / (theta_i + lambda (1 - theta_i)); theta = 1/(1+d).
+  // theta_i = 1 / (1 + d_i) in [0, 1] (0 for a direction B does not see), for plots of the spectrum.
   const Eigen::VectorXd& thetas() const { return theta_; }
 
  private:
