@@ -235,10 +235,15 @@ int cappedThreads(int requested) {
 // Nothing non-finite is written with exit status 0: a diverged fit is reported instead of saved as nulls.
 void checkFinite(const Booster& booster, const std::string& dataPath) {
   const std::vector<double>& risk = booster.path().risk;
+  // Gaussian fits diverge only where the data's scale is beyond double precision; poisson (exp(f)) and binomial can
+  // overshoot when a step is too long for the gradient's scale, as mboost's do ("Infinite residuals").
+  const std::string why = booster.settings().family == Family::Gaussian
+                              ? "the data's scale is beyond double precision; rescale it"
+                              : "the steps overshoot for this family: lower --nu, e.g. --nu 0.01";
   for (std::size_t m = 0; m < risk.size(); ++m)
     if (!std::isfinite(risk[m]))
       throw InputError(dataPath + ": the fit diverged: the risk is " + formatNumber(risk[m], 6) + " after iteration " +
-                       std::to_string(m) + " (the data's scale is beyond double precision; rescale it)");
+                       std::to_string(m) + " (" + why + ")");
   const std::vector<double> fitted = booster.fitted();
   for (std::size_t i = 0; i < fitted.size(); ++i)
     if (!std::isfinite(fitted[i]))

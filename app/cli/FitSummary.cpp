@@ -50,6 +50,24 @@ std::vector<Selected> selectedByCount(const Booster& booster) {
   return selected;
 }
 
+// What path.risk is for the family (sum(w loss) / sum(w)).
+std::string riskName(const ModelSettings& s) {
+  const std::string weighted = s.weights.empty() ? "" : "weighted ";
+  switch (s.family) {
+    case Family::Binomial:
+    case Family::Poisson:
+      return weighted + "negative log-likelihood per row";
+    case Family::Laplace:
+      return weighted + "mean absolute error";
+    case Family::Huber:
+      return weighted + "mean Huber loss";
+    case Family::Quantile:
+      return weighted + "mean check loss";
+    default:
+      return weighted + "mean squared residual";
+  }
+}
+
 std::string modelLine(const ModelSettings& s) {
   std::string line = std::to_string(s.spline.knots) + " knots, degree " + std::to_string(s.spline.degree) + ", " +
                      toString(s.spline.boundary) + ", " + toString(s.penalty);
@@ -110,7 +128,11 @@ void printFitSummary(std::ostream& out, const Booster& booster, const std::strin
   const double perIteration = iterations > 0 ? booster.fitSeconds() / iterations : 0.0;
 
   out << "gamboost fit of " << dataPath << "\n";
-  out << "  rows          " << booster.rows() << "\n";
+  const ModelFrame& frame = booster.frame();
+  out << "  rows          " << booster.rows();
+  if (frame.omittedRows() > 0) out << " (" << frame.omissionNote() << ")";
+  out << "\n";
+  out << "  family        " << toString(s.family) << (s.weights.empty() ? "" : ", weights " + s.weights) << "\n";
   out << "  learners      " << learners.size() << " (" << modelLine(s) << ")\n";
   out << "  lambda        " << formatNumber(lambdaMin, 4) << " .. " << formatNumber(lambdaMax, 4) << "\n";
   out << "  compute       " << info.backend << " / " << info.device << " / kernel " << info.kernel << " / "
@@ -121,8 +143,8 @@ void printFitSummary(std::ostream& out, const Booster& booster, const std::strin
       << formatSeconds(perIteration) << " each)\n";
   if (!path.risk.empty()) {
     out << "  risk          " << formatNumber(path.risk.front(), 6) << " -> " << formatNumber(path.risk.back(), 6)
-        << " (mean squared residual; ";
-    if (path.risk.front() > 0.0)
+        << " (" << riskName(s) << "; ";
+    if (path.risk.front() > 0.0 && s.family == Family::Gaussian)
       out << formatNumber(100.0 * (1.0 - path.risk.back() / path.risk.front()), 3) << "% explained; ";
     out << "offset " << formatNumber(booster.offset(), 6) << ")\n";
   }
