@@ -4,6 +4,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -11,6 +12,7 @@
 #include <cstdio>
 #include <random>
 
+#include "data/ColumnRolesTable.hpp"
 #include "data/DataPanel.hpp"
 #include "model/ModelPanel.hpp"
 #include "plots/FitDiagnostics.hpp"
@@ -105,6 +107,65 @@ int binomialShots(MainWindow& w, const QDir& out) {
   return failures;
 }
 
+// R's own data sets as write.csv wrote them (tests/data), fitted with the window's defaults but the response:
+// bodyfat (DEXfat ~ .), airquality (Ozone ~ ., rows with NA omitted: the roles table shows the missing counts) and
+// iris (Sepal.Length ~ ., Species a factor).
+bool openRData(MainWindow& w, const QString& file, const QString& response) {
+  const QString path = QDir::current().filePath("tests/data/" + file);
+  if (!QFileInfo::exists(path) || !w.dataPanel()->openCsv(path)) return false;
+  if (!waitForSignal(w.dataPanel(), &DataPanel::loadFinished, 60000)) return false;
+  ColumnRoles roles = w.dataPanel()->roles();
+  const QString old = roles.response;
+  roles.response = response;
+  roles.learners.removeAll(response);
+  roles.factors.removeAll(response);
+  roles.linears.removeAll(response);
+  if (!old.isEmpty() && old != response) roles.learners << old;
+  w.dataPanel()->setRoles(roles);
+  return true;
+}
+
+int rDataShots(MainWindow& w, const QDir& out) {
+  QComboBox* family = w.modelPanel()->familyBox();
+  family->setCurrentIndex(family->findData(QString("gaussian")));
+  w.modelPanel()->mstopBox()->setValue(100);
+  int failures = 0;
+  const struct {
+    const char* file;
+    const char* response;
+    const char* shot;
+    const char* enlarge;
+  } sets[] = {{"bodyfat.csv", "DEXfat", "bodyfat-effects.png", ""},
+              {"airquality.csv", "Ozone", "airquality-effects.png", ""},
+              {"iris.csv", "Sepal.Length", "iris-effects.png", "Species"}};
+  for (const auto& set : sets) {
+    if (!openRData(w, set.file, set.response) || !runFit(w, 120000) || w.controller()->state() != FitState::Finished) {
+      std::fprintf(stderr, "%s: fit failed: %s\n", set.file, qPrintable(w.messages()->lastError()));
+      ++failures;
+      continue;
+    }
+    w.showTab(w.effectsView());
+    if (*set.enlarge) {
+      const gb::Dataset& d = *w.dataPanel()->dataset();
+      int index = 0;  // learners in the model's order: splines, linears, factors
+      for (const QString& l : w.dataPanel()->roles().learners) index += d.columnIndex(l.toStdString()) >= 0;
+      w.effectsView()->enlarge(index + static_cast<int>(w.dataPanel()->roles().linears.size()));
+    }
+    failures += !grab(w, out.filePath(set.shot));
+    if (QString(set.file) == "airquality.csv") {  // the Data side tab: roles, types and missing counts
+      for (QWidget* p = w.dataPanel(); p; p = p->parentWidget()) {
+        if (auto* area = qobject_cast<QScrollArea*>(p)) area->ensureWidgetVisible(w.dataPanel()->rolesTable(), 0, 0);
+        if (auto* tabs = qobject_cast<QTabWidget*>(p)) {
+          tabs->setCurrentIndex(0);
+          break;
+        }
+      }
+      failures += !grab(w, out.filePath("airquality-data.png"));
+    }
+  }
+  return failures;
+}
+
 }  // namespace
 
 int runScreenshots(const ScreenshotOptions& o) {
@@ -153,6 +214,7 @@ int runScreenshots(const ScreenshotOptions& o) {
   }
   failures += !grab(w, out.filePath("kernel-chart.png"));
   failures += binomialShots(w, out);
+  failures += rDataShots(w, out);
   w.close();
   return failures == 0 ? 0 : 1;
 }
