@@ -13,6 +13,18 @@
 #endif
 // GB_FAMILY_* codes, negativeGradient() and loss() are in kernels/common.cl (shared with compact_update.cl).
 
+// partials[group] = the sum of the group's work-items' `sum`, added pairwise in a fixed order.
+inline void group_partial(REAL sum, __local REAL* sums, __global REAL* partials) {
+  const uint lid = get_local_id(0);
+  sums[lid] = sum;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (uint span = GROUP / 2; span > 0; span /= 2) {
+    if (lid < span) sums[lid] += sums[lid + span];
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  if (lid == 0) partials[get_group_id(0)] = sums[0];
+}
+
 __kernel void family_gradient(const ulong n, __global const REAL* y, __global const REAL* f, __global const REAL* w,
                               const REAL param, __global REAL* wu) {
   const ulong i = get_global_id(0);
@@ -31,14 +43,7 @@ __kernel __attribute__((reqd_work_group_size(GROUP, 1, 1))) void family_risk(con
   const ulong stride = get_global_size(0);
   REAL sum = (REAL)0;
   for (ulong i = get_global_id(0); i < n; i += stride) sum += w[i] * loss(y[i], f[i], param);
-  const uint lid = get_local_id(0);
-  sums[lid] = sum;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint span = GROUP / 2; span > 0; span /= 2) {
-    if (lid < span) sums[lid] += sums[lid + span];
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  if (lid == 0) partials[get_group_id(0)] = sums[0];
+  group_partial(sum, sums, partials);
 }
 
 // family_gradient and family_risk in one pass over y, f and w: wu at f, and the partial sums of w * loss at f (the
@@ -55,12 +60,5 @@ __kernel __attribute__((reqd_work_group_size(GROUP, 1, 1))) void family_gradient
     wu[i] = wi * negativeGradient(yi, fi, param);
     sum += wi * loss(yi, fi, param);
   }
-  const uint lid = get_local_id(0);
-  sums[lid] = sum;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  for (uint span = GROUP / 2; span > 0; span /= 2) {
-    if (lid < span) sums[lid] += sums[lid + span];
-    barrier(CLK_LOCAL_MEM_FENCE);
-  }
-  if (lid == 0) partials[get_group_id(0)] = sums[0];
+  group_partial(sum, sums, partials);
 }

@@ -109,6 +109,28 @@ Learner buildSpline(const std::string& name, int column, const std::vector<doubl
   return learner;
 }
 
+// build(j) for j = 0..count-1 across the cores; the first failing learner in learner order is reported, whichever
+// thread met it first.
+template <typename Build>
+std::vector<Learner> buildEach(std::size_t count, Build build) {
+  std::vector<std::optional<Learner>> built(count);
+  std::vector<std::exception_ptr> errors(count);
+#pragma omp parallel for schedule(dynamic, 1)
+  for (int j = 0; j < static_cast<int>(count); ++j) {
+    try {
+      built[static_cast<std::size_t>(j)].emplace(build(static_cast<std::size_t>(j)));
+    } catch (...) {
+      errors[static_cast<std::size_t>(j)] = std::current_exception();
+    }
+  }
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
+  std::vector<Learner> learners;
+  learners.reserve(count);
+  for (auto& l : built) learners.push_back(std::move(*l));
+  return learners;
+}
+
 }  // namespace
 
 Eigen::MatrixXd gramMatrix(const SplineBasis& basis, const double* x, std::size_t n, const double* weights) {
@@ -138,25 +160,10 @@ std::vector<Learner> buildLearners(const Dataset& data, const ModelSettings& set
   std::vector<int> columns(names.size());
   for (std::size_t j = 0; j < names.size(); ++j) columns[j] = data.columnIndex(names[j]);
 
-  const int count = static_cast<int>(names.size());
-  std::vector<std::optional<Learner>> built(names.size());
-  std::vector<std::exception_ptr> errors(names.size());
-#pragma omp parallel for schedule(dynamic, 1)
-  for (int j = 0; j < count; ++j) {
-    try {
-      const std::size_t c = static_cast<std::size_t>(columns[j]);
-      built[j].emplace(buildSpline(names[j], columns[j], data.columns[c], nullptr, settings));
-    } catch (...) {
-      errors[j] = std::current_exception();
-    }
-  }
-  // Report the first failing learner in learner order, whichever thread met it first.
-  for (const auto& e : errors)
-    if (e) std::rethrow_exception(e);
-  std::vector<Learner> learners;
-  learners.reserve(built.size());
-  for (auto& l : built) learners.push_back(std::move(*l));
-  return learners;
+  return buildEach(names.size(), [&](std::size_t j) {
+    const std::size_t c = static_cast<std::size_t>(columns[j]);
+    return buildSpline(names[j], columns[j], data.columns[c], nullptr, settings);
+  });
 }
 
 std::vector<Learner> buildLearners(const ModelFrame& frame, const ModelSettings& settings) {
@@ -171,36 +178,15 @@ std::vector<Learner> buildLearners(const ModelFrame& frame, const ModelSettings&
   for (const auto& n : frame.factors) specs.push_back({&n, LearnerType::Factor});
   const Dataset& data = *frame.data;
   const double* w = frame.weights.empty() ? nullptr : frame.weights.data();
-  const int count = static_cast<int>(specs.size());
-  std::vector<std::optional<Learner>> built(specs.size());
-  std::vector<std::exception_ptr> errors(specs.size());
-#pragma omp parallel for schedule(dynamic, 1)
-  for (int j = 0; j < count; ++j) {
-    try {
-      const std::string& name = *specs[j].name;
-      const int c = data.columnIndex(name);
-      const std::vector<double>& x = data.columns[static_cast<std::size_t>(c)];
-      switch (specs[j].type) {
-        case LearnerType::Spline:
-          built[j].emplace(buildSpline(name, c, x, w, settings));
-          break;
-        case LearnerType::Linear:
-          built[j].emplace(buildLinear(name, c, x, w, settings));
-          break;
-        case LearnerType::Factor:
-          built[j].emplace(buildFactor(name, c, x, data.levelsOf(static_cast<std::size_t>(c)), w, settings));
-          break;
-      }
-    } catch (...) {
-      errors[j] = std::current_exception();
-    }
-  }
-  for (const auto& e : errors)
-    if (e) std::rethrow_exception(e);
-  std::vector<Learner> learners;
-  learners.reserve(built.size());
-  for (auto& l : built) learners.push_back(std::move(*l));
-  return learners;
+  return buildEach(specs.size(), [&](std::size_t j) {
+    const std::string& name = *specs[j].name;
+    const int c = data.columnIndex(name);
+    const std::vector<double>& x = data.columns[static_cast<std::size_t>(c)];
+    if (specs[j].type == LearnerType::Linear) return buildLinear(name, c, x, w, settings);
+    if (specs[j].type == LearnerType::Factor)
+      return buildFactor(name, c, x, data.levelsOf(static_cast<std::size_t>(c)), w, settings);
+    return buildSpline(name, c, x, w, settings);
+  });
 }
 
 }  // namespace gb

@@ -39,15 +39,6 @@ Booster fit(std::shared_ptr<const Dataset> d, const ModelSettings& s) {
   return Booster(std::move(d), s, std::make_unique<CpuBackend>(1));
 }
 
-double maxRelative(const std::vector<double>& a, const std::vector<double>& b) {
-  double diff = 0.0, scale = 0.0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    diff = std::max(diff, std::abs(a[i] - b[i]));
-    scale = std::max(scale, std::abs(b[i]));
-  }
-  return diff / scale;
-}
-
 }  // namespace
 
 class TestFamilies : public QObject {
@@ -130,8 +121,8 @@ void TestFamilies::gradientPathEqualsTheShortcut() {
   QCOMPARE(b.backendInfo().scheme, std::string("gradient"));
   QCOMPARE(a.backendInfo().scheme, std::string("moments-cached"));
   QCOMPARE(a.path().learner, b.path().learner);
-  QVERIFY(maxRelative(b.fitted(), a.fitted()) < 1e-12);
-  QVERIFY(maxRelative(b.path().risk, a.path().risk) < 1e-12);
+  QVERIFY(gbtest::relativeMaxError(b.fitted(), a.fitted()) < 1e-12);
+  QVERIFY(gbtest::relativeMaxError(b.path().risk, a.path().risk) < 1e-12);
 }
 
 void TestFamilies::integerWeightsEqualReplicatedRows() {
@@ -162,7 +153,7 @@ void TestFamilies::integerWeightsEqualReplicatedRows() {
     Booster b = fit(weighted, s);
     b.run(s.mstop);
     QCOMPARE(b.path().learner, r.path().learner);
-    QVERIFY2(maxRelative(b.path().risk, r.path().risk) < 1e-11, toString(family).c_str());
+    QVERIFY2(gbtest::relativeMaxError(b.path().risk, r.path().risk) < 1e-11, toString(family).c_str());
     for (std::size_t j = 0; j < b.learners().size(); ++j)
       QVERIFY(std::abs(b.learners()[j].lambda - r.learners()[j].lambda) <= 1e-8 * r.learners()[j].lambda);
   }
