@@ -43,6 +43,7 @@ std::unique_ptr<CliApp> makeCliApp() {
   commands.push_back(addGenerateCommand(app));
   commands.push_back(addFitCommand(app));
   commands.push_back(addPredictCommand(app));
+  commands.push_back(addCvCommand(app));
   for (Command& bench : addBenchCommands(app)) commands.push_back(std::move(bench));
   return cli;
 }

@@ -10,6 +10,7 @@ Command addDevicesCommand(CLI::App& app);
 Command addGenerateCommand(CLI::App& app);
 Command addFitCommand(CLI::App& app);
 Command addPredictCommand(CLI::App& app);
+Command addCvCommand(CLI::App& app);
 std::vector<Command> addBenchCommands(CLI::App& app);  // bench csv | kernels | fit
 
 }  // namespace gb::cli

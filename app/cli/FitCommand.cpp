@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "Commands.hpp"
+#include "FitOptions.hpp"
 #include "FitSummary.hpp"
 #include "common/Error.hpp"
 #include "common/SystemResources.hpp"
@@ -18,137 +19,6 @@
 
 namespace gb::cli {
 namespace {
-
-struct FitOptions {
-  std::string data, out, model, preset;
-  ModelSettings settings;  // holds the parsed values; only options given explicitly override the preset
-  std::string boundary = toString(settings.spline.boundary);
-  std::string penalty = toString(settings.penalty);
-  std::string edfDefinition = toString(settings.edfDefinition);
-  std::string family = toString(settings.family);
-  std::string missing = toString(settings.missing);
-  ComputeSettings compute;
-  bool summary = false;
-  bool quiet = false;
-};
-
-// An explicitly given option and how it changes the settings taken from the preset.
-struct Override {
-  CLI::Option* option;
-  std::function<void(ModelSettings&, const FitOptions&)> apply;
-};
-
-ModelSettings settingsAsGiven(const FitOptions& o, const std::vector<Override>& overrides) {
-  ModelSettings s = o.preset == "paper"    ? ModelSettings::paperPreset()
-                    : o.preset == "mboost" ? ModelSettings::mboostPreset()
-                                           : ModelSettings{};
-  for (const Override& override : overrides)
-    if (override.option->count() > 0) override.apply(s, o);
-  return s;
-}
-
-// An option naming a word of an engine enum. The engine's parser (boundaryFromString, ...) holds the only list
-// of the words: it judges the word at parse time, and its message lists the accepted ones.
-template <typename E>
-CLI::Option* addWordOption(CLI::App* sub, const std::string& name, std::string& word, const std::string& help,
-                           E (*parse)(const std::string&)) {
-  const CLI::Validator known(
-      [parse](std::string& text) -> std::string {
-        try {
-          parse(text);
-          return {};
-        } catch (const InputError& e) {
-          const std::string message = e.what();  // "--option: must be ...": CLI11 adds the option name itself
-          const std::size_t colon = message.find(": ");
-          return colon == std::string::npos ? message : message.substr(colon + 2);
-        }
-      },
-      "", "");
-  return sub->add_option(name, word, help)->check(known)->capture_default_str()->group("Model");
-}
-
-std::vector<Override> addModelOptions(CLI::App* sub, FitOptions& o) {
-  ModelSettings& s = o.settings;
-  std::vector<Override> v;
-  auto add = [&v](CLI::Option* option, std::function<void(ModelSettings&, const FitOptions&)> apply) {
-    v.push_back({option, std::move(apply)});
-  };
-  add(sub->add_option("--response", s.response, "Response column")->capture_default_str()->group("Model"),
-      [](ModelSettings& m, const FitOptions& f) { m.response = f.settings.response; });
-  add(addTextListOption(sub, "--spline,--learners", s.learners,
-                        "Spline learners (mboost's bbs), comma-separated. Without --spline, --linear and --factor: "
-                        "every numeric column but the response and weights is a spline, every text column a factor")
-          ->group("Model"),
-      [](ModelSettings& m, const FitOptions& f) { m.learners = f.settings.learners; });
-  add(addTextListOption(sub, "--linear", s.linears, "Linear learners b0 + b1 x (mboost's bols(x)), comma-separated")
-          ->group("Model"),
-      [](ModelSettings& m, const FitOptions& f) { m.linears = f.settings.linears; });
-  add(addTextListOption(sub, "--factor", s.factors,
-                        "Factor learners (mboost's bols(f), treatment contrasts), comma-separated")
-          ->group("Model"),
-      [](ModelSettings& m, const FitOptions& f) { m.factors = f.settings.factors; });
-  add(sub->add_option("--weights", s.weights, "Case-weight column (non-negative)")->group("Model"),
-      [](ModelSettings& m, const FitOptions& f) { m.weights = f.settings.weights; });
-  add(addWordOption(sub, "--family", o.family, "Loss: gaussian, binomial, poisson, laplace, huber or quantile",
-                    &familyFromString),
-      [](ModelSettings& m, const FitOptions& f) { m.family = familyFromString(f.family); });
-  add(addRealOption(sub, "--huber-delta", s.huberDelta, "Huber's d (> 0), required with --family huber")
-          ->group("Model"),
-      [](ModelSettings& m, const FitOptions& f) { m.huberDelta = f.settings.huberDelta; });
-  add(addRealOption(sub, "--tau", s.tau, "Quantile of --family quantile, in (0, 1)")->group("Model"),
-      [](ModelSettings& m, const FitOptions& f) { m.tau = f.settings.tau; });
-  add(addRealOption(sub, "--offset", s.offset, "Starting value f0 (default: the family's offset)")->group("Model"),
-      [](ModelSettings& m, const FitOptions& f) {
-        m.offset = f.settings.offset;
-        m.hasOffset = true;
-      });
-  add(addWordOption(sub, "--missing", o.missing, "Rows with a missing value in a used column: omit or fail",
-                    &missingPolicyFromString),
-      [](ModelSettings& m, const FitOptions& f) { m.missing = missingPolicyFromString(f.missing); });
-  add(addIntOption(sub, "--knots", s.spline.knots, "Interior knots per learner (>= 1)")->group("Model"),
-      [](ModelSettings& m, const FitOptions& f) { m.spline.knots = f.settings.spline.knots; });
-  add(addIntOption(sub, "--degree", s.spline.degree, "B-spline degree (1..5)")->group("Model"),
-      [](ModelSettings& m, const FitOptions& f) { m.spline.degree = f.settings.spline.degree; });
-  add(addWordOption(sub, "--boundary", o.boundary, "Boundary knots: clamped (patsy bs) or extended (mboost bbs)",
-                    &boundaryFromString),
-      [](ModelSettings& m, const FitOptions& f) { m.spline.boundary = boundaryFromString(f.boundary); });
-  add(addWordOption(sub, "--penalty", o.penalty, "Penalty: ridge (S = I) or pspline (difference penalty)",
-                    &penaltyFromString),
-      [](ModelSettings& m, const FitOptions& f) { m.penalty = penaltyFromString(f.penalty); });
-  add(addIntOption(sub, "--differences", s.differences, "Order of the P-spline differences (0..3)")->group("Model"),
-      [](ModelSettings& m, const FitOptions& f) { m.differences = f.settings.differences; });
-  add(addRealOption(sub, "--edf", s.edf, "Effective degrees of freedom per learner (sets lambda)")->group("Model"),
-      [](ModelSettings& m, const FitOptions& f) { m.edf = f.settings.edf; });
-  add(addRealOption(sub, "--linear-edf", s.linearEdf, "edf of each linear learner (default: unpenalised)")
-          ->group("Model"),
-      [](ModelSettings& m, const FitOptions& f) { m.linearEdf = f.settings.linearEdf; });
-  add(addRealOption(sub, "--factor-edf", s.factorEdf, "edf of each factor learner (default: unpenalised)")
-          ->group("Model"),
-      [](ModelSettings& m, const FitOptions& f) { m.factorEdf = f.settings.factorEdf; });
-  add(addWordOption(sub, "--edf-def", o.edfDefinition, "edf definition: trace = tr(H), mboost = tr(2H - H'H)",
-                    &edfDefinitionFromString),
-      [](ModelSettings& m, const FitOptions& f) { m.edfDefinition = edfDefinitionFromString(f.edfDefinition); });
-  add(addRealOption(sub, "--nu", s.nu, "Step length, in (0, 1]")->group("Model"),
-      [](ModelSettings& m, const FitOptions& f) { m.nu = f.settings.nu; });
-  add(addIntOption(sub, "--mstop", s.mstop, "Boosting iterations (>= 1)")->group("Model"),
-      [](ModelSettings& m, const FitOptions& f) { m.mstop = f.settings.mstop; });
-  return v;
-}
-
-void addComputeOptions(CLI::App* sub, ComputeSettings& c) {
-  addEnumOption(sub, "--backend", c.backend, &backendFromString, "Compute backend: cpu or opencl")
-      ->default_str("cpu")
-      ->group("Compute");
-  sub->add_option("--device", c.device, "OpenCL device: part of its name (default: $GAMBOOST_DEVICE, first GPU)")
-      ->group("Compute");
-  addEnumOption(sub, "--precision", c.precision, &precisionFromString, "double or float (default: the backend's)")
-      ->group("Compute");
-  sub->add_option("--kernel", c.kernel, "OpenCL kernel for B'g (default: the backend's; see 'gamboost bench')")
-      ->group("Compute");
-  addIntOption(sub, "--threads", c.threads, "CPU threads (0 = all cores)")->group("Compute");
-}
-
-constexpr int kThreadsPerCore = 2;
 
 double secondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
@@ -209,29 +79,6 @@ nlohmann::json resultJson(const Booster& booster, const Model& model, const FitO
   return result;
 }
 
-// Errors about the data found while building the learners (a constant covariate, too few rows) must still
-// name the file, as every bad-input message does; option errors already name their --option.
-std::unique_ptr<Booster> makeBooster(std::shared_ptr<const Dataset> data, const ModelSettings& settings,
-                                     std::unique_ptr<Backend> backend, const std::string& dataPath) {
-  try {
-    return std::make_unique<Booster>(std::move(data), settings, std::move(backend));
-  } catch (const InputError& e) {
-    const std::string message = e.what();
-    if (message.rfind("--", 0) == 0 || message.find(dataPath) != std::string::npos) throw;
-    throw InputError(dataPath + ": " + message);
-  }
-}
-
-// --threads beyond a few per core only adds memory (each OpenMP thread has its own stack) and contention.
-int cappedThreads(int requested) {
-  if (requested < 0) throw InputError(optionMessage("--threads", "must be >= 0"));
-  const int cap = kThreadsPerCore * availableCores();
-  if (requested <= cap) return requested;
-  std::cerr << "gamboost: note: --threads " << requested << " capped at " << cap << " (" << kThreadsPerCore
-            << " per core on " << availableCores() << " cores)" << std::endl;
-  return cap;
-}
-
 // Nothing non-finite is written with exit status 0: a diverged fit is reported instead of saved as nulls.
 void checkFinite(const Booster& booster, const std::string& dataPath) {
   const std::vector<double>& risk = booster.path().risk;
@@ -273,11 +120,7 @@ int runFit(const FitOptions& o, const std::vector<Override>& overrides) {
   std::unique_ptr<Backend> backend = makeBackend(compute);
 
   const auto readStart = std::chrono::steady_clock::now();
-  ProgressPrinter reading("reading " + o.data, !o.quiet);
-  auto data = std::make_shared<const Dataset>(readCsv(o.data, {}, [&reading](std::uint64_t done, std::uint64_t all) {
-    reading.update(all ? static_cast<double>(done) / static_cast<double>(all) : 1.0);
-    return true;
-  }));
+  const std::shared_ptr<const Dataset> data = readData(o.data, o.quiet);
   const double readSeconds = secondsSince(readStart);
 
   const std::unique_ptr<Booster> fitted = makeBooster(data, settings, std::move(backend), o.data);

@@ -21,7 +21,9 @@ struct BoostProblem {
   double offset = 0.0;  // mu0: the family's offset (mean(y) for gaussian) or --offset
   double nu = 0.1;
   const std::vector<double>* weights = nullptr;  // case weights (n), or null for all 1
-  FamilyFunctions family;                        // gaussian by default
+  // A resampling fold's out-of-bag weights (n), or null: the risk reported is then sum(oob loss) / sum(oob).
+  const std::vector<double>* oobWeights = nullptr;
+  FamilyFunctions family;  // gaussian by default
 
   // Whether the negative gradient must be recomputed and B'(w u) formed exactly every iteration: any family but
   // gaussian, case weights, or a linear or factor learner. Otherwise the residual shortcut applies (u changes by

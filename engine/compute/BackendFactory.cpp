@@ -37,7 +37,7 @@ void requireCompleteProblem(const BoostProblem& problem, const std::string& back
 }
 
 bool BoostProblem::gradientEachIteration() const {
-  if (family.family != Family::Gaussian || weights != nullptr) return true;
+  if (family.family != Family::Gaussian || weights != nullptr || oobWeights != nullptr) return true;
   if (learners)
     for (const Learner& l : *learners)
       if (!l.isSpline()) return true;

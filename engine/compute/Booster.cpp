@@ -26,12 +26,30 @@ constexpr double kProgressInterval = 0.08;
 }  // namespace
 
 Booster::Booster(std::shared_ptr<const Dataset> data, ModelSettings settings, std::unique_ptr<Backend> backend)
-    : settings_(std::move(settings)), data_(std::move(data)), backend_(std::move(backend)) {
+    : settings_(std::move(settings)), data_(std::move(data)) {
   const auto start = Clock::now();
   if (!data_) throw InputError("no data");
-  if (!backend_) backend_ = std::make_unique<CpuBackend>();
   settings_.validate();
   frame_ = buildModelFrame(data_, settings_);
+  setUp(std::move(backend));
+  setupSeconds_ = secondsSince(start);
+}
+
+Booster::Booster(std::shared_ptr<const Dataset> data, ModelSettings settings, std::unique_ptr<Backend> backend,
+                 const std::vector<double>& fold, const std::string& foldName)
+    : settings_(std::move(settings)), data_(std::move(data)) {
+  const auto start = Clock::now();
+  if (!data_) throw InputError("no data");
+  settings_.validate();
+  frame_ = buildModelFrame(data_, settings_);
+  applyFold(frame_, fold, foldName);
+  setUp(std::move(backend));
+  setupSeconds_ = secondsSince(start);
+}
+
+// Everything after the model frame: offset, the risk of the offset, learners, the backend's problem.
+void Booster::setUp(std::unique_ptr<Backend> backend) {
+  backend_ = backend ? std::move(backend) : std::make_unique<CpuBackend>();
   settings_.learners = frame_.splines;  // "as used": the resolved lists
   settings_.linears = frame_.linears;
   settings_.factors = frame_.factors;
@@ -44,7 +62,8 @@ Booster::Booster(std::shared_ptr<const Dataset> data, ModelSettings settings, st
                                                      toString(settings_.family) + " offset is not finite (" +
                                                      formatNumber(offset_, 6) + "): the response has no variation " +
                                                      "the family can model (e.g. every count 0)"));
-  const double risk0 = family_.risk(y, std::vector<double>(y.size(), offset_), w);
+  const std::vector<double>& riskWeights = frame_.oobWeights.empty() ? w : frame_.oobWeights;
+  const double risk0 = family_.risk(y, std::vector<double>(y.size(), offset_), riskWeights);
   // Squares beyond the double range would turn every risk into inf and the fit into NaN: refuse up front.
   if (!std::isfinite(risk0))
     throw InputError("response '" + settings_.response +
@@ -59,6 +78,7 @@ Booster::Booster(std::shared_ptr<const Dataset> data, ModelSettings settings, st
   problem.rows = y.size();
   problem.response = &frame_.response;
   problem.weights = w.empty() ? nullptr : &frame_.weights;
+  problem.oobWeights = frame_.oobWeights.empty() ? nullptr : &frame_.oobWeights;
   problem.family = family_;
   problem.learners = &learners_;
   problem.offset = offset_;
@@ -68,7 +88,6 @@ Booster::Booster(std::shared_ptr<const Dataset> data, ModelSettings settings, st
     gamma_.push_back(Eigen::VectorXd::Zero(l.numColumns()));
   }
   backend_->prepare(problem);
-  setupSeconds_ = secondsSince(start);
 }
 
 Booster::~Booster() = default;

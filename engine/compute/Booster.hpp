@@ -32,6 +32,10 @@ class Booster {
   // Throws InputError for bad data or options, ComputeError for device failures.
   // The data is shared, not copied (n = 1e6 x 100 covariates is 800 MB).
   Booster(std::shared_ptr<const Dataset> data, ModelSettings settings, std::unique_ptr<Backend> backend);
+  // A resampling fold's fit (mboost's cvrisk): weights `fold` (one per input row, learner/ModelFrame.hpp applyFold),
+  // the offset and every lambda from them, knots from all used rows, path().risk the out-of-bag risk.
+  Booster(std::shared_ptr<const Dataset> data, ModelSettings settings, std::unique_ptr<Backend> backend,
+          const std::vector<double>& fold, const std::string& foldName);
   ~Booster();
   Booster(const Booster&) = delete;
   Booster& operator=(const Booster&) = delete;
@@ -70,6 +74,7 @@ class Booster {
 
  private:
   void apply(const std::vector<IterationResult>& results);
+  void setUp(std::unique_ptr<Backend> backend);
 
   ModelSettings settings_;
   std::shared_ptr<const Dataset> data_;

@@ -41,24 +41,31 @@ struct CpuGradientPath::State {
   int team(double rowLearners) const { return rowLearners >= kParallelRowLearners ? threads : 1; }
   int chunks() const { return static_cast<int>((n + kChunkRows - 1) / kChunkRows); }
 
-  // v = w u and u'Wu, summed per chunk in chunk order (independent of the number of threads).
+  // sum of term(i) over the rows, summed per chunk in chunk order (independent of the number of threads).
+  template <typename Term>
+  double rowSum(Term term) {
+    const int count = chunks();
+#pragma omp parallel for schedule(static) num_threads(team(static_cast <double>(n) * 8))
+    for (int ch = 0; ch < count; ++ch) {
+      const std::size_t b = static_cast<std::size_t>(ch) * kChunkRows, e = std::min(n, b + kChunkRows);
+      double sum = 0.0;
+      for (std::size_t i = b; i < e; ++i) sum += term(i);
+      chunkSums[static_cast<std::size_t>(ch)] = sum;
+    }
+    double total = 0.0;
+    for (int ch = 0; ch < count; ++ch) total += chunkSums[static_cast<std::size_t>(ch)];
+    return total;
+  }
+
+  // v = w u and u'Wu.
   void gradient() {
     const std::vector<double>& y = *problem.response;
     const double* wp = w();
-#pragma omp parallel for schedule(static) num_threads(team(static_cast <double>(n) * 8))
-    for (int ch = 0; ch < chunks(); ++ch) {
-      const std::size_t b = static_cast<std::size_t>(ch) * kChunkRows, e = std::min(n, b + kChunkRows);
-      double sum = 0.0;
-      for (std::size_t i = b; i < e; ++i) {
-        const double u = problem.family.ngradient(y[i], f[i]);
-        const double wi = wp ? wp[i] : 1.0;
-        v[i] = wi * u;
-        sum += v[i] * u;
-      }
-      chunkSums[static_cast<std::size_t>(ch)] = sum;
-    }
-    weightedSquares = 0.0;
-    for (int ch = 0; ch < chunks(); ++ch) weightedSquares += chunkSums[static_cast<std::size_t>(ch)];
+    weightedSquares = rowSum([&](std::size_t i) {
+      const double u = problem.family.ngradient(y[i], f[i]);
+      v[i] = (wp ? wp[i] : 1.0) * u;
+      return v[i] * u;
+    });
   }
 
   void splineCoefficients(std::size_t j) {
@@ -147,22 +154,16 @@ struct CpuGradientPath::State {
     cpu::updateKernel(L.degree)(L.view, L.x, poly.data(), 0, n, scratch.data(), f.data());
   }
 
+  // sum(w loss) / sum(w), w the out-of-bag weights of a resampling fold, else the case weights; a row of weight 0
+  // adds nothing (not even a NaN).
   double risk() {
     const std::vector<double>& y = *problem.response;
-    const double* wp = w();
-#pragma omp parallel for schedule(static) num_threads(team(static_cast <double>(n) * 8))
-    for (int ch = 0; ch < chunks(); ++ch) {
-      const std::size_t b = static_cast<std::size_t>(ch) * kChunkRows, e = std::min(n, b + kChunkRows);
-      double sum = 0.0;
-      for (std::size_t i = b; i < e; ++i) {
-        const double wi = wp ? wp[i] : 1.0;
-        if (wi != 0.0) sum += wi * problem.family.loss(y[i], f[i]);
-      }
-      chunkSums[static_cast<std::size_t>(ch)] = sum;
-    }
-    double total = 0.0;
-    for (int ch = 0; ch < chunks(); ++ch) total += chunkSums[static_cast<std::size_t>(ch)];
-    return total / totalWeight;
+    const double* wp = problem.oobWeights ? problem.oobWeights->data() : w();
+    return rowSum([&](std::size_t i) {
+             const double wi = wp ? wp[i] : 1.0;
+             return wi != 0.0 ? wi * problem.family.loss(y[i], f[i]) : 0.0;
+           }) /
+           totalWeight;
   }
 
   double totalWeight = 0.0;
@@ -206,7 +207,8 @@ CpuGradientPath::CpuGradientPath(const BoostProblem& problem, int threads) : s_(
   s.scratch.assign(s.n, 0.0);
   s.chunkSums.assign(static_cast<std::size_t>(s.chunks()), 0.0);
   s.totalWeight = 0.0;
-  for (std::size_t i = 0; i < s.n; ++i) s.totalWeight += problem.weights ? (*problem.weights)[i] : 1.0;
+  const std::vector<double>* riskWeights = problem.oobWeights ? problem.oobWeights : problem.weights;
+  for (std::size_t i = 0; i < s.n; ++i) s.totalWeight += riskWeights ? (*riskWeights)[i] : 1.0;
   if (!(s.totalWeight > 0.0)) throw ComputeError("cpu backend: the weights sum to 0");
 }
 

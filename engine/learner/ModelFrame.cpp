@@ -155,6 +155,41 @@ std::string ModelFrame::omissionNote() const {
 void codeResponse(const Dataset& data, const ModelSettings& s, ModelFrame& f);
 std::shared_ptr<const Dataset> codeFactors(std::shared_ptr<const Dataset> data, const ModelFrame& f);
 
+void rescaleWeights(std::vector<double>& w) {
+  double fractional = 0.0, positive = 0.0, total = 0.0;
+  for (double v : w) {
+    fractional = std::max(fractional, std::abs(v - std::floor(v)));
+    positive += v > 0.0 ? 1.0 : 0.0;
+    total += v;
+  }
+  if (fractional >= std::sqrt(std::numeric_limits<double>::epsilon()) && total > 0.0)
+    for (double& v : w) v = v / total * positive;
+}
+
+void applyFold(ModelFrame& f, const std::vector<double>& foldByInputRow, const std::string& what) {
+  if (foldByInputRow.size() != f.inputRows)
+    throw InputError(what + ": " + std::to_string(foldByInputRow.size()) + " weights for " +
+                     std::to_string(f.inputRows) + " data rows");
+  const std::vector<double> caseWeights = f.weights;
+  std::vector<double> inBag(f.keptRows.size()), oob(f.keptRows.size());
+  double bag = 0.0, out = 0.0;
+  for (std::size_t i = 0; i < f.keptRows.size(); ++i) {
+    const double w = foldByInputRow[f.keptRows[i]];
+    if (!(w >= 0.0) || !std::isfinite(w))
+      throw InputError(what + ": weight " + formatNumber(w, 10) + " of data row " + std::to_string(f.keptRows[i] + 1) +
+                       " is not a finite number >= 0");
+    inBag[i] = w;
+    oob[i] = w == 0.0 ? (caseWeights.empty() ? 1.0 : caseWeights[i]) : 0.0;
+    bag += w;
+    out += oob[i];
+  }
+  if (!(bag > 0.0)) throw InputError(what + ": no used row has a positive weight (nothing to fit)");
+  if (!(out > 0.0)) throw InputError(what + ": leaves no row out (no out-of-bag risk)");
+  rescaleWeights(inBag);
+  f.weights = std::move(inBag);
+  f.oobWeights = std::move(oob);
+}
+
 ModelFrame buildModelFrame(std::shared_ptr<const Dataset> data, const ModelSettings& settings) {
   if (!data) throw InputError("no data");
   if (data->rows() == 0) throw InputError(sourceOf(*data) + ": no rows");
@@ -169,15 +204,8 @@ ModelFrame buildModelFrame(std::shared_ptr<const Dataset> data, const ModelSetti
     double total = 0.0;
     for (double w : f.weights) total += w;
     if (!(total > 0.0)) throw InputError(optionMessage("--weights", "every used row has weight 0: nothing to fit"));
-    // mboost's rescale_weights: non-integer weights are scaled to sum to the number of positive ones. The fit and
-    // the risk do not change; the lambdas come out on mboost's scale.
-    double fractional = 0.0, positive = 0.0;
-    for (double w : f.weights) {
-      fractional = std::max(fractional, std::abs(w - std::floor(w)));
-      positive += w > 0.0 ? 1.0 : 0.0;
-    }
-    if (fractional >= std::sqrt(std::numeric_limits<double>::epsilon()))
-      for (double& w : f.weights) w = w / total * positive;
+    // The fit and the risk do not change; the lambdas come out on mboost's scale.
+    rescaleWeights(f.weights);
   }
   return f;
 }

@@ -17,7 +17,8 @@ struct ModelFrame {
   std::vector<std::string> responseLevels;             // binomial: the two levels (the second is the event, +1)
   std::vector<double> weights;                         // one per used row; empty when no --weights
   std::vector<std::string> splines, linears, factors;  // the resolved learner columns
-  std::vector<std::size_t> keptRows;                   // input row of each used row (0-based)
+  std::vector<double> oobWeights;     // a resampling fold's out-of-bag weights (applyFold); empty otherwise
+  std::vector<std::size_t> keptRows;  // input row of each used row (0-based)
   std::size_t inputRows = 0;
   std::vector<std::pair<std::string, std::size_t>> omittedByColumn;  // rows missing per used column (> 0 only)
   std::size_t omittedRows() const { return inputRows - keptRows.size(); }
@@ -30,5 +31,14 @@ struct ModelFrame {
 // missing or non-finite weight (or non-integer with quantile), every row omitted, a binomial response that is not
 // 0/1 or two levels, a poisson response with negative or non-integer counts, a factor with one level.
 ModelFrame buildModelFrame(std::shared_ptr<const Dataset> data, const ModelSettings& settings);
+
+// Makes the frame a resampling fold's (mboost's cvrisk: the fit's weights are the fold's, rescaled as mboost_fit
+// rescales them; the out-of-bag weights are the case weights, 1 without --weights, on the rows the fold leaves out
+// and 0 elsewhere). foldByInputRow has one non-negative weight per input row (omitted rows' entries are dropped).
+// Throws InputError naming `what` (e.g. "--folds-file fold 3") when the fold has no row in the bag or none out.
+void applyFold(ModelFrame& frame, const std::vector<double>& foldByInputRow, const std::string& what);
+
+// mboost's rescale_weights: weights that are not all integers are scaled to sum to the number of positive ones.
+void rescaleWeights(std::vector<double>& w);
 
 }  // namespace gb

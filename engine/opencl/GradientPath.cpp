@@ -48,9 +48,12 @@ GradientPath::GradientPath(Context& ctx, const BoostProblem& problem, const Devi
   const std::vector<double> ones(n, 1.0);
   const std::vector<double>& w = problem.weights ? *problem.weights : ones;
   weights_ = device_->upload(w);
-  for (double v : w) totalWeight_ += v;
+  // The risk's weights: a resampling fold's out-of-bag weights, else the case weights.
+  const std::vector<double>& rw = problem.oobWeights ? *problem.oobWeights : w;
+  if (problem.oobWeights) oobWeights_ = device_->upload(rw);
+  for (double v : rw) totalWeight_ += v;
   param_ = familyParameter(problem.family);
-  riskConstant_ = FamilyKernels::riskConstant(deviceFamily(problem.family.family), *problem.response, w);
+  riskConstant_ = FamilyKernels::riskConstant(deviceFamily(problem.family.family), *problem.response, rw);
   riskPartials_ = Buffer(ctx, FamilyKernels::riskGroups(n) * device_->realBytes());
   int maxLevels = 2;
   for (std::size_t j = splines_.size(); j < problem.learners->size(); ++j) {
@@ -120,7 +123,7 @@ void GradientPath::updateOls(const OlsLearner& o, const Eigen::VectorXd& step) {
 
 double GradientPath::risk() {
   DeviceProblem& p = *device_;
-  family_.risk(p.n, p.y, p.mu, weights_, param_, riskPartials_);
+  family_.risk(p.n, p.y, p.mu, problem_.oobWeights ? oobWeights_ : weights_, param_, riskPartials_);
   const std::vector<double> partials = p.download(riskPartials_, FamilyKernels::riskGroups(p.n));
   double sum = riskConstant_;
   for (double v : partials) sum += v;
@@ -128,7 +131,8 @@ double GradientPath::risk() {
 }
 
 void GradientPath::iterate(int count, std::vector<IterationResult>& out) {
-  if (ols_.empty()) return iterateOnDevice(count, out);
+  // The device batch sums the risk with the fit's own weights; a fold's out-of-bag risk takes the host loop.
+  if (ols_.empty() && !problem_.oobWeights) return iterateOnDevice(count, out);
   for (int it = 0; it < count; ++it) out.push_back(iterateOnHost());
 }
 

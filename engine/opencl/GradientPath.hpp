@@ -52,7 +52,7 @@ class GradientPath {
   std::vector<OlsLearner> ols_;
   FamilyKernels family_;
   OlsKernels olsKernels_;
-  Buffer weights_, riskPartials_, olsPartials_, effect_;
+  Buffer weights_, oobWeights_, riskPartials_, olsPartials_, effect_;
   Kernel familyUpdate_;         // compact_x_family_update, when the kernel is compact_x
   bool gradientValid_ = false;  // p.g holds w * u at the current mu (after a family update)
   double param_ = 0.0, riskConstant_ = 0.0, totalWeight_ = 0.0;

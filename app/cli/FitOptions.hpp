@@ -1,0 +1,50 @@
+#pragma once
+// The options `gamboost fit` and `gamboost cv` share: the model's (with presets: only options given explicitly override
+// the preset), the compute settings, the thread cap, and the Booster made so that data errors name the file.
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "CliSupport.hpp"
+#include "compute/Booster.hpp"
+#include "settings/ComputeSettings.hpp"
+#include "settings/ModelSettings.hpp"
+
+namespace gb::cli {
+
+struct FitOptions {
+  std::string data, out, model, preset;
+  ModelSettings settings;  // holds the parsed values; only options given explicitly override the preset
+  std::string boundary = toString(settings.spline.boundary);
+  std::string penalty = toString(settings.penalty);
+  std::string edfDefinition = toString(settings.edfDefinition);
+  std::string family = toString(settings.family);
+  std::string missing = toString(settings.missing);
+  ComputeSettings compute;
+  bool summary = false;
+  bool quiet = false;
+};
+
+// An explicitly given option and how it changes the settings taken from the preset.
+struct Override {
+  CLI::Option* option;
+  std::function<void(ModelSettings&, const FitOptions&)> apply;
+};
+
+// The settings from the preset and the options given explicitly.
+ModelSettings settingsAsGiven(const FitOptions& o, const std::vector<Override>& overrides);
+// Adds the model options to `sub`; returns how each changes the settings when given.
+std::vector<Override> addModelOptions(CLI::App* sub, FitOptions& o);
+void addComputeOptions(CLI::App* sub, ComputeSettings& c);
+// --threads beyond a few per core only adds memory (each OpenMP thread has its own stack) and contention.
+int cappedThreads(int requested);
+// The Booster (a fold's when fold != nullptr); errors about the data found while building the learners (a constant
+// covariate, too few rows) still name the file, as every bad-input message does; option errors name their option.
+std::unique_ptr<Booster> makeBooster(std::shared_ptr<const Dataset> data, const ModelSettings& settings,
+                                     std::unique_ptr<Backend> backend, const std::string& dataPath,
+                                     const std::vector<double>* fold = nullptr, const std::string& foldName = "");
+// readCsv with a progress line on stderr (unless quiet).
+std::shared_ptr<const Dataset> readData(const std::string& path, bool quiet);
+
+}  // namespace gb::cli

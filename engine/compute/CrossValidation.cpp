@@ -1,0 +1,143 @@
+#include "compute/CrossValidation.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <numeric>
+#include <random>
+
+#include "common/Error.hpp"
+#include "common/Format.hpp"
+#include "common/Text.hpp"
+#include "compute/Booster.hpp"
+
+namespace gb {
+
+namespace {
+
+// A uniform double in [0, 1) from 53 random bits (the same on every standard library, unlike std::*_distribution).
+double uniform(std::mt19937_64& rng) { return static_cast<double>(rng() >> 11) * 0x1.0p-53; }
+
+std::size_t below(std::mt19937_64& rng, std::size_t n) {
+  return std::min(n - 1, static_cast<std::size_t>(uniform(rng) * static_cast<double>(n)));
+}
+
+double caseWeight(const std::vector<double>& w, std::size_t i) {
+  return w.empty() ? 1.0 : (std::isnan(w[i]) ? 0.0 : w[i]);
+}
+
+std::vector<std::size_t> permutation(std::size_t n, std::mt19937_64& rng) {
+  std::vector<std::size_t> p(n);
+  std::iota(p.begin(), p.end(), std::size_t{0});
+  for (std::size_t i = n; i > 1; --i) std::swap(p[i - 1], p[below(rng, i)]);
+  return p;
+}
+
+}  // namespace
+
+ResamplingFolds kfoldFolds(std::size_t rows, int k, std::uint64_t seed, const std::vector<double>& caseWeights) {
+  if (k < 2 || static_cast<std::size_t>(k) > rows)
+    throw InputError(optionMessage(
+        "--kfold", "must be in 2.." + std::to_string(rows) + " (the data rows), got " + std::to_string(k)));
+  std::mt19937_64 rng(seed);
+  const std::vector<std::size_t> order = permutation(rows, rng);
+  ResamplingFolds f{"kfold", std::vector<std::vector<double>>(static_cast<std::size_t>(k))};
+  for (int b = 0; b < k; ++b) {
+    std::vector<double>& w = f.weights[static_cast<std::size_t>(b)];
+    w.resize(rows);
+    for (std::size_t i = 0; i < rows; ++i) w[i] = caseWeight(caseWeights, i);
+  }
+  for (std::size_t r = 0; r < rows; ++r) f.weights[r % static_cast<std::size_t>(k)][order[r]] = 0.0;
+  return f;
+}
+
+ResamplingFolds bootstrapFolds(std::size_t rows, int b, std::uint64_t seed, const std::vector<double>& caseWeights) {
+  if (b < 1) throw InputError(optionMessage("--bootstrap", "must be at least 1, got " + std::to_string(b)));
+  std::vector<double> cumulative(rows);
+  double total = 0.0;
+  for (std::size_t i = 0; i < rows; ++i) cumulative[i] = total += caseWeight(caseWeights, i);
+  if (!(total > 0.0)) throw InputError(optionMessage("--bootstrap", "every case weight is 0"));
+  std::mt19937_64 rng(seed);
+  ResamplingFolds f{"bootstrap", {}};
+  for (int s = 0; s < b; ++s) {
+    std::vector<double> w(rows, 0.0);
+    for (std::size_t d = 0; d < rows; ++d) {
+      const double u = uniform(rng) * total;
+      const auto it = std::upper_bound(cumulative.begin(), cumulative.end(), u);
+      w[std::min(rows - 1, static_cast<std::size_t>(it - cumulative.begin()))] += 1.0;
+    }
+    f.weights.push_back(std::move(w));
+  }
+  return f;
+}
+
+ResamplingFolds subsampleFolds(std::size_t rows, int b, double prob, std::uint64_t seed,
+                               const std::vector<double>& caseWeights) {
+  if (b < 1) throw InputError(optionMessage("--subsample", "must be at least 1, got " + std::to_string(b)));
+  if (!(prob > 0.0 && prob < 1.0))
+    throw InputError(optionMessage("--prob", "must be in (0, 1), got " + formatNumber(prob, 10)));
+  const auto take = static_cast<std::size_t>(std::floor(static_cast<double>(rows) * prob));
+  if (take == 0 || take == rows) throw InputError(optionMessage("--prob", "leaves no row in or none out"));
+  std::mt19937_64 rng(seed);
+  ResamplingFolds f{"subsample", {}};
+  for (int s = 0; s < b; ++s) {
+    const std::vector<std::size_t> order = permutation(rows, rng);
+    std::vector<double> w(rows, 0.0);
+    for (std::size_t r = 0; r < take; ++r) w[order[r]] = caseWeight(caseWeights, order[r]);
+    f.weights.push_back(std::move(w));
+  }
+  return f;
+}
+
+ResamplingFolds foldsFromTable(const Dataset& table, std::size_t dataRows) {
+  const std::string& file = table.source;
+  if (table.rows() != dataRows)
+    throw InputError(locate(file, static_cast<long>(std::min(table.rows(), dataRows)) + 2, 1,
+                            "--folds-file has " + std::to_string(table.rows()) + " rows, the data " +
+                                std::to_string(dataRows) + " (one row of fold weights per data row)"));
+  ResamplingFolds f{"folds-file", {}};
+  for (std::size_t c = 0; c < table.cols(); ++c) {
+    const std::vector<double>& w = table.columns[c];
+    for (std::size_t i = 0; i < w.size(); ++i)
+      if (table.isText(c) || !(w[i] >= 0.0) || w[i] != std::floor(w[i]) || !std::isfinite(w[i]))
+        throw InputError(
+            locate(file, static_cast<long>(i) + 2, static_cast<long>(c) + 1,
+                   "fold " + quotedForMessage(table.names[c]) + ": fold weights must be non-negative integers"));
+    f.weights.push_back(w);
+  }
+  if (f.weights.empty()) throw InputError(locate(file, 1, 1, "--folds-file has no fold column"));
+  return f;
+}
+
+CvResult crossValidate(std::shared_ptr<const Dataset> data, const ModelSettings& settings, const ResamplingFolds& folds,
+                       const BackendMaker& makeBackend, int parallelFolds) {
+  const int count = static_cast<int>(folds.weights.size());
+  CvResult result;
+  result.risk.resize(folds.weights.size());
+  std::vector<std::exception_ptr> errors(folds.weights.size());
+#pragma omp parallel for schedule(dynamic, 1) num_threads(std::max(1, parallelFolds))
+  for (int b = 0; b < count; ++b) {
+    const auto i = static_cast<std::size_t>(b);
+    try {
+      Booster booster(data, settings, makeBackend(), folds.weights[i], "fold " + std::to_string(b + 1));
+      booster.run(settings.mstop);
+      result.risk[i] = booster.path().risk;
+    } catch (const InputError& e) {
+      const std::string what = e.what();
+      errors[i] = std::make_exception_ptr(
+          InputError(what.rfind("fold ", 0) == 0 ? what : "fold " + std::to_string(b + 1) + ": " + what));
+    } catch (...) {
+      errors[i] = std::current_exception();
+    }
+  }
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
+  const std::size_t steps = static_cast<std::size_t>(settings.mstop) + 1;
+  result.mean.assign(steps, 0.0);
+  for (const auto& r : result.risk)
+    for (std::size_t m = 0; m < steps; ++m) result.mean[m] += r[m] / static_cast<double>(count);
+  result.mstop = static_cast<int>(std::min_element(result.mean.begin(), result.mean.end()) - result.mean.begin());
+  return result;
+}
+
+}  // namespace gb

@@ -1,0 +1,50 @@
+#pragma once
+// Resampling to choose mstop, as mboost's cvrisk(model, folds): one fit per fold, weighted by the fold's column of
+// weights (the offset and every lambda from them, knots and design from all used rows), each recording its
+// out-of-bag risk sum(w_oob loss) / sum(w_oob) after m = 0..mstop iterations (w_oob: the case weights, 1 without
+// --weights, on the rows the fold leaves out). The chosen mstop is the first minimum of the folds' mean risk.
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compute/Backend.hpp"
+#include "data/Dataset.hpp"
+#include "settings/ModelSettings.hpp"
+
+namespace gb {
+
+struct ResamplingFolds {
+  std::string type;                          // "kfold", "bootstrap", "subsample" or "folds-file"
+  std::vector<std::vector<double>> weights;  // [fold][input row]: non-negative weights
+};
+
+// Folds over `rows` input rows from a seeded generator (our own draws, not R's): k-fold (each row left out by exactly
+// one fold, the folds as equal as can be), B bootstrap samples (n draws with replacement, probabilities
+// proportional to the case weights), B subsamples of floor(n prob) rows without replacement. Case weights (one per
+// input row, NaN or 0 for none; empty: all 1) multiply the k-fold and subsample folds, as mboost's cv() does.
+// Throws InputError naming the option for k < 2 or k > rows, B < 1, prob outside (0, 1).
+ResamplingFolds kfoldFolds(std::size_t rows, int k, std::uint64_t seed, const std::vector<double>& caseWeights);
+ResamplingFolds bootstrapFolds(std::size_t rows, int b, std::uint64_t seed, const std::vector<double>& caseWeights);
+ResamplingFolds subsampleFolds(std::size_t rows, int b, double prob, std::uint64_t seed,
+                               const std::vector<double>& caseWeights);
+// The folds of a CSV read from --folds-file: one numeric column per fold, one row per data row, non-negative
+// integers. Throws InputError naming the file, line and column.
+ResamplingFolds foldsFromTable(const Dataset& table, std::size_t dataRows);
+
+struct CvResult {
+  std::vector<std::vector<double>> risk;  // [fold][m], m = 0..mstop
+  std::vector<double> mean;               // over the folds, per m
+  int mstop = 0;                          // the first minimum of mean (a number of iterations)
+};
+
+// Makes each fold's backend (called once per fold, possibly from several threads at once).
+using BackendMaker = std::function<std::unique_ptr<Backend>()>;
+
+// Fits every fold to settings.mstop iterations. `parallelFolds` > 1 runs that many folds at once (CPU backends of
+// one thread each). Throws InputError naming the fold ("fold 3: ...") for a fold that cannot be fitted.
+CvResult crossValidate(std::shared_ptr<const Dataset> data, const ModelSettings& settings, const ResamplingFolds& folds,
+                       const BackendMaker& makeBackend, int parallelFolds);
+
+}  // namespace gb
