@@ -1,0 +1,71 @@
+// gamboost cv through the CLI: cv.json's shape and its chosen mstop, --refit's model, and the rejection contract
+// (exit 2, one line naming the file:line:column or the option, nothing written) for bad fold options and files.
+#include <QtTest>
+
+#include "support/CliRunner.hpp"
+
+using namespace gbtest;
+
+class TestCliCv : public QObject {
+  Q_OBJECT
+ private slots:
+  void writesCvJsonAndRefits() {
+    Scratch s;
+    writeFile(s.path("d.csv"), smallCsv(60));
+    const CliResult r =
+        runGamboost({"cv", "--data", s.path("d.csv"), "--out", s.path("cv.json"), "--kfold", "4", "--knots", "4",
+                     "--mstop", "40", "--nu", "0.3", "--seed", "7", "--refit", s.path("m.json"), "--quiet"});
+    QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.describe()));
+    const QJsonObject j = QJsonDocument::fromJson(readFile(s.path("cv.json"))).object();
+    QCOMPARE(j["type"].toString(), QString("kfold"));
+    QCOMPARE(j["folds"].toInt(), 4);
+    const QJsonArray risk = j["risk"].toArray(), mean = j["mean"].toArray();
+    QCOMPARE(risk.size(), 4);
+    QCOMPARE(risk[0].toArray().size(), 41);
+    // mean = the folds' average; mstop = its first minimum.
+    int best = 0;
+    for (int m = 0; m <= 40; ++m) {
+      double sum = 0.0;
+      for (const auto& fold : risk) sum += fold.toArray()[m].toDouble();
+      QVERIFY(std::abs(sum / 4 - mean[m].toDouble()) <= 1e-12 * std::abs(sum / 4));
+      if (mean[m].toDouble() < mean[best].toDouble()) best = m;
+    }
+    QCOMPARE(j["mstop"].toInt(), best);
+    const QJsonObject model = QJsonDocument::fromJson(readFile(s.path("m.json"))).object();
+    QCOMPARE(model["path"].toObject()["learner"].toArray().size(), std::max(1, best));
+  }
+
+  void rejects_data() {
+    QTest::addColumn<QByteArray>("folds");
+    QTest::addColumn<QStringList>("options");
+    QTest::addColumn<QString>("pattern");
+    QByteArray good = "a,b\n";
+    for (int i = 0; i < 30; ++i) good += QByteArray::number(i % 2) + "," + QByteArray::number((i + 1) % 2) + "\n";
+    QByteArray negative = good;
+    negative.replace("a,b\n0,1\n", "a,b\n0,-1\n");
+    QByteArray shortFile = "a\n1\n0\n";
+    QTest::newRow("negative fold weight") << negative << QStringList{} << "w.csv:2:2: fold 'b'";
+    QTest::newRow("too few rows") << shortFile << QStringList{} << "w.csv:\\d+:1: --folds-file has 2 rows, the data 30";
+    QTest::newRow("two fold options") << good << QStringList{"--kfold", "3"} << "--kfold: give one of";
+    QTest::newRow("kfold 1") << QByteArray() << QStringList{"--kfold", "1"} << "--kfold: must be in 2..30";
+    QTest::newRow("prob 1") << QByteArray() << QStringList{"--subsample", "3", "--prob", "1"} << "--prob: must be in";
+  }
+
+  void rejects() {
+    QFETCH(QByteArray, folds);
+    QFETCH(QStringList, options);
+    QFETCH(QString, pattern);
+    Scratch s;
+    writeFile(s.path("d.csv"), smallCsv(30));
+    QStringList args{"cv", "--data", s.path("d.csv"), "--out", s.path("cv.json"), "--knots", "3", "--mstop", "5"};
+    if (!folds.isEmpty()) {
+      writeFile(s.path("w.csv"), folds);
+      args << "--folds-file" << s.path("w.csv");
+    }
+    verifyRejected(runGamboost(args + options), pattern);
+    QVERIFY(!QFileInfo::exists(s.path("cv.json")));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestCliCv)
+#include "test_cli_cv.moc"

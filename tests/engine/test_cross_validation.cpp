@@ -1,0 +1,111 @@
+// Resampling folds and the cross-validation driver (compute/CrossValidation.hpp): the folds' structure for every
+// generator, their determinism by seed, the folds file's checks, and a fold's out-of-bag risk against a direct sum.
+#include <QtTest>
+#include <cmath>
+
+#include "compute/Booster.hpp"
+#include "compute/CpuBackend.hpp"
+#include "compute/CrossValidation.hpp"
+#include "support/DenseReference.hpp"
+#include "support/TestSupport.hpp"
+
+using namespace gb;
+
+namespace {
+
+constexpr std::uint64_t kSeed = 99;
+
+}  // namespace
+
+class TestCrossValidation : public QObject {
+  Q_OBJECT
+ private slots:
+  void initTestCase() { qInfo("seed %llu", static_cast<unsigned long long>(kSeed)); }
+
+  void kfoldLeavesEachRowOutOnce() {
+    const ResamplingFolds f = kfoldFolds(23, 5, kSeed, {});
+    QCOMPARE(f.weights.size(), std::size_t{5});
+    std::vector<int> out(23, 0);
+    for (const auto& w : f.weights) {
+      int left = 0;
+      for (std::size_t i = 0; i < 23; ++i) {
+        QVERIFY(w[i] == 0.0 || w[i] == 1.0);
+        if (w[i] == 0.0) ++out[i], ++left;
+      }
+      QVERIFY(left == 4 || left == 5);  // 23 rows in 5 folds: as equal as can be
+    }
+    for (int o : out) QCOMPARE(o, 1);
+    QCOMPARE(kfoldFolds(23, 5, kSeed, {}).weights, f.weights);  // the seed decides
+    QVERIFY(kfoldFolds(23, 5, kSeed + 1, {}).weights != f.weights);
+  }
+
+  void bootstrapAndSubsample() {
+    const ResamplingFolds b = bootstrapFolds(40, 6, kSeed, {});
+    for (const auto& w : b.weights) {
+      double sum = 0.0;
+      for (double v : w) {
+        QCOMPARE(v, std::floor(v));
+        sum += v;
+      }
+      QCOMPARE(sum, 40.0);
+    }
+    // Rows of case weight 0 are never drawn.
+    std::vector<double> cw(40, 1.0);
+    cw[3] = 0.0;
+    for (const auto& w : bootstrapFolds(40, 20, kSeed, cw).weights) QCOMPARE(w[3], 0.0);
+    const ResamplingFolds s = subsampleFolds(41, 4, 0.5, kSeed, {});
+    for (const auto& w : s.weights) {
+      double sum = 0.0;
+      for (double v : w) sum += v;
+      QCOMPARE(sum, 20.0);  // floor(41 * 0.5)
+    }
+    QVERIFY(gbtest::inputErrorOf([] { kfoldFolds(5, 1, 1, {}); }).startsWith("--kfold"));
+    QVERIFY(gbtest::inputErrorOf([] { subsampleFolds(5, 2, 1.0, 1, {}); }).startsWith("--prob"));
+  }
+
+  void foldsFileIsChecked() {
+    Dataset t;
+    t.source = "w.csv";
+    t.names = {"a", "b"};
+    t.columns = {{1, 0, 2}, {0, 1.5, 1}};
+    QCOMPARE(gbtest::inputErrorOf([&] { foldsFromTable(t, 3); }),
+             QString("w.csv:3:2: fold 'b': fold weights must be non-negative integers"));
+    t.columns[1][1] = 1;
+    QVERIFY(gbtest::inputErrorOf([&] { foldsFromTable(t, 4); }).contains("has 3 rows, the data 4"));
+    QCOMPARE(foldsFromTable(t, 3).weights.size(), std::size_t{2});
+  }
+
+  void outOfBagRiskIsTheLeftOutRowsMeanLoss() {
+    // A fold's risk at m = 0 is the mean squared distance of the left-out rows to the in-bag mean; after the fit,
+    // the Booster's fitted values give the out-of-bag risk directly.
+    auto data = gbtest::makeSmoothData(120, 3, kSeed);
+    ModelSettings s;
+    s.spline.knots = 6;
+    s.mstop = 15;
+    s.learners = {"x1", "x2", "x3"};
+    const ResamplingFolds f = kfoldFolds(120, 4, kSeed, {});
+    Booster b(data, s, std::make_unique<CpuBackend>(1), f.weights[2], "fold 3");
+    b.run(s.mstop);
+    const std::vector<double>& y = data->column("y");
+    const std::vector<double> fitted = b.fitted();
+    double inSum = 0.0, inCount = 0.0, oob0 = 0.0, oobEnd = 0.0, oobCount = 0.0;
+    for (std::size_t i = 0; i < y.size(); ++i)
+      if (f.weights[2][i] > 0) inSum += y[i], inCount += 1;
+    const double mean = inSum / inCount;
+    for (std::size_t i = 0; i < y.size(); ++i)
+      if (f.weights[2][i] == 0) {
+        oob0 += (y[i] - mean) * (y[i] - mean);
+        oobEnd += (y[i] - fitted[i]) * (y[i] - fitted[i]);
+        oobCount += 1;
+      }
+    QVERIFY(std::abs(b.path().risk.front() - oob0 / oobCount) <= 1e-12 * oob0 / oobCount);
+    QVERIFY(std::abs(b.path().risk.back() - oobEnd / oobCount) <= 1e-12 * oobEnd / oobCount);
+    const CvResult cv = crossValidate(
+        data, s, f, [] { return std::make_unique<CpuBackend>(1); }, 2);
+    QCOMPARE(cv.risk[2], b.path().risk);  // the same fit, whichever thread ran it
+    QCOMPARE(cv.mstop, static_cast<int>(std::min_element(cv.mean.begin(), cv.mean.end()) - cv.mean.begin()));
+  }
+};
+
+QTEST_GUILESS_MAIN(TestCrossValidation)
+#include "test_cross_validation.moc"
