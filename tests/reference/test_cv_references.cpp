@@ -119,9 +119,12 @@ bool readReference(const QString& prefix, Matrix* risk, int* mstop, QString* err
 bool numbers(const QJsonValue& value, std::vector<double>* out) {
   if (!value.isArray()) return false;
   for (const auto& v : value.toArray()) {
-    if (v.isNull()) out->push_back(kNaN);
-    else if (v.isDouble()) out->push_back(v.toDouble());
-    else return false;
+    if (v.isNull())
+      out->push_back(kNaN);
+    else if (v.isDouble())
+      out->push_back(v.toDouble());
+    else
+      return false;
   }
   return true;
 }
@@ -160,10 +163,14 @@ class TestCvReferences : public QObject {
 
     // The cases of check_cvrisk_vs_mboost.R (same data and folds): 5-fold k-fold, 10 bootstrap replicates
     // (rmultinom), 8 subsamples of half the rows.
-    QTest::newRow("gaussian 5-fold") << "gaussian" << "kfold" << 5 << 101 << false;
-    QTest::newRow("binomial 10 bootstrap") << "binomial" << "bootstrap" << 10 << 102 << false;
-    QTest::newRow("poisson 8 subsamples") << "poisson" << "subsampling" << 8 << 103 << false;
-    QTest::newRow("opencl binomial 10 bootstrap") << "binomial" << "bootstrap" << 10 << 102 << true;
+    QTest::newRow("gaussian 5-fold") << "gaussian"
+                                     << "kfold" << 5 << 101 << false;
+    QTest::newRow("binomial 10 bootstrap") << "binomial"
+                                           << "bootstrap" << 10 << 102 << false;
+    QTest::newRow("poisson 8 subsamples") << "poisson"
+                                          << "subsampling" << 8 << 103 << false;
+    QTest::newRow("opencl binomial 10 bootstrap") << "binomial"
+                                                  << "bootstrap" << 10 << 102 << true;
   }
 
   void cvEqualsMboostCvriskTranscription() {
@@ -180,21 +187,24 @@ class TestCvReferences : public QObject {
     qInfo("data seed %d, %s %d folds, folds seed %d", kSeed, qPrintable(foldType), folds, foldSeed);
 
     const QString data = scratch(family + ".csv");
-    QVERIFY2(run("Rscript", {kScripts + "/write_family_data.R", data, family, QString::number(kSeed), "400", "0"}, &err),
-             qPrintable(err));
+    QVERIFY2(
+        run("Rscript", {kScripts + "/write_family_data.R", data, family, QString::number(kSeed), "400", "0"}, &err),
+        qPrintable(err));
     const QString foldsFile = scratch(QString("folds-%1-%2-%3.csv").arg(foldType).arg(folds).arg(foldSeed));
-    QVERIFY2(run("Rscript", {kScripts + "/write_folds.R", data, foldsFile, foldType, QString::number(folds),
-                             QString::number(foldSeed), "prob=0.5"},
+    QVERIFY2(run("Rscript",
+                 {kScripts + "/write_folds.R", data, foldsFile, foldType, QString::number(folds),
+                  QString::number(foldSeed), "prob=0.5"},
                  &err),
              qPrintable(err));
 
     const QString splines = "x1,x2,x3,x4,x5,x6,x7,x8";
-    const QStringList cli = {"--response",   "y",   "--family",       family, "--spline", splines, "--linear", "lin",
-                             "--factor",     "fac", "--knots",        "20",   "--differences", "2", "--edf", "4",
-                             "--linear-edf", "4",   "--factor-edf",   "4",    "--nu", "0.3",   "--mstop", "200"};
-    const QStringList reference = {"response=y",  "family=" + family, "splines=" + splines, "linears=lin",
-                                   "factors=fac", "knots=20",         "df=4",               "linear_df=4",
-                                   "factor_df=4", "nu=0.3",           "mstop=200"};
+    const QStringList cli = {"--response",    "y",   "--family", family, "--spline",     splines,
+                             "--linear",      "lin", "--factor", "fac",  "--knots",      "20",
+                             "--differences", "2",   "--edf",    "4",    "--linear-edf", "4",
+                             "--factor-edf",  "4",   "--nu",     "0.3",  "--mstop",      "200"};
+    const QStringList reference = {
+        "response=y", "family=" + family, "splines=" + splines, "linears=lin", "factors=fac", "knots=20",
+        "df=4",       "linear_df=4",      "factor_df=4",        "nu=0.3",      "mstop=200"};
     const int mstop = 200;
 
     const QString tag = QString(QTest::currentDataTag()).replace(QRegularExpression("[^A-Za-z0-9]+"), "-");
@@ -203,9 +213,9 @@ class TestCvReferences : public QObject {
     QDir().mkpath(outDir);
     const QString result = outDir + "/cv.json";
 
-    QVERIFY2(run("Rscript", QStringList{kScripts + "/mboost_cvrisk_reference.R", data, foldsFile, prefix} + reference,
-                 &err),
-             qPrintable("the reference transcription failed: " + err));
+    QVERIFY2(
+        run("Rscript", QStringList{kScripts + "/mboost_cvrisk_reference.R", data, foldsFile, prefix} + reference, &err),
+        qPrintable("the reference transcription failed: " + err));
     Matrix ref;
     int refMstop = -1;
     QVERIFY2(readReference(prefix, &ref, &refMstop, &err), qPrintable(err));
@@ -213,8 +223,13 @@ class TestCvReferences : public QObject {
     QVERIFY2(refMstop >= 0 && refMstop <= mstop, "the reference's mstop is outside 0..mstop");
 
     QStringList args = QStringList{"cv", "--data", data} + cli;
-    if (opencl) args << "--backend" << "opencl" << "--precision" << "double";
-    args << "--folds-file" << foldsFile << "--quiet" << "--out" << result;
+    if (opencl)
+      args << "--backend"
+           << "opencl"
+           << "--precision"
+           << "double";
+    args << "--folds-file" << foldsFile << "--quiet"
+         << "--out" << result;
     QVERIFY2(run(GB_CLI_PATH, args, &err),
              qPrintable("gamboost cv failed (this test needs `gamboost cv --folds-file W.csv --out cv.json`, "
                         "mboost's cvrisk(model, folds = W), of the issue \"Choosing mstop honestly\"): " +
@@ -236,14 +251,16 @@ class TestCvReferences : public QObject {
     QVERIFY2(ours["risk"].isArray(), "cv.json \"risk\" is not an array");
     const QJsonArray riskJson = ours["risk"].toArray();
     QVERIFY2(riskJson.size() == folds,
-             qPrintable(QString("cv.json \"risk\" has %1 rows, expected one per fold (%2)").arg(riskJson.size()).arg(folds)));
+             qPrintable(
+                 QString("cv.json \"risk\" has %1 rows, expected one per fold (%2)").arg(riskJson.size()).arg(folds)));
     for (int b = 0; b < riskJson.size(); ++b) {
       std::vector<double> row;
       QVERIFY2(numbers(riskJson[b], &row), qPrintable(QString("cv.json risk[%1] is not an array of numbers").arg(b)));
-      QVERIFY2(int(row.size()) == mstop + 1, qPrintable(QString("cv.json risk[%1] has %2 values, expected mstop + 1 = %3")
-                                                            .arg(b)
-                                                            .arg(row.size())
-                                                            .arg(mstop + 1)));
+      QVERIFY2(int(row.size()) == mstop + 1,
+               qPrintable(QString("cv.json risk[%1] has %2 values, expected mstop + 1 = %3")
+                              .arg(b)
+                              .arg(row.size())
+                              .arg(mstop + 1)));
       risk.push_back(row);
     }
     std::vector<double> mean;
@@ -261,14 +278,14 @@ class TestCvReferences : public QObject {
       const double d = normwiseDifference({risk[b]}, {ref[b]});
       if (d > worstFoldDiff || std::isnan(d)) worstFoldDiff = d, worstFold = b;
     }
-    qInfo("risk %d x %d: ||A - B||_F / ||B||_F %.3g (worst fold %d: %.3g), mean %.3g; mstop %d, reference %d; "
-          "reference mean risk at 0: %.17g, at mstop %.17g; timing %s",
-          folds, mstop + 1, riskDiff, worstFold + 1, worstFoldDiff, meanDiff, ourMstop, refMstop, refMean[0],
-          refMean[refMstop], QJsonDocument(ours["timing"].toObject()).toJson(QJsonDocument::Compact).constData());
+    qInfo(
+        "risk %d x %d: ||A - B||_F / ||B||_F %.3g (worst fold %d: %.3g), mean %.3g; mstop %d, reference %d; "
+        "reference mean risk at 0: %.17g, at mstop %.17g; timing %s",
+        folds, mstop + 1, riskDiff, worstFold + 1, worstFoldDiff, meanDiff, ourMstop, refMstop, refMean[0],
+        refMean[refMstop], QJsonDocument(ours["timing"].toObject()).toJson(QJsonDocument::Compact).constData());
     int firstIteration = 0;  // where the worst fold first leaves the tolerance
-    while (firstIteration < mstop &&
-           !(std::abs(risk[worstFold][firstIteration] - ref[worstFold][firstIteration]) >
-             kTolerance * std::abs(ref[worstFold][firstIteration])))
+    while (firstIteration < mstop && !(std::abs(risk[worstFold][firstIteration] - ref[worstFold][firstIteration]) >
+                                       kTolerance * std::abs(ref[worstFold][firstIteration])))
       ++firstIteration;
     QVERIFY2(riskDiff < kTolerance,
              qPrintable(QString("out-of-bag risk matrix differs: ||A - B||_F / ||B||_F = %1 (worst fold %2: %3; "
