@@ -6,6 +6,7 @@
 #include <string>
 
 #include "common/Error.hpp"
+#include "common/Text.hpp"
 
 namespace gb {
 
@@ -33,7 +34,8 @@ E enumFromString(const EnumNames<E, N>& names, const std::string& text, const st
     if (text == names[i].word) return names[i].value;
     accepted += std::string(i == 0 ? "" : i + 1 == N ? " or " : ", ") + "'" + names[i].word + "'";
   }
-  throw InputError(optionMessage(option, "must be " + accepted + " (got '" + text + "')"));
+  // The user's text escaped and shortened: a control character or a line break never reaches the message.
+  throw InputError(optionMessage(option, "must be " + accepted + " (got " + quotedForMessage(text) + ")"));
 }
 
 }  // namespace gb
