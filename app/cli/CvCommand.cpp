@@ -21,31 +21,11 @@ namespace {
 
 struct CvOptions {
   FitOptions fit;
-  int kfold = 0, bootstrap = 0, subsample = 0;
-  double prob = 0.5;
-  std::string foldsFile, refit;
-  std::uint64_t seed = 1;
+  std::string refit;
 };
 
 double secondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-}
-
-// The case weights per input row (for the generated folds), or none.
-std::vector<double> caseWeights(const Dataset& data, const ModelSettings& s) {
-  if (s.weights.empty()) return {};
-  return data.column(s.weights);
-}
-
-ResamplingFolds makeFolds(const CvOptions& o, const Dataset& data, const ModelSettings& s) {
-  const int given = (o.kfold > 0) + (o.bootstrap > 0) + (o.subsample > 0) + !o.foldsFile.empty();
-  if (given > 1)
-    throw InputError(optionMessage("--kfold", "give one of --kfold, --bootstrap, --subsample and --folds-file"));
-  const std::vector<double> w = caseWeights(data, s);
-  if (!o.foldsFile.empty()) return foldsFromTable(readCsv(o.foldsFile), data.rows());
-  if (o.kfold > 0) return kfoldFolds(data.rows(), o.kfold, o.seed, w);
-  if (o.subsample > 0) return subsampleFolds(data.rows(), o.subsample, o.prob, o.seed, w);
-  return bootstrapFolds(data.rows(), o.bootstrap > 0 ? o.bootstrap : 25, o.seed, w);  // mboost's default: 25
 }
 
 int runCv(const CvOptions& o, const std::vector<Override>& overrides) {
@@ -56,7 +36,7 @@ int runCv(const CvOptions& o, const std::vector<Override>& overrides) {
   validateComputeSettings(compute);
   OutputFiles outputs;
   outputs.addInput(o.fit.data, "--data");
-  if (!o.foldsFile.empty()) outputs.addInput(o.foldsFile, "--folds-file");
+  if (!o.fit.folds.foldsFile.empty()) outputs.addInput(o.fit.folds.foldsFile, "--folds-file");
   outputs.addOutput(o.fit.out, "--out");
   if (!o.refit.empty()) outputs.addOutput(o.refit, "--refit");
   makeBackend(compute);  // the device and options are checked before the data is read
@@ -66,7 +46,7 @@ int runCv(const CvOptions& o, const std::vector<Override>& overrides) {
   const double readSeconds = secondsSince(start);
   // A first set-up on all rows checks the model (columns, family, learners) and names the file on bad data.
   std::unique_ptr<Booster> all = makeBooster(data, settings, makeBackend(compute), o.fit.data);
-  const ResamplingFolds folds = makeFolds(o, *data, all->settings());
+  const ResamplingFolds folds = makeFolds(o.fit.folds, *data, all->settings());
   const bool cpu = compute.backend == BackendKind::Cpu;
   const int parallel = cpu ? (compute.threads > 0 ? compute.threads : availableCores()) : 1;
   const auto cvStart = std::chrono::steady_clock::now();
@@ -83,8 +63,8 @@ int runCv(const CvOptions& o, const std::vector<Override>& overrides) {
                      {"mstop", cv.mstop},  {"settings", all->settings()}};
   out["settings"]["data"] = o.fit.data;
   out["settings"]["compute"] = compute;
-  if (!o.foldsFile.empty()) out["settings"]["folds_file"] = o.foldsFile;
-  out["settings"]["seed"] = o.seed;
+  if (!o.fit.folds.foldsFile.empty()) out["settings"]["folds_file"] = o.fit.folds.foldsFile;
+  out["settings"]["seed"] = o.fit.folds.seed;
   const BackendInfo info = all->backendInfo();
   out["timing"] = {{"read_s", readSeconds}, {"cv_s", cvSeconds},           {"backend", info.backend},
                    {"device", info.device}, {"precision", info.precision}, {"parallel_folds", parallel}};
@@ -101,7 +81,8 @@ int runCv(const CvOptions& o, const std::vector<Override>& overrides) {
   if (!o.fit.quiet)
     std::cerr << "gamboost: " << folds.weights.size() << " " << folds.type << " folds, mean out-of-bag risk "
               << formatNumber(cv.mean.front(), 6) << " -> minimum " << formatNumber(cv.mean[cv.mstop], 6)
-              << " at mstop " << cv.mstop << std::endl;
+              << " at mstop " << cv.mstop
+              << (cv.mstop == settings.mstop ? " (the last: the risk may still fall; raise --mstop)" : "") << std::endl;
   return 0;
 }
 
@@ -115,14 +96,7 @@ Command addCvCommand(CLI::App& app) {
   sub->add_option("--refit", o->refit, "Also fit all rows at the chosen mstop and save that model")->group("Files");
   auto overrides = std::make_shared<std::vector<Override>>(addModelOptions(sub, o->fit));
   addComputeOptions(sub, o->fit.compute);
-  addIntOption(sub, "--kfold", o->kfold, "K-fold cross-validation with K folds")->group("Folds");
-  addIntOption(sub, "--bootstrap", o->bootstrap, "B bootstrap samples (the default: 25)")->group("Folds");
-  addIntOption(sub, "--subsample", o->subsample, "B subsamples of --prob of the rows")->group("Folds");
-  addRealOption(sub, "--prob", o->prob, "Share of the rows in each subsample, in (0, 1)")->group("Folds");
-  sub->add_option("--folds-file", o->foldsFile,
-                  "CSV of fold weights: a header, one column per fold, one row per data row (non-negative integers)")
-      ->group("Folds");
-  addSeedOption(sub, "--seed", o->seed, "Seed of the generated folds")->group("Folds");
+  addFoldOptions(sub, o->fit.folds);
   sub->add_flag("--quiet", o->fit.quiet, "No progress lines or summary on stderr")->group("Output");
   return {sub, [o, overrides]() { return runCv(*o, *overrides); }};
 }

@@ -13,6 +13,8 @@
 #include "common/Error.hpp"
 #include "common/SystemResources.hpp"
 #include "compute/Booster.hpp"
+#include "compute/CpuBackend.hpp"
+#include "compute/CrossValidation.hpp"
 #include "data/CsvReader.hpp"
 #include "data/OutputFiles.hpp"
 #include "model/Model.hpp"
@@ -104,6 +106,27 @@ std::uint64_t resultBytesEstimate(std::size_t rows, const ModelSettings& s, std:
   return 25 * (static_cast<std::uint64_t>(rows) + 2 * static_cast<std::uint64_t>(s.mstop) + 2 * learners * k) + 4096;
 }
 
+// fit --mstop cv: the folds (as gamboost cv) to --cv-grid iterations; the first minimum of their mean, at least 1.
+int chooseMstop(const FitOptions& o, const std::shared_ptr<const Dataset>& data, const ModelSettings& settings,
+                const ComputeSettings& compute, nlohmann::json& record) {
+  if (o.cvGrid < 1) throw InputError(optionMessage("--cv-grid", "must be at least 1"));
+  const std::unique_ptr<Booster> check = makeBooster(data, settings, makeBackend(compute), o.data);
+  const ResamplingFolds folds = makeFolds(o.folds, *data, check->settings());
+  const bool cpu = compute.backend == BackendKind::Cpu;
+  const CvResult cv = crossValidate(
+      data, check->settings(), folds,
+      [&]() -> std::unique_ptr<Backend> {
+        if (cpu) return std::make_unique<CpuBackend>(1);
+        return makeBackend(compute);
+      },
+      cpu ? (compute.threads > 0 ? compute.threads : availableCores()) : 1);
+  record = {{"type", folds.type}, {"folds", folds.weights.size()}, {"mean", cv.mean}, {"mstop", cv.mstop}};
+  if (!o.quiet)
+    std::cerr << "gamboost: --mstop cv: " << folds.weights.size() << " " << folds.type << " folds choose mstop "
+              << cv.mstop << " of " << o.cvGrid << std::endl;
+  return std::max(1, cv.mstop);
+}
+
 int runFit(const FitOptions& o, const std::vector<Override>& overrides) {
   ModelSettings settings = settingsAsGiven(o, overrides);
   settings.validate();
@@ -117,12 +140,15 @@ int runFit(const FitOptions& o, const std::vector<Override>& overrides) {
   outputs.addInput(o.data, "--data");
   outputs.addOutput(o.out, "--out");
   if (!o.model.empty()) outputs.addOutput(o.model, "--model");
+  if (o.mstopWord == "cv" && !o.folds.foldsFile.empty()) outputs.addInput(o.folds.foldsFile, "--folds-file");
   std::unique_ptr<Backend> backend = makeBackend(compute);
 
   const auto readStart = std::chrono::steady_clock::now();
   const std::shared_ptr<const Dataset> data = readData(o.data, o.quiet);
   const double readSeconds = secondsSince(readStart);
 
+  nlohmann::json cvJson;
+  if (o.mstopWord == "cv") settings.mstop = chooseMstop(o, data, settings, compute, cvJson);
   const std::unique_ptr<Booster> fitted = makeBooster(data, settings, std::move(backend), o.data);
   Booster& booster = *fitted;
   const std::uint64_t resultBytes = resultBytesEstimate(data->rows(), booster.settings(), booster.learners().size());
@@ -143,7 +169,8 @@ int runFit(const FitOptions& o, const std::vector<Override>& overrides) {
   const Model model = booster.model();
   FitOptions used = o;
   used.compute = compute;
-  const nlohmann::json result = resultJson(booster, model, used, readSeconds);
+  nlohmann::json result = resultJson(booster, model, used, readSeconds);
+  if (!cvJson.is_null()) result["cv"] = cvJson;
   // nlohmann writes doubles with max_digits10 digits: fitted values and risks round-trip exactly.
   outputs.write(o.out, [&result](std::ostream& out) { out << jsonText(result) << '\n'; });
   if (!o.model.empty())
@@ -162,7 +189,10 @@ Command addFitCommand(CLI::App& app) {
   sub->add_option("--data", options->data, "CSV file with a header row")->required()->group("Files");
   sub->add_option("--out", options->out, "result.json to write (atomically)")->required()->group("Files");
   sub->add_option("--model", options->model, "Also save the model (for 'gamboost predict')")->group("Files");
-  auto overrides = std::make_shared<std::vector<Override>>(addModelOptions(sub, *options));
+  auto overrides = std::make_shared<std::vector<Override>>(addModelOptions(sub, *options, true));
+  addFoldOptions(sub, options->folds);
+  addIntOption(sub, "--cv-grid", options->cvGrid, "With --mstop cv: iterations of each fold's fit (default 1000)")
+      ->group("Folds");
   sub->add_option("--preset", options->preset,
                   "Base settings: paper (ridge, edf 1, clamped, trace) or mboost (the defaults)")
       ->check(CLI::IsMember({"paper", "mboost"}))

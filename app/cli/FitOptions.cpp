@@ -43,7 +43,7 @@ ModelSettings settingsAsGiven(const FitOptions& o, const std::vector<Override>& 
   return s;
 }
 
-std::vector<Override> addModelOptions(CLI::App* sub, FitOptions& o) {
+std::vector<Override> addModelOptions(CLI::App* sub, FitOptions& o, bool mstopCv) {
   ModelSettings& s = o.settings;
   std::vector<Override> v;
   auto add = [&v](CLI::Option* option, std::function<void(ModelSettings&, const FitOptions&)> apply) {
@@ -106,8 +106,31 @@ std::vector<Override> addModelOptions(CLI::App* sub, FitOptions& o) {
       [](ModelSettings& m, const FitOptions& f) { m.edfDefinition = edfDefinitionFromString(f.edfDefinition); });
   add(addRealOption(sub, "--nu", s.nu, "Step length, in (0, 1]")->group("Model"),
       [](ModelSettings& m, const FitOptions& f) { m.nu = f.settings.nu; });
-  add(addIntOption(sub, "--mstop", s.mstop, "Boosting iterations (>= 1)")->group("Model"),
-      [](ModelSettings& m, const FitOptions& f) { m.mstop = f.settings.mstop; });
+  if (!mstopCv) {
+    add(addIntOption(sub, "--mstop", s.mstop, "Boosting iterations (>= 1)")->group("Model"),
+        [](ModelSettings& m, const FitOptions& f) { m.mstop = f.settings.mstop; });
+  } else {
+    const CLI::Validator numberOrCv(
+        [](std::string& text) -> std::string {
+          if (text == "cv") return {};
+          std::string copy = text;
+          return integerValidator()(copy);
+        },
+        "", "");
+    add(sub->add_option("--mstop", o.mstopWord,
+                        "Boosting iterations (>= 1), or cv: choose them by resampling (the fold options; the folds "
+                        "run --cv-grid iterations)")
+            ->check(numberOrCv)
+            ->default_str(std::to_string(s.mstop))
+            ->type_name("INT|cv")
+            ->group("Model"),
+        [](ModelSettings& m, const FitOptions& f) {
+          if (f.mstopWord == "cv")
+            m.mstop = f.cvGrid;
+          else
+            m.mstop = std::stoi(f.mstopWord);  // the validator took only an int
+        });
+  }
   return v;
 }
 
@@ -152,6 +175,28 @@ std::shared_ptr<const Dataset> readData(const std::string& path, bool quiet) {
     reading.update(all ? static_cast<double>(done) / static_cast<double>(all) : 1.0);
     return true;
   }));
+}
+
+void addFoldOptions(CLI::App* sub, FoldOptions& f) {
+  addIntOption(sub, "--kfold", f.kfold, "K-fold cross-validation with K folds")->group("Folds");
+  addIntOption(sub, "--bootstrap", f.bootstrap, "B bootstrap samples (the default: 25)")->group("Folds");
+  addIntOption(sub, "--subsample", f.subsample, "B subsamples of --prob of the rows")->group("Folds");
+  addRealOption(sub, "--prob", f.prob, "Share of the rows in each subsample, in (0, 1)")->group("Folds");
+  sub->add_option("--folds-file", f.foldsFile,
+                  "CSV of fold weights: a header, one column per fold, one row per data row (non-negative integers)")
+      ->group("Folds");
+  addSeedOption(sub, "--seed", f.seed, "Seed of the generated folds")->group("Folds");
+}
+
+ResamplingFolds makeFolds(const FoldOptions& o, const Dataset& data, const ModelSettings& s) {
+  const int given = (o.kfold > 0) + (o.bootstrap > 0) + (o.subsample > 0) + !o.foldsFile.empty();
+  if (given > 1)
+    throw InputError(optionMessage("--kfold", "give one of --kfold, --bootstrap, --subsample and --folds-file"));
+  const std::vector<double> w = s.weights.empty() ? std::vector<double>{} : data.column(s.weights);
+  if (!o.foldsFile.empty()) return foldsFromTable(readCsv(o.foldsFile), data.rows());
+  if (o.kfold > 0) return kfoldFolds(data.rows(), o.kfold, o.seed, w);
+  if (o.subsample > 0) return subsampleFolds(data.rows(), o.subsample, o.prob, o.seed, w);
+  return bootstrapFolds(data.rows(), o.bootstrap > 0 ? o.bootstrap : 25, o.seed, w);  // mboost's default: 25
 }
 
 }  // namespace gb::cli

@@ -1,6 +1,7 @@
 #pragma once
 // The options `gamboost fit` and `gamboost cv` share: the model's (with presets: only options given explicitly override
 // the preset), the compute settings, the thread cap, and the Booster made so that data errors name the file.
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <string>
@@ -8,10 +9,19 @@
 
 #include "CliSupport.hpp"
 #include "compute/Booster.hpp"
+#include "compute/CrossValidation.hpp"
 #include "settings/ComputeSettings.hpp"
 #include "settings/ModelSettings.hpp"
 
 namespace gb::cli {
+
+// Which resampling chooses mstop (gamboost cv, fit --mstop cv): one of the four, or the default 25 bootstraps.
+struct FoldOptions {
+  int kfold = 0, bootstrap = 0, subsample = 0;
+  double prob = 0.5;
+  std::string foldsFile;
+  std::uint64_t seed = 1;
+};
 
 struct FitOptions {
   std::string data, out, model, preset;
@@ -24,6 +34,9 @@ struct FitOptions {
   ComputeSettings compute;
   bool summary = false;
   bool quiet = false;
+  std::string mstopWord;  // fit's --mstop as given: a number or "cv"
+  FoldOptions folds;      // fit --mstop cv
+  int cvGrid = 1000;      // fit --mstop cv: the folds run this many iterations
 };
 
 // An explicitly given option and how it changes the settings taken from the preset.
@@ -34,8 +47,12 @@ struct Override {
 
 // The settings from the preset and the options given explicitly.
 ModelSettings settingsAsGiven(const FitOptions& o, const std::vector<Override>& overrides);
-// Adds the model options to `sub`; returns how each changes the settings when given.
-std::vector<Override> addModelOptions(CLI::App* sub, FitOptions& o);
+// Adds the model options to `sub`; returns how each changes the settings when given. With mstopCv, --mstop also
+// takes the word "cv" (fit --mstop cv).
+std::vector<Override> addModelOptions(CLI::App* sub, FitOptions& o, bool mstopCv = false);
+void addFoldOptions(CLI::App* sub, FoldOptions& f);
+// The folds the options ask for over the data's input rows (case weights from settings.weights).
+ResamplingFolds makeFolds(const FoldOptions& o, const Dataset& data, const ModelSettings& s);
 void addComputeOptions(CLI::App* sub, ComputeSettings& c);
 // --threads beyond a few per core only adds memory (each OpenMP thread has its own stack) and contention.
 int cappedThreads(int requested);

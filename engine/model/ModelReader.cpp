@@ -307,7 +307,7 @@ Model read(const json& j) {
   // result.json adds "fitted" and "timing" to the model's keys; anything else is a mistake worth naming.
   rejectUnknownKeys(j,
                     {"format", "version", "family", "response_levels", "offset", "learners", "path", "settings",
-                     "fitted", "rows_used", "rows_omitted", "rows_omitted_by_column", "notes", "timing"},
+                     "fitted", "rows_used", "rows_omitted", "rows_omitted_by_column", "notes", "cv", "timing"},
                     "");
   Model m;
   readSettings(j, m.settings);

@@ -35,6 +35,25 @@ class TestCliCv : public QObject {
     QCOMPARE(model["path"].toObject()["learner"].toArray().size(), std::max(1, best));
   }
 
+  void fitMstopCv() {
+    Scratch s;
+    writeFile(s.path("d.csv"), smallCsv(60));
+    const QStringList common{"fit", "--data", s.path("d.csv"), "--knots", "4", "--nu", "0.3", "--quiet"};
+    CliResult r = runGamboost(common + QStringList{"--out", s.path("r.json"), "--mstop", "cv", "--kfold", "4", "--seed",
+                                                   "7", "--cv-grid", "40"});
+    QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.describe()));
+    const QJsonObject j = QJsonDocument::fromJson(readFile(s.path("r.json"))).object();
+    const int chosen = j["cv"].toObject()["mstop"].toInt();
+    QCOMPARE(j["path"].toObject()["learner"].toArray().size(), std::max(1, chosen));
+    // The same folds through gamboost cv choose the same mstop.
+    r = runGamboost({"cv", "--data", s.path("d.csv"), "--knots", "4", "--nu", "0.3", "--quiet", "--out",
+                     s.path("cv.json"), "--mstop", "40", "--kfold", "4", "--seed", "7"});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
+    QCOMPARE(QJsonDocument::fromJson(readFile(s.path("cv.json"))).object()["mstop"].toInt(), chosen);
+    verifyRejected(runGamboost(common + QStringList{"--out", s.path("x.json"), "--mstop", "cvx"}),
+                   "--mstop: 'cvx' is not an integer");
+  }
+
   void rejects_data() {
     QTest::addColumn<QByteArray>("folds");
     QTest::addColumn<QStringList>("options");
