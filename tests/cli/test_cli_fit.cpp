@@ -238,8 +238,8 @@ void CliFitTest::devicesListsCpu() {
 void CliFitTest::helpShowsDefaults() {
   const CliResult r = runGamboost({"fit", "--help"});
   QCOMPARE(r.exitCode, 0);
-  for (const char* shown : {"--knots INT=20", "--degree INT=3", "--edf NUMBER=4", "--nu NUMBER=0.1", "--mstop INT|cv=100",
-                            "extended", "pspline", "mboost"})
+  for (const char* shown : {"--knots INT=20", "--degree INT=3", "--edf NUMBER=4", "--nu NUMBER=0.1",
+                            "--mstop INT|cv=100", "extended", "pspline", "mboost"})
     QVERIFY2(r.out.contains(shown), qPrintable(QString(shown) + " missing in\n" + r.out));
 }
 
