@@ -119,6 +119,95 @@ __kernel __attribute__((reqd_work_group_size(UPDATE_GROUP, 1, 1))) void compact_
   }
   group_sum(sum, scratch, partials);
 }
+
+// The selection fused into the family update (one launch fewer per iteration): every group finds j* = argmax_j
+// reduction[j] (ties to the lowest index, the same in every group), group 0 finishes the previous record's risk
+// from the previous update's partials and writes this iteration's record [j*, -, nu delta_j*] and learnerIndex;
+// then every group updates its rows as compact_x_family_update and writes this update's loss partials. The two
+// partial buffers alternate between iterations (the previous ones are read while the new ones are written).
+#ifndef RECORD
+#define RECORD (K + 2)
+#endif
+inline int argmax_in_group(int learners, __global const REAL* reduction, __local REAL* value, __local int* at) {
+  const int lid = get_local_id(0);
+  REAL best = -INFINITY;
+  int j = -1;
+  for (int l = lid; l < learners; l += UPDATE_GROUP)
+    if (j < 0 || GB_BETTER_REDUCTION(reduction[l], best)) {
+      best = reduction[l];
+      j = l;
+    }
+  value[lid] = best;
+  at[lid] = j;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int stride = UPDATE_GROUP / 2; stride > 0; stride >>= 1) {
+    if (lid < stride) {
+      const REAL v = value[lid + stride];
+      const int i = at[lid + stride];
+      if (i >= 0 && (at[lid] < 0 || GB_BETTER_REDUCTION(v, value[lid]) || (v == value[lid] && i < at[lid]))) {
+        value[lid] = v;
+        at[lid] = i;
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  j = at[0];
+  barrier(CLK_LOCAL_MEM_FENCE);
+  return j;
+}
+
+// Group 0's part: the previous record's risk (sum of its partials times inverseWeight) and this record.
+inline void record_in_group(int j, int record, REAL scale, __global const REAL* delta, int partialCount,
+                            __global const REAL* previousPartials, REAL inverseWeight, __global REAL* history,
+                            int previousRecord, __global int* learnerIndex, __local REAL* scratch) {
+  const int lid = get_local_id(0);
+  if (previousRecord >= 0) {
+    REAL sum = (REAL)0;
+    for (int b = lid; b < partialCount; b += UPDATE_GROUP) sum += previousPartials[b];
+    scratch[lid] = sum;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int stride = UPDATE_GROUP / 2; stride > 0; stride >>= 1) {
+      if (lid < stride) scratch[lid] += scratch[lid + stride];
+      barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (lid == 0) history[(size_t)previousRecord * RECORD + 1] = scratch[0] * inverseWeight;
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  for (int a = lid; a < K; a += UPDATE_GROUP) history[(size_t)record * RECORD + 2 + a] = scale * delta[(size_t)j * K + a];
+  if (lid == 0) {
+    history[(size_t)record * RECORD] = (REAL)j;
+    learnerIndex[0] = j;
+  }
+}
+
+__kernel __attribute__((reqd_work_group_size(UPDATE_GROUP, 1, 1))) void compact_x_family_select_update(
+    int n, int groupRows, int learners, __global const REAL* reduction, __global const REAL* delta, REAL scale,
+    __global const REAL* x, __global const REAL* geometry, __global const REAL* poly, __global const REAL* y,
+    __global const REAL* w, REAL param, __global REAL* mu, __global REAL* wu, int partialCount,
+    __global const REAL* previousPartials, REAL inverseWeight, __global REAL* partials, __global REAL* history,
+    int previousRecord, int record, __global int* learnerIndex) {
+  __local REAL A[MOMENTS];
+  __local REAL scratch[UPDATE_GROUP];
+  __local int at[UPDATE_GROUP];
+  const int j = argmax_in_group(learners, reduction, scratch, at);
+  if (get_group_id(0) == 0)
+    record_in_group(j, record, scale, delta, partialCount, previousPartials, inverseWeight, history, previousRecord,
+                    learnerIndex, scratch);
+  step_table(poly + (size_t)j * INTERVALS * W * W, delta + (size_t)j * K, scale, A);
+  const REAL lo = geometry[2 * j], inverseSpacing = geometry[2 * j + 1];
+  __global const REAL* xj = x + (size_t)j * n;
+  int i, end, step;
+  my_rows(n, groupRows, &i, &end, &step);
+  REAL sum = (REAL)0;
+  for (; i < end; i += step) {
+    const REAL m = mu[i] + eval_table(A, xj[i], lo, inverseSpacing);
+    mu[i] = m;
+    const REAL yi = y[i], wi = w[i];
+    wu[i] = wi * negativeGradient(yi, m, param);
+    sum += wi * loss(yi, m, param);
+  }
+  group_sum(sum, scratch, partials);
+}
 #endif
 
 // ---- CPU devices: the update and the cross-product cache fill in one launch ---------------------------------

@@ -73,10 +73,13 @@ GradientPath::GradientPath(Context& ctx, const BoostProblem& problem, const Devi
   }
   olsPartials_ = Buffer(ctx, olsKernels_.chunks() * static_cast<std::size_t>(maxLevels) * device_->realBytes());
   effect_ = Buffer(ctx, static_cast<std::size_t>(maxLevels) * device_->realBytes());
-  if (!device_->isDense && device_->compactKind == CompactKernel::CompactX)
-    familyUpdate_ =
-        Kernel(ctx.kernel("compact_update", "compact_x_family_update",
-                          device_->options() + " -DFAMILY=" + std::to_string(static_cast<int>(problem.family.family))));
+  if (!device_->isDense && device_->compactKind == CompactKernel::CompactX) {
+    const std::string options =
+        device_->options() + " -DFAMILY=" + std::to_string(static_cast<int>(problem.family.family));
+    familyUpdate_ = Kernel(ctx.kernel("compact_update", "compact_x_family_update", options));
+    selectUpdate_ = Kernel(ctx.kernel("compact_update", "compact_x_family_select_update", options));
+    partials2_ = Buffer(ctx, device_->partialCount * device_->realBytes());
+  }
   ctx.finish();
 }
 
@@ -157,6 +160,35 @@ void GradientPath::familyUpdate() {
   familyUpdate_.launch(ctx_, {group * p.partialCount}, {group});
 }
 
+void GradientPath::selectUpdate(int previous, int record, const Buffer& previousPartials, const Buffer& partials) {
+  DeviceProblem& p = *device_;
+  CompactXFamilySelectUpdateArgs{static_cast<cl_int>(p.n),
+                                 static_cast<cl_int>(p.params.updateGroupRows),
+                                 p.L,
+                                 &p.reduction,
+                                 &p.delta,
+                                 p.real(p.nu),
+                                 &p.data->x(),
+                                 &p.data->geometry(),
+                                 &p.data->polynomials(),
+                                 &p.y,
+                                 &weights_,
+                                 p.real(param_),
+                                 &p.mu,
+                                 &p.g,
+                                 static_cast<cl_int>(p.partialCount),
+                                 &previousPartials,
+                                 p.real(1.0 / totalWeight_),
+                                 &partials,
+                                 &p.records,
+                                 previous,
+                                 record,
+                                 &p.index}
+      .bind(selectUpdate_);
+  const std::size_t group = static_cast<std::size_t>(p.params.updateGroupSize);
+  selectUpdate_.launch(ctx_, {group * p.partialCount}, {group});
+}
+
 void GradientPath::iterateOnDevice(int count, std::vector<IterationResult>& out) {
   DeviceProblem& p = *device_;
   p.ensureHistory(static_cast<std::size_t>(count));
@@ -168,12 +200,16 @@ void GradientPath::iterateOnDevice(int count, std::vector<IterationResult>& out)
       return a;
     };
     if (!gradientValid_) family_.gradient(p.n, p.y, p.mu, weights_, param_, p.g);
+    // Three launches per iteration: B'g, learner_solve, and the select fused into the update; the two partial
+    // buffers alternate, so the select reads the previous update's loss while this update writes its own.
+    const Buffer* buffers[2] = {&p.partials, &partials2_};
     for (int it = 0; it < count; ++it) {
       p.score();
-      p.selectAndRecord(args(it - 1, it));
-      familyUpdate();
+      selectUpdate(it - 1, it, *buffers[(it + 1) % 2], *buffers[it % 2]);
     }
-    p.selectAndRecord(args(count - 1, -1));
+    RecordArgs last = args(count - 1, -1);
+    last.partials = buffers[(count - 1) % 2];
+    p.selectAndRecord(last);
     gradientValid_ = true;
     readRecords(count, out);
     return;

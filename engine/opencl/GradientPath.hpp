@@ -40,6 +40,7 @@ class GradientPath {
   IterationResult iterateOnHost();
   void iterateOnDevice(int count, std::vector<IterationResult>& out);
   void familyUpdate();
+  void selectUpdate(int previous, int record, const Buffer& previousPartials, const Buffer& partials);
   void readRecords(int count, std::vector<IterationResult>& out);
   void gradientAndScores(std::vector<double>& reductions, std::vector<Eigen::VectorXd>& olsC);
   void updateOls(const OlsLearner& l, const Eigen::VectorXd& step);
@@ -54,6 +55,8 @@ class GradientPath {
   OlsKernels olsKernels_;
   Buffer weights_, oobWeights_, riskPartials_, olsPartials_, effect_;
   Kernel familyUpdate_;         // compact_x_family_update, when the kernel is compact_x
+  Kernel selectUpdate_;         // compact_x_family_select_update, likewise
+  Buffer partials2_;            // the select-update's second partial buffer (they alternate)
   bool gradientValid_ = false;  // p.g holds w * u at the current mu (after a family update)
   double param_ = 0.0, riskConstant_ = 0.0, totalWeight_ = 0.0;
 };

@@ -178,6 +178,25 @@ struct CompactXFamilyUpdateArgs {  // compact_x_family_update (the gradient path
     return bindArgs(k, n, groupRows, learnerIndex, delta, scale, x, geometry, poly, y, w, param, mu, wu, partials);
   }
 };
+struct CompactXFamilySelectUpdateArgs {  // compact_x_family_select_update (the gradient path)
+  cl_int n{}, groupRows{}, learners{};
+  Mem reduction{}, delta{};
+  RealArg scale{};
+  Mem x{}, geometry{}, poly{}, y{}, w{};
+  RealArg param{};
+  Mem mu{}, wu{};
+  cl_int partialCount{};
+  Mem previousPartials{};
+  RealArg inverseWeight{};
+  Mem partials{}, history{};
+  cl_int previousRecord{}, record{};
+  Mem learnerIndex{};
+  cl_uint bind(Kernel& k) const {
+    return bindArgs(k, n, groupRows, learners, reduction, delta, scale, x, geometry, poly, y, w, param, mu, wu,
+                    partialCount, previousPartials, inverseWeight, partials, history, previousRecord, record,
+                    learnerIndex);
+  }
+};
 struct CompactXUpdateCrossArgs {  // compact_x_update_cross
   CompactXUpdateArgs update;
   cl_int updateGroups{}, learners{};

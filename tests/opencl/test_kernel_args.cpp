@@ -100,6 +100,12 @@ class TestKernelArgs : public QObject {
       Kernel k(clCreateKernel(ctx.program("compact_update", o + " -DFAMILY=1"), "compact_x_family_update", &status));
       check(status, "clCreateKernel");
       QCOMPARE((CompactXFamilyUpdateArgs{0, 0, {}, {}, r, {}, {}, {}, {}, {}, r}.bind(k)), declaredArgs(k));
+      Kernel both(
+          clCreateKernel(ctx.program("compact_update", o + " -DFAMILY=1"), "compact_x_family_select_update", &status));
+      check(status, "clCreateKernel");
+      CompactXFamilySelectUpdateArgs a;
+      a.scale = a.param = a.inverseWeight = r;
+      QCOMPARE(a.bind(both), declaredArgs(both));
     }
     expectBound("compact_update", "vector_update", VectorUpdateArgs{0, 0, {}, r});
     expectBound("compact_update", "compact_x_forward", CompactXForwardArgs{});
