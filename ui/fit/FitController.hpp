@@ -26,6 +26,9 @@ class FitController : public QObject {
   void setData(std::shared_ptr<const gb::Dataset> data);
   void setSettings(const gb::ModelSettings& model, const gb::ComputeSettings& compute);
   std::shared_ptr<const gb::Dataset> data() const { return data_; }
+  // The settings the next Fit uses (as last set by setSettings).
+  const gb::ModelSettings& modelSettings() const { return model_; }
+  const gb::ComputeSettings& computeSettings() const { return compute_; }
 
   bool fit();
   bool step();

@@ -9,6 +9,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSpinBox>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
@@ -18,6 +19,7 @@
 #include "compute/ComputeDevices.hpp"
 #include "data/DataPanel.hpp"
 #include "model/ModelPanel.hpp"
+#include "plots/CrossValidationView.hpp"
 #include "plots/EdfExplorer.hpp"
 #include "plots/FitDiagnostics.hpp"
 #include "plots/KernelChart.hpp"
@@ -103,6 +105,7 @@ MainWindow::MainWindow(const StudioOptions& options, QWidget* parent)
 
 MainWindow::~MainWindow() {
   controller_->shutdown();
+  cv_->shutdown();
   dataPanel_->shutdown();
   kernels_->shutdown();
 }
@@ -169,6 +172,9 @@ void MainWindow::buildPlots() {
   race_ = new LearnerRaceView(&sink_);
   edf_ = new EdfExplorer(&sink_);
   kernels_ = new KernelChart(&sink_);
+  cv_ = new CrossValidationView(&sink_);
+  connect(cv_, &CrossValidationView::runRequested, this, &MainWindow::startCrossValidation);
+  connect(cv_, &CrossValidationView::mstopChosen, modelPanel_->mstopBox(), &QSpinBox::setValue);
   tabs_->addTab(effects_, tr("Partial effects"));
   tabs_->addTab(risk_, tr("Risk"));
   tabs_->addTab(diagnostics_, tr("Fitted vs observed"));
@@ -176,6 +182,7 @@ void MainWindow::buildPlots() {
   tabs_->addTab(race_, tr("Learner race"));
   tabs_->addTab(edf_, tr("edf / lambda"));
   tabs_->addTab(kernels_, tr("Kernel timings"));
+  tabs_->addTab(cv_, tr("Cross-validation"));
   tabs_->setTabToolTip(0, tr("One plot per selected covariate, centred by its mean over the training rows"));
   tabs_->setTabToolTip(1, tr("Training risk per iteration"));
   tabs_->setTabToolTip(2, tr("Fitted values and residuals against the data on the response scale, one point per "
@@ -184,6 +191,7 @@ void MainWindow::buildPlots() {
   tabs_->setTabToolTip(4, tr("Teaching mode: every candidate's RSS reduction in one iteration (use Step)"));
   tabs_->setTabToolTip(5, tr("edf as a function of lambda under both definitions"));
   tabs_->setTabToolTip(6, tr("OpenCL kernel benchmark: time and bandwidth against n"));
+  tabs_->setTabToolTip(7, tr("Out-of-bag risk per fold and its mean: choose mstop by resampling (mboost's cvrisk)"));
   setCentralWidget(tabs_);
 }
 
@@ -218,6 +226,7 @@ void MainWindow::onDataChanged() {
     race_->clear();
     edf_->clear();
   }
+  if (!cv_->isRunning()) cv_->clear();
 }
 
 void MainWindow::onSnapshot(const FitSnapshot& s) {
@@ -295,6 +304,7 @@ void MainWindow::startDeviceQuery() {
 void MainWindow::closeEvent(QCloseEvent* event) {
   // Closing mid-fit: cancel and join every worker before the window goes (no thread outlives its data).
   controller_->shutdown();
+  cv_->shutdown();
   dataPanel_->shutdown();
   kernels_->shutdown();
   if (deviceQuery_) deviceQuery_->wait();

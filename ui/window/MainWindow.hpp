@@ -1,7 +1,7 @@
 #pragma once
 // The studio's main window: data and model panels (left, scrollable), Fit / Pause / Step / Cancel, the plot
-// tabs (partial effects, risk, fitted vs observed, selection, learner race, edf/lambda, kernel timings) and the
-// log (bottom).
+// tabs (partial effects, risk, fitted vs observed, selection, learner race, edf/lambda, kernel timings,
+// cross-validation) and the log (bottom).
 #include <QMainWindow>
 #include <QPointer>
 #include <optional>
@@ -22,6 +22,7 @@ class QTabWidget;
 
 namespace gbui {
 
+class CrossValidationView;
 class DataPanel;
 class EdfExplorer;
 class FitDiagnostics;
@@ -52,6 +53,7 @@ class MainWindow : public QMainWindow {
   LearnerRaceView* raceView() const { return race_; }
   EdfExplorer* edfExplorer() const { return edf_; }
   KernelChart* kernelChart() const { return kernels_; }
+  CrossValidationView* cvView() const { return cv_; }
   QTabWidget* plotTabs() const { return tabs_; }
   QWidget* leftPanel() const { return leftPanel_; }
   QPushButton* fitButton() const { return fitButton_; }
@@ -89,6 +91,9 @@ class MainWindow : public QMainWindow {
   void refreshView(QWidget* page);
   void updateRecentMenu();
   void applyPendingRoles();
+  // Syncs the settings; false (and an error titled `what`) when no column is a learner.
+  bool readyToRun(const QString& what);
+  void startCrossValidation();
 
   MessageSink sink_;
   FitController* controller_;
@@ -104,6 +109,7 @@ class MainWindow : public QMainWindow {
   LearnerRaceView* race_ = nullptr;
   EdfExplorer* edf_ = nullptr;
   KernelChart* kernels_ = nullptr;
+  CrossValidationView* cv_ = nullptr;
   LogPanel* log_ = nullptr;
   QPushButton* fitButton_ = nullptr;
   QPushButton* pauseButton_ = nullptr;

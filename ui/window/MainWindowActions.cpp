@@ -13,6 +13,7 @@
 #include "data/DataPanel.hpp"
 #include "model/Model.hpp"
 #include "model/ModelPanel.hpp"
+#include "plots/CrossValidationView.hpp"
 #include "plots/EdfExplorer.hpp"
 #include "plots/EffectPlot.hpp"
 #include "plots/FitDiagnostics.hpp"
@@ -51,16 +52,7 @@ void bindButton(QPushButton* button, QAction* a) {
 }  // namespace
 
 void MainWindow::buildActions() {
-  auto beforeRun = [this] {
-    syncSettings();
-    const ColumnRoles roles = dataPanel_->roles();
-    if (dataPanel_->dataset() && roles.learners.isEmpty() && roles.linears.isEmpty() && roles.factors.isEmpty()) {
-      sink_.error(tr("Fit"),
-                  tr("No learner column: give at least one column the role spline, linear or factor (Data tab)."));
-      return false;
-    }
-    return true;
-  };
+  auto beforeRun = [this] { return readyToRun(tr("Fit")); };
   fitAction_ = action(this, tr("Fit"), tr("Fit the model to mstop iterations, or resume a paused fit"),
                       {QKeySequence(Qt::CTRL | Qt::Key_R), QKeySequence(Qt::Key_F5)});
   pauseAction_ =
@@ -128,6 +120,21 @@ void MainWindow::buildActions() {
   bar->addAction(exportAction_);
 }
 
+bool MainWindow::readyToRun(const QString& what) {
+  syncSettings();
+  const ColumnRoles roles = dataPanel_->roles();
+  if (dataPanel_->dataset() && roles.learners.isEmpty() && roles.linears.isEmpty() && roles.factors.isEmpty()) {
+    sink_.error(what, tr("No learner column: give at least one column the role spline, linear or factor (Data tab)."));
+    return false;
+  }
+  return true;
+}
+
+void MainWindow::startCrossValidation() {
+  if (readyToRun(tr("Cross-validation")))
+    cv_->start(controller_->data(), controller_->modelSettings(), controller_->computeSettings());
+}
+
 void MainWindow::buildMenus() {
   QMenu* file = menuBar()->addMenu(tr("&File"));
   file->addAction(generateAction_);
@@ -181,6 +188,7 @@ PlotWidget* MainWindow::currentPlot() const {
   if (page == race_) return race_->plot();
   if (page == edf_) return edf_->plot();
   if (page == kernels_) return kernels_->bandwidthPlot();
+  if (page == cv_) return cv_->plot();
   return nullptr;
 }
 

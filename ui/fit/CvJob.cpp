@@ -1,0 +1,92 @@
+#include "fit/CvJob.hpp"
+
+#include <QObject>
+#include <algorithm>
+
+#include "common/Error.hpp"
+#include "common/WorkerThread.hpp"
+#include "compute/Booster.hpp"
+#include "compute/CrossValidation.hpp"
+
+namespace gbui {
+
+QString foldTypeName(FoldType type) {
+  switch (type) {
+    case FoldType::KFold:
+      return QObject::tr("k-fold");
+    case FoldType::Subsample:
+      return QObject::tr("subsample");
+    default:
+      return QObject::tr("bootstrap");
+  }
+}
+
+int defaultFoldCount(FoldType type) { return type == FoldType::KFold ? 10 : 25; }
+
+void CvCurves::add(std::vector<double> risk) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  pending_.push_back(std::move(risk));
+}
+
+std::vector<std::vector<double>> CvCurves::take() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  std::vector<std::vector<double>> out;
+  out.swap(pending_);
+  return out;
+}
+
+std::vector<std::vector<double>> makeFoldWeights(const CvRequest& r) {
+  const gb::Dataset& data = *r.data;
+  const std::vector<double> caseWeights =
+      r.settings.weights.empty() ? std::vector<double>() : data.column(r.settings.weights);
+  switch (r.type) {
+    case FoldType::KFold:
+      return gb::kfoldFolds(data.rows(), r.count, r.seed, caseWeights).weights;
+    case FoldType::Subsample:
+      return gb::subsampleFolds(data.rows(), r.count, r.prob, r.seed, caseWeights).weights;
+    default:
+      return gb::bootstrapFolds(data.rows(), r.count, r.seed, caseWeights).weights;
+  }
+}
+
+void CvJob::operator()(TaskWorker& worker) {
+  const std::vector<std::vector<double>> folds = makeFoldWeights(request);
+  const int count = static_cast<int>(folds.size());
+  for (int b = 0; b < count && !worker.cancelRequested(); ++b) {
+    const std::string name = "fold " + std::to_string(b + 1);
+    std::vector<double> risk;
+    try {
+      gb::Booster booster(request.data, request.settings, gb::makeBackend(request.compute),
+                          folds[static_cast<std::size_t>(b)], name);
+      booster.run(request.settings.mstop, [&worker](const gb::Booster&) { return !worker.cancelRequested(); });
+      if (booster.iteration() < request.settings.mstop) break;  // cancelled within the fold
+      risk = booster.path().risk;
+    } catch (const gb::InputError& e) {
+      const std::string what = e.what();
+      if (what.rfind("fold ", 0) == 0) throw;
+      throw gb::InputError(name + ": " + what);
+    }
+    curves->add(std::move(risk));
+    foldsDone = b + 1;
+    worker.reportProgress(double(b + 1) / count, QString::fromStdString(name));
+  }
+  cancelled = foldsDone < count;
+}
+
+std::vector<double> meanCurve(const std::vector<std::vector<double>>& curves) {
+  if (curves.empty()) return {};
+  std::size_t steps = curves.front().size();
+  for (const auto& c : curves) steps = std::min(steps, c.size());
+  std::vector<double> mean(steps, 0.0);
+  const double count = static_cast<double>(curves.size());
+  for (const auto& c : curves)
+    for (std::size_t m = 0; m < steps; ++m) mean[m] += c[m] / count;
+  return mean;
+}
+
+int firstMinimum(const std::vector<double>& curve) {
+  if (curve.empty()) return 0;
+  return static_cast<int>(std::min_element(curve.begin(), curve.end()) - curve.begin());
+}
+
+}  // namespace gbui

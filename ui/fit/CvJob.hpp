@@ -1,0 +1,63 @@
+#pragma once
+// The worker side of a cross-validation (mboost's cvrisk): makes the folds, then fits them one by one on the
+// worker thread, each fold a gb::Booster weighted by its column of fold weights, and hands every finished fold's
+// out-of-bag risk curve to the UI as it comes (so the curves appear live and Cancel acts between folds and within
+// a fold at the Booster's batch boundaries).
+#include <QString>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "data/Dataset.hpp"
+#include "settings/ComputeSettings.hpp"
+#include "settings/ModelSettings.hpp"
+
+namespace gbui {
+
+class TaskWorker;
+
+enum class FoldType { Bootstrap, KFold, Subsample };
+QString foldTypeName(FoldType type);
+// mboost's cv(): B = 10 for k-fold, 25 otherwise.
+int defaultFoldCount(FoldType type);
+
+struct CvRequest {
+  std::shared_ptr<const gb::Dataset> data;
+  gb::ModelSettings settings;  // as a Fit uses them (mstop: the length of every curve)
+  gb::ComputeSettings compute;
+  FoldType type = FoldType::Bootstrap;
+  int count = 25;          // B or K
+  double prob = 0.5;       // subsample: the share of rows each fold fits on
+  std::uint64_t seed = 1;  // the folds' generator
+};
+
+// Filled by the worker, emptied by the UI (take()): the curves of the folds finished since the last take.
+class CvCurves {
+ public:
+  void add(std::vector<double> risk);
+  std::vector<std::vector<double>> take();
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::vector<double>> pending_;
+};
+
+struct CvJob {
+  CvRequest request;
+  std::shared_ptr<CvCurves> curves;
+  int foldsDone = 0;  // written by the worker, read after the job
+  bool cancelled = false;
+
+  // Throws InputError ("fold 3: ...") for a fold that cannot be fitted; reports progress after every fold.
+  void operator()(TaskWorker& worker);
+};
+
+// The fold weights of a request (one vector per fold, one weight per input row).
+std::vector<std::vector<double>> makeFoldWeights(const CvRequest& request);
+
+// The mean of the curves per iteration (as the engine's crossValidate: sum of r[m] / count) and its first minimum.
+std::vector<double> meanCurve(const std::vector<std::vector<double>>& curves);
+int firstMinimum(const std::vector<double>& curve);
+
+}  // namespace gbui

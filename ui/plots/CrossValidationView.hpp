@@ -1,0 +1,96 @@
+#pragma once
+// The "Cross-validation" tab (mboost's cvrisk and plot.cvrisk): fold type (bootstrap B, k-fold K, subsample B with
+// prob 0.5), their count and seed; "Run cross-validation" fits every fold off the window's thread with the same
+// data, roles and settings as a Fit; each fold's out-of-bag risk curve appears in grey as it finishes, their mean
+// in colour, and the chosen mstop (the first minimum of the mean) as a vertical line with its value. "Use this
+// mstop" hands the value to the model panel.
+#include <QWidget>
+#include <memory>
+#include <vector>
+
+#include "fit/CvJob.hpp"
+
+class QCPGraph;
+class QCPItemStraightLine;
+class QCPItemText;
+class QComboBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QSpinBox;
+
+namespace gbui {
+
+class MessageSink;
+class PlotWidget;
+class WorkerThread;
+
+class CrossValidationView : public QWidget {
+  Q_OBJECT
+ public:
+  explicit CrossValidationView(MessageSink* sink, QWidget* parent = nullptr);
+  ~CrossValidationView() override;
+
+  // Starts a run with these data and settings (the type, count and seed come from the controls). False (and an
+  // error to the sink) without data, with bad settings, or while a run is going.
+  bool start(std::shared_ptr<const gb::Dataset> data, const gb::ModelSettings& settings,
+             const gb::ComputeSettings& compute);
+  void cancel();
+  // Cancels a run and waits for its thread (closing the window).
+  void shutdown();
+  void clear();
+  bool isRunning() const;
+
+  FoldType foldType() const;
+  void setFoldType(FoldType type);
+  PlotWidget* plot() const { return plot_; }
+  QComboBox* typeBox() const { return type_; }
+  QSpinBox* countBox() const { return count_; }
+  QSpinBox* seedBox() const { return seed_; }
+  QPushButton* runButton() const { return run_; }
+  QPushButton* cancelButton() const { return cancel_; }
+  QPushButton* useButton() const { return use_; }
+  QLabel* statusLabel() const { return status_; }
+  const QList<QCPGraph*>& foldGraphs() const { return folds_; }
+  QCPGraph* meanGraph() const { return mean_; }
+  QCPItemStraightLine* mstopLine() const { return line_; }
+  QCPItemText* mstopText() const { return text_; }
+  // The first minimum of the mean after a completed run; -1 before one (or after a cancelled or failed one).
+  int chosenMstop() const { return chosen_; }
+
+ signals:
+  // The user pressed "Run cross-validation": the window answers with start(...).
+  void runRequested();
+  // "Use this mstop".
+  void mstopChosen(int mstop);
+  // After a run ended (ok false: failed, already reported to the sink).
+  void finished(bool ok);
+
+ private:
+  QWidget* buildControls();
+  void takeCurves();
+  void drawMean(bool final);
+  void onFinished(bool ok, const QString& error, const QString& details);
+  void setRunning(bool running);
+
+  MessageSink* sink_;
+  WorkerThread* worker_;
+  std::shared_ptr<CvJob> job_;
+  QComboBox* type_;
+  QSpinBox* count_;
+  QSpinBox* seed_;
+  QPushButton* run_;
+  QPushButton* cancel_;
+  QPushButton* use_;
+  QProgressBar* progress_;
+  QLabel* status_;
+  PlotWidget* plot_;
+  QCPGraph* mean_;
+  QCPItemStraightLine* line_;
+  QCPItemText* text_;
+  QList<QCPGraph*> folds_;
+  std::vector<std::vector<double>> curves_;
+  int chosen_ = -1;
+};
+
+}  // namespace gbui
