@@ -94,36 +94,10 @@ __kernel __attribute__((reqd_work_group_size(UPDATE_GROUP, 1, 1))) void compact_
 }
 
 #ifdef FAMILY
-// The gradient path's update (engine/opencl/GradientPath.cpp), compact_x only: mu += scale * (B_j delta_j), then at the
-// new mu the next iteration's wu = w * negativeGradient and partials[group] = sum of w * loss (the risk of this update,
-// which the next learner_select finishes). One pass and one launch instead of update, gradient and risk.
-__kernel __attribute__((reqd_work_group_size(UPDATE_GROUP, 1, 1))) void compact_x_family_update(
-    int n, int groupRows, __global const int* learnerIndex, __global const REAL* delta, REAL scale,
-    __global const REAL* x, __global const REAL* geometry, __global const REAL* poly, __global const REAL* y,
-    __global const REAL* w, REAL param, __global REAL* mu, __global REAL* wu, __global REAL* partials) {
-  __local REAL A[MOMENTS];
-  __local REAL scratch[UPDATE_GROUP];
-  const int j = learnerIndex[0];
-  step_table(poly + (size_t)j * INTERVALS * W * W, delta + (size_t)j * K, scale, A);
-  const REAL lo = geometry[2 * j], inverseSpacing = geometry[2 * j + 1];
-  __global const REAL* xj = x + (size_t)j * n;
-  int i, end, step;
-  my_rows(n, groupRows, &i, &end, &step);
-  REAL sum = (REAL)0;
-  for (; i < end; i += step) {
-    const REAL m = mu[i] + eval_table(A, xj[i], lo, inverseSpacing);
-    mu[i] = m;
-    const REAL yi = y[i], wi = w[i];
-    wu[i] = wi * negativeGradient(yi, m, param);
-    sum += wi * loss(yi, m, param);
-  }
-  group_sum(sum, scratch, partials);
-}
-
 // The selection fused into the family update (one launch fewer per iteration): every group finds j* = argmax_j
 // reduction[j] (ties to the lowest index, the same in every group), group 0 finishes the previous record's risk
 // from the previous update's partials and writes this iteration's record [j*, -, nu delta_j*] and learnerIndex;
-// then every group updates its rows as compact_x_family_update and writes this update's loss partials. The two
+// then every group adds nu B_j* delta_j* to mu, forms the next w u = w negativeGradient and writes this update's loss partials. The two
 // partial buffers alternate between iterations (the previous ones are read while the new ones are written).
 #ifndef RECORD
 #define RECORD (K + 2)

@@ -76,7 +76,6 @@ GradientPath::GradientPath(Context& ctx, const BoostProblem& problem, const Devi
   if (!device_->isDense && device_->compactKind == CompactKernel::CompactX) {
     const std::string options =
         device_->options() + " -DFAMILY=" + std::to_string(static_cast<int>(problem.family.family));
-    familyUpdate_ = Kernel(ctx.kernel("compact_update", "compact_x_family_update", options));
     selectUpdate_ = Kernel(ctx.kernel("compact_update", "compact_x_family_select_update", options));
     partials2_ = Buffer(ctx, device_->partialCount * device_->realBytes());
   }
@@ -139,27 +138,6 @@ void GradientPath::iterate(int count, std::vector<IterationResult>& out) {
   for (int it = 0; it < count; ++it) out.push_back(iterateOnHost());
 }
 
-void GradientPath::familyUpdate() {
-  DeviceProblem& p = *device_;
-  CompactXFamilyUpdateArgs{static_cast<cl_int>(p.n),
-                           static_cast<cl_int>(p.params.updateGroupRows),
-                           &p.index,
-                           &p.delta,
-                           p.real(p.nu),
-                           &p.data->x(),
-                           &p.data->geometry(),
-                           &p.data->polynomials(),
-                           &p.y,
-                           &weights_,
-                           p.real(param_),
-                           &p.mu,
-                           &p.g,
-                           &p.partials}
-      .bind(familyUpdate_);
-  const std::size_t group = static_cast<std::size_t>(p.params.updateGroupSize);
-  familyUpdate_.launch(ctx_, {group * p.partialCount}, {group});
-}
-
 void GradientPath::selectUpdate(int previous, int record, const Buffer& previousPartials, const Buffer& partials) {
   DeviceProblem& p = *device_;
   CompactXFamilySelectUpdateArgs{static_cast<cl_int>(p.n),
@@ -192,7 +170,7 @@ void GradientPath::selectUpdate(int previous, int record, const Buffer& previous
 void GradientPath::iterateOnDevice(int count, std::vector<IterationResult>& out) {
   DeviceProblem& p = *device_;
   p.ensureHistory(static_cast<std::size_t>(count));
-  if (familyUpdate_.get()) {
+  if (selectUpdate_.get()) {
     // The fused update: the risk of update it - 1 comes from its own partials (the update's layout).
     auto args = [&](int previous, int record) {
       RecordArgs a = p.recordArgs(previous, record);

@@ -8,10 +8,10 @@
 //   sum w loss(y, f)                family_risk, partial sums added on the host in a fixed order
 // With spline learners only, a batch stays on the device: learner_select picks j* (the largest c_j'Q_j c_j, ties to
 // the lowest index), records it and finishes the previous record's risk from the loss's partial sums, so a batch
-// has no host round trip. With compact_x, compact_x_family_update adds the step and, at the new f, forms the next
-// gradient and the loss partials in the same pass: four launches per iteration, as many as the gaussian plain scheme.
-// With linear or factor learners the selection is made on the host from the downloaded reductions (learners in the
-// Booster's order). At least one spline learner is needed (it carries the compact data).
+// has no host round trip. With compact_x, compact_x_family_select_update selects, adds the step and, at the new f,
+// forms the next gradient and the loss partials in the same pass: four launches per iteration, as many as the gaussian
+// plain scheme. With linear or factor learners the selection is made on the host from the downloaded reductions
+// (learners in the Booster's order). At least one spline learner is needed (it carries the compact data).
 #include <memory>
 #include <vector>
 
@@ -39,7 +39,6 @@ class GradientPath {
 
   IterationResult iterateOnHost();
   void iterateOnDevice(int count, std::vector<IterationResult>& out);
-  void familyUpdate();
   void selectUpdate(int previous, int record, const Buffer& previousPartials, const Buffer& partials);
   void readRecords(int count, std::vector<IterationResult>& out);
   void gradientAndScores(std::vector<double>& reductions, std::vector<Eigen::VectorXd>& olsC);
@@ -54,7 +53,6 @@ class GradientPath {
   FamilyKernels family_;
   OlsKernels olsKernels_;
   Buffer weights_, oobWeights_, riskPartials_, olsPartials_, effect_;
-  Kernel familyUpdate_;         // compact_x_family_update, when the kernel is compact_x
   Kernel selectUpdate_;         // compact_x_family_select_update, likewise
   Buffer partials2_;            // the select-update's second partial buffer (they alternate)
   bool gradientValid_ = false;  // p.g holds w * u at the current mu (after a family update)

@@ -167,17 +167,6 @@ struct CompactXUpdateArgs {  // compact_x_update; compact_x_update_cross with th
     return bindArgs(k, n, groupRows, learnerIndex, delta, scale, x, geometry, poly, y, mu, g, partials);
   }
 };
-struct CompactXFamilyUpdateArgs {  // compact_x_family_update (the gradient path)
-  cl_int n{}, groupRows{};
-  Mem learnerIndex{}, delta{};
-  RealArg scale{};
-  Mem x{}, geometry{}, poly{}, y{}, w{};
-  RealArg param{};
-  Mem mu{}, wu{}, partials{};
-  cl_uint bind(Kernel& k) const {
-    return bindArgs(k, n, groupRows, learnerIndex, delta, scale, x, geometry, poly, y, w, param, mu, wu, partials);
-  }
-};
 struct CompactXFamilySelectUpdateArgs {  // compact_x_family_select_update (the gradient path)
   cl_int n{}, groupRows{}, learners{};
   Mem reduction{}, delta{};
