@@ -55,6 +55,16 @@ struct BackendInfo {
   std::string scheme;     // how an iteration runs: "moments-cached" on the CPU; plain, fused, ... on OpenCL
 };
 
+// Several fits of one design advancing together: resampling folds (compute/CrossValidation.hpp) that share rows,
+// response, covariates and knots and differ in weights, out-of-bag weights, offset and lambdas.
+class FoldBatch {
+ public:
+  virtual ~FoldBatch() = default;
+  // Runs `count` iterations of every fold, appending fold b's results to out[b].
+  virtual void iterate(int count, std::vector<std::vector<IterationResult>>& out) = 0;
+  virtual BackendInfo info() const = 0;
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -67,6 +77,14 @@ class Backend {
   virtual std::vector<double> fitted() = 0;
   // Scores of every candidate on the current residuals (teaching mode; not on the hot path).
   virtual CandidateScores candidates() = 0;
+  // How many folds one FoldBatch may hold; 0 (the default): this backend runs folds one by one.
+  virtual std::size_t foldBatchSize() const { return 0; }
+  // At most foldBatchSize() folds as one batch (each problem as prepare() takes it, with its oobWeights), or nullptr
+  // for a model this backend does not batch. Instead of prepare().
+  virtual std::unique_ptr<FoldBatch> prepareFolds(const std::vector<BoostProblem>& folds) {
+    (void)folds;
+    return nullptr;
+  }
 
   // The refresh and cross-product cache policy both backends follow (compute/IterationPolicy.hpp); call before
   // prepare(). Exact B'g at least every `iterations` iterations (0 or 1: every iteration; the OpenCL backend then

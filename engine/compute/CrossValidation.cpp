@@ -33,6 +33,76 @@ std::vector<std::size_t> permutation(std::size_t n, std::mt19937_64& rng) {
   return p;
 }
 
+// Keeps the problem a Booster prepares and nothing else: a fold's set-up (its weights, offset and lambdas) without a
+// device of its own, for a FoldBatch.
+class ProblemCapture final : public Backend {
+ public:
+  BackendInfo info() const override { return BackendInfo{"capture", "", "", "", "", ""}; }
+  void prepare(const BoostProblem& p) override { problem = p; }
+  void iterate(int, std::vector<IterationResult>&) override { throw ComputeError("fold set-up only"); }
+  std::vector<double> fitted() override { throw ComputeError("fold set-up only"); }
+  CandidateScores candidates() override { throw ComputeError("fold set-up only"); }
+  BoostProblem problem;
+};
+
+std::string foldMessage(int b, const std::string& what) {
+  return what.rfind("fold ", 0) == 0 ? what : "fold " + std::to_string(b + 1) + ": " + what;
+}
+
+// Sets up folds [begin, end) (in parallel: each fold's Gram and lambdas are its own) with problem-capturing backends.
+std::vector<std::unique_ptr<Booster>> setUpFolds(const std::shared_ptr<const Dataset>& data,
+                                                 const ModelSettings& settings, const ResamplingFolds& folds, int begin,
+                                                 int end, std::vector<ProblemCapture*>& captures) {
+  std::vector<std::unique_ptr<Booster>> boosters(static_cast<std::size_t>(end - begin));
+  captures.assign(boosters.size(), nullptr);
+  std::vector<std::exception_ptr> errors(boosters.size());
+#pragma omp parallel for schedule(dynamic, 1)
+  for (int b = begin; b < end; ++b) {
+    const auto i = static_cast<std::size_t>(b - begin);
+    try {
+      auto capture = std::make_unique<ProblemCapture>();
+      captures[i] = capture.get();
+      boosters[i] =
+          std::make_unique<Booster>(data, settings, std::move(capture), folds.weights[static_cast<std::size_t>(b)],
+                                    "fold " + std::to_string(b + 1));
+    } catch (const InputError& e) {
+      errors[i] = std::make_exception_ptr(InputError(foldMessage(b, e.what())));
+    } catch (...) {
+      errors[i] = std::current_exception();
+    }
+  }
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
+  return boosters;
+}
+
+// The folds in batches of backend.foldBatchSize(), each batch's folds advancing together. False (nothing done) when
+// the backend does not batch this model.
+bool crossValidateBatched(const std::shared_ptr<const Dataset>& data, const ModelSettings& settings,
+                          const ResamplingFolds& folds, Backend& backend, CvResult& result) {
+  const int count = static_cast<int>(folds.weights.size());
+  const int size = static_cast<int>(backend.foldBatchSize());
+  if (size <= 0) return false;
+  for (int begin = 0; begin < count; begin += size) {
+    const int end = std::min(count, begin + size);
+    std::vector<ProblemCapture*> captures;
+    const std::vector<std::unique_ptr<Booster>> boosters = setUpFolds(data, settings, folds, begin, end, captures);
+    std::vector<BoostProblem> problems;
+    for (const ProblemCapture* c : captures) problems.push_back(c->problem);
+    const std::unique_ptr<FoldBatch> batch = backend.prepareFolds(problems);
+    if (!batch) return false;  // only the first batch can get here: the model is the same in every batch
+    std::vector<std::vector<IterationResult>> out;
+    batch->iterate(settings.mstop, out);
+    for (int b = begin; b < end; ++b) {
+      const auto i = static_cast<std::size_t>(b - begin);
+      std::vector<double>& risk = result.risk[static_cast<std::size_t>(b)];
+      risk.assign(1, boosters[i]->path().risk.front());
+      for (const IterationResult& r : out[i]) risk.push_back(r.risk);
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
 ResamplingFolds kfoldFolds(std::size_t rows, int k, std::uint64_t seed, const std::vector<double>& caseWeights) {
@@ -114,24 +184,28 @@ CvResult crossValidate(std::shared_ptr<const Dataset> data, const ModelSettings&
   const int count = static_cast<int>(folds.weights.size());
   CvResult result;
   result.risk.resize(folds.weights.size());
+  bool batched = false;
+  if (parallelFolds <= 1) {
+    const std::unique_ptr<Backend> backend = makeBackend();
+    batched = crossValidateBatched(data, settings, folds, *backend, result);
+  }
   std::vector<std::exception_ptr> errors(folds.weights.size());
 #pragma omp parallel for schedule(dynamic, 1) num_threads(std::max(1, parallelFolds))
-  for (int b = 0; b < count; ++b) {
+  for (int b = 0; b < (batched ? 0 : count); ++b) {
     const auto i = static_cast<std::size_t>(b);
     try {
       Booster booster(data, settings, makeBackend(), folds.weights[i], "fold " + std::to_string(b + 1));
       booster.run(settings.mstop);
       result.risk[i] = booster.path().risk;
     } catch (const InputError& e) {
-      const std::string what = e.what();
-      errors[i] = std::make_exception_ptr(
-          InputError(what.rfind("fold ", 0) == 0 ? what : "fold " + std::to_string(b + 1) + ": " + what));
+      errors[i] = std::make_exception_ptr(InputError(foldMessage(b, e.what())));
     } catch (...) {
       errors[i] = std::current_exception();
     }
   }
   for (const auto& e : errors)
     if (e) std::rethrow_exception(e);
+  result.batched = batched;
   const std::size_t steps = static_cast<std::size_t>(settings.mstop) + 1;
   result.mean.assign(steps, 0.0);
   for (const auto& r : result.risk)

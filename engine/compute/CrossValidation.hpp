@@ -37,13 +37,16 @@ struct CvResult {
   std::vector<std::vector<double>> risk;  // [fold][m], m = 0..mstop
   std::vector<double> mean;               // over the folds, per m
   int mstop = 0;                          // the first minimum of mean (a number of iterations)
+  bool batched = false;                   // the folds advanced together (Backend::prepareFolds), not one by one
 };
 
 // Makes each fold's backend (called once per fold, possibly from several threads at once).
 using BackendMaker = std::function<std::unique_ptr<Backend>()>;
 
 // Fits every fold to settings.mstop iterations. `parallelFolds` > 1 runs that many folds at once (CPU backends of
-// one thread each). Throws InputError naming the fold ("fold 3: ...") for a fold that cannot be fitted.
+// one thread each). With 1, a backend that batches folds (Backend::foldBatchSize, the OpenCL backend for spline
+// models) runs up to that many folds together, their set-ups (weights, offsets, lambdas) in parallel on the CPU. Throws
+// InputError naming the fold ("fold 3: ...") for a fold that cannot be fitted.
 CvResult crossValidate(std::shared_ptr<const Dataset> data, const ModelSettings& settings, const ResamplingFolds& folds,
                        const BackendMaker& makeBackend, int parallelFolds);
 

@@ -60,23 +60,28 @@ bool piecesMatch(const SplineBasis& b, int from, int to) {
 }  // namespace
 
 std::size_t CompactData::deviceBytes(std::size_t rows, int learners, const SplineSpec& spec, bool doublePrecision,
-                                     bool storeBasis, bool storeSorted) {
+                                     bool storeBasis, bool storeSorted, std::size_t sortChunkRows) {
   const std::size_t real = doublePrecision ? 8 : 4, L = static_cast<std::size_t>(learners);
   const std::size_t w = static_cast<std::size_t>(spec.degree) + 1;
   std::size_t bytes = L * rows * real + L * (static_cast<std::size_t>(spec.knots) + 1) * w * w * real + L * 2 * real;
   if (storeBasis) bytes += L * rows * (sizeof(cl_int) + w * real);
   if (storeSorted)
     bytes += L * rows * (sizeof(cl_ushort) + real) +
-             L * ((rows + kSortChunkRows - 1) / kSortChunkRows) * (spec.knots + 2) * sizeof(cl_int);
+             L * ((rows + sortChunkRows - 1) / sortChunkRows) * (spec.knots + 2) * sizeof(cl_int);
   return bytes;
 }
 
 CompactData::CompactData(Context& ctx, const std::vector<const SplineBasis*>& bases,
                          const std::vector<const double*>& x, std::size_t rows, bool doublePrecision, bool storeBasis,
-                         bool storeSorted)
-    : ctx_(&ctx), rows_(rows), learners_(static_cast<int>(bases.size())), double_(doublePrecision) {
+                         bool storeSorted, std::size_t sortChunkRows)
+    : ctx_(&ctx),
+      rows_(rows),
+      sortChunk_(sortChunkRows),
+      learners_(static_cast<int>(bases.size())),
+      double_(doublePrecision) {
   if (bases.empty() || bases.size() != x.size() || rows == 0)
     throw ComputeError("CompactData: need one covariate per basis and at least one row and learner");
+  if (sortChunkRows == 0 || sortChunkRows > 65536) throw ComputeError("CompactData: sort chunk outside 1..65536");
   const SplineSpec& spec = bases.front()->spec();
   for (const SplineBasis* b : bases)
     if (b->spec().knots != spec.knots || b->degree() != spec.degree)
@@ -126,7 +131,7 @@ CompactData::CompactData(Context& ctx, const std::vector<const SplineBasis*>& ba
 // u computed in double exactly as the CPU backend locates rows.
 void CompactData::uploadSorted(Context& ctx, const std::vector<const SplineBasis*>& bases,
                                const std::vector<const double*>& x) {
-  const std::size_t L = bases.size(), chunks = (rows_ + kSortChunkRows - 1) / kSortChunkRows;
+  const std::size_t L = bases.size(), chunks = (rows_ + sortChunk_ - 1) / sortChunk_;
   const std::size_t width = static_cast<std::size_t>(intervals_) + 1;
   order_ = Buffer(ctx, L * rows_ * sizeof(cl_ushort), CL_MEM_READ_ONLY);
   sortedU_ = Buffer(ctx, L * rows_ * realBytes(), CL_MEM_READ_ONLY);
@@ -141,7 +146,7 @@ void CompactData::uploadSorted(Context& ctx, const std::vector<const SplineBasis
       q[i] = std::clamp(static_cast<int>(t[i]), 0, intervals_ - 1);
     }
     for (std::size_t c = 0; c < chunks; ++c) {
-      const std::size_t begin = c * kSortChunkRows, end = std::min(rows_, begin + kSortChunkRows);
+      const std::size_t begin = c * sortChunk_, end = std::min(rows_, begin + sortChunk_);
       cl_int* first = starts.data() + c * width;
       std::fill(first, first + width, 0);
       for (std::size_t i = begin; i < end; ++i) ++first[q[i] + 1];

@@ -35,16 +35,18 @@ std::vector<std::string> compactKernelNames();  // {"compact_x", "compact", "com
 class CompactData {
  public:
   // All bases must share degree and knots (else ComputeError). x[j] points at `rows` values of learner j.
-  // storeSorted adds the interval-sorted layout of CompactKernel::Sorted.
+  // storeSorted adds the interval-sorted layout of CompactKernel::Sorted, in chunks of sortChunkRows rows (at most
+  // 65536: the row within a chunk is a ushort; the fold path sorts smaller chunks).
   CompactData(Context& ctx, const std::vector<const SplineBasis*>& bases, const std::vector<const double*>& x,
-              std::size_t rows, bool doublePrecision, bool storeBasis, bool storeSorted = false);
+              std::size_t rows, bool doublePrecision, bool storeBasis, bool storeSorted = false,
+              std::size_t sortChunkRows = kSortChunkRows);
   ~CompactData();
   CompactData(const CompactData&) = delete;
   CompactData& operator=(const CompactData&) = delete;
 
   // Device bytes such an upload takes (check against the device before constructing).
   static std::size_t deviceBytes(std::size_t rows, int learners, const SplineSpec& spec, bool doublePrecision,
-                                 bool storeBasis, bool storeSorted = false);
+                                 bool storeBasis, bool storeSorted = false, std::size_t sortChunkRows = kSortChunkRows);
 
   std::size_t rows() const { return rows_; }
   int learners() const { return learners_; }
@@ -54,6 +56,7 @@ class CompactData {
   bool doublePrecision() const { return double_; }
   bool hasBasis() const { return firstColumn_.get() != nullptr; }
   bool hasSorted() const { return order_.get() != nullptr; }
+  std::size_t sortChunkRows() const { return sortChunk_; }
   // Which intervals of every learner share the polynomial pieces of interval `degree` (equidistant knots, up to
   // the knots' own rounding): All (extended knots), Interior (degree <= q < intervals - degree: clamped knots) or
   // None. compact_x_partial_columns applies to All and Interior.
@@ -76,7 +79,7 @@ class CompactData {
   void uploadSorted(Context& ctx, const std::vector<const SplineBasis*>& bases, const std::vector<const double*>& x);
 
   Context* ctx_;
-  std::size_t rows_;
+  std::size_t rows_, sortChunk_;
   int learners_, k_, degree_, intervals_;
   bool double_;
   Uniform uniform_ = Uniform::All;

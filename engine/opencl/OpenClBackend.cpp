@@ -11,6 +11,7 @@
 #include "opencl/CompactKernels.hpp"
 #include "opencl/DenseGemv.hpp"
 #include "opencl/DeviceProblem.hpp"
+#include "opencl/FoldPath.hpp"
 #include "opencl/GradientPath.hpp"
 #include "opencl/IterationScheme.hpp"
 #include "opencl/Tuning.hpp"
@@ -159,6 +160,14 @@ std::vector<double> OpenClBackend::fitted() {
 }
 
 bool OpenClBackend::usesCrossCache() const { return s_->scheme && s_->scheme->usesCrossCache(); }
+
+std::size_t OpenClBackend::foldBatchSize() const { return static_cast<std::size_t>(kMaxFolds); }
+
+std::unique_ptr<FoldBatch> OpenClBackend::prepareFolds(const std::vector<BoostProblem>& folds) {
+  State& s = *s_;
+  if (!FoldPath::supports(folds)) return nullptr;
+  return std::make_unique<FoldPath>(*s.ctx, folds, DeviceProblemOptions{s.kernelName, s.isDouble, s.forceGpuKernels});
+}
 
 void OpenClBackend::setForceGpuKernels(bool force) { s_->forceGpuKernels = force; }
 

@@ -38,6 +38,9 @@ class OpenClBackend final : public Backend {
   void iterate(int count, std::vector<IterationResult>& out) override;
   std::vector<double> fitted() override;
   CandidateScores candidates() override;
+  // Spline-only models run their folds as one batch (opencl/FoldPath.hpp); others get nullptr (one by one).
+  std::size_t foldBatchSize() const override;
+  std::unique_ptr<FoldBatch> prepareFolds(const std::vector<BoostProblem>& folds) override;
 
   // The policy (Backend::setRefreshInterval, setCrossCacheBytes): CPU devices use the cache with compact_x /
   // compact_sorted, GPU devices with any compact kernel; each cached learner takes learners x k x k REALs, a full

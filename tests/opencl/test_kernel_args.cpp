@@ -10,6 +10,7 @@
 #include "opencl/CompactKernels.hpp"
 #include "opencl/DenseKernelParameters.hpp"
 #include "opencl/FamilyKernels.hpp"
+#include "opencl/FoldKernelArgs.hpp"
 #include "opencl/KernelArgs.hpp"
 #include "opencl/OlsKernels.hpp"
 #include "spline/SplineBasis.hpp"
@@ -130,6 +131,27 @@ class TestKernelArgs : public QObject {
     QCOMPARE((CompactXPartialArgs{0, 0, 0, {}, {}, {}, &any, {}}.bind(columns)), declaredArgs(columns));
     Kernel reduceColumns(ctx.kernel("compact_btg", "compact_x_reduce_columns", q.plan->options() + " -DLANES=32"));
     QCOMPARE(CompactXReduceArgs{}.bind(reduceColumns), declaredArgs(reduceColumns));
+  }
+
+  // kernels/fold_path.cl, built as FoldPath builds it (a family, fold counts), in the CPU and the GPU variant.
+  void foldKernels_data() { compactAndIterationKernels_data(); }
+  void foldKernels() {
+    QFETCH(bool, gpu);
+    Context ctx(gbocltest::testDevice());
+    Plan p(ctx, CompactKernel::Sorted, gpu);
+    const std::string o = p.plan->options() + " -DFAMILY=1 -DFOLDS=5 -DFOLD_PASS=3 -DFOLD_GROUP=" + (gpu ? "32" : "1") +
+                          " -DFOLD_CHUNK=1024 -DFOLD_LANES=32";
+    const RealArg r{1.0, false};
+    Kernel partial(ctx.kernel("fold_path", "fold_btg_partial", o));
+    QCOMPARE(FoldBtgPartialArgs{}.bind(partial), declaredArgs(partial));
+    Kernel reduce(ctx.kernel("fold_path", "fold_btg_reduce", o));
+    QCOMPARE(FoldBtgReduceArgs{}.bind(reduce), declaredArgs(reduce));
+    Kernel update(ctx.kernel("fold_path", "fold_select_update", o));
+    FoldSelectUpdateArgs a;
+    a.nu = a.param = r;
+    QCOMPARE(a.bind(update), declaredArgs(update));
+    Kernel finish(ctx.kernel("fold_path", "fold_finish_risk", o));
+    QCOMPARE(FoldFinishRiskArgs{}.bind(finish), declaredArgs(finish));
   }
 
   void denseKernels() {

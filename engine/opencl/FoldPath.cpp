@@ -1,0 +1,249 @@
+#include "opencl/FoldPath.hpp"
+
+#include <algorithm>
+
+#include "common/Error.hpp"
+#include "opencl/FamilyKernels.hpp"
+#include "opencl/FoldKernelArgs.hpp"
+#include "opencl/OpenClBackend.hpp"
+
+namespace gb::ocl {
+
+namespace {
+
+double familyParameter(const FamilyFunctions& f) {
+  return f.family == Family::Huber ? f.delta : (f.family == Family::Quantile ? f.tau : 0.0);
+}
+
+// Fold b's values of a per-row quantity, row-major with the folds contiguous (kernels/fold_path.cl's layout).
+std::vector<double> interleave(const std::vector<std::vector<double>>& perFold, std::size_t rows) {
+  const std::size_t F = perFold.size();
+  std::vector<double> out(rows * F);
+  for (std::size_t b = 0; b < F; ++b)
+    for (std::size_t i = 0; i < rows; ++i) out[i * F + b] = perFold[b][i];
+  return out;
+}
+
+}  // namespace
+
+struct FoldPath::Impl {
+  Context* ctx = nullptr;
+  bool isDouble = false;
+  std::size_t n = 0, F = 0, k = 0;
+  int L = 0, passes = 1, ranges = 1, chunksPerRange = 1, updateGroups = 1, updateRows = 1;
+  double nu = 0.1, param = 0.0;
+  std::vector<double> riskConstant, totalWeight;  // per fold: Poisson's sum(o lgamma(y + 1)), sum(o)
+  std::unique_ptr<CompactData> data;
+  KernelParameters params;
+  Buffer y, w, o, mu, wu, P, Q, c, delta, reduction, btgPartials, partials[2], inverseWeights, history;
+  std::size_t historyRecords = 0;
+  Kernel btg, reduce, solve, selectUpdate, finish;
+  int launches = 0;  // select-update launches so far: which partial buffer holds the latest loss sums
+
+  Buffer upload(const std::vector<double>& v) { return uploadReals(*ctx, v, isDouble); }
+  std::size_t realBytes() const { return isDouble ? 8 : 4; }
+  RealArg real(double v) const { return {v, isDouble}; }
+  void ensureHistory(std::size_t count) {
+    if (count <= historyRecords) return;
+    historyRecords = std::max<std::size_t>(count, 64);
+    history = Buffer(*ctx, F * historyRecords * (k + 2) * realBytes());
+  }
+};
+
+bool FoldPath::supports(const std::vector<BoostProblem>& folds) {
+  if (folds.empty() || folds.size() > static_cast<std::size_t>(kMaxFolds)) return false;
+  const BoostProblem& first = folds.front();
+  for (const BoostProblem& f : folds) {
+    if (!f.learners || f.learners->empty() || !f.oobWeights || f.rows != first.rows ||
+        f.learners->size() != first.learners->size() || f.family.family != first.family.family ||
+        *f.response != *first.response)
+      return false;
+    for (std::size_t j = 0; j < f.learners->size(); ++j) {
+      const Learner& a = (*f.learners)[j];
+      const Learner& b = (*first.learners)[j];
+      if (!a.isSpline() || a.basis.lo() != b.basis.lo() || a.basis.hi() != b.basis.hi() ||
+          a.numColumns() != b.numColumns() || *f.covariates[j] != *first.covariates[j])
+        return false;
+    }
+  }
+  return true;
+}
+
+FoldPath::FoldPath(Context& ctx, const std::vector<BoostProblem>& folds, const DeviceProblemOptions& options)
+    : impl_(std::make_unique<Impl>()) {
+  if (!supports(folds)) throw ComputeError("opencl backend: these folds cannot run as one batch");
+  Impl& s = *impl_;
+  const BoostProblem& first = folds.front();
+  s.ctx = &ctx;
+  s.isDouble = options.isDouble;
+  s.n = first.rows;
+  s.F = folds.size();
+  s.L = static_cast<int>(first.learners->size());
+  s.k = static_cast<std::size_t>(first.learners->front().numColumns());
+  s.nu = first.nu;
+  s.param = familyParameter(first.family);
+  if (!s.isDouble) checkFloatRange(*first.response);
+  std::vector<const SplineBasis*> bases;
+  std::vector<const double*> x;
+  for (std::size_t j = 0; j < first.learners->size(); ++j) {
+    bases.push_back(&(*first.learners)[j].basis);
+    x.push_back(first.covariates[j]->data());
+  }
+  s.data = std::make_unique<CompactData>(ctx, bases, x, s.n, s.isDouble, false, true, kFoldChunkRows);
+  s.params = kernelParameters(ctx.device().info, s.n, s.L);
+  if (options.forceGpuKernels && !s.params.gpu) {
+    ComputeDeviceInfo gpu = ctx.device().info;
+    gpu.type = "GPU";
+    s.params = kernelParameters(gpu, s.n, s.L);
+    s.params.nvidiaAtomics = false;  // the portable compare-and-swap atomics
+  }
+  // Folds a B'g work-item keeps in registers: (DEGREE + 1) per fold, 128 floats or 64 doubles at most.
+  const int maxPass = std::max(1, (s.isDouble ? 64 : 128) / (bases.front()->degree() + 1));
+  const int F = static_cast<int>(s.F);
+  s.passes = (F + maxPass - 1) / maxPass;
+  const int pass = (F + s.passes - 1) / s.passes;
+  const int group = s.params.gpu ? 32 : 1;
+  const int units = std::max(1, ctx.device().info.computeUnits);
+  const int chunks = static_cast<int>((s.n + kFoldChunkRows - 1) / kFoldChunkRows);
+  // B'g groups: about 64 per compute unit on a GPU (one warp each), 4 on a CPU device, over learners x ranges.
+  const int wantedRanges = std::max(1, (units * (s.params.gpu ? 64 : 4)) / (s.L * s.passes));
+  s.chunksPerRange = std::max(1, (chunks + wantedRanges - 1) / wantedRanges);
+  s.ranges = (chunks + s.chunksPerRange - 1) / s.chunksPerRange;
+  s.updateGroups = static_cast<int>(std::clamp<std::size_t>((s.n + 63) / 64, 1, units * (s.params.gpu ? 16 : 4)));
+  s.updateRows = static_cast<int>((s.n + s.updateGroups - 1) / s.updateGroups);
+  s.updateGroups = static_cast<int>((s.n + s.updateRows - 1) / s.updateRows);
+
+  const std::string opts =
+      buildOptions(s.params, bases.front()->spec(), s.isDouble) +
+      " -DFAMILY=" + std::to_string(static_cast<int>(first.family.family)) + " -DFOLDS=" + std::to_string(F) +
+      " -DFOLD_PASS=" + std::to_string(pass) + " -DFOLD_GROUP=" + std::to_string(group) +
+      " -DFOLD_CHUNK=" + std::to_string(kFoldChunkRows) + " -DFOLD_LANES=" + std::to_string(kMaxFolds);
+  s.btg = Kernel(ctx.kernel("fold_path", "fold_btg_partial", opts));
+  s.reduce = Kernel(ctx.kernel("fold_path", "fold_btg_reduce", opts));
+  s.selectUpdate = Kernel(ctx.kernel("fold_path", "fold_select_update", opts));
+  s.finish = Kernel(ctx.kernel("fold_path", "fold_finish_risk", opts));
+  s.solve =
+      Kernel(ctx.kernel("learner_select", "learner_solve", buildOptions(s.params, bases.front()->spec(), s.isDouble)));
+
+  // Per fold: weights, out-of-bag weights, mu (the offset) and w u at it; P and Q of every learner.
+  std::vector<std::vector<double>> w(s.F), o(s.F), mu(s.F), wu(s.F);
+  std::vector<double> P, Q, inverse;
+  const std::vector<double>& y = *first.response;
+  for (std::size_t b = 0; b < s.F; ++b) {
+    const BoostProblem& f = folds[b];
+    w[b] = f.weights ? *f.weights : std::vector<double>(s.n, 1.0);
+    o[b] = *f.oobWeights;
+    mu[b].assign(s.n, f.offset);
+    wu[b].resize(s.n);
+    for (std::size_t i = 0; i < s.n; ++i) wu[b][i] = w[b][i] * f.family.ngradient(y[i], f.offset);
+    double total = 0.0;
+    for (double v : o[b]) total += v;
+    if (!(total > 0.0)) throw InputError("fold " + std::to_string(b + 1) + ": no out-of-bag rows");
+    s.totalWeight.push_back(total);
+    inverse.push_back(1.0 / total);
+    s.riskConstant.push_back(
+        FamilyKernels::riskConstant(static_cast<DeviceFamily>(static_cast<int>(f.family.family)), y, o[b]));
+    for (const Learner& l : *f.learners)
+      for (std::size_t a = 0; a < s.k; ++a)
+        for (std::size_t e = 0; e < s.k; ++e) {
+          P.push_back(l.solveMatrix(static_cast<Eigen::Index>(a), static_cast<Eigen::Index>(e)));
+          Q.push_back(l.rssMatrix(static_cast<Eigen::Index>(a), static_cast<Eigen::Index>(e)));
+        }
+  }
+  s.y = s.upload(y);
+  s.w = s.upload(interleave(w, s.n));
+  s.o = s.upload(interleave(o, s.n));
+  s.mu = s.upload(interleave(mu, s.n));
+  s.wu = s.upload(interleave(wu, s.n));
+  s.P = s.upload(P);
+  s.Q = s.upload(Q);
+  s.inverseWeights = s.upload(inverse);
+  const std::size_t fl = s.F * static_cast<std::size_t>(s.L);
+  s.c = Buffer(ctx, fl * s.k * s.realBytes());
+  s.delta = Buffer(ctx, fl * s.k * s.realBytes());
+  s.reduction = Buffer(ctx, fl * s.realBytes());
+  s.btgPartials = Buffer(ctx, static_cast<std::size_t>(s.passes * s.ranges) * static_cast<std::size_t>(s.L) * s.k *
+                                  static_cast<std::size_t>(pass) * s.realBytes());
+  for (Buffer& b : s.partials) b = Buffer(ctx, static_cast<std::size_t>(s.updateGroups) * s.F * s.realBytes());
+  s.ensureHistory(64);
+  ctx.finish();
+  info_ = BackendInfo{"opencl",    ctx.device().info.name,
+                      "fold_path", s.isDouble ? "double" : "float",
+                      "",          "folds (" + std::to_string(s.F) + " together)"};
+}
+
+FoldPath::~FoldPath() = default;
+
+void FoldPath::iterate(int count, std::vector<std::vector<IterationResult>>& out) {
+  Impl& s = *impl_;
+  if (count <= 0) return;
+  s.ensureHistory(static_cast<std::size_t>(count));
+  Context& ctx = *s.ctx;
+  const CompactData& d = *s.data;
+  const int n = static_cast<int>(s.n);
+  const std::size_t group = s.params.gpu ? 32 : 1, fl = s.F * static_cast<std::size_t>(s.L);
+  FoldBtgPartialArgs{n,           s.chunksPerRange, &d.order(), &d.sortedU(),
+                     &d.starts(), &d.polynomials(), &s.wu,      &s.btgPartials}
+      .bind(s.btg);
+  FoldBtgReduceArgs{s.L, s.ranges, &s.btgPartials, &s.c}.bind(s.reduce);
+  LearnerSolveArgs{&s.c, &s.P, &s.Q, &s.delta, &s.reduction}.bind(s.solve);
+  const std::size_t reduceItems = fl * s.k, reduceGroup = 64;
+  const std::size_t solveGroup = static_cast<std::size_t>(s.params.reduceGroupSize);
+  for (int it = 0; it < count; ++it) {
+    s.btg.launch(
+        ctx,
+        {group * static_cast<std::size_t>(s.L), static_cast<std::size_t>(s.ranges), static_cast<std::size_t>(s.passes)},
+        {group, 1, 1});
+    s.reduce.launch(ctx, {(reduceItems + reduceGroup - 1) / reduceGroup * reduceGroup}, {reduceGroup});
+    s.solve.launch(ctx, {solveGroup * fl}, {solveGroup});
+    const Buffer& previous = s.partials[(s.launches + 1) % 2];
+    const Buffer& current = s.partials[s.launches % 2];
+    FoldSelectUpdateArgs{n,
+                         s.updateRows,
+                         s.L,
+                         &s.reduction,
+                         &s.delta,
+                         s.real(s.nu),
+                         &d.x(),
+                         &d.geometry(),
+                         &d.polynomials(),
+                         &s.y,
+                         &s.w,
+                         &s.o,
+                         s.real(s.param),
+                         &s.mu,
+                         &s.wu,
+                         &previous,
+                         &current,
+                         &s.inverseWeights,
+                         &s.history,
+                         static_cast<cl_int>(s.historyRecords),
+                         it - 1,
+                         it}
+        .bind(s.selectUpdate);
+    s.selectUpdate.launch(ctx, {static_cast<std::size_t>(kMaxFolds) * static_cast<std::size_t>(s.updateGroups)},
+                          {static_cast<std::size_t>(kMaxFolds)});
+    ++s.launches;
+  }
+  FoldFinishRiskArgs{s.updateGroups, &s.partials[(s.launches + 1) % 2],     &s.inverseWeights,
+                     &s.history,     static_cast<cl_int>(s.historyRecords), count - 1}
+      .bind(s.finish);
+  s.finish.launch(ctx, {static_cast<std::size_t>(kMaxFolds)}, {static_cast<std::size_t>(kMaxFolds)});
+  const std::size_t width = s.k + 2;
+  const std::vector<double> records = downloadReals(ctx, s.history, s.F * s.historyRecords * width, s.isDouble);
+  out.resize(s.F);
+  for (std::size_t b = 0; b < s.F; ++b)
+    for (int it = 0; it < count; ++it) {
+      const double* r = records.data() + (b * s.historyRecords + static_cast<std::size_t>(it)) * width;
+      IterationResult result;
+      result.learner = static_cast<int>(r[0]);
+      result.risk = r[1] + s.riskConstant[b] / s.totalWeight[b];
+      result.delta.assign(r + 2, r + width);
+      if (result.learner < 0 || result.learner >= s.L)
+        throw ComputeError("opencl backend: fold " + std::to_string(b + 1) +
+                           " selected no valid learner at iteration " + std::to_string(it) + " (non-finite scores?)");
+      out[b].push_back(std::move(result));
+    }
+}
+
+}  // namespace gb::ocl

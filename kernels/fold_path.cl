@@ -1,0 +1,185 @@
+// Every resampling fold of one cross-validation advancing together (engine/opencl/FoldPath.hpp): the folds share
+// x, y, knots and design and differ in their weights, offsets and lambdas, so one pass over x per iteration serves
+// them all. Per iteration:
+//   fold_btg_partial + fold_btg_reduce  c_b = B'(w_b u_b) for every fold b and spline learner (many right-hand sides)
+//   learner_solve (learner_select.cl)    delta and c'Qc of every (fold, learner), FOLDS x learners groups
+//   fold_select_update                   per fold: j* (ties to the lowest index), the record, mu_b += nu B_j* delta,
+//                                        the next w_b u_b and the partial sums of the out-of-bag loss
+// and fold_finish_risk after a batch. Per-fold arrays are row-major with the folds contiguous: value (row i, fold b)
+// at i * FOLDS + b, so a work-item per fold reads a row's folds coalesced, and a row's folds are one cache line.
+//
+// Defines: those of buildOptions (REAL, DEGREE, K, INTERVALS, BTG_GROUP, ...), FAMILY, and
+//   FOLDS       folds of the batch (at most FOLD_LANES)
+//   FOLD_PASS   folds a B'g work-item accumulates in registers (FOLD_PASS x (DEGREE + 1) of them); the B'g runs
+//               ceil(FOLDS / FOLD_PASS) passes over x
+//   FOLD_GROUP  work-items per B'g group (one warp on a GPU, 1 on a CPU device)
+//   FOLD_CHUNK  rows per interval-sorted chunk (CompactData's sorted layout built with this chunk)
+//   FOLD_LANES  work-items per fold_select_update group, one per fold (a multiple of 32 >= FOLDS)
+// W, MOMENTS, locate(), GB_HORNER, local_add and the family functions come from kernels/common.cl.
+#define RECORD (K + 2)
+
+// ---- B'(w u) for every fold ------------------------------------------------------------------------------------
+// The rows of every chunk are ordered by learner j's interval once (x never changes), so a work-item walking a run
+// of sorted rows stays in one interval q for many rows: it sums the fold's moments m[b][s] = sum (w u)_b u^s in
+// registers and turns them into columns c_{q+r} += sum_s poly(q, r, s) m[b][s] only when q changes (flush).
+// Group (j, range, pass): learner j over a range of chunks, folds pass * FOLD_PASS ... of it; the work-items split
+// each chunk's sorted rows into contiguous runs. Partials: [pass][range][learner][K][FOLD_PASS].
+inline void flush_columns(__global const REAL* pj, int q, REAL* m, __local REAL* bins) {
+  #pragma unroll
+  for (int r = 0; r < W; ++r) {
+    REAL piece[W];
+    #pragma unroll
+    for (int s = 0; s < W; ++s) piece[s] = pj[(q * W + r) * W + s];
+    __local REAL* column = bins + (q + r) * FOLD_PASS;
+    #pragma unroll
+    for (int t = 0; t < FOLD_PASS; ++t) {
+      REAL v = (REAL)0;
+      #pragma unroll
+      for (int s = 0; s < W; ++s) v += piece[s] * m[t * W + s];
+#if FOLD_GROUP > 1
+      local_add(column + t, v);
+#else
+      column[t] += v;
+#endif
+    }
+  }
+  #pragma unroll
+  for (int a = 0; a < FOLD_PASS * W; ++a) m[a] = (REAL)0;
+}
+
+__kernel __attribute__((reqd_work_group_size(FOLD_GROUP, 1, 1))) void fold_btg_partial(
+    int n, int chunksPerRange, __global const ushort* order, __global const REAL* sortedU,
+    __global const int* starts, __global const REAL* poly, __global const REAL* wu, __global REAL* partials) {
+  __local REAL bins[K * FOLD_PASS];
+  const int j = get_group_id(0), range = get_group_id(1), pass = get_group_id(2), lid = get_local_id(0);
+  const int base = pass * FOLD_PASS;
+  for (int a = lid; a < K * FOLD_PASS; a += FOLD_GROUP) bins[a] = (REAL)0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const int chunks = (n + FOLD_CHUNK - 1) / FOLD_CHUNK;
+  __global const REAL* pj = poly + (size_t)j * INTERVALS * W * W;
+  const int c0 = range * chunksPerRange, c1 = min(chunks, c0 + chunksPerRange);
+  REAL m[FOLD_PASS * W];
+  #pragma unroll
+  for (int a = 0; a < FOLD_PASS * W; ++a) m[a] = (REAL)0;
+  for (int ch = c0; ch < c1; ++ch) {
+    const int rowBase = ch * FOLD_CHUNK, len = min(FOLD_CHUNK, n - rowBase);
+    __global const int* first = starts + ((size_t)j * chunks + ch) * (INTERVALS + 1);
+    __global const ushort* oj = order + (size_t)j * n + rowBase;
+    __global const REAL* uj = sortedU + (size_t)j * n + rowBase;
+    const int per = (len + FOLD_GROUP - 1) / FOLD_GROUP;
+    const int p0 = min(len, lid * per), p1 = min(len, p0 + per);
+    if (p0 >= p1) continue;
+    int q = 0;  // the interval of p0: the last q with first[q] <= p0
+    while (first[q + 1] <= p0) ++q;
+    for (int p = p0; p < p1; ++p) {
+      if (p >= first[q + 1]) {
+        flush_columns(pj, q, m, bins);
+        do ++q;
+        while (p >= first[q + 1]);
+      }
+      const REAL u = uj[p];
+      __global const REAL* row = wu + (size_t)(rowBase + oj[p]) * FOLDS + base;
+      #pragma unroll
+      for (int t = 0; t < FOLD_PASS; ++t) {
+        REAL v = base + t < FOLDS ? row[t] : (REAL)0;
+        #pragma unroll
+        for (int s = 0; s < W; ++s) {
+          m[t * W + s] += v;
+          v *= u;
+        }
+      }
+    }
+    flush_columns(pj, q, m, bins);
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  __global REAL* out =
+      partials + (((size_t)pass * get_num_groups(1) + range) * get_num_groups(0) + j) * K * FOLD_PASS;
+  for (int a = lid; a < K * FOLD_PASS; a += FOLD_GROUP) out[a] = bins[a];
+}
+
+// c[(b * learners + j) * K + col] = the sum over the ranges of the partials of fold b, learner j, column col.
+__kernel void fold_btg_reduce(int learners, int ranges, __global const REAL* partials, __global REAL* c) {
+  const int id = get_global_id(0);
+  if (id >= FOLDS * learners * K) return;
+  const int b = id / (learners * K), j = (id / K) % learners, col = id % K;
+  const int pass = b / FOLD_PASS, t = b % FOLD_PASS;
+  __global const REAL* p = partials + ((size_t)pass * ranges * learners + j) * K * FOLD_PASS + col * FOLD_PASS + t;
+  REAL sum = (REAL)0;
+  for (int r = 0; r < ranges; ++r) sum += p[(size_t)r * learners * K * FOLD_PASS];
+  c[id] = sum;
+}
+
+// ---- selection, record and update, a work-item per fold ------------------------------------------------------
+// Every group: fold b's j* = argmax_j reduction[b][j] (strictly larger wins: ties to the lowest index), its step
+// table A_b[q][s] = nu sum_r poly_j*(q, r, s) delta_b,j*[q + r] (private to the work-item, in local memory), then
+// over the group's rows mu_b += A_b(x_j*), wu_b = w_b u(y, mu_b), partial sum of o_b loss(y, mu_b). Group 0 also
+// finishes the previous record's risk from the previous launch's partials and writes this record.
+inline REAL previous_risk(int groups, int b, __global const REAL* previousPartials, REAL inverseWeight) {
+  REAL sum = (REAL)0;
+  for (int g = 0; g < groups; ++g) sum += previousPartials[(size_t)g * FOLDS + b];
+  return sum * inverseWeight;
+}
+
+__kernel __attribute__((reqd_work_group_size(FOLD_LANES, 1, 1))) void fold_select_update(
+    int n, int groupRows, int learners, __global const REAL* reduction, __global const REAL* delta, REAL nu,
+    __global const REAL* x, __global const REAL* geometry, __global const REAL* poly, __global const REAL* y,
+    __global const REAL* w, __global const REAL* o, REAL param, __global REAL* mu, __global REAL* wu,
+    __global const REAL* previousPartials, __global REAL* partials, __global const REAL* inverseWeights,
+    __global REAL* history, int historyRecords, int previousRecord, int record) {
+  __local REAL tables[FOLD_LANES * MOMENTS];
+  const int b = get_local_id(0), group = get_group_id(0);
+  if (b >= FOLDS) return;  // no barrier follows: every work-item uses only its own table
+  __global const REAL* rb = reduction + (size_t)b * learners;
+  int j = 0;
+  REAL best = rb[0];
+  for (int l = 1; l < learners; ++l)
+    if (GB_BETTER_REDUCTION(rb[l], best)) {
+      best = rb[l];
+      j = l;
+    }
+  __global const REAL* dj = delta + ((size_t)b * learners + j) * K;
+  if (group == 0) {
+    __global REAL* hb = history + (size_t)b * historyRecords * RECORD;
+    if (previousRecord >= 0)
+      hb[(size_t)previousRecord * RECORD + 1] =
+          previous_risk(get_num_groups(0), b, previousPartials, inverseWeights[b]);
+    hb[(size_t)record * RECORD] = (REAL)j;
+    for (int a = 0; a < K; ++a) hb[(size_t)record * RECORD + 2 + a] = nu * dj[a];
+  }
+  __local REAL* A = tables + b * MOMENTS;
+  __global const REAL* pj = poly + (size_t)j * INTERVALS * W * W;
+  for (int q = 0; q < INTERVALS; ++q)
+    #pragma unroll
+    for (int s = 0; s < W; ++s) {
+      REAL sum = (REAL)0;
+      #pragma unroll
+      for (int r = 0; r < W; ++r) sum += pj[(q * W + r) * W + s] * dj[q + r];
+      A[q * W + s] = nu * sum;
+    }
+  const REAL lo = geometry[2 * j], inverseSpacing = geometry[2 * j + 1];
+  __global const REAL* xj = x + (size_t)j * n;
+  const int begin = group * groupRows, end = min(n, begin + groupRows);
+  REAL sum = (REAL)0;
+  for (int i = begin; i < end; ++i) {
+    REAL u;
+    const int q = locate(xj[i], lo, inverseSpacing, &u);
+    REAL f;
+    GB_HORNER(A + q * W, 1, DEGREE, u, f)
+    const size_t at = (size_t)i * FOLDS + b;
+    const REAL m = mu[at] + f, yi = y[i];
+    mu[at] = m;
+    wu[at] = w[at] * negativeGradient(yi, m, param);
+    sum += o[at] * loss(yi, m, param);
+  }
+  partials[(size_t)group * FOLDS + b] = sum;
+}
+
+// The last record's risk after a batch: a work-item per fold.
+__kernel void fold_finish_risk(int groups, __global const REAL* previousPartials,
+                               __global const REAL* inverseWeights, __global REAL* history, int historyRecords,
+                               int previousRecord) {
+  const int b = get_global_id(0);
+  if (b >= FOLDS) return;
+  history[((size_t)b * historyRecords + previousRecord) * RECORD + 1] =
+      previous_risk(groups, b, previousPartials, inverseWeights[b]);
+}
