@@ -124,6 +124,7 @@ int runFitBench(FitBenchCli o) {
   OutputFiles outputs;
   if (!o.out.empty()) addPrefixOutputs(outputs, o.out, "--out");
   if (o.bench.repetitions < 1) throw InputError(optionMessage("--reps", "must be >= 1"));
+  if (o.bench.bootstrap < 0) throw InputError(optionMessage("--bootstrap", "must be >= 0"));
   // "--covariates 10" alone should work: the default 20 informative covariates shrink to fit.
   if (o.informative->count() == 0) o.bench.informative = std::min(o.bench.informative, o.bench.covariates);
   o.bench.model.spline.knots = o.knots;
@@ -144,6 +145,21 @@ int runFitBench(FitBenchCli o) {
       {"rows", "backend", "kernel", "precision", "device", "set-up", "fit", "per iteration", "final risk", "same path"},
       rows);
   std::cout << "(same path: leading iterations that select the same learners as the first config)\n";
+  if (o.bench.bootstrap > 0) {
+    std::vector<std::vector<std::string>> cv;
+    for (const FitTiming& t : report.timings) {
+      const double one = t.setupSeconds + t.fitSeconds;
+      cv.push_back({std::to_string(t.rows), t.info.backend, t.info.precision, std::to_string(t.cvFolds),
+                    t.cvBatched ? "together" : "one by one", formatSeconds(t.cvSeconds),
+                    formatSeconds(t.cvSetupSeconds), formatSeconds(t.cvIterateSeconds), formatSeconds(one),
+                    formatNumber(t.cvSeconds / one, 3),
+                    t.cvBatched ? formatNumber(t.cvIterateSeconds / t.fitSeconds, 3) : std::string("-")});
+    }
+    printTable(std::cout,
+               {"rows", "backend", "precision", "folds", "folds ran", "cv", "cv set-up", "cv iterations",
+                "one fit (set-up + fit)", "cv / one fit", "cv iterations / fit"},
+               cv);
+  }
   if (!o.out.empty()) {
     writeText(outputs, o.out + ".json", jsonText(report.toJson(), 2) + "\n");
     writeText(outputs, o.out + ".csv", report.toCsv());
@@ -201,7 +217,9 @@ Command addFitBench(CLI::App* bench) {
       ->capture_default_str();
   sub->add_option("--device", o->device, "OpenCL device for the opencl configs: part of its name");
   addIntOption(sub, "--reps", b.repetitions, "Repetitions per config (best reported)");
-  addSeedOption(sub, "--seed", b.seed, "Seed of the data");
+  addSeedOption(sub, "--seed", b.seed, "Seed of the data (and of the --bootstrap folds)");
+  addIntOption(sub, "--bootstrap", b.bootstrap,
+               "Also time this many bootstrap folds (gamboost cv) per rows and config, beside the one fit");
   sub->add_option("--out", o->out, "Output prefix: writes <prefix>.json and <prefix>.csv");
   return {sub, [o]() { return runFitBench(*o); }};
 }

@@ -1,12 +1,16 @@
 #include "bench/FitBenchmark.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <memory>
 #include <sstream>
 
 #include "common/Error.hpp"
+#include "common/SystemResources.hpp"
 #include "compute/Booster.hpp"
+#include "compute/CpuBackend.hpp"
+#include "compute/CrossValidation.hpp"
 #include "data/PaperData.hpp"
 #include "family/FamilyFunctions.hpp"
 
@@ -30,6 +34,27 @@ std::string csvField(const std::string& text) {
 }
 
 struct Cancelled {};
+
+// B bootstrap folds of the same model and config, as `gamboost cv` runs them: CPU backends of one thread per fold,
+// as many at once as there are cores; an OpenCL config batches them.
+void timeFolds(const std::shared_ptr<const Dataset>& data, const FitBenchOptions& options,
+               const ComputeSettings& compute, FitTiming& timing) {
+  const ResamplingFolds folds = bootstrapFolds(data->rows(), options.bootstrap, options.seed, {});
+  const bool cpu = compute.backend == BackendKind::Cpu;
+  const auto start = std::chrono::steady_clock::now();
+  const CvResult cv = crossValidate(
+      data, options.model, folds,
+      [&]() -> std::unique_ptr<Backend> {
+        if (cpu) return std::make_unique<CpuBackend>(1);
+        return makeBackend(compute);
+      },
+      cpu ? (compute.threads > 0 ? compute.threads : availableCores()) : 1);
+  timing.cvSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  timing.cvFolds = options.bootstrap;
+  timing.cvSetupSeconds = cv.setupSeconds;
+  timing.cvIterateSeconds = cv.iterateSeconds;
+  timing.cvBatched = cv.batched;
+}
 
 }  // namespace
 
@@ -101,6 +126,7 @@ FitBenchReport runFitBenchmark(const FitBenchOptions& options) {
           timing.path = booster.path().learner;
           runsDone += 1.0;
         }
+        if (options.bootstrap > 0) timeFolds(data, options, compute, timing);
         const std::vector<int>& reference =
             result.timings.size() > firstOfRows ? result.timings[firstOfRows].path : timing.path;
         timing.samePathIterations = commonPrefix(timing.path, reference);
@@ -128,7 +154,12 @@ nlohmann::json FitBenchReport::toJson() const {
                     {"seconds_per_iteration", t.secondsPerIteration},
                     {"final_risk", t.finalRisk},
                     {"same_path_iterations", t.samePathIterations},
-                    {"path", t.path}});
+                    {"path", t.path},
+                    {"cv_folds", t.cvFolds},
+                    {"cv_s", t.cvSeconds},
+                    {"cv_setup_s", t.cvSetupSeconds},
+                    {"cv_iterate_s", t.cvIterateSeconds},
+                    {"cv_batched", t.cvBatched}});
   }
   return {{"timings", list}};
 }
@@ -137,12 +168,13 @@ std::string FitBenchReport::toCsv() const {
   std::ostringstream out;
   out.precision(17);
   out << "rows,covariates,backend,device,kernel,precision,setup_s,fit_s,seconds_per_iteration,final_risk,"
-         "iterations,same_path_iterations\n";
+         "iterations,same_path_iterations,cv_folds,cv_s,cv_setup_s,cv_iterate_s,cv_batched\n";
   for (const FitTiming& t : timings) {
     out << t.rows << ',' << t.covariates << ',' << csvField(t.info.backend) << ',' << csvField(t.info.device) << ','
         << csvField(t.info.kernel) << ',' << csvField(t.info.precision) << ',' << t.setupSeconds << ',' << t.fitSeconds
         << ',' << t.secondsPerIteration << ',' << t.finalRisk << ',' << t.path.size() << ',' << t.samePathIterations
-        << '\n';
+        << ',' << t.cvFolds << ',' << t.cvSeconds << ',' << t.cvSetupSeconds << ',' << t.cvIterateSeconds << ','
+        << (t.cvBatched ? 1 : 0) << '\n';
   }
   return out.str();
 }

@@ -20,6 +20,7 @@ struct FitBenchOptions {
   std::vector<ComputeSettings> configs;  // one timing per (rows, config); empty: the CPU backend
   int repetitions = 1;                   // best of
   std::uint64_t seed = 1;
+  int bootstrap = 0;  // > 0: also time that many bootstrap folds (crossValidate) per (rows, config), seed `seed`
   std::function<bool(double fraction, const std::string& what)> progress;  // false cancels
 };
 
@@ -35,6 +36,11 @@ struct FitTiming {
   std::vector<int> path;       // selection path (for cross-checking backends)
   int samePathIterations = 0;  // leading iterations that pick the same learner as the first config
                                // at the same rows (path.size() when the paths agree throughout)
+  // With FitBenchOptions::bootstrap: the folds' whole run, its set-up and iterations (batched folds only), and
+  // whether they advanced together.
+  int cvFolds = 0;
+  double cvSeconds = 0.0, cvSetupSeconds = 0.0, cvIterateSeconds = 0.0;
+  bool cvBatched = false;
 };
 
 struct FitBenchReport {

@@ -1,6 +1,7 @@
 #include "compute/CrossValidation.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <exception>
 #include <numeric>
@@ -83,16 +84,22 @@ bool crossValidateBatched(const std::shared_ptr<const Dataset>& data, const Mode
   const int count = static_cast<int>(folds.weights.size());
   const int size = static_cast<int>(backend.foldBatchSize());
   if (size <= 0) return false;
+  using Clock = std::chrono::steady_clock;
+  auto since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
   for (int begin = 0; begin < count; begin += size) {
     const int end = std::min(count, begin + size);
+    const auto start = Clock::now();
     std::vector<ProblemCapture*> captures;
     const std::vector<std::unique_ptr<Booster>> boosters = setUpFolds(data, settings, folds, begin, end, captures);
     std::vector<BoostProblem> problems;
     for (const ProblemCapture* c : captures) problems.push_back(c->problem);
     const std::unique_ptr<FoldBatch> batch = backend.prepareFolds(problems);
     if (!batch) return false;  // only the first batch can get here: the model is the same in every batch
+    result.setupSeconds += since(start);
+    const auto iterations = Clock::now();
     std::vector<std::vector<IterationResult>> out;
     batch->iterate(settings.mstop, out);
+    result.iterateSeconds += since(iterations);
     for (int b = begin; b < end; ++b) {
       const auto i = static_cast<std::size_t>(b - begin);
       std::vector<double>& risk = result.risk[static_cast<std::size_t>(b)];

@@ -38,6 +38,8 @@ struct CvResult {
   std::vector<double> mean;               // over the folds, per m
   int mstop = 0;                          // the first minimum of mean (a number of iterations)
   bool batched = false;                   // the folds advanced together (Backend::prepareFolds), not one by one
+  double setupSeconds = 0.0;              // batched: the folds' set-ups (CPU) and the batches' device preparation
+  double iterateSeconds = 0.0;            // batched: the iterations of every batch
 };
 
 // Makes each fold's backend (called once per fold, possibly from several threads at once).

@@ -1,6 +1,9 @@
 #include "opencl/FoldPath.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
 
 #include "common/Error.hpp"
 #include "opencl/FamilyKernels.hpp"
@@ -39,6 +42,12 @@ struct FoldPath::Impl {
   std::size_t historyRecords = 0;
   Kernel btg, reduce, solve, selectUpdate, finish;
   int launches = 0;  // select-update launches so far: which partial buffer holds the latest loss sums
+  // GAMBOOST_FOLD_PROFILE=1: each kernel's device time, summed over the iterations, reported on stderr at the end
+  // beside the bytes it must move (bench scripts put it against the measured copy bandwidth).
+  bool profile = false;
+  double seconds[4] = {0, 0, 0, 0};
+  long profiled = 0;
+  void report() const;
 
   Buffer upload(const std::vector<double>& v) { return uploadReals(*ctx, v, isDouble); }
   std::size_t realBytes() const { return isDouble ? 8 : 4; }
@@ -166,13 +175,32 @@ FoldPath::FoldPath(Context& ctx, const std::vector<BoostProblem>& folds, const D
                                   static_cast<std::size_t>(pass) * s.realBytes());
   for (Buffer& b : s.partials) b = Buffer(ctx, static_cast<std::size_t>(s.updateGroups) * s.F * s.realBytes());
   s.ensureHistory(64);
+  const char* profile = std::getenv("GAMBOOST_FOLD_PROFILE");
+  s.profile = profile && std::string(profile) == "1";
   ctx.finish();
   info_ = BackendInfo{"opencl",    ctx.device().info.name,
                       "fold_path", s.isDouble ? "double" : "float",
                       "",          "folds (" + std::to_string(s.F) + " together)"};
 }
 
-FoldPath::~FoldPath() = default;
+// Bytes an iteration must move at least: the B'g reads the sorted rows (order, u) of every learner once per pass and
+// w u of every fold once; the update reads x of each fold's learner, y, w, o and mu, and writes mu and w u.
+void FoldPath::Impl::report() const {
+  if (!profile || profiled == 0) return;
+  const double r = static_cast<double>(realBytes()), rows = static_cast<double>(n), folds = static_cast<double>(F);
+  const double btgBytes = passes * L * rows * (2 + r) + folds * rows * r;
+  const double updateBytes = folds * rows * 7 * r + rows * r;
+  const char* names[4] = {"fold_btg_partial", "fold_btg_reduce", "learner_solve", "fold_select_update"};
+  std::fprintf(stderr, "fold path profile: %ld iterations, %zu folds, %d learners, %zu rows, %s, %d B'g pass(es)\n",
+               profiled, F, L, n, isDouble ? "double" : "float", passes);
+  for (int kk = 0; kk < 4; ++kk)
+    std::fprintf(stderr, "  %-20s %10.1f us/iteration%s\n", names[kk], 1e6 * seconds[kk] / profiled,
+                 kk == 0   ? (" floor bytes " + std::to_string(btgBytes / 1e6) + " MB").c_str()
+                 : kk == 3 ? (" floor bytes " + std::to_string(updateBytes / 1e6) + " MB").c_str()
+                           : "");
+}
+
+FoldPath::~FoldPath() { impl_->report(); }
 
 void FoldPath::iterate(int count, std::vector<std::vector<IterationResult>>& out) {
   Impl& s = *impl_;
@@ -189,13 +217,15 @@ void FoldPath::iterate(int count, std::vector<std::vector<IterationResult>>& out
   LearnerSolveArgs{&s.c, &s.P, &s.Q, &s.delta, &s.reduction}.bind(s.solve);
   const std::size_t reduceItems = fl * s.k, reduceGroup = 64;
   const std::size_t solveGroup = static_cast<std::size_t>(s.params.reduceGroupSize);
+  std::vector<cl_event> events(s.profile ? 4 * static_cast<std::size_t>(count) : 0);
+  auto event = [&](int it, int kk) { return s.profile ? &events[4 * static_cast<std::size_t>(it) + kk] : nullptr; };
   for (int it = 0; it < count; ++it) {
     s.btg.launch(
         ctx,
         {group * static_cast<std::size_t>(s.L), static_cast<std::size_t>(s.ranges), static_cast<std::size_t>(s.passes)},
-        {group, 1, 1});
-    s.reduce.launch(ctx, {(reduceItems + reduceGroup - 1) / reduceGroup * reduceGroup}, {reduceGroup});
-    s.solve.launch(ctx, {solveGroup * fl}, {solveGroup});
+        {group, 1, 1}, event(it, 0));
+    s.reduce.launch(ctx, {(reduceItems + reduceGroup - 1) / reduceGroup * reduceGroup}, {reduceGroup}, event(it, 1));
+    s.solve.launch(ctx, {solveGroup * fl}, {solveGroup}, event(it, 2));
     const Buffer& previous = s.partials[(s.launches + 1) % 2];
     const Buffer& current = s.partials[s.launches % 2];
     FoldSelectUpdateArgs{n,
@@ -222,13 +252,15 @@ void FoldPath::iterate(int count, std::vector<std::vector<IterationResult>>& out
                          it}
         .bind(s.selectUpdate);
     s.selectUpdate.launch(ctx, {static_cast<std::size_t>(kMaxFolds) * static_cast<std::size_t>(s.updateGroups)},
-                          {static_cast<std::size_t>(kMaxFolds)});
+                          {static_cast<std::size_t>(kMaxFolds)}, event(it, 3));
     ++s.launches;
   }
   FoldFinishRiskArgs{s.updateGroups, &s.partials[(s.launches + 1) % 2],     &s.inverseWeights,
                      &s.history,     static_cast<cl_int>(s.historyRecords), count - 1}
       .bind(s.finish);
   s.finish.launch(ctx, {static_cast<std::size_t>(kMaxFolds)}, {static_cast<std::size_t>(kMaxFolds)});
+  for (std::size_t e = 0; e < events.size(); ++e) s.seconds[e % 4] += eventSeconds(events[e]);
+  if (s.profile) s.profiled += count;
   const std::size_t width = s.k + 2;
   const std::vector<double> records = downloadReals(ctx, s.history, s.F * s.historyRecords * width, s.isDouble);
   out.resize(s.F);
