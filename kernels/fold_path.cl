@@ -6,13 +6,15 @@
 //   fold_select_update                   per fold: j* (ties to the lowest index), the record, mu_b += nu B_j* delta,
 //                                        the next w_b u_b and the partial sums of the out-of-bag loss
 // and fold_finish_risk after a batch. Per-fold arrays are row-major with the folds contiguous: value (row i, fold b)
-// at i * FOLDS + b, so a work-item per fold reads a row's folds coalesced, and a row's folds are one cache line.
+// at i * FOLD_STRIDE + b, so a work-item per fold reads a row's folds coalesced, and a row's folds are one cache line.
 //
 // Defines: those of buildOptions (REAL, DEGREE, K, INTERVALS, BTG_GROUP, ...), FAMILY, and
 //   FOLDS       folds of the batch (at most FOLD_LANES)
-//   FOLD_PASS   folds a B'g work-item accumulates in registers (FOLD_PASS x (DEGREE + 1) of them); the B'g runs
-//               ceil(FOLDS / FOLD_PASS) passes over x
-//   FOLD_GROUP  work-items per B'g group (one warp on a GPU, 1 on a CPU device)
+//   FOLD_PASS   folds a B'g work-item accumulates in registers (FOLD_PASS x (DEGREE + 1) of them), a multiple of 4;
+//               the B'g runs FOLD_STRIDE / FOLD_PASS passes over x
+//   FOLD_STRIDE values per row of the per-fold arrays: FOLDS padded with zero-weight folds to passes x FOLD_PASS
+//   FOLD_GROUP  work-items per learner in a B'g group (one warp on a GPU, 1 on a CPU device)
+//   FOLD_WARPS  learners per B'g group (GPU: several, walking the same chunks so that w u is read from L1)
 //   FOLD_CHUNK  rows per interval-sorted chunk (CompactData's sorted layout built with this chunk)
 //   FOLD_LANES  work-items per fold_select_update group, one per fold (a multiple of 32 >= FOLDS)
 // W, MOMENTS, locate(), GB_HORNER, local_add and the family functions come from kernels/common.cl.
@@ -22,8 +24,9 @@
 // The rows of every chunk are ordered by learner j's interval once (x never changes), so a work-item walking a run
 // of sorted rows stays in one interval q for many rows: it sums the fold's moments m[b][s] = sum (w u)_b u^s in
 // registers and turns them into columns c_{q+r} += sum_s poly(q, r, s) m[b][s] only when q changes (flush).
-// Group (j, range, pass): learner j over a range of chunks, folds pass * FOLD_PASS ... of it; the work-items split
-// each chunk's sorted rows into contiguous runs. Partials: [pass][range][learner][K][FOLD_PASS].
+// Group (learner block, range, pass): FOLD_WARPS learners over a range of chunks, folds pass * FOLD_PASS ... of
+// them; each learner's FOLD_GROUP work-items split each chunk's sorted rows into contiguous runs.
+// Partials: [pass][range][learner][K][FOLD_PASS].
 inline void flush_columns(__global const REAL* pj, int q, REAL* m, __local REAL* bins) {
   #pragma unroll
   for (int r = 0; r < W; ++r) {
@@ -47,27 +50,39 @@ inline void flush_columns(__global const REAL* pj, int q, REAL* m, __local REAL*
   for (int a = 0; a < FOLD_PASS * W; ++a) m[a] = (REAL)0;
 }
 
-__kernel __attribute__((reqd_work_group_size(FOLD_GROUP, 1, 1))) void fold_btg_partial(
-    int n, int chunksPerRange, __global const ushort* order, __global const REAL* sortedU,
+#ifdef REAL_IS_DOUBLE
+typedef double4 FOLD_REAL4;
+#else
+typedef float4 FOLD_REAL4;
+#endif
+
+__kernel __attribute__((reqd_work_group_size(FOLD_GROUP * FOLD_WARPS, 1, 1))) void fold_btg_partial(
+    int n, int learners, int chunksPerRange, __global const ushort* order, __global const REAL* sortedU,
     __global const int* starts, __global const REAL* poly, __global const REAL* wu, __global REAL* partials) {
-  __local REAL bins[K * FOLD_PASS];
-  const int j = get_group_id(0), range = get_group_id(1), pass = get_group_id(2), lid = get_local_id(0);
+  __local REAL allBins[FOLD_WARPS * K * FOLD_PASS];
+  const int warp = get_local_id(0) / FOLD_GROUP, lid = get_local_id(0) % FOLD_GROUP;
+  const int j = get_group_id(0) * FOLD_WARPS + warp, range = get_group_id(1), pass = get_group_id(2);
+  const bool active = j < learners;  // a group's last warps may have no learner; they still meet the barriers
+  const int jj = active ? j : 0;
   const int base = pass * FOLD_PASS;
-  for (int a = lid; a < K * FOLD_PASS; a += FOLD_GROUP) bins[a] = (REAL)0;
+  __local REAL* bins = allBins + warp * K * FOLD_PASS;
+  for (int a = get_local_id(0); a < FOLD_WARPS * K * FOLD_PASS; a += FOLD_GROUP * FOLD_WARPS) allBins[a] = (REAL)0;
   barrier(CLK_LOCAL_MEM_FENCE);
   const int chunks = (n + FOLD_CHUNK - 1) / FOLD_CHUNK;
-  __global const REAL* pj = poly + (size_t)j * INTERVALS * W * W;
+  __global const REAL* pj = poly + (size_t)jj * INTERVALS * W * W;
   const int c0 = range * chunksPerRange, c1 = min(chunks, c0 + chunksPerRange);
   REAL m[FOLD_PASS * W];
   #pragma unroll
   for (int a = 0; a < FOLD_PASS * W; ++a) m[a] = (REAL)0;
   for (int ch = c0; ch < c1; ++ch) {
+    // The group's warps (learners) walk the same chunk together, so its w u stays in the L1 cache between them.
+    barrier(CLK_LOCAL_MEM_FENCE);
     const int rowBase = ch * FOLD_CHUNK, len = min(FOLD_CHUNK, n - rowBase);
-    __global const int* first = starts + ((size_t)j * chunks + ch) * (INTERVALS + 1);
-    __global const ushort* oj = order + (size_t)j * n + rowBase;
-    __global const REAL* uj = sortedU + (size_t)j * n + rowBase;
+    __global const int* first = starts + ((size_t)jj * chunks + ch) * (INTERVALS + 1);
+    __global const ushort* oj = order + (size_t)jj * n + rowBase;
+    __global const REAL* uj = sortedU + (size_t)jj * n + rowBase;
     const int per = (len + FOLD_GROUP - 1) / FOLD_GROUP;
-    const int p0 = min(len, lid * per), p1 = min(len, p0 + per);
+    const int p0 = min(len, lid * per), p1 = active ? min(len, p0 + per) : p0;
     if (p0 >= p1) continue;
     int q = 0;  // the interval of p0: the last q with first[q] <= p0
     while (first[q + 1] <= p0) ++q;
@@ -78,22 +93,29 @@ __kernel __attribute__((reqd_work_group_size(FOLD_GROUP, 1, 1))) void fold_btg_p
         while (p >= first[q + 1]);
       }
       const REAL u = uj[p];
-      __global const REAL* row = wu + (size_t)(rowBase + oj[p]) * FOLDS + base;
+      // The row's folds of this pass: FOLD_PASS (a multiple of 4) values, 4 at a time (rows are FOLD_STRIDE apart,
+      // a multiple of FOLD_PASS, so every load is aligned).
+      __global const FOLD_REAL4* row = (__global const FOLD_REAL4*)(wu + (size_t)(rowBase + oj[p]) * FOLD_STRIDE + base);
       #pragma unroll
-      for (int t = 0; t < FOLD_PASS; ++t) {
-        REAL v = base + t < FOLDS ? row[t] : (REAL)0;
+      for (int v = 0; v < FOLD_PASS / 4; ++v) {
+        const FOLD_REAL4 four = row[v];
+        REAL vals[4] = {four.x, four.y, four.z, four.w};
         #pragma unroll
-        for (int s = 0; s < W; ++s) {
-          m[t * W + s] += v;
-          v *= u;
+        for (int e = 0; e < 4; ++e) {
+          REAL x = vals[e];
+          #pragma unroll
+          for (int s = 0; s < W; ++s) {
+            m[(4 * v + e) * W + s] += x;
+            x *= u;
+          }
         }
       }
     }
     flush_columns(pj, q, m, bins);
   }
   barrier(CLK_LOCAL_MEM_FENCE);
-  __global REAL* out =
-      partials + (((size_t)pass * get_num_groups(1) + range) * get_num_groups(0) + j) * K * FOLD_PASS;
+  if (!active) return;
+  __global REAL* out = partials + (((size_t)pass * get_num_groups(1) + range) * learners + j) * K * FOLD_PASS;
   for (int a = lid; a < K * FOLD_PASS; a += FOLD_GROUP) out[a] = bins[a];
 }
 
@@ -165,7 +187,7 @@ __kernel __attribute__((reqd_work_group_size(FOLD_LANES, 1, 1))) void fold_selec
     const int q = locate(xj[i], lo, inverseSpacing, &u);
     REAL f;
     GB_HORNER(A + q * W, 1, DEGREE, u, f)
-    const size_t at = (size_t)i * FOLDS + b;
+    const size_t at = (size_t)i * FOLD_STRIDE + b;
     const REAL m = mu[at] + f, yi = y[i];
     mu[at] = m;
     wu[at] = w[at] * negativeGradient(yi, m, param);

@@ -5,9 +5,11 @@
 namespace gb::ocl {
 
 struct FoldBtgPartialArgs {  // fold_btg_partial
-  cl_int n{}, chunksPerRange{};
+  cl_int n{}, learners{}, chunksPerRange{};
   Mem order{}, sortedU{}, starts{}, poly{}, wu{}, partials{};
-  cl_uint bind(Kernel& k) const { return bindArgs(k, n, chunksPerRange, order, sortedU, starts, poly, wu, partials); }
+  cl_uint bind(Kernel& k) const {
+    return bindArgs(k, n, learners, chunksPerRange, order, sortedU, starts, poly, wu, partials);
+  }
 };
 struct FoldBtgReduceArgs {  // fold_btg_reduce
   cl_int learners{}, ranges{};

@@ -18,12 +18,12 @@ double familyParameter(const FamilyFunctions& f) {
   return f.family == Family::Huber ? f.delta : (f.family == Family::Quantile ? f.tau : 0.0);
 }
 
-// Fold b's values of a per-row quantity, row-major with the folds contiguous (kernels/fold_path.cl's layout).
-std::vector<double> interleave(const std::vector<std::vector<double>>& perFold, std::size_t rows) {
-  const std::size_t F = perFold.size();
-  std::vector<double> out(rows * F);
-  for (std::size_t b = 0; b < F; ++b)
-    for (std::size_t i = 0; i < rows; ++i) out[i * F + b] = perFold[b][i];
+// Fold b's values of a per-row quantity, row-major with the folds contiguous and `stride` values a row (the padding
+// folds hold 0: no weight, so no gradient and no loss), kernels/fold_path.cl's layout.
+std::vector<double> interleave(const std::vector<std::vector<double>>& perFold, std::size_t rows, std::size_t stride) {
+  std::vector<double> out(rows * stride, 0.0);
+  for (std::size_t b = 0; b < perFold.size(); ++b)
+    for (std::size_t i = 0; i < rows; ++i) out[i * stride + b] = perFold[b][i];
   return out;
 }
 
@@ -33,7 +33,8 @@ struct FoldPath::Impl {
   Context* ctx = nullptr;
   bool isDouble = false;
   std::size_t n = 0, F = 0, k = 0;
-  int L = 0, passes = 1, ranges = 1, chunksPerRange = 1, updateGroups = 1, updateRows = 1;
+  int L = 0, passes = 1, pass = 4, stride = 4, warps = 1, ranges = 1, chunksPerRange = 1, updateGroups = 1,
+      updateRows = 1;
   double nu = 0.1, param = 0.0;
   std::vector<double> riskConstant, totalWeight;  // per fold: Poisson's sum(o lgamma(y + 1)), sum(o)
   std::unique_ptr<CompactData> data;
@@ -106,26 +107,32 @@ FoldPath::FoldPath(Context& ctx, const std::vector<BoostProblem>& folds, const D
     s.params = kernelParameters(gpu, s.n, s.L);
     s.params.nvidiaAtomics = false;  // the portable compare-and-swap atomics
   }
-  // Folds a B'g work-item keeps in registers: (DEGREE + 1) per fold, 128 floats or 64 doubles at most.
-  const int maxPass = std::max(1, (s.isDouble ? 64 : 128) / (bases.front()->degree() + 1));
+  // Folds a B'g work-item keeps in registers, a multiple of 4 (aligned vector loads): (DEGREE + 1) per fold, 128
+  // floats or 64 doubles at most. The per-fold arrays get `stride` = passes x pass values a row.
+  const int maxPass = std::max(4, (s.isDouble ? 64 : 128) / (bases.front()->degree() + 1) / 4 * 4);
   const int F = static_cast<int>(s.F);
   s.passes = (F + maxPass - 1) / maxPass;
-  const int pass = (F + s.passes - 1) / s.passes;
+  s.pass = ((F + s.passes - 1) / s.passes + 3) / 4 * 4;
+  s.stride = s.passes * s.pass;
   const int group = s.params.gpu ? 32 : 1;
+  // GPU: 8 learners (warps) a group walk the same chunks; at 255 registers a work-item 8 warps still fit an SM.
+  s.warps = s.params.gpu ? 8 : 1;
   const int units = std::max(1, ctx.device().info.computeUnits);
   const int chunks = static_cast<int>((s.n + kFoldChunkRows - 1) / kFoldChunkRows);
-  // B'g groups: about 64 per compute unit on a GPU (one warp each), 4 on a CPU device, over learners x ranges.
-  const int wantedRanges = std::max(1, (units * (s.params.gpu ? 64 : 4)) / (s.L * s.passes));
+  const int blocks = (s.L + s.warps - 1) / s.warps;
+  // B'g groups: about 4 per compute unit on a GPU, 4 on a CPU device, over learner blocks x ranges x passes.
+  const int wantedRanges = std::max(1, (units * 4) / (blocks * s.passes));
   s.chunksPerRange = std::max(1, (chunks + wantedRanges - 1) / wantedRanges);
   s.ranges = (chunks + s.chunksPerRange - 1) / s.chunksPerRange;
-  s.updateGroups = static_cast<int>(std::clamp<std::size_t>((s.n + 63) / 64, 1, units * (s.params.gpu ? 16 : 4)));
+  s.updateGroups = static_cast<int>(std::clamp<std::size_t>((s.n + 63) / 64, 1, units * (s.params.gpu ? 64 : 4)));
   s.updateRows = static_cast<int>((s.n + s.updateGroups - 1) / s.updateGroups);
   s.updateGroups = static_cast<int>((s.n + s.updateRows - 1) / s.updateRows);
 
   const std::string opts =
       buildOptions(s.params, bases.front()->spec(), s.isDouble) +
       " -DFAMILY=" + std::to_string(static_cast<int>(first.family.family)) + " -DFOLDS=" + std::to_string(F) +
-      " -DFOLD_PASS=" + std::to_string(pass) + " -DFOLD_GROUP=" + std::to_string(group) +
+      " -DFOLD_PASS=" + std::to_string(s.pass) + " -DFOLD_STRIDE=" + std::to_string(s.stride) +
+      " -DFOLD_WARPS=" + std::to_string(s.warps) + " -DFOLD_GROUP=" + std::to_string(group) +
       " -DFOLD_CHUNK=" + std::to_string(kFoldChunkRows) + " -DFOLD_LANES=" + std::to_string(kMaxFolds);
   s.btg = Kernel(ctx.kernel("fold_path", "fold_btg_partial", opts));
   s.reduce = Kernel(ctx.kernel("fold_path", "fold_btg_reduce", opts));
@@ -160,10 +167,10 @@ FoldPath::FoldPath(Context& ctx, const std::vector<BoostProblem>& folds, const D
         }
   }
   s.y = s.upload(y);
-  s.w = s.upload(interleave(w, s.n));
-  s.o = s.upload(interleave(o, s.n));
-  s.mu = s.upload(interleave(mu, s.n));
-  s.wu = s.upload(interleave(wu, s.n));
+  s.w = s.upload(interleave(w, s.n, static_cast<std::size_t>(s.stride)));
+  s.o = s.upload(interleave(o, s.n, static_cast<std::size_t>(s.stride)));
+  s.mu = s.upload(interleave(mu, s.n, static_cast<std::size_t>(s.stride)));
+  s.wu = s.upload(interleave(wu, s.n, static_cast<std::size_t>(s.stride)));
   s.P = s.upload(P);
   s.Q = s.upload(Q);
   s.inverseWeights = s.upload(inverse);
@@ -172,7 +179,7 @@ FoldPath::FoldPath(Context& ctx, const std::vector<BoostProblem>& folds, const D
   s.delta = Buffer(ctx, fl * s.k * s.realBytes());
   s.reduction = Buffer(ctx, fl * s.realBytes());
   s.btgPartials = Buffer(ctx, static_cast<std::size_t>(s.passes * s.ranges) * static_cast<std::size_t>(s.L) * s.k *
-                                  static_cast<std::size_t>(pass) * s.realBytes());
+                                  static_cast<std::size_t>(s.pass) * s.realBytes());
   for (Buffer& b : s.partials) b = Buffer(ctx, static_cast<std::size_t>(s.updateGroups) * s.F * s.realBytes());
   s.ensureHistory(64);
   const char* profile = std::getenv("GAMBOOST_FOLD_PROFILE");
@@ -188,8 +195,8 @@ FoldPath::FoldPath(Context& ctx, const std::vector<BoostProblem>& folds, const D
 void FoldPath::Impl::report() const {
   if (!profile || profiled == 0) return;
   const double r = static_cast<double>(realBytes()), rows = static_cast<double>(n), folds = static_cast<double>(F);
-  const double btgBytes = passes * L * rows * (2 + r) + folds * rows * r;
-  const double updateBytes = folds * rows * 7 * r + rows * r;
+  const double btgBytes = passes * L * rows * (2 + r) + stride * rows * r;
+  const double updateBytes = folds * rows * 7 * r + rows * r;  // x_j, w, o, mu (twice), w u (written), y
   const char* names[4] = {"fold_btg_partial", "fold_btg_reduce", "learner_solve", "fold_select_update"};
   std::fprintf(stderr, "fold path profile: %ld iterations, %zu folds, %d learners, %zu rows, %s, %d B'g pass(es)\n",
                profiled, F, L, n, isDouble ? "double" : "float", passes);
@@ -209,9 +216,11 @@ void FoldPath::iterate(int count, std::vector<std::vector<IterationResult>>& out
   Context& ctx = *s.ctx;
   const CompactData& d = *s.data;
   const int n = static_cast<int>(s.n);
-  const std::size_t group = s.params.gpu ? 32 : 1, fl = s.F * static_cast<std::size_t>(s.L);
-  FoldBtgPartialArgs{n,           s.chunksPerRange, &d.order(), &d.sortedU(),
-                     &d.starts(), &d.polynomials(), &s.wu,      &s.btgPartials}
+  const std::size_t groupItems = (s.params.gpu ? 32 : 1) * static_cast<std::size_t>(s.warps);
+  const std::size_t blocks = (static_cast<std::size_t>(s.L) + s.warps - 1) / s.warps;
+  const std::size_t fl = s.F * static_cast<std::size_t>(s.L);
+  FoldBtgPartialArgs{n,     s.L,           s.chunksPerRange, &d.order(), &d.sortedU(), &d.starts(), &d.polynomials(),
+                     &s.wu, &s.btgPartials}
       .bind(s.btg);
   FoldBtgReduceArgs{s.L, s.ranges, &s.btgPartials, &s.c}.bind(s.reduce);
   LearnerSolveArgs{&s.c, &s.P, &s.Q, &s.delta, &s.reduction}.bind(s.solve);
@@ -220,10 +229,8 @@ void FoldPath::iterate(int count, std::vector<std::vector<IterationResult>>& out
   std::vector<cl_event> events(s.profile ? 4 * static_cast<std::size_t>(count) : 0);
   auto event = [&](int it, int kk) { return s.profile ? &events[4 * static_cast<std::size_t>(it) + kk] : nullptr; };
   for (int it = 0; it < count; ++it) {
-    s.btg.launch(
-        ctx,
-        {group * static_cast<std::size_t>(s.L), static_cast<std::size_t>(s.ranges), static_cast<std::size_t>(s.passes)},
-        {group, 1, 1}, event(it, 0));
+    s.btg.launch(ctx, {groupItems * blocks, static_cast<std::size_t>(s.ranges), static_cast<std::size_t>(s.passes)},
+                 {groupItems, 1, 1}, event(it, 0));
     s.reduce.launch(ctx, {(reduceItems + reduceGroup - 1) / reduceGroup * reduceGroup}, {reduceGroup}, event(it, 1));
     s.solve.launch(ctx, {solveGroup * fl}, {solveGroup}, event(it, 2));
     const Buffer& previous = s.partials[(s.launches + 1) % 2];

@@ -139,8 +139,10 @@ class TestKernelArgs : public QObject {
     QFETCH(bool, gpu);
     Context ctx(gbocltest::testDevice());
     Plan p(ctx, CompactKernel::Sorted, gpu);
-    const std::string o = p.plan->options() + " -DFAMILY=1 -DFOLDS=5 -DFOLD_PASS=3 -DFOLD_GROUP=" + (gpu ? "32" : "1") +
-                          " -DFOLD_CHUNK=1024 -DFOLD_LANES=32";
+    const std::string o =
+        p.plan->options() +
+        " -DFAMILY=1 -DFOLDS=5 -DFOLD_PASS=4 -DFOLD_STRIDE=8 -DFOLD_WARPS=2 -DFOLD_GROUP=" + (gpu ? "32" : "1") +
+        " -DFOLD_CHUNK=1024 -DFOLD_LANES=32";
     const RealArg r{1.0, false};
     Kernel partial(ctx.kernel("fold_path", "fold_btg_partial", o));
     QCOMPARE(FoldBtgPartialArgs{}.bind(partial), declaredArgs(partial));
