@@ -17,12 +17,12 @@
 //   FOLD_WARPS  learners per B'g group (GPU: several, walking the same chunks so that w u is read from L1)
 //   FOLD_CHUNK  rows per interval-sorted chunk (CompactData's sorted layout built with this chunk)
 //   FOLD_LANES  work-items per fold_select_update group, one per fold (a multiple of 32 >= FOLDS)
-// W, MOMENTS, locate(), GB_HORNER, local_add and the family functions come from kernels/common.cl.
+// W, MOMENTS, locate(), GB_HORNER and the family functions come from kernels/common.cl.
 #define RECORD (K + 2)
 
 // ---- B'(w u) for every fold ------------------------------------------------------------------------------------
-// The rows of every chunk are ordered by learner j's interval once (x never changes), so a work-item walking a run
-// of sorted rows stays in one interval q for many rows: it sums the fold's moments m[b][s] = sum (w u)_b u^s in
+// The rows of every chunk are ordered by learner j's interval once (x never changes), so a walk through a chunk's
+// sorted rows stays in one interval q for many rows: it sums each fold's moments m[b][s] = sum (w u)_b u^s in
 // registers and turns them into columns c_{q+r} += sum_s poly(q, r, s) m[b][s] only when q changes (flush).
 // Group (learner block, range, pass): FOLD_WARPS learners over a range of chunks, folds pass * FOLD_PASS ... of
 // them; each learner's FOLD_GROUP work-items split each chunk's sorted rows into contiguous runs.
@@ -39,11 +39,7 @@ inline void flush_columns(__global const REAL* pj, int q, REAL* m, __local REAL*
       REAL v = (REAL)0;
       #pragma unroll
       for (int s = 0; s < W; ++s) v += piece[s] * m[t * W + s];
-#if FOLD_GROUP > 1
-      local_add(column + t, v);
-#else
       column[t] += v;
-#endif
     }
   }
   #pragma unroll
@@ -55,6 +51,67 @@ typedef double4 FOLD_REAL4;
 #else
 typedef float4 FOLD_REAL4;
 #endif
+
+#if FOLD_GROUP > 1
+// GPU: a warp per learner and a work-item (lane) per fold (FOLD_PASS = FOLD_GROUP lanes, one pass). The warp walks
+// each chunk's sorted rows together: a row's order and u are one broadcast load, its folds' w u one coalesced load
+// (the row's FOLD_STRIDE values are contiguous), and every lane keeps its fold's W moments of the current interval
+// in registers; at the end of an interval each lane adds them into its own columns (lane-private local bins, no
+// atomics). Lane-per-row variants gather a different row per lane, which costs the L1 cache a line per lane.
+__kernel __attribute__((reqd_work_group_size(FOLD_GROUP * FOLD_WARPS, 1, 1))) void fold_btg_partial(
+    int n, int learners, int chunksPerRange, __global const ushort* order, __global const REAL* sortedU,
+    __global const int* starts, __global const REAL* poly, __global const REAL* wu, __global REAL* partials) {
+  __local REAL allBins[FOLD_WARPS * K * FOLD_GROUP];
+  const int warp = get_local_id(0) / FOLD_GROUP, lane = get_local_id(0) % FOLD_GROUP;
+  const int j = get_group_id(0) * FOLD_WARPS + warp, range = get_group_id(1);
+  const bool active = j < learners;  // a group's last warps may have no learner; they still meet the barriers
+  const int jj = active ? j : 0;
+  __local REAL* bins = allBins + warp * K * FOLD_GROUP + lane;  // column c of this lane at bins[c * FOLD_GROUP]
+  for (int c = 0; c < K; ++c) bins[c * FOLD_GROUP] = (REAL)0;
+  const int chunks = (n + FOLD_CHUNK - 1) / FOLD_CHUNK;
+  __global const REAL* pj = poly + (size_t)jj * INTERVALS * W * W;
+  const int c0 = range * chunksPerRange, c1 = min(chunks, c0 + chunksPerRange);
+  const bool fold = lane < FOLDS;
+  for (int ch = c0; ch < c1; ++ch) {
+    // The group's warps (learners) walk the same chunk together, so its w u stays in the L1 cache between them.
+    barrier(CLK_LOCAL_MEM_FENCE);
+    if (!active) continue;
+    const int rowBase = ch * FOLD_CHUNK;
+    __global const int* first = starts + ((size_t)jj * chunks + ch) * (INTERVALS + 1);
+    __global const ushort* oj = order + (size_t)jj * n + rowBase;
+    __global const REAL* uj = sortedU + (size_t)jj * n + rowBase;
+    __global const REAL* wuChunk = wu + (size_t)rowBase * FOLD_STRIDE + lane;
+    int p = first[0];
+    for (int q = 0; q < INTERVALS; ++q) {
+      const int end = first[q + 1];
+      if (p == end) continue;
+      REAL m[W];
+      #pragma unroll
+      for (int s = 0; s < W; ++s) m[s] = (REAL)0;
+      for (; p < end; ++p) {
+        const REAL u = uj[p];
+        REAL v = fold ? wuChunk[(size_t)oj[p] * FOLD_STRIDE] : (REAL)0;
+        #pragma unroll
+        for (int s = 0; s < W; ++s) {
+          m[s] += v;
+          v *= u;
+        }
+      }
+      #pragma unroll
+      for (int r = 0; r < W; ++r) {
+        REAL add = (REAL)0;
+        #pragma unroll
+        for (int s = 0; s < W; ++s) add += pj[(q * W + r) * W + s] * m[s];
+        bins[(q + r) * FOLD_GROUP] += add;
+      }
+    }
+  }
+  if (!active) return;
+  __global REAL* out = partials + ((size_t)range * learners + j) * K * FOLD_PASS;
+  for (int c = 0; c < K; ++c) out[c * FOLD_PASS + lane] = bins[c * FOLD_GROUP];
+}
+
+#else  // CPU devices: one work-item per (learner, range, pass), FOLD_PASS folds in private accumulators
 
 __kernel __attribute__((reqd_work_group_size(FOLD_GROUP * FOLD_WARPS, 1, 1))) void fold_btg_partial(
     int n, int learners, int chunksPerRange, __global const ushort* order, __global const REAL* sortedU,
@@ -118,6 +175,8 @@ __kernel __attribute__((reqd_work_group_size(FOLD_GROUP * FOLD_WARPS, 1, 1))) vo
   __global REAL* out = partials + (((size_t)pass * get_num_groups(1) + range) * learners + j) * K * FOLD_PASS;
   for (int a = lid; a < K * FOLD_PASS; a += FOLD_GROUP) out[a] = bins[a];
 }
+
+#endif  // FOLD_GROUP
 
 // c[(b * learners + j) * K + col] = the sum over the ranges of the partials of fold b, learner j, column col.
 __kernel void fold_btg_reduce(int learners, int ranges, __global const REAL* partials, __global REAL* c) {

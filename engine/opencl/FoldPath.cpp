@@ -107,21 +107,21 @@ FoldPath::FoldPath(Context& ctx, const std::vector<BoostProblem>& folds, const D
     s.params = kernelParameters(gpu, s.n, s.L);
     s.params.nvidiaAtomics = false;  // the portable compare-and-swap atomics
   }
-  // Folds a B'g work-item keeps in registers, a multiple of 4 (aligned vector loads): (DEGREE + 1) per fold, 128
-  // floats or 64 doubles at most. The per-fold arrays get `stride` = passes x pass values a row.
-  const int maxPass = std::max(4, (s.isDouble ? 64 : 128) / (bases.front()->degree() + 1) / 4 * 4);
+  // GPU: a lane per fold, one pass. CPU: the folds a work-item keeps in registers, a multiple of 4 (aligned vector
+  // loads): (DEGREE + 1) per fold, 128 floats or 64 doubles at most. The per-fold arrays get `stride` values a row.
   const int F = static_cast<int>(s.F);
-  s.passes = (F + maxPass - 1) / maxPass;
-  s.pass = ((F + s.passes - 1) / s.passes + 3) / 4 * 4;
-  s.stride = s.passes * s.pass;
   const int group = s.params.gpu ? 32 : 1;
-  // GPU: 8 learners (warps) a group walk the same chunks; at 255 registers a work-item 8 warps still fit an SM.
+  const int maxPass = std::max(4, (s.isDouble ? 64 : 128) / (bases.front()->degree() + 1) / 4 * 4);
+  s.passes = s.params.gpu ? 1 : (F + maxPass - 1) / maxPass;
+  s.pass = s.params.gpu ? group : ((F + s.passes - 1) / s.passes + 3) / 4 * 4;
+  s.stride = s.params.gpu ? (F + 3) / 4 * 4 : s.passes * s.pass;
+  // GPU: 8 learners (warps) a group walk the same chunks, so a chunk's w u is fetched into L1 once for all 8.
   s.warps = s.params.gpu ? 8 : 1;
   const int units = std::max(1, ctx.device().info.computeUnits);
   const int chunks = static_cast<int>((s.n + kFoldChunkRows - 1) / kFoldChunkRows);
   const int blocks = (s.L + s.warps - 1) / s.warps;
-  // B'g groups: about 4 per compute unit on a GPU, 4 on a CPU device, over learner blocks x ranges x passes.
-  const int wantedRanges = std::max(1, (units * 4) / (blocks * s.passes));
+  // B'g groups: about 8 per compute unit on a GPU, 4 on a CPU device, over learner blocks x ranges x passes.
+  const int wantedRanges = std::max(1, (units * (s.params.gpu ? 8 : 4)) / (blocks * s.passes));
   s.chunksPerRange = std::max(1, (chunks + wantedRanges - 1) / wantedRanges);
   s.ranges = (chunks + s.chunksPerRange - 1) / s.chunksPerRange;
   s.updateGroups = static_cast<int>(std::clamp<std::size_t>((s.n + 63) / 64, 1, units * (s.params.gpu ? 64 : 4)));
