@@ -53,6 +53,7 @@ typedef float4 FOLD_REAL4;
 #endif
 
 #if FOLD_GROUP > 1
+#define ROW_BATCH 8
 // GPU: a warp per learner and a work-item (lane) per fold (FOLD_PASS = FOLD_GROUP lanes, one pass). The warp walks
 // each chunk's sorted rows together: a row's order and u are one broadcast load, its folds' w u one coalesced load
 // (the row's FOLD_STRIDE values are contiguous), and every lane keeps its fold's W moments of the current interval
@@ -88,6 +89,22 @@ __kernel __attribute__((reqd_work_group_size(FOLD_GROUP * FOLD_WARPS, 1, 1))) vo
       REAL m[W];
       #pragma unroll
       for (int s = 0; s < W; ++s) m[s] = (REAL)0;
+      // ROW_BATCH rows at a time: their loads are independent, so their latencies overlap.
+      for (; p + ROW_BATCH <= end; p += ROW_BATCH) {
+        REAL u[ROW_BATCH], v[ROW_BATCH];
+        #pragma unroll
+        for (int e = 0; e < ROW_BATCH; ++e) {
+          u[e] = uj[p + e];
+          v[e] = fold ? wuChunk[(size_t)oj[p + e] * FOLD_STRIDE] : (REAL)0;
+        }
+        #pragma unroll
+        for (int e = 0; e < ROW_BATCH; ++e)
+          #pragma unroll
+          for (int s = 0; s < W; ++s) {
+            m[s] += v[e];
+            v[e] *= u[e];
+          }
+      }
       for (; p < end; ++p) {
         const REAL u = uj[p];
         REAL v = fold ? wuChunk[(size_t)oj[p] * FOLD_STRIDE] : (REAL)0;
@@ -196,9 +213,13 @@ __kernel void fold_btg_reduce(int learners, int ranges, __global const REAL* par
 // over the group's rows mu_b += A_b(x_j*), wu_b = w_b u(y, mu_b), partial sum of o_b loss(y, mu_b). Group 0 also
 // finishes the previous record's risk from the previous launch's partials and writes this record.
 inline REAL previous_risk(int groups, int b, __global const REAL* previousPartials, REAL inverseWeight) {
-  REAL sum = (REAL)0;
-  for (int g = 0; g < groups; ++g) sum += previousPartials[(size_t)g * FOLDS + b];
-  return sum * inverseWeight;
+  REAL sum[4] = {(REAL)0, (REAL)0, (REAL)0, (REAL)0};  // four chains: the loads overlap
+  int g = 0;
+  for (; g + 4 <= groups; g += 4)
+    #pragma unroll
+    for (int e = 0; e < 4; ++e) sum[e] += previousPartials[(size_t)(g + e) * FOLDS + b];
+  for (; g < groups; ++g) sum[0] += previousPartials[(size_t)g * FOLDS + b];
+  return ((sum[0] + sum[1]) + (sum[2] + sum[3])) * inverseWeight;
 }
 
 __kernel __attribute__((reqd_work_group_size(FOLD_LANES, 1, 1))) void fold_select_update(

@@ -124,7 +124,7 @@ FoldPath::FoldPath(Context& ctx, const std::vector<BoostProblem>& folds, const D
   const int wantedRanges = std::max(1, (units * (s.params.gpu ? 8 : 4)) / (blocks * s.passes));
   s.chunksPerRange = std::max(1, (chunks + wantedRanges - 1) / wantedRanges);
   s.ranges = (chunks + s.chunksPerRange - 1) / s.chunksPerRange;
-  s.updateGroups = static_cast<int>(std::clamp<std::size_t>((s.n + 63) / 64, 1, units * (s.params.gpu ? 64 : 4)));
+  s.updateGroups = static_cast<int>(std::clamp<std::size_t>((s.n + 63) / 64, 1, units * (s.params.gpu ? 16 : 4)));
   s.updateRows = static_cast<int>((s.n + s.updateGroups - 1) / s.updateGroups);
   s.updateGroups = static_cast<int>((s.n + s.updateRows - 1) / s.updateRows);
 
