@@ -16,7 +16,7 @@ export POCL_CACHE_DIR=${POCL_CACHE_DIR:-$PWD/$BUILD_DIR/pocl-cache}
 mkdir -p "$BUILD_DIR/demo" "$POCL_CACHE_DIR"
 "$GB" generate --rows 10000 --seed 1 --out "$BUILD_DIR/demo/paper.csv"
 # 5-fold rather than mboost's 25 bootstrap samples: on a 2-core machine under load the 25 folds of 1000 iterations
-# took 122 s (CPU backend) and about 150 s (PoCL), 5 folds 20 s and 34 s (docs/performance.md, "Cross-validation on
+# took 122 s (CPU backend) and 127 s (PoCL), 5 folds 20 s and 34 s (docs/performance.md, "Cross-validation on
 # 2 cores"); a demo should finish within a minute. The grid stays at 1000 iterations: on the paper's nearly
 # noise-free data the out-of-bag risk still falls there, and the summary says so (the last of the grid).
 fit=("$GB" fit --data "$BUILD_DIR/demo/paper.csv" --out "$BUILD_DIR/demo/result.json"
