@@ -22,7 +22,8 @@ void addHoldoutOption(CLI::App* sub, FitOptions& o) {
       },
       "", "");
   addRealOption(sub, "--holdout", o.holdout,
-                "Hold out this share of the used rows (drawn by --seed) and record their risk curve")
+                "Hold out this share F (0 < F < 1; default: none) of the used rows, drawn by --seed, and record their "
+                "risk curve (result.json's \"holdout\")")
       ->check(openUnit)
       ->group("Folds");
 }
