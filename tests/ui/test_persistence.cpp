@@ -163,6 +163,47 @@ class PersistenceTest : public QObject {
     QVERIFY2(w3->messages()->lastError().contains("cross_validation.result"), qPrintable(w3->messages()->lastError()));
   }
 
+  void crossValidationSurvivesASessionWithCsvData() {
+    // A CSV is read off the window's thread and new data clears the tab: the run must be drawn after the read.
+    auto w = gbtest::makeWindow(400, 4, 25, 6, "cv-csv");
+    const QString csvPath = gbtest::scratchPath("cv-data.csv");
+    QByteArray csv = "y,x1,x2\n";
+    for (int i = 0; i < 300; ++i) {
+      const double x1 = i / 299.0, x2 = std::fmod(i * 0.6180339887498949, 1.0);
+      csv += QByteArray::number(std::sin(6.0 * x1) + x2 + 0.3 * std::sin(13.0 * i), 'g', 17) + ',' +
+             QByteArray::number(x1, 'g', 17) + ',' + QByteArray::number(x2, 'g', 17) + '\n';
+    }
+    QFile f(csvPath);
+    QVERIFY(f.open(QIODevice::WriteOnly) && f.write(csv) == csv.size());
+    f.close();
+    QSignalSpy loaded(w->dataPanel(), &DataPanel::loadFinished);
+    QVERIFY(w->dataPanel()->openCsv(csvPath));
+    QVERIFY(loaded.wait(10000));
+    CrossValidationView* cv = w->cvView();
+    cv->setFoldType(FoldType::Subsample);
+    cv->countBox()->setValue(2);
+    cv->probBox()->setValue(0.6);
+    QSignalSpy finished(cv, &CrossValidationView::finished);
+    QTest::mouseClick(cv->runButton(), Qt::LeftButton);
+    QVERIFY(finished.wait(60000));
+    QCOMPARE(finished.at(0).at(0).toBool(), true);
+    QCOMPARE(cv->foldGraphs().size(), 2);
+    const std::vector<double> mean = values(cv->meanGraph());
+    const QString path = gbtest::scratchPath("cv-csv.gbs.json");
+    QVERIFY2(w->saveSession(path), qPrintable(w->messages()->lastError()));
+
+    auto w2 = std::make_unique<MainWindow>(gbtest::testOptions("cv-csv2"));
+    QSignalSpy loaded2(w2->dataPanel(), &DataPanel::loadFinished);
+    QVERIFY2(w2->openSession(path), qPrintable(w2->messages()->lastError()));
+    QVERIFY(loaded2.wait(10000));
+    QCOMPARE(w2->dataPanel()->source().kind, DataSourceSpec::Kind::Csv);
+    QCOMPARE(w2->cvView()->foldType(), FoldType::Subsample);
+    QCOMPARE(w2->cvView()->probBox()->value(), 0.6);
+    QCOMPARE(w2->cvView()->foldGraphs().size(), 2);
+    QCOMPARE(values(w2->cvView()->meanGraph()), mean);
+    QCOMPARE(w2->cvView()->chosenMstop(), cv->chosenMstop());
+  }
+
   void settingsSurviveARestart() {
     const QString name = "restart";
     QFile::remove(gbtest::scratchPath(name + ".ini"));
