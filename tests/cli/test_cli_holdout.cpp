@@ -129,6 +129,9 @@ class TestCliHoldout : public QObject {
       QVERIFY(near(heldRisk[0].toDouble(), sum0 / weights, 1e-10));
       // "risk" stays the training risk: the weighted fit's own, over the rows it was fitted on.
       const QJsonArray plainRisk = plain["path"].toObject()["risk"].toArray();
+      if (m == mstop)  // and the fitted values, held-out rows included, are that fit's
+        for (int i = 0; i < rows.size(); ++i)
+          QVERIFY(near(result["fitted"].toArray()[i].toDouble(), fitted[i].toDouble(), 1e-10));
       for (int k = 0; k <= m; ++k) QVERIFY(near(trainRisk[k].toDouble(), plainRisk[k].toDouble(), 1e-10));
     }
     // Two different curves (the held-out rows are not fitted), not one written twice.
