@@ -10,6 +10,7 @@
 #include "Commands.hpp"
 #include "FitOptions.hpp"
 #include "FitSummary.hpp"
+#include "MstopChoice.hpp"
 #include "common/Error.hpp"
 #include "common/SystemResources.hpp"
 #include "compute/Booster.hpp"
@@ -121,6 +122,7 @@ int chooseMstop(const FitOptions& o, const std::shared_ptr<const Dataset>& data,
       },
       cpu ? (compute.threads > 0 ? compute.threads : availableCores()) : 1);
   record = {{"type", folds.type}, {"folds", folds.weights.size()}, {"mean", cv.mean}, {"mstop", cv.mstop}};
+  record["grid"] = o.cvGrid;
   if (!o.quiet)
     std::cerr << "gamboost: --mstop cv: " << folds.weights.size() << " " << folds.type << " folds choose mstop "
               << cv.mstop << " of " << o.cvGrid << std::endl;
@@ -134,6 +136,7 @@ int runFit(const FitOptions& o, const std::vector<Override>& overrides) {
   compute.threads = cappedThreads(o.compute.threads);
   // result.json records the compute settings "as used": the engine refuses what a backend would silently ignore.
   validateComputeSettings(compute);
+  checkHoldoutOptions(o);
   // Every output is declared (and checked) before the long work, written after it, and renamed into place
   // only when all are complete.
   OutputFiles outputs;
@@ -149,9 +152,12 @@ int runFit(const FitOptions& o, const std::vector<Override>& overrides) {
 
   nlohmann::json cvJson;
   if (o.mstopWord == "cv") settings.mstop = chooseMstop(o, data, settings, compute, cvJson);
-  const std::unique_ptr<Booster> fitted = makeBooster(data, settings, std::move(backend), o.data);
+  const HoldoutSpec holdout{o.holdout, o.folds.seed};
+  const std::unique_ptr<Booster> fitted =
+      makeBooster(data, settings, std::move(backend), o.data, nullptr, "", o.holdout > 0.0 ? &holdout : nullptr);
   Booster& booster = *fitted;
-  const std::uint64_t resultBytes = resultBytesEstimate(data->rows(), booster.settings(), booster.learners().size());
+  const std::uint64_t resultBytes = resultBytesEstimate(data->rows(), booster.settings(), booster.learners().size()) *
+                                    (o.holdout > 0.0 ? 2 : 1);  // "holdout": a risk curve and the held-out rows
   outputs.setExpectedBytes(o.out, resultBytes);
   if (!o.model.empty()) outputs.setExpectedBytes(o.model, resultBytes / 2);
   outputs.checkSpace();
@@ -171,12 +177,14 @@ int runFit(const FitOptions& o, const std::vector<Override>& overrides) {
   used.compute = compute;
   nlohmann::json result = resultJson(booster, model, used, readSeconds);
   if (!cvJson.is_null()) result["cv"] = cvJson;
+  if (booster.heldOut()) result["holdout"] = holdoutJson(booster, used);
   // nlohmann writes doubles with max_digits10 digits: fitted values and risks round-trip exactly.
   outputs.write(o.out, [&result](std::ostream& out) { out << jsonText(result) << '\n'; });
   if (!o.model.empty())
     outputs.write(o.model, [&model](std::ostream& out) { out << jsonText(model.toJson(), 1) << '\n'; });
   outputs.commit();
-  if (o.summary) printFitSummary(std::cout, booster, o.data, readSeconds);
+  if (o.summary)
+    printFitSummary(std::cout, booster, o.data, readSeconds, mstopSummaryLine(cvJson) + holdoutSummaryLine(booster));
   return 0;
 }
 
@@ -193,6 +201,7 @@ Command addFitCommand(CLI::App& app) {
   addFoldOptions(sub, options->folds);
   addIntOption(sub, "--cv-grid", options->cvGrid, "With --mstop cv: iterations of each fold's fit (default 1000)")
       ->group("Folds");
+  addHoldoutOption(sub, *options);
   sub->add_option("--preset", options->preset,
                   "Base settings: paper (ridge, edf 1, clamped, trace) or mboost (the defaults)")
       ->check(CLI::IsMember({"paper", "mboost"}))

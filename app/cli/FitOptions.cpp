@@ -158,8 +158,10 @@ int cappedThreads(int requested) {
 
 std::unique_ptr<Booster> makeBooster(std::shared_ptr<const Dataset> data, const ModelSettings& settings,
                                      std::unique_ptr<Backend> backend, const std::string& dataPath,
-                                     const std::vector<double>* fold, const std::string& foldName) {
+                                     const std::vector<double>* fold, const std::string& foldName,
+                                     const HoldoutSpec* holdout) {
   try {
+    if (holdout) return std::make_unique<Booster>(std::move(data), settings, std::move(backend), *holdout);
     if (fold) return std::make_unique<Booster>(std::move(data), settings, std::move(backend), *fold, foldName);
     return std::make_unique<Booster>(std::move(data), settings, std::move(backend));
   } catch (const InputError& e) {

@@ -10,6 +10,7 @@
 #include "CliSupport.hpp"
 #include "compute/Booster.hpp"
 #include "compute/CrossValidation.hpp"
+#include "compute/Holdout.hpp"
 #include "settings/ComputeSettings.hpp"
 #include "settings/ModelSettings.hpp"
 
@@ -37,6 +38,7 @@ struct FitOptions {
   std::string mstopWord;  // fit's --mstop as given: a number or "cv"
   FoldOptions folds;      // fit --mstop cv
   int cvGrid = 1000;      // fit --mstop cv: the folds run this many iterations
+  double holdout = 0.0;   // fit --holdout: the share of used rows held out; 0: none (a given 0 is refused)
 };
 
 // An explicitly given option and how it changes the settings taken from the preset.
@@ -56,11 +58,13 @@ ResamplingFolds makeFolds(const FoldOptions& o, const Dataset& data, const Model
 void addComputeOptions(CLI::App* sub, ComputeSettings& c);
 // --threads beyond a few per core only adds memory (each OpenMP thread has its own stack) and contention.
 int cappedThreads(int requested);
-// The Booster (a fold's when fold != nullptr); errors about the data found while building the learners (a constant
-// covariate, too few rows) still name the file, as every bad-input message does; option errors name their option.
+// The Booster (a fold's when fold != nullptr, a holdout's when holdout != nullptr); errors about the data found while
+// building the learners (a constant covariate, too few rows) still name the file, as every bad-input message does;
+// option errors name their option.
 std::unique_ptr<Booster> makeBooster(std::shared_ptr<const Dataset> data, const ModelSettings& settings,
                                      std::unique_ptr<Backend> backend, const std::string& dataPath,
-                                     const std::vector<double>* fold = nullptr, const std::string& foldName = "");
+                                     const std::vector<double>* fold = nullptr, const std::string& foldName = "",
+                                     const HoldoutSpec* holdout = nullptr);
 // readCsv with a progress line on stderr (unless quiet).
 std::shared_ptr<const Dataset> readData(const std::string& path, bool quiet);
 

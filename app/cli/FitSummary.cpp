@@ -111,7 +111,8 @@ void printTruth(std::ostream& out, const std::vector<Selected>& selected, const 
 
 }  // namespace
 
-void printFitSummary(std::ostream& out, const Booster& booster, const std::string& dataPath, double readSeconds) {
+void printFitSummary(std::ostream& out, const Booster& booster, const std::string& dataPath, double readSeconds,
+                     const std::string& extra) {
   const ModelSettings& s = booster.settings();
   const auto& learners = booster.learners();
   const BoostPath& path = booster.path();
@@ -148,6 +149,7 @@ void printFitSummary(std::ostream& out, const Booster& booster, const std::strin
       out << formatNumber(100.0 * (1.0 - path.risk.back() / path.risk.front()), 3) << "% explained; ";
     out << "offset " << formatNumber(booster.offset(), 6) << ")\n";
   }
+  out << extra;
   printLearnerNotes(out, learners);
 
   const std::vector<Selected> selected = selectedByCount(booster);

@@ -9,6 +9,7 @@
 #include "common/Text.hpp"
 #include "compute/CpuBackend.hpp"
 #include "compute/FitFootprint.hpp"
+#include "compute/Holdout.hpp"
 #include "learner/LearnerColumns.hpp"
 #include "model/Model.hpp"
 
@@ -47,8 +48,24 @@ Booster::Booster(std::shared_ptr<const Dataset> data, ModelSettings settings, st
   setupSeconds_ = secondsSince(start);
 }
 
-// Everything after the model frame: offset, the risk of the offset, learners, the backend's problem.
-void Booster::setUp(std::unique_ptr<Backend> backend) {
+Booster::Booster(std::shared_ptr<const Dataset> data, ModelSettings settings, std::unique_ptr<Backend> backend,
+                 const HoldoutSpec& holdout)
+    : settings_(std::move(settings)), data_(std::move(data)) {
+  const auto start = Clock::now();
+  if (!data_) throw InputError("no data");
+  settings_.validate();
+  frame_ = buildModelFrame(data_, settings_);
+  const HoldoutFold fold = holdoutFold(frame_, holdout);
+  applyFold(frame_, fold.weights, "--holdout");
+  // The backend fits and reports the in-bag risk, as for any weighted fit; the held-out risk is followed here.
+  setUp(std::move(backend), false);
+  heldOut_ = std::make_unique<HeldOutRisk>(frame_, fold.heldOut, family_, offset_);
+  setupSeconds_ = secondsSince(start);
+}
+
+// Everything after the model frame: offset, the risk of the offset, learners, the backend's problem. A fold's path
+// is its out-of-bag risk unless outOfBagPath is false (a holdout: the fit's own risk).
+void Booster::setUp(std::unique_ptr<Backend> backend, bool outOfBagPath) {
   backend_ = backend ? std::move(backend) : std::make_unique<CpuBackend>();
   settings_.learners = frame_.splines;  // "as used": the resolved lists
   settings_.linears = frame_.linears;
@@ -62,7 +79,8 @@ void Booster::setUp(std::unique_ptr<Backend> backend) {
                                                      toString(settings_.family) + " offset is not finite (" +
                                                      formatNumber(offset_, 6) + "): the response has no variation " +
                                                      "the family can model (e.g. every count 0)"));
-  const std::vector<double>& riskWeights = frame_.oobWeights.empty() ? w : frame_.oobWeights;
+  const std::vector<double>* oob = outOfBagPath && !frame_.oobWeights.empty() ? &frame_.oobWeights : nullptr;
+  const std::vector<double>& riskWeights = oob ? *oob : w;
   const double risk0 = family_.risk(y, std::vector<double>(y.size(), offset_), riskWeights);
   // Squares beyond the double range would turn every risk into inf and the fit into NaN: refuse up front.
   if (!std::isfinite(risk0))
@@ -78,7 +96,7 @@ void Booster::setUp(std::unique_ptr<Backend> backend) {
   problem.rows = y.size();
   problem.response = &frame_.response;
   problem.weights = w.empty() ? nullptr : &frame_.weights;
-  problem.oobWeights = frame_.oobWeights.empty() ? nullptr : &frame_.oobWeights;
+  problem.oobWeights = oob;
   problem.family = family_;
   problem.learners = &learners_;
   problem.offset = offset_;
@@ -113,6 +131,8 @@ void Booster::apply(const std::vector<IterationResult>& results) {
     path_.learner.push_back(r.learner);
     path_.risk.push_back(r.risk);
     gamma_[j] += Eigen::Map<const Eigen::VectorXd>(r.delta.data(), gamma_[j].size());
+    if (heldOut_)
+      heldOut_->step(learners_[j], frame_.data->columns[static_cast<std::size_t>(learners_[j].column)], r.delta);
   }
 }
 

@@ -16,6 +16,8 @@
 namespace gb {
 
 struct Model;
+struct HoldoutSpec;
+class HeldOutRisk;
 
 struct BoostPath {
   std::vector<int> learner;  // j* of iterations 1..m
@@ -36,6 +38,10 @@ class Booster {
   // the offset and every lambda from them, knots from all used rows, path().risk the out-of-bag risk.
   Booster(std::shared_ptr<const Dataset> data, ModelSettings settings, std::unique_ptr<Backend> backend,
           const std::vector<double>& fold, const std::string& foldName);
+  // fit --holdout (compute/Holdout.hpp): a fold's fit that holds out a share of the used rows; path().risk stays the
+  // fit's own risk over the rows it is fitted on, heldOut() follows the held-out rows' risk.
+  Booster(std::shared_ptr<const Dataset> data, ModelSettings settings, std::unique_ptr<Backend> backend,
+          const HoldoutSpec& holdout);
   ~Booster();
   Booster(const Booster&) = delete;
   Booster& operator=(const Booster&) = delete;
@@ -50,6 +56,8 @@ class Booster {
   int iteration() const { return static_cast<int>(path_.learner.size()); }
   double offset() const { return offset_; }
   const BoostPath& path() const { return path_; }
+  // The held-out rows and their risk after m = 0..iteration() iterations; null unless a holdout fit.
+  const HeldOutRisk* heldOut() const { return heldOut_.get(); }
   const std::vector<Eigen::VectorXd>& coefficients() const { return gamma_; }
   std::vector<int> selectionCounts() const;
   // Total risk reduction credited to each learner (sum over its selections of risk[m-1] - risk[m]).
@@ -74,7 +82,7 @@ class Booster {
 
  private:
   void apply(const std::vector<IterationResult>& results);
-  void setUp(std::unique_ptr<Backend> backend);
+  void setUp(std::unique_ptr<Backend> backend, bool outOfBagPath = true);
 
   ModelSettings settings_;
   std::shared_ptr<const Dataset> data_;
@@ -84,6 +92,7 @@ class Booster {
   std::unique_ptr<Backend> backend_;
   double offset_ = 0.0;
   BoostPath path_;
+  std::unique_ptr<HeldOutRisk> heldOut_;
   std::vector<Eigen::VectorXd> gamma_;
   double setupSeconds_ = 0.0;
   double fitSeconds_ = 0.0;

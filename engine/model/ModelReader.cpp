@@ -304,11 +304,13 @@ void readPath(const json& root, int version, Model& m, const std::unordered_map<
 
 Model read(const json& j) {
   const int version = readVersion(j);
-  // result.json adds "fitted" and "timing" to the model's keys; anything else is a mistake worth naming.
-  rejectUnknownKeys(j,
-                    {"format", "version", "family", "response_levels", "offset", "learners", "path", "settings",
-                     "fitted", "rows_used", "rows_omitted", "rows_omitted_by_column", "notes", "cv", "timing"},
-                    "");
+  // result.json adds "fitted", "timing" and the records of how mstop was judged to the model's keys; anything else
+  // is a mistake worth naming.
+  rejectUnknownKeys(
+      j,
+      {"format", "version", "family", "response_levels", "offset", "learners", "path", "settings", "fitted",
+       "rows_used", "rows_omitted", "rows_omitted_by_column", "notes", "cv", "holdout", "timing"},
+      "");
   Model m;
   readSettings(j, m.settings);
   if (const auto it = j.find("family"); it != j.end() && text(*it, "family") != toString(m.settings.family))

@@ -1,8 +1,11 @@
 // The Cross-validation tab: a k-fold run from the window fits off the window's thread (a timer keeps firing), draws
 // one grey curve per fold equal to the engine's crossValidate on the same folds, their mean, and marks the first
 // minimum of the mean; "Use this mstop" sets the model panel's mstop; errors reach the error path; Cancel stops.
+// A folds file gives the engine's folds of that file; its errors name the file, line and column.
 #include <QComboBox>
+#include <QDoubleSpinBox>
 #include <QElapsedTimer>
+#include <QLineEdit>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QtTest>
@@ -10,6 +13,7 @@
 
 #include "compute/Backend.hpp"
 #include "compute/CrossValidation.hpp"
+#include "data/CsvReader.hpp"
 #include "model/ModelPanel.hpp"
 #include "plots/CrossValidationView.hpp"
 #include "plots/PlotWidget.hpp"
@@ -148,6 +152,77 @@ class CrossValidationTest : public QObject {
     QCOMPARE(cv->foldGraphs().size(), 0);
     QVERIFY(!cv->useButton()->isEnabled());
     QVERIFY(cv->runButton()->isEnabled());
+  }
+
+  void foldsFileRunsTheFilesFolds() {
+    const int rows = 300, mstop = 60;
+    auto w = gbtest::makeWindow(rows, 6, mstop, 7, "cv-file");
+    CrossValidationView* cv = w->cvView();
+    // Three folds as R's cv() would write them: k-fold weights 0/1, written here as a CSV.
+    const gb::ResamplingFolds made = gb::kfoldFolds(rows, 3, 11, {});
+    QByteArray csv = "a,b,c\n";
+    for (int i = 0; i < rows; ++i)
+      csv += QByteArray::number(made.weights[0][i]) + ',' + QByteArray::number(made.weights[1][i]) + ',' +
+             QByteArray::number(made.weights[2][i]) + '\n';
+    const QString path = gbtest::scratchPath("folds.csv");
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly) && f.write(csv) == csv.size());
+    f.close();
+    cv->setFoldType(FoldType::FoldsFile);
+    QVERIFY(!cv->countBox()->isEnabled() && cv->foldsFileEdit()->isEnabled() && !cv->probBox()->isEnabled());
+    cv->countBox()->setValue(9);  // ignored: the file has three columns
+    // No file chosen yet: refused before any work.
+    QTest::mouseClick(cv->runButton(), Qt::LeftButton);
+    QVERIFY(!cv->isRunning());
+    QVERIFY2(w->messages()->lastError().contains("folds file"), qPrintable(w->messages()->lastError()));
+    cv->foldsFileEdit()->setText(path);
+    QSignalSpy finished(cv, &CrossValidationView::finished);
+    QTest::mouseClick(cv->runButton(), Qt::LeftButton);
+    QVERIFY(finished.wait(60000));
+    QCOMPARE(finished.at(0).at(0).toBool(), true);
+    QCOMPARE(cv->foldGraphs().size(), 3);
+    const gb::ResamplingFolds folds = gb::foldsFromTable(gb::readCsv(path.toStdString()), rows);
+    const gb::CvResult engine = gb::crossValidate(
+        w->controller()->data(), w->controller()->modelSettings(), folds,
+        [&] { return gb::makeBackend(w->controller()->computeSettings()); }, 1);
+    for (int b = 0; b < 3; ++b) {
+      const std::vector<double> drawn = values(cv->foldGraphs()[b]);
+      QCOMPARE(int(drawn.size()), mstop + 1);
+      for (int m = 0; m <= mstop; ++m)
+        QVERIFY(std::abs(drawn[m] - engine.risk[b][m]) <= 1e-10 * std::max(1.0, std::abs(engine.risk[b][m])));
+    }
+    QCOMPARE(cv->chosenMstop(), engine.mstop);
+    QVERIFY2(cv->statusLabel()->text().startsWith("3 folds-file folds"), qPrintable(cv->statusLabel()->text()));
+
+    // A bad weight: the error names the file, line and column (line 3 = data row 2, column 2 = fold 'b').
+    csv.replace(csv.indexOf('\n', csv.indexOf('\n') + 1) + 1 + 2, 1, "-1");
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(csv) == csv.size());
+    f.close();
+    finished.clear();
+    QTest::mouseClick(cv->runButton(), Qt::LeftButton);
+    QVERIFY(finished.wait(30000));
+    QCOMPARE(finished.at(0).at(0).toBool(), false);
+    QVERIFY2(w->messages()->lastError().contains("folds.csv:3:2"), qPrintable(w->messages()->lastError()));
+    QCOMPARE(cv->foldGraphs().size(), 0);
+    QCOMPARE(cv->chosenMstop(), -1);
+  }
+
+  void subsampleUsesTheProbControl() {
+    auto w = gbtest::makeWindow(200, 4, 20, 3, "cv-prob");
+    CrossValidationView* cv = w->cvView();
+    configure(cv, FoldType::Subsample, 2, 4);
+    QVERIFY(cv->probBox()->isEnabled() && !cv->foldsFileEdit()->isEnabled());
+    cv->probBox()->setValue(0.3);
+    QSignalSpy finished(cv, &CrossValidationView::finished);
+    QTest::mouseClick(cv->runButton(), Qt::LeftButton);
+    QVERIFY(finished.wait(60000));
+    QCOMPARE(finished.at(0).at(0).toBool(), true);
+    const gb::ResamplingFolds folds = gb::subsampleFolds(200, 2, 0.3, 4, {});
+    const gb::CvResult engine = gb::crossValidate(
+        w->controller()->data(), w->controller()->modelSettings(), folds,
+        [&] { return gb::makeBackend(w->controller()->computeSettings()); }, 1);
+    QCOMPARE(cv->foldGraphs().size(), 2);
+    for (int b = 0; b < 2; ++b) QCOMPARE(values(cv->foldGraphs()[b]).back(), engine.risk[b].back());
   }
 
   void cancelStopsBetweenFolds() {

@@ -1,10 +1,16 @@
-// Export (PNG, SVG, PDF, CSV), the model as the engine's JSON, session files, and QSettings across restarts.
+// Export (PNG, SVG, PDF, CSV), the model as the engine's JSON, session files (with the Cross-validation tab's
+// controls and finished run), and QSettings across restarts.
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QLineEdit>
+#include <QSpinBox>
 #include <QtTest>
 
 #include "compute/Booster.hpp"
 #include "data/DataPanel.hpp"
 #include "model/Model.hpp"
 #include "model/ModelPanel.hpp"
+#include "plots/CrossValidationView.hpp"
 #include "plots/PlotExport.hpp"
 #include "plots/PlotWidget.hpp"
 #include "plots/RiskPlot.hpp"
@@ -18,6 +24,12 @@ namespace {
 QByteArray readAll(const QString& path) {
   QFile f(path);
   return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+std::vector<double> values(const QCPGraph* g) {
+  std::vector<double> v;
+  for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it) v.push_back(it->value);
+  return v;
 }
 
 }  // namespace
@@ -77,6 +89,119 @@ class PersistenceTest : public QObject {
     // Same data, roles and settings: refitting gives the saved model's path exactly.
     QVERIFY(gbtest::fitAndWait(*w2));
     QCOMPARE(w2->controller()->booster()->path().risk, model.pathRisk);
+  }
+
+  void crossValidationSurvivesASession() {
+    auto w = gbtest::makeWindow(600, 6, 40, 2, "cv-session");
+    CrossValidationView* cv = w->cvView();
+    cv->setFoldType(FoldType::KFold);
+    cv->countBox()->setValue(3);
+    cv->seedBox()->setValue(9);
+    cv->probBox()->setValue(0.35);  // kept though k-fold does not use it
+    QSignalSpy finished(cv, &CrossValidationView::finished);
+    QTest::mouseClick(cv->runButton(), Qt::LeftButton);
+    QVERIFY(finished.wait(60000));
+    QCOMPARE(finished.at(0).at(0).toBool(), true);
+    const int chosen = cv->chosenMstop();
+    QVERIFY(chosen >= 0);
+    std::vector<std::vector<double>> curves;
+    for (const QCPGraph* g : cv->foldGraphs()) curves.push_back(values(g));
+    const std::vector<double> mean = values(cv->meanGraph());
+    QCOMPARE(curves.size(), std::size_t(3));
+    const QString path = gbtest::scratchPath("cv.gbs.json");
+    QVERIFY2(w->saveSession(path), qPrintable(w->messages()->lastError()));
+    const Session saved = loadSession(path);
+    QCOMPARE(saved.cv.risk, curves);  // 17 digits: exact
+    QCOMPARE(saved.cv.mstop, chosen);
+
+    // A fresh window shows the run without running it: the same curves, mean and mstop, and "Use this mstop" works.
+    auto w2 = std::make_unique<MainWindow>(gbtest::testOptions("cv-session2"));
+    QVERIFY2(w2->openSession(path), qPrintable(w2->messages()->lastError()));
+    CrossValidationView* cv2 = w2->cvView();
+    QVERIFY(!cv2->isRunning());
+    QCOMPARE(cv2->foldType(), FoldType::KFold);
+    QCOMPARE(cv2->countBox()->value(), 3);
+    QCOMPARE(cv2->seedBox()->value(), 9);
+    QCOMPARE(cv2->probBox()->value(), 0.35);
+    QCOMPARE(cv2->foldGraphs().size(), 3);
+    for (int b = 0; b < 3; ++b) QCOMPARE(values(cv2->foldGraphs()[b]), curves[b]);
+    QCOMPARE(values(cv2->meanGraph()), mean);
+    QCOMPARE(cv2->chosenMstop(), chosen);
+    QVERIFY(cv2->mstopLine()->visible());
+    QCOMPARE(cv2->mstopLine()->point1->coords().x(), double(chosen));
+    if (chosen >= 1) {
+      w2->modelPanel()->mstopBox()->setValue(chosen == 7 ? 8 : 7);
+      QTest::mouseClick(cv2->useButton(), Qt::LeftButton);
+      QCOMPARE(w2->modelPanel()->mstopBox()->value(), chosen);
+    }
+
+    // Settings alone (a folds file, no run) come back too, and no curves with them.
+    cv2->clear();
+    cv2->setFoldType(FoldType::FoldsFile);
+    cv2->foldsFileEdit()->setText(gbtest::scratchPath("some-folds.csv"));
+    QVERIFY2(w2->saveSession(path), qPrintable(w2->messages()->lastError()));
+    auto w3 = std::make_unique<MainWindow>(gbtest::testOptions("cv-session3"));
+    QVERIFY(w3->openSession(path));
+    QCOMPARE(w3->cvView()->foldType(), FoldType::FoldsFile);
+    QCOMPARE(w3->cvView()->foldsFileEdit()->text(),
+             QFileInfo(gbtest::scratchPath("some-folds.csv")).absoluteFilePath());
+    QCOMPARE(w3->cvView()->foldGraphs().size(), 0);
+    QCOMPARE(w3->cvView()->chosenMstop(), -1);
+
+    // A damaged result (a curve shorter than the mean) is refused by name, not drawn.
+    QByteArray text = readAll(path);
+    QJsonObject j = QJsonDocument::fromJson(text).object();
+    QJsonObject c = j["cross_validation"].toObject();
+    c["result"] =
+        QJsonObject{{"risk", QJsonArray{QJsonArray{1.0, 0.5}}}, {"mean", QJsonArray{1.0, 0.5, 0.4}}, {"mstop", 2}};
+    j["cross_validation"] = c;
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    f.write(QJsonDocument(j).toJson());
+    f.close();
+    QVERIFY(!w3->openSession(path));
+    QVERIFY2(w3->messages()->lastError().contains("cross_validation.result"), qPrintable(w3->messages()->lastError()));
+  }
+
+  void crossValidationSurvivesASessionWithCsvData() {
+    // A CSV is read off the window's thread and new data clears the tab: the run must be drawn after the read.
+    auto w = gbtest::makeWindow(400, 4, 25, 6, "cv-csv");
+    const QString csvPath = gbtest::scratchPath("cv-data.csv");
+    QByteArray csv = "y,x1,x2\n";
+    for (int i = 0; i < 300; ++i) {
+      const double x1 = i / 299.0, x2 = std::fmod(i * 0.6180339887498949, 1.0);
+      csv += QByteArray::number(std::sin(6.0 * x1) + x2 + 0.3 * std::sin(13.0 * i), 'g', 17) + ',' +
+             QByteArray::number(x1, 'g', 17) + ',' + QByteArray::number(x2, 'g', 17) + '\n';
+    }
+    QFile f(csvPath);
+    QVERIFY(f.open(QIODevice::WriteOnly) && f.write(csv) == csv.size());
+    f.close();
+    QSignalSpy loaded(w->dataPanel(), &DataPanel::loadFinished);
+    QVERIFY(w->dataPanel()->openCsv(csvPath));
+    QVERIFY(loaded.wait(10000));
+    CrossValidationView* cv = w->cvView();
+    cv->setFoldType(FoldType::Subsample);
+    cv->countBox()->setValue(2);
+    cv->probBox()->setValue(0.6);
+    QSignalSpy finished(cv, &CrossValidationView::finished);
+    QTest::mouseClick(cv->runButton(), Qt::LeftButton);
+    QVERIFY(finished.wait(60000));
+    QCOMPARE(finished.at(0).at(0).toBool(), true);
+    QCOMPARE(cv->foldGraphs().size(), 2);
+    const std::vector<double> mean = values(cv->meanGraph());
+    const QString path = gbtest::scratchPath("cv-csv.gbs.json");
+    QVERIFY2(w->saveSession(path), qPrintable(w->messages()->lastError()));
+
+    auto w2 = std::make_unique<MainWindow>(gbtest::testOptions("cv-csv2"));
+    QSignalSpy loaded2(w2->dataPanel(), &DataPanel::loadFinished);
+    QVERIFY2(w2->openSession(path), qPrintable(w2->messages()->lastError()));
+    QVERIFY(loaded2.wait(10000));
+    QCOMPARE(w2->dataPanel()->source().kind, DataSourceSpec::Kind::Csv);
+    QCOMPARE(w2->cvView()->foldType(), FoldType::Subsample);
+    QCOMPARE(w2->cvView()->probBox()->value(), 0.6);
+    QCOMPARE(w2->cvView()->foldGraphs().size(), 2);
+    QCOMPARE(values(w2->cvView()->meanGraph()), mean);
+    QCOMPARE(w2->cvView()->chosenMstop(), cv->chosenMstop());
   }
 
   void settingsSurviveARestart() {

@@ -4,9 +4,11 @@
 #include <algorithm>
 
 #include "common/Error.hpp"
+#include "common/QtConvert.hpp"
 #include "common/WorkerThread.hpp"
 #include "compute/Booster.hpp"
 #include "compute/CrossValidation.hpp"
+#include "data/CsvReader.hpp"
 
 namespace gbui {
 
@@ -16,9 +18,30 @@ QString foldTypeName(FoldType type) {
       return QObject::tr("k-fold");
     case FoldType::Subsample:
       return QObject::tr("subsample");
+    case FoldType::FoldsFile:
+      return QObject::tr("folds-file");
     default:
       return QObject::tr("bootstrap");
   }
+}
+
+std::string foldTypeWord(FoldType type) {
+  switch (type) {
+    case FoldType::KFold:
+      return "kfold";
+    case FoldType::Subsample:
+      return "subsample";
+    case FoldType::FoldsFile:
+      return "folds-file";
+    default:
+      return "bootstrap";
+  }
+}
+
+FoldType foldTypeFromWord(const std::string& word) {
+  for (FoldType t : {FoldType::Bootstrap, FoldType::KFold, FoldType::Subsample, FoldType::FoldsFile})
+    if (foldTypeWord(t) == word) return t;
+  throw gb::InputError("unknown fold type '" + word + "' (bootstrap, kfold, subsample or folds-file)");
 }
 
 int defaultFoldCount(FoldType type) { return type == FoldType::KFold ? 10 : 25; }
@@ -44,6 +67,8 @@ std::vector<std::vector<double>> makeFoldWeights(const CvRequest& r) {
       return gb::kfoldFolds(data.rows(), r.count, r.seed, caseWeights).weights;
     case FoldType::Subsample:
       return gb::subsampleFolds(data.rows(), r.count, r.prob, r.seed, caseWeights).weights;
+    case FoldType::FoldsFile:
+      return gb::foldsFromTable(gb::readCsv(ss(r.foldsFile)), data.rows()).weights;
     default:
       return gb::bootstrapFolds(data.rows(), r.count, r.seed, caseWeights).weights;
   }
@@ -52,6 +77,7 @@ std::vector<std::vector<double>> makeFoldWeights(const CvRequest& r) {
 void CvJob::operator()(TaskWorker& worker) {
   const std::vector<std::vector<double>> folds = makeFoldWeights(request);
   const int count = static_cast<int>(folds.size());
+  foldCount = count;
   for (int b = 0; b < count && !worker.cancelRequested(); ++b) {
     const std::string name = "fold " + std::to_string(b + 1);
     std::vector<double> risk;

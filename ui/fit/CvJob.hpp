@@ -17,8 +17,13 @@ namespace gbui {
 
 class TaskWorker;
 
-enum class FoldType { Bootstrap, KFold, Subsample };
+// FoldsFile: the folds of a CSV (gamboost cv --folds-file), e.g. written by R's cv().
+enum class FoldType { Bootstrap, KFold, Subsample, FoldsFile };
 QString foldTypeName(FoldType type);
+// The word of the fold type in files (cv.json's "type", the session file): "bootstrap", "kfold", "subsample",
+// "folds-file"; foldTypeFromWord throws gb::InputError for another word.
+std::string foldTypeWord(FoldType type);
+FoldType foldTypeFromWord(const std::string& word);
 // mboost's cv(): B = 10 for k-fold, 25 otherwise.
 int defaultFoldCount(FoldType type);
 
@@ -30,6 +35,19 @@ struct CvRequest {
   int count = 25;          // B or K
   double prob = 0.5;       // subsample: the share of rows each fold fits on
   std::uint64_t seed = 1;  // the folds' generator
+  QString foldsFile;       // FoldsFile: the CSV of fold weights (one column per fold, one row per data row)
+};
+
+// What the Cross-validation tab keeps in a session: its controls and, after a finished run, the result.
+struct CvState {
+  FoldType type = FoldType::Bootstrap;
+  int count = 25;
+  double prob = 0.5;
+  std::uint64_t seed = 1;
+  QString foldsFile;
+  std::vector<std::vector<double>> risk;  // [fold][m] of a finished run; empty: none
+  std::vector<double> mean;               // their mean per m
+  int mstop = -1;                         // its first minimum
 };
 
 // Filled by the worker, emptied by the UI (take()): the curves of the folds finished since the last take.
@@ -47,13 +65,15 @@ struct CvJob {
   CvRequest request;
   std::shared_ptr<CvCurves> curves;
   int foldsDone = 0;  // written by the worker, read after the job
+  int foldCount = 0;  // likewise: the folds made (a folds file's columns)
   bool cancelled = false;
 
   // Throws InputError ("fold 3: ...") for a fold that cannot be fitted; reports progress after every fold.
   void operator()(TaskWorker& worker);
 };
 
-// The fold weights of a request (one vector per fold, one weight per input row).
+// The fold weights of a request (one vector per fold, one weight per input row). A folds file is read with the CSV
+// reader; its errors (gb::InputError) name the file, line and column.
 std::vector<std::vector<double>> makeFoldWeights(const CvRequest& request);
 
 // The mean of the curves per iteration (as the engine's crossValidate: sum of r[m] / count) and its first minimum.

@@ -1,8 +1,11 @@
 #include "plots/CrossValidationView.hpp"
 
 #include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
 #include <QGridLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
@@ -66,8 +69,11 @@ QWidget* CrossValidationView::buildControls() {
   type_ = new QComboBox;
   type_->addItem(tr("bootstrap (B samples)"), int(FoldType::Bootstrap));
   type_->addItem(tr("k-fold (K folds)"), int(FoldType::KFold));
-  type_->addItem(tr("subsample (B halves, prob 0.5)"), int(FoldType::Subsample));
-  type_->setToolTip(tr("How the folds are drawn (mboost's cv(type = ...)); our own seeded draws, not R's"));
+  type_->addItem(tr("subsample (B samples of prob)"), int(FoldType::Subsample));
+  type_->addItem(tr("folds file..."), int(FoldType::FoldsFile));
+  type_->setToolTip(
+      tr("How the folds are drawn (mboost's cv(type = ...)); our own seeded draws, not R's. A folds "
+         "file (e.g. written by R's cv()) gives the folds themselves"));
   count_ = new QSpinBox;
   count_->setRange(1, 1000);
   count_->setValue(defaultFoldCount(FoldType::Bootstrap));
@@ -76,6 +82,16 @@ QWidget* CrossValidationView::buildControls() {
   seed_->setRange(0, 2147483647);
   seed_->setValue(1);
   seed_->setToolTip(tr("Seed of the folds' generator: the same seed draws the same folds"));
+  prob_ = new QDoubleSpinBox;
+  prob_->setRange(0.01, 0.99);
+  prob_->setSingleStep(0.05);
+  prob_->setValue(0.5);
+  prob_->setToolTip(tr("Subsample: the share of the rows each fold is fitted on (mboost's prob)"));
+  foldsFile_ = new QLineEdit;
+  foldsFile_->setPlaceholderText(tr("CSV of fold weights: one column per fold, one row per data row"));
+  foldsFile_->setToolTip(
+      tr("Folds file: non-negative integer weights, a header, one column per fold and one row per "
+         "data row (as gamboost cv --folds-file); choose \"folds file...\" to browse"));
   run_ = new QPushButton(tr("Run cross-validation"));
   run_->setToolTip(tr("Fit every fold to mstop with the current data, roles and model settings"));
   cancel_ = new QPushButton(tr("Cancel"));
@@ -93,18 +109,44 @@ QWidget* CrossValidationView::buildControls() {
   grid->addWidget(count_, 0, 3);
   grid->addWidget(new QLabel(tr("Seed")), 0, 4);
   grid->addWidget(seed_, 0, 5);
-  grid->addWidget(run_, 1, 0, 1, 2);
-  grid->addWidget(cancel_, 1, 2, 1, 2);
-  grid->addWidget(use_, 1, 4, 1, 2);
-  grid->addWidget(progress_, 2, 0, 1, 6);
-  grid->addWidget(status_, 3, 0, 1, 6);
-  connect(type_, &QComboBox::currentIndexChanged, this, [this] { count_->setValue(defaultFoldCount(foldType())); });
+  grid->addWidget(new QLabel(tr("Prob")), 1, 0);
+  grid->addWidget(prob_, 1, 1);
+  grid->addWidget(new QLabel(tr("File")), 1, 2);
+  grid->addWidget(foldsFile_, 1, 3, 1, 3);
+  grid->addWidget(run_, 2, 0, 1, 2);
+  grid->addWidget(cancel_, 2, 2, 1, 2);
+  grid->addWidget(use_, 2, 4, 1, 2);
+  grid->addWidget(progress_, 3, 0, 1, 6);
+  grid->addWidget(status_, 4, 0, 1, 6);
+  connect(type_, &QComboBox::currentIndexChanged, this, [this] {
+    count_->setValue(defaultFoldCount(foldType()));
+    updateControls();
+  });
+  // Only a user's choice opens the file dialog (activated is not emitted for programmatic changes).
+  connect(type_, &QComboBox::activated, this, [this] {
+    if (foldType() == FoldType::FoldsFile) chooseFoldsFile();
+  });
   connect(run_, &QPushButton::clicked, this, &CrossValidationView::runRequested);
   connect(cancel_, &QPushButton::clicked, this, &CrossValidationView::cancel);
   connect(use_, &QPushButton::clicked, this, [this] {
     if (chosen_ >= 1) emit mstopChosen(chosen_);
   });
   return box;
+}
+
+void CrossValidationView::chooseFoldsFile() {
+  if (!sink_->interactive()) return;
+  const QString path = QFileDialog::getOpenFileName(this, tr("Folds file"), foldsFile_->text(),
+                                                    tr("CSV files (*.csv *.txt);;All files (*)"));
+  if (!path.isEmpty()) foldsFile_->setText(path);
+}
+
+void CrossValidationView::updateControls() {
+  const bool running = isRunning();
+  const FoldType type = foldType();
+  count_->setEnabled(!running && type != FoldType::FoldsFile);
+  prob_->setEnabled(!running && type == FoldType::Subsample);
+  foldsFile_->setEnabled(!running && type == FoldType::FoldsFile);
 }
 
 FoldType CrossValidationView::foldType() const { return static_cast<FoldType>(type_->currentData().toInt()); }
@@ -126,17 +168,33 @@ bool CrossValidationView::start(std::shared_ptr<const gb::Dataset> data, const g
     sink_->exception(tr("Cross-validation"), e);
     return false;
   }
+  const bool fromFile = foldType() == FoldType::FoldsFile;
+  if (fromFile && foldsFile_->text().trimmed().isEmpty()) {
+    sink_->error(tr("Cross-validation"), tr("Choose a folds file first (a CSV of fold weights)."));
+    return false;
+  }
   clear();
   job_ = std::make_shared<CvJob>();
-  job_->request = {
-      std::move(data), settings, compute, foldType(), count_->value(), 0.5, static_cast<std::uint64_t>(seed_->value())};
+  job_->request = {std::move(data),
+                   settings,
+                   compute,
+                   foldType(),
+                   count_->value(),
+                   prob_->value(),
+                   static_cast<std::uint64_t>(seed_->value()),
+                   foldsFile_->text().trimmed()};
   job_->curves = std::make_shared<CvCurves>();
-  progress_->setRange(0, count_->value());
+  // A folds file's fold count is known once the worker has read it: the bar shows a percentage then.
+  progress_->setRange(0, fromFile ? 100 : count_->value());
+  progress_->setFormat(fromFile ? tr("%p% of the folds") : tr("%v / %m folds"));
   progress_->setValue(0);
   plot_->yAxis->setLabel(lossName(settings.family));
   plot_->xAxis->setRange(0, settings.mstop);
-  status_->setText(
-      tr("Fitting %1 %2 folds to mstop %3 ...").arg(count_->value()).arg(foldTypeName(foldType())).arg(settings.mstop));
+  status_->setText(fromFile ? tr("Fitting the folds of %1 to mstop %2 ...").arg(foldsFile_->text()).arg(settings.mstop)
+                            : tr("Fitting %1 %2 folds to mstop %3 ...")
+                                  .arg(count_->value())
+                                  .arg(foldTypeName(foldType()))
+                                  .arg(settings.mstop));
   auto job = job_;
   worker_->start([job](TaskWorker& w) { (*job)(w); });
   setRunning(true);
@@ -169,27 +227,28 @@ void CrossValidationView::takeCurves() {
   if (!job_) return;
   std::vector<std::vector<double>> fresh = job_->curves->take();
   if (fresh.empty()) return;
-  for (auto& risk : fresh) {
-    QVector<double> keys(static_cast<int>(risk.size()));
-    for (int m = 0; m < keys.size(); ++m) keys[m] = m;
-    QCPGraph* g = plot_->addGraph();
-    g->setName(tr("fold %1").arg(folds_.size() + 1));
-    g->setPen(QPen(kFoldColour, 1));
-    g->setData(keys, qvec(risk), true);
-    folds_ << g;
-    curves_.push_back(std::move(risk));
-  }
-  drawMean(false);
+  for (auto& risk : fresh) addFoldGraph(std::move(risk));
+  drawMean(meanCurve(curves_), -1);
 }
 
-void CrossValidationView::drawMean(bool final) {
-  const std::vector<double> mean = meanCurve(curves_);
+void CrossValidationView::addFoldGraph(std::vector<double> risk) {
+  QVector<double> keys(static_cast<int>(risk.size()));
+  for (int m = 0; m < keys.size(); ++m) keys[m] = m;
+  QCPGraph* g = plot_->addGraph();
+  g->setName(tr("fold %1").arg(folds_.size() + 1));
+  g->setPen(QPen(kFoldColour, 1));
+  g->setData(keys, qvec(risk), true);
+  folds_ << g;
+  curves_.push_back(std::move(risk));
+}
+
+void CrossValidationView::drawMean(const std::vector<double>& mean, int chosen) {
   QVector<double> keys(static_cast<int>(mean.size()));
   for (int m = 0; m < keys.size(); ++m) keys[m] = m;
   mean_->setData(keys, qvec(mean), true);
   plot_->rescaleAxes();
-  if (final && !mean.empty()) {
-    chosen_ = firstMinimum(mean);
+  if (chosen >= 0 && !mean.empty()) {
+    chosen_ = chosen;
     line_->point1->setCoords(chosen_, 0);
     line_->point2->setCoords(chosen_, 1);
     line_->setVisible(true);
@@ -209,15 +268,15 @@ void CrossValidationView::onFinished(bool ok, const QString& error, const QStrin
     emit finished(false);
     return;
   }
-  const int total = static_cast<int>(job_->request.count);
+  const int total = job_->foldCount;
   if (job_->cancelled) {
     status_->setText(tr("Cancelled after %1 of %2 folds; no mstop chosen.").arg(job_->foldsDone).arg(total));
     emit finished(true);
     return;
   }
-  drawMean(true);
-  use_->setEnabled(chosen_ >= 1);
   const std::vector<double> mean = meanCurve(curves_);
+  drawMean(mean, firstMinimum(mean));
+  use_->setEnabled(chosen_ >= 1);
   status_->setText(tr("%1 %2 folds: mean out-of-bag risk %3 at m = 0, minimum %4 at mstop %5%6.")
                        .arg(total)
                        .arg(foldTypeName(job_->request.type))
@@ -236,9 +295,47 @@ void CrossValidationView::setRunning(bool running) {
   run_->setEnabled(!running);
   cancel_->setEnabled(running);
   type_->setEnabled(!running);
-  count_->setEnabled(!running);
   seed_->setEnabled(!running);
+  updateControls();
   if (running) use_->setEnabled(false);
+}
+
+CvState CrossValidationView::state() const {
+  CvState s;
+  s.type = foldType();
+  s.count = count_->value();
+  s.prob = prob_->value();
+  s.seed = static_cast<std::uint64_t>(seed_->value());
+  s.foldsFile = foldsFile_->text().trimmed();
+  if (chosen_ >= 0) {  // a finished run (cleared by a new run, a cancel or new data)
+    s.risk = curves_;
+    s.mean = meanCurve(curves_);
+    s.mstop = chosen_;
+  }
+  return s;
+}
+
+bool CrossValidationView::restore(const CvState& s, gb::Family family) {
+  if (isRunning()) return false;
+  setFoldType(s.type);
+  count_->setValue(s.count);
+  prob_->setValue(s.prob);
+  seed_->setValue(static_cast<int>(s.seed));
+  foldsFile_->setText(s.foldsFile);
+  clear();
+  if (s.risk.empty() || s.mean.empty() || s.mstop < 0) return true;
+  for (const auto& risk : s.risk) addFoldGraph(risk);
+  plot_->yAxis->setLabel(lossName(family));
+  plot_->xAxis->setRange(0, static_cast<double>(s.mean.size() - 1));
+  drawMean(s.mean, s.mstop);
+  use_->setEnabled(chosen_ >= 1);
+  status_->setText(tr("From the session: %1 %2 folds, mean out-of-bag risk %3 at m = 0, minimum %4 at mstop %5.")
+                       .arg(s.risk.size())
+                       .arg(foldTypeName(s.type))
+                       .arg(s.mean.front(), 0, 'g', 6)
+                       .arg(s.mean[static_cast<std::size_t>(s.mstop)], 0, 'g', 6)
+                       .arg(s.mstop));
+  return true;
 }
 
 }  // namespace gbui

@@ -1,9 +1,10 @@
 #pragma once
 // The "Cross-validation" tab (mboost's cvrisk and plot.cvrisk): fold type (bootstrap B, k-fold K, subsample B with
-// prob 0.5), their count and seed; "Run cross-validation" fits every fold off the window's thread with the same
-// data, roles and settings as a Fit; each fold's out-of-bag risk curve appears in grey as it finishes, their mean
-// in colour, and the chosen mstop (the first minimum of the mean) as a vertical line with its value. "Use this
-// mstop" hands the value to the model panel.
+// prob, or a folds file as gamboost cv --folds-file reads it), their count and seed; "Run cross-validation" fits every
+// fold off the window's thread with the same data, roles and settings as a Fit; each fold's out-of-bag risk curve
+// appears in grey as it finishes, their mean in colour, and the chosen mstop (the first minimum of the mean) as a
+// vertical line with its value. "Use this mstop" hands the value to the model panel. state()/restore() carry the
+// controls and a finished run's curves through a session file.
 #include <QWidget>
 #include <memory>
 #include <vector>
@@ -14,7 +15,9 @@ class QCPGraph;
 class QCPItemStraightLine;
 class QCPItemText;
 class QComboBox;
+class QDoubleSpinBox;
 class QLabel;
+class QLineEdit;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
@@ -43,10 +46,17 @@ class CrossValidationView : public QWidget {
 
   FoldType foldType() const;
   void setFoldType(FoldType type);
+  // The controls, and after a finished run its curves, mean and chosen mstop (for the session file).
+  CvState state() const;
+  // Sets the controls and, when the state holds a run, draws its curves and mstop as a finished run would (the loss
+  // of `family` on the y axis). Not while running (false).
+  bool restore(const CvState& state, gb::Family family = gb::Family::Gaussian);
   PlotWidget* plot() const { return plot_; }
   QComboBox* typeBox() const { return type_; }
   QSpinBox* countBox() const { return count_; }
   QSpinBox* seedBox() const { return seed_; }
+  QDoubleSpinBox* probBox() const { return prob_; }
+  QLineEdit* foldsFileEdit() const { return foldsFile_; }
   QPushButton* runButton() const { return run_; }
   QPushButton* cancelButton() const { return cancel_; }
   QPushButton* useButton() const { return use_; }
@@ -69,7 +79,11 @@ class CrossValidationView : public QWidget {
  private:
   QWidget* buildControls();
   void takeCurves();
-  void drawMean(bool final);
+  void addFoldGraph(std::vector<double> risk);
+  // The mean curve; with chosen >= 0 also the mstop line and its label.
+  void drawMean(const std::vector<double>& mean, int chosen);
+  void updateControls();
+  void chooseFoldsFile();
   void onFinished(bool ok, const QString& error, const QString& details);
   void setRunning(bool running);
 
@@ -79,6 +93,8 @@ class CrossValidationView : public QWidget {
   QComboBox* type_;
   QSpinBox* count_;
   QSpinBox* seed_;
+  QDoubleSpinBox* prob_;
+  QLineEdit* foldsFile_;
   QPushButton* run_;
   QPushButton* cancel_;
   QPushButton* use_;

@@ -89,6 +89,7 @@ MainWindow::MainWindow(const StudioOptions& options, QWidget* parent)
   connect(dataPanel_, &DataPanel::loadFinished, this, [this](bool ok) {
     if (ok) applyPendingRoles();
     pendingRoles_.reset();
+    pendingCv_.reset();
   });
   connect(dataPanel_, &DataPanel::recentFileUsed, this, [this](const QString& path) {
     store_.addRecentFile(path);

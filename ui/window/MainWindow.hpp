@@ -8,6 +8,7 @@
 
 #include "common/MessageSink.hpp"
 #include "data/DataSource.hpp"
+#include "fit/CvJob.hpp"
 #include "fit/FitController.hpp"
 #include "window/SettingsStore.hpp"
 #include "window/StudioOptions.hpp"
@@ -90,6 +91,7 @@ class MainWindow : public QMainWindow {
   void onDataChanged();
   void refreshView(QWidget* page);
   void updateRecentMenu();
+  // A session's roles and Cross-validation tab, once its CSV has been read.
   void applyPendingRoles();
   // Syncs the settings; false (and an error titled `what`) when no column is a learner.
   bool readyToRun(const QString& what);
@@ -131,7 +133,8 @@ class MainWindow : public QMainWindow {
   QAction* generateAction_ = nullptr;
   QMenu* recentMenu_ = nullptr;
   WorkerThread* deviceQuery_ = nullptr;
-  std::optional<ColumnRoles> pendingRoles_;  // applied once a session's CSV has been read
+  std::optional<ColumnRoles> pendingRoles_;                  // applied once a session's CSV has been read
+  std::optional<std::pair<CvState, gb::Family>> pendingCv_;  // likewise (new data clears the Cross-validation tab)
   QString sessionModelPath_;
 };
 

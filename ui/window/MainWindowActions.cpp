@@ -231,6 +231,7 @@ bool MainWindow::saveSession(const QString& path) {
   s.roles = dataPanel_->roles();
   s.settings = modelPanel_->settings();
   s.compute = modelPanel_->compute();
+  s.cv = cv_->state();
   auto booster = controller_->booster();
   if (booster && booster->iteration() > 0) {
     QString base = path;
@@ -252,8 +253,8 @@ bool MainWindow::saveSession(const QString& path) {
 }
 
 bool MainWindow::openSession(const QString& path) {
-  if (controller_->isRunning()) {
-    sink_.error(tr("Open session"), tr("A fit is running: cancel it first."));
+  if (controller_->isRunning() || cv_->isRunning()) {
+    sink_.error(tr("Open session"), tr("A fit or cross-validation is running: cancel it first."));
     return false;
   }
   try {
@@ -265,9 +266,13 @@ bool MainWindow::openSession(const QString& path) {
       dataPanel_->setGeneratorSpec(s.data.paper);
       if (!dataPanel_->generate()) return false;
       dataPanel_->setRoles(s.roles);
+      cv_->restore(s.cv, s.settings.family);
     } else if (s.data.kind == DataSourceSpec::Kind::Csv) {
       pendingRoles_ = s.roles;
+      pendingCv_.emplace(s.cv, s.settings.family);
       if (!dataPanel_->openCsv(s.data.path)) return false;
+    } else {
+      cv_->restore(s.cv, s.settings.family);
     }
     syncSettings();
     store_.addRecentFile(path);
@@ -283,6 +288,8 @@ bool MainWindow::openSession(const QString& path) {
 }
 
 void MainWindow::applyPendingRoles() {
+  if (pendingCv_) cv_->restore(pendingCv_->first, pendingCv_->second);
+  pendingCv_.reset();
   if (!pendingRoles_) return;
   dataPanel_->setRoles(*pendingRoles_);
   syncSettings();

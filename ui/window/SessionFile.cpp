@@ -27,6 +27,42 @@ QStringList toList(const json& a) {
   return out;
 }
 
+json cvToJson(const CvState& cv) {
+  json result = nullptr;
+  if (!cv.risk.empty()) result = {{"risk", cv.risk}, {"mean", cv.mean}, {"mstop", cv.mstop}};
+  return {{"type", foldTypeWord(cv.type)},
+          {"count", cv.count},
+          {"prob", cv.prob},
+          {"seed", cv.seed},
+          {"folds_file", cv.foldsFile.isEmpty() ? json(nullptr) : json(ss(QFileInfo(cv.foldsFile).absoluteFilePath()))},
+          {"result", result}};
+}
+
+// Throws gb::InputError naming the field for what the tab could not show.
+CvState cvFromJson(const json& j, const QDir& base) {
+  CvState cv;
+  cv.type = foldTypeFromWord(j.at("type").get<std::string>());
+  cv.count = j.at("count").get<int>();
+  cv.prob = j.at("prob").get<double>();
+  cv.seed = j.at("seed").get<std::uint64_t>();
+  if (j.contains("folds_file") && j.at("folds_file").is_string())
+    cv.foldsFile = base.absoluteFilePath(qs(j.at("folds_file").get<std::string>()));
+  if (cv.count < 1 || !(cv.prob > 0.0 && cv.prob < 1.0))
+    throw gb::InputError("cross_validation: count must be at least 1 and prob in (0, 1)");
+  const json& r = j.value("result", json(nullptr));
+  if (r.is_null()) return cv;
+  r.at("risk").get_to(cv.risk);
+  r.at("mean").get_to(cv.mean);
+  cv.mstop = r.at("mstop").get<int>();
+  bool ok = !cv.risk.empty() && !cv.mean.empty() && cv.mstop >= 0 && cv.mstop < static_cast<int>(cv.mean.size());
+  for (const auto& curve : cv.risk) ok = ok && curve.size() == cv.mean.size();
+  if (!ok)
+    throw gb::InputError(
+        "cross_validation.result: needs one risk curve per fold, each as long as the mean, and "
+        "mstop an index into the mean");
+  return cv;
+}
+
 }  // namespace
 
 void saveSession(const QString& path, const Session& s) {
@@ -56,7 +92,8 @@ void saveSession(const QString& path, const Session& s) {
            {"ignored", toJson(s.roles.ignored)}}},
          {"settings", s.settings},
          {"compute", s.compute},
-         {"model", s.modelPath.isEmpty() ? json(nullptr) : json(ss(s.modelPath))}};
+         {"model", s.modelPath.isEmpty() ? json(nullptr) : json(ss(s.modelPath))},
+         {"cross_validation", cvToJson(s.cv)}};
   gb::writeFileAtomically(ss(path), [&](std::ostream& out) { out << j.dump(2) << '\n'; });
 }
 
@@ -97,8 +134,11 @@ Session loadSession(const QString& path) {
     j.at("compute").get_to(s.compute);
     if (j.contains("model") && j.at("model").is_string())
       s.modelPath = base.absoluteFilePath(qs(j.at("model").get<std::string>()));
-  } catch (const gb::InputError&) {
-    throw;
+    if (j.contains("cross_validation")) s.cv = cvFromJson(j.at("cross_validation"), base);
+  } catch (const gb::InputError& e) {
+    const std::string what = e.what();
+    if (what.rfind(ss(path), 0) == 0) throw;
+    throw gb::InputError(ss(path) + ": " + what);
   } catch (const std::exception& e) {
     throw gb::InputError(ss(path) + ": malformed session file: " + e.what());
   }

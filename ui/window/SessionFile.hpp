@@ -1,10 +1,12 @@
 #pragma once
-// A session file (JSON): the data (generator spec or CSV path), column roles, model and compute settings, and
-// the path of a saved model.json. Reopening regenerates or rereads the data and restores everything else.
+// A session file (JSON): the data (generator spec or CSV path), column roles, model and compute settings, the path
+// of a saved model.json, and the Cross-validation tab (its controls and a finished run's curves). Reopening
+// regenerates or rereads the data and restores everything else.
 #include <QString>
 #include <optional>
 
 #include "data/DataSource.hpp"
+#include "fit/CvJob.hpp"
 #include "settings/ComputeSettings.hpp"
 #include "settings/ModelSettings.hpp"
 
@@ -16,6 +18,7 @@ struct Session {
   gb::ModelSettings settings;
   gb::ComputeSettings compute;
   QString modelPath;  // empty: no model saved
+  CvState cv;         // "cross_validation" (optional in the file: older sessions have none)
 };
 
 // Relative paths in the file are resolved against the session file's directory.
