@@ -128,23 +128,29 @@ ResamplingFolds kfoldFolds(std::size_t rows, int k, std::uint64_t seed, const st
   return f;
 }
 
+BootstrapSampler::BootstrapSampler(std::size_t rows, std::uint64_t seed, const std::vector<double>& caseWeights,
+                                   const std::string& option)
+    : cumulative_(rows), rng_(seed) {
+  for (std::size_t i = 0; i < rows; ++i) cumulative_[i] = total_ += caseWeight(caseWeights, i);
+  if (!(total_ > 0.0)) throw InputError(optionMessage(option, "every case weight is 0"));
+}
+
+std::vector<double> BootstrapSampler::next() {
+  const std::size_t rows = cumulative_.size();
+  std::vector<double> w(rows, 0.0);
+  for (std::size_t d = 0; d < rows; ++d) {
+    const double u = uniform(rng_) * total_;
+    const auto it = std::upper_bound(cumulative_.begin(), cumulative_.end(), u);
+    w[std::min(rows - 1, static_cast<std::size_t>(it - cumulative_.begin()))] += 1.0;
+  }
+  return w;
+}
+
 ResamplingFolds bootstrapFolds(std::size_t rows, int b, std::uint64_t seed, const std::vector<double>& caseWeights) {
   if (b < 1) throw InputError(optionMessage("--bootstrap", "must be at least 1, got " + std::to_string(b)));
-  std::vector<double> cumulative(rows);
-  double total = 0.0;
-  for (std::size_t i = 0; i < rows; ++i) cumulative[i] = total += caseWeight(caseWeights, i);
-  if (!(total > 0.0)) throw InputError(optionMessage("--bootstrap", "every case weight is 0"));
-  std::mt19937_64 rng(seed);
+  BootstrapSampler sampler(rows, seed, caseWeights, "--bootstrap");
   ResamplingFolds f{"bootstrap", {}};
-  for (int s = 0; s < b; ++s) {
-    std::vector<double> w(rows, 0.0);
-    for (std::size_t d = 0; d < rows; ++d) {
-      const double u = uniform(rng) * total;
-      const auto it = std::upper_bound(cumulative.begin(), cumulative.end(), u);
-      w[std::min(rows - 1, static_cast<std::size_t>(it - cumulative.begin()))] += 1.0;
-    }
-    f.weights.push_back(std::move(w));
-  }
+  for (int s = 0; s < b; ++s) f.weights.push_back(sampler.next());
   return f;
 }
 
@@ -186,6 +192,25 @@ ResamplingFolds foldsFromTable(const Dataset& table, std::size_t dataRows) {
   return f;
 }
 
+void forEachFold(int count, int parallel, const std::string& label, const std::function<void(int)>& fitFold) {
+  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(std::max(0, count)));
+#pragma omp parallel for schedule(dynamic, 1) num_threads(std::max(1, parallel))
+  for (int b = 0; b < count; ++b) {
+    const auto i = static_cast<std::size_t>(b);
+    try {
+      fitFold(b);
+    } catch (const InputError& e) {
+      const std::string what = e.what();
+      const std::string name = label + " " + std::to_string(b + 1);
+      errors[i] = std::make_exception_ptr(InputError(what.rfind(label + " ", 0) == 0 ? what : name + ": " + what));
+    } catch (...) {
+      errors[i] = std::current_exception();
+    }
+  }
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
+}
+
 CvResult crossValidate(std::shared_ptr<const Dataset> data, const ModelSettings& settings, const ResamplingFolds& folds,
                        const BackendMaker& makeBackend, int parallelFolds) {
   const int count = static_cast<int>(folds.weights.size());
@@ -196,22 +221,12 @@ CvResult crossValidate(std::shared_ptr<const Dataset> data, const ModelSettings&
     const std::unique_ptr<Backend> backend = makeBackend();
     batched = crossValidateBatched(data, settings, folds, *backend, result);
   }
-  std::vector<std::exception_ptr> errors(folds.weights.size());
-#pragma omp parallel for schedule(dynamic, 1) num_threads(std::max(1, parallelFolds))
-  for (int b = 0; b < (batched ? 0 : count); ++b) {
+  forEachFold(batched ? 0 : count, parallelFolds, "fold", [&](int b) {
     const auto i = static_cast<std::size_t>(b);
-    try {
-      Booster booster(data, settings, makeBackend(), folds.weights[i], "fold " + std::to_string(b + 1));
-      booster.run(settings.mstop);
-      result.risk[i] = booster.path().risk;
-    } catch (const InputError& e) {
-      errors[i] = std::make_exception_ptr(InputError(foldMessage(b, e.what())));
-    } catch (...) {
-      errors[i] = std::current_exception();
-    }
-  }
-  for (const auto& e : errors)
-    if (e) std::rethrow_exception(e);
+    Booster booster(data, settings, makeBackend(), folds.weights[i], "fold " + std::to_string(b + 1));
+    booster.run(settings.mstop);
+    result.risk[i] = booster.path().risk;
+  });
   result.batched = batched;
   const std::size_t steps = static_cast<std::size_t>(settings.mstop) + 1;
   result.mean.assign(steps, 0.0);

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,20 @@ struct ResamplingFolds {
 // Throws InputError naming the option for k < 2 or k > rows, B < 1, prob outside (0, 1).
 ResamplingFolds kfoldFolds(std::size_t rows, int k, std::uint64_t seed, const std::vector<double>& caseWeights);
 ResamplingFolds bootstrapFolds(std::size_t rows, int b, std::uint64_t seed, const std::vector<double>& caseWeights);
+// bootstrapFolds' samples one at a time (the s-th call of next() gives its fold s): n draws with replacement,
+// probabilities proportional to the case weights, as counts per row. Throws InputError naming `option` when every
+// case weight is 0.
+class BootstrapSampler {
+ public:
+  BootstrapSampler(std::size_t rows, std::uint64_t seed, const std::vector<double>& caseWeights,
+                   const std::string& option);
+  std::vector<double> next();
+
+ private:
+  std::vector<double> cumulative_;
+  double total_ = 0.0;
+  std::mt19937_64 rng_;
+};
 ResamplingFolds subsampleFolds(std::size_t rows, int b, double prob, std::uint64_t seed,
                                const std::vector<double>& caseWeights);
 // The folds of a CSV read from --folds-file: one numeric column per fold, one row per data row, non-negative
@@ -44,6 +59,11 @@ struct CvResult {
 
 // Makes each fold's backend (called once per fold, possibly from several threads at once).
 using BackendMaker = std::function<std::unique_ptr<Backend>()>;
+
+// Runs fitFold(b) for every fold b = 0..count-1, `parallel` at once (OpenMP threads, one fold each, as they come). A
+// fold's InputError is prefixed "<label> b+1: " unless it starts with "<label> " already; after every fold ended, the
+// first fold's error (in fold order) is rethrown. crossValidate and effectBands run their fits through it.
+void forEachFold(int count, int parallel, const std::string& label, const std::function<void(int)>& fitFold);
 
 // Fits every fold to settings.mstop iterations. `parallelFolds` > 1 runs that many folds at once (CPU backends of
 // one thread each). With 1, a backend that batches folds (Backend::foldBatchSize, the OpenCL backend for spline
