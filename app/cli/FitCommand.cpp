@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "Commands.hpp"
+#include "FitBands.hpp"
 #include "FitOptions.hpp"
 #include "FitSummary.hpp"
 #include "common/Error.hpp"
@@ -152,7 +153,7 @@ int runFit(const FitOptions& o, const std::vector<Override>& overrides) {
   const std::unique_ptr<Booster> fitted = makeBooster(data, settings, std::move(backend), o.data);
   Booster& booster = *fitted;
   const std::uint64_t resultBytes = resultBytesEstimate(data->rows(), booster.settings(), booster.learners().size());
-  outputs.setExpectedBytes(o.out, resultBytes);
+  outputs.setExpectedBytes(o.out, resultBytes + (o.bands > 0 ? bandsBytesEstimate(booster) : 0));
   if (!o.model.empty()) outputs.setExpectedBytes(o.model, resultBytes / 2);
   outputs.checkSpace();
   const int mstop = booster.settings().mstop;
@@ -171,6 +172,7 @@ int runFit(const FitOptions& o, const std::vector<Override>& overrides) {
   used.compute = compute;
   nlohmann::json result = resultJson(booster, model, used, readSeconds);
   if (!cvJson.is_null()) result["cv"] = cvJson;
+  if (o.bands > 0) result["bands"] = fitBands(data, booster, o.bands, o.folds.seed, compute, o.quiet);
   // nlohmann writes doubles with max_digits10 digits: fitted values and risks round-trip exactly.
   outputs.write(o.out, [&result](std::ostream& out) { out << jsonText(result) << '\n'; });
   if (!o.model.empty())
@@ -198,6 +200,7 @@ Command addFitCommand(CLI::App& app) {
       ->check(CLI::IsMember({"paper", "mboost"}))
       ->group("Model");
   addComputeOptions(sub, options->compute);
+  addBandsOption(sub, options->bands);
   sub->add_flag("--summary", options->summary, "Print a human summary of the fit to stdout")->group("Output");
   sub->add_flag("--quiet", options->quiet, "No progress lines on stderr (they appear only for runs over ~2 s)")
       ->group("Output");

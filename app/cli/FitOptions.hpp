@@ -37,6 +37,7 @@ struct FitOptions {
   std::string mstopWord;  // fit's --mstop as given: a number or "cv"
   FoldOptions folds;      // fit --mstop cv
   int cvGrid = 1000;      // fit --mstop cv: the folds run this many iterations
+  int bands = 0;          // fit --bands: bootstrap refits for the partial effects' bands (0: none)
 };
 
 // An explicitly given option and how it changes the settings taken from the preset.
