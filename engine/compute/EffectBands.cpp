@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <mutex>
 
 #include "common/Error.hpp"
@@ -112,7 +113,11 @@ std::optional<EffectBands> effectBands(std::shared_ptr<const Dataset> data, cons
       Booster refit(data, fitted.settings(), makeBackend(), weights, name);
       refit.run(mstop, [&](const Booster&) { return keepGoing(); });
       if (refit.iteration() < mstop) return;
-      replicate[static_cast<std::size_t>(b)] = layout.effects(fitted.learners(), refit.coefficients());
+      std::vector<double> effects = layout.effects(fitted.learners(), refit.coefficients());
+      for (double v : effects)
+        if (!std::isfinite(v))
+          throw InputError(name + ": the refit diverged (an effect is not finite); lower --nu, e.g. --nu 0.01");
+      replicate[static_cast<std::size_t>(b)] = std::move(effects);
     } catch (const InputError& e) {
       const std::string what = e.what();
       throw InputError(what.rfind(name + ":", 0) == 0 ? what : name + ": " + what);
