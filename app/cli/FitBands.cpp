@@ -67,6 +67,7 @@ nlohmann::json fitBands(std::shared_ptr<const Dataset> data, const Booster& fitt
   return {{"replicates", bands->replicates},
           {"seed", bands->seed},
           {"mstop", bands->mstop},
+          {"batched", bands->batched},
           {"sample", "bootstrap of the used rows"},
           {"centred", "f(x) minus its mean over the training rows (the fitted model's weighted means)"},
           {"learners", learners}};

@@ -46,28 +46,30 @@ class ProblemCapture final : public Backend {
   BoostProblem problem;
 };
 
-std::string foldMessage(int b, const std::string& what) {
-  return what.rfind("fold ", 0) == 0 ? what : "fold " + std::to_string(b + 1) + ": " + what;
+std::string foldMessage(int b, const std::string& what, const std::string& label = "fold") {
+  return what.rfind(label + " ", 0) == 0 ? what : label + " " + std::to_string(b + 1) + ": " + what;
 }
 
 // Sets up folds [begin, end) (in parallel: each fold's Gram and lambdas are its own) with problem-capturing backends.
 std::vector<std::unique_ptr<Booster>> setUpFolds(const std::shared_ptr<const Dataset>& data,
-                                                 const ModelSettings& settings, const ResamplingFolds& folds, int begin,
-                                                 int end, std::vector<ProblemCapture*>& captures) {
-  std::vector<std::unique_ptr<Booster>> boosters(static_cast<std::size_t>(end - begin));
+                                                 const ModelSettings& settings, const std::string& label,
+                                                 const std::vector<std::vector<double>>& weights, int begin,
+                                                 std::vector<ProblemCapture*>& captures) {
+  std::vector<std::unique_ptr<Booster>> boosters(weights.size());
   captures.assign(boosters.size(), nullptr);
   std::vector<std::exception_ptr> errors(boosters.size());
+  const int count = static_cast<int>(weights.size());
 #pragma omp parallel for schedule(dynamic, 1)
-  for (int b = begin; b < end; ++b) {
-    const auto i = static_cast<std::size_t>(b - begin);
+  for (int f = 0; f < count; ++f) {
+    const auto i = static_cast<std::size_t>(f);
+    const int b = begin + f;
     try {
       auto capture = std::make_unique<ProblemCapture>();
       captures[i] = capture.get();
-      boosters[i] =
-          std::make_unique<Booster>(data, settings, std::move(capture), folds.weights[static_cast<std::size_t>(b)],
-                                    "fold " + std::to_string(b + 1));
+      boosters[i] = std::make_unique<Booster>(data, settings, std::move(capture), weights[i],
+                                              label + " " + std::to_string(b + 1));
     } catch (const InputError& e) {
-      errors[i] = std::make_exception_ptr(InputError(foldMessage(b, e.what())));
+      errors[i] = std::make_exception_ptr(InputError(foldMessage(b, e.what(), label)));
     } catch (...) {
       errors[i] = std::current_exception();
     }
@@ -81,33 +83,18 @@ std::vector<std::unique_ptr<Booster>> setUpFolds(const std::shared_ptr<const Dat
 // the backend does not batch this model.
 bool crossValidateBatched(const std::shared_ptr<const Dataset>& data, const ModelSettings& settings,
                           const ResamplingFolds& folds, Backend& backend, CvResult& result) {
-  const int count = static_cast<int>(folds.weights.size());
-  const int size = static_cast<int>(backend.foldBatchSize());
-  if (size <= 0) return false;
-  using Clock = std::chrono::steady_clock;
-  auto since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
-  for (int begin = 0; begin < count; begin += size) {
-    const int end = std::min(count, begin + size);
-    const auto start = Clock::now();
-    std::vector<ProblemCapture*> captures;
-    const std::vector<std::unique_ptr<Booster>> boosters = setUpFolds(data, settings, folds, begin, end, captures);
-    std::vector<BoostProblem> problems;
-    for (const ProblemCapture* c : captures) problems.push_back(c->problem);
-    const std::unique_ptr<FoldBatch> batch = backend.prepareFolds(problems);
-    if (!batch) return false;  // only the first batch can get here: the model is the same in every batch
-    result.setupSeconds += since(start);
-    const auto iterations = Clock::now();
-    std::vector<std::vector<IterationResult>> out;
-    batch->iterate(settings.mstop, out);
-    result.iterateSeconds += since(iterations);
-    for (int b = begin; b < end; ++b) {
-      const auto i = static_cast<std::size_t>(b - begin);
-      std::vector<double>& risk = result.risk[static_cast<std::size_t>(b)];
-      risk.assign(1, boosters[i]->path().risk.front());
-      for (const IterationResult& r : out[i]) risk.push_back(r.risk);
-    }
-  }
-  return true;
+  BatchedFolds run;
+  run.count = static_cast<int>(folds.weights.size());
+  run.iterations = settings.mstop;
+  run.weightsOf = [&folds](int b) { return folds.weights[static_cast<std::size_t>(b)]; };
+  run.done = [&result](int b, const Booster& setUp, const std::vector<IterationResult>& out) {
+    std::vector<double>& risk = result.risk[static_cast<std::size_t>(b)];
+    risk.assign(1, setUp.path().risk.front());
+    for (const IterationResult& r : out) risk.push_back(r.risk);
+  };
+  run.setupSeconds = &result.setupSeconds;
+  run.iterateSeconds = &result.iterateSeconds;
+  return runFoldsBatched(data, settings, backend, run);
 }
 
 }  // namespace
@@ -190,6 +177,41 @@ ResamplingFolds foldsFromTable(const Dataset& table, std::size_t dataRows) {
   }
   if (f.weights.empty()) throw InputError(locate(file, 1, 1, "--folds-file has no fold column"));
   return f;
+}
+
+bool runFoldsBatched(const std::shared_ptr<const Dataset>& data, const ModelSettings& settings, Backend& backend,
+                     const BatchedFolds& run) {
+  const int size = static_cast<int>(backend.foldBatchSize());
+  if (size <= 0) return false;
+  using Clock = std::chrono::steady_clock;
+  auto since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
+  for (int begin = 0; begin < run.count; begin += size) {
+    if (run.keepGoing && !run.keepGoing()) return true;
+    const int end = std::min(run.count, begin + size);
+    const auto start = Clock::now();
+    std::vector<std::vector<double>> weights;
+    for (int b = begin; b < end; ++b) weights.push_back(run.weightsOf(b));
+    std::vector<ProblemCapture*> captures;
+    const std::vector<std::unique_ptr<Booster>> boosters =
+        setUpFolds(data, settings, run.label, weights, begin, captures);
+    std::vector<BoostProblem> problems;
+    for (const ProblemCapture* c : captures) problems.push_back(c->problem);
+    const std::unique_ptr<FoldBatch> batch = backend.prepareFolds(problems);
+    if (!batch) return false;  // only the first batch can get here: the model is the same in every batch
+    if (run.setupSeconds) *run.setupSeconds += since(start);
+    const auto iterating = Clock::now();
+    std::vector<std::vector<IterationResult>> out;
+    // With keepGoing, chunks of iterations so that a cancel acts within the batch.
+    const int chunk = run.keepGoing ? std::max(1, std::min(run.iterations, 50)) : std::max(1, run.iterations);
+    for (int done = 0; done < run.iterations; done += chunk) {
+      if (run.keepGoing && !run.keepGoing()) return true;
+      batch->iterate(std::min(chunk, run.iterations - done), out);
+    }
+    if (run.iterateSeconds) *run.iterateSeconds += since(iterating);
+    out.resize(boosters.size());
+    for (int b = begin; b < end; ++b) run.done(b, *boosters[static_cast<std::size_t>(b - begin)], out[b - begin]);
+  }
+  return true;
 }
 
 void forEachFold(int count, int parallel, const std::string& label, const std::function<void(int)>& fitFold) {

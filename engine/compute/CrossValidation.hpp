@@ -16,6 +16,8 @@
 
 namespace gb {
 
+class Booster;
+
 struct ResamplingFolds {
   std::string type;                          // "kfold", "bootstrap", "subsample" or "folds-file"
   std::vector<std::vector<double>> weights;  // [fold][input row]: non-negative weights
@@ -59,6 +61,26 @@ struct CvResult {
 
 // Makes each fold's backend (called once per fold, possibly from several threads at once).
 using BackendMaker = std::function<std::unique_ptr<Backend>()>;
+
+// Folds advancing together on a backend that batches the model (Backend::foldBatchSize > 0: the OpenCL backend for
+// spline models), in batches of foldBatchSize(): each fold a Booster set up on the CPU (in parallel; weights from
+// weightsOf(b), called in fold order from the calling thread; named "<label> b+1" in errors) whose problem joins the
+// batch, then `iterations` iterations of the whole batch. done(b, setUp, results) gets each fold's set-up Booster (its
+// offset, path().risk[0]) and its iteration results. keepGoing, when set, is asked between batches and between
+// chunks of 50 iterations (false: return, the unfinished folds never reach done).
+struct BatchedFolds {
+  int count = 0;
+  int iterations = 0;
+  std::string label = "fold";
+  std::function<std::vector<double>(int)> weightsOf;
+  std::function<void(int, const Booster&, const std::vector<IterationResult>&)> done;
+  std::function<bool()> keepGoing;
+  double* setupSeconds = nullptr;    // accumulated when set
+  double* iterateSeconds = nullptr;  // accumulated when set
+};
+// False, having run nothing, when the backend does not batch this model.
+bool runFoldsBatched(const std::shared_ptr<const Dataset>& data, const ModelSettings& settings, Backend& backend,
+                     const BatchedFolds& run);
 
 // Runs fitFold(b) for every fold b = 0..count-1, `parallel` at once (OpenMP threads, one fold each, as they come). A
 // fold's InputError is prefixed "<label> b+1: " unless it starts with "<label> " already; after every fold ended, the

@@ -87,19 +87,50 @@ std::optional<EffectBands> effectBands(std::shared_ptr<const Dataset> data, cons
                                        const BandsMonitor& monitor) {
   if (replicates < 1)
     throw InputError(optionMessage("--bands", "must be a positive integer, got " + std::to_string(replicates)));
-  BandSampler sampler(fitted.frame(), seed);
   const EffectLayout layout(fitted.learners());
   const int mstop = fitted.iteration();
   std::vector<std::vector<double>> replicate(static_cast<std::size_t>(replicates));
   std::atomic<bool> stop{false};
   std::mutex draw, report;
-  int drawn = 0, done = 0;
+  int done = 0;
   auto keepGoing = [&]() {
     if (!stop && monitor.cancelled && monitor.cancelled()) stop = true;
     return !stop;
   };
+  auto store = [&](int b, const std::vector<Eigen::VectorXd>& gamma) {
+    std::vector<double> effects = layout.effects(fitted.learners(), gamma);
+    for (double v : effects)
+      if (!std::isfinite(v))
+        throw InputError("bootstrap " + std::to_string(b + 1) +
+                         ": the refit diverged (an effect is not finite); lower --nu, e.g. --nu 0.01");
+    replicate[static_cast<std::size_t>(b)] = std::move(effects);
+    std::lock_guard<std::mutex> lock(report);
+    ++done;
+    if (monitor.replicateDone) monitor.replicateDone(done);
+  };
+  // One device: the refits advance together where the backend batches folds (as crossValidate's do).
+  bool batched = false;
+  if (parallel <= 1) {
+    BandSampler sampler(fitted.frame(), seed);
+    BatchedFolds run;
+    run.count = replicates;
+    run.iterations = mstop;
+    run.label = "bootstrap";
+    run.weightsOf = [&sampler](int) { return sampler.next(); };  // called in fold order: sample b is fold b
+    run.keepGoing = keepGoing;
+    run.done = [&](int b, const Booster& setUp, const std::vector<IterationResult>& out) {
+      std::vector<Eigen::VectorXd> gamma = setUp.coefficients();  // zeros: no iteration yet
+      for (const IterationResult& r : out)
+        gamma[static_cast<std::size_t>(r.learner)] += Eigen::Map<const Eigen::VectorXd>(r.delta.data(), r.delta.size());
+      store(b, gamma);
+    };
+    const std::unique_ptr<Backend> backend = makeBackend();
+    batched = runFoldsBatched(data, fitted.settings(), *backend, run);
+  }
+  BandSampler sampler(fitted.frame(), seed);
+  int drawn = 0;
   // Replicate b is the b-th sample drawn, whichever thread draws it, so the bands do not depend on the threads.
-  forEachFold(replicates, parallel, "bootstrap", [&](int) {
+  forEachFold(batched ? 0 : replicates, parallel, "bootstrap", [&](int) {
     if (!keepGoing()) return;
     std::vector<double> weights;
     int b = 0;
@@ -113,24 +144,18 @@ std::optional<EffectBands> effectBands(std::shared_ptr<const Dataset> data, cons
       Booster refit(data, fitted.settings(), makeBackend(), weights, name);
       refit.run(mstop, [&](const Booster&) { return keepGoing(); });
       if (refit.iteration() < mstop) return;
-      std::vector<double> effects = layout.effects(fitted.learners(), refit.coefficients());
-      for (double v : effects)
-        if (!std::isfinite(v))
-          throw InputError(name + ": the refit diverged (an effect is not finite); lower --nu, e.g. --nu 0.01");
-      replicate[static_cast<std::size_t>(b)] = std::move(effects);
+      store(b, refit.coefficients());
     } catch (const InputError& e) {
       const std::string what = e.what();
-      throw InputError(what.rfind(name + ":", 0) == 0 ? what : name + ": " + what);
+      throw InputError(what.rfind("bootstrap ", 0) == 0 ? what : name + ": " + what);
     }
-    std::lock_guard<std::mutex> lock(report);
-    ++done;
-    if (monitor.replicateDone) monitor.replicateDone(done);
   });
   if (stop || done < replicates) return std::nullopt;
   EffectBands bands = summarise(fitted, layout, replicate);
   bands.replicates = replicates;
   bands.seed = seed;
   bands.mstop = mstop;
+  bands.batched = batched;
   return bands;
 }
 

@@ -30,6 +30,7 @@ struct EffectBands {
   int replicates = 0;
   std::uint64_t seed = 0;
   int mstop = 0;
+  bool batched = false;               // the refits advanced together (Backend::prepareFolds), not one by one
   std::vector<LearnerBand> learners;  // every learner of the fit, in its order
 };
 
@@ -55,7 +56,8 @@ struct BandsMonitor {
 };
 
 // Bands around `fitted` (a Booster run on `data`; its iteration() is the mstop of every refit). `parallel` > 1 runs
-// that many refits at once (CPU backends of one thread each, from makeBackend). Throws InputError naming the
+// that many refits at once (CPU backends of one thread each, from makeBackend); with 1, a backend that batches folds
+// (the OpenCL backend for spline models, as crossValidate) runs them together. Throws InputError naming the
 // replicate ("bootstrap 3: ...") for a refit that cannot be fitted, and naming --bands for B < 1. The samples are
 // drawn as the refits start (never all B at once: B x n weights would not fit for large n).
 std::optional<EffectBands> effectBands(std::shared_ptr<const Dataset> data, const Booster& fitted, int replicates,
