@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates docs/screenshots/{main-window,learner-race,kernel-chart}.png, binomial-{effects,fitted}.png and
-# model-panel.png, and {bodyfat,airquality,iris}-effects.png + airquality-data.png from R's data sets in tests/data: runs gamboost-studio under a virtual X server (xvfb-run), generates the paper's data, fits, and
+# model-panel.png, and {bodyfat,airquality,iris}-effects.png + airquality-data.png + bodyfat-bands.png from R's data sets in tests/data: runs gamboost-studio under a virtual X server (xvfb-run), generates the paper's data, fits, and
 # grabs the views; then fits a generated 0/1 response as binomial. The kernel chart shows the saved
 # H100 reports in docs/bench/h100-*.json when present, else a short benchmark on this machine's OpenCL device.
 # Usage: scripts/screenshots.sh [build-dir]   (default: $GB_BUILD_DIR or build)

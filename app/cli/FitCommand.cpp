@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "Commands.hpp"
+#include "FitBands.hpp"
 #include "FitOptions.hpp"
 #include "FitSummary.hpp"
 #include "MstopChoice.hpp"
@@ -158,7 +159,7 @@ int runFit(const FitOptions& o, const std::vector<Override>& overrides) {
   Booster& booster = *fitted;
   const std::uint64_t resultBytes = resultBytesEstimate(data->rows(), booster.settings(), booster.learners().size()) *
                                     (o.holdout > 0.0 ? 2 : 1);  // "holdout": a risk curve and the held-out rows
-  outputs.setExpectedBytes(o.out, resultBytes);
+  outputs.setExpectedBytes(o.out, resultBytes + (o.bands > 0 ? bandsBytesEstimate(booster) : 0));
   if (!o.model.empty()) outputs.setExpectedBytes(o.model, resultBytes / 2);
   outputs.checkSpace();
   const int mstop = booster.settings().mstop;
@@ -178,6 +179,7 @@ int runFit(const FitOptions& o, const std::vector<Override>& overrides) {
   nlohmann::json result = resultJson(booster, model, used, readSeconds);
   if (!cvJson.is_null()) result["cv"] = cvJson;
   if (booster.heldOut()) result["holdout"] = holdoutJson(booster, used);
+  if (o.bands > 0) result["bands"] = fitBands(data, booster, o.bands, o.folds.seed, compute, o.quiet);
   // nlohmann writes doubles with max_digits10 digits: fitted values and risks round-trip exactly.
   outputs.write(o.out, [&result](std::ostream& out) { out << jsonText(result) << '\n'; });
   if (!o.model.empty())
@@ -207,6 +209,7 @@ Command addFitCommand(CLI::App& app) {
       ->check(CLI::IsMember({"paper", "mboost"}))
       ->group("Model");
   addComputeOptions(sub, options->compute);
+  addBandsOption(sub, options->bands);
   sub->add_flag("--summary", options->summary, "Print a human summary of the fit to stdout")->group("Output");
   sub->add_flag("--quiet", options->quiet, "No progress lines on stderr (they appear only for runs over ~2 s)")
       ->group("Output");

@@ -39,6 +39,7 @@ struct FitOptions {
   FoldOptions folds;      // fit --mstop cv
   int cvGrid = 1000;      // fit --mstop cv: the folds run this many iterations
   double holdout = 0.0;   // fit --holdout: the share of used rows held out; 0: none (a given 0 is refused)
+  int bands = 0;          // fit --bands: bootstrap refits for the partial effects' bands (0: none)
 };
 
 // An explicitly given option and how it changes the settings taken from the preset.

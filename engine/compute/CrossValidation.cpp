@@ -46,28 +46,30 @@ class ProblemCapture final : public Backend {
   BoostProblem problem;
 };
 
-std::string foldMessage(int b, const std::string& what) {
-  return what.rfind("fold ", 0) == 0 ? what : "fold " + std::to_string(b + 1) + ": " + what;
+std::string foldMessage(int b, const std::string& what, const std::string& label = "fold") {
+  return what.rfind(label + " ", 0) == 0 ? what : label + " " + std::to_string(b + 1) + ": " + what;
 }
 
 // Sets up folds [begin, end) (in parallel: each fold's Gram and lambdas are its own) with problem-capturing backends.
 std::vector<std::unique_ptr<Booster>> setUpFolds(const std::shared_ptr<const Dataset>& data,
-                                                 const ModelSettings& settings, const ResamplingFolds& folds, int begin,
-                                                 int end, std::vector<ProblemCapture*>& captures) {
-  std::vector<std::unique_ptr<Booster>> boosters(static_cast<std::size_t>(end - begin));
+                                                 const ModelSettings& settings, const std::string& label,
+                                                 const std::vector<std::vector<double>>& weights, int begin,
+                                                 std::vector<ProblemCapture*>& captures) {
+  std::vector<std::unique_ptr<Booster>> boosters(weights.size());
   captures.assign(boosters.size(), nullptr);
   std::vector<std::exception_ptr> errors(boosters.size());
+  const int count = static_cast<int>(weights.size());
 #pragma omp parallel for schedule(dynamic, 1)
-  for (int b = begin; b < end; ++b) {
-    const auto i = static_cast<std::size_t>(b - begin);
+  for (int f = 0; f < count; ++f) {
+    const auto i = static_cast<std::size_t>(f);
+    const int b = begin + f;
     try {
       auto capture = std::make_unique<ProblemCapture>();
       captures[i] = capture.get();
-      boosters[i] =
-          std::make_unique<Booster>(data, settings, std::move(capture), folds.weights[static_cast<std::size_t>(b)],
-                                    "fold " + std::to_string(b + 1));
+      boosters[i] = std::make_unique<Booster>(data, settings, std::move(capture), weights[i],
+                                              label + " " + std::to_string(b + 1));
     } catch (const InputError& e) {
-      errors[i] = std::make_exception_ptr(InputError(foldMessage(b, e.what())));
+      errors[i] = std::make_exception_ptr(InputError(foldMessage(b, e.what(), label)));
     } catch (...) {
       errors[i] = std::current_exception();
     }
@@ -81,33 +83,18 @@ std::vector<std::unique_ptr<Booster>> setUpFolds(const std::shared_ptr<const Dat
 // the backend does not batch this model.
 bool crossValidateBatched(const std::shared_ptr<const Dataset>& data, const ModelSettings& settings,
                           const ResamplingFolds& folds, Backend& backend, CvResult& result) {
-  const int count = static_cast<int>(folds.weights.size());
-  const int size = static_cast<int>(backend.foldBatchSize());
-  if (size <= 0) return false;
-  using Clock = std::chrono::steady_clock;
-  auto since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
-  for (int begin = 0; begin < count; begin += size) {
-    const int end = std::min(count, begin + size);
-    const auto start = Clock::now();
-    std::vector<ProblemCapture*> captures;
-    const std::vector<std::unique_ptr<Booster>> boosters = setUpFolds(data, settings, folds, begin, end, captures);
-    std::vector<BoostProblem> problems;
-    for (const ProblemCapture* c : captures) problems.push_back(c->problem);
-    const std::unique_ptr<FoldBatch> batch = backend.prepareFolds(problems);
-    if (!batch) return false;  // only the first batch can get here: the model is the same in every batch
-    result.setupSeconds += since(start);
-    const auto iterations = Clock::now();
-    std::vector<std::vector<IterationResult>> out;
-    batch->iterate(settings.mstop, out);
-    result.iterateSeconds += since(iterations);
-    for (int b = begin; b < end; ++b) {
-      const auto i = static_cast<std::size_t>(b - begin);
-      std::vector<double>& risk = result.risk[static_cast<std::size_t>(b)];
-      risk.assign(1, boosters[i]->path().risk.front());
-      for (const IterationResult& r : out[i]) risk.push_back(r.risk);
-    }
-  }
-  return true;
+  BatchedFolds run;
+  run.count = static_cast<int>(folds.weights.size());
+  run.iterations = settings.mstop;
+  run.weightsOf = [&folds](int b) { return folds.weights[static_cast<std::size_t>(b)]; };
+  run.done = [&result](int b, const Booster& setUp, const std::vector<IterationResult>& out) {
+    std::vector<double>& risk = result.risk[static_cast<std::size_t>(b)];
+    risk.assign(1, setUp.path().risk.front());
+    for (const IterationResult& r : out) risk.push_back(r.risk);
+  };
+  run.setupSeconds = &result.setupSeconds;
+  run.iterateSeconds = &result.iterateSeconds;
+  return runFoldsBatched(data, settings, backend, run);
 }
 
 }  // namespace
@@ -128,23 +115,29 @@ ResamplingFolds kfoldFolds(std::size_t rows, int k, std::uint64_t seed, const st
   return f;
 }
 
+BootstrapSampler::BootstrapSampler(std::size_t rows, std::uint64_t seed, const std::vector<double>& caseWeights,
+                                   const std::string& option)
+    : cumulative_(rows), rng_(seed) {
+  for (std::size_t i = 0; i < rows; ++i) cumulative_[i] = total_ += caseWeight(caseWeights, i);
+  if (!(total_ > 0.0)) throw InputError(optionMessage(option, "every case weight is 0"));
+}
+
+std::vector<double> BootstrapSampler::next() {
+  const std::size_t rows = cumulative_.size();
+  std::vector<double> w(rows, 0.0);
+  for (std::size_t d = 0; d < rows; ++d) {
+    const double u = uniform(rng_) * total_;
+    const auto it = std::upper_bound(cumulative_.begin(), cumulative_.end(), u);
+    w[std::min(rows - 1, static_cast<std::size_t>(it - cumulative_.begin()))] += 1.0;
+  }
+  return w;
+}
+
 ResamplingFolds bootstrapFolds(std::size_t rows, int b, std::uint64_t seed, const std::vector<double>& caseWeights) {
   if (b < 1) throw InputError(optionMessage("--bootstrap", "must be at least 1, got " + std::to_string(b)));
-  std::vector<double> cumulative(rows);
-  double total = 0.0;
-  for (std::size_t i = 0; i < rows; ++i) cumulative[i] = total += caseWeight(caseWeights, i);
-  if (!(total > 0.0)) throw InputError(optionMessage("--bootstrap", "every case weight is 0"));
-  std::mt19937_64 rng(seed);
+  BootstrapSampler sampler(rows, seed, caseWeights, "--bootstrap");
   ResamplingFolds f{"bootstrap", {}};
-  for (int s = 0; s < b; ++s) {
-    std::vector<double> w(rows, 0.0);
-    for (std::size_t d = 0; d < rows; ++d) {
-      const double u = uniform(rng) * total;
-      const auto it = std::upper_bound(cumulative.begin(), cumulative.end(), u);
-      w[std::min(rows - 1, static_cast<std::size_t>(it - cumulative.begin()))] += 1.0;
-    }
-    f.weights.push_back(std::move(w));
-  }
+  for (int s = 0; s < b; ++s) f.weights.push_back(sampler.next());
   return f;
 }
 
@@ -186,6 +179,60 @@ ResamplingFolds foldsFromTable(const Dataset& table, std::size_t dataRows) {
   return f;
 }
 
+bool runFoldsBatched(const std::shared_ptr<const Dataset>& data, const ModelSettings& settings, Backend& backend,
+                     const BatchedFolds& run) {
+  const int size = static_cast<int>(backend.foldBatchSize());
+  if (size <= 0) return false;
+  using Clock = std::chrono::steady_clock;
+  auto since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
+  for (int begin = 0; begin < run.count; begin += size) {
+    if (run.keepGoing && !run.keepGoing()) return true;
+    const int end = std::min(run.count, begin + size);
+    const auto start = Clock::now();
+    std::vector<std::vector<double>> weights;
+    for (int b = begin; b < end; ++b) weights.push_back(run.weightsOf(b));
+    std::vector<ProblemCapture*> captures;
+    const std::vector<std::unique_ptr<Booster>> boosters =
+        setUpFolds(data, settings, run.label, weights, begin, captures);
+    std::vector<BoostProblem> problems;
+    for (const ProblemCapture* c : captures) problems.push_back(c->problem);
+    const std::unique_ptr<FoldBatch> batch = backend.prepareFolds(problems);
+    if (!batch) return false;  // only the first batch can get here: the model is the same in every batch
+    if (run.setupSeconds) *run.setupSeconds += since(start);
+    const auto iterating = Clock::now();
+    std::vector<std::vector<IterationResult>> out;
+    // With keepGoing, chunks of iterations so that a cancel acts within the batch.
+    const int chunk = run.keepGoing ? std::max(1, std::min(run.iterations, 50)) : std::max(1, run.iterations);
+    for (int done = 0; done < run.iterations; done += chunk) {
+      if (run.keepGoing && !run.keepGoing()) return true;
+      batch->iterate(std::min(chunk, run.iterations - done), out);
+    }
+    if (run.iterateSeconds) *run.iterateSeconds += since(iterating);
+    out.resize(boosters.size());
+    for (int b = begin; b < end; ++b) run.done(b, *boosters[static_cast<std::size_t>(b - begin)], out[b - begin]);
+  }
+  return true;
+}
+
+void forEachFold(int count, int parallel, const std::string& label, const std::function<void(int)>& fitFold) {
+  std::vector<std::exception_ptr> errors(static_cast<std::size_t>(std::max(0, count)));
+#pragma omp parallel for schedule(dynamic, 1) num_threads(std::max(1, parallel))
+  for (int b = 0; b < count; ++b) {
+    const auto i = static_cast<std::size_t>(b);
+    try {
+      fitFold(b);
+    } catch (const InputError& e) {
+      const std::string what = e.what();
+      const std::string name = label + " " + std::to_string(b + 1);
+      errors[i] = std::make_exception_ptr(InputError(what.rfind(label + " ", 0) == 0 ? what : name + ": " + what));
+    } catch (...) {
+      errors[i] = std::current_exception();
+    }
+  }
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
+}
+
 CvResult crossValidate(std::shared_ptr<const Dataset> data, const ModelSettings& settings, const ResamplingFolds& folds,
                        const BackendMaker& makeBackend, int parallelFolds) {
   const int count = static_cast<int>(folds.weights.size());
@@ -196,22 +243,12 @@ CvResult crossValidate(std::shared_ptr<const Dataset> data, const ModelSettings&
     const std::unique_ptr<Backend> backend = makeBackend();
     batched = crossValidateBatched(data, settings, folds, *backend, result);
   }
-  std::vector<std::exception_ptr> errors(folds.weights.size());
-#pragma omp parallel for schedule(dynamic, 1) num_threads(std::max(1, parallelFolds))
-  for (int b = 0; b < (batched ? 0 : count); ++b) {
+  forEachFold(batched ? 0 : count, parallelFolds, "fold", [&](int b) {
     const auto i = static_cast<std::size_t>(b);
-    try {
-      Booster booster(data, settings, makeBackend(), folds.weights[i], "fold " + std::to_string(b + 1));
-      booster.run(settings.mstop);
-      result.risk[i] = booster.path().risk;
-    } catch (const InputError& e) {
-      errors[i] = std::make_exception_ptr(InputError(foldMessage(b, e.what())));
-    } catch (...) {
-      errors[i] = std::current_exception();
-    }
-  }
-  for (const auto& e : errors)
-    if (e) std::rethrow_exception(e);
+    Booster booster(data, settings, makeBackend(), folds.weights[i], "fold " + std::to_string(b + 1));
+    booster.run(settings.mstop);
+    result.risk[i] = booster.path().risk;
+  });
   result.batched = batched;
   const std::size_t steps = static_cast<std::size_t>(settings.mstop) + 1;
   result.mean.assign(steps, 0.0);

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,8 @@
 #include "settings/ModelSettings.hpp"
 
 namespace gb {
+
+class Booster;
 
 struct ResamplingFolds {
   std::string type;                          // "kfold", "bootstrap", "subsample" or "folds-file"
@@ -27,6 +30,20 @@ struct ResamplingFolds {
 // Throws InputError naming the option for k < 2 or k > rows, B < 1, prob outside (0, 1).
 ResamplingFolds kfoldFolds(std::size_t rows, int k, std::uint64_t seed, const std::vector<double>& caseWeights);
 ResamplingFolds bootstrapFolds(std::size_t rows, int b, std::uint64_t seed, const std::vector<double>& caseWeights);
+// bootstrapFolds' samples one at a time (the s-th call of next() gives its fold s): n draws with replacement,
+// probabilities proportional to the case weights, as counts per row. Throws InputError naming `option` when every
+// case weight is 0.
+class BootstrapSampler {
+ public:
+  BootstrapSampler(std::size_t rows, std::uint64_t seed, const std::vector<double>& caseWeights,
+                   const std::string& option);
+  std::vector<double> next();
+
+ private:
+  std::vector<double> cumulative_;
+  double total_ = 0.0;
+  std::mt19937_64 rng_;
+};
 ResamplingFolds subsampleFolds(std::size_t rows, int b, double prob, std::uint64_t seed,
                                const std::vector<double>& caseWeights);
 // The folds of a CSV read from --folds-file: one numeric column per fold, one row per data row, non-negative
@@ -44,6 +61,31 @@ struct CvResult {
 
 // Makes each fold's backend (called once per fold, possibly from several threads at once).
 using BackendMaker = std::function<std::unique_ptr<Backend>()>;
+
+// Folds advancing together on a backend that batches the model (Backend::foldBatchSize > 0: the OpenCL backend for
+// spline models), in batches of foldBatchSize(): each fold a Booster set up on the CPU (in parallel; weights from
+// weightsOf(b), called in fold order from the calling thread; named "<label> b+1" in errors) whose problem joins the
+// batch, then `iterations` iterations of the whole batch. done(b, setUp, results) gets each fold's set-up Booster (its
+// offset, path().risk[0]) and its iteration results. keepGoing, when set, is asked between batches and between
+// chunks of 50 iterations (false: return, the unfinished folds never reach done).
+struct BatchedFolds {
+  int count = 0;
+  int iterations = 0;
+  std::string label = "fold";
+  std::function<std::vector<double>(int)> weightsOf;
+  std::function<void(int, const Booster&, const std::vector<IterationResult>&)> done;
+  std::function<bool()> keepGoing;
+  double* setupSeconds = nullptr;    // accumulated when set
+  double* iterateSeconds = nullptr;  // accumulated when set
+};
+// False, having run nothing, when the backend does not batch this model.
+bool runFoldsBatched(const std::shared_ptr<const Dataset>& data, const ModelSettings& settings, Backend& backend,
+                     const BatchedFolds& run);
+
+// Runs fitFold(b) for every fold b = 0..count-1, `parallel` at once (OpenMP threads, one fold each, as they come). A
+// fold's InputError is prefixed "<label> b+1: " unless it starts with "<label> " already; after every fold ended, the
+// first fold's error (in fold order) is rethrown. crossValidate and effectBands run their fits through it.
+void forEachFold(int count, int parallel, const std::string& label, const std::function<void(int)>& fitFold);
 
 // Fits every fold to settings.mstop iterations. `parallelFolds` > 1 runs that many folds at once (CPU backends of
 // one thread each). With 1, a backend that batches folds (Backend::foldBatchSize, the OpenCL backend for spline

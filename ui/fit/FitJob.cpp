@@ -4,6 +4,7 @@
 #include <chrono>
 
 #include "common/WorkerThread.hpp"
+#include "model/PartialEffect.hpp"
 
 namespace gbui {
 
@@ -22,14 +23,6 @@ RaceSnapshot scoreCandidates(const gb::Booster& booster, int iteration) {
   // Lowest RSS, ties to the lowest index: the Booster's rule (design.md section 2).
   race.winner = static_cast<int>(std::min_element(scores.rss.begin(), scores.rss.end()) - scores.rss.begin());
   return race;
-}
-
-// Column means of B_j over the used rows, weighted by the case weights, from G = B'WB without another pass over
-// the data: B-splines sum to one on [lo, hi], so B'W1 = G 1 and 1'W1 = 1'G 1; the first column of a linear or
-// factor design is the intercept, so its row of G holds sum(w) and the weighted sums of the other columns.
-Eigen::VectorXd designMeans(const gb::Learner& l) {
-  if (l.isSpline()) return l.gram.rowwise().sum() / l.gram.sum();
-  return l.gram.row(0).transpose() / l.gram(0, 0);
 }
 
 }  // namespace
@@ -51,7 +44,7 @@ std::shared_ptr<const FitSetup> makeFitSetup(const gb::Booster& booster) {
   setup->observed = frame.response;
   if (setup->family.family == gb::Family::Binomial)
     for (double& y : setup->observed) y = y > 0 ? 1.0 : 0.0;  // coded -1 / +1: back to 0 / 1
-  for (const gb::Learner& l : setup->learners) setup->basisMeans.push_back(designMeans(l));
+  for (const gb::Learner& l : setup->learners) setup->basisMeans.push_back(gb::designMeans(l));
   return setup;
 }
 

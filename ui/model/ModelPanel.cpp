@@ -127,8 +127,28 @@ QWidget* ModelPanel::buildModelGroup() {
   form->addRow(tr("edf definition"), edfDefinition_);
   form->addRow(tr("nu"), nu_);
   form->addRow(tr("mstop"), mstop_);
+  form->addRow(tr("Bands (bootstrap B)"), buildBandsRow());
   return model;
 }
+
+QWidget* ModelPanel::buildBandsRow() {
+  bandsOn_ =
+      check(tr("After a fit reaches mstop, refit B bootstrap samples of the rows at that mstop (seed 1) and shade "
+               "each partial effect's pointwise 95% (lighter) and 90% (darker) percentile bands, as "
+               "gamboost fit --bands B"));
+  bands_ = new QSpinBox;
+  bands_->setRange(1, 10'000);
+  bands_->setValue(25);
+  bands_->setToolTip(tr("B: bootstrap refits for the bands (more: smoother band edges, proportionally longer)"));
+  auto* w = new QWidget;
+  auto* row = new QHBoxLayout(w);
+  row->setContentsMargins(0, 0, 0, 0);
+  row->addWidget(bandsOn_);
+  row->addWidget(bands_, 1);
+  return w;
+}
+
+int ModelPanel::bandReplicates() const { return bandsOn_->isChecked() ? bands_->value() : 0; }
 
 QWidget* ModelPanel::buildFamilyGroup() {
   auto* group = new QGroupBox(tr("Family and learners"));
@@ -207,6 +227,7 @@ void ModelPanel::connectChanges() {
   });
   for (QComboBox* c : {penalty_, family_})
     connect(c, &QComboBox::currentIndexChanged, this, &ModelPanel::updateEnabled);
+  connect(bandsOn_, &QCheckBox::toggled, this, &ModelPanel::updateEnabled);
   for (QCheckBox* c : {offsetOn_, linearEdfOn_, factorEdfOn_}) {
     connect(c, &QCheckBox::toggled, this, &ModelPanel::updateEnabled);
     connect(c, &QCheckBox::toggled, this, &ModelPanel::settingsChanged);
@@ -358,6 +379,7 @@ void ModelPanel::updateEnabled() {
   offset_->setEnabled(offsetOn_->isChecked());
   linearEdf_->setEnabled(linearEdfOn_->isChecked());
   factorEdf_->setEnabled(factorEdfOn_->isChecked());
+  bands_->setEnabled(bandsOn_->isChecked());
 }
 
 }  // namespace gbui

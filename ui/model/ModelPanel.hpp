@@ -1,7 +1,8 @@
 #pragma once
 // Model and compute settings: spline (knots, degree, boundary), penalty (kind, order), edf and its definition,
 // nu, mstop; the family (with huber's delta and the quantile's tau, shown only for those), an optional fixed
-// offset, the linear and factor learners' edf (unchecked: unpenalised), missing values (omit / fail); backend,
+// offset, the linear and factor learners' edf (unchecked: unpenalised), missing values (omit / fail); bootstrap
+// bands for the partial effects after a fit (B, off by default); backend,
 // device, kernel, precision; one-click presets (the paper's, mboost's defaults; both keep the family's options).
 #include <QWidget>
 
@@ -46,12 +47,17 @@ class ModelPanel : public QWidget {
   QCheckBox* linearEdfCheck() const { return linearEdfOn_; }
   QCheckBox* factorEdfCheck() const { return factorEdfOn_; }
   QComboBox* missingBox() const { return missing_; }
+  // B of the bootstrap bands a finished fit gets (0: the option is off); not a model setting.
+  int bandReplicates() const;
+  QCheckBox* bandsCheck() const { return bandsOn_; }
+  QSpinBox* bandsBox() const { return bands_; }
 
  signals:
   void settingsChanged();
 
  private:
   QWidget* buildModelGroup();
+  QWidget* buildBandsRow();
   QWidget* buildFamilyGroup();
   QWidget* buildComputeGroup();
   void connectChanges();
@@ -69,6 +75,8 @@ class ModelPanel : public QWidget {
   QComboBox* edfDefinition_;
   QDoubleSpinBox* nu_;
   QSpinBox* mstop_;
+  QCheckBox* bandsOn_;
+  QSpinBox* bands_;
   QFormLayout* familyForm_;
   QComboBox* family_;
   QDoubleSpinBox* huberDelta_;

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "fit/FitSnapshot.hpp"
+#include "model/PartialEffect.hpp"
 
 namespace gbui {
 
@@ -14,9 +15,10 @@ struct EffectCurve {
 };
 
 // A spline or linear learner: `points` equidistant x over its training range [lo, hi]; a factor: one point per
-// level. Values through gb::learnerEffect, the function Booster::partialEffect uses; the mean is
-// basisMeans_j . gamma_j (see makeFitSetup).
-EffectCurve centredEffect(const FitSetup& setup, std::size_t learner, const Eigen::VectorXd& gamma, int points = 161);
+// level. The grid and values are the engine's (model/PartialEffect.hpp, also result.json's bands); the mean is
+// basisMeans_j . gamma_j (gb::designMeans, see makeFitSetup).
+EffectCurve centredEffect(const FitSetup& setup, std::size_t learner, const Eigen::VectorXd& gamma,
+                          int points = gb::kEffectGridPoints);
 
 // Up to `count` covariate values spread over the rows, for the data rug.
 std::vector<double> rugSample(const std::vector<double>& x, std::size_t count = 400);

@@ -18,6 +18,24 @@ EffectPlot::EffectPlot(bool compact, QWidget* parent) : PlotWidget(parent), comp
   rug_->setLineStyle(QCPGraph::lsImpulse);
   rug_->setPen(QPen(QColor(90, 90, 90, 120)));
   rug_->setName(tr("data rug"));
+  addLayer("bands", layer("main"), QCustomPlot::limBelow);
+  // Each band is the fill between its lower and upper graph (QCustomPlot's channel fill), with no outline.
+  auto bandEdge = [this](const QString& name) {
+    QCPGraph* g = addGraph();
+    g->setLayer("bands");
+    g->setPen(Qt::NoPen);
+    g->setName(name);
+    g->setAdaptiveSampling(false);
+    return g;
+  };
+  lower95_ = bandEdge(tr("95% bootstrap band, lower"));
+  upper95_ = bandEdge(tr("95% bootstrap band"));
+  upper95_->setChannelFillGraph(lower95_);
+  upper95_->setBrush(QColor(31, 119, 180, 45));
+  lower90_ = bandEdge(tr("90% bootstrap band, lower"));
+  upper90_ = bandEdge(tr("90% bootstrap band"));
+  upper90_->setChannelFillGraph(lower90_);
+  upper90_->setBrush(QColor(31, 119, 180, 80));
   addLayer("effect", layer("main"), QCustomPlot::limAbove);
   layer("effect")->setMode(QCPLayer::lmBuffered);
   effect_ = addGraph();
@@ -92,6 +110,7 @@ void EffectPlot::setXAxisFor(const FitSetup& setup, const gb::Learner& l) {
   if (!factor) rug = qvec(rugSample(setup.covariate(learner_)));
   rug_->setData(rug, QVector<double>(rug.size(), 0.05));
   effect_->setLineStyle(factor ? QCPGraph::lsNone : QCPGraph::lsLine);
+  for (QCPGraph* g : bandGraphs()) g->setLineStyle(factor ? QCPGraph::lsStepCenter : QCPGraph::lsLine);
   effect_->setScatterStyle(factor ? QCPScatterStyle(QCPScatterStyle::ssDisc, compact_ ? 6 : 9)
                                   : QCPScatterStyle(QCPScatterStyle::ssNone));
   if (factor) {
@@ -111,6 +130,18 @@ void EffectPlot::setXAxisFor(const FitSetup& setup, const gb::Learner& l) {
 }
 
 void EffectPlot::setCurve(const EffectCurve& curve) { effect_->setData(qvec(curve.x), qvec(curve.y), true); }
+
+void EffectPlot::setBand(const gb::LearnerBand* band) {
+  if (!band) {
+    for (QCPGraph* g : bandGraphs()) g->data()->clear();
+    return;
+  }
+  const QVector<double> x = qvec(band->x);
+  lower95_->setData(x, qvec(band->lower95), true);
+  upper95_->setData(x, qvec(band->upper95), true);
+  lower90_->setData(x, qvec(band->lower90), true);
+  upper90_->setData(x, qvec(band->upper90), true);
+}
 
 void EffectPlot::replotCurveOnly() { effect_->layer()->replot(); }
 

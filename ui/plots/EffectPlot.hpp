@@ -1,7 +1,9 @@
 #pragma once
 // One covariate's centred partial effect on the family's link scale: a spline as a curve with its data rug (bottom
 // ticks) and interior knots (dotted lines), a linear term as a line with its rug, a factor as one point per level
-// with the level names on the x axis.
+// with the level names on the x axis; behind the curve, when a fit has them, its bootstrap bands (95% lighter, 90%
+// darker; a factor's as a step per level).
+#include "compute/EffectBands.hpp"
 #include "plots/EffectCurves.hpp"
 #include "plots/PlotWidget.hpp"
 
@@ -18,6 +20,10 @@ class EffectPlot : public PlotWidget {
   void setCurve(const EffectCurve& curve);
   void setValueRange(double maxAbs);
   QCPGraph* effectGraph() const { return effect_; }
+  // The bands on the curve's grid (null: none). The caller keeps the band alive only for this call.
+  void setBand(const gb::LearnerBand* band);
+  // lower95, lower90, upper90, upper95: empty graphs when the plot has no band.
+  QList<QCPGraph*> bandGraphs() const { return {lower95_, lower90_, upper90_, upper95_}; }
   // Redraws only the curve's own buffered layer (axes, rug and knots stay as drawn): valid while the axis
   // ranges are unchanged, and a fraction of a full replot's cost.
   void replotCurveOnly();
@@ -36,6 +42,10 @@ class EffectPlot : public PlotWidget {
   QCPGraph* effect_ = nullptr;
   QCPGraph* rug_ = nullptr;
   QCPGraph* knots_ = nullptr;
+  QCPGraph* lower95_ = nullptr;
+  QCPGraph* upper95_ = nullptr;
+  QCPGraph* lower90_ = nullptr;
+  QCPGraph* upper90_ = nullptr;
 };
 
 }  // namespace gbui

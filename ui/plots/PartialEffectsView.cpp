@@ -49,6 +49,7 @@ void PartialEffectsView::clear() {
   maxAbs_.clear();
   sharedRange_ = 0.0;
   setup_.reset();
+  bands_.reset();
   detailLearner_ = -1;
   detail_->hide();
 }
@@ -58,9 +59,43 @@ EffectPlot* PartialEffectsView::ensurePlot(int learner) {
   auto* plot = new EffectPlot(true, gridHost_);
   plot->setMessageSink(sink_);
   plot->setLearner(*setup_, learner);
+  plot->setBand(bandFor(learner));
   connect(plot, &EffectPlot::clicked, this, &PartialEffectsView::enlarge);
   plots_.insert(learner, plot);
   return plot;
+}
+
+const gb::LearnerBand* PartialEffectsView::bandFor(int learner) const {
+  if (!bands_ || !setup_ || learner < 0 || learner >= static_cast<int>(bands_->learners.size())) return nullptr;
+  const gb::LearnerBand& band = bands_->learners[static_cast<std::size_t>(learner)];
+  return band.name == setup_->learners[static_cast<std::size_t>(learner)].name ? &band : nullptr;
+}
+
+// The largest |value| any shown plot draws: its curve, and its band when there is one.
+double PartialEffectsView::sharedExtent() const {
+  double m = 0.0;
+  for (std::size_t j = 0; j < maxAbs_.size(); ++j) {
+    m = std::max(m, maxAbs_[j]);
+    if (const gb::LearnerBand* b = plots_.contains(static_cast<int>(j)) ? bandFor(static_cast<int>(j)) : nullptr)
+      for (const auto* edge : {&b->lower95, &b->upper95})
+        for (double v : *edge) m = std::max(m, std::abs(v));
+  }
+  return m;
+}
+
+void PartialEffectsView::setBands(std::shared_ptr<const gb::EffectBands> bands) {
+  bands_ = std::move(bands);
+  for (auto it = plots_.begin(); it != plots_.end(); ++it) it.value()->setBand(bandFor(it.key()));
+  if (detailLearner_ >= 0) detail_->setBand(bandFor(detailLearner_));
+  sharedRange_ = sharedExtent() * 1.05;
+  for (EffectPlot* plot : plots_) {
+    plot->setValueRange(sharedRange_);
+    plot->requestReplot();
+  }
+  if (detailLearner_ >= 0) {
+    detail_->setValueRange(sharedRange_);
+    detail_->requestReplot();
+  }
 }
 
 void PartialEffectsView::relayout() {
@@ -100,7 +135,7 @@ void PartialEffectsView::showSnapshot(const FitSnapshot& snapshot) {
     if (static_cast<int>(j) == detailLearner_) detail_->setCurve(curve);
   }
   if (added) relayout();
-  const double range = *std::max_element(maxAbs_.begin(), maxAbs_.end());
+  const double range = sharedExtent();
   const bool rescale = range > sharedRange_ || range < sharedRange_ / 1.15;
   if (rescale) sharedRange_ = range * 1.05;
   replotsLastUpdate_ = 0;
@@ -127,6 +162,7 @@ void PartialEffectsView::enlarge(int learner) {
   if (!setup_ || learner < 0 || learner >= static_cast<int>(drawn_.size())) return;
   detailLearner_ = learner;
   detail_->setLearner(*setup_, learner);
+  detail_->setBand(bandFor(learner));
   if (drawn_[learner].size() > 0) detail_->setCurve(centredEffect(*setup_, learner, drawn_[learner]));
   detail_->setValueRange(sharedRange_);
   if (detail_->isHidden()) {

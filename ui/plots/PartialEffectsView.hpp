@@ -1,12 +1,14 @@
 #pragma once
 // One small plot per covariate selected at least once, updated live; clicking one enlarges it above the grid.
 // Only plots whose coefficients changed are recomputed and replotted; all share one value range so effects
-// compare at a glance (the range is widened, and everything replotted, only when it changes by > 15%).
+// compare at a glance (the range is widened, and everything replotted, only when it changes by > 15%). Bootstrap
+// bands of the fit, when given, shade behind every curve and count in the shared range.
 #include <QMap>
 #include <QSet>
 #include <QWidget>
 #include <memory>
 
+#include "compute/EffectBands.hpp"
 #include "fit/FitSnapshot.hpp"
 
 class QGridLayout;
@@ -26,6 +28,9 @@ class PartialEffectsView : public QWidget {
 
   void showSnapshot(const FitSnapshot& snapshot);
   void clear();
+  // The bands of the fit on show (null: none). They belong to the current set-up (a new fit's clears them).
+  void setBands(std::shared_ptr<const gb::EffectBands> bands);
+  const gb::EffectBands* bands() const { return bands_.get(); }
 
   QList<int> shownLearners() const { return plots_.keys(); }
   EffectPlot* plotFor(int learner) const { return plots_.value(learner, nullptr); }
@@ -36,6 +41,8 @@ class PartialEffectsView : public QWidget {
  private:
   void relayout();
   EffectPlot* ensurePlot(int learner);
+  const gb::LearnerBand* bandFor(int learner) const;
+  double sharedExtent() const;
 
   MessageSink* sink_;
   QSplitter* splitter_;
@@ -45,6 +52,7 @@ class PartialEffectsView : public QWidget {
   QGridLayout* grid_;
   QLabel* hint_;
   std::shared_ptr<const FitSetup> setup_;
+  std::shared_ptr<const gb::EffectBands> bands_;
   QMap<int, EffectPlot*> plots_;
   QSet<int> laidOut_;                   // plots that had one full replot with the shared range
   std::vector<Eigen::VectorXd> drawn_;  // coefficients each plot shows

@@ -18,6 +18,7 @@
 #include "common/WorkerThread.hpp"
 #include "compute/ComputeDevices.hpp"
 #include "data/DataPanel.hpp"
+#include "fit/BandsController.hpp"
 #include "model/ModelPanel.hpp"
 #include "plots/CrossValidationView.hpp"
 #include "plots/EdfExplorer.hpp"
@@ -84,6 +85,7 @@ MainWindow::MainWindow(const StudioOptions& options, QWidget* parent)
     // Views on hidden tabs were skipped during the run; the final state is drawn everywhere once.
     for (int i = 0; i < tabs_->count(); ++i) refreshView(tabs_->widget(i));
   });
+  connectBands();
   connect(dataPanel_, &DataPanel::dataChanged, this, &MainWindow::onDataChanged);
   connect(dataPanel_, &DataPanel::rolesChanged, this, &MainWindow::syncSettings);
   connect(dataPanel_, &DataPanel::loadFinished, this, [this](bool ok) {
@@ -106,6 +108,7 @@ MainWindow::MainWindow(const StudioOptions& options, QWidget* parent)
 
 MainWindow::~MainWindow() {
   controller_->shutdown();
+  bands_->shutdown();
   cv_->shutdown();
   dataPanel_->shutdown();
   kernels_->shutdown();
@@ -305,6 +308,7 @@ void MainWindow::startDeviceQuery() {
 void MainWindow::closeEvent(QCloseEvent* event) {
   // Closing mid-fit: cancel and join every worker before the window goes (no thread outlives its data).
   controller_->shutdown();
+  bands_->shutdown();
   cv_->shutdown();
   dataPanel_->shutdown();
   kernels_->shutdown();

@@ -23,6 +23,7 @@ class QTabWidget;
 
 namespace gbui {
 
+class BandsController;
 class CrossValidationView;
 class DataPanel;
 class EdfExplorer;
@@ -55,6 +56,7 @@ class MainWindow : public QMainWindow {
   EdfExplorer* edfExplorer() const { return edf_; }
   KernelChart* kernelChart() const { return kernels_; }
   CrossValidationView* cvView() const { return cv_; }
+  BandsController* bandsController() const { return bands_; }
   QTabWidget* plotTabs() const { return tabs_; }
   QWidget* leftPanel() const { return leftPanel_; }
   QPushButton* fitButton() const { return fitButton_; }
@@ -96,6 +98,9 @@ class MainWindow : public QMainWindow {
   // Syncs the settings; false (and an error titled `what`) when no column is a learner.
   bool readyToRun(const QString& what);
   void startCrossValidation();
+  // Bootstrap bands after a finished fit when the model panel asks for them (MainWindowBands.cpp).
+  void connectBands();
+  void startBands();
 
   MessageSink sink_;
   FitController* controller_;
@@ -112,6 +117,7 @@ class MainWindow : public QMainWindow {
   EdfExplorer* edf_ = nullptr;
   KernelChart* kernels_ = nullptr;
   CrossValidationView* cv_ = nullptr;
+  BandsController* bands_ = nullptr;
   LogPanel* log_ = nullptr;
   QPushButton* fitButton_ = nullptr;
   QPushButton* pauseButton_ = nullptr;

@@ -1,0 +1,162 @@
+#include "compute/EffectBands.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <mutex>
+
+#include "common/Error.hpp"
+#include "family/FamilyFunctions.hpp"
+#include "model/PartialEffect.hpp"
+
+namespace gb {
+
+BandSampler::BandSampler(const ModelFrame& frame, std::uint64_t seed)
+    : frame_(frame), used_(frame.keptRows.size(), seed, frame.weights, "--bands") {}
+
+std::vector<double> BandSampler::next() {
+  const std::vector<double> w = used_.next();
+  std::vector<double> byInputRow(frame_.inputRows, 0.0);
+  for (std::size_t i = 0; i < w.size(); ++i) byInputRow[frame_.keptRows[i]] = w[i];
+  return byInputRow;
+}
+
+std::vector<double> percentileBand(const std::vector<double>& values) {
+  std::vector<double> band;
+  for (double p : {0.025, 0.05, 0.95, 0.975}) band.push_back(quantileType7(values, p));
+  return band;
+}
+
+namespace {
+
+// The fitted learners' grids and centring means, and every learner's effect for one set of coefficients, flat.
+struct EffectLayout {
+  std::vector<std::vector<double>> grid;
+  std::vector<Eigen::VectorXd> means;
+  std::size_t points = 0;
+
+  explicit EffectLayout(const std::vector<Learner>& learners) {
+    for (const Learner& l : learners) {
+      grid.push_back(effectGrid(l));
+      means.push_back(designMeans(l));
+      points += grid.back().size();
+    }
+  }
+  std::vector<double> effects(const std::vector<Learner>& learners, const std::vector<Eigen::VectorXd>& gamma) const {
+    std::vector<double> flat;
+    flat.reserve(points);
+    for (std::size_t j = 0; j < learners.size(); ++j) {
+      const std::vector<double> y = centredEffect(learners[j], means[j], gamma[j], grid[j]);
+      flat.insert(flat.end(), y.begin(), y.end());
+    }
+    return flat;
+  }
+};
+
+EffectBands summarise(const Booster& fitted, const EffectLayout& layout,
+                      const std::vector<std::vector<double>>& replicate) {
+  EffectBands bands;
+  const std::vector<Learner>& learners = fitted.learners();
+  const std::vector<double> effect = layout.effects(learners, fitted.coefficients());
+  std::vector<double> values(replicate.size());
+  std::size_t at = 0;
+  for (std::size_t j = 0; j < learners.size(); ++j) {
+    LearnerBand b;
+    b.name = learners[j].name;
+    b.type = learners[j].type;
+    b.levels = learners[j].levels;
+    b.x = layout.grid[j];
+    for (std::size_t i = 0; i < b.x.size(); ++i, ++at) {
+      for (std::size_t r = 0; r < replicate.size(); ++r) values[r] = replicate[r][at];
+      const std::vector<double> q = percentileBand(values);
+      b.effect.push_back(effect[at]);
+      b.lower95.push_back(q[0]);
+      b.lower90.push_back(q[1]);
+      b.upper90.push_back(q[2]);
+      b.upper95.push_back(q[3]);
+    }
+    bands.learners.push_back(std::move(b));
+  }
+  return bands;
+}
+
+}  // namespace
+
+std::optional<EffectBands> effectBands(std::shared_ptr<const Dataset> data, const Booster& fitted, int replicates,
+                                       std::uint64_t seed, const BackendMaker& makeBackend, int parallel,
+                                       const BandsMonitor& monitor) {
+  if (replicates < 1)
+    throw InputError(optionMessage("--bands", "must be a positive integer, got " + std::to_string(replicates)));
+  const EffectLayout layout(fitted.learners());
+  const int mstop = fitted.iteration();
+  std::vector<std::vector<double>> replicate(static_cast<std::size_t>(replicates));
+  std::atomic<bool> stop{false};
+  std::mutex draw, report;
+  int done = 0;
+  auto keepGoing = [&]() {
+    if (!stop && monitor.cancelled && monitor.cancelled()) stop = true;
+    return !stop;
+  };
+  auto store = [&](int b, const std::vector<Eigen::VectorXd>& gamma) {
+    std::vector<double> effects = layout.effects(fitted.learners(), gamma);
+    for (double v : effects)
+      if (!std::isfinite(v))
+        throw InputError("bootstrap " + std::to_string(b + 1) +
+                         ": the refit diverged (an effect is not finite); lower --nu, e.g. --nu 0.01");
+    replicate[static_cast<std::size_t>(b)] = std::move(effects);
+    std::lock_guard<std::mutex> lock(report);
+    ++done;
+    if (monitor.replicateDone) monitor.replicateDone(done);
+  };
+  // One device: the refits advance together where the backend batches folds (as crossValidate's do).
+  bool batched = false;
+  if (parallel <= 1) {
+    BandSampler sampler(fitted.frame(), seed);
+    BatchedFolds run;
+    run.count = replicates;
+    run.iterations = mstop;
+    run.label = "bootstrap";
+    run.weightsOf = [&sampler](int) { return sampler.next(); };  // called in fold order: sample b is fold b
+    run.keepGoing = keepGoing;
+    run.done = [&](int b, const Booster& setUp, const std::vector<IterationResult>& out) {
+      std::vector<Eigen::VectorXd> gamma = setUp.coefficients();  // zeros: no iteration yet
+      for (const IterationResult& r : out)
+        gamma[static_cast<std::size_t>(r.learner)] += Eigen::Map<const Eigen::VectorXd>(r.delta.data(), r.delta.size());
+      store(b, gamma);
+    };
+    const std::unique_ptr<Backend> backend = makeBackend();
+    batched = runFoldsBatched(data, fitted.settings(), *backend, run);
+  }
+  BandSampler sampler(fitted.frame(), seed);
+  int drawn = 0;
+  // Replicate b is the b-th sample drawn, whichever thread draws it, so the bands do not depend on the threads.
+  forEachFold(batched ? 0 : replicates, parallel, "bootstrap", [&](int) {
+    if (!keepGoing()) return;
+    std::vector<double> weights;
+    int b = 0;
+    {
+      std::lock_guard<std::mutex> lock(draw);
+      b = drawn++;
+      weights = sampler.next();
+    }
+    const std::string name = "bootstrap " + std::to_string(b + 1);
+    try {
+      Booster refit(data, fitted.settings(), makeBackend(), weights, name);
+      refit.run(mstop, [&](const Booster&) { return keepGoing(); });
+      if (refit.iteration() < mstop) return;
+      store(b, refit.coefficients());
+    } catch (const InputError& e) {
+      const std::string what = e.what();
+      throw InputError(what.rfind("bootstrap ", 0) == 0 ? what : name + ": " + what);
+    }
+  });
+  if (stop || done < replicates) return std::nullopt;
+  EffectBands bands = summarise(fitted, layout, replicate);
+  bands.replicates = replicates;
+  bands.seed = seed;
+  bands.mstop = mstop;
+  bands.batched = batched;
+  return bands;
+}
+
+}  // namespace gb

@@ -1,0 +1,131 @@
+// Bootstrap bands in the window: with "Bands (bootstrap B)" checked, a finished fit starts B refits off the window's
+// thread; when they end, every partial effect plot shades its 95% and 90% bands (fills between two graphs each) on
+// the curve's own grid, ordered, and enclosing the fitted curve; a new fit drops them; Cancel stops a run.
+#include <QCheckBox>
+#include <QSignalSpy>
+#include <QSpinBox>
+#include <QtTest>
+
+#include "fit/BandsController.hpp"
+#include "model/ModelPanel.hpp"
+#include "plots/EffectPlot.hpp"
+#include "plots/PartialEffectsView.hpp"
+#include "support/StudioFixture.hpp"
+
+using namespace gbui;
+
+namespace {
+
+std::vector<double> keys(const QCPGraph* g) {
+  std::vector<double> v;
+  for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it) v.push_back(it->key);
+  return v;
+}
+
+std::vector<double> values(const QCPGraph* g) {
+  std::vector<double> v;
+  for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it) v.push_back(it->value);
+  return v;
+}
+
+void askForBands(MainWindow& w, int replicates) {
+  w.modelPanel()->bandsCheck()->setChecked(true);
+  w.modelPanel()->bandsBox()->setValue(replicates);
+  QCOMPARE(w.modelPanel()->bandReplicates(), replicates);
+}
+
+}  // namespace
+
+class EffectBandsTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void bandsShadeAndEncloseTheFittedEffect() {
+    auto w = gbtest::makeWindow(1000, 6, 150, 2, "bands");
+    askForBands(*w, 20);
+    QSignalSpy done(w->bandsController(), &BandsController::finished);
+    QVERIFY(gbtest::fitAndWait(*w));
+    QVERIFY2(w->bandsController()->isRunning(), qPrintable(w->messages()->lastError()));
+    QVERIFY(done.wait(120000));
+    QCOMPARE(done.at(0).at(0).toBool(), true);
+    QVERIFY2(w->messages()->lastError().isEmpty(), qPrintable(w->messages()->lastError()));
+    const std::shared_ptr<const gb::EffectBands> bands = w->bandsController()->bands();
+    QVERIFY(bands);
+    QCOMPARE(bands->replicates, 20);
+    QCOMPARE(bands->mstop, 150);
+
+    w->showTab(w->effectsView());
+    PartialEffectsView* view = w->effectsView();
+    QCOMPARE(view->bands(), bands.get());
+    QVERIFY(!view->shownLearners().isEmpty());
+    int points = 0, inside90 = 0, inside95 = 0;
+    for (int j : view->shownLearners()) {
+      EffectPlot* plot = view->plotFor(j);
+      const QList<QCPGraph*> g = plot->bandGraphs();  // lower95, lower90, upper90, upper95
+      QCOMPARE(g[3]->channelFillGraph(), g[0]);
+      QCOMPARE(g[2]->channelFillGraph(), g[1]);
+      QVERIFY(g[3]->brush().style() != Qt::NoBrush && g[2]->brush().style() != Qt::NoBrush);
+      QVERIFY(g[2]->brush().color().alpha() > g[3]->brush().color().alpha());  // 90% darker than 95%
+      const std::vector<double> x = keys(plot->effectGraph()), y = values(plot->effectGraph());
+      QCOMPARE(x.size(), std::size_t{gb::kEffectGridPoints});
+      std::vector<std::vector<double>> edge;
+      for (QCPGraph* graph : g) {
+        QCOMPARE(keys(graph), x);  // the curve's own grid
+        edge.push_back(values(graph));
+      }
+      // The bands' reference fit is the fit on show (same data, settings, deterministic CPU backend).
+      const gb::LearnerBand& band = bands->learners[static_cast<std::size_t>(j)];
+      for (std::size_t i = 0; i < x.size(); ++i) {
+        QVERIFY(std::abs(band.effect[i] - y[i]) <= 1e-9 * (1.0 + std::abs(y[i])));
+        QVERIFY(edge[0][i] <= edge[1][i] && edge[1][i] <= edge[2][i] && edge[2][i] <= edge[3][i]);
+        inside95 += edge[0][i] <= y[i] && y[i] <= edge[3][i];
+        inside90 += edge[1][i] <= y[i] && y[i] <= edge[2][i];
+        ++points;
+      }
+    }
+    qInfo("the 95%% bands enclose the fitted curve at %d of %d plotted points, the 90%% bands at %d", inside95, points,
+          inside90);
+    // Percentile bands of refits need not contain the all-rows fit everywhere; the nominal level is the bar.
+    QVERIFY(inside95 >= 0.95 * points);
+    QVERIFY(inside90 >= 0.90 * points);
+
+    // A new fit drops the bands (it has none until its own refits end; here the option is off).
+    w->modelPanel()->bandsCheck()->setChecked(false);
+    QVERIFY(gbtest::fitAndWait(*w));
+    QVERIFY(!w->bandsController()->isRunning());
+    QCOMPARE(view->bands(), nullptr);
+    for (int j : view->shownLearners())
+      for (QCPGraph* graph : view->plotFor(j)->bandGraphs()) QVERIFY(graph->data()->isEmpty());
+  }
+
+  void cancelStopsTheRefits() {
+    auto w = gbtest::makeWindow(2000, 6, 300, 3, "bands-cancel");
+    askForBands(*w, 5000);
+    QSignalSpy done(w->bandsController(), &BandsController::finished);
+    QVERIFY(gbtest::fitAndWait(*w));
+    QVERIFY(w->bandsController()->isRunning());
+    QVERIFY(w->cancelButton()->isEnabled());
+    QTest::qWait(200);
+    QElapsedTimer clock;
+    clock.start();
+    int after = 0;
+    qint64 lastProgress = 0;
+    QObject::connect(w->bandsController(), &BandsController::progress, [&](int, int) {
+      ++after;
+      lastProgress = clock.elapsed();
+    });
+    QTest::mouseClick(w->cancelButton(), Qt::LeftButton);
+    qInfo("click took %lld ms", static_cast<long long>(clock.elapsed()));
+    QVERIFY(done.wait(20000));
+    qInfo("cancelled %lld ms after the click; %d progress signals after it, the last at %lld ms",
+          static_cast<long long>(clock.elapsed()), after, static_cast<long long>(lastProgress));
+    QVERIFY(clock.elapsed() < 5000);  // refits stop at their next batch (~80 ms); 5 s allows for a busy machine
+    QVERIFY(!w->bandsController()->isRunning());
+    QVERIFY(!w->bandsController()->bands());
+    QCOMPARE(w->effectsView()->bands(), nullptr);
+    QVERIFY(!w->cancelButton()->isEnabled());
+  }
+};
+
+QTEST_MAIN(EffectBandsTest)
+#include "test_effect_bands.moc"
