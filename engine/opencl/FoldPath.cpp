@@ -6,6 +6,7 @@
 #include <string>
 
 #include "common/Error.hpp"
+#include "compute/FoldDesign.hpp"
 #include "opencl/FamilyKernels.hpp"
 #include "opencl/FoldKernelArgs.hpp"
 #include "opencl/OpenClBackend.hpp"
@@ -61,22 +62,7 @@ struct FoldPath::Impl {
 };
 
 bool FoldPath::supports(const std::vector<BoostProblem>& folds) {
-  if (folds.empty() || folds.size() > static_cast<std::size_t>(kMaxFolds)) return false;
-  const BoostProblem& first = folds.front();
-  for (const BoostProblem& f : folds) {
-    if (!f.learners || f.learners->empty() || !f.oobWeights || f.rows != first.rows ||
-        f.learners->size() != first.learners->size() || f.family.family != first.family.family ||
-        *f.response != *first.response)
-      return false;
-    for (std::size_t j = 0; j < f.learners->size(); ++j) {
-      const Learner& a = (*f.learners)[j];
-      const Learner& b = (*first.learners)[j];
-      if (!a.isSpline() || a.basis.lo() != b.basis.lo() || a.basis.hi() != b.basis.hi() ||
-          a.numColumns() != b.numColumns() || *f.covariates[j] != *first.covariates[j])
-        return false;
-    }
-  }
-  return true;
+  return foldsShareSplineDesign(folds, static_cast<std::size_t>(kMaxFolds));
 }
 
 FoldPath::FoldPath(Context& ctx, const std::vector<BoostProblem>& folds, const DeviceProblemOptions& options)
