@@ -15,7 +15,7 @@ bool foldsShareSplineDesign(const std::vector<BoostProblem>& folds, std::size_t 
       const Learner& b = (*first.learners)[j];
       if (!a.isSpline() || a.basis.lo() != b.basis.lo() || a.basis.hi() != b.basis.hi() ||
           a.basis.degree() != b.basis.degree() || a.numColumns() != b.numColumns() ||
-          *f.covariates[j] != *first.covariates[j])
+          (f.covariates[j] != first.covariates[j] && *f.covariates[j] != *first.covariates[j]))
         return false;
     }
   }
