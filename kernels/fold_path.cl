@@ -19,6 +19,7 @@
 //   FOLD_LANES  work-items per fold_select_update group, one per fold (a multiple of 32 >= FOLDS)
 // W, MOMENTS, locate(), GB_HORNER and the family functions come from kernels/common.cl.
 #define RECORD (K + 2)
+#define UPDATE_BATCH 4
 
 // ---- B'(w u) for every fold ------------------------------------------------------------------------------------
 // The rows of every chunk are ordered by learner j's interval once (x never changes), so a walk through a chunk's
@@ -262,7 +263,32 @@ __kernel __attribute__((reqd_work_group_size(FOLD_LANES, 1, 1))) void fold_selec
   __global const REAL* xj = x + (size_t)j * n;
   const int begin = group * groupRows, end = min(n, begin + groupRows);
   REAL sum = (REAL)0;
-  for (int i = begin; i < end; ++i) {
+  // UPDATE_BATCH rows at a time: their loads are independent, so their latencies overlap (the sum keeps row order).
+  int i = begin;
+  for (; i + UPDATE_BATCH <= end; i += UPDATE_BATCH) {
+    REAL xs[UPDATE_BATCH], ms[UPDATE_BATCH], ys[UPDATE_BATCH], ws[UPDATE_BATCH], os[UPDATE_BATCH];
+    #pragma unroll
+    for (int e = 0; e < UPDATE_BATCH; ++e) {
+      const size_t at = (size_t)(i + e) * FOLD_STRIDE + b;
+      xs[e] = xj[i + e];
+      ms[e] = mu[at];
+      ys[e] = y[i + e];
+      ws[e] = w[at];
+      os[e] = o[at];
+    }
+    #pragma unroll
+    for (int e = 0; e < UPDATE_BATCH; ++e) {
+      REAL u, f;
+      const int q = locate(xs[e], lo, inverseSpacing, &u);
+      GB_HORNER(A + q * W, 1, DEGREE, u, f)
+      const size_t at = (size_t)(i + e) * FOLD_STRIDE + b;
+      const REAL m = ms[e] + f;
+      mu[at] = m;
+      wu[at] = ws[e] * negativeGradient(ys[e], m, param);
+      sum += os[e] * loss(ys[e], m, param);
+    }
+  }
+  for (; i < end; ++i) {
     REAL u;
     const int q = locate(xj[i], lo, inverseSpacing, &u);
     REAL f;
