@@ -206,6 +206,7 @@ bool runFoldsBatched(const std::shared_ptr<const Dataset>& data, const ModelSett
     for (int done = 0; done < run.iterations; done += chunk) {
       if (run.keepGoing && !run.keepGoing()) return true;
       batch->iterate(std::min(chunk, run.iterations - done), out);
+      if (run.progress) run.progress(begin, end, std::min(run.iterations, done + chunk));
     }
     if (run.iterateSeconds) *run.iterateSeconds += since(iterating);
     out.resize(boosters.size());

@@ -75,6 +75,8 @@ struct BatchedFolds {
   std::function<std::vector<double>(int)> weightsOf;
   std::function<void(int, const Booster&, const std::vector<IterationResult>&)> done;
   std::function<bool()> keepGoing;
+  // Called after each chunk of iterations (50 with keepGoing, else all): folds [begin, end) have done `done`.
+  std::function<void(int begin, int end, int done)> progress;
   double* setupSeconds = nullptr;    // accumulated when set
   double* iterateSeconds = nullptr;  // accumulated when set
 };

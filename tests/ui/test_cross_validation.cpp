@@ -12,6 +12,8 @@
 #include <algorithm>
 
 #include "compute/Backend.hpp"
+#include "compute/ComputeDevices.hpp"
+#include "compute/CpuBackend.hpp"
 #include "compute/CrossValidation.hpp"
 #include "data/CsvReader.hpp"
 #include "model/ModelPanel.hpp"
@@ -205,6 +207,35 @@ class CrossValidationTest : public QObject {
     QVERIFY2(w->messages()->lastError().contains("folds.csv:3:2"), qPrintable(w->messages()->lastError()));
     QCOMPARE(cv->foldGraphs().size(), 0);
     QCOMPARE(cv->chosenMstop(), -1);
+  }
+
+  // On OpenCL the folds of a spline model advance together (one batch): the same curves as the CPU's crossValidate,
+  // fold by fold (double: sums in other orders, 1e-10 relative).
+  void openClFoldsAdvanceTogether() {
+    if (gb::listComputeDevices().devices.size() < 2) QSKIP("no OpenCL device");
+    const int mstop = 40, k = 4;
+    auto w = gbtest::makeWindow(600, 6, mstop, 3, "cv-opencl");
+    CrossValidationView* cv = w->cvView();
+    configure(cv, FoldType::KFold, k, 2);
+    gb::ComputeSettings c;
+    c.backend = gb::BackendKind::OpenCl;
+    c.precision = gb::Precision::Double;
+    QSignalSpy finished(cv, &CrossValidationView::finished);
+    QVERIFY(cv->start(w->controller()->data(), w->controller()->modelSettings(), c));
+    QVERIFY(finished.wait(120000));
+    QCOMPARE(finished.at(0).at(0).toBool(), true);
+    QCOMPARE(cv->foldGraphs().size(), k);
+    const gb::ResamplingFolds folds = gb::kfoldFolds(600, k, 2, {});
+    const gb::CvResult cpu = gb::crossValidate(
+        w->controller()->data(), w->controller()->modelSettings(), folds,
+        [] { return std::make_unique<gb::CpuBackend>(1); }, 1);
+    for (int b = 0; b < k; ++b) {
+      const std::vector<double> drawn = values(cv->foldGraphs()[b]);
+      QCOMPARE(int(drawn.size()), mstop + 1);
+      for (int m = 0; m <= mstop; ++m)
+        QVERIFY(std::abs(drawn[m] - cpu.risk[b][m]) <= 1e-10 * std::max(1.0, std::abs(cpu.risk[b][m])));
+    }
+    QCOMPARE(cv->chosenMstop(), cpu.mstop);
   }
 
   void subsampleUsesTheProbControl() {

@@ -78,6 +78,30 @@ void CvJob::operator()(TaskWorker& worker) {
   const std::vector<std::vector<double>> folds = makeFoldWeights(request);
   const int count = static_cast<int>(folds.size());
   foldCount = count;
+  // Where the backend batches the model's folds (OpenCL, spline learners), they advance together: each batch's
+  // curves arrive when it ends, progress after every 50 iterations, and Cancel acts between those.
+  {
+    gb::BatchedFolds run;
+    run.count = count;
+    run.iterations = request.settings.mstop;
+    run.weightsOf = [&folds](int b) { return folds[static_cast<std::size_t>(b)]; };
+    run.keepGoing = [&worker] { return !worker.cancelRequested(); };
+    run.done = [&](int b, const gb::Booster& setUp, const std::vector<gb::IterationResult>& out) {
+      std::vector<double> risk{setUp.path().risk.front()};
+      for (const gb::IterationResult& r : out) risk.push_back(r.risk);
+      curves->add(std::move(risk));
+      foldsDone = b + 1;
+    };
+    run.progress = [&](int begin, int end, int done) {
+      const double share = (begin + double(end - begin) * done / std::max(1, request.settings.mstop)) / count;
+      worker.reportProgress(share, QString("folds %1-%2 together").arg(begin + 1).arg(end));
+    };
+    const std::unique_ptr<gb::Backend> backend = gb::makeBackend(request.compute);
+    if (gb::runFoldsBatched(request.data, request.settings, *backend, run)) {
+      cancelled = foldsDone < count;
+      return;
+    }
+  }
   for (int b = 0; b < count && !worker.cancelRequested(); ++b) {
     const std::string name = "fold " + std::to_string(b + 1);
     std::vector<double> risk;
