@@ -62,6 +62,7 @@ struct CpuGradientPath::State {
     const std::vector<double>& y = *problem.response;
     const double* wp = w();
     weightedSquares = rowSum([&](std::size_t i) {
+      if (wp && wp[i] == 0.0) return v[i] = 0.0;  // a left-out row: no gradient to form (nor an overflow)
       const double u = problem.family.ngradient(y[i], f[i]);
       v[i] = (wp ? wp[i] : 1.0) * u;
       return v[i] * u;
@@ -195,10 +196,17 @@ CpuGradientPath::CpuGradientPath(const BoostProblem& problem, int threads) : s_(
   std::size_t splines = 0;
   for (const Learner& l : learners) splines += l.isSpline() ? 1 : 0;
   if (s.n < (std::size_t{1} << 32) && splines * s.n * 12 <= kSortedRowsBudget) {
+    // Rows of weight 0 (a resampling fold's left-out rows) add only zeros to B'(w u): the sorted rows leave them out.
+    std::vector<bool> zero;
+    if (problem.weights) {
+      zero.resize(s.n);
+      for (std::size_t i = 0; i < s.n; ++i) zero[i] = (*problem.weights)[i] == 0.0;
+    }
 #pragma omp parallel for schedule(dynamic, 1) num_threads(s.team(static_cast <double>(s.n) * splines))
     for (int j = 0; j < static_cast<int>(learners.size()); ++j) {
       State::LearnerState& L = s.learners[static_cast<std::size_t>(j)];
-      if (L.learner->isSpline()) L.sorted = cpu::sortRows(L.view, L.x, s.n, L.intervals);
+      if (L.learner->isSpline())
+        L.sorted = cpu::sortRows(L.view, L.x, s.n, L.intervals, zero.empty() ? nullptr : &zero);
     }
   }
   s.reduction.assign(learners.size(), 0.0);

@@ -51,20 +51,24 @@ SortedMomentsFn sortedMomentsKernel(int degree) {
   return table[degree - 1];
 }
 
-SortedRows sortRows(const BasisView& b, const double* x, std::size_t n, int intervals) {
+SortedRows sortRows(const BasisView& b, const double* x, std::size_t n, int intervals, const std::vector<bool>* skip) {
   SortedRows rows;
   std::vector<int> interval(n);
   std::vector<double> local(n);
   rows.start.assign(static_cast<std::size_t>(intervals) + 1, 0);
+  std::size_t kept = 0;
   for (std::size_t i = 0; i < n; ++i) {
+    if (skip && (*skip)[i]) continue;
     interval[i] = b.loc.locate(x[i], &local[i]);
     ++rows.start[static_cast<std::size_t>(interval[i]) + 1];
+    ++kept;
   }
   for (int q = 0; q < intervals; ++q) rows.start[q + 1] += rows.start[q];
   std::vector<std::uint32_t> next(rows.start.begin(), rows.start.end() - 1);
-  rows.order.resize(n);
-  rows.u.resize(n);
+  rows.order.resize(kept);
+  rows.u.resize(kept);
   for (std::size_t i = 0; i < n; ++i) {
+    if (skip && (*skip)[i]) continue;
     const std::uint32_t r = next[static_cast<std::size_t>(interval[i])]++;
     rows.order[r] = static_cast<std::uint32_t>(i);
     rows.u[r] = local[i];

@@ -124,7 +124,10 @@ struct SortedRows {
   std::vector<double> u;
   std::size_t bytes() const { return order.size() * 4 + u.size() * 8 + start.size() * 4; }
 };
-SortedRows sortRows(const BasisView& b, const double* x, std::size_t n, int intervals);
+// The rows of x by interval; with `skip` (n flags), the rows whose flag is set are left out (a fold's rows of weight
+// 0, whose w u adds only zeros to the moments).
+SortedRows sortRows(const BasisView& b, const double* x, std::size_t n, int intervals,
+                    const std::vector<bool>* skip = nullptr);
 
 // M[q][s] = sum of g u^s over the rows of interval q (overwrites M).
 template <int D>
