@@ -10,11 +10,12 @@
 //
 // Defines: those of buildOptions (REAL, DEGREE, K, INTERVALS, BTG_GROUP, ...), FAMILY, and
 //   FOLDS       folds of the batch (at most FOLD_LANES)
-//   FOLD_PASS   folds a B'g work-item accumulates in registers (FOLD_PASS x (DEGREE + 1) of them), a multiple of 4;
-//               the B'g runs FOLD_STRIDE / FOLD_PASS passes over x
-//   FOLD_STRIDE values per row of the per-fold arrays: FOLDS padded with zero-weight folds to passes x FOLD_PASS
+//   FOLD_PASS   folds of one B'g pass: GPU, the lanes of a warp (one pass); CPU, the folds a work-item keeps in
+//               registers (FOLD_PASS x (DEGREE + 1) of them), a multiple of 4, FOLD_STRIDE / FOLD_PASS passes over x
+//   FOLD_STRIDE values per row of the per-fold arrays: FOLDS padded with zero-weight folds (GPU: to a multiple of 4;
+//               CPU: to passes x FOLD_PASS)
 //   FOLD_GROUP  work-items per learner in a B'g group (one warp on a GPU, 1 on a CPU device)
-//   FOLD_WARPS  learners per B'g group (GPU: several, walking the same chunks so that w u is read from L1)
+//   FOLD_WARPS  learners per B'g group (GPU: 8, walking the same chunks so that w u is read from L1; CPU: 1)
 //   FOLD_CHUNK  rows per interval-sorted chunk (CompactData's sorted layout built with this chunk)
 //   FOLD_LANES  work-items per fold_select_update group, one per fold (a multiple of 32 >= FOLDS)
 // W, MOMENTS, locate(), GB_HORNER and the family functions come from kernels/common.cl.
@@ -26,8 +27,8 @@
 // sorted rows stays in one interval q for many rows: it sums each fold's moments m[b][s] = sum (w u)_b u^s in
 // registers and turns them into columns c_{q+r} += sum_s poly(q, r, s) m[b][s] only when q changes (flush).
 // Group (learner block, range, pass): FOLD_WARPS learners over a range of chunks, folds pass * FOLD_PASS ... of
-// them; each learner's FOLD_GROUP work-items split each chunk's sorted rows into contiguous runs.
-// Partials: [pass][range][learner][K][FOLD_PASS].
+// them. Partials: [pass][range][learner][K][FOLD_PASS]. The CPU variant (below the GPU one): a work-item per
+// (learner, range, pass) walks every sorted row with FOLD_PASS folds in its registers.
 inline void flush_columns(__global const REAL* pj, int q, REAL* m, __local REAL* bins) {
   #pragma unroll
   for (int r = 0; r < W; ++r) {

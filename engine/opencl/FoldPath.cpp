@@ -54,6 +54,83 @@ struct FoldPath::Impl {
   Buffer upload(const std::vector<double>& v) { return uploadReals(*ctx, v, isDouble); }
   std::size_t realBytes() const { return isDouble ? 8 : 4; }
   RealArg real(double v) const { return {v, isDouble}; }
+  // The launch shape: passes and folds per pass, the per-fold stride, learners per B'g group, the row ranges of the
+  // B'g and the update's groups.
+  void chooseShape(int computeUnits, int degree) {
+    // GPU: a lane per fold, one pass. CPU: the folds a work-item keeps in registers, a multiple of 4 (aligned vector
+    // loads): (DEGREE + 1) per fold, 128 floats or 64 doubles at most. The per-fold arrays get `stride` values a row.
+    const int folds = static_cast<int>(F);
+    const int group = params.gpu ? 32 : 1;
+    const int maxPass = std::max(4, (isDouble ? 64 : 128) / (degree + 1) / 4 * 4);
+    passes = params.gpu ? 1 : (folds + maxPass - 1) / maxPass;
+    pass = params.gpu ? group : ((folds + passes - 1) / passes + 3) / 4 * 4;
+    stride = params.gpu ? (folds + 3) / 4 * 4 : passes * pass;
+    // GPU: 8 learners (warps) a group walk the same chunks, so a chunk's w u is fetched into L1 once for all 8.
+    warps = params.gpu ? 8 : 1;
+    const int units = std::max(1, computeUnits);
+    const int chunks = static_cast<int>((n + kFoldChunkRows - 1) / kFoldChunkRows);
+    const int blocks = (L + warps - 1) / warps;
+    // B'g groups: about 8 per compute unit on a GPU, 4 on a CPU device, over learner blocks x ranges x passes.
+    const int wantedRanges = std::max(1, (units * (params.gpu ? 8 : 4)) / (blocks * passes));
+    chunksPerRange = std::max(1, (chunks + wantedRanges - 1) / wantedRanges);
+    ranges = (chunks + chunksPerRange - 1) / chunksPerRange;
+    updateGroups = static_cast<int>(std::clamp<std::size_t>((n + 63) / 64, 1, units * (params.gpu ? 16 : 4)));
+    updateRows = static_cast<int>((n + updateGroups - 1) / updateGroups);
+    updateGroups = static_cast<int>((n + updateRows - 1) / updateRows);
+  }
+
+  void buildKernels(const SplineSpec& spec, Family family) {
+    const int group = params.gpu ? 32 : 1;
+    const std::string opts =
+        buildOptions(params, spec, isDouble) + " -DFAMILY=" + std::to_string(static_cast<int>(family)) +
+        " -DFOLDS=" + std::to_string(static_cast<int>(F)) + " -DFOLD_PASS=" + std::to_string(pass) +
+        " -DFOLD_STRIDE=" + std::to_string(stride) + " -DFOLD_WARPS=" + std::to_string(warps) +
+        " -DFOLD_GROUP=" + std::to_string(group) + " -DFOLD_CHUNK=" + std::to_string(kFoldChunkRows) +
+        " -DFOLD_LANES=" + std::to_string(kMaxFolds);
+    btg = Kernel(ctx->kernel("fold_path", "fold_btg_partial", opts));
+    reduce = Kernel(ctx->kernel("fold_path", "fold_btg_reduce", opts));
+    selectUpdate = Kernel(ctx->kernel("fold_path", "fold_select_update", opts));
+    finish = Kernel(ctx->kernel("fold_path", "fold_finish_risk", opts));
+    solve = Kernel(ctx->kernel("learner_select", "learner_solve", buildOptions(params, spec, isDouble)));
+  }
+
+  void uploadFolds(const std::vector<BoostProblem>& folds) {
+    // Per fold: weights, out-of-bag weights, mu (the offset) and w u at it; P and Q of every learner.
+    std::vector<std::vector<double>> hw(F), ho(F), hmu(F), hwu(F);
+    std::vector<double> hP, hQ, inverse;
+    const std::vector<double>& hy = *folds.front().response;
+    for (std::size_t b = 0; b < F; ++b) {
+      const BoostProblem& f = folds[b];
+      hw[b] = f.weights ? *f.weights : std::vector<double>(n, 1.0);
+      ho[b] = *f.oobWeights;
+      hmu[b].assign(n, f.offset);
+      hwu[b].resize(n);
+      for (std::size_t i = 0; i < n; ++i) hwu[b][i] = hw[b][i] * f.family.ngradient(hy[i], f.offset);
+      double total = 0.0;
+      for (double v : ho[b]) total += v;
+      if (!(total > 0.0)) throw InputError("fold " + std::to_string(b + 1) + ": no out-of-bag rows");
+      totalWeight.push_back(total);
+      inverse.push_back(1.0 / total);
+      riskConstant.push_back(
+          FamilyKernels::riskConstant(static_cast<DeviceFamily>(static_cast<int>(f.family.family)), hy, ho[b]));
+      for (const Learner& l : *f.learners)
+        for (std::size_t a = 0; a < k; ++a)
+          for (std::size_t e = 0; e < k; ++e) {
+            hP.push_back(l.solveMatrix(static_cast<Eigen::Index>(a), static_cast<Eigen::Index>(e)));
+            hQ.push_back(l.rssMatrix(static_cast<Eigen::Index>(a), static_cast<Eigen::Index>(e)));
+          }
+    }
+    const auto rowStride = static_cast<std::size_t>(stride);
+    y = upload(hy);
+    w = upload(interleave(hw, n, rowStride));
+    o = upload(interleave(ho, n, rowStride));
+    mu = upload(interleave(hmu, n, rowStride));
+    wu = upload(interleave(hwu, n, rowStride));
+    P = upload(hP);
+    Q = upload(hQ);
+    inverseWeights = upload(inverse);
+  }
+
   void ensureHistory(std::size_t count) {
     if (count <= historyRecords) return;
     historyRecords = std::max<std::size_t>(count, 64);
@@ -93,73 +170,9 @@ FoldPath::FoldPath(Context& ctx, const std::vector<BoostProblem>& folds, const D
     s.params = kernelParameters(gpu, s.n, s.L);
     s.params.nvidiaAtomics = false;  // the portable compare-and-swap atomics
   }
-  // GPU: a lane per fold, one pass. CPU: the folds a work-item keeps in registers, a multiple of 4 (aligned vector
-  // loads): (DEGREE + 1) per fold, 128 floats or 64 doubles at most. The per-fold arrays get `stride` values a row.
-  const int F = static_cast<int>(s.F);
-  const int group = s.params.gpu ? 32 : 1;
-  const int maxPass = std::max(4, (s.isDouble ? 64 : 128) / (bases.front()->degree() + 1) / 4 * 4);
-  s.passes = s.params.gpu ? 1 : (F + maxPass - 1) / maxPass;
-  s.pass = s.params.gpu ? group : ((F + s.passes - 1) / s.passes + 3) / 4 * 4;
-  s.stride = s.params.gpu ? (F + 3) / 4 * 4 : s.passes * s.pass;
-  // GPU: 8 learners (warps) a group walk the same chunks, so a chunk's w u is fetched into L1 once for all 8.
-  s.warps = s.params.gpu ? 8 : 1;
-  const int units = std::max(1, ctx.device().info.computeUnits);
-  const int chunks = static_cast<int>((s.n + kFoldChunkRows - 1) / kFoldChunkRows);
-  const int blocks = (s.L + s.warps - 1) / s.warps;
-  // B'g groups: about 8 per compute unit on a GPU, 4 on a CPU device, over learner blocks x ranges x passes.
-  const int wantedRanges = std::max(1, (units * (s.params.gpu ? 8 : 4)) / (blocks * s.passes));
-  s.chunksPerRange = std::max(1, (chunks + wantedRanges - 1) / wantedRanges);
-  s.ranges = (chunks + s.chunksPerRange - 1) / s.chunksPerRange;
-  s.updateGroups = static_cast<int>(std::clamp<std::size_t>((s.n + 63) / 64, 1, units * (s.params.gpu ? 16 : 4)));
-  s.updateRows = static_cast<int>((s.n + s.updateGroups - 1) / s.updateGroups);
-  s.updateGroups = static_cast<int>((s.n + s.updateRows - 1) / s.updateRows);
-
-  const std::string opts =
-      buildOptions(s.params, bases.front()->spec(), s.isDouble) +
-      " -DFAMILY=" + std::to_string(static_cast<int>(first.family.family)) + " -DFOLDS=" + std::to_string(F) +
-      " -DFOLD_PASS=" + std::to_string(s.pass) + " -DFOLD_STRIDE=" + std::to_string(s.stride) +
-      " -DFOLD_WARPS=" + std::to_string(s.warps) + " -DFOLD_GROUP=" + std::to_string(group) +
-      " -DFOLD_CHUNK=" + std::to_string(kFoldChunkRows) + " -DFOLD_LANES=" + std::to_string(kMaxFolds);
-  s.btg = Kernel(ctx.kernel("fold_path", "fold_btg_partial", opts));
-  s.reduce = Kernel(ctx.kernel("fold_path", "fold_btg_reduce", opts));
-  s.selectUpdate = Kernel(ctx.kernel("fold_path", "fold_select_update", opts));
-  s.finish = Kernel(ctx.kernel("fold_path", "fold_finish_risk", opts));
-  s.solve =
-      Kernel(ctx.kernel("learner_select", "learner_solve", buildOptions(s.params, bases.front()->spec(), s.isDouble)));
-
-  // Per fold: weights, out-of-bag weights, mu (the offset) and w u at it; P and Q of every learner.
-  std::vector<std::vector<double>> w(s.F), o(s.F), mu(s.F), wu(s.F);
-  std::vector<double> P, Q, inverse;
-  const std::vector<double>& y = *first.response;
-  for (std::size_t b = 0; b < s.F; ++b) {
-    const BoostProblem& f = folds[b];
-    w[b] = f.weights ? *f.weights : std::vector<double>(s.n, 1.0);
-    o[b] = *f.oobWeights;
-    mu[b].assign(s.n, f.offset);
-    wu[b].resize(s.n);
-    for (std::size_t i = 0; i < s.n; ++i) wu[b][i] = w[b][i] * f.family.ngradient(y[i], f.offset);
-    double total = 0.0;
-    for (double v : o[b]) total += v;
-    if (!(total > 0.0)) throw InputError("fold " + std::to_string(b + 1) + ": no out-of-bag rows");
-    s.totalWeight.push_back(total);
-    inverse.push_back(1.0 / total);
-    s.riskConstant.push_back(
-        FamilyKernels::riskConstant(static_cast<DeviceFamily>(static_cast<int>(f.family.family)), y, o[b]));
-    for (const Learner& l : *f.learners)
-      for (std::size_t a = 0; a < s.k; ++a)
-        for (std::size_t e = 0; e < s.k; ++e) {
-          P.push_back(l.solveMatrix(static_cast<Eigen::Index>(a), static_cast<Eigen::Index>(e)));
-          Q.push_back(l.rssMatrix(static_cast<Eigen::Index>(a), static_cast<Eigen::Index>(e)));
-        }
-  }
-  s.y = s.upload(y);
-  s.w = s.upload(interleave(w, s.n, static_cast<std::size_t>(s.stride)));
-  s.o = s.upload(interleave(o, s.n, static_cast<std::size_t>(s.stride)));
-  s.mu = s.upload(interleave(mu, s.n, static_cast<std::size_t>(s.stride)));
-  s.wu = s.upload(interleave(wu, s.n, static_cast<std::size_t>(s.stride)));
-  s.P = s.upload(P);
-  s.Q = s.upload(Q);
-  s.inverseWeights = s.upload(inverse);
+  s.chooseShape(ctx.device().info.computeUnits, bases.front()->degree());
+  s.buildKernels(bases.front()->spec(), first.family.family);
+  s.uploadFolds(folds);
   const std::size_t fl = s.F * static_cast<std::size_t>(s.L);
   s.c = Buffer(ctx, fl * s.k * s.realBytes());
   s.delta = Buffer(ctx, fl * s.k * s.realBytes());
