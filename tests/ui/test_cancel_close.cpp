@@ -61,7 +61,10 @@ class CancelCloseTest : public QObject {
   }
 
   void pauseThenResume() {
-    auto w = gbtest::makeWindow(5000, 100, 2000, 5, "pause");
+    // mstop 20000: long enough that the pause always lands mid-fit (the worker's batches grow to ~80 ms each, and
+    // at 2000 iterations a fast machine could finish in one batch before the click).
+    const int mstop = 20000;
+    auto w = gbtest::makeWindow(5000, 100, mstop, 5, "pause");
     QSignalSpy finished(w->controller(), &FitController::jobFinished);
     QTest::mouseClick(w->fitButton(), Qt::LeftButton);
     QVERIFY(waitUntilIterating(*w));
@@ -69,12 +72,12 @@ class CancelCloseTest : public QObject {
     QVERIFY(finished.wait(5000 * kTimeScale));
     QCOMPARE(w->controller()->state(), FitState::Paused);
     const int pausedAt = w->controller()->booster()->iteration();
-    QVERIFY(pausedAt > 0 && pausedAt < 2000);
+    QVERIFY(pausedAt > 0 && pausedAt < mstop);
     QCOMPARE(w->fitButton()->text(), QString("Resume"));
     QVERIFY(gbtest::fitAndWait(*w, 60000 * kTimeScale));
     QCOMPARE(w->controller()->state(), FitState::Finished);
-    QCOMPARE(w->controller()->booster()->iteration(), 2000);
-    QCOMPARE(int(w->controller()->booster()->path().risk.size()), 2001);
+    QCOMPARE(w->controller()->booster()->iteration(), mstop);
+    QCOMPARE(int(w->controller()->booster()->path().risk.size()), mstop + 1);
   }
 
   void closingMidFitJoinsTheWorker() {
