@@ -265,8 +265,14 @@ class CrossValidationTest : public QObject {
     QTest::mouseClick(cv->runButton(), Qt::LeftButton);
     QVERIFY(cv->isRunning());
     QTRY_VERIFY_WITH_TIMEOUT(cv->foldGraphs().size() >= 1, 60000);
+    QElapsedTimer clock;
+    clock.start();
     QTest::mouseClick(cv->cancelButton(), Qt::LeftButton);
     QVERIFY(finished.wait(10000));
+    const qint64 ms = clock.elapsed();
+    qInfo("cancel: %lld ms from the click to the run's end", ms);
+    // The bound: the fold's Booster checks for a cancel between its batches of about 80 ms.
+    QVERIFY2(ms <= 200, qPrintable(QString("cancel took %1 ms (bound 200 ms)").arg(ms)));
     QCOMPARE(finished.at(0).at(0).toBool(), true);
     QVERIFY2(cv->foldGraphs().size() < 25, qPrintable(QString::number(cv->foldGraphs().size())));
     QCOMPARE(cv->chosenMstop(), -1);
