@@ -9,10 +9,7 @@
 #include "FitOptions.hpp"
 #include "common/Error.hpp"
 #include "common/Format.hpp"
-#include "common/SystemResources.hpp"
-#include "compute/CpuBackend.hpp"
 #include "compute/CrossValidation.hpp"
-#include "data/CsvReader.hpp"
 #include "data/OutputFiles.hpp"
 #include "model/Model.hpp"
 
@@ -39,24 +36,19 @@ int runCv(const CvOptions& o, const std::vector<Override>& overrides) {
   if (!o.fit.folds.foldsFile.empty()) outputs.addInput(o.fit.folds.foldsFile, "--folds-file");
   outputs.addOutput(o.fit.out, "--out");
   if (!o.refit.empty()) outputs.addOutput(o.refit, "--refit");
-  makeBackend(compute);  // the device and options are checked before the data is read
+  std::unique_ptr<Backend> backend = makeBackend(compute);  // the device and options, checked before the data is read
 
   const auto start = std::chrono::steady_clock::now();
   const std::shared_ptr<const Dataset> data = readData(o.fit.data, o.fit.quiet);
   const double readSeconds = secondsSince(start);
   // A first set-up on all rows checks the model (columns, family, learners) and names the file on bad data.
-  std::unique_ptr<Booster> all = makeBooster(data, settings, makeBackend(compute), o.fit.data);
+  // It is also --refit's fit.
+  std::unique_ptr<Booster> all = makeBooster(data, settings, std::move(backend), o.fit.data);
   const ResamplingFolds folds = makeFolds(o.fit.folds, *data, all->settings());
-  const bool cpu = compute.backend == BackendKind::Cpu;
-  const int parallel = cpu ? (compute.threads > 0 ? compute.threads : availableCores()) : 1;
+  const FoldBackends backends = foldBackends(compute);
+  const int parallel = backends.parallel;
   const auto cvStart = std::chrono::steady_clock::now();
-  const CvResult cv = crossValidate(
-      data, all->settings(), folds,
-      [&]() -> std::unique_ptr<Backend> {
-        if (cpu) return std::make_unique<CpuBackend>(1);
-        return makeBackend(compute);
-      },
-      parallel);
+  const CvResult cv = crossValidate(data, all->settings(), folds, backends.make, parallel);
   const double cvSeconds = secondsSince(cvStart);
 
   nlohmann::json out{{"type", folds.type}, {"folds", folds.weights.size()}, {"risk", cv.risk}, {"mean", cv.mean},
@@ -70,11 +62,10 @@ int runCv(const CvOptions& o, const std::vector<Override>& overrides) {
                    {"device", info.device},       {"precision", info.precision}, {"parallel_folds", parallel},
                    {"folds_together", cv.batched}};
   if (!o.refit.empty()) {
-    ModelSettings chosen = all->settings();
-    chosen.mstop = std::max(1, cv.mstop);  // a model has at least one iteration
-    Booster refit(data, chosen, makeBackend(compute));
-    refit.run(chosen.mstop);
-    const Model model = refit.model();
+    const int chosen = std::max(1, cv.mstop);  // a model has at least one iteration
+    all->run(chosen);
+    Model model = all->model();
+    model.settings.mstop = chosen;
     outputs.write(o.refit, [&model](std::ostream& s) { s << jsonText(model.toJson(), 1) << '\n'; });
   }
   outputs.write(o.fit.out, [&out](std::ostream& s) { s << jsonText(out) << '\n'; });

@@ -2,8 +2,6 @@
 
 #include <charconv>
 
-#include "common/SystemResources.hpp"
-#include "compute/CpuBackend.hpp"
 #include "compute/EffectBands.hpp"
 #include "model/PartialEffect.hpp"
 
@@ -48,20 +46,15 @@ nlohmann::json learnerJson(const LearnerBand& b) {
 
 nlohmann::json fitBands(std::shared_ptr<const Dataset> data, const Booster& fitted, int replicates, std::uint64_t seed,
                         const ComputeSettings& compute, bool quiet) {
-  const bool cpu = compute.backend == BackendKind::Cpu;
   ProgressPrinter progress("bands", !quiet);
   BandsMonitor monitor;
   monitor.replicateDone = [&progress, replicates](int done) {
     progress.update(static_cast<double>(done) / replicates,
                     "bootstrap refit " + std::to_string(done) + "/" + std::to_string(replicates));
   };
-  const std::optional<EffectBands> bands = effectBands(
-      std::move(data), fitted, replicates, seed,
-      [&]() -> std::unique_ptr<Backend> {
-        if (cpu) return std::make_unique<CpuBackend>(1);
-        return makeBackend(compute);
-      },
-      cpu ? (compute.threads > 0 ? compute.threads : availableCores()) : 1, monitor);
+  const FoldBackends backends = foldBackends(compute);
+  const std::optional<EffectBands> bands =
+      effectBands(std::move(data), fitted, replicates, seed, backends.make, backends.parallel, monitor);
   nlohmann::json learners = nlohmann::json::object();
   for (const LearnerBand& b : bands->learners) learners[b.name] = learnerJson(b);
   return {{"replicates", bands->replicates},

@@ -13,11 +13,8 @@
 #include "FitSummary.hpp"
 #include "MstopChoice.hpp"
 #include "common/Error.hpp"
-#include "common/SystemResources.hpp"
 #include "compute/Booster.hpp"
-#include "compute/CpuBackend.hpp"
 #include "compute/CrossValidation.hpp"
-#include "data/CsvReader.hpp"
 #include "data/OutputFiles.hpp"
 #include "model/Model.hpp"
 
@@ -114,14 +111,8 @@ int chooseMstop(const FitOptions& o, const std::shared_ptr<const Dataset>& data,
   if (o.cvGrid < 1) throw InputError(optionMessage("--cv-grid", "must be at least 1"));
   const std::unique_ptr<Booster> check = makeBooster(data, settings, makeBackend(compute), o.data);
   const ResamplingFolds folds = makeFolds(o.folds, *data, check->settings());
-  const bool cpu = compute.backend == BackendKind::Cpu;
-  const CvResult cv = crossValidate(
-      data, check->settings(), folds,
-      [&]() -> std::unique_ptr<Backend> {
-        if (cpu) return std::make_unique<CpuBackend>(1);
-        return makeBackend(compute);
-      },
-      cpu ? (compute.threads > 0 ? compute.threads : availableCores()) : 1);
+  const FoldBackends backends = foldBackends(compute);
+  const CvResult cv = crossValidate(data, check->settings(), folds, backends.make, backends.parallel);
   record = {{"type", folds.type}, {"folds", folds.weights.size()}, {"mean", cv.mean}, {"mstop", cv.mstop}};
   record["grid"] = o.cvGrid;
   if (!o.quiet)

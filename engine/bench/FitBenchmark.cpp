@@ -7,9 +7,7 @@
 #include <sstream>
 
 #include "common/Error.hpp"
-#include "common/SystemResources.hpp"
 #include "compute/Booster.hpp"
-#include "compute/CpuBackend.hpp"
 #include "compute/CrossValidation.hpp"
 #include "data/PaperData.hpp"
 #include "family/FamilyFunctions.hpp"
@@ -40,15 +38,9 @@ struct Cancelled {};
 void timeFolds(const std::shared_ptr<const Dataset>& data, const FitBenchOptions& options,
                const ComputeSettings& compute, FitTiming& timing) {
   const ResamplingFolds folds = bootstrapFolds(data->rows(), options.bootstrap, options.seed, {});
-  const bool cpu = compute.backend == BackendKind::Cpu;
+  const FoldBackends backends = foldBackends(compute);
   const auto start = std::chrono::steady_clock::now();
-  const CvResult cv = crossValidate(
-      data, options.model, folds,
-      [&]() -> std::unique_ptr<Backend> {
-        if (cpu) return std::make_unique<CpuBackend>(1);
-        return makeBackend(compute);
-      },
-      cpu ? (compute.threads > 0 ? compute.threads : availableCores()) : 1);
+  const CvResult cv = crossValidate(data, options.model, folds, backends.make, backends.parallel);
   timing.cvSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   timing.cvFolds = options.bootstrap;
   timing.cvSetupSeconds = cv.setupSeconds;

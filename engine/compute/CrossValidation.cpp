@@ -9,8 +9,10 @@
 
 #include "common/Error.hpp"
 #include "common/Format.hpp"
+#include "common/SystemResources.hpp"
 #include "common/Text.hpp"
 #include "compute/Booster.hpp"
+#include "compute/CpuBackend.hpp"
 
 namespace gb {
 
@@ -232,6 +234,12 @@ void forEachFold(int count, int parallel, const std::string& label, const std::f
   }
   for (const auto& e : errors)
     if (e) std::rethrow_exception(e);
+}
+
+FoldBackends foldBackends(const ComputeSettings& compute) {
+  if (compute.backend != BackendKind::Cpu) return {[compute] { return makeBackend(compute); }, 1};
+  return {[]() -> std::unique_ptr<Backend> { return std::make_unique<CpuBackend>(1); },
+          compute.threads > 0 ? compute.threads : availableCores()};
 }
 
 CvResult crossValidate(std::shared_ptr<const Dataset> data, const ModelSettings& settings, const ResamplingFolds& folds,

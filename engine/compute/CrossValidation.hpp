@@ -62,6 +62,14 @@ struct CvResult {
 // Makes each fold's backend (called once per fold, possibly from several threads at once).
 using BackendMaker = std::function<std::unique_ptr<Backend>()>;
 
+// The backends a resampling run (crossValidate, effectBands) uses for `compute`: on the CPU one thread a fold and as
+// many folds at once as compute.threads (else the cores); otherwise that backend, one fold (or batch) at a time.
+struct FoldBackends {
+  BackendMaker make;
+  int parallel = 1;
+};
+FoldBackends foldBackends(const ComputeSettings& compute);
+
 // Folds advancing together on a backend that batches the model (Backend::foldBatchSize > 0: the OpenCL backend for
 // spline models), in batches of foldBatchSize(): each fold a Booster set up on the CPU (in parallel; weights from
 // weightsOf(b), called in fold order from the calling thread; named "<label> b+1" in errors) whose problem joins the

@@ -15,10 +15,6 @@ namespace gb::ocl {
 
 namespace {
 
-double familyParameter(const FamilyFunctions& f) {
-  return f.family == Family::Huber ? f.delta : (f.family == Family::Quantile ? f.tau : 0.0);
-}
-
 // Fold b's values of a per-row quantity, row-major with the folds contiguous and `stride` values a row (the padding
 // folds hold 0: no weight, so no gradient and no loss), kernels/fold_path.cl's layout.
 std::vector<double> interleave(const std::vector<std::vector<double>>& perFold, std::size_t rows, std::size_t stride) {
@@ -111,8 +107,7 @@ struct FoldPath::Impl {
       if (!(total > 0.0)) throw InputError("fold " + std::to_string(b + 1) + ": no out-of-bag rows");
       totalWeight.push_back(total);
       inverse.push_back(1.0 / total);
-      riskConstant.push_back(
-          FamilyKernels::riskConstant(static_cast<DeviceFamily>(static_cast<int>(f.family.family)), hy, ho[b]));
+      riskConstant.push_back(FamilyKernels::riskConstant(deviceFamily(f.family.family), hy, ho[b]));
       for (const Learner& l : *f.learners)
         for (std::size_t a = 0; a < k; ++a)
           for (std::size_t e = 0; e < k; ++e) {

@@ -9,12 +9,6 @@ namespace gb::ocl {
 
 namespace {
 
-DeviceFamily deviceFamily(Family f) { return static_cast<DeviceFamily>(static_cast<int>(f)); }
-
-double familyParameter(const FamilyFunctions& f) {
-  return f.family == Family::Huber ? f.delta : (f.family == Family::Quantile ? f.tau : 0.0);
-}
-
 std::vector<Learner> splinesOf(const BoostProblem& problem) {
   std::vector<Learner> splines;
   for (const Learner& l : *problem.learners)
