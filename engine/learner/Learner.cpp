@@ -1,9 +1,12 @@
 #include "learner/Learner.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdint>
 #include <exception>
 #include <optional>
+#include <utility>
 
 #include "common/Error.hpp"
 #include "common/Format.hpp"
@@ -133,21 +136,66 @@ std::vector<Learner> buildEach(std::size_t count, Build build) {
 
 }  // namespace
 
+namespace {
+
+// The per-interval (D+1) x (D+1) blocks of B'WB. The same arithmetic as SplineBasis::evaluateFast, in the same
+// order (one division shared by the interval and the local coordinate), with the degree known at compile time.
+template <int D>
+void gramBlocks(const SplineBasis& basis, const double* x, std::size_t n, const double* weights, double* blocks) {
+  constexpr int W = D + 1;
+  constexpr std::size_t kBlock = 4096;
+  const double lo = basis.lo(), dx = basis.spacing();
+  const int last = basis.numIntervals() - 1;
+  const double* poly = basis.polynomialTable().data();
+  std::array<std::uint32_t, kBlock> kept;
+  for (std::size_t begin = 0; begin < n; begin += kBlock) {
+    const std::size_t end = std::min(n, begin + kBlock);
+    // Rows of weight 0 add exact zeros (a resampling fold leaves a third or more of the rows out): listed out
+    // first without branches, since a branch per row on random weights mispredicts often.
+    std::size_t rows = 0;
+    for (std::size_t i = begin; i < end; ++i) {
+      kept[rows] = static_cast<std::uint32_t>(i - begin);
+      rows += !weights || weights[i] != 0.0 ? 1 : 0;
+    }
+    for (std::size_t r = 0; r < rows; ++r) {
+      const std::size_t i = begin + kept[r];
+      const double wi = weights ? weights[i] : 1.0;
+      const double t = (x[i] - lo) / dx;
+      const double f = std::floor(t);
+      const int q = !(f > 0) ? 0 : (f >= last ? last : static_cast<int>(f));
+      const double u = t - q;
+      const double* c = poly + static_cast<std::size_t>(q) * W * W;
+      double w[W];
+      for (int k = 0; k < W; ++k) {
+        double v = c[k * W + D];
+        for (int s = D - 1; s >= 0; --s) v = v * u + c[k * W + s];
+        w[k] = v;
+      }
+      double* block = blocks + static_cast<std::size_t>(q) * W * W;
+      for (int a = 0; a < W; ++a) {
+        const double wa = wi * w[a];
+        for (int b = 0; b < W; ++b) block[a * W + b] += wa * w[b];
+      }
+    }
+  }
+}
+
+template <std::size_t... I>
+constexpr auto gramBlocksTable(std::index_sequence<I...>) {
+  return std::array<void (*)(const SplineBasis&, const double*, std::size_t, const double*, double*),
+                    sizeof...(I)>{&gramBlocks<int(I) + 1>...};
+}
+
+}  // namespace
+
 Eigen::MatrixXd gramMatrix(const SplineBasis& basis, const double* x, std::size_t n, const double* weights) {
   const int k = basis.numColumns();
   const int d1 = basis.degree() + 1;
   // Accumulated per interval (a (d+1) x (d+1) block each) and folded into G at the end: adding straight into
   // G makes neighbouring rows update partially overlapping entries, which can defeat store-to-load forwarding.
   std::vector<double> blocks(static_cast<std::size_t>(basis.numIntervals()) * d1 * d1, 0.0);
-  double w[SplineBasis::kMaxDegree + 1];
-  for (std::size_t i = 0; i < n; ++i) {
-    const double wi = weights ? weights[i] : 1.0;
-    if (wi == 0.0) continue;  // adds exact zeros: a resampling fold leaves a third or more of the rows out
-    const int f = basis.evaluateFast(x[i], w);
-    double* block = blocks.data() + static_cast<std::size_t>(f) * d1 * d1;
-    for (int a = 0; a < d1; ++a)
-      for (int b = 0; b < d1; ++b) block[a * d1 + b] += wi * w[a] * w[b];
-  }
+  static constexpr auto table = gramBlocksTable(std::make_index_sequence<SplineBasis::kMaxDegree>{});
+  table[static_cast<std::size_t>(basis.degree() - 1)](basis, x, n, weights, blocks.data());
   Eigen::MatrixXd gram = Eigen::MatrixXd::Zero(k, k);
   for (int q = 0; q < basis.numIntervals(); ++q)
     for (int a = 0; a < d1; ++a)
