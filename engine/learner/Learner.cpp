@@ -182,8 +182,8 @@ void gramBlocks(const SplineBasis& basis, const double* x, std::size_t n, const 
 
 template <std::size_t... I>
 constexpr auto gramBlocksTable(std::index_sequence<I...>) {
-  return std::array<void (*)(const SplineBasis&, const double*, std::size_t, const double*, double*),
-                    sizeof...(I)>{&gramBlocks<int(I) + 1>...};
+  return std::array<void (*)(const SplineBasis&, const double*, std::size_t, const double*, double*), sizeof...(I)>{
+      &gramBlocks<int(I) + 1>...};
 }
 
 }  // namespace
