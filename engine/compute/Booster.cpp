@@ -131,6 +131,7 @@ void Booster::apply(const std::vector<IterationResult>& results) {
     path_.learner.push_back(r.learner);
     path_.risk.push_back(r.risk);
     gamma_[j] += Eigen::Map<const Eigen::VectorXd>(r.delta.data(), gamma_[j].size());
+    steps_.append(r.learner, r.delta);
     if (heldOut_)
       heldOut_->step(learners_[j], frame_.data->columns[static_cast<std::size_t>(learners_[j].column)], r.delta);
   }

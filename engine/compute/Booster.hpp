@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "compute/Backend.hpp"
+#include "compute/StepLog.hpp"
 #include "family/FamilyFunctions.hpp"
 #include "learner/Learner.hpp"
 #include "learner/ModelFrame.hpp"
@@ -59,6 +60,8 @@ class Booster {
   // The held-out rows and their risk after m = 0..iteration() iterations; null unless a holdout fit.
   const HeldOutRisk* heldOut() const { return heldOut_.get(); }
   const std::vector<Eigen::VectorXd>& coefficients() const { return gamma_; }
+  // Every iteration's coefficient step (replaying a past iteration without refitting).
+  const StepLog& steps() const { return steps_; }
   std::vector<int> selectionCounts() const;
   // Total risk reduction credited to each learner (sum over its selections of risk[m-1] - risk[m]).
   std::vector<double> riskReductions() const;
@@ -94,6 +97,7 @@ class Booster {
   BoostPath path_;
   std::unique_ptr<HeldOutRisk> heldOut_;
   std::vector<Eigen::VectorXd> gamma_;
+  StepLog steps_;
   double setupSeconds_ = 0.0;
   double fitSeconds_ = 0.0;
 };
