@@ -115,6 +115,30 @@ class MenusTest : public QObject {
     QCOMPARE(w.dataPanel()->generatorSpec().rows, std::size_t(10000));
     QCOMPARE(w.dataPanel()->generatorSpec().seed, std::uint64_t(1));
     QCOMPARE(w.dataPanel()->generatorSpec().covariates, 100);
+    // And its device: the default OpenCL device (as `fit --backend opencl`), once the devices are known.
+    gb::ComputeDeviceList devices;
+    devices.devices.push_back({"cpu", "", "CPU", "host"});
+    gb::ComputeDeviceInfo other, gpu;
+    other.backend = gpu.backend = "opencl";
+    other.name = "a CPU device";
+    gpu.name = "a GPU";
+    gpu.isDefault = true;
+    devices.devices.push_back(other);
+    devices.devices.push_back(gpu);
+    QVERIFY(w.modelPanel()->compute().backend == gb::BackendKind::Cpu);
+    w.useDevices(devices);
+    QVERIFY(w.modelPanel()->compute().backend == gb::BackendKind::OpenCl);
+    QCOMPARE(w.modelPanel()->compute().device, std::string("a GPU"));
+    // A later start with saved settings keeps the user's choice.
+    StudioOptions o = gbtest::testOptions("saved");
+    o.restoreSettings = true;
+    {
+      MainWindow before(o);
+      before.close();
+    }
+    MainWindow after(o);
+    after.useDevices(devices);
+    QVERIFY(after.modelPanel()->compute().backend == gb::BackendKind::Cpu);
   }
 
   void aRestartReopensTheLastDataFile() {

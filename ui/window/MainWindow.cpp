@@ -324,22 +324,23 @@ void MainWindow::refreshSession() {
 void MainWindow::startDeviceQuery() {
   deviceQuery_ = new WorkerThread(this);
   auto result = std::make_shared<gb::ComputeDeviceList>();
-  connect(deviceQuery_, &WorkerThread::finished, this, [this, result] {
-    const gb::ComputeDeviceList& list = *result;
-    const gb::ComputeSettings keep = modelPanel_->compute();
-    modelPanel_->setDevices(list);
-    modelPanel_->setCompute(keep);
-    if (firstStart_) applyDemoDevice(list);
-    QStringList openCl;
-    for (const auto& d : list.devices)
-      if (d.backend == "opencl") openCl << qs(d.name);
-    kernels_->setDevices(openCl, qs(list.openClStatus));
-    if (!list.openClStatus.empty())
-      sink_.warning(tr("OpenCL: %1").arg(qs(list.openClStatus)));
-    else
-      sink_.info(tr("OpenCL devices: %1").arg(openCl.join(", ")));
-  });
+  connect(deviceQuery_, &WorkerThread::finished, this, [this, result] { useDevices(*result); });
   deviceQuery_->start([result](TaskWorker&) { *result = gb::listComputeDevices(); });
+}
+
+void MainWindow::useDevices(const gb::ComputeDeviceList& list) {
+  const gb::ComputeSettings keep = modelPanel_->compute();
+  modelPanel_->setDevices(list);
+  modelPanel_->setCompute(keep);
+  if (firstStart_) applyDemoDevice(list);
+  QStringList openCl;
+  for (const auto& d : list.devices)
+    if (d.backend == "opencl") openCl << qs(d.name);
+  kernels_->setDevices(openCl, qs(list.openClStatus));
+  if (!list.openClStatus.empty())
+    sink_.warning(tr("OpenCL: %1").arg(qs(list.openClStatus)));
+  else
+    sink_.info(tr("OpenCL devices: %1").arg(openCl.join(", ")));
 }
 
 void MainWindow::applyDemoDevice(const gb::ComputeDeviceList& list) {

@@ -94,6 +94,9 @@ class MainWindow : public QMainWindow {
   bool saveSession(const QString& path);
   bool openSession(const QString& path);
   bool exportCurrentPlot(const QString& path);
+  // The devices found (the start's background query): the model panel's choices; at the first start (no saved
+  // settings) the run command's demo device, the default OpenCL device, is chosen.
+  void useDevices(const gb::ComputeDeviceList& list);
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -116,7 +119,7 @@ class MainWindow : public QMainWindow {
   void buildHelpMenu();
   void buildViewMenu();
   void openDocument(const QString& path);
-  // First start (no saved settings): the run command's demo device, once the devices are known.
+  // First start: the default OpenCL device, as the run command's demo uses (else the CPU backend stays).
   void applyDemoDevice(const gb::ComputeDeviceList& list);
   void refreshView(QWidget* page);
   void updateRecentMenu();
