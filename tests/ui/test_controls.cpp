@@ -6,6 +6,7 @@
 #include <QSpinBox>
 #include <QtTest>
 
+#include "compute/ComputeDevices.hpp"
 #include "data/DataPanel.hpp"
 #include "model/ModelPanel.hpp"
 #include "support/StudioFixture.hpp"
@@ -100,6 +101,40 @@ class ControlsTest : public QObject {
     QTRY_VERIFY(mstop->hasFocus());
     wheel(mstop);
     QCOMPARE(mstop->value(), mstopBefore + 1);
+  }
+
+  void precisionOffersWhatTheDeviceComputes() {
+    ModelPanel panel;
+    gb::ComputeDeviceList devices;
+    devices.devices.push_back({"cpu", "", "CPU", "host"});
+    gb::ComputeDeviceInfo withDouble, floatOnly;
+    withDouble.backend = floatOnly.backend = "opencl";
+    withDouble.name = "with fp64";
+    withDouble.fp64 = true;
+    floatOnly.name = "float only";
+    floatOnly.fp64 = false;
+    devices.devices.push_back(withDouble);
+    devices.devices.push_back(floatOnly);
+    panel.setDevices(devices);
+    auto precisions = [&] {
+      QStringList out;
+      for (int i = 0; i < panel.precisionBox()->count(); ++i) out << panel.precisionBox()->itemData(i).toString();
+      return out;
+    };
+    gb::ComputeSettings c;
+    QCOMPARE(precisions(), QStringList({"", "double"}));  // the CPU backend: double only, never float
+    c.backend = gb::BackendKind::OpenCl;
+    c.device = "with fp64";
+    c.precision = gb::Precision::Double;
+    panel.setCompute(c);
+    QCOMPARE(precisions(), QStringList({"", "double", "float"}));
+    QVERIFY(panel.compute().precision == gb::Precision::Double);
+    // A device without cl_khr_fp64: double (which the engine would refuse) is not offered.
+    c.device = "float only";
+    c.precision = gb::Precision::Float;
+    panel.setCompute(c);
+    QCOMPARE(precisions(), QStringList({"", "float"}));
+    QCOMPARE(panel.compute().device, std::string("float only"));
   }
 };
 
