@@ -48,6 +48,7 @@ class ComputeChoicesTest : public QObject {
     gpu.backend = "opencl";
     gpu.name = "a device";
     gpu.type = "GPU";
+    gpu.fp64 = true;  // double is offered only where the device has cl_khr_fp64 (test_controls)
     devices.devices.push_back(gpu);
     panel.setDevices(devices);
     QCOMPARE(values(panel.kernelBox()), expected(gb::kernelChoices(gb::BackendKind::OpenCl)));

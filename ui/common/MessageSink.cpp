@@ -4,6 +4,7 @@
 #include <QWidget>
 
 #include "common/Error.hpp"
+#include "common/WindowWords.hpp"
 
 namespace gbui {
 
@@ -14,7 +15,8 @@ void MessageSink::exception(const QString& title, const std::exception& e) {
   error(title, QString::fromStdString(e.what()), details);
 }
 
-void MessageSink::post(Severity severity, const QString& title, const QString& text, const QString& details) {
+void MessageSink::post(Severity severity, const QString& title, const QString& rawText, const QString& details) {
+  const QString text = inWindowWords(rawText);  // the engine names CLI options; the window names its controls
   if (severity == Severity::Error) {
     lastError_ = title.isEmpty() ? text : title + ": " + text;
     lastErrorDetails_ = details;

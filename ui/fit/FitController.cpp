@@ -61,8 +61,10 @@ bool FitController::fit() {
 }
 
 bool FitController::step() {
-  const bool continuing =
-      session_ && session_->booster && session_->signature == signatureNow() && state_ != FitState::Failed;
+  // Step continues a paused or finished fit of the same data and settings; after Cancel (or a failure) it starts
+  // afresh, as Fit does: Cancel drops the fit, Pause keeps it.
+  const bool continuing = session_ && session_->booster && session_->signature == signatureNow() &&
+                          (state_ == FitState::Paused || state_ == FitState::Finished);
   const int target = continuing ? session_->booster->iteration() + 1 : 1;
   return startJob(JobKind::Step, !continuing, target);
 }
@@ -85,6 +87,9 @@ bool FitController::startJob(JobKind kind, bool fresh, int target) {
     session_->data = data_;
     session_->settings = model_;
     session_->compute = compute_;
+    // Nothing of the previous fit (its plots, kernel, iteration) may stand beside the new one while it sets up.
+    last_ = FitSnapshot();
+    failure_.clear();
   }
   job_ = std::make_shared<FitJob>();
   job_->session = session_;
@@ -123,6 +128,7 @@ void FitController::reset() {
   if (isRunning()) return;
   session_.reset();
   last_ = FitSnapshot();
+  failure_.clear();
   setState(FitState::Idle);
 }
 
@@ -138,6 +144,7 @@ void FitController::onJobFinished(bool ok, const QString& error, const QString& 
   timer_.stop();
   takeLatest();  // the job's final state, if the timer has not drawn it yet
   if (!ok) {
+    failure_ = error;
     messages_->error(tr("Fit failed"), error, details);
     setState(FitState::Failed);
   } else if (cancelRequested_ || job_->end == JobEnd::Cancelled) {

@@ -1,7 +1,8 @@
 #pragma once
 // Runs fits on a worker thread and hands the UI the latest snapshot on a timer (design.md section 6).
-// Fit resumes a paused session or starts a fresh one; Step advances one iteration (building the Booster first
-// if needed); Pause and Cancel act at the next batch boundary (~40 ms); shutdown() cancels and joins.
+// Fit resumes a paused session or starts a fresh one; Step advances a paused or finished one by one iteration
+// (else it starts afresh); Pause keeps the fit to resume, Cancel drops it (the next Fit or Step starts at 0); both
+// act at the next batch boundary (~40 ms); shutdown() cancels and joins. A fresh start forgets the last snapshot.
 #include <QElapsedTimer>
 #include <QObject>
 #include <QTimer>
@@ -49,6 +50,8 @@ class FitController : public QObject {
   // What the views last drew (empty before the first snapshot).
   const FitSnapshot& lastSnapshot() const { return last_; }
   int iteration() const { return last_.iteration; }
+  // The error of the last job when it failed ("" otherwise).
+  const QString& failure() const { return failure_; }
 
   void setRefreshIntervalMs(int ms) { timer_.setInterval(ms); }
   int refreshIntervalMs() const { return timer_.interval(); }
@@ -81,6 +84,7 @@ class FitController : public QObject {
   WorkerThread worker_;
   QTimer timer_;
   FitSnapshot last_;
+  QString failure_;
   unsigned long taken_ = 0;
   FitState state_ = FitState::Idle;
 };

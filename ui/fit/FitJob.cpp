@@ -115,10 +115,10 @@ void FitJob::operator()(TaskWorker& worker) {
     // Grow at most 4x per batch so one slow iteration (a kernel build, a page fault) cannot make a huge batch.
     batch = static_cast<int>(std::clamp(kTargetBatchSeconds / perIteration, 1.0, 4.0 * count));
   }
-  // The last snapshot carries the fitted values (and, after a completed run, the next iteration's race).
+  // The last snapshot carries the fitted values and the next iteration's race, however the run ended (completed,
+  // paused or cancelled), so the Learner race tab always shows the model on show; scoring costs one iteration.
   std::optional<RaceSnapshot> next;
-  if (end == JobEnd::Completed && previewRace && !worker.cancelRequested())
-    next = scoreCandidates(booster, booster.iteration() + 1);
+  if (previewRace) next = scoreCandidates(booster, booster.iteration() + 1);
   publish(std::move(next), true);
 }
 

@@ -32,7 +32,7 @@ struct FitJob {
   std::shared_ptr<std::atomic<bool>> pause;
   JobKind kind = JobKind::Run;
   int target = 0;                  // Run: advance to this iteration
-  bool previewRace = true;         // Run: after completing, score the candidates of the next iteration
+  bool previewRace = true;         // Run: at the end (completed, paused or cancelled), score the next iteration
   JobEnd end = JobEnd::Completed;  // written by the worker, read after the job
 
   void operator()(TaskWorker& worker);

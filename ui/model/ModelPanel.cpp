@@ -205,7 +205,7 @@ QWidget* ModelPanel::buildComputeGroup() {
   kernel_ =
       combo(kernels, tr("OpenCL kernel for B'g (default: the backend's choice; compact kernels need no dense B)"));
   precision_ = combo({}, tr("Floating-point precision (the CPU backend computes in double; OpenCL defaults to "
-                            "float)"));
+                            "float and offers double only on devices with cl_khr_fp64)"));
   openClNote_ = new QLabel;
   openClNote_->setWordWrap(true);
   openClNote_->setVisible(false);
@@ -225,6 +225,7 @@ void ModelPanel::connectChanges() {
     fillPrecisions();
     updateEnabled();
   });
+  connect(device_, &QComboBox::currentIndexChanged, this, &ModelPanel::fillPrecisions);
   for (QComboBox* c : {penalty_, family_})
     connect(c, &QComboBox::currentIndexChanged, this, &ModelPanel::updateEnabled);
   connect(bandsOn_, &QCheckBox::toggled, this, &ModelPanel::updateEnabled);
@@ -363,8 +364,13 @@ void ModelPanel::fillPrecisions() {
   QSignalBlocker block(precision_);
   precision_->clear();
   precision_->addItem(tr("default"), QString());
-  for (gb::Precision p : gb::precisionChoices(gb::backendFromString(ss(choice(backend_)))))
-    precision_->addItem(qs(gb::toString(p)), qs(gb::toString(p)));
+  const gb::BackendKind backend = gb::backendFromString(ss(choice(backend_)));
+  const QString device = choice(device_);
+  bool fp64 = true;  // the chosen OpenCL device's cl_khr_fp64: without it the engine refuses double
+  for (const auto& d : devices_.devices)
+    if (backend == gb::BackendKind::OpenCl && d.backend == "opencl" && qs(d.name) == device) fp64 = d.fp64;
+  for (gb::Precision p : gb::precisionChoices(backend))
+    if (p != gb::Precision::Double || fp64) precision_->addItem(qs(gb::toString(p)), qs(gb::toString(p)));
   select(precision_, keep);
 }
 

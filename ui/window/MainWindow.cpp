@@ -3,9 +3,11 @@
 #include <QAction>
 #include <QCloseEvent>
 #include <QDockWidget>
+#include <QFileInfo>
 #include <QGridLayout>
 #include <QGroupBox>
 #include <QLabel>
+#include <QMenu>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
@@ -28,8 +30,11 @@
 #include "plots/PartialEffectsView.hpp"
 #include "plots/RiskPlot.hpp"
 #include "plots/SelectionPlot.hpp"
+#include "window/ElidedLabel.hpp"
 #include "window/InternalTooltips.hpp"
 #include "window/LogPanel.hpp"
+#include "window/SessionState.hpp"
+#include "window/WheelGuard.hpp"
 
 void gbInitStudioResources();
 
@@ -46,22 +51,19 @@ QScrollArea* scrolling(QWidget* content) {
   return area;
 }
 
-// The first start's model: mboost's learners, but enough iterations (and a step length) for the paper's 20
-// sine effects to be fitted visibly well in a few seconds on two cores (n = 5000, p = 100).
+// The first start is the run command's demo (scripts/run.sh): the paper's data with n = 10000 and seed 1, mboost's
+// learners and step length (nu 0.1) with mstop 1000, on the default OpenCL device (else the CPU backend).
 gb::ModelSettings firstStartSettings() {
   gb::ModelSettings s = gb::ModelSettings::mboostPreset();
   s.mstop = 1000;
-  s.nu = 0.3;
   return s;
 }
 
-// "Response y (binomial; f: half log-odds (mboost's Binomial)); 480 rows used, 20 of 500 rows omitted ...".
-QString describeResponse(const FitSetup& setup) {
-  QString text = QObject::tr("Response %1 (%2; f: %3); %4 rows used")
-                     .arg(qs(setup.responseName), qs(gb::toString(setup.family.family)), qs(setup.family.scaleName()))
-                     .arg(setup.rows);
-  if (!setup.omissionNote.empty()) text += ", " + qs(setup.omissionNote);
-  return text + ".";
+gb::PaperDataSpec demoDataSpec() {
+  gb::PaperDataSpec spec;
+  spec.rows = 10000;
+  spec.seed = 1;
+  return spec;
 }
 
 }  // namespace
@@ -92,6 +94,7 @@ MainWindow::MainWindow(const StudioOptions& options, QWidget* parent)
     if (ok) applyPendingRoles();
     pendingRoles_.reset();
     pendingCv_.reset();
+    refreshSession();
   });
   connect(dataPanel_, &DataPanel::recentFileUsed, this, [this](const QString& path) {
     store_.addRecentFile(path);
@@ -100,9 +103,15 @@ MainWindow::MainWindow(const StudioOptions& options, QWidget* parent)
   connect(modelPanel_, &ModelPanel::settingsChanged, this, &MainWindow::syncSettings);
   connect(tabs_, &QTabWidget::currentChanged, this, [this](int i) { refreshView(tabs_->widget(i)); });
   restoreState(options);
+  new WheelGuard(leftPanel_);
   onStateChanged(FitState::Idle);
   if (options.listDevices) startDeviceQuery();
-  if (options.generateOnStart) dataPanel_->generate();
+  if (options.generateOnStart) {
+    // A restart reopens the last data file; the first start (or after generated data) generates.
+    const QString last = options.restoreSettings ? store_.lastDataFile() : QString();
+    if (last.isEmpty() || !QFileInfo::exists(last) || !dataPanel_->openCsv(last)) dataPanel_->generate();
+  }
+  refreshSession();
   tooltipQtInternals(this);
 }
 
@@ -137,8 +146,7 @@ void MainWindow::buildPanels() {
   fitProgress_->setToolTip(tr("Iterations done of mstop"));
   fitProgress_->setFormat("%v / %m");
   grid->addWidget(fitProgress_, 1, 0, 1, 4);
-  fitStatus_ = new QLabel;
-  fitStatus_->setWordWrap(true);
+  fitStatus_ = new ElidedLabel;  // one line: the buttons above never move as the text changes length
   grid->addWidget(fitStatus_, 2, 0, 1, 4);
 
   leftPanel_ = new QWidget;
@@ -151,14 +159,16 @@ void MainWindow::buildPanels() {
   auto* dock = new QDockWidget(tr("Data and model"));
   dock->setObjectName("panelsDock");
   dock->setWidget(leftPanel_);
-  dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+  dock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
+                    QDockWidget::DockWidgetClosable);  // closable: the View menu's entries toggle it
   addDockWidget(Qt::LeftDockWidgetArea, dock);
 
   log_ = new LogPanel;
   auto* logDock = new QDockWidget(tr("Log"));
   logDock->setObjectName("logDock");
   logDock->setWidget(log_);
-  logDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable);
+  logDock->setFeatures(QDockWidget::DockWidgetMovable | QDockWidget::DockWidgetFloatable |
+                       QDockWidget::DockWidgetClosable);
   addDockWidget(Qt::BottomDockWidgetArea, logDock);
   resizeDocks({logDock}, {110}, Qt::Vertical);
 
@@ -217,27 +227,38 @@ void MainWindow::syncSettings() {
   s.factors = names(roles.factors);
   s.weights = ss(roles.weights);
   controller_->setSettings(s, modelPanel_->compute());
+  refreshSession();  // Resume only while Fit would really continue with these settings
 }
 
 void MainWindow::onDataChanged() {
   controller_->setData(dataPanel_->dataset());
-  syncSettings();
+  // New data: the fit on show belongs to the old data. Forget it (state idle, no Resume) and empty its views.
   if (!controller_->isRunning()) {
-    effects_->clear();
-    risk_->clear();
-    diagnostics_->clear();
-    selection_->clear();
-    race_->clear();
-    edf_->clear();
+    controller_->reset();
+    clearFitViews();
   }
+  syncSettings();
   if (!cv_->isRunning()) cv_->clear();
 }
 
+void MainWindow::clearFitViews() {
+  effects_->clear();
+  risk_->clear();
+  diagnostics_->clear();
+  selection_->clear();
+  race_->clear();
+  edf_->clear();
+  raceIteration_ = -1;
+}
+
 void MainWindow::onSnapshot(const FitSnapshot& s) {
-  fitProgress_->setMaximum(std::max(1, s.target));
-  fitProgress_->setValue(s.iteration);
-  iterationLabel_->setText(
-      tr("iteration %1, risk %2").arg(s.iteration).arg(s.pathRisk.empty() ? 0.0 : s.pathRisk.back(), 0, 'g', 5));
+  refreshSession();
+  // A race from another iteration than the model's next one would mislead: the race view empties until the run
+  // ends (its last snapshot carries the next iteration's race).
+  if (!s.race && raceIteration_ >= 0) {
+    race_->clear();
+    raceIteration_ = -1;
+  }
   // Only the visible view draws during a run (switching tabs draws the latest snapshot there).
   refreshView(tabs_->currentWidget());
 }
@@ -253,56 +274,85 @@ void MainWindow::refreshView(QWidget* page) {
     diagnostics_->showSnapshot(s);
   else if (page == selection_)
     selection_->showSnapshot(s);
-  else if (page == race_)
+  else if (page == race_ && s.race) {
     race_->showSnapshot(s);
-  else if (page == edf_)
+    raceIteration_ = s.race->iteration;
+  } else if (page == edf_)
     edf_->setSetup(s.setup);
 }
 
 void MainWindow::onStateChanged(FitState state) {
   const bool running = state == FitState::Running;
-  const bool haveData = dataPanel_->dataset() != nullptr;
   fitAction_->setEnabled(!running);
-  fitAction_->setText(controller_->canResume() ? tr("Resume") : tr("Fit"));
   stepAction_->setEnabled(!running);
   pauseAction_->setEnabled(running);
   cancelAction_->setEnabled(running);
   saveModelAction_->setEnabled(!running && controller_->booster());
+  // New data while a fit runs would leave the fit's views on the old data: data actions wait for it.
+  generateAction_->setEnabled(!running);
+  openAction_->setEnabled(!running);
+  openSessionAction_->setEnabled(!running);
+  recentMenu_->setEnabled(!running && !recentMenu_->isEmpty());
   dataPanel_->setEnabled(!running);
   modelPanel_->setEnabled(!running);
-  const FitSnapshot& s = controller_->lastSnapshot();
-  QString text = tr("State: %1.").arg(stateName(state));
-  if (s.setup) text += " " + describeResponse(*s.setup);
-  if (s.setup && state != FitState::Running)
-    text += " " + tr("%1 iterations in %2 s on %3 (%4, %5); set-up %6 s.")
-                      .arg(s.iteration)
-                      .arg(s.jobSeconds, 0, 'f', 2)
-                      .arg(qs(s.setup->backend.device))
-                      .arg(qs(s.setup->backend.kernel), qs(s.setup->backend.precision))
-                      .arg(s.setup->setupSeconds, 0, 'f', 2);
-  if (!haveData) text += " " + tr("Generate or open data first.");
-  fitStatus_->setText(text);
-  statusBar()->showMessage(text);
+  // A fresh fit starts without a snapshot: the previous fit's plots go while the new one sets up.
+  if (running && !controller_->lastSnapshot().setup) clearFitViews();
+  refreshSession();
+}
+
+void MainWindow::refreshSession() {
+  if (!fitStatus_ || !fitAction_) return;  // during construction
+  SessionFacts facts;
+  facts.data = dataPanel_->dataset().get();
+  facts.dataLoading = dataPanel_->isLoading();
+  facts.state = controller_->state();
+  facts.canResume = controller_->canResume();
+  facts.mstop = modelPanel_->settings().mstop;
+  facts.snapshot = &controller_->lastSnapshot();
+  facts.failure = controller_->failure();
+  const SessionView view = describeSession(facts);
+  if (!bands_ || !bands_->isRunning()) {  // the bootstrap bands use the bar and the line while they run
+    fitProgress_->setMaximum(view.progressMaximum);
+    fitProgress_->setValue(view.progressValue);
+    fitStatus_->setFullText(view.status);
+  }
+  if (fitAction_->text() != view.fitLabel) fitAction_->setText(view.fitLabel);
+  iterationLabel_->setText(view.iteration);
+  statusBar()->showMessage(view.status);
 }
 
 void MainWindow::startDeviceQuery() {
   deviceQuery_ = new WorkerThread(this);
   auto result = std::make_shared<gb::ComputeDeviceList>();
-  connect(deviceQuery_, &WorkerThread::finished, this, [this, result] {
-    const gb::ComputeDeviceList& list = *result;
-    const gb::ComputeSettings keep = modelPanel_->compute();
-    modelPanel_->setDevices(list);
-    modelPanel_->setCompute(keep);
-    QStringList openCl;
-    for (const auto& d : list.devices)
-      if (d.backend == "opencl") openCl << qs(d.name);
-    kernels_->setDevices(openCl, qs(list.openClStatus));
-    if (!list.openClStatus.empty())
-      sink_.warning(tr("OpenCL: %1").arg(qs(list.openClStatus)));
-    else
-      sink_.info(tr("OpenCL devices: %1").arg(openCl.join(", ")));
-  });
+  connect(deviceQuery_, &WorkerThread::finished, this, [this, result] { useDevices(*result); });
   deviceQuery_->start([result](TaskWorker&) { *result = gb::listComputeDevices(); });
+}
+
+void MainWindow::useDevices(const gb::ComputeDeviceList& list) {
+  const gb::ComputeSettings keep = modelPanel_->compute();
+  modelPanel_->setDevices(list);
+  modelPanel_->setCompute(keep);
+  if (firstStart_) applyDemoDevice(list);
+  QStringList openCl;
+  for (const auto& d : list.devices)
+    if (d.backend == "opencl") openCl << qs(d.name);
+  kernels_->setDevices(openCl, qs(list.openClStatus));
+  if (!list.openClStatus.empty())
+    sink_.warning(tr("OpenCL: %1").arg(qs(list.openClStatus)));
+  else
+    sink_.info(tr("OpenCL devices: %1").arg(openCl.join(", ")));
+}
+
+void MainWindow::applyDemoDevice(const gb::ComputeDeviceList& list) {
+  for (const auto& d : list.devices) {
+    if (d.backend != "opencl" || !d.isDefault) continue;
+    gb::ComputeSettings c;
+    c.backend = gb::BackendKind::OpenCl;
+    c.device = d.name;
+    modelPanel_->setCompute(c);
+    sink_.info(tr("First start: the run command's demo settings on %1 (OpenCL).").arg(qs(d.name)));
+    return;
+  }
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {
@@ -320,6 +370,8 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 void MainWindow::restoreState(const StudioOptions& options) {
   resize(1280, 820);
   modelPanel_->setSettings(firstStartSettings());
+  dataPanel_->setGeneratorSpec(demoDataSpec());
+  firstStart_ = !options.restoreSettings || !store_.hasSavedSettings();
   if (!options.restoreSettings) return;
   if (auto s = store_.modelSettings()) modelPanel_->setSettings(*s);
   if (auto c = store_.computeSettings()) modelPanel_->setCompute(*c);
@@ -333,6 +385,8 @@ void MainWindow::saveState() {
   store_.setModelSettings(modelPanel_->settings());
   store_.setComputeSettings(modelPanel_->compute());
   store_.setGeneratorSpec(dataPanel_->generatorSpec());
+  const DataSourceSpec& source = dataPanel_->source();
+  store_.setLastDataFile(source.kind == DataSourceSpec::Kind::Csv ? source.path : QString());
   store_.setWindow(saveGeometry(), QMainWindow::saveState());
   store_.sync();
 }

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "common/MessageSink.hpp"
+#include "compute/ComputeDevices.hpp"
 #include "data/DataSource.hpp"
 #include "fit/CvJob.hpp"
 #include "fit/FitController.hpp"
@@ -38,6 +39,8 @@ class RiskPlot;
 class SelectionPlot;
 class WorkerThread;
 
+class ElidedLabel;
+
 class MainWindow : public QMainWindow {
   Q_OBJECT
  public:
@@ -64,6 +67,21 @@ class MainWindow : public QMainWindow {
   QPushButton* stepButton() const { return stepButton_; }
   QPushButton* cancelButton() const { return cancelButton_; }
   QAction* fitAction() const { return fitAction_; }
+  QAction* pauseAction() const { return pauseAction_; }
+  QAction* cancelAction() const { return cancelAction_; }
+  QAction* generateAction() const { return generateAction_; }
+  QProgressBar* fitProgress() const { return fitProgress_; }
+  // The Fit group's one-line status (its whole text: fullText()); the status bar shows the same.
+  ElidedLabel* fitStatus() const { return fitStatus_; }
+  QLabel* iterationLabel() const { return iterationLabel_; }
+  QMenu* viewMenu() const { return viewMenu_; }
+  QMenu* helpMenu() const { return helpMenu_; }
+  // Help > Keyboard shortcuts: every action with a shortcut, as the dialog lists them.
+  QString shortcutsText() const;
+  // Help > documentation: (title, file) of every document found beside the program or its source tree.
+  QList<QPair<QString, QString>> documents() const;
+  // The document Help last opened (tests: without dialogs the file is named, not opened).
+  QString lastOpenedDocument() const { return lastDocument_; }
 
   // Pushes the panels' settings and roles to the controller (done before every Fit/Step as well).
   void syncSettings();
@@ -76,6 +94,9 @@ class MainWindow : public QMainWindow {
   bool saveSession(const QString& path);
   bool openSession(const QString& path);
   bool exportCurrentPlot(const QString& path);
+  // The devices found (the start's background query): the model panel's choices; at the first start (no saved
+  // settings) the run command's demo device, the default OpenCL device, is chosen.
+  void useDevices(const gb::ComputeDeviceList& list);
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -91,6 +112,15 @@ class MainWindow : public QMainWindow {
   void onSnapshot(const FitSnapshot& snapshot);
   void onStateChanged(FitState state);
   void onDataChanged();
+  // Every view of the session's state (status line and bar, progress, Fit/Resume, iteration) from SessionState.
+  void refreshSession();
+  // Empties every fit view (new data, or a fresh fit setting up: nothing of the old fit may stay on show).
+  void clearFitViews();
+  void buildHelpMenu();
+  void buildViewMenu();
+  void openDocument(const QString& path);
+  // First start: the default OpenCL device, as the run command's demo uses (else the CPU backend stays).
+  void applyDemoDevice(const gb::ComputeDeviceList& list);
   void refreshView(QWidget* page);
   void updateRecentMenu();
   // A session's roles and Cross-validation tab, once its CSV has been read.
@@ -124,7 +154,7 @@ class MainWindow : public QMainWindow {
   QPushButton* stepButton_ = nullptr;
   QPushButton* cancelButton_ = nullptr;
   QProgressBar* fitProgress_ = nullptr;
-  QLabel* fitStatus_ = nullptr;
+  ElidedLabel* fitStatus_ = nullptr;
   QLabel* iterationLabel_ = nullptr;
   QAction* fitAction_ = nullptr;
   QAction* pauseAction_ = nullptr;
@@ -138,6 +168,11 @@ class MainWindow : public QMainWindow {
   QAction* quitAction_ = nullptr;
   QAction* generateAction_ = nullptr;
   QMenu* recentMenu_ = nullptr;
+  QMenu* viewMenu_ = nullptr;
+  QMenu* helpMenu_ = nullptr;
+  QString lastDocument_;
+  bool firstStart_ = false;  // no saved settings: the demo's data, settings and device
+  int raceIteration_ = -1;   // the iteration the Learner race tab shows (-1: none)
   WorkerThread* deviceQuery_ = nullptr;
   std::optional<ColumnRoles> pendingRoles_;                  // applied once a session's CSV has been read
   std::optional<std::pair<CvState, gb::Family>> pendingCv_;  // likewise (new data clears the Cross-validation tab)

@@ -61,7 +61,10 @@ void MainWindow::buildActions() {
       action(this, tr("Step"), tr("Run exactly one boosting iteration (teaching mode: see the Learner race tab)"),
              {QKeySequence(Qt::Key_F10)});
   cancelAction_ =
-      action(this, tr("Cancel"), tr("Stop the fit; the next Fit starts afresh"), {QKeySequence(Qt::Key_Escape)});
+      action(this, tr("Cancel"),
+             tr("Stop the fit and drop it: its plots stay on show, the next Fit or Step starts afresh at iteration 0 "
+                "(Pause keeps a fit to resume)"),
+             {QKeySequence(Qt::Key_Escape)});
   connect(fitAction_, &QAction::triggered, this, [this, beforeRun] {
     if (beforeRun()) controller_->fit();
   });
@@ -152,8 +155,8 @@ void MainWindow::buildMenus() {
   fit->addSeparator();
   fit->addAction(tr("Preset: Paper"), modelPanel_, &ModelPanel::applyPaperPreset);
   fit->addAction(tr("Preset: mboost defaults"), modelPanel_, &ModelPanel::applyMboostPreset);
-  QMenu* view = menuBar()->addMenu(tr("&View"));
-  for (QDockWidget* dock : findChildren<QDockWidget*>()) view->addAction(dock->toggleViewAction());
+  buildViewMenu();
+  buildHelpMenu();
   updateRecentMenu();
 }
 
@@ -259,6 +262,9 @@ bool MainWindow::openSession(const QString& path) {
   }
   try {
     const Session s = loadSession(path);
+    // Whatever the session brings, the fit on show is not its fit: idle, "not fitted", no Resume.
+    controller_->reset();
+    clearFitViews();
     modelPanel_->setSettings(s.settings);
     modelPanel_->setCompute(s.compute);
     sessionModelPath_ = s.modelPath;

@@ -10,6 +10,7 @@
 #include "fit/BandsController.hpp"
 #include "model/ModelPanel.hpp"
 #include "plots/PartialEffectsView.hpp"
+#include "window/ElidedLabel.hpp"
 #include "window/MainWindow.hpp"
 
 namespace gbui {
@@ -30,21 +31,21 @@ void MainWindow::connectBands() {
     cancelAction_->setEnabled(true);
     fitProgress_->setMaximum(total);
     fitProgress_->setValue(done);
-    fitStatus_->setText(tr("Bootstrap bands: %1 of %2 refits done (Cancel stops them).").arg(done).arg(total));
+    fitStatus_->setFullText(tr("Bootstrap bands: %1 of %2 refits done (Cancel stops them).").arg(done).arg(total));
   });
   connect(bands_, &BandsController::finished, this, [this](bool) {
     cancelAction_->setEnabled(controller_->isRunning());
     const std::shared_ptr<const gb::EffectBands> bands = bands_->bands();
     if (!bands) {
-      fitStatus_->setText(tr("Bootstrap bands stopped; none shown."));
+      fitStatus_->setFullText(tr("Bootstrap bands stopped; none shown."));
       return;
     }
     effects_->showSnapshot(controller_->lastSnapshot());  // the bands belong to the set-up on show
     effects_->setBands(bands);
-    fitStatus_->setText(tr("Bootstrap bands from %1 refits at mstop %2: 95% (lighter) and 90% (darker) pointwise "
-                           "percentile intervals.")
-                            .arg(bands->replicates)
-                            .arg(bands->mstop));
+    fitStatus_->setFullText(tr("Bootstrap bands from %1 refits at mstop %2: 95% (lighter) and 90% (darker) pointwise "
+                               "percentile intervals.")
+                                .arg(bands->replicates)
+                                .arg(bands->mstop));
   });
 }
 

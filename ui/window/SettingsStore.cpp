@@ -74,6 +74,11 @@ void SettingsStore::setWindow(const QByteArray& geometry, const QByteArray& stat
   settings_->setValue("window/state", state);
 }
 
+QString SettingsStore::lastDataFile() const { return settings_->value("data/last_file").toString(); }
+void SettingsStore::setLastDataFile(const QString& path) {
+  settings_->setValue("data/last_file", path.isEmpty() ? QString() : QFileInfo(path).absoluteFilePath());
+}
+
 QStringList SettingsStore::recentFiles() const { return settings_->value("recent/files").toStringList(); }
 
 void SettingsStore::addRecentFile(const QString& path) {

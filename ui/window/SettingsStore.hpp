@@ -31,6 +31,10 @@ class SettingsStore {
   QByteArray windowState() const;
   void setWindow(const QByteArray& geometry, const QByteArray& state);
 
+  // The CSV file on show when the window closed ("" after generated data): a restart reopens it.
+  QString lastDataFile() const;
+  void setLastDataFile(const QString& path);
+
   QStringList recentFiles() const;
   void addRecentFile(const QString& path);
   static constexpr int kMaxRecent = 8;

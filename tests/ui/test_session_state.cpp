@@ -1,0 +1,240 @@
+// One source of truth for the session's state: after each action (new data, a CSV read, a cross-validation, Fit,
+// Step, Pause, Cancel, Open session, a failed fit) every view says the same thing: the status line and bar, the
+// progress bar, the Fit button's label, the risk plot, the partial effects and the learner race.
+#include <QProgressBar>
+#include <QSpinBox>
+#include <QStatusBar>
+#include <QtTest>
+
+#include "compute/Booster.hpp"
+#include "data/DataPanel.hpp"
+#include "model/ModelPanel.hpp"
+#include "plots/CrossValidationView.hpp"
+#include "plots/LearnerRaceView.hpp"
+#include "plots/PartialEffectsView.hpp"
+#include "plots/PlotWidget.hpp"
+#include "plots/RiskPlot.hpp"
+#include "support/StudioFixture.hpp"
+#include "window/ElidedLabel.hpp"
+
+using namespace gbui;
+
+namespace {
+
+QString status(const MainWindow& w) { return w.fitStatus()->fullText(); }
+
+int riskPoints(const MainWindow& w) { return w.riskPlot()->riskGraph()->data()->size(); }
+
+int raceIteration(const MainWindow& w) {
+  const auto& race = w.raceView()->race();
+  return race ? race->iteration : -1;
+}
+
+// Starts (or resumes) a fit far longer than the test waits, lets it iterate, and clicks `button` (Pause or Cancel).
+void runThenClick(MainWindow& w, QPushButton* button) {
+  QSignalSpy finished(w.controller(), &FitController::jobFinished);
+  QTest::mouseClick(w.fitButton(), Qt::LeftButton);
+  const int from = w.controller()->lastSnapshot().iteration;
+  QTRY_VERIFY_WITH_TIMEOUT(w.controller()->lastSnapshot().iteration > from + 5, 20000);
+  QTest::mouseClick(button, Qt::LeftButton);
+  QVERIFY(finished.wait(10000));
+}
+
+// The views of "data on show, nothing fitted": idle, 0 / mstop, Fit, empty plots, no race.
+void expectNotFitted(MainWindow& w, int mstop) {
+  QCOMPARE(w.controller()->state(), FitState::Idle);
+  QVERIFY2(status(w).contains("Not fitted yet"), qPrintable(status(w)));
+  QVERIFY2(status(w).startsWith("Data: "), qPrintable(status(w)));
+  QVERIFY2(!status(w).contains("Generate or open"), qPrintable(status(w)));
+  QCOMPARE(w.fitProgress()->value(), 0);
+  QCOMPARE(w.fitProgress()->maximum(), mstop);
+  QCOMPARE(w.fitButton()->text(), QString("Fit"));
+  QCOMPARE(riskPoints(w), 0);
+  QVERIFY(w.effectsView()->shownLearners().isEmpty());
+  QCOMPARE(raceIteration(w), -1);
+  QVERIFY(w.iterationLabel()->text().isEmpty());
+}
+
+}  // namespace
+
+class SessionStateTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void statusKnowsTheDataAtStartAfterACsvAndACrossValidation() {
+    // Before data: says so. At a start that generates (the app's default): the data, not "generate first".
+    MainWindow empty(gbtest::testOptions("empty"));
+    QVERIFY2(status(empty).contains("No data yet"), qPrintable(status(empty)));
+    StudioOptions o = gbtest::testOptions("start");
+    o.generateOnStart = true;
+    MainWindow started(o);
+    QTRY_VERIFY_WITH_TIMEOUT(started.dataPanel()->dataset() != nullptr, 30000);  // a worker may generate it
+    QVERIFY2(status(started).startsWith("Data: 10000 rows, 101 columns"), qPrintable(status(started)));
+
+    // After a CSV read (on a worker): the CSV's data.
+    const QString csv = gbtest::scratchPath("state.csv");
+    QFile f(csv);
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    QByteArray text = "y,x1,x2\n";
+    for (int i = 0; i < 200; ++i)
+      text += QByteArray::number(std::sin(i * 0.1) + 0.01 * i) + "," + QByteArray::number(i * 0.1) + "," +
+              QByteArray::number((i * 37) % 11) + "\n";
+    QVERIFY(f.write(text) == text.size());
+    f.close();
+    QSignalSpy loaded(empty.dataPanel(), &DataPanel::loadFinished);
+    QVERIFY(empty.dataPanel()->openCsv(csv));
+    QVERIFY(loaded.wait(10000));
+    expectNotFitted(empty, empty.modelPanel()->settings().mstop);
+    QVERIFY2(status(empty).startsWith("Data: 200 rows, 3 columns"), qPrintable(status(empty)));
+
+    // After a cross-validation: unchanged.
+    gb::ModelSettings s = empty.modelPanel()->settings();
+    s.mstop = 20;
+    empty.modelPanel()->setSettings(s);
+    empty.cvView()->setFoldType(FoldType::KFold);
+    empty.cvView()->countBox()->setValue(2);
+    QSignalSpy cvDone(empty.cvView(), &CrossValidationView::finished);
+    QTest::mouseClick(empty.cvView()->runButton(), Qt::LeftButton);
+    QVERIFY(cvDone.wait(60000));
+    QVERIFY2(status(empty).startsWith("Data: 200 rows"), qPrintable(status(empty)));
+    QVERIFY2(empty.statusBar()->currentMessage() == status(empty), qPrintable(empty.statusBar()->currentMessage()));
+  }
+
+  void newDataResetsEveryView() {
+    auto w = gbtest::makeWindow(1000, 6, 40, 1, "newdata");
+    w->showTab(w->riskPlot());
+    QVERIFY(gbtest::fitAndWait(*w));
+    QCOMPARE(riskPoints(*w), 41);
+    QCOMPARE(w->fitProgress()->value(), 40);
+    QCOMPARE(raceIteration(*w), 41);  // the next iteration's race, after the fit
+    QVERIFY2(status(*w).contains("Finished. 40 iterations"), qPrintable(status(*w)));
+
+    gb::PaperDataSpec spec = w->dataPanel()->generatorSpec();
+    spec.seed = 2;
+    w->dataPanel()->setGeneratorSpec(spec);
+    QVERIFY(w->dataPanel()->generate());
+    expectNotFitted(*w, 40);
+    w->showTab(w->effectsView());  // switching tabs must not draw the old fit back
+    QVERIFY(w->effectsView()->shownLearners().isEmpty());
+  }
+
+  void aFreshFitShowsNothingOfThePreviousOneWhileItSetsUp() {
+    auto w = gbtest::makeWindow(1000, 6, 30, 1, "fresh");
+    QVERIFY(gbtest::fitAndWait(*w));
+    QVERIFY(!w->effectsView()->shownLearners().isEmpty());
+    QSignalSpy finished(w->controller(), &FitController::jobFinished);
+    QTest::mouseClick(w->fitButton(), Qt::LeftButton);  // finished: Fit starts afresh
+    // Synchronously after the click, before the worker's first snapshot: the old plots are gone.
+    QCOMPARE(w->controller()->state(), FitState::Running);
+    QVERIFY(w->effectsView()->shownLearners().isEmpty());
+    QCOMPARE(riskPoints(*w), 0);
+    QCOMPARE(raceIteration(*w), -1);
+    QCOMPARE(w->fitProgress()->value(), 0);
+    QVERIFY2(status(*w).contains("setting up"), qPrintable(status(*w)));
+    QVERIFY(finished.wait(20000));
+    QVERIFY(!w->effectsView()->shownLearners().isEmpty());
+  }
+
+  void openSessionSaysNotFittedInsteadOfResume() {
+    auto w = gbtest::makeWindow(1000, 6, 20, 1, "session");
+    const QString path = gbtest::scratchPath("state.gbs.json");
+    QVERIFY2(w->saveSession(path), qPrintable(w->messages()->lastError()));
+    gb::ModelSettings s = w->modelPanel()->settings();
+    s.mstop = 1'000'000;
+    w->modelPanel()->setSettings(s);
+    runThenClick(*w, w->pauseButton());
+    QCOMPARE(w->controller()->state(), FitState::Paused);
+    QCOMPARE(w->fitButton()->text(), QString("Resume"));
+    QVERIFY2(status(*w).contains("Paused at iteration"), qPrintable(status(*w)));
+
+    QVERIFY2(w->openSession(path), qPrintable(w->messages()->lastError()));
+    expectNotFitted(*w, 20);
+    QVERIFY(!w->controller()->canResume());
+    // Fit then fits from iteration 0 to the session's mstop, as the label promised.
+    QVERIFY(gbtest::fitAndWait(*w));
+    QCOMPARE(w->controller()->booster()->iteration(), 20);
+    QCOMPARE(w->fitProgress()->value(), 20);
+    QCOMPARE(w->fitProgress()->maximum(), 20);
+  }
+
+  void aFailedFitReportsItsErrorNotThePreviousKernel() {
+    auto w = gbtest::makeWindow(1000, 6, 20, 1, "failed");
+    QVERIFY(gbtest::fitAndWait(*w));
+    const QString kernel = QString::fromStdString(w->controller()->setup()->backend.kernel);
+    QVERIFY2(status(*w).contains(kernel), qPrintable(status(*w)));
+    // edf 1.5 with 2nd-order differences: below the penalty's null space (2), the engine refuses at set-up.
+    gb::ModelSettings s = w->modelPanel()->settings();
+    s.edf = 1.5;
+    w->modelPanel()->setSettings(s);
+    QVERIFY(gbtest::fitAndWait(*w));
+    QCOMPARE(w->controller()->state(), FitState::Failed);
+    QVERIFY2(status(*w).startsWith("Data: 1000 rows, 7 columns. Failed: "), qPrintable(status(*w)));
+    QVERIFY2(!status(*w).contains(kernel), qPrintable(status(*w)));
+    QVERIFY2(!status(*w).contains("iterations in"), qPrintable(status(*w)));
+    QCOMPARE(riskPoints(*w), 0);
+    QCOMPARE(w->fitProgress()->value(), 0);
+    QCOMPARE(w->fitButton()->text(), QString("Fit"));
+    // In the window's words: the controls' names, not the command line's options.
+    const QString error = w->messages()->lastError();
+    QVERIFY2(!error.contains("--"), qPrintable(error));
+    QVERIFY2(error.contains("raise edf or lower Differences"), qPrintable(error));
+    QVERIFY2(status(*w).contains("raise edf"), qPrintable(status(*w)));
+  }
+
+  void theRaceFollowsFitPauseAndCancel() {
+    auto w = gbtest::makeWindow(2000, 20, 60, 1, "race");
+    QVERIFY(gbtest::stepAndWait(*w));
+    QCOMPARE(raceIteration(*w), 1);
+    QVERIFY(gbtest::fitAndWait(*w));  // resumes to mstop
+    QCOMPARE(w->controller()->booster()->iteration(), 60);
+    QCOMPARE(raceIteration(*w), 61);
+    QVERIFY(!w->raceView()->race()->decided);  // a preview of the next iteration
+
+    gb::ModelSettings s = w->modelPanel()->settings();
+    s.mstop = 1'000'000;
+    w->modelPanel()->setSettings(s);
+    runThenClick(*w, w->pauseButton());
+    QCOMPARE(w->controller()->state(), FitState::Paused);
+    QCOMPARE(raceIteration(*w), w->controller()->booster()->iteration() + 1);
+    QCOMPARE(w->iterationLabel()->text().section(',', 0, 0),
+             QString("iteration %1").arg(w->controller()->booster()->iteration()));
+
+    runThenClick(*w, w->cancelButton());  // Fit resumes, then Cancel
+    QCOMPARE(w->controller()->state(), FitState::Cancelled);
+    QCOMPARE(raceIteration(*w), w->controller()->booster()->iteration() + 1);
+  }
+
+  void stepShowsItsIterationOfMstop() {
+    auto w = gbtest::makeWindow(1000, 6, 500, 1, "step");
+    for (int k = 1; k <= 3; ++k) {
+      QVERIFY(gbtest::stepAndWait(*w));
+      QCOMPARE(w->fitProgress()->value(), k);
+      QCOMPARE(w->fitProgress()->maximum(), 500);
+      QCOMPARE(w->fitProgress()->text(), QString("%1 / 500").arg(k));
+    }
+    QCOMPARE(w->fitButton()->text(), QString("Resume"));
+    QVERIFY2(status(*w).contains("Paused at iteration 3 of 500"), qPrintable(status(*w)));
+    // Changed settings: Fit would start afresh, so the button no longer promises to resume.
+    gb::ModelSettings s = w->modelPanel()->settings();
+    s.nu = 0.2;
+    w->modelPanel()->setSettings(s);
+    QCOMPARE(w->fitButton()->text(), QString("Fit"));
+  }
+
+  void stepAfterCancelStartsAfreshAsTheTooltipSays() {
+    auto w = gbtest::makeWindow(2000, 20, 1'000'000, 1, "cancel");
+    QVERIFY2(w->cancelButton()->toolTip().contains("next Fit or Step starts afresh"),
+             qPrintable(w->cancelButton()->toolTip()));
+    runThenClick(*w, w->cancelButton());
+    QCOMPARE(w->controller()->state(), FitState::Cancelled);
+    QVERIFY(w->controller()->iteration() > 5);
+    QCOMPARE(w->fitButton()->text(), QString("Fit"));
+    QVERIFY2(status(*w).contains("Cancelled at iteration"), qPrintable(status(*w)));
+    QVERIFY(gbtest::stepAndWait(*w));
+    QCOMPARE(w->controller()->booster()->iteration(), 1);
+    QCOMPARE(w->fitProgress()->value(), 1);
+  }
+};
+
+QTEST_MAIN(SessionStateTest)
+#include "test_session_state.moc"
