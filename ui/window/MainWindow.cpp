@@ -69,6 +69,7 @@ QString describeResponse(const FitSetup& setup) {
 MainWindow::MainWindow(const StudioOptions& options, QWidget* parent)
     : QMainWindow(parent), store_(options.settingsFile) {
   gbInitStudioResources();
+  setExportSettingsFile(options.settingsFile);
   setWindowTitle(tr("GAMBoost Studio"));
   setWindowIcon(QIcon(":/icons/gamboost-studio.svg"));
   sink_.setInteractive(options.interactive);
