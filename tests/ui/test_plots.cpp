@@ -3,6 +3,8 @@
 // learners first), the covariate's name on every x axis, a close button on the enlarged plot, and selection
 // proportions sorted with one readable name per bar.
 #include <QAbstractButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalSpy>
 #include <QtTest>
 #include <random>
@@ -148,6 +150,14 @@ class PlotsTest : public QObject {
     QVERIFY(shapes.front().firstPlotHeight >= 150);
     for (const GridShape& s : shapes) QVERIFY(s == shapes.front());
     QTRY_VERIFY(checkOrder(*view, w->controller()->booster()->selectionCounts()));
+
+    // Plots out of view are drawn when scrolled to, not on every update.
+    const int stale = view->stalePlots();
+    QVERIFY2(stale > 0, "the 8 rows should not all be in view");
+    QScrollArea* scroll = view->findChild<QScrollArea*>();
+    scroll->verticalScrollBar()->setValue(scroll->verticalScrollBar()->maximum());
+    QTRY_VERIFY(view->stalePlots() < stale);
+    QVERIFY(!view->plotFor(view->gridOrder().back())->visibleRegion().isEmpty());
   }
 
   // The x axis names the covariate, in the grid and in the enlarged plot; the enlarged plot closes with its button.

@@ -55,7 +55,7 @@ EffectPlot::EffectPlot(bool compact, QWidget* parent) : PlotWidget(parent), comp
   effect_->setPen(QPen(QColor(31, 119, 180), compact ? 1.6 : 2.2));
   effect_->setAdaptiveSampling(false);
   if (compact) {
-    setMinimumSize(200, 150);
+    setMinimumSize(145, 150);  // four columns fit beside the panels at 1024 x 700
     axisRect()->setMinimumMargins(QMargins(2, 2, 2, 2));
     styleAxes(axisRect(), 8);
     // Small multiples keep short axis titles (the covariate's name goes on x in setLearner) so that every

@@ -4,8 +4,10 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QStyle>
+#include <QTimer>
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <cmath>
@@ -59,10 +61,22 @@ PartialEffectsView::PartialEffectsView(MessageSink* sink, QWidget* parent) : QWi
   grid_->setSpacing(4);
   grid_->setContentsMargins(0, 0, 0, 0);
   scroll_->setWidget(gridHost_);
+  connect(scroll_->verticalScrollBar(), &QScrollBar::valueChanged, this, &PartialEffectsView::replotStaleInView);
+  connect(splitter_, &QSplitter::splitterMoved, this, &PartialEffectsView::replotStaleInView);
   splitter_->addWidget(scroll_);
   splitter_->setStretchFactor(0, 2);
   splitter_->setStretchFactor(1, 3);
   layout->addWidget(splitter_, 1);
+}
+
+void PartialEffectsView::showEvent(QShowEvent* event) {
+  QWidget::showEvent(event);
+  QTimer::singleShot(0, this, &PartialEffectsView::replotStaleInView);  // once the layout has placed the plots
+}
+
+void PartialEffectsView::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  QTimer::singleShot(0, this, &PartialEffectsView::replotStaleInView);
 }
 
 void PartialEffectsView::clear() {
@@ -71,6 +85,7 @@ void PartialEffectsView::clear() {
   order_.clear();
   columns_ = 0;
   laidOut_.clear();
+  stale_.clear();
   drawn_.clear();
   maxAbs_.clear();
   sharedRange_ = 0.0;
@@ -123,10 +138,7 @@ void PartialEffectsView::setBands(std::shared_ptr<const gb::EffectBands> bands) 
   for (auto it = plots_.begin(); it != plots_.end(); ++it) it.value()->setBand(bandFor(it.key()));
   if (detailLearner_ >= 0) detail_->setBand(bandFor(detailLearner_));
   sharedRange_ = sharedExtent() * 1.05;
-  for (EffectPlot* plot : plots_) {
-    plot->setValueRange(sharedRange_);
-    plot->requestReplot();
-  }
+  for (int learner : plots_.keys()) replotFully(learner);
   if (detailLearner_ >= 0) {
     detail_->setValueRange(sharedRange_);
     detail_->requestReplot();
@@ -187,6 +199,29 @@ bool PartialEffectsView::updateCurves(const FitSnapshot& snapshot, QList<int>& c
   return reordered;
 }
 
+// A plot out of view (scrolled away, or the tab hidden) only takes the new range; it is drawn when it comes into
+// view (replotStaleInView), so a grid of 100 learners costs only the plots on screen per update.
+void PartialEffectsView::replotFully(int learner) {
+  EffectPlot* plot = plots_.value(learner);
+  plot->setValueRange(sharedRange_);
+  laidOut_.insert(learner);
+  if (plot->visibleRegion().isEmpty()) {
+    stale_.insert(learner);
+    return;
+  }
+  stale_.remove(learner);
+  plot->requestReplot();
+  ++replotsLastUpdate_;
+}
+
+void PartialEffectsView::replotStaleInView() {
+  for (int learner : QSet<int>(stale_))
+    if (EffectPlot* plot = plots_.value(learner, nullptr); plot && !plot->visibleRegion().isEmpty()) {
+      stale_.remove(learner);
+      plot->requestReplot();
+    }
+}
+
 void PartialEffectsView::replotChanged(const QList<int>& changed, bool reordered) {
   const double range = sharedExtent();
   const bool rescale = range > sharedRange_ || range < sharedRange_ / 1.15;
@@ -194,16 +229,17 @@ void PartialEffectsView::replotChanged(const QList<int>& changed, bool reordered
   replotsLastUpdate_ = 0;
   for (auto it = plots_.begin(); it != plots_.end(); ++it) {
     const bool fresh = !laidOut_.contains(it.key());
-    if (rescale || fresh || (reordered && changed.contains(it.key()))) {
-      it.value()->setValueRange(sharedRange_);
-      it.value()->requestReplot();
-      laidOut_.insert(it.key());
+    if (rescale || fresh || (reordered && changed.contains(it.key())) ||
+        (changed.contains(it.key()) && stale_.contains(it.key()))) {
+      replotFully(it.key());
     } else if (changed.contains(it.key())) {
+      if (it.value()->visibleRegion().isEmpty()) {
+        stale_.insert(it.key());
+        continue;
+      }
       it.value()->replotCurveOnly();
-    } else {
-      continue;
+      ++replotsLastUpdate_;
     }
-    ++replotsLastUpdate_;
   }
   if (detailLearner_ >= 0 && (rescale || changed.contains(detailLearner_))) {
     detail_->setValueRange(sharedRange_);
@@ -219,6 +255,7 @@ void PartialEffectsView::showSnapshot(const FitSnapshot& snapshot) {
   const bool reordered = updateCurves(snapshot, changed);
   if (reordered) relayout();
   replotChanged(changed, reordered);
+  if (reordered) QTimer::singleShot(0, this, &PartialEffectsView::replotStaleInView);  // plots moved into view
 }
 
 void PartialEffectsView::enlarge(int learner) {

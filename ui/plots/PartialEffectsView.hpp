@@ -4,8 +4,8 @@
 // number of learners alone, so it is set once per fit set-up and never jumps while a fit runs. Clicking a plot
 // enlarges it above the grid (with a close button). Only plots whose coefficients changed are recomputed and
 // replotted; all share one value range so effects compare at a glance (the range is widened, and everything
-// replotted, only when it changes by > 15%). Bootstrap bands of the fit, when given, shade behind every curve and
-// count in the shared range.
+// replotted, only when it changes by > 15%); plots out of view are drawn when they come into view. Bootstrap bands of
+// the fit, when given, shade behind every curve and count in the shared range.
 #include <QMap>
 #include <QSet>
 #include <QWidget>
@@ -53,10 +53,18 @@ class PartialEffectsView : public QWidget {
   void enlarge(int learner);
   void closeDetail();
   int replotsLastUpdate() const { return replotsLastUpdate_; }
+  // Plots out of view whose picture is behind their data (drawn once they come into view).
+  int stalePlots() const { return static_cast<int>(stale_.size()); }
   // The whole grid, for Export: every plot in grid order and the grid's columns.
   PlotSheet exportSheet() const;
 
+ protected:
+  void showEvent(QShowEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
+
  private:
+  void replotFully(int learner);
+  void replotStaleInView();
   void startSetup(std::shared_ptr<const FitSetup> setup);
   // Draws the snapshot's coefficients into the plots that changed; true when the set of selected learners changed.
   bool updateCurves(const FitSnapshot& snapshot, QList<int>& changed);
@@ -81,6 +89,7 @@ class PartialEffectsView : public QWidget {
   QList<int> order_;  // grid order
   int columns_ = 0;
   QSet<int> laidOut_;                   // plots that had one full replot with the shared range
+  QSet<int> stale_;                     // plots out of view, to draw when they come into view
   std::vector<Eigen::VectorXd> drawn_;  // coefficients each plot shows
   std::vector<double> maxAbs_;          // per learner, of its drawn curve
   double sharedRange_ = 0.0;
