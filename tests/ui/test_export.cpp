@@ -1,13 +1,18 @@
 // Export gives what the tab shows: the whole partial-effects grid (not one small plot) and both plots of the
 // Selection and Kernel timings tabs, at the size on screen or a chosen one; an effect's CSV holds curves only; the
 // default file is named after the plots and lies in the folder last exported to (remembered across restarts).
+#include <QApplication>
+#include <QDialog>
 #include <QDir>
 #include <QFileInfo>
 #include <QImage>
+#include <QSpinBox>
+#include <QTimer>
 #include <QtTest>
 
 #include "compute/Booster.hpp"
 #include "plots/EffectPlot.hpp"
+#include "plots/ExportSizeDialog.hpp"
 #include "plots/FitDiagnostics.hpp"
 #include "plots/KernelChart.hpp"
 #include "plots/PartialEffectsView.hpp"
@@ -131,6 +136,29 @@ class ExportTest : public QObject {
     QCOMPARE(lines.size(), 1 + 2 * bars);
     // Bars are named by their covariate, not by their position.
     QCOMPARE(lines[1].split(',')[1], '"' + w->selectionPlot()->countNames().front().toUtf8() + '"');
+  }
+
+  // The size dialog proposes the on-screen size and returns what the user typed; Cancel returns nothing.
+  void sizeDialog() {
+    QList<int> proposed;
+    auto answer = [&](int width, int height, bool accept) {
+      QTimer::singleShot(0, [&proposed, width, height, accept] {
+        auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget());
+        if (!dialog) return;
+        const QList<QSpinBox*> boxes = dialog->findChildren<QSpinBox*>();
+        if (boxes.size() != 2) return dialog->reject();
+        proposed = {boxes[0]->value(), boxes[1]->value()};
+        boxes[0]->setValue(width);
+        boxes[1]->setValue(height);
+        accept ? dialog->accept() : dialog->reject();
+      });
+    };
+    answer(900, 500, true);
+    QCOMPARE(askExportSize(nullptr, QSize(1234, 567)), std::optional<QSize>(QSize(900, 500)));
+    QCOMPARE(proposed, QList<int>({1234, 567}));
+    answer(900, 500, false);
+    QCOMPARE(askExportSize(nullptr, QSize(800, 600)), std::optional<QSize>());
+    QCOMPARE(proposed, QList<int>({800, 600}));
   }
 
   // The default file: named after the tab's plots, in the last folder exported to, remembered across restarts.
