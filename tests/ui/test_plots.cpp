@@ -32,15 +32,14 @@ GridShape shapeOf(const PartialEffectsView& view) {
   return {view.gridRows(), view.gridColumns(), static_cast<int>(order.size()), height};
 }
 
-// Mean grey level (0 black .. 255 white) of the strip the rug occupies: the bottom 5% of the axis rect.
-double rugStripGrey(EffectPlot& plot) {
+// The share of the rug strip's pixel columns (bottom 5% of the axis rect) darker than `grey` (0 black .. 255 white).
+double rugShareDarkerThan(EffectPlot& plot, int grey) {
   const QImage image = plot.toPixmap(400, 260).toImage();
   const QRect r = plot.axisRect()->rect();
-  double sum = 0;
-  int count = 0;
-  for (int y = r.bottom() - r.height() / 20; y < r.bottom(); ++y)
-    for (int x = r.left() + 2; x < r.right() - 2; ++x, ++count) sum += qGray(image.pixel(x, y));
-  return sum / count;
+  const int y = r.bottom() - r.height() / 40;  // the middle of the ticks
+  int solid = 0, columns = 0;
+  for (int x = r.left() + 2; x < r.right() - 2; ++x, ++columns) solid += qGray(image.pixel(x, y)) < grey;
+  return double(solid) / columns;
 }
 
 // After a Step exactly one learner is selected; later, however many: selected ones first in the grid, in learner
@@ -87,10 +86,11 @@ class PlotsTest : public QObject {
     QVERIFY(!plot.rugGraph()->adaptiveSampling());
     const int alpha = plot.rugGraph()->pen().color().alpha();
     QVERIFY2(alpha <= 60, qPrintable(QString::number(alpha)));
-    const double grey = rugStripGrey(plot);
-    qInfo("rug strip at 1e6 normal rows: mean grey %.1f (255 = white), tick alpha %d", grey, alpha);
-    QVERIFY2(grey > 170, qPrintable(QString::number(grey)));  // the old opaque rug: a dark band (~110)
-    QVERIFY2(grey < 250, qPrintable(QString::number(grey)));  // but still visible
+    const double solid = rugShareDarkerThan(plot, 128), visible = rugShareDarkerThan(plot, 240);
+    qInfo("rug at 1e6 normal rows: %.0f%% of the strip looks solid, %.0f%% shows a tick; tick alpha %d", 100 * solid,
+          100 * visible, alpha);
+    QVERIFY2(solid < 0.15, qPrintable(QString::number(solid)));  // opaque ticks (alpha 120) made 27% solid
+    QVERIFY2(visible > 0.3, qPrintable(QString::number(visible)));
 
     // A handful of rows: every one drawn, each tick dark.
     plot.setRug({-1.0, 0.0, 0.5, 2.0});
