@@ -206,11 +206,16 @@ PlotSheet MainWindow::currentSheet() const {
 // The file (named after the tab's plots, in the folder last exported to), then a picture's size.
 void MainWindow::exportInteractively() {
   const PlotSheet sheet = currentSheet();
-  const QString path = QFileDialog::getSaveFileName(this, tr("Export plot"), defaultExportPath(sheet.name, "png"),
-                                                    tr("PNG (*.png);;SVG (*.svg);;PDF (*.pdf);;CSV data (*.csv)"));
+  if (sheet.plots.isEmpty()) {
+    sink_.error(tr("Export"), tr("Nothing to export on this tab yet."));
+    return;
+  }
+  QString path = QFileDialog::getSaveFileName(this, tr("Export plot"), defaultExportPath(sheet.name, "png"),
+                                              tr("PNG (*.png);;SVG (*.svg);;PDF (*.pdf);;CSV data (*.csv)"));
   if (path.isEmpty()) return;
+  if (QFileInfo(path).suffix().isEmpty()) path += ".png";
   QSize size;
-  if (!sheet.plots.isEmpty() && !path.endsWith(".csv", Qt::CaseInsensitive)) {
+  if (!path.endsWith(".csv", Qt::CaseInsensitive)) {
     const std::optional<QSize> chosen = askExportSize(this, sheet.naturalSize());
     if (!chosen) return;
     size = *chosen;
