@@ -26,7 +26,7 @@ class FitFlowTest : public QObject {
     QCOMPARE(booster->iteration(), mstop);
     QVERIFY2(w->messages()->lastError().isEmpty(), qPrintable(w->messages()->lastError()));
 
-    // Partial effects: one plot per covariate selected at least once, no more.
+    // Partial effects: the covariates selected at least once are the ones drawn as fitted (the rest stay flat).
     const std::vector<int> counts = booster->selectionCounts();
     QList<int> selected;
     for (int j = 0; j < int(counts.size()); ++j)
@@ -63,14 +63,19 @@ class FitFlowTest : public QObject {
          it != w->riskPlot()->riskGraph()->data()->constEnd(); ++it, ++m)
       QCOMPARE(it->value, booster->path().risk[m]);
 
-    // Selection counts sum to mstop and match the engine per covariate.
+    // Selection proportions (count / mstop, bar i for the covariate countNames()[i]) match the engine and sum to 1.
+    w->showTab(w->selectionPlot());
     double sum = 0;
+    const QStringList names = w->selectionPlot()->countNames();
     for (auto it = w->selectionPlot()->countBars()->data()->constBegin();
          it != w->selectionPlot()->countBars()->data()->constEnd(); ++it) {
       sum += it->value;
-      QCOMPARE(it->value, double(counts[int(it->key)]));
+      const std::string name = names[int(it->key)].toStdString();
+      int j = 0;
+      while (booster->learners()[j].name != name) ++j;
+      QCOMPARE(it->value, double(counts[j]) / mstop);
     }
-    QCOMPARE(sum, double(mstop));
+    QVERIFY(std::abs(sum - 1.0) < 1e-12);
   }
 
   void stepAdvancesExactlyOneIteration() {

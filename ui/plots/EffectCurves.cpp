@@ -14,11 +14,10 @@ EffectCurve centredEffect(const FitSetup& setup, std::size_t learner, const Eige
 }
 
 std::vector<double> rugSample(const std::vector<double>& x, std::size_t count) {
-  std::vector<double> out;
-  if (x.empty()) return out;
+  if (x.size() <= count) return x;
   // Rows are spread evenly over the file, so ordered data (a sorted column) still gives a representative rug.
-  const std::size_t stride = std::max<std::size_t>(1, x.size() / count);
-  for (std::size_t i = 0; i < x.size(); i += stride) out.push_back(x[i]);
+  std::vector<double> out(count);
+  for (std::size_t k = 0; k < count; ++k) out[k] = x[k * x.size() / count];
   return out;
 }
 

@@ -20,7 +20,7 @@ struct EffectCurve {
 EffectCurve centredEffect(const FitSetup& setup, std::size_t learner, const Eigen::VectorXd& gamma,
                           int points = gb::kEffectGridPoints);
 
-// Up to `count` covariate values spread over the rows, for the data rug.
+// At most `count` covariate values spread evenly over the rows (all of them when there are no more), for the rug.
 std::vector<double> rugSample(const std::vector<double>& x, std::size_t count = 400);
 
 }  // namespace gbui

@@ -1,23 +1,35 @@
 #include "plots/EffectPlot.hpp"
 
 #include <QMouseEvent>
+#include <algorithm>
 
 #include "common/QtConvert.hpp"
+#include "plots/PlotExport.hpp"
 
 namespace gbui {
 
 EffectPlot::EffectPlot(bool compact, QWidget* parent) : PlotWidget(parent), compact_(compact) {
-  // Rug and knots hang off yAxis2 with a fixed [0, 1] range so they stay put whatever the effect's range.
+  // The rug hangs off yAxis2 with a fixed [0, 1] range so it stays put whatever the effect's range; its ticks are
+  // short and translucent, so where they pile up the strip darkens (a density, readable at any number of rows).
   yAxis2->setRange(0, 1);
   yAxis2->setVisible(false);
-  knots_ = addGraph(xAxis, yAxis2);
-  knots_->setLineStyle(QCPGraph::lsImpulse);
-  knots_->setPen(QPen(QColor(150, 150, 150), 0, Qt::DotLine));
-  knots_->setName(tr("interior knots"));
   rug_ = addGraph(xAxis, yAxis2);
   rug_->setLineStyle(QCPGraph::lsImpulse);
-  rug_->setPen(QPen(QColor(90, 90, 90, 120)));
+  rug_->setAdaptiveSampling(false);  // adaptive sampling would merge ticks and lose the density
   rug_->setName(tr("data rug"));
+  markDecoration(rug_);
+  // Interior knots: ticks on the top axis, no lines across the plot.
+  xAxis2->setVisible(true);
+  xAxis2->setTickLabels(false);
+  xAxis2->setSubTicks(false);
+  xAxis2->setTickLengthIn(compact ? 4 : 6);
+  xAxis2->setTickLengthOut(0);
+  xAxis2->setTickPen(QPen(QColor(200, 90, 20), 1.2));
+  xAxis2->setBasePen(QPen(QColor(160, 160, 160)));
+  xAxis2->grid()->setVisible(false);
+  xAxis2->setTicker(QSharedPointer<QCPAxisTickerText>::create());
+  connect(xAxis, qOverload<const QCPRange&>(&QCPAxis::rangeChanged), xAxis2,
+          qOverload<const QCPRange&>(&QCPAxis::setRange));
   addLayer("bands", layer("main"), QCustomPlot::limBelow);
   // Each band is the fill between its lower and upper graph (QCustomPlot's channel fill), with no outline.
   auto bandEdge = [this](const QString& name) {
@@ -43,7 +55,7 @@ EffectPlot::EffectPlot(bool compact, QWidget* parent) : PlotWidget(parent), comp
   effect_->setPen(QPen(QColor(31, 119, 180), compact ? 1.6 : 2.2));
   effect_->setAdaptiveSampling(false);
   if (compact) {
-    setMinimumSize(200, 150);
+    setMinimumSize(145, 150);  // four columns fit beside the panels at 1024 x 700
     axisRect()->setMinimumMargins(QMargins(2, 2, 2, 2));
     styleAxes(axisRect(), 8);
     // Small multiples keep short axis titles (the covariate's name goes on x in setLearner) so that every
@@ -55,10 +67,16 @@ EffectPlot::EffectPlot(bool compact, QWidget* parent) : PlotWidget(parent), comp
     yAxis->setLabel(tr("centred f(x)"));
   } else {
     setMinimumSize(300, 220);
-    xAxis->setLabel(tr("covariate value"));
     yAxis->setLabel(tr("centred partial effect f(x)"));
   }
   setExportName("partial-effect");
+}
+
+int rugAlpha(std::size_t ticks) {
+  // Up to 30 ticks each dark; from there each fainter: at the bound of 400 a tick is 15% black, so a strip
+  // darkens only where several ticks share a pixel (dense data), and never turns into a solid band.
+  if (ticks <= 30) return 200;
+  return std::clamp(static_cast<int>(6000 / static_cast<double>(ticks)), 40, 200);
 }
 
 namespace {
@@ -70,7 +88,7 @@ QString typeNote(const gb::Learner& l) {
     case gb::LearnerType::Factor:
       return QObject::tr("factor, one point per level, the first level the reference");
     default:
-      return QObject::tr("rug: data, dotted lines: interior knots");
+      return QObject::tr("rug: data, ticks on the top edge: interior knots");
   }
 }
 
@@ -81,10 +99,9 @@ void EffectPlot::setLearner(const FitSetup& setup, int learner) {
   const gb::Learner& l = setup.learners[learner];
   effect_->setName(qs(l.name) + tr(" (centred)"));
   setExportName("partial-effect-" + qs(l.name));
-  const QString title = compact_
-                            ? qs(l.name) + tr(" (centred)")
-                            : tr("%1: f(x) minus its mean over the %2 training rows").arg(qs(l.name)).arg(setup.rows);
-  setTitle(title);
+  curveTitle_ = compact_ ? qs(l.name) + tr(" (centred)")
+                         : tr("%1: f(x) minus its mean over the %2 training rows").arg(qs(l.name)).arg(setup.rows);
+  setTitle(curveTitle_);
   // The response and the scale f lives on: mboost's Binomial boosts half the log-odds, Poisson the log rate.
   const QString scale = qs(setup.family.scaleName());
   yAxis->setLabel(compact_ ? tr("%1: f(x) — %2").arg(qs(setup.responseName), scale)
@@ -98,17 +115,17 @@ void EffectPlot::setLearner(const FitSetup& setup, int learner) {
                  .arg(l.edf, 0, 'g', 4));
   setXAxisFor(setup, l);
   effect_->data()->clear();
+  setSelectedYet(true);
   requestReplot();
 }
 
 void EffectPlot::setXAxisFor(const FitSetup& setup, const gb::Learner& l) {
   const bool factor = l.type == gb::LearnerType::Factor;
-  QVector<double> knots;
-  if (l.isSpline()) knots = qvec(l.basis.interiorKnots());
-  knots_->setData(knots, QVector<double>(knots.size(), 1.0), true);
-  QVector<double> rug;
-  if (!factor) rug = qvec(rugSample(setup.covariate(learner_)));
-  rug_->setData(rug, QVector<double>(rug.size(), 0.05));
+  auto knotTicker = QSharedPointer<QCPAxisTickerText>::create();
+  if (l.isSpline())
+    for (double knot : l.basis.interiorKnots()) knotTicker->addTick(knot, QString());
+  xAxis2->setTicker(knotTicker);
+  setRug(factor ? std::vector<double>() : setup.covariate(learner_));
   effect_->setLineStyle(factor ? QCPGraph::lsNone : QCPGraph::lsLine);
   for (QCPGraph* g : bandGraphs()) g->setLineStyle(factor ? QCPGraph::lsStepCenter : QCPGraph::lsLine);
   effect_->setScatterStyle(factor ? QCPScatterStyle(QCPScatterStyle::ssDisc, compact_ ? 6 : 9)
@@ -123,10 +140,28 @@ void EffectPlot::setXAxisFor(const FitSetup& setup, const gb::Learner& l) {
     xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
     xAxis->setRange(l.basis.lo(), l.basis.hi());
   }
-  if (compact_)
-    xAxis->setLabel(qs(l.name));
-  else
-    xAxis->setLabel(factor ? tr("level of %1").arg(qs(l.name)) : tr("%1 (covariate value)").arg(qs(l.name)));
+  xAxis->setLabel(qs(l.name));  // the covariate's own name, as mboost's and mgcv's plots label it
+}
+
+void EffectPlot::setRug(const std::vector<double>& x) {
+  const std::vector<double> sample = rugSample(x, kRugTicks);
+  rug_->setData(qvec(sample), QVector<double>(static_cast<int>(sample.size()), 0.06));
+  rug_->setPen(QPen(QColor(60, 60, 60, rugAlpha(sample.size())), 0));
+}
+
+QVector<double> EffectPlot::knotTicks() const {
+  const auto ticker = xAxis2->ticker().dynamicCast<QCPAxisTickerText>();
+  return ticker ? QVector<double>(ticker->ticks().keyBegin(), ticker->ticks().keyEnd()) : QVector<double>();
+}
+
+void EffectPlot::setSelectedYet(bool selected) {
+  selectedYet_ = selected;
+  setTitleMuted(!selected);
+  QPen pen = effect_->pen();
+  pen.setColor(selected ? QColor(31, 119, 180) : QColor(170, 170, 170));
+  pen.setStyle(selected ? Qt::SolidLine : Qt::DashLine);
+  effect_->setPen(pen);
+  if (compact_ && learner_ >= 0) setTitle(selected ? curveTitle_ : curveTitle_ + tr(" — not selected yet"));
 }
 
 void EffectPlot::setCurve(const EffectCurve& curve) { effect_->setData(qvec(curve.x), qvec(curve.y), true); }

@@ -1,6 +1,7 @@
 #pragma once
-// One covariate's centred partial effect on the family's link scale: a spline as a curve with its data rug (bottom
-// ticks) and interior knots (dotted lines), a linear term as a line with its rug, a factor as one point per level
+// One covariate's centred partial effect on the family's link scale: a spline as a curve with its data rug (short
+// translucent ticks at the bottom, of at most kRugTicks rows) and interior knots (ticks on the top axis; the x axis
+// is named after the covariate), a linear term as a line with its rug, a factor as one point per level
 // with the level names on the x axis; behind the curve, when a fit has them, its bootstrap bands (95% lighter, 90%
 // darker; a factor's as a step per level).
 #include "compute/EffectBands.hpp"
@@ -8,6 +9,9 @@
 #include "plots/PlotWidget.hpp"
 
 namespace gbui {
+
+// The rug's pen alpha for `ticks` ticks: opaque for a few, fainter as they get denser (overlaps darken).
+int rugAlpha(std::size_t ticks);
 
 class EffectPlot : public PlotWidget {
   Q_OBJECT
@@ -18,6 +22,15 @@ class EffectPlot : public PlotWidget {
   void setLearner(const FitSetup& setup, int learner);
   int learner() const { return learner_; }
   void setCurve(const EffectCurve& curve);
+  // The data rug from a covariate's values (a bounded sample spread over the rows).
+  void setRug(const std::vector<double>& x);
+  static constexpr std::size_t kRugTicks = 400;
+  QCPGraph* rugGraph() const { return rug_; }
+  // Where the top axis marks the interior knots (empty for linear and factor learners).
+  QVector<double> knotTicks() const;
+  // A learner not selected yet shows a flat, grey, dashed zero curve and a grey title that says so.
+  void setSelectedYet(bool selected);
+  bool selectedYet() const { return selectedYet_; }
   void setValueRange(double maxAbs);
   QCPGraph* effectGraph() const { return effect_; }
   // The bands on the curve's grid (null: none). The caller keeps the band alive only for this call.
@@ -38,10 +51,11 @@ class EffectPlot : public PlotWidget {
   void setXAxisFor(const FitSetup& setup, const gb::Learner& l);
 
   bool compact_;
+  bool selectedYet_ = true;
   int learner_ = -1;
+  QString curveTitle_;
   QCPGraph* effect_ = nullptr;
   QCPGraph* rug_ = nullptr;
-  QCPGraph* knots_ = nullptr;
   QCPGraph* lower95_ = nullptr;
   QCPGraph* upper95_ = nullptr;
   QCPGraph* lower90_ = nullptr;

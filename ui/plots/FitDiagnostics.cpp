@@ -127,4 +127,8 @@ void FitDiagnostics::showSnapshot(const FitSnapshot& s) {
   residualPlot_->requestReplot();
 }
 
+PlotSheet FitDiagnostics::exportSheet() const {
+  return {{fittedPlot_, residualPlot_}, 2, QStringLiteral("fit-diagnostics")};
+}
+
 }  // namespace gbui

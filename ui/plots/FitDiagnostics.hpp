@@ -7,6 +7,7 @@
 #include <memory>
 
 #include "fit/FitSnapshot.hpp"
+#include "plots/PlotExport.hpp"
 
 class QCPGraph;
 class QLabel;
@@ -27,6 +28,8 @@ class FitDiagnostics : public QWidget {
   PlotWidget* residualPlot() const { return residualPlot_; }
   QCPGraph* fittedGraph() const { return fitted_; }
   QCPGraph* residualGraph() const { return residuals_; }
+  // Both plots, side by side, for Export.
+  PlotSheet exportSheet() const;
 
  private:
   void label(const FitSetup& setup, int iteration);

@@ -1,9 +1,14 @@
 #include "plots/PartialEffectsView.hpp"
 
 #include <QGridLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSplitter>
+#include <QStyle>
+#include <QTimer>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <cmath>
 
@@ -11,23 +16,44 @@
 
 namespace gbui {
 
-namespace {
-constexpr int kColumns = 4;
+int effectGridColumns(int learners) {
+  if (learners <= 1) return 1;
+  if (learners <= 4) return 2;
+  if (learners <= 9) return 3;
+  return 4;
 }
 
 PartialEffectsView::PartialEffectsView(MessageSink* sink, QWidget* parent) : QWidget(parent), sink_(sink) {
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(2, 2, 2, 2);
-  hint_ =
-      new QLabel(tr("Partial effects appear here during a fit: one plot per covariate selected at least once, "
-                    "centred by its mean over the training rows. Click a plot to enlarge it."));
+  hint_ = new QLabel(
+      tr("Partial effects appear here during a fit: one plot per learner, centred by its mean over the training "
+         "rows; learners selected at least once come first, the others stay flat and grey until selected. Click a "
+         "plot to enlarge it."));
   hint_->setWordWrap(true);
   layout->addWidget(hint_);
   splitter_ = new QSplitter(Qt::Vertical);
+  detailBox_ = new QWidget;
+  auto* detailLayout = new QVBoxLayout(detailBox_);
+  detailLayout->setContentsMargins(0, 0, 0, 0);
+  detailLayout->setSpacing(0);
+  auto* header = new QHBoxLayout;
+  header->addStretch(1);
+  auto* close = new QToolButton;
+  close->setIcon(style()->standardIcon(QStyle::SP_TitleBarCloseButton));
+  close->setText(tr("Close"));
+  close->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+  close->setAutoRaise(true);
+  close->setToolTip(tr("Close the enlarged plot (the grid keeps every plot)"));
+  connect(close, &QToolButton::clicked, this, &PartialEffectsView::closeDetail);
+  closeDetail_ = close;
+  header->addWidget(close);
+  detailLayout->addLayout(header);
   detail_ = new EffectPlot(false);
   detail_->setMessageSink(sink_);
-  detail_->hide();
-  splitter_->addWidget(detail_);
+  detailLayout->addWidget(detail_, 1);
+  detailBox_->hide();
+  splitter_->addWidget(detailBox_);
   scroll_ = new QScrollArea;
   scroll_->setWidgetResizable(true);
   gridHost_ = new QWidget;
@@ -35,24 +61,48 @@ PartialEffectsView::PartialEffectsView(MessageSink* sink, QWidget* parent) : QWi
   grid_->setSpacing(4);
   grid_->setContentsMargins(0, 0, 0, 0);
   scroll_->setWidget(gridHost_);
+  connect(scroll_->verticalScrollBar(), &QScrollBar::valueChanged, this, &PartialEffectsView::replotStaleInView);
+  connect(splitter_, &QSplitter::splitterMoved, this, &PartialEffectsView::replotStaleInView);
   splitter_->addWidget(scroll_);
   splitter_->setStretchFactor(0, 2);
   splitter_->setStretchFactor(1, 3);
   layout->addWidget(splitter_, 1);
 }
 
+void PartialEffectsView::showEvent(QShowEvent* event) {
+  QWidget::showEvent(event);
+  QTimer::singleShot(0, this, &PartialEffectsView::replotStaleInView);  // once the layout has placed the plots
+}
+
+void PartialEffectsView::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  QTimer::singleShot(0, this, &PartialEffectsView::replotStaleInView);
+}
+
 void PartialEffectsView::clear() {
   qDeleteAll(plots_);
   plots_.clear();
+  order_.clear();
+  columns_ = 0;
   laidOut_.clear();
+  stale_.clear();
   drawn_.clear();
   maxAbs_.clear();
   sharedRange_ = 0.0;
   setup_.reset();
   bands_.reset();
-  detailLearner_ = -1;
-  detail_->hide();
+  closeDetail();
+  hint_->show();
 }
+
+QList<int> PartialEffectsView::shownLearners() const {
+  QList<int> selected;
+  for (auto it = plots_.begin(); it != plots_.end(); ++it)
+    if (it.value()->selectedYet()) selected.append(it.key());
+  return selected;
+}
+
+bool PartialEffectsView::detailOpen() const { return !detailBox_->isHidden(); }
 
 EffectPlot* PartialEffectsView::ensurePlot(int learner) {
   if (EffectPlot* p = plots_.value(learner, nullptr)) return p;
@@ -71,7 +121,7 @@ const gb::LearnerBand* PartialEffectsView::bandFor(int learner) const {
   return band.name == setup_->learners[static_cast<std::size_t>(learner)].name ? &band : nullptr;
 }
 
-// The largest |value| any shown plot draws: its curve, and its band when there is one.
+// The largest |value| any plot draws: its curve, and its band when there is one.
 double PartialEffectsView::sharedExtent() const {
   double m = 0.0;
   for (std::size_t j = 0; j < maxAbs_.size(); ++j) {
@@ -88,43 +138,52 @@ void PartialEffectsView::setBands(std::shared_ptr<const gb::EffectBands> bands) 
   for (auto it = plots_.begin(); it != plots_.end(); ++it) it.value()->setBand(bandFor(it.key()));
   if (detailLearner_ >= 0) detail_->setBand(bandFor(detailLearner_));
   sharedRange_ = sharedExtent() * 1.05;
-  for (EffectPlot* plot : plots_) {
-    plot->setValueRange(sharedRange_);
-    plot->requestReplot();
-  }
+  for (int learner : plots_.keys()) replotFully(learner);
   if (detailLearner_ >= 0) {
     detail_->setValueRange(sharedRange_);
     detail_->requestReplot();
   }
 }
 
+// Selected learners first, each group in learner order; the shape was fixed in startSetup.
 void PartialEffectsView::relayout() {
-  int i = 0;
-  for (EffectPlot* plot : plots_) {  // QMap: learner order
+  order_.clear();
+  for (int pass = 0; pass < 2; ++pass)
+    for (auto it = plots_.begin(); it != plots_.end(); ++it)
+      if (it.value()->selectedYet() == (pass == 0)) order_.append(it.key());
+  for (int i = 0; i < order_.size(); ++i) {
+    EffectPlot* plot = plots_.value(order_[i]);
     grid_->removeWidget(plot);
-    grid_->addWidget(plot, i / kColumns, i % kColumns);
+    grid_->addWidget(plot, i / columns_, i % columns_);
     plot->show();
-    ++i;
   }
 }
 
-void PartialEffectsView::showSnapshot(const FitSnapshot& snapshot) {
-  if (!snapshot.setup) return;
-  if (snapshot.setup != setup_) {
-    clear();
-    setup_ = snapshot.setup;
-    drawn_.assign(setup_->learners.size(), Eigen::VectorXd());
-    maxAbs_.assign(setup_->learners.size(), 0.0);
-  }
-  hint_->setVisible(plots_.isEmpty() && snapshot.iteration == 0);
-  QList<int> changed;
-  bool added = false;
-  for (std::size_t j = 0; j < snapshot.counts.size(); ++j) {
-    if (snapshot.counts[j] == 0) continue;
+// Every learner gets its plot now, flat until selected, so the grid has its final shape from the first snapshot.
+void PartialEffectsView::startSetup(std::shared_ptr<const FitSetup> setup) {
+  clear();
+  setup_ = std::move(setup);
+  const int learners = static_cast<int>(setup_->learners.size());
+  drawn_.assign(setup_->learners.size(), Eigen::VectorXd());
+  maxAbs_.assign(setup_->learners.size(), 0.0);
+  columns_ = effectGridColumns(learners);
+  for (int j = 0; j < learners; ++j) ensurePlot(j)->setSelectedYet(false);
+  for (int c = 0; c < 4; ++c) grid_->setColumnStretch(c, c < columns_ ? 1 : 0);
+  relayout();
+}
+
+bool PartialEffectsView::updateCurves(const FitSnapshot& snapshot, QList<int>& changed) {
+  bool reordered = false;
+  for (std::size_t j = 0; j < snapshot.coefficients.size() && j < drawn_.size(); ++j) {
+    EffectPlot* plot = plots_.value(static_cast<int>(j));
+    const bool selected = j < snapshot.counts.size() && snapshot.counts[j] > 0;
+    if (plot->selectedYet() != selected) {
+      plot->setSelectedYet(selected);
+      reordered = true;
+    }
     const Eigen::VectorXd& gamma = snapshot.coefficients[j];
+    if (gamma.size() != setup_->basisMeans[j].size()) continue;  // not this set-up's learner
     if (drawn_[j].size() == gamma.size() && drawn_[j] == gamma) continue;
-    added |= !plots_.contains(static_cast<int>(j));
-    EffectPlot* plot = ensurePlot(static_cast<int>(j));
     const EffectCurve curve = centredEffect(*setup_, j, gamma);
     plot->setCurve(curve);
     double m = 0.0;
@@ -132,25 +191,55 @@ void PartialEffectsView::showSnapshot(const FitSnapshot& snapshot) {
     maxAbs_[j] = m;
     drawn_[j] = gamma;
     changed.append(static_cast<int>(j));
-    if (static_cast<int>(j) == detailLearner_) detail_->setCurve(curve);
+    if (static_cast<int>(j) == detailLearner_) {
+      detail_->setCurve(curve);
+      detail_->setSelectedYet(selected);
+    }
   }
-  if (added) relayout();
+  return reordered;
+}
+
+// A plot out of view (scrolled away, or the tab hidden) only takes the new range; it is drawn when it comes into
+// view (replotStaleInView), so a grid of 100 learners costs only the plots on screen per update.
+void PartialEffectsView::replotFully(int learner) {
+  EffectPlot* plot = plots_.value(learner);
+  plot->setValueRange(sharedRange_);
+  laidOut_.insert(learner);
+  if (plot->visibleRegion().isEmpty()) {
+    stale_.insert(learner);
+    return;
+  }
+  stale_.remove(learner);
+  plot->requestReplot();
+  ++replotsLastUpdate_;
+}
+
+void PartialEffectsView::replotStaleInView() {
+  for (int learner : QSet<int>(stale_))
+    if (EffectPlot* plot = plots_.value(learner, nullptr); plot && !plot->visibleRegion().isEmpty()) {
+      stale_.remove(learner);
+      plot->requestReplot();
+    }
+}
+
+void PartialEffectsView::replotChanged(const QList<int>& changed, bool reordered) {
   const double range = sharedExtent();
   const bool rescale = range > sharedRange_ || range < sharedRange_ / 1.15;
   if (rescale) sharedRange_ = range * 1.05;
   replotsLastUpdate_ = 0;
   for (auto it = plots_.begin(); it != plots_.end(); ++it) {
-    const bool fresh = added && it.value()->effectGraph()->data()->size() > 0 && !laidOut_.contains(it.key());
-    if (rescale || fresh) {
-      it.value()->setValueRange(sharedRange_);
-      it.value()->requestReplot();
-      laidOut_.insert(it.key());
+    const bool fresh = !laidOut_.contains(it.key());
+    if (rescale || fresh || (reordered && changed.contains(it.key())) ||
+        (changed.contains(it.key()) && stale_.contains(it.key()))) {
+      replotFully(it.key());
     } else if (changed.contains(it.key())) {
+      if (it.value()->visibleRegion().isEmpty()) {
+        stale_.insert(it.key());
+        continue;
+      }
       it.value()->replotCurveOnly();
-    } else {
-      continue;
+      ++replotsLastUpdate_;
     }
-    ++replotsLastUpdate_;
   }
   if (detailLearner_ >= 0 && (rescale || changed.contains(detailLearner_))) {
     detail_->setValueRange(sharedRange_);
@@ -158,20 +247,45 @@ void PartialEffectsView::showSnapshot(const FitSnapshot& snapshot) {
   }
 }
 
+void PartialEffectsView::showSnapshot(const FitSnapshot& snapshot) {
+  if (!snapshot.setup) return;
+  if (snapshot.setup != setup_) startSetup(snapshot.setup);
+  hint_->setVisible(plots_.isEmpty());  // gone with the first snapshot, so the grid's height stays put
+  QList<int> changed;
+  const bool reordered = updateCurves(snapshot, changed);
+  if (reordered) relayout();
+  replotChanged(changed, reordered);
+  if (reordered) QTimer::singleShot(0, this, &PartialEffectsView::replotStaleInView);  // plots moved into view
+}
+
 void PartialEffectsView::enlarge(int learner) {
   if (!setup_ || learner < 0 || learner >= static_cast<int>(drawn_.size())) return;
   detailLearner_ = learner;
   detail_->setLearner(*setup_, learner);
   detail_->setBand(bandFor(learner));
+  detail_->setSelectedYet(plots_.value(learner)->selectedYet());
   if (drawn_[learner].size() > 0) detail_->setCurve(centredEffect(*setup_, learner, drawn_[learner]));
   detail_->setValueRange(sharedRange_);
-  if (detail_->isHidden()) {
+  if (detailBox_->isHidden()) {
+    detailBox_->show();
     // Enlarged plot and grid share the height, so at least one row of small plots stays in view.
     const int h = splitter_->height();
     splitter_->setSizes({h * 45 / 100, h - h * 45 / 100});
   }
-  detail_->show();
   detail_->requestReplot();
+}
+
+void PartialEffectsView::closeDetail() {
+  detailLearner_ = -1;
+  detailBox_->hide();
+}
+
+PlotSheet PartialEffectsView::exportSheet() const {
+  PlotSheet sheet;
+  sheet.name = QStringLiteral("partial-effects");
+  sheet.columns = std::max(1, columns_);
+  for (int j : order_) sheet.plots.append(plots_.value(j));
+  return sheet;
 }
 
 }  // namespace gbui

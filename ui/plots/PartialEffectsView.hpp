@@ -1,8 +1,11 @@
 #pragma once
-// One small plot per covariate selected at least once, updated live; clicking one enlarges it above the grid.
-// Only plots whose coefficients changed are recomputed and replotted; all share one value range so effects
-// compare at a glance (the range is widened, and everything replotted, only when it changes by > 15%). Bootstrap
-// bands of the fit, when given, shade behind every curve and count in the shared range.
+// One small plot per learner, updated live: the learners selected at least once first (in learner order), then the
+// others as flat grey zero curves marked "not selected yet". The grid's shape (rows x columns) follows from the
+// number of learners alone, so it is set once per fit set-up and never jumps while a fit runs. Clicking a plot
+// enlarges it above the grid (with a close button). Only plots whose coefficients changed are recomputed and
+// replotted; all share one value range so effects compare at a glance (the range is widened, and everything
+// replotted, only when it changes by > 15%); plots out of view are drawn when they come into view. Bootstrap bands of
+// the fit, when given, shade behind every curve and count in the shared range.
 #include <QMap>
 #include <QSet>
 #include <QWidget>
@@ -10,7 +13,9 @@
 
 #include "compute/EffectBands.hpp"
 #include "fit/FitSnapshot.hpp"
+#include "plots/PlotExport.hpp"
 
+class QAbstractButton;
 class QGridLayout;
 class QLabel;
 class QScrollArea;
@@ -20,6 +25,9 @@ namespace gbui {
 
 class EffectPlot;
 class MessageSink;
+
+// Columns of the grid for `learners` plots: 1, 2 (up to 4), 3 (up to 9), else 4.
+int effectGridColumns(int learners);
 
 class PartialEffectsView : public QWidget {
   Q_OBJECT
@@ -32,13 +40,35 @@ class PartialEffectsView : public QWidget {
   void setBands(std::shared_ptr<const gb::EffectBands> bands);
   const gb::EffectBands* bands() const { return bands_.get(); }
 
-  QList<int> shownLearners() const { return plots_.keys(); }
+  // Learners selected at least once (their fitted curves drawn), in learner order.
+  QList<int> shownLearners() const;
+  // Every learner's plot in grid order (row by row): the selected ones first.
+  QList<int> gridOrder() const { return order_; }
+  int gridColumns() const { return columns_; }
+  int gridRows() const { return columns_ > 0 ? (static_cast<int>(order_.size()) + columns_ - 1) / columns_ : 0; }
   EffectPlot* plotFor(int learner) const { return plots_.value(learner, nullptr); }
   EffectPlot* detailPlot() const { return detail_; }
+  bool detailOpen() const;
+  QAbstractButton* closeDetailButton() const { return closeDetail_; }
   void enlarge(int learner);
+  void closeDetail();
   int replotsLastUpdate() const { return replotsLastUpdate_; }
+  // Plots out of view whose picture is behind their data (drawn once they come into view).
+  int stalePlots() const { return static_cast<int>(stale_.size()); }
+  // The whole grid, for Export: every plot in grid order and the grid's columns.
+  PlotSheet exportSheet() const;
+
+ protected:
+  void showEvent(QShowEvent* event) override;
+  void resizeEvent(QResizeEvent* event) override;
 
  private:
+  void replotFully(int learner);
+  void replotStaleInView();
+  void startSetup(std::shared_ptr<const FitSetup> setup);
+  // Draws the snapshot's coefficients into the plots that changed; true when the set of selected learners changed.
+  bool updateCurves(const FitSnapshot& snapshot, QList<int>& changed);
+  void replotChanged(const QList<int>& changed, bool reordered);
   void relayout();
   EffectPlot* ensurePlot(int learner);
   const gb::LearnerBand* bandFor(int learner) const;
@@ -46,7 +76,9 @@ class PartialEffectsView : public QWidget {
 
   MessageSink* sink_;
   QSplitter* splitter_;
+  QWidget* detailBox_;
   EffectPlot* detail_;
+  QAbstractButton* closeDetail_;
   QScrollArea* scroll_;
   QWidget* gridHost_;
   QGridLayout* grid_;
@@ -54,7 +86,10 @@ class PartialEffectsView : public QWidget {
   std::shared_ptr<const FitSetup> setup_;
   std::shared_ptr<const gb::EffectBands> bands_;
   QMap<int, EffectPlot*> plots_;
+  QList<int> order_;  // grid order
+  int columns_ = 0;
   QSet<int> laidOut_;                   // plots that had one full replot with the shared range
+  QSet<int> stale_;                     // plots out of view, to draw when they come into view
   std::vector<Eigen::VectorXd> drawn_;  // coefficients each plot shows
   std::vector<double> maxAbs_;          // per learner, of its drawn curve
   double sharedRange_ = 0.0;

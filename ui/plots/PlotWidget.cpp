@@ -24,6 +24,15 @@ void PlotWidget::setTitle(const QString& text) {
   title_->setText(text);
 }
 
+void PlotWidget::setTitleMuted(bool muted) {
+  if (!title_) setTitle(QString());
+  title_->setTextColor(muted ? QColor(150, 150, 150) : QColor(Qt::black));
+}
+
+QString PlotWidget::title() const { return title_ ? title_->text() : QString(); }
+
+bool PlotWidget::titleMuted() const { return title_ && title_->textColor() != QColor(Qt::black); }
+
 void PlotWidget::contextMenuEvent(QContextMenuEvent* event) {
   QMenu menu(this);
   menu.addAction(tr("Export PNG..."), this, [this] { exportInteractively(tr("PNG image (*.png)"), "png"); });
@@ -34,9 +43,10 @@ void PlotWidget::contextMenuEvent(QContextMenuEvent* event) {
 }
 
 void PlotWidget::exportInteractively(const QString& filter, const QString& suffix) {
-  QString path = QFileDialog::getSaveFileName(this, tr("Export plot"), exportName_ + "." + suffix, filter);
+  QString path = QFileDialog::getSaveFileName(this, tr("Export plot"), defaultExportPath(exportName_, suffix), filter);
   if (path.isEmpty()) return;
   if (QFileInfo(path).suffix().isEmpty()) path += "." + suffix;
+  rememberExportFolder(path);
   try {
     exportPlot(*this, path);
     if (sink_) sink_->info(tr("Exported %1").arg(path));

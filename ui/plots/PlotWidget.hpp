@@ -18,8 +18,11 @@ class PlotWidget : public QCustomPlot {
   QString exportName() const { return exportName_; }
   void requestReplot() { replot(QCustomPlot::rpQueuedReplot); }
 
-  // Title row above the axis rect (created on first use).
+  // Title row above the axis rect (created on first use); grey for a plot that shows nothing fitted yet.
   void setTitle(const QString& text);
+  void setTitleMuted(bool muted);
+  QString title() const;
+  bool titleMuted() const;
 
  protected:
   void contextMenuEvent(QContextMenuEvent* event) override;

@@ -71,6 +71,7 @@ gb::PaperDataSpec demoDataSpec() {
 MainWindow::MainWindow(const StudioOptions& options, QWidget* parent)
     : QMainWindow(parent), store_(options.settingsFile) {
   gbInitStudioResources();
+  setExportSettingsFile(options.settingsFile);
   setWindowTitle(tr("GAMBoost Studio"));
   setWindowIcon(QIcon(":/icons/gamboost-studio.svg"));
   sink_.setInteractive(options.interactive);

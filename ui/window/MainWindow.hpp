@@ -11,6 +11,7 @@
 #include "data/DataSource.hpp"
 #include "fit/CvJob.hpp"
 #include "fit/FitController.hpp"
+#include "plots/PlotExport.hpp"
 #include "window/SettingsStore.hpp"
 #include "window/StudioOptions.hpp"
 
@@ -85,15 +86,18 @@ class MainWindow : public QMainWindow {
 
   // Pushes the panels' settings and roles to the controller (done before every Fit/Step as well).
   void syncSettings();
-  // The plot of the current tab that "Export plot" uses.
+  // The plot of the current tab (the enlarged effect when open, else the tab's first plot).
   PlotWidget* currentPlot() const;
+  // What "Export plot" writes: every plot the current tab shows (the whole effects grid, both plots of a pair).
+  PlotSheet currentSheet() const;
   void showTab(QWidget* page);
 
   // File actions without dialogs (the menu actions ask for the path, then call these).
   bool saveModel(const QString& path);
   bool saveSession(const QString& path);
   bool openSession(const QString& path);
-  bool exportCurrentPlot(const QString& path);
+  // A picture at `size` pixels (empty: as on screen).
+  bool exportCurrentPlot(const QString& path, QSize size = {});
   // The devices found (the start's background query): the model panel's choices; at the first start (no saved
   // settings) the run command's demo device, the default OpenCL device, is chosen.
   void useDevices(const gb::ComputeDeviceList& list);
@@ -128,6 +132,7 @@ class MainWindow : public QMainWindow {
   // Syncs the settings; false (and an error titled `what`) when no column is a learner.
   bool readyToRun(const QString& what);
   void startCrossValidation();
+  void exportInteractively();
   // Bootstrap bands after a finished fit when the model panel asks for them (MainWindowBands.cpp).
   void connectBands();
   void startBands();

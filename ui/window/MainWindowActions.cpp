@@ -16,6 +16,7 @@
 #include "plots/CrossValidationView.hpp"
 #include "plots/EdfExplorer.hpp"
 #include "plots/EffectPlot.hpp"
+#include "plots/ExportSizeDialog.hpp"
 #include "plots/FitDiagnostics.hpp"
 #include "plots/KernelChart.hpp"
 #include "plots/LearnerRaceView.hpp"
@@ -108,11 +109,7 @@ void MainWindow::buildActions() {
     const QString path = QFileDialog::getOpenFileName(this, tr("Open session"), QString(), tr("Session (*.json)"));
     if (!path.isEmpty()) openSession(path);
   });
-  connect(exportAction_, &QAction::triggered, this, [this] {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export plot"), "plot.png",
-                                                      tr("PNG (*.png);;SVG (*.svg);;PDF (*.pdf);;CSV data (*.csv)"));
-    if (!path.isEmpty()) exportCurrentPlot(path);
-  });
+  connect(exportAction_, &QAction::triggered, this, &MainWindow::exportInteractively);
 
   auto* bar = addToolBar(tr("Fit"));
   bar->setObjectName("fitToolBar");
@@ -195,14 +192,49 @@ PlotWidget* MainWindow::currentPlot() const {
   return nullptr;
 }
 
-bool MainWindow::exportCurrentPlot(const QString& path) {
-  PlotWidget* plot = currentPlot();
-  if (!plot) {
+PlotSheet MainWindow::currentSheet() const {
+  QWidget* page = tabs_->currentWidget();
+  if (page == effects_) return effects_->exportSheet();
+  if (page == selection_) return selection_->exportSheet();
+  if (page == diagnostics_) return diagnostics_->exportSheet();
+  if (page == kernels_) return {{kernels_->timePlot(), kernels_->bandwidthPlot()}, 2, QStringLiteral("kernel-timings")};
+  PlotSheet sheet;
+  if (PlotWidget* plot = currentPlot()) {
+    sheet.plots = {plot};
+    sheet.name = plot->exportName();
+  }
+  return sheet;
+}
+
+// The file (named after the tab's plots, in the folder last exported to), then a picture's size.
+void MainWindow::exportInteractively() {
+  const PlotSheet sheet = currentSheet();
+  if (sheet.plots.isEmpty()) {
+    sink_.error(tr("Export"), tr("Nothing to export on this tab yet."));
+    return;
+  }
+  QString path = QFileDialog::getSaveFileName(this, tr("Export plot"), defaultExportPath(sheet.name, "png"),
+                                              tr("PNG (*.png);;SVG (*.svg);;PDF (*.pdf);;CSV data (*.csv)"));
+  if (path.isEmpty()) return;
+  if (QFileInfo(path).suffix().isEmpty()) path += ".png";
+  QSize size;
+  if (!path.endsWith(".csv", Qt::CaseInsensitive)) {
+    const std::optional<QSize> chosen = askExportSize(this, sheet.naturalSize());
+    if (!chosen) return;
+    size = *chosen;
+  }
+  exportCurrentPlot(path, size);
+}
+
+bool MainWindow::exportCurrentPlot(const QString& path, QSize size) {
+  const PlotSheet sheet = currentSheet();
+  if (sheet.plots.isEmpty()) {
     sink_.error(tr("Export"), tr("Nothing to export on this tab yet."));
     return false;
   }
   try {
-    exportPlot(*plot, path);
+    exportSheet(sheet, path, size);
+    rememberExportFolder(path);
     sink_.info(tr("Exported %1").arg(path));
     return true;
   } catch (const std::exception& e) {
