@@ -1,6 +1,7 @@
 // The Kernel timings tab: every docs/bench JSON loads or is named, the side legend toggles series, the plots keep
 // their size when empty and their titles at 1280 x 820 and 1024 x 700, and a run is drawn while it goes on and
 // saved as JSON that loads back to the same series.
+#include <QComboBox>
 #include <QDir>
 #include <QFontMetrics>
 #include <QListWidget>
@@ -189,9 +190,19 @@ class KernelChartTest : public QObject {
       QCOMPARE(p->itemCount(), 1);  // the hint of what to load or run
       auto* hint = qobject_cast<QCPItemText*>(p->item(0));
       QVERIFY(hint && hint->visible() && hint->text().contains("Load JSON") && hint->text().contains("Run benchmark"));
+      int widest = 0;
+      for (const QString& line : hint->text().split('\n'))
+        widest = std::max(widest, QFontMetrics(hint->font()).horizontalAdvance(line));
+      QVERIFY2(widest + 12 <= p->axisRect()->width(),
+               qPrintable(
+                   QString("the hint (%1 px) is wider than the plot (%2 px)").arg(widest).arg(p->axisRect()->width())));
     }
     checkNothingClipped(k, "empty at 1024x700");
+    w->grab().save("/tmp/kc-empty.png");
     QVERIFY(!k->legend()->isVisible());  // nothing to list: the plots take its place
+    // Choices with nothing to choose from (operation, k before any report) are disabled, not blank and live.
+    for (QComboBox* combo : k->findChildren<QComboBox*>())
+      QVERIFY2(combo->count() > 0 || !combo->isEnabled(), qPrintable(combo->toolTip()));
     QVERIFY(k->loadReportFile(GB_SOURCE_DIR "/docs/bench/pocl-float.json"));
     QVERIFY(!k->timePlot()->item(0)->visible());
   }
@@ -212,6 +223,7 @@ class KernelChartTest : public QObject {
             k->bandwidthPlot()->axisRect()->width(), k->bandwidthPlot()->axisRect()->height(), k->legend()->width());
       checkNothingClipped(k, QString("%1x%2").arg(size.width()).arg(size.height()));
       QVERIFY(k->legend()->isVisible());
+      w->grab().save(QString("/tmp/kc-%1.png").arg(size.width()));
       for (PlotWidget* p : {k->timePlot(), k->bandwidthPlot()}) {
         QVERIFY(p->axisRect()->width() >= 200);
         QVERIFY(p->axisRect()->height() >= 150);

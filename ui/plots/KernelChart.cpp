@@ -29,7 +29,7 @@ namespace gbui {
 struct KernelSeries {
   QString name;
   int report = 0;
-  int colour = 0;
+  QColor colour;
   QVector<double> rows, seconds, gigabytesPerSecond;
 };
 
@@ -69,10 +69,13 @@ QCPItemText* emptyHint(PlotWidget* plot) {
   text->position->setType(QCPItemPosition::ptAxisRectRatio);
   text->position->setCoords(0.5, 0.5);
   text->setClipToAxisRect(false);
-  text->setColor(QColor(90, 90, 90));
+  text->setColor(QColor(70, 70, 70));
+  text->setBrush(QColor(255, 255, 255, 230));
+  text->setPadding(QMargins(6, 4, 6, 4));
+  // Short lines: the hint fits a plot of the window at 1024 x 700.
   text->setText(
-      QObject::tr("No report yet.\nLoad JSON... adds a saved report\n(docs/bench/*.json);\nRun benchmark "
-                  "times the chosen device."));
+      QObject::tr("Nothing to show yet.\nLoad JSON... adds a saved\nreport (docs/bench/*.json);\nRun "
+                  "benchmark times\nthe chosen device."));
   return text;
 }
 
@@ -113,6 +116,7 @@ KernelChart::KernelChart(MessageSink* sink, QWidget* parent) : QWidget(parent), 
   connect(columns_, &QComboBox::currentIndexChanged, this, &KernelChart::redraw);
   connect(granularity_, &QComboBox::currentIndexChanged, this, &KernelChart::redraw);
   connect(legend_, &KernelLegend::visibilityChanged, this, &KernelChart::redraw);
+  refreshFilters();
   redraw();
 }
 
@@ -125,6 +129,9 @@ void KernelChart::buildControls() {
   device_->setToolTip(tr("OpenCL device to benchmark"));
   device_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   device_->setMinimumContentsLength(12);
+  // Until the window's device query answers (setDevices): nothing to choose, nothing to run.
+  device_->setPlaceholderText(tr("looking for devices"));
+  device_->setEnabled(false);
   controls->addWidget(device_, 0, 1);
   controls->addWidget(new QLabel(tr("Repetitions")), 0, 2);
   repetitions_ = new QSpinBox;
@@ -137,6 +144,7 @@ void KernelChart::buildControls() {
                                         "results are drawn as they arrive"));
   cancel_ = button(tr("Cancel"), tr("Stop the running benchmark; what it timed so far stays on the chart"));
   cancel_->setEnabled(false);
+  run_->setEnabled(false);
   controls->addWidget(run_, 0, 4);
   controls->addWidget(cancel_, 0, 5);
   progress_ = new QProgressBar;
@@ -270,6 +278,8 @@ void KernelChart::refreshFilters() {
   columns_->setCurrentIndex(std::max(0, columns_->findText(k)));
   operation_->blockSignals(false);
   columns_->blockSignals(false);
+  operation_->setEnabled(operation_->count() > 0);
+  columns_->setEnabled(columns_->count() > 0);
 }
 
 void KernelChart::setGranularity(const QString& g) { granularity_->setCurrentIndex(granularity_->findData(g)); }
@@ -299,7 +309,10 @@ std::vector<KernelSeries> KernelChart::collectSeries(double* lo, double* hi) con
       KernelSeries s;
       s.name = qs(name);
       s.report = int(r);
-      s.colour = kernelColour.emplace(name, int(kernelColour.size())).first->second;
+      // One colour per kernel; with "both" granularities its batched line is a lighter shade of it.
+      const std::string kernel = name.substr(0, name.find(" ("));
+      const int c = kernelColour.emplace(kernel, int(kernelColour.size())).first->second;
+      s.colour = kPalette[c % kPalette.size()].lighter(kernel == name ? 100 : 150);
       for (const auto& [rows, v] : points)
         s.rows.append(rows), s.seconds.append(v.first), s.gigabytesPerSecond.append(v.second);
       out.push_back(std::move(s));
@@ -312,7 +325,7 @@ void KernelChart::drawSeries(const std::vector<KernelSeries>& series) {
   using Group = KernelLegend::Group;
   for (const KernelSeries& s : series) {
     const QString label = reports_[s.report].first;
-    QPen pen(kPalette[s.colour % kPalette.size()], 1.6, kStyles[s.report % kStyles.size()]);
+    QPen pen(s.colour, 1.6, kStyles[s.report % kStyles.size()]);
     QCPScatterStyle scatter(kShapes[s.report % kShapes.size()], 5);
     const bool shown = legend_->isShown(Group::Kernel, s.name) && legend_->isShown(Group::Report, label);
     for (auto [plot, values] : {std::pair{timePlot_, s.seconds}, std::pair{bandwidthPlot_, s.gigabytesPerSecond}}) {
@@ -373,8 +386,7 @@ void KernelChart::refreshLegend(const std::vector<KernelSeries>& series) {
   std::set<QString> seen;
   for (const KernelSeries& s : series)
     if (seen.insert(s.name).second)
-      kernels.append({s.name, s.name, tr("%1: every report's line of this kernel").arg(s.name),
-                      QPen(kPalette[s.colour % kPalette.size()], 2)});
+      kernels.append({s.name, s.name, tr("%1: every report's line of this kernel").arg(s.name), QPen(s.colour, 2)});
   for (std::size_t r = 0; r < reports_.size(); ++r) {
     const auto& [label, report] = reports_[r];
     const QString tip = tr("%1: %2, %3, copy %4 GB/s")

@@ -58,6 +58,9 @@ void KernelLegend::fitWidth(const QList<Entry>& entries) {
   const int chrome = style()->pixelMetric(QStyle::PM_IndicatorWidth) + iconSize().width() + 24 +
                      style()->pixelMetric(QStyle::PM_ScrollBarExtent) + 2 * frameWidth();
   sideWidth_ = std::clamp(text + chrome, kMinimumWidth, kMaximumWidth);
+  // Below the plots: entries in aligned columns, each as wide as the longest.
+  cell_ = QSize(text + chrome - style()->pixelMetric(QStyle::PM_ScrollBarExtent), fm.height() + 6);
+  if (placement_ == Placement::Below) setGridSize(cell_);
   if (placement_ == Placement::Side) setFixedWidth(sideWidth_);
 }
 
@@ -67,6 +70,7 @@ void KernelLegend::setPlacement(Placement placement) {
   setFlow(side ? QListView::TopToBottom : QListView::LeftToRight);
   setWrapping(!side);
   setResizeMode(side ? QListView::Fixed : QListView::Adjust);
+  setGridSize(side ? QSize() : cell_);
   if (side) {
     setMinimumHeight(0);
     setMaximumHeight(QWIDGETSIZE_MAX);
@@ -84,7 +88,7 @@ void KernelLegend::addHeader(const QString& text, const QString& tip) {
   bold.setBold(true);
   header->setFont(bold);
   header->setToolTip(tip);
-  header->setFlags(Qt::NoItemFlags);
+  header->setFlags(Qt::ItemIsEnabled);  // drawn as text, not greyed; toggle() ignores it (no group)
 }
 
 void KernelLegend::addEntry(Group group, const Entry& e) {

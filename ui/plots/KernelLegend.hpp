@@ -49,6 +49,7 @@ class KernelLegend : public QListWidget {
   QSet<QString> hidden_[2];
   Placement placement_ = Placement::Side;
   int sideWidth_ = kMinimumWidth;
+  QSize cell_;  // grid cell of the Below placement
 };
 
 }  // namespace gbui
