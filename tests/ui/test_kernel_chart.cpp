@@ -5,12 +5,14 @@
 #include <QDir>
 #include <QFontMetrics>
 #include <QListWidget>
+#include <QProcess>
 #include <QSignalSpy>
 #include <QtTest>
 
 #include "common/MessageSink.hpp"
 #include "plots/KernelChart.hpp"
 #include "plots/KernelLegend.hpp"
+#include "plots/KernelReportFile.hpp"
 #include "plots/PlotWidget.hpp"
 #include "support/StudioFixture.hpp"
 
@@ -284,6 +286,55 @@ class KernelChartTest : public QObject {
       QCOMPARE(b->data()->size(), a->data()->size());
       for (int i = 0; i < a->data()->size(); ++i) QCOMPARE(b->data()->at(i)->value, a->data()->at(i)->value);
     }
+  }
+
+  void cancelKeepsWhatRanAndSavesIt() {
+    Standalone s;
+    QSignalSpy finished(&s.chart, &KernelChart::benchmarkFinished);
+    connect(&s.chart, &KernelChart::partialResults, &s.chart, [&](int timings) {
+      if (timings > 0) s.chart.cancelBenchmark();
+    });
+    gb::KernelBenchOptions o;
+    o.rows = {1000, 2000, 4000, 8000};
+    o.columns = {16, 32};
+    o.covariates = 4;
+    o.repetitions = 2;
+    s.chart.runBenchmark(o);
+    QVERIFY(finished.wait(240000));
+    QCOMPARE(int(s.chart.reports().size()), 1);
+    const auto [label, run] = s.chart.reports()[0];  // a copy: loading below grows reports()
+    QVERIFY(run.cancelled);
+    QVERIFY(!run.timings.empty());
+    QVERIFY(run.timings.size() < 8 * 20);  // stopped in the first of 8 cases
+    QVERIFY2(label.contains("cancelled"), qPrintable(label));
+    QVERIFY(s.chart.timePlot()->graphCount() > 0);
+    const QString path = gbtest::scratchPath("cancelled-run.json");
+    QVERIFY(s.chart.saveRunFile(path));
+    QVERIFY(s.chart.loadReportFile(path));
+    QVERIFY(s.chart.reports()[1].second.cancelled);
+    QVERIFY(s.chart.reports()[1].second.toJson() == run.toJson());
+  }
+
+  // The CLI's report (gamboost bench kernels --out) loads, and the window's Save run writes the same text for the
+  // same report.
+  void cliReportLoadsAndSavedTextMatchesTheCli() {
+    const QString prefix = gbtest::scratchPath("cli-kernels");
+    QProcess cli;
+    cli.start(GB_CLI_PATH, {"bench", "kernels", "--rows", "1000", "--k", "16", "--covariates", "3", "--reps", "1",
+                            "--kernels", "splitk,compact,eigen", "--out", prefix});
+    QVERIFY(cli.waitForFinished(240000));
+    QVERIFY2(cli.exitCode() == 0, cli.readAllStandardError().constData());
+    Standalone s;
+    QVERIFY(s.chart.loadReportFile(prefix + ".json"));
+    QVERIFY(s.chart.timePlot()->graphCount() >= 3);
+    QFile written(prefix + ".json");
+    QVERIFY(written.open(QIODevice::ReadOnly));
+    const QByteArray cliText = written.readAll();
+    const QString again = gbtest::scratchPath("cli-kernels-again.json");
+    writeKernelReport(again, s.chart.reports()[0].second);
+    QFile ours(again);
+    QVERIFY(ours.open(QIODevice::ReadOnly));
+    QCOMPARE(ours.readAll(), cliText);
   }
 };
 
