@@ -246,6 +246,9 @@ class KernelChartTest : public QObject {
     connect(&s.chart, &KernelChart::partialResults, this, [&](int timings) {
       seen.append({timings, s.chart.timePlot()->graphCount(), s.chart.isRunning()});
     });
+    // The plots keep their place while the status text changes with every step.
+    QSet<int> plotTops;
+    connect(&s.chart, &KernelChart::partialResults, this, [&] { plotTops.insert(s.chart.timePlot()->y()); });
     QSignalSpy finished(&s.chart, &KernelChart::benchmarkFinished);
     gb::KernelBenchOptions o;  // the default device: PoCL here
     o.rows = {1000, 4000};
@@ -258,6 +261,8 @@ class KernelChartTest : public QObject {
     bool drawnBeforeTheEnd = false;
     for (const Seen& p : seen) drawnBeforeTheEnd = drawnBeforeTheEnd || (p.running && p.timings > 0 && p.graphs > 0);
     QVERIFY2(drawnBeforeTheEnd, "no partial results were drawn while the run went on");
+    plotTops.insert(s.chart.timePlot()->y());
+    QCOMPARE(plotTops.size(), 1);
     QCOMPARE(int(s.chart.reports().size()), 1);
     const gb::KernelBenchReport run = s.chart.reports()[0].second;
     QVERIFY(seen.first().timings < int(run.timings.size()));

@@ -180,6 +180,9 @@ void KernelChart::buildPlots() {
   status_ = new QLabel;
   status_->setWordWrap(true);
   status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  // Two lines, always: the plots below keep their place while the text changes (every step of a run).
+  status_->setFixedHeight(2 * status_->fontMetrics().lineSpacing() + 2);
+  status_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
   layout()->addWidget(status_);
   plots_ = new QGridLayout;
   timePlot_ = new PlotWidget;
