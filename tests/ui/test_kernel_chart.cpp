@@ -176,6 +176,12 @@ class KernelChartTest : public QObject {
     clickEntry(legend, legend->item(Group::Kernel, "kernel4"));
     for (QCPGraph* g : graphsNamed(s.chart.timePlot(), "kernel4 - a")) QVERIFY(g->visible());
     QVERIFY(s.chart.timePlot()->yAxis->range().upper > 0.5);  // kernel4 reaches 0.5 s
+    // A click on the heading shows every kernel again; the hidden report stays hidden.
+    clickEntry(legend, legend->item(0));
+    QCOMPARE(legend->item(0)->text(), QString("Kernels (colour)"));
+    for (int kernel = 0; kernel < 9; ++kernel) QVERIFY(legend->isShown(Group::Kernel, QString("kernel%1").arg(kernel)));
+    QVERIFY(!legend->isShown(Group::Report, "b"));
+    for (QCPGraph* g : graphsNamed(s.chart.timePlot(), "kernel7 - a")) QVERIFY(g->visible());
   }
 
   void emptyStateKeepsUsablePlots() {

@@ -11,6 +11,7 @@ namespace {
 
 constexpr int kKeyRole = Qt::UserRole;
 constexpr int kGroupRole = Qt::UserRole + 1;
+constexpr int kHeaderRole = Qt::UserRole + 2;  // on a heading: the group it heads
 
 // A short stretch of the series' line with a marker, like an in-plot legend's icon.
 QIcon lineIcon(const QPen& pen) {
@@ -39,11 +40,14 @@ KernelLegend::KernelLegend(QWidget* parent) : QListWidget(parent) {
 void KernelLegend::setEntries(const QList<Entry>& kernels, const QList<Entry>& reports) {
   const int scroll = verticalScrollBar()->value();
   clear();
-  if (!kernels.isEmpty()) addHeader(tr("Kernels (colour)"), tr("One colour per kernel, the same on both plots"));
+  if (!kernels.isEmpty())
+    addHeader(Group::Kernel, tr("Kernels (colour)"),
+              tr("One colour per kernel, the same on both plots. Click here to show every kernel again"));
   for (const Entry& e : kernels) addEntry(Group::Kernel, e);
   if (!reports.isEmpty())
-    addHeader(tr("Reports (line style)"), tr("One line style per report; the grey line of the same style on the "
-                                             "bandwidth plot is that device's measured copy bandwidth"));
+    addHeader(Group::Report, tr("Reports (line style)"),
+              tr("One line style per report; the grey line of the same style on the bandwidth plot is that device's "
+                 "measured copy bandwidth. Click here to show every report again"));
   for (const Entry& e : reports) addEntry(Group::Report, e);
   verticalScrollBar()->setValue(scroll);
   fitWidth(kernels + reports);
@@ -82,13 +86,14 @@ void KernelLegend::setPlacement(Placement placement) {
   }
 }
 
-void KernelLegend::addHeader(const QString& text, const QString& tip) {
+void KernelLegend::addHeader(Group group, const QString& text, const QString& tip) {
   auto* header = new QListWidgetItem(text, this);
+  header->setData(kHeaderRole, int(group));
   QFont bold = font();
   bold.setBold(true);
   header->setFont(bold);
   header->setToolTip(tip);
-  header->setFlags(Qt::ItemIsEnabled);  // drawn as text, not greyed; toggle() ignores it (no group)
+  header->setFlags(Qt::ItemIsEnabled);
 }
 
 void KernelLegend::addEntry(Group group, const Entry& e) {
@@ -113,14 +118,14 @@ QListWidgetItem* KernelLegend::item(Group group, const QString& key) const {
   return nullptr;
 }
 
-void KernelLegend::showAll() {
-  hidden_[0].clear();
-  hidden_[1].clear();
+void KernelLegend::showAll(Group group) {
+  hidden_[int(group)].clear();
   emit visibilityChanged();
 }
 
 void KernelLegend::toggle(QListWidgetItem* it) {
-  if (!it || !it->data(kGroupRole).isValid()) return;  // a header
+  if (!it) return;
+  if (it->data(kHeaderRole).isValid()) return showAll(Group(it->data(kHeaderRole).toInt()));
   QSet<QString>& hidden = hidden_[it->data(kGroupRole).toInt()];
   const QString key = it->data(kKeyRole).toString();
   if (!hidden.remove(key)) hidden.insert(key);

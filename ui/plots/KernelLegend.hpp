@@ -32,8 +32,8 @@ class KernelLegend : public QListWidget {
   void setPlacement(Placement placement);
   // The width the side placement takes for the current entries.
   int sideWidth() const { return sideWidth_; }
-  // Shows every entry again.
-  void showAll();
+  // Shows every entry of the group again (also a click on the group's heading).
+  void showAll(Group group);
 
  signals:
   void visibilityChanged();
@@ -41,7 +41,7 @@ class KernelLegend : public QListWidget {
  private:
   static constexpr int kMinimumWidth = 130, kMaximumWidth = 260, kBelowHeight = 96;
 
-  void addHeader(const QString& text, const QString& tip);
+  void addHeader(Group group, const QString& text, const QString& tip);
   void addEntry(Group group, const Entry& e);
   void toggle(QListWidgetItem* item);
   void fitWidth(const QList<Entry>& entries);
