@@ -95,6 +95,7 @@ class Runner {
   double tolerance() const { return dbl_ ? kDoubleTolerance : kFloatTolerance; }
 
   void tick(double within, const std::string& what) {
+    if (o_.partial) o_.partial(report_);
     if (!o_.progress) return;
     const double f = std::min(1.0, (static_cast<double>(caseIndex_) + within) / static_cast<double>(caseCount_));
     if (!o_.progress(f, what)) throw Cancelled{};

@@ -10,6 +10,8 @@
 
 namespace gb {
 
+struct KernelBenchReport;
+
 struct KernelBenchOptions {
   std::string device;  // OpenCL device substring ("" : default device)
   std::vector<std::size_t> rows{1000, 10000, 100000};
@@ -23,6 +25,9 @@ struct KernelBenchOptions {
   // Added: a kernel whose warm-up launch shows that `repetitions` would take longer than this runs fewer
   // repetitions (at least 3; KernelTiming::repetitions says how many).
   double secondsPerKernel = 2.0;
+  // Added: called on the benchmark's thread at every progress step with the report so far (the window draws
+  // partial results while a run goes on).
+  std::function<void(const KernelBenchReport& sofar)> partial;
 };
 
 struct KernelTiming {

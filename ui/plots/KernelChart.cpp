@@ -1,26 +1,37 @@
 #include "plots/KernelChart.hpp"
 
 #include <QComboBox>
-#include <QFile>
+#include <QDir>
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGridLayout>
-#include <QHBoxLayout>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QRegularExpression>
 #include <QSpinBox>
 #include <QVBoxLayout>
 #include <map>
+#include <mutex>
 #include <set>
 
 #include "common/Error.hpp"
 #include "common/MessageSink.hpp"
 #include "common/QtConvert.hpp"
 #include "common/WorkerThread.hpp"
+#include "plots/KernelLegend.hpp"
+#include "plots/KernelReportFile.hpp"
 #include "plots/PlotWidget.hpp"
 
 namespace gbui {
+
+// One line on each plot: a kernel (and granularity) of one report, points sorted by n.
+struct KernelSeries {
+  QString name;
+  int report = 0;
+  QColor colour;
+  QVector<double> rows, seconds, gigabytesPerSecond;
+};
 
 namespace {
 
@@ -30,6 +41,10 @@ const QList<QColor> kPalette{QColor(31, 119, 180),  QColor(255, 127, 14), QColor
 const QList<Qt::PenStyle> kStyles{Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine};
 const QList<QCPScatterStyle::ScatterShape> kShapes{QCPScatterStyle::ssDisc, QCPScatterStyle::ssSquare,
                                                    QCPScatterStyle::ssTriangle, QCPScatterStyle::ssDiamond};
+// Below this a plot is a strip; the chart keeps at least this much height for each plot.
+constexpr int kMinimumPlotHeight = 220;
+// Narrower than this beside a side legend, a plot moves the legend below the plots.
+constexpr int kMinimumSidePlotWidth = 300;
 
 QPushButton* button(const QString& text, const QString& tip) {
   auto* b = new QPushButton(text);
@@ -43,45 +58,93 @@ void setupLogLog(PlotWidget* plot, const QString& title, const QString& yLabel) 
   plot->yAxis->setLabel(yLabel);
   setLogAxis(plot->xAxis, true);
   setLogAxis(plot->yAxis, true);
+  plot->legend->setVisible(false);  // KernelLegend, beside the plots, is the one legend of both
+  plot->setMinimumHeight(kMinimumPlotHeight);
 }
 
-// One legend for both plots (same colours and line styles), in its own column right of the bandwidth plot so
-// it never covers data.
-void placeLegendRight(PlotWidget* plot) {
-  plot->legend->setVisible(true);
-  plot->legend->setFont(QFont(plot->font().family(), 7));
-  plot->legend->setRowSpacing(-3);
-  plot->legend->setBorderPen(Qt::NoPen);
-  auto* grid = plot->plotLayout();
-  const int row = grid->rowCount() - 1;
-  plot->axisRect()->insetLayout()->take(plot->legend);
-  grid->addElement(row, 1, plot->legend);
-  grid->setColumnStretchFactor(1, 0.001);
-  plot->legend->setMaximumSize(230, QWIDGETSIZE_MAX);
+// What an empty chart says in the middle of each plot.
+QCPItemText* emptyHint(PlotWidget* plot) {
+  auto* text = new QCPItemText(plot);
+  text->setPositionAlignment(Qt::AlignCenter);
+  text->position->setType(QCPItemPosition::ptAxisRectRatio);
+  text->position->setCoords(0.5, 0.5);
+  text->setClipToAxisRect(false);
+  text->setColor(QColor(70, 70, 70));
+  text->setBrush(QColor(255, 255, 255, 230));
+  text->setPadding(QMargins(6, 4, 6, 4));
+  // Short lines: the hint fits a plot of the window at 1024 x 700.
+  text->setText(
+      QObject::tr("Nothing to show yet.\nLoad JSON... adds a saved\nreport (docs/bench/*.json);\nRun "
+                  "benchmark times\nthe chosen device."));
+  return text;
 }
+
+// Hands a running benchmark's report so far to the window's thread: the newest replaces the one not yet taken.
+struct PartialSlot {
+  std::mutex mutex;
+  gb::KernelBenchReport report;
+  bool fresh = false;
+  void put(const gb::KernelBenchReport& r) {
+    std::lock_guard<std::mutex> lock(mutex);
+    report = r;
+    fresh = true;
+  }
+  bool take(gb::KernelBenchReport* out) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (!fresh) return false;
+    *out = report;
+    fresh = false;
+    return true;
+  }
+};
 
 }  // namespace
 
 KernelChart::KernelChart(MessageSink* sink, QWidget* parent) : QWidget(parent), sink_(sink) {
   worker_ = new WorkerThread(this);
+  lastFolder_ = QDir::currentPath();
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(2, 2, 2, 2);
+  buildControls();
+  buildPlots();
+  connect(run_, &QPushButton::clicked, this, &KernelChart::startFromControls);
+  connect(cancel_, &QPushButton::clicked, this, &KernelChart::cancelBenchmark);
+  connect(load_, &QPushButton::clicked, this, &KernelChart::loadInteractively);
+  connect(clear_, &QPushButton::clicked, this, &KernelChart::clearReports);
+  connect(save_, &QPushButton::clicked, this, &KernelChart::saveInteractively);
+  connect(operation_, &QComboBox::currentIndexChanged, this, &KernelChart::redraw);
+  connect(columns_, &QComboBox::currentIndexChanged, this, &KernelChart::redraw);
+  connect(granularity_, &QComboBox::currentIndexChanged, this, &KernelChart::redraw);
+  connect(legend_, &KernelLegend::visibilityChanged, this, &KernelChart::redraw);
+  refreshFilters();
+  redraw();
+}
+
+KernelChart::~KernelChart() { shutdown(); }
+
+void KernelChart::buildControls() {
   auto* controls = new QGridLayout;
   controls->addWidget(new QLabel(tr("Device")), 0, 0);
   device_ = new QComboBox;
   device_->setToolTip(tr("OpenCL device to benchmark"));
   device_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   device_->setMinimumContentsLength(12);
+  // Until the window's device query answers (setDevices): nothing to choose, nothing to run.
+  device_->setPlaceholderText(tr("looking for devices"));
+  device_->setEnabled(false);
   controls->addWidget(device_, 0, 1);
   controls->addWidget(new QLabel(tr("Repetitions")), 0, 2);
   repetitions_ = new QSpinBox;
   repetitions_->setRange(1, 1000);
   repetitions_->setValue(10);
   repetitions_->setToolTip(tr("Timed runs per kernel and size after one warm-up (the CLI's default is 50)"));
+  repetitions_->setFocusPolicy(Qt::StrongFocus);
   controls->addWidget(repetitions_, 0, 3);
-  run_ = button(tr("Run benchmark"), tr("Time every kernel at n = 1e3, 1e4, 1e5 on the chosen device (background)"));
-  cancel_ = button(tr("Cancel"), tr("Stop the running benchmark"));
+  run_ = button(tr("Run benchmark"), tr("Time every kernel at n = 1e3, 1e4, 1e5 on the chosen device (background); "
+                                        "results are drawn as they arrive"));
+  cancel_ = button(tr("Cancel"), tr("Stop the running benchmark; what it timed so far stays on the chart"));
   cancel_->setEnabled(false);
+  run_->setEnabled(false);
   controls->addWidget(run_, 0, 4);
   controls->addWidget(cancel_, 0, 5);
   progress_ = new QProgressBar;
@@ -89,14 +152,16 @@ KernelChart::KernelChart(MessageSink* sink, QWidget* parent) : QWidget(parent), 
   progress_->setValue(0);
   progress_->setToolTip(tr("Benchmark progress"));
   controls->addWidget(progress_, 0, 6, 1, 2);
-  load_ =
-      button(tr("Load JSON..."), tr("Add a saved benchmark report (e.g. docs/bench/h100-*.json) to compare devices"));
+  load_ = button(tr("Load JSON..."), tr("Add saved kernel reports (docs/bench/*.json, or a run saved here) to "
+                                        "compare devices"));
   clear_ = button(tr("Clear"), tr("Remove every report from the chart"));
+  save_ = button(tr("Save run..."), tr("Save the latest run as JSON (the format Load JSON reads)"));
+  save_->setEnabled(false);
   controls->addWidget(load_, 1, 0, 1, 2);
   controls->addWidget(clear_, 1, 2);
-  controls->addWidget(new QLabel(tr("Operation")), 1, 3);
+  controls->addWidget(save_, 1, 3);
   operation_ = new QComboBox;
-  operation_->setToolTip(tr("Btg: c = B'g (the hot kernel); Bdelta: B delta; solve: the k x k products"));
+  operation_->setToolTip(tr("Operation: Btg: c = B'g (the hot kernel); Bdelta: B delta; solve: the k x k products"));
   controls->addWidget(operation_, 1, 4);
   columns_ = new QComboBox;
   columns_->setToolTip(tr("Basis columns k per learner"));
@@ -108,42 +173,63 @@ KernelChart::KernelChart(MessageSink* sink, QWidget* parent) : QWidget(parent), 
   granularity_->setToolTip(tr("batched: one launch for all covariates; per learner: one launch per covariate"));
   controls->addWidget(granularity_, 1, 6);
   controls->setColumnStretch(7, 1);
-  layout->addLayout(controls);
+  static_cast<QVBoxLayout*>(layout())->addLayout(controls);
+}
+
+void KernelChart::buildPlots() {
   status_ = new QLabel;
   status_->setWordWrap(true);
   status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-  layout->addWidget(status_);
-  auto* plots = new QHBoxLayout;
+  // Two lines, always: the plots below keep their place while the text changes (every step of a run).
+  status_->setFixedHeight(2 * status_->fontMetrics().lineSpacing() + 2);
+  status_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+  layout()->addWidget(status_);
+  plots_ = new QGridLayout;
   timePlot_ = new PlotWidget;
-  timePlot_->setMessageSink(sink);
+  timePlot_->setMessageSink(sink_);
   timePlot_->setExportName("kernel-time");
-  setupLogLog(timePlot_, tr("Median kernel time"), tr("time per call (seconds, log scale)"));
+  setupLogLog(timePlot_, tr("Median kernel time"), tr("seconds per call (log scale)"));
   bandwidthPlot_ = new PlotWidget;
-  bandwidthPlot_->setMessageSink(sink);
+  bandwidthPlot_->setMessageSink(sink_);
   bandwidthPlot_->setExportName("kernel-bandwidth");
-  setupLogLog(bandwidthPlot_, tr("Effective bandwidth (dashed grey: measured copy)"), tr("GB/s (log scale)"));
-  placeLegendRight(bandwidthPlot_);
-  plots->addWidget(timePlot_, 2);
-  plots->addWidget(bandwidthPlot_, 3);
-  layout->addLayout(plots, 1);
-
-  connect(run_, &QPushButton::clicked, this, &KernelChart::startFromControls);
-  connect(cancel_, &QPushButton::clicked, this, &KernelChart::cancelBenchmark);
-  connect(load_, &QPushButton::clicked, this, &KernelChart::loadInteractively);
-  connect(clear_, &QPushButton::clicked, this, &KernelChart::clearReports);
-  connect(operation_, &QComboBox::currentIndexChanged, this, &KernelChart::redraw);
-  connect(columns_, &QComboBox::currentIndexChanged, this, &KernelChart::redraw);
-  connect(granularity_, &QComboBox::currentIndexChanged, this, &KernelChart::redraw);
-  redraw();
+  setupLogLog(bandwidthPlot_, tr("Effective bandwidth"), tr("GB/s (log scale; grey: copy)"));
+  emptyHint_[0] = emptyHint(timePlot_);
+  emptyHint_[1] = emptyHint(bandwidthPlot_);
+  legend_ = new KernelLegend;
+  plots_->addWidget(timePlot_, 0, 0);
+  plots_->addWidget(bandwidthPlot_, 0, 1);
+  plots_->setColumnStretch(0, 1);
+  plots_->setColumnStretch(1, 1);
+  plots_->setRowStretch(0, 1);
+  static_cast<QVBoxLayout*>(layout())->addLayout(plots_, 1);
+  placeLegend();
 }
 
-KernelChart::~KernelChart() { shutdown(); }
+// Beside the plots while each plot keeps kMinimumSidePlotWidth; below them, entries flowing in rows, when the tab
+// is narrower (the window at 1024 x 700), so the plots never shrink to slivers. Hidden while there is nothing to list.
+void KernelChart::placeLegend() {
+  legend_->setVisible(!reports_.empty());
+  const bool side = (width() - legend_->sideWidth()) / 2 >= kMinimumSidePlotWidth;
+  if (legendSide_ == int(side)) return;
+  legendSide_ = int(side);
+  plots_->removeWidget(legend_);
+  legend_->setPlacement(side ? KernelLegend::Placement::Side : KernelLegend::Placement::Below);
+  if (side)
+    plots_->addWidget(legend_, 0, 2);
+  else
+    plots_->addWidget(legend_, 1, 0, 1, 2);
+}
+
+void KernelChart::resizeEvent(QResizeEvent* event) {
+  QWidget::resizeEvent(event);
+  placeLegend();
+}
 
 void KernelChart::setDevices(const QStringList& devices, const QString& whyNone) {
   device_->clear();
   device_->addItems(devices);
   const bool any = !devices.isEmpty();
-  run_->setEnabled(any);
+  run_->setEnabled(any && !isRunning());
   device_->setEnabled(any);
   if (!any)
     status_->setText(tr("No OpenCL device, so no benchmark can run here (%1); saved reports still load.").arg(whyNone));
@@ -151,19 +237,11 @@ void KernelChart::setDevices(const QStringList& devices, const QString& whyNone)
 
 bool KernelChart::loadReportFile(const QString& path) {
   try {
-    QFile file(path);
-    if (!file.open(QIODevice::ReadOnly))
-      throw gb::InputError((path + ": cannot read: " + file.errorString()).toStdString());
-    nlohmann::json j;
-    try {
-      j = nlohmann::json::parse(file.readAll().toStdString());
-    } catch (const nlohmann::json::exception& e) {
-      throw gb::InputError(ss(path) + ": not JSON: " + e.what());
-    }
-    addReport(gb::KernelBenchReport::fromJson(j), QFileInfo(path).completeBaseName());
+    addReport(readKernelReport(path), QFileInfo(path).completeBaseName());
+    lastFolder_ = QFileInfo(path).absolutePath();
     return true;
   } catch (const std::exception& e) {
-    sink_->exception(tr("Load benchmark report %1").arg(path), e);
+    sink_->exception(tr("Load benchmark report %1").arg(QFileInfo(path).fileName()), e);
     return false;
   }
 }
@@ -180,6 +258,8 @@ void KernelChart::addReport(const gb::KernelBenchReport& report, const QString& 
 
 void KernelChart::clearReports() {
   reports_.clear();
+  runIndex_ = lastRun_ = -1;
+  save_->setEnabled(false);
   refreshFilters();
   redraw();
 }
@@ -201,6 +281,8 @@ void KernelChart::refreshFilters() {
   columns_->setCurrentIndex(std::max(0, columns_->findText(k)));
   operation_->blockSignals(false);
   columns_->blockSignals(false);
+  operation_->setEnabled(operation_->count() > 0);
+  columns_->setEnabled(columns_->count() > 0);
 }
 
 void KernelChart::setGranularity(const QString& g) { granularity_->setCurrentIndex(granularity_->findData(g)); }
@@ -208,45 +290,59 @@ void KernelChart::setGranularity(const QString& g) { granularity_->setCurrentInd
 void KernelChart::setOperation(const QString& op) { operation_->setCurrentIndex(operation_->findText(op)); }
 void KernelChart::setColumns(int k) { columns_->setCurrentIndex(columns_->findData(k)); }
 
-void KernelChart::redraw() {
-  timePlot_->clearPlottables();
-  bandwidthPlot_->clearPlottables();
+std::vector<KernelSeries> KernelChart::collectSeries(double* lo, double* hi) const {
   const std::string op = ss(operation_->currentText());
   const int k = columns_->currentData().toInt();
   const std::string granularity = ss(granularity_->currentData().toString());
-  std::map<std::string, int> kernelColor;
-  double lo = HUGE_VAL, hi = 0;
+  std::map<std::string, int> kernelColour;
+  std::vector<KernelSeries> out;
   for (std::size_t r = 0; r < reports_.size(); ++r) {
-    const auto& [label, report] = reports_[r];
-    // series: kernel + granularity -> (n, time, GB/s) sorted by n
+    // kernel + granularity -> n -> (time, GB/s)
     std::map<std::string, std::map<double, std::pair<double, double>>> series;
-    for (const auto& t : report.timings) {
+    for (const auto& t : reports_[r].second.timings) {
       if (t.operation != op || t.k != k || (!granularity.empty() && t.granularity != granularity)) continue;
-      std::string name = t.kernel + (granularity.empty() && t.granularity == "batched" ? " (batched)" : "");
       // Log axes: a zero (a kernel not timed at this size) would draw a line to -infinity.
       if (!(t.medianSeconds > 0) || !(t.gigabytesPerSecond > 0)) continue;
+      const std::string name = t.kernel + (granularity.empty() && t.granularity == "batched" ? " (batched)" : "");
       series[name][double(t.rows)] = {t.medianSeconds, t.gigabytesPerSecond};
-      lo = std::min(lo, double(t.rows));
-      hi = std::max(hi, double(t.rows));
+      *lo = std::min(*lo, double(t.rows));
+      *hi = std::max(*hi, double(t.rows));
     }
     for (const auto& [name, points] : series) {
-      const int c = kernelColor.emplace(name, int(kernelColor.size())).first->second;
-      QPen pen(kPalette[c % kPalette.size()], 1.6, kStyles[r % kStyles.size()]);
-      QCPScatterStyle scatter(kShapes[r % kShapes.size()], 5);
-      const QString legend = reports_.size() > 1 ? qs(name) + " - " + label : qs(name);
-      QVector<double> n, time, bw;
-      for (const auto& [rows, v] : points) n.append(rows), time.append(v.first), bw.append(v.second);
-      for (auto [plot, values] : {std::pair{timePlot_, time}, std::pair{bandwidthPlot_, bw}}) {
-        QCPGraph* g = plot->addGraph();
-        g->setName(legend);
-        g->setPen(pen);
-        g->setScatterStyle(scatter);
-        g->setData(n, values, true);
-      }
+      KernelSeries s;
+      s.name = qs(name);
+      s.report = int(r);
+      // One colour per kernel; with "both" granularities its batched line is a lighter shade of it.
+      const std::string kernel = name.substr(0, name.find(" ("));
+      const int c = kernelColour.emplace(kernel, int(kernelColour.size())).first->second;
+      s.colour = kPalette[c % kPalette.size()].lighter(kernel == name ? 100 : 150);
+      for (const auto& [rows, v] : points)
+        s.rows.append(rows), s.seconds.append(v.first), s.gigabytesPerSecond.append(v.second);
+      out.push_back(std::move(s));
     }
   }
-  const bool empty = lo > hi;
-  if (empty) lo = 1e3, hi = 1e5;
+  return out;
+}
+
+void KernelChart::drawSeries(const std::vector<KernelSeries>& series) {
+  using Group = KernelLegend::Group;
+  for (const KernelSeries& s : series) {
+    const QString label = reports_[s.report].first;
+    QPen pen(s.colour, 1.6, kStyles[s.report % kStyles.size()]);
+    QCPScatterStyle scatter(kShapes[s.report % kShapes.size()], 5);
+    const bool shown = legend_->isShown(Group::Kernel, s.name) && legend_->isShown(Group::Report, label);
+    for (auto [plot, values] : {std::pair{timePlot_, s.seconds}, std::pair{bandwidthPlot_, s.gigabytesPerSecond}}) {
+      QCPGraph* g = plot->addGraph();
+      g->setName(reports_.size() > 1 ? s.name + " - " + label : s.name);
+      g->setPen(pen);
+      g->setScatterStyle(scatter);
+      g->setData(s.rows, values, true);
+      g->setVisible(shown);
+    }
+  }
+}
+
+void KernelChart::drawRooflines(double lo, double hi) {
   for (std::size_t r = 0; r < reports_.size(); ++r) {
     const auto& [label, report] = reports_[r];
     if (report.copyGigabytesPerSecond <= 0) continue;
@@ -254,20 +350,63 @@ void KernelChart::redraw() {
     roof->setName(tr("copy %1 GB/s - %2").arg(report.copyGigabytesPerSecond, 0, 'f', 0).arg(qs(report.device)));
     roof->setPen(QPen(QColor(90, 90, 90), 1.4, r % 2 ? Qt::DashDotDotLine : Qt::DashLine));
     roof->setData({lo / 2, hi * 2}, {report.copyGigabytesPerSecond, report.copyGigabytesPerSecond});
+    roof->setVisible(legend_->isShown(KernelLegend::Group::Report, label));
   }
+}
+
+void KernelChart::rescale(double lo, double hi, bool empty) {
   for (PlotWidget* p : {timePlot_, bandwidthPlot_}) {
-    p->rescaleAxes();
+    bool any = false;
+    for (int i = 0; i < p->graphCount(); ++i) any = any || (p->graph(i)->visible() && !p->graph(i)->data()->isEmpty());
+    p->rescaleAxes(true);
     p->xAxis->setRange(lo / 1.5, hi * 1.5);
     const QCPRange y = p->yAxis->range();
-    if (empty)
+    if (!any || !(y.lower > 0))
       p->yAxis->setRange(p == timePlot_ ? QCPRange(1e-6, 1e-1) : QCPRange(1, 1e4));
-    else if (y.lower > 0)
+    else
       p->yAxis->setRange(y.lower / 2, y.upper * 2);
+    emptyHint_[p == timePlot_ ? 0 : 1]->setVisible(empty);
     p->requestReplot();
   }
+}
+
+void KernelChart::redraw() {
+  timePlot_->clearPlottables();
+  bandwidthPlot_->clearPlottables();
+  double lo = HUGE_VAL, hi = 0;
+  const std::vector<KernelSeries> series = collectSeries(&lo, &hi);
+  const bool empty = lo > hi;
+  if (empty) lo = 1e3, hi = 1e5;
+  drawSeries(series);
+  drawRooflines(lo, hi);
+  rescale(lo, hi, reports_.empty());
+  refreshLegend(series);
+  refreshStatus();
+}
+
+void KernelChart::refreshLegend(const std::vector<KernelSeries>& series) {
+  QList<KernelLegend::Entry> kernels, reports;
+  std::set<QString> seen;
+  for (const KernelSeries& s : series)
+    if (seen.insert(s.name).second)
+      kernels.append({s.name, s.name, tr("%1: every report's line of this kernel").arg(s.name), QPen(s.colour, 2)});
+  for (std::size_t r = 0; r < reports_.size(); ++r) {
+    const auto& [label, report] = reports_[r];
+    const QString tip = tr("%1: %2, %3, copy %4 GB/s")
+                            .arg(label, qs(report.device), qs(report.precision))
+                            .arg(report.copyGigabytesPerSecond, 0, 'f', 1);
+    reports.append({label, label, tip, QPen(Qt::black, 1.6, kStyles[r % kStyles.size()])});
+  }
+  legend_->setEntries(kernels, reports);
+  placeLegend();
+}
+
+void KernelChart::refreshStatus() {
+  if (isRunning()) return;
   QStringList names;
   for (const auto& [label, report] : reports_) names << label + " (" + qs(report.device) + ")";
-  if (!isRunning()) status_->setText(names.isEmpty() ? tr("No report loaded.") : tr("Showing: ") + names.join("; "));
+  status_->setText(names.isEmpty() ? tr("No report loaded: Load JSON... or Run benchmark.")
+                                   : tr("Showing: ") + names.join("; "));
 }
 
 void KernelChart::startFromControls() {
@@ -277,29 +416,49 @@ void KernelChart::startFromControls() {
   runBenchmark(options);
 }
 
+QString KernelChart::runLabel(const gb::KernelBenchReport& report, const QString& state) const {
+  const QString device = report.device.empty() ? QString() : " " + qs(report.device).section(' ', 0, 1);
+  return tr("run %1%2%3").arg(runCount_).arg(device, state.isEmpty() ? QString() : " (" + state + ")");
+}
+
+// The run's entry in reports_ (created on its first results) gets the newest report.
+void KernelChart::showRun(const gb::KernelBenchReport& report, const QString& state) {
+  if (runIndex_ < 0) {
+    reports_.emplace_back(QString(), report);
+    runIndex_ = int(reports_.size()) - 1;
+  }
+  reports_[runIndex_] = {runLabel(report, state), report};
+  lastRun_ = runIndex_;
+  refreshFilters();
+  redraw();
+}
+
 void KernelChart::runBenchmark(const gb::KernelBenchOptions& given) {
   if (isRunning()) return;
   auto result = std::make_shared<gb::KernelBenchReport>();
+  auto slot = std::make_shared<PartialSlot>();
   auto options = given;
+  ++runCount_;
+  runIndex_ = -1;
   worker_->disconnect(this, nullptr);
-  connect(worker_, &WorkerThread::progress, this, [this](double f, const QString& what) {
+  connect(worker_, &WorkerThread::progress, this, [this, slot](double f, const QString& what) {
     progress_->setValue(static_cast<int>(f * 1000));
-    status_->setText(what);
+    gb::KernelBenchReport sofar;
+    if (slot->take(&sofar)) {
+      showRun(sofar, tr("running"));
+      emit partialResults(int(sofar.timings.size()));
+    }
+    status_->setText(tr("Running (%1 timings so far): %2")
+                         .arg(runIndex_ < 0 ? 0 : int(reports_[runIndex_].second.timings.size()))
+                         .arg(what));
   });
   connect(worker_, &WorkerThread::finished, this,
-          [this, result](bool ok, const QString& error, const QString& details) {
-            run_->setEnabled(device_->count() > 0);
-            cancel_->setEnabled(false);
-            if (ok) {
-              progress_->setValue(1000);
-              addReport(*result, tr("this run"));
-            } else {
-              sink_->error(tr("Kernel benchmark"), error, details);
-              status_->setText(tr("Benchmark stopped: %1").arg(error));
-            }
-            emit benchmarkFinished(ok);
+          [this, result, slot](bool ok, const QString& error, const QString& details) {
+            gb::KernelBenchReport last;
+            runEnded(ok, error, details, ok ? *result : (slot->take(&last) ? last : gb::KernelBenchReport{}));
           });
-  worker_->start([result, options](TaskWorker& w) mutable {
+  worker_->start([result, slot, options](TaskWorker& w) mutable {
+    options.partial = [slot](const gb::KernelBenchReport& sofar) { slot->put(sofar); };
     options.progress = [&w](double fraction, const std::string& what) {
       w.reportProgress(fraction, qs(what));
       return !w.cancelRequested();
@@ -308,8 +467,31 @@ void KernelChart::runBenchmark(const gb::KernelBenchOptions& given) {
   });
   run_->setEnabled(false);
   cancel_->setEnabled(true);
+  save_->setEnabled(false);
   progress_->setValue(0);
-  status_->setText(tr("Starting the benchmark on %1...").arg(qs(options.device)));
+  status_->setText(tr("Starting the benchmark on %1...")
+                       .arg(options.device.empty() ? tr("the default device") : qs(options.device)));
+}
+
+void KernelChart::runEnded(bool ok, const QString& error, const QString& details, const gb::KernelBenchReport& result) {
+  run_->setEnabled(device_->count() > 0);
+  cancel_->setEnabled(false);
+  if (ok) {
+    progress_->setValue(result.cancelled ? progress_->value() : 1000);
+    showRun(result, result.cancelled ? tr("cancelled") : QString());
+  } else if (!result.timings.empty() || runIndex_ >= 0) {
+    // What was timed before the error stays on the chart, and can be saved.
+    showRun(result.timings.empty() ? reports_[runIndex_].second : result, tr("stopped"));
+  }
+  runIndex_ = -1;
+  save_->setEnabled(lastRun_ >= 0);
+  if (ok) {
+    sink_->info(tr("Kernel benchmark: %1, %2 timings").arg(reports_[lastRun_].first).arg(result.timings.size()));
+  } else {
+    sink_->error(tr("Kernel benchmark"), error, details);
+    status_->setText(tr("Benchmark stopped: %1").arg(error));
+  }
+  emit benchmarkFinished(ok);
 }
 
 void KernelChart::cancelBenchmark() { worker_->cancel(); }
@@ -320,10 +502,36 @@ void KernelChart::shutdown() {
   worker_->wait();
 }
 
+bool KernelChart::saveRunFile(const QString& path) {
+  try {
+    if (lastRun_ < 0)
+      throw gb::InputError(
+          ss(tr("No run to save: Run benchmark first (loaded reports are files "
+                "already).")));
+    writeKernelReport(path, reports_[lastRun_].second);
+    lastFolder_ = QFileInfo(path).absolutePath();
+    sink_->info(tr("Kernel chart: saved %1 as %2").arg(reports_[lastRun_].first, path));
+    return true;
+  } catch (const std::exception& e) {
+    sink_->exception(tr("Save benchmark run"), e);
+    return false;
+  }
+}
+
 void KernelChart::loadInteractively() {
   const QStringList files =
-      QFileDialog::getOpenFileNames(this, tr("Load benchmark reports"), QString(), tr("Benchmark JSON (*.json)"));
+      QFileDialog::getOpenFileNames(this, tr("Load benchmark reports"), lastFolder_, tr("Benchmark JSON (*.json)"));
   for (const QString& f : files) loadReportFile(f);
+}
+
+void KernelChart::saveInteractively() {
+  if (lastRun_ < 0) return;
+  QString device = qs(reports_[lastRun_].second.device).section(' ', 0, 1).toLower();
+  device.replace(QRegularExpression("[^a-z0-9]+"), "-");
+  const QString suggested = QDir(lastFolder_).filePath("kernels-" + device + ".json");
+  const QString path =
+      QFileDialog::getSaveFileName(this, tr("Save benchmark run"), suggested, tr("Benchmark JSON (*.json)"));
+  if (!path.isEmpty()) saveRunFile(path);
 }
 
 }  // namespace gbui
