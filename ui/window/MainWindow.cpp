@@ -77,6 +77,7 @@ MainWindow::MainWindow(const StudioOptions& options, QWidget* parent)
   buildPanels();
   buildPlots();
   buildActions();
+  buildModelActions();
   buildMenus();
   connect(&sink_, &MessageSink::posted, log_, &LogPanel::append);
   connect(controller_, &FitController::snapshotReady, this, &MainWindow::onSnapshot);
@@ -267,7 +268,7 @@ void MainWindow::onStateChanged(FitState state) {
   stepAction_->setEnabled(!running);
   pauseAction_->setEnabled(running);
   cancelAction_->setEnabled(running);
-  saveModelAction_->setEnabled(!running && controller_->booster());
+  saveModelAction_->setEnabled(!running && currentModel());
   dataPanel_->setEnabled(!running);
   modelPanel_->setEnabled(!running);
   const FitSnapshot& s = controller_->lastSnapshot();

@@ -4,6 +4,7 @@
 // cross-validation) and the log (bottom).
 #include <QMainWindow>
 #include <QPointer>
+#include <memory>
 #include <optional>
 
 #include "common/MessageSink.hpp"
@@ -12,6 +13,10 @@
 #include "fit/FitController.hpp"
 #include "window/SettingsStore.hpp"
 #include "window/StudioOptions.hpp"
+
+namespace gb {
+struct Model;
+}
 
 class QAction;
 class QLabel;
@@ -76,6 +81,12 @@ class MainWindow : public QMainWindow {
   bool saveSession(const QString& path);
   bool openSession(const QString& path);
   bool exportCurrentPlot(const QString& path);
+  // Model files (MainWindowModel.cpp). Open model shows a saved model.json or result.json as a finished fit over the
+  // loaded data without fitting; Predict writes the current model's predictions for a CSV file and reports the rows
+  // outside the training range. currentModel: the idle fit's (iteration > 0), else the opened one, else null.
+  bool openModel(const QString& path);
+  bool predictCsv(const QString& dataPath, const QString& outPath);
+  std::shared_ptr<const gb::Model> currentModel() const;
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -85,6 +96,7 @@ class MainWindow : public QMainWindow {
   void buildPlots();
   void buildActions();
   void buildMenus();
+  void buildModelActions();  // Open model, Predict (MainWindowModel.cpp)
   void restoreState(const StudioOptions& options);
   void saveState();
   void startDeviceQuery();
@@ -142,6 +154,10 @@ class MainWindow : public QMainWindow {
   std::optional<ColumnRoles> pendingRoles_;                  // applied once a session's CSV has been read
   std::optional<std::pair<CvState, gb::Family>> pendingCv_;  // likewise (new data clears the Cross-validation tab)
   QString sessionModelPath_;
+  std::shared_ptr<const gb::Model> openedModel_;  // the model Open model shows (until the next fit starts)
+  QString pendingModelPath_;                      // a CSV session's model, opened once its data is read
+  QAction* openModelAction_ = nullptr;
+  QAction* predictAction_ = nullptr;
 };
 
 }  // namespace gbui
