@@ -11,6 +11,7 @@
 #include "data/CsvReader.hpp"
 #include "data/CsvWriter.hpp"
 #include "data/DataPanel.hpp"
+#include "data/PaperData.hpp"
 #include "fit/FitJob.hpp"
 #include "model/Model.hpp"
 #include "model/ModelPanel.hpp"
@@ -213,6 +214,39 @@ class OpenModelTest : public QObject {
     const QString again = gbtest::scratchPath("with-model-again.gbs.json");
     QVERIFY2(w->saveSession(again), qPrintable(w->messages()->lastError()));
     QVERIFY(!loadSession(again).modelPath.isEmpty());
+  }
+
+  void csvSessionReopensWithItsModel() {
+    gb::PaperDataSpec spec;
+    spec.rows = 800;
+    spec.covariates = 5;
+    spec.informative = 3;
+    spec.seed = 7;
+    const QString csv = gbtest::scratchPath("session-data.csv");
+    gb::writeCsv(csv.toStdString(), gb::generatePaperData(spec).data);
+    auto w = std::make_unique<MainWindow>(gbtest::testOptions("open-csv-fit"));
+    w->show();
+    QSignalSpy read(w->dataPanel(), &DataPanel::loadFinished);
+    QVERIFY(w->dataPanel()->openCsv(csv));
+    QVERIFY(read.wait(20000));
+    gb::ModelSettings settings = w->modelPanel()->settings();
+    settings.mstop = 60;
+    w->modelPanel()->setSettings(settings);
+    QVERIFY(gbtest::fitAndWait(*w));
+    const Shown before = shown(*w);
+    const QString path = gbtest::scratchPath("csv-with-model.gbs.json");
+    QVERIFY2(w->saveSession(path), qPrintable(w->messages()->lastError()));
+
+    auto w2 = std::make_unique<MainWindow>(gbtest::testOptions("open-csv-session"));
+    w2->show();
+    const int built = fitJobBoostersBuilt();
+    QSignalSpy read2(w2->dataPanel(), &DataPanel::loadFinished);
+    QVERIFY2(w2->openSession(path), qPrintable(w2->messages()->lastError()));
+    QVERIFY(read2.wait(20000));
+    QTRY_COMPARE_WITH_TIMEOUT(w2->controller()->state(), FitState::Finished, 5000);
+    QCOMPARE(fitJobBoostersBuilt(), built);
+    QVERIFY2(w2->messages()->lastError().isEmpty(), qPrintable(w2->messages()->lastError()));
+    compareShown(before, shown(*w2));
   }
 
   void cleanupTestCase() { fitted_.reset(); }

@@ -91,10 +91,13 @@ void MainWindow::buildModelActions() {
   connect(controller_, &FitController::stateChanged, this, [this](FitState s) {
     if (s == FitState::Running) openedModel_.reset();
   });
-  // A session with CSV data opens its model once the data is read.
+  // A session with CSV data opens its model once the data is read, queued so that the session's roles and
+  // Cross-validation tab (applied by the window's own loadFinished handler) are in place first.
   connect(dataPanel_, &DataPanel::loadFinished, this, [this](bool ok) {
     const QString path = std::exchange(pendingModelPath_, QString());
-    if (ok && !path.isEmpty()) openModel(path);
+    if (ok && !path.isEmpty())
+      QMetaObject::invokeMethod(
+          this, [this, path] { openModel(path); }, Qt::QueuedConnection);
   });
 }
 
