@@ -88,6 +88,17 @@ std::unique_ptr<MainWindow> windowWithData(const QString& name, int covariates, 
   return w;
 }
 
+// Open model runs on a worker: true when it started and ended well.
+bool openAndWait(MainWindow& w, const QString& path) {
+  QSignalSpy done(&w, &MainWindow::modelOpened);
+  return w.openModel(path) && done.wait(20000) && done.at(0).at(0).toBool();
+}
+
+bool predictAndWait(MainWindow& w, const QString& in, const QString& out) {
+  QSignalSpy done(&w, &MainWindow::predictionFinished);
+  return w.predictCsv(in, out) && done.wait(20000) && done.at(0).at(0).toBool();
+}
+
 }  // namespace
 
 class OpenModelTest : public QObject {
@@ -112,7 +123,7 @@ class OpenModelTest : public QObject {
     auto w = windowWithData("open-model", kCovariates, kSeed);
     const int built = fitJobBoostersBuilt();
     QSignalSpy jobs(w->controller(), &FitController::jobFinished);
-    QVERIFY2(w->openModel(modelPath_), qPrintable(w->messages()->lastError()));
+    QVERIFY2(openAndWait(*w, modelPath_), qPrintable(w->messages()->lastError()));
     QCOMPARE(fitJobBoostersBuilt(), built);  // no fit
     QCOMPARE(jobs.count(), 0);
     QVERIFY(!w->controller()->booster());
@@ -139,41 +150,41 @@ class OpenModelTest : public QObject {
     std::ofstream(path.toStdString()) << j.dump();
     auto w = windowWithData("open-result", kCovariates, kSeed);
     const int built = fitJobBoostersBuilt();
-    QVERIFY2(w->openModel(path), qPrintable(w->messages()->lastError()));
+    QVERIFY2(openAndWait(*w, path), qPrintable(w->messages()->lastError()));
     QCOMPARE(fitJobBoostersBuilt(), built);
     compareShown(saved_, shown(*w));
   }
 
   void wrongOrNoDataIsNamed() {
     auto none = std::make_unique<MainWindow>(gbtest::testOptions("open-none"));
-    QVERIFY(!none->openModel(modelPath_));
+    QVERIFY(!openAndWait(*none, modelPath_));
     QString e = none->messages()->lastError();
     QVERIFY2(e.contains("no data is loaded") && e.contains("x8"), qPrintable(e));
     QCOMPARE(none->controller()->state(), FitState::Idle);
 
     auto fewer = windowWithData("open-fewer", 5, kSeed);  // x6..x8 missing
-    QVERIFY(!fewer->openModel(modelPath_));
+    QVERIFY(!openAndWait(*fewer, modelPath_));
     e = fewer->messages()->lastError();
     QVERIFY2(e.contains("'x6' is not a column of the loaded data"), qPrintable(e));
     QVERIFY(fewer->controller()->lastSnapshot().setup == nullptr);
 
     auto other = windowWithData("open-other", kCovariates, kSeed + 1);  // same columns, other rows
-    QVERIFY(!other->openModel(modelPath_));
+    QVERIFY(!openAndWait(*other, modelPath_));
     e = other->messages()->lastError();
     QVERIFY2(e.contains("not the model's training data"), qPrintable(e));
 
     auto w = windowWithData("open-bad", kCovariates, kSeed);
     const QString bad = gbtest::scratchPath("not-a-model.json");
     std::ofstream(bad.toStdString()) << "{\"format\": \"something else\"}";
-    QVERIFY(!w->openModel(bad));
+    QVERIFY(!openAndWait(*w, bad));
     QVERIFY2(w->messages()->lastError().contains("not-a-model.json"), qPrintable(w->messages()->lastError()));
   }
 
   void predictWritesPredictionsAndReportsExtrapolation() {
     auto w = windowWithData("open-predict", kCovariates, kSeed);
-    QVERIFY(!w->predictCsv(gbtest::scratchPath("in.csv"), gbtest::scratchPath("out.csv")));
+    QVERIFY(!predictAndWait(*w, gbtest::scratchPath("in.csv"), gbtest::scratchPath("out.csv")));
     QVERIFY2(w->messages()->lastError().contains("No model"), qPrintable(w->messages()->lastError()));
-    QVERIFY(w->openModel(modelPath_));
+    QVERIFY(openAndWait(*w, modelPath_));
     const gb::Model model = gb::Model::load(modelPath_.toStdString());
     gb::Dataset in;
     in.names = {"x1", "x2", "x3", "x4", "x5", "x6", "x7", "x8"};
@@ -185,7 +196,7 @@ class OpenModelTest : public QObject {
     QStringList log;
     connect(w->messages(), &MessageSink::posted, this,
             [&log](Severity, const QString& t, const QString&) { log << t; });
-    QVERIFY2(w->predictCsv(inPath, outPath), qPrintable(w->messages()->lastError()));
+    QVERIFY2(predictAndWait(*w, inPath, outPath), qPrintable(w->messages()->lastError()));
     const gb::Dataset out = gb::readCsv(outPath.toStdString());
     QCOMPARE(out.names, std::vector<std::string>{"prediction"});
     const gb::Prediction expected = model.predict(gb::readCsv(inPath.toStdString()));
@@ -195,7 +206,18 @@ class OpenModelTest : public QObject {
     QVERIFY2(report.contains("2 of 4 rows lie outside"), qPrintable(report));
     QVERIFY2(report.contains("x1: 0 rows below, 1 above"), qPrintable(report));
     QVERIFY2(report.contains("x3: 1 rows below, 0 above"), qPrintable(report));
-    QVERIFY(!w->predictCsv(inPath, inPath));  // never over its own input
+    QVERIFY(!predictAndWait(*w, inPath, inPath));  // never over its own input
+    // A covariate the new data lacks is named, and nothing is written.
+    gb::Dataset lacking = in;
+    lacking.names.erase(lacking.names.begin() + 4);
+    lacking.columns.erase(lacking.columns.begin() + 4);
+    const QString lackingPath = gbtest::scratchPath("predict-lacking.csv");
+    const QString lackingOut = gbtest::scratchPath("predict-lacking-out.csv");
+    gb::writeCsv(lackingPath.toStdString(), lacking);
+    QFile::remove(lackingOut);
+    QVERIFY(!predictAndWait(*w, lackingPath, lackingOut));
+    QVERIFY2(w->messages()->lastError().contains("x5"), qPrintable(w->messages()->lastError()));
+    QVERIFY(!QFile::exists(lackingOut));
   }
 
   void sessionReopensWithItsModel() {
@@ -206,7 +228,10 @@ class OpenModelTest : public QObject {
     w->resize(1280, 820);
     w->show();
     const int built = fitJobBoostersBuilt();
+    QSignalSpy opened(w.get(), &MainWindow::modelOpened);
     QVERIFY2(w->openSession(path), qPrintable(w->messages()->lastError()));
+    QVERIFY(opened.wait(20000));
+    QCOMPARE(opened.at(0).at(0).toBool(), true);
     QCOMPARE(fitJobBoostersBuilt(), built);
     QCOMPARE(w->controller()->state(), FitState::Finished);
     compareShown(saved_, shown(*w));
@@ -240,13 +265,33 @@ class OpenModelTest : public QObject {
     auto w2 = std::make_unique<MainWindow>(gbtest::testOptions("open-csv-session"));
     w2->show();
     const int built = fitJobBoostersBuilt();
-    QSignalSpy read2(w2->dataPanel(), &DataPanel::loadFinished);
+    QSignalSpy opened(w2.get(), &MainWindow::modelOpened);
     QVERIFY2(w2->openSession(path), qPrintable(w2->messages()->lastError()));
-    QVERIFY(read2.wait(20000));
-    QTRY_COMPARE_WITH_TIMEOUT(w2->controller()->state(), FitState::Finished, 5000);
+    QVERIFY(opened.wait(20000));  // after the CSV was read
+    QCOMPARE(opened.at(0).at(0).toBool(), true);
+    QCOMPARE(w2->controller()->state(), FitState::Finished);
     QCOMPARE(fitJobBoostersBuilt(), built);
     QVERIFY2(w2->messages()->lastError().isEmpty(), qPrintable(w2->messages()->lastError()));
     compareShown(before, shown(*w2));
+  }
+
+  // Fit pressed while a model is being opened: the fit is what the window shows, not the file's model.
+  void fitStartedMeanwhileWins() {
+    auto w = windowWithData("open-race", kCovariates, kSeed);
+    gb::ModelSettings settings = w->modelPanel()->settings();
+    settings.mstop = 40;
+    w->modelPanel()->setSettings(settings);
+    QSignalSpy opened(w.get(), &MainWindow::modelOpened);
+    QSignalSpy fitDone(w->controller(), &FitController::jobFinished);
+    QVERIFY(w->openModel(modelPath_));
+    QTest::mouseClick(w->fitButton(), Qt::LeftButton);
+    QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, 20000);
+    QCOMPARE(opened.at(0).at(0).toBool(), false);
+    QTRY_COMPARE_WITH_TIMEOUT(fitDone.count(), 1, 30000);
+    QVERIFY(w->controller()->booster());
+    QCOMPARE(w->controller()->state(), FitState::Finished);
+    QCOMPARE(w->controller()->lastSnapshot().iteration, 40);
+    QVERIFY2(w->messages()->lastError().isEmpty(), qPrintable(w->messages()->lastError()));
   }
 
   void cleanupTestCase() { fitted_.reset(); }

@@ -4,6 +4,7 @@
 // cross-validation) and the log (bottom).
 #include <QMainWindow>
 #include <QPointer>
+#include <functional>
 #include <memory>
 #include <optional>
 
@@ -41,6 +42,7 @@ class PartialEffectsView;
 class PlotWidget;
 class RiskPlot;
 class SelectionPlot;
+class TaskWorker;
 class WorkerThread;
 
 class MainWindow : public QMainWindow {
@@ -81,12 +83,18 @@ class MainWindow : public QMainWindow {
   bool saveSession(const QString& path);
   bool openSession(const QString& path);
   bool exportCurrentPlot(const QString& path);
-  // Model files (MainWindowModel.cpp). Open model shows a saved model.json or result.json as a finished fit over the
-  // loaded data without fitting; Predict writes the current model's predictions for a CSV file and reports the rows
-  // outside the training range. currentModel: the idle fit's (iteration > 0), else the opened one, else null.
+  // Model files (MainWindowModel.cpp), on a worker thread. Open model shows a saved model.json or result.json as a
+  // finished fit over the loaded data without fitting (modelOpened when done); Predict writes the current model's
+  // predictions for a CSV file and reports the rows outside the training range (predictionFinished). Both return
+  // false, after a message, when they cannot start. currentModel: the idle fit's (iteration > 0), else the opened
+  // one, else null.
   bool openModel(const QString& path);
   bool predictCsv(const QString& dataPath, const QString& outPath);
   std::shared_ptr<const gb::Model> currentModel() const;
+
+ signals:
+  void modelOpened(bool ok);
+  void predictionFinished(bool ok);
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -96,7 +104,22 @@ class MainWindow : public QMainWindow {
   void buildPlots();
   void buildActions();
   void buildMenus();
-  void buildModelActions();  // Open model, Predict (MainWindowModel.cpp)
+  // Open model and Predict (MainWindowModel.cpp).
+  struct OpenedModel {
+    std::shared_ptr<const gb::Model> model;
+    std::optional<FitSnapshot> snapshot;  // none without data
+    int fitsAtStart = 0;                  // fitsStarted_ when Open model began
+  };
+  struct PredictionDone {
+    std::size_t rows = 0, extrapolated = 0;
+    QString report;
+  };
+  using ModelJobDone = std::function<void(bool ok, const QString& error, const QString& details)>;
+  void buildModelActions();
+  bool modelJobFree(const QString& title);
+  void runModelJob(std::function<void(TaskWorker&)> work, ModelJobDone done);
+  bool installOpenedModel(const QString& path, OpenedModel& opened, const std::shared_ptr<const gb::Dataset>& data);
+  void reportPrediction(const PredictionDone& p, const QString& dataPath, const QString& outPath);
   void restoreState(const StudioOptions& options);
   void saveState();
   void startDeviceQuery();
@@ -158,6 +181,8 @@ class MainWindow : public QMainWindow {
   QString pendingModelPath_;                      // a CSV session's model, opened once its data is read
   QAction* openModelAction_ = nullptr;
   QAction* predictAction_ = nullptr;
+  WorkerThread* modelJob_ = nullptr;  // Open model's and Predict's work
+  int fitsStarted_ = 0;               // fits started in this window (a fit started meanwhile wins over Open model)
 };
 
 }  // namespace gbui

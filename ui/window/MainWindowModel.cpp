@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "common/QtConvert.hpp"
+#include "common/WorkerThread.hpp"
 #include "compute/Booster.hpp"
 #include "data/CsvReader.hpp"
 #include "data/CsvWriter.hpp"
@@ -67,6 +68,7 @@ QString extrapolationReport(const gb::Prediction& p, std::size_t rows, const std
 }  // namespace
 
 void MainWindow::buildModelActions() {
+  modelJob_ = new WorkerThread(this);
   openModelAction_ = new QAction(tr("Open model..."), this);
   openModelAction_->setToolTip(
       tr("Show a saved model.json or result.json as a finished fit over the loaded data, without refitting"));
@@ -89,7 +91,9 @@ void MainWindow::buildModelActions() {
   });
   // A model shown from a file stops being the current one when a fit starts.
   connect(controller_, &FitController::stateChanged, this, [this](FitState s) {
-    if (s == FitState::Running) openedModel_.reset();
+    if (s != FitState::Running) return;
+    openedModel_.reset();
+    ++fitsStarted_;
   });
   // A session with CSV data opens its model once the data is read, queued so that the session's roles and
   // Cross-validation tab (applied by the window's own loadFinished handler) are in place first.
@@ -107,44 +111,80 @@ std::shared_ptr<const gb::Model> MainWindow::currentModel() const {
   return openedModel_;
 }
 
+bool MainWindow::modelJobFree(const QString& title) {
+  if (!controller_->isRunning() && !modelJob_->isRunning()) return true;
+  sink_.error(title, tr("A fit, Open model or Predict is still running: wait for it or cancel it first."));
+  return false;
+}
+
+void MainWindow::runModelJob(std::function<void(TaskWorker&)> work, ModelJobDone done) {
+  auto connection = std::make_shared<QMetaObject::Connection>();
+  *connection = connect(modelJob_, &WorkerThread::finished, this,
+                        [connection, done](bool ok, const QString& error, const QString& details) {
+                          disconnect(*connection);
+                          done(ok, error, details);
+                        });
+  modelJob_->start(std::move(work));
+}
+
 bool MainWindow::openModel(const QString& path) {
   const QString title = tr("Open model");
-  if (controller_->isRunning()) {
-    sink_.error(title, tr("A fit is running: cancel it first."));
+  if (!modelJobFree(title)) return false;
+  const auto data = dataPanel_->dataset();
+  auto result = std::make_shared<OpenedModel>();
+  result->fitsAtStart = fitsStarted_;
+  const std::string source = ss(QFileInfo(path).fileName());
+  // Reading the file, the learners' set-up over the data and the fitted values run on the worker.
+  runModelJob(
+      [result, path, data, source](TaskWorker&) {
+        result->model = std::make_shared<const gb::Model>(gb::Model::load(ss(path)));
+        if (data) result->snapshot = snapshotOfModel(*result->model, data, source);
+      },
+      [this, result, path, data, title](bool ok, const QString& error, const QString& details) {
+        if (!ok) sink_.error(title, error, details);
+        ok = ok && installOpenedModel(path, *result, data);
+        emit modelOpened(ok);
+      });
+  sink_.info(tr("Opening model %1 ...").arg(path));
+  return true;
+}
+
+bool MainWindow::installOpenedModel(const QString& path, OpenedModel& opened,
+                                    const std::shared_ptr<const gb::Dataset>& data) {
+  const QString title = tr("Open model");
+  const gb::Model& model = *opened.model;
+  if (!opened.snapshot) {
+    QStringList columns{qs(model.settings.response)};
+    for (const auto& l : model.learners) columns << qs(l.name);
+    sink_.error(title, tr("%1 holds a model of %2 iterations, but no data is loaded. Its effects need the training "
+                          "data (columns %3) for the rug and the centring: generate or open it (Data tab), then "
+                          "open the model again.")
+                           .arg(path)
+                           .arg(model.pathLearner.size())
+                           .arg(columns.join(", ")));
     return false;
   }
-  try {
-    auto model = std::make_shared<const gb::Model>(gb::Model::load(ss(path)));
-    const auto data = dataPanel_->dataset();
-    if (!data) {
-      QStringList columns{qs(model->settings.response)};
-      for (const auto& l : model->learners) columns << qs(l.name);
-      sink_.error(title, tr("%1 holds a model of %2 iterations, but no data is loaded. Its effects need the training "
-                            "data (columns %3) for the rug and the centring: generate or open it (Data tab), then "
-                            "open the model again.")
-                             .arg(path)
-                             .arg(model->pathLearner.size())
-                             .arg(columns.join(", ")));
-      return false;
-    }
-    FitSnapshot snapshot = snapshotOfModel(*model, data, ss(QFileInfo(path).fileName()));
-    // The panels show what the model was fitted with (so that Fit refits the same model), then the views draw it.
-    const gb::ModelSettings settings = settingsOfModel(*model);
-    modelPanel_->setSettings(settings);
-    dataPanel_->setRoles(rolesOf(settings, *data));
-    syncSettings();
-    openedModel_ = model;
-    controller_->installSnapshot(std::move(snapshot));
-    for (int i = 0; i < tabs_->count(); ++i) refreshView(tabs_->widget(i));
-    sink_.info(tr("Opened model %1: %2 learners, %3 iterations, shown without refitting")
-                   .arg(path)
-                   .arg(model->learners.size())
-                   .arg(model->pathLearner.size()));
-    return true;
-  } catch (const std::exception& e) {
-    sink_.exception(title, e);
+  if (fitsStarted_ != opened.fitsAtStart) {  // the user pressed Fit or Step meanwhile: that fit is what shows
+    sink_.info(tr("A fit started while %1 was being opened: the model is not shown.").arg(path));
     return false;
   }
+  if (dataPanel_->dataset() != data) {
+    sink_.error(title, tr("The data changed while %1 was being opened: open it again.").arg(path));
+    return false;
+  }
+  // The panels show what the model was fitted with (so that Fit refits the same model), then the views draw it.
+  const gb::ModelSettings settings = settingsOfModel(model);
+  modelPanel_->setSettings(settings);
+  dataPanel_->setRoles(rolesOf(settings, *data));
+  syncSettings();
+  openedModel_ = opened.model;
+  controller_->installSnapshot(std::move(*opened.snapshot));
+  for (int i = 0; i < tabs_->count(); ++i) refreshView(tabs_->widget(i));
+  sink_.info(tr("Opened model %1: %2 learners, %3 iterations, shown without refitting")
+                 .arg(path)
+                 .arg(model.learners.size())
+                 .arg(model.pathLearner.size()));
+  return true;
 }
 
 bool MainWindow::predictCsv(const QString& dataPath, const QString& outPath) {
@@ -158,28 +198,41 @@ bool MainWindow::predictCsv(const QString& dataPath, const QString& outPath) {
     sink_.error(title, tr("The predictions would overwrite the data file %1: choose another file.").arg(dataPath));
     return false;
   }
-  try {
-    const gb::Dataset data = gb::readCsv(ss(dataPath));
-    gb::Prediction p = model->predict(data);
-    const QString report = extrapolationReport(p, data.rows(), extrapolationByColumn(*model, data));
-    gb::Dataset table;
-    table.names = {"prediction"};
-    table.columns.push_back(std::move(p.values));
-    gb::writeFileAtomically(ss(outPath), [&table](std::ostream& out) { gb::writeCsv(out, table); });
-    sink_.info(tr("Predicted %1 rows of %2 into %3 (column prediction: f on the link scale)")
-                   .arg(data.rows())
-                   .arg(dataPath, outPath));
-    if (p.extrapolatedRows > 0) {
-      sink_.warning(report);
-      if (sink_.interactive()) QMessageBox::information(this, title, report);
-    } else {
-      sink_.info(report);
-    }
-    return true;
-  } catch (const std::exception& e) {
-    sink_.exception(title, e);
-    return false;
+  if (!modelJobFree(title)) return false;
+  auto result = std::make_shared<PredictionDone>();
+  runModelJob(
+      [model, dataPath, outPath, result](TaskWorker&) {
+        const gb::Dataset data = gb::readCsv(ss(dataPath));
+        gb::Prediction p = model->predict(data);
+        result->rows = data.rows();
+        result->extrapolated = p.extrapolatedRows;
+        result->report = extrapolationReport(p, data.rows(), extrapolationByColumn(*model, data));
+        gb::Dataset table;
+        table.names = {"prediction"};
+        table.columns.push_back(std::move(p.values));
+        gb::writeFileAtomically(ss(outPath), [&table](std::ostream& out) { gb::writeCsv(out, table); });
+      },
+      [this, result, dataPath, outPath, title](bool ok, const QString& error, const QString& details) {
+        if (ok)
+          reportPrediction(*result, dataPath, outPath);
+        else
+          sink_.error(title, error + tr(" (nothing was written)"), details);
+        emit predictionFinished(ok);
+      });
+  sink_.info(tr("Predicting %1 ...").arg(dataPath));
+  return true;
+}
+
+void MainWindow::reportPrediction(const PredictionDone& p, const QString& dataPath, const QString& outPath) {
+  sink_.info(tr("Predicted %1 rows of %2 into %3 (column prediction: f on the link scale)")
+                 .arg(p.rows)
+                 .arg(dataPath, outPath));
+  if (p.extrapolated == 0) {
+    sink_.info(p.report);
+    return;
   }
+  sink_.warning(p.report);
+  if (sink_.interactive()) QMessageBox::information(this, tr("Predict"), p.report);
 }
 
 }  // namespace gbui
