@@ -36,7 +36,7 @@ ColumnRolesTable::ColumnRolesTable(QWidget* parent) : QTableWidget(0, 4, parent)
          "column are left out of the fit"));
 }
 
-void ColumnRolesTable::setColumns(const gb::Dataset& data) {
+void ColumnRolesTable::setColumns(const gb::Dataset& data, const std::vector<std::size_t>& missingCounts) {
   setRowCount(0);
   setRowCount(static_cast<int>(data.cols()));
   const int responseIndex = data.columnIndex("y") >= 0 ? data.columnIndex("y") : 0;
@@ -47,7 +47,8 @@ void ColumnRolesTable::setColumns(const gb::Dataset& data) {
                                            : tr("numeric"));
     type->setData(Qt::UserRole, text);
     setItem(r, TypeColumn, type);
-    const auto missing = static_cast<qlonglong>(data.missingCount(static_cast<std::size_t>(r)));
+    const auto c = static_cast<std::size_t>(r);
+    const auto missing = static_cast<qlonglong>(c < missingCounts.size() ? missingCounts[c] : data.missingCount(c));
     auto* missingItem = new QTableWidgetItem(QString::number(missing));
     missingItem->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
     missingItem->setToolTip(

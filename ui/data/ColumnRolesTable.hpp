@@ -17,7 +17,9 @@ class ColumnRolesTable : public QTableWidget {
   enum ColumnIndex { NameColumn = 0, TypeColumn = 1, MissingColumn = 2, RoleColumn = 3 };
 
   explicit ColumnRolesTable(QWidget* parent = nullptr);
-  void setColumns(const gb::Dataset& data);
+  // missing: the count of missing cells per column when the caller has it (counted off the window's thread);
+  // empty: counted here.
+  void setColumns(const gb::Dataset& data, const std::vector<std::size_t>& missing = {});
   ColumnRoles roles() const;
   // Applies roles to the current columns (names not present are ignored; a role a column cannot take is left).
   void setRoles(const ColumnRoles& roles);

@@ -7,6 +7,8 @@
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
+#include <QLocale>
+#include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSpinBox>
@@ -16,9 +18,11 @@
 
 #include "common/MessageSink.hpp"
 #include "common/QtConvert.hpp"
+#include "common/SystemResources.hpp"
 #include "common/WorkerThread.hpp"
 #include "data/ColumnRolesTable.hpp"
 #include "data/CsvReader.hpp"
+#include "data/GenerateJob.hpp"
 
 namespace gbui {
 
@@ -41,46 +45,8 @@ DataPanel::DataPanel(MessageSink* sink, QWidget* parent) : QWidget(parent), sink
   loader_ = new WorkerThread(this);
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(0, 0, 0, 0);
-
-  auto* gen = new QGroupBox(tr("Paper's simulated data"));
-  auto* form = new QFormLayout(gen);
-  rows_ = spin(10, 50'000'000, 5000, tr("Rows n (the paper: 1e3 to 1e6)"));
-  covariates_ = spin(1, 10000, 100, tr("Covariates p, each x ~ U(0, 1)"));
-  informative_ = spin(0, 10000, 20, tr("How many covariates carry 10 sin(2 pi x); chosen by the seed"));
-  noise_ = new QDoubleSpinBox;
-  noise_->setDecimals(6);
-  noise_->setRange(0.0, 1e6);
-  noise_->setValue(1e-3);
-  noise_->setSingleStep(0.001);
-  noise_->setToolTip(tr("Variance of the Gaussian noise added to y"));
-  seed_ = spin(0, 2'000'000'000, 1, tr("Random seed: the same seed gives the same data on any machine"));
-  form->addRow(tr("Rows"), rows_);
-  form->addRow(tr("Covariates"), covariates_);
-  form->addRow(tr("Informative"), informative_);
-  form->addRow(tr("Noise variance"), noise_);
-  form->addRow(tr("Seed"), seed_);
-  generate_ = new QPushButton(tr("Generate"));
-  generate_->setToolTip(tr("Generate the paper's data with these settings (replaces the current data)"));
-  form->addRow(generate_);
-  layout->addWidget(gen);
-
-  auto* fileBox = new QGroupBox(tr("CSV file"));
-  auto* fileLayout = new QVBoxLayout(fileBox);
-  auto* buttons = new QHBoxLayout;
-  open_ = new QPushButton(tr("Open CSV..."));
-  open_->setToolTip(tr("Read a numeric CSV file with a header row (Ctrl+O)"));
-  cancelLoad_ = new QPushButton(tr("Cancel"));
-  cancelLoad_->setToolTip(tr("Stop reading the CSV file (the current data stays)"));
-  cancelLoad_->setEnabled(false);
-  buttons->addWidget(open_);
-  buttons->addWidget(cancelLoad_);
-  fileLayout->addLayout(buttons);
-  progress_ = new QProgressBar;
-  progress_->setRange(0, 1000);
-  progress_->setValue(0);
-  progress_->setToolTip(tr("Progress of the CSV read"));
-  fileLayout->addWidget(progress_);
-  layout->addWidget(fileBox);
+  layout->addWidget(buildGeneratorBox());
+  layout->addWidget(buildFileBox());
 
   sourceLabel_ = new QLabel(tr("No data yet."));
   sourceLabel_->setWordWrap(true);
@@ -99,6 +65,7 @@ DataPanel::DataPanel(MessageSink* sink, QWidget* parent) : QWidget(parent), sink
   layout->addWidget(roles_);
 
   connect(generate_, &QPushButton::clicked, this, &DataPanel::generate);
+  connect(cancelGenerate_, &QPushButton::clicked, this, &DataPanel::cancelLoading);
   connect(open_, &QPushButton::clicked, this, [this] {
     const QString path =
         QFileDialog::getOpenFileName(this, tr("Open CSV"), QString(), tr("CSV files (*.csv *.txt);;All files (*)"));
@@ -106,8 +73,70 @@ DataPanel::DataPanel(MessageSink* sink, QWidget* parent) : QWidget(parent), sink
   });
   connect(cancelLoad_, &QPushButton::clicked, this, &DataPanel::cancelLoading);
   connect(roles_, &ColumnRolesTable::rolesChanged, this, &DataPanel::rolesChanged);
-  connect(loader_, &WorkerThread::progress, this,
-          [this](double f, const QString&) { progress_->setValue(int(f * 1000)); });
+  connect(loader_, &WorkerThread::progress, this, [this](double f, const QString&) {
+    (job_ == Job::Generate ? genProgress_ : progress_)->setValue(int(f * 1000));
+  });
+  for (QSpinBox* s : {rows_, covariates_}) connect(s, &QSpinBox::valueChanged, this, &DataPanel::updateEstimate);
+  updateEstimate();
+}
+
+QGroupBox* DataPanel::buildGeneratorBox() {
+  auto* gen = new QGroupBox(tr("Paper's simulated data"));
+  auto* form = new QFormLayout(gen);
+  rows_ = spin(10, 50'000'000, 5000, tr("Rows n (the paper: 1e3 to 1e6)"));
+  covariates_ = spin(1, 10000, 100, tr("Covariates p, each x ~ U(0, 1)"));
+  informative_ = spin(0, 10000, 20, tr("How many covariates carry 10 sin(2 pi x); chosen by the seed"));
+  noise_ = new QDoubleSpinBox;
+  noise_->setDecimals(6);
+  noise_->setRange(0.0, 1e6);
+  noise_->setValue(1e-3);
+  noise_->setSingleStep(0.001);
+  noise_->setToolTip(tr("Variance of the Gaussian noise added to y"));
+  seed_ = spin(0, 2'000'000'000, 1, tr("Random seed: the same seed gives the same data on any machine"));
+  form->addRow(tr("Rows"), rows_);
+  form->addRow(tr("Covariates"), covariates_);
+  form->addRow(tr("Informative"), informative_);
+  form->addRow(tr("Noise variance"), noise_);
+  form->addRow(tr("Seed"), seed_);
+  estimate_ = new QLabel;
+  estimate_->setWordWrap(true);
+  estimate_->setToolTip(tr("Memory the generated table will take, against what this machine has free now"));
+  form->addRow(estimate_);
+  generate_ = new QPushButton(tr("Generate"));
+  generate_->setToolTip(tr("Generate the paper's data with these settings (replaces the current data)"));
+  cancelGenerate_ = new QPushButton(tr("Cancel"));
+  cancelGenerate_->setToolTip(tr("Stop generating (the current data stays)"));
+  cancelGenerate_->setEnabled(false);
+  auto* buttons = new QHBoxLayout;
+  buttons->addWidget(generate_);
+  buttons->addWidget(cancelGenerate_);
+  form->addRow(buttons);
+  genProgress_ = new QProgressBar;
+  genProgress_->setRange(0, 1000);
+  genProgress_->setValue(0);
+  genProgress_->setToolTip(tr("Progress of Generate"));
+  form->addRow(genProgress_);
+  return gen;
+}
+
+QGroupBox* DataPanel::buildFileBox() {
+  auto* fileBox = new QGroupBox(tr("CSV file"));
+  auto* fileLayout = new QVBoxLayout(fileBox);
+  auto* buttons = new QHBoxLayout;
+  open_ = new QPushButton(tr("Open CSV..."));
+  open_->setToolTip(tr("Read a numeric CSV file with a header row (Ctrl+O)"));
+  cancelLoad_ = new QPushButton(tr("Cancel"));
+  cancelLoad_->setToolTip(tr("Stop reading the CSV file (the current data stays)"));
+  cancelLoad_->setEnabled(false);
+  buttons->addWidget(open_);
+  buttons->addWidget(cancelLoad_);
+  fileLayout->addLayout(buttons);
+  progress_ = new QProgressBar;
+  progress_->setRange(0, 1000);
+  progress_->setValue(0);
+  progress_->setToolTip(tr("Progress of the CSV read"));
+  fileLayout->addWidget(progress_);
+  return fileBox;
 }
 
 DataPanel::~DataPanel() { shutdown(); }
@@ -130,17 +159,114 @@ void DataPanel::setGeneratorSpec(const gb::PaperDataSpec& s) {
   seed_->setValue(static_cast<int>(s.seed));
 }
 
+bool DataPanel::acceptSpec(const gb::PaperDataSpec& spec) {
+  const QString title = tr("Generate data");
+  if (spec.informative > spec.covariates) {
+    sink_->error(title,
+                 tr("Informative (%1) cannot exceed Covariates (%2).").arg(spec.informative).arg(spec.covariates));
+    return false;
+  }
+  const std::uint64_t bytes = estimatedGenerateBytes(spec), available = gb::availableMemoryBytes();
+  const QString need = tr("%1 rows of %2 columns need about %3 of memory; %4 is free.")
+                           .arg(QLocale().toString(qulonglong(spec.rows)))
+                           .arg(spec.covariates + 1)
+                           .arg(qs(gb::describeBytes(bytes)), qs(gb::describeBytes(available)));
+  switch (judgeMemory(bytes, available)) {
+    case MemoryVerdict::Fine:
+      return true;
+    case MemoryVerdict::TooLarge:
+      sink_->error(title, need + " " + tr("That leaves nothing for the fit: lower Rows or Covariates."));
+      return false;
+    case MemoryVerdict::Large:
+      break;
+  }
+  if (!sink_->interactive()) {
+    sink_->warning(need);
+    return true;
+  }
+  const auto answer = QMessageBox::question(this, title, need + "\n\n" + tr("Generate this much data?"),
+                                            QMessageBox::Yes | QMessageBox::No, QMessageBox::No);
+  if (answer == QMessageBox::Yes) return true;
+  sink_->info(tr("Generate not started (%1)").arg(need));
+  return false;
+}
+
+void DataPanel::updateEstimate() {
+  const std::uint64_t bytes = estimatedGenerateBytes(generatorSpec()), available = gb::availableMemoryBytes();
+  QString text = tr("Memory: about %1 (%2 free).").arg(qs(gb::describeBytes(bytes)), qs(gb::describeBytes(available)));
+  switch (judgeMemory(bytes, available)) {
+    case MemoryVerdict::Fine:
+      break;
+    case MemoryVerdict::Large:
+      text += " " + tr("Large: Generate asks first.");
+      break;
+    case MemoryVerdict::TooLarge:
+      text += " " + tr("Too large: lower Rows or Covariates.");
+      break;
+  }
+  estimate_->setText(text);
+}
+
+bool DataPanel::notBusy(const QString& title) {
+  if (!loader_->isRunning()) return true;
+  sink_->error(title, tr("Data is still being read or generated: wait for it or press Cancel."));
+  return false;
+}
+
+bool DataPanel::runJob(Job job, TaskWorker::Work work, JobDone done) {
+  if (!notBusy(job == Job::Generate ? tr("Generate data") : tr("Open CSV"))) return false;
+  auto connection = std::make_shared<QMetaObject::Connection>();
+  *connection = connect(loader_, &WorkerThread::finished, this,
+                        [this, connection, done](bool ok, const QString& error, const QString& details) {
+                          disconnect(*connection);
+                          job_ = Job::None;
+                          setBusy(false);
+                          done(ok, error, details);
+                        });
+  job_ = job;
+  loader_->start(std::move(work));
+  setBusy(true);
+  return true;
+}
+
+void DataPanel::setBusy(bool busy) {
+  generate_->setEnabled(!busy);
+  open_->setEnabled(!busy);
+  cancelGenerate_->setEnabled(busy && job_ == Job::Generate);
+  cancelLoad_->setEnabled(busy && job_ == Job::Read);
+}
+
 bool DataPanel::generate() {
   const gb::PaperDataSpec spec = generatorSpec();
+  if (!notBusy(tr("Generate data")) || !acceptSpec(spec)) return false;
+  auto result = std::make_shared<std::shared_ptr<GeneratedData>>();
+  auto work = [result, spec](TaskWorker& w) { *result = generateInWorker(spec, w); };
+  auto done = [this, result](bool ok, const QString& error, const QString& details) {
+    if (ok) {
+      installGenerated((*result)->paper, (*result)->missing);
+      result->reset();
+    } else if (error.contains("cancelled")) {
+      sink_->info(tr("Generate cancelled; the data is unchanged"));
+    } else {
+      sink_->error(tr("Generate data"), error + tr(" (the current data is unchanged)"), details);
+    }
+    genProgress_->setValue(ok ? 1000 : 0);
+    emit loadFinished(ok);
+  };
+  genProgress_->setValue(0);
+  DataSourceSpec what;
+  what.kind = DataSourceSpec::Kind::Paper;
+  what.paper = spec;
+  sink_->info(tr("Generating %1 ...").arg(what.describe()));
+  return runJob(Job::Generate, std::move(work), std::move(done));
+}
+
+bool DataPanel::generateNow() {
+  const gb::PaperDataSpec spec = generatorSpec();
+  if (!notBusy(tr("Generate data")) || !acceptSpec(spec)) return false;
   try {
     gb::PaperData paper = gb::generatePaperData(spec);
-    DataSourceSpec source;
-    source.kind = DataSourceSpec::Kind::Paper;
-    source.paper = spec;
-    QStringList informative;
-    for (const auto& n : paper.informative) informative << qs(n);
-    install(std::make_shared<const gb::Dataset>(std::move(paper.data)), source);
-    sink_->info(tr("Generated %1; informative: %2").arg(source.describe(), informative.join(", ")));
+    installGenerated(paper, std::vector<std::size_t>(paper.data.cols(), 0));
     return true;
   } catch (const std::exception& e) {
     sink_->exception(tr("Generate data"), e);
@@ -148,43 +274,48 @@ bool DataPanel::generate() {
   }
 }
 
+void DataPanel::installGenerated(gb::PaperData& paper, const std::vector<std::size_t>& missing) {
+  DataSourceSpec source;
+  source.kind = DataSourceSpec::Kind::Paper;
+  source.paper = paper.spec;
+  QStringList informative;
+  for (const auto& n : paper.informative) informative << qs(n);
+  install(std::make_shared<const gb::Dataset>(std::move(paper.data)), source, missing);
+  sink_->info(tr("Generated %1; informative: %2").arg(source.describe(), informative.join(", ")));
+}
+
 bool DataPanel::openCsv(const QString& path) {
   if (loader_->isRunning()) return false;
   auto result = std::make_shared<std::shared_ptr<gb::Dataset>>();
-  auto connection = std::make_shared<QMetaObject::Connection>();
-  *connection =
-      connect(loader_, &WorkerThread::finished, this,
-              [this, result, path, connection](bool ok, const QString& error, const QString& details) {
-                disconnect(*connection);
-                open_->setEnabled(true);
-                cancelLoad_->setEnabled(false);
-                if (ok) {
-                  DataSourceSpec source;
-                  source.kind = DataSourceSpec::Kind::Csv;
-                  source.path = path;
-                  install(std::move(*result), source);
-                  sink_->info(tr("Read %1: %2 rows, %3 columns").arg(path).arg(data_->rows()).arg(data_->cols()));
-                  emit recentFileUsed(path);
-                } else if (error.contains("cancelled")) {
-                  sink_->info(tr("Reading %1 cancelled; the data is unchanged").arg(path));
-                } else {
-                  sink_->error(tr("Open CSV"), error + tr(" (the current data is unchanged)"), details);
-                }
-                progress_->setValue(ok ? 1000 : 0);
-                emit loadFinished(ok);
-              });
-  loader_->start([result, path](TaskWorker& w) {
+  auto missing = std::make_shared<std::vector<std::size_t>>();
+  auto done = [this, result, missing, path](bool ok, const QString& error, const QString& details) {
+    if (ok) {
+      DataSourceSpec source;
+      source.kind = DataSourceSpec::Kind::Csv;
+      source.path = path;
+      install(std::move(*result), source, *missing);
+      sink_->info(tr("Read %1: %2 rows, %3 columns").arg(path).arg(data_->rows()).arg(data_->cols()));
+      emit recentFileUsed(path);
+    } else if (error.contains("cancelled")) {
+      sink_->info(tr("Reading %1 cancelled; the data is unchanged").arg(path));
+    } else {
+      sink_->error(tr("Open CSV"), error + tr(" (the current data is unchanged)"), details);
+    }
+    progress_->setValue(ok ? 1000 : 0);
+    emit loadFinished(ok);
+  };
+  auto work = [result, missing, path](TaskWorker& w) {
     auto data = gb::readCsv(ss(path), {}, [&w](std::uint64_t done, std::uint64_t total) {
       w.reportProgress(total ? double(done) / double(total) : 0.0, {});
       return !w.cancelRequested();
     });
+    // Counted here, not in the roles table: a scan of every cell has no place on the window's thread.
+    for (std::size_t c = 0; c < data.cols(); ++c) missing->push_back(data.missingCount(c));
     *result = std::make_shared<gb::Dataset>(std::move(data));
-  });
-  open_->setEnabled(false);
-  cancelLoad_->setEnabled(true);
+  };
   progress_->setValue(0);
   sink_->info(tr("Reading %1 ...").arg(path));
-  return true;
+  return runJob(Job::Read, std::move(work), std::move(done));
 }
 
 bool DataPanel::isLoading() const { return loader_->isRunning(); }
@@ -200,10 +331,13 @@ void DataPanel::setRoles(const ColumnRoles& roles) { roles_->setRoles(roles); }
 
 void DataPanel::useDataset(std::shared_ptr<const gb::Dataset> data) {
   if (!data || loader_->isRunning()) return;
-  install(std::move(data), DataSourceSpec{});
+  std::vector<std::size_t> missing;
+  for (std::size_t c = 0; c < data->cols(); ++c) missing.push_back(data->missingCount(c));
+  install(std::move(data), DataSourceSpec{}, missing);
 }
 
-void DataPanel::install(std::shared_ptr<const gb::Dataset> data, const DataSourceSpec& source) {
+void DataPanel::install(std::shared_ptr<const gb::Dataset> data, const DataSourceSpec& source,
+                        const std::vector<std::size_t>& missing) {
   data_ = std::move(data);
   source_ = source;
   const QString what = source.kind == DataSourceSpec::Kind::None
@@ -212,7 +346,7 @@ void DataPanel::install(std::shared_ptr<const gb::Dataset> data, const DataSourc
   sourceLabel_->setText(tr("%1 (%2 rows, %3 columns)").arg(what).arg(data_->rows()).arg(data_->cols()));
   sourceLabel_->setToolTip(sourceLabel_->text());
   fillPreview();
-  roles_->setColumns(*data_);
+  roles_->setColumns(*data_, missing);
   emit dataChanged();
 }
 

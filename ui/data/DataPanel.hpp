@@ -2,12 +2,14 @@
 // The data side: generate the paper's simulated data or read a CSV file (on a worker thread, with progress),
 // preview the first rows and assign column roles. A failed read changes nothing.
 #include <QWidget>
+#include <functional>
 #include <memory>
 
 #include "data/DataSource.hpp"
 #include "data/Dataset.hpp"
 
 class QDoubleSpinBox;
+class QGroupBox;
 class QLabel;
 class QProgressBar;
 class QPushButton;
@@ -18,6 +20,7 @@ namespace gbui {
 
 class ColumnRolesTable;
 class MessageSink;
+class TaskWorker;
 class WorkerThread;
 
 class DataPanel : public QWidget {
@@ -33,15 +36,22 @@ class DataPanel : public QWidget {
 
   gb::PaperDataSpec generatorSpec() const;
   void setGeneratorSpec(const gb::PaperDataSpec& spec);
-  bool generate();                    // from the spin boxes; false (and a message) on bad options
+  // Starts generating from the spin boxes on a worker thread (progress, Cancel; loadFinished when done); false (and
+  // a message) on bad options, a table too large for the memory, or a read or generate still running. Above 1 GiB
+  // it asks first (interactive) or warns (tests, scripts).
+  bool generate();
+  // The same on the calling thread, for scripts, benchmarks and tests that need the data at once.
+  bool generateNow();
   bool openCsv(const QString& path);  // starts the background read; false if one is running
   // Data made elsewhere (a script, a test): installed as it is; a session cannot bring it back.
   void useDataset(std::shared_ptr<const gb::Dataset> data);
-  bool isLoading() const;
+  bool isLoading() const;  // a CSV read or a generate is running
   void cancelLoading();
   void shutdown();
 
   QPushButton* generateButton() const { return generate_; }
+  QPushButton* cancelGenerateButton() const { return cancelGenerate_; }
+  QLabel* memoryEstimateLabel() const { return estimate_; }
   QPushButton* openButton() const { return open_; }
   QTableWidget* previewTable() const { return preview_; }
   ColumnRolesTable* rolesTable() const { return roles_; }
@@ -54,7 +64,20 @@ class DataPanel : public QWidget {
   void recentFileUsed(const QString& path);
 
  private:
-  void install(std::shared_ptr<const gb::Dataset> data, const DataSourceSpec& source);
+  enum class Job { None, Read, Generate };
+  using JobDone = std::function<void(bool ok, const QString& error, const QString& details)>;
+  QGroupBox* buildGeneratorBox();
+  QGroupBox* buildFileBox();
+  // Checks the spec in the window's words and its memory (asks or refuses); false after a message.
+  bool acceptSpec(const gb::PaperDataSpec& spec);
+  void updateEstimate();
+  bool notBusy(const QString& title);  // false (and a message) while a read or generate runs
+  bool runJob(Job job, std::function<void(TaskWorker&)> work, JobDone done);
+  void setBusy(bool busy);
+  void installGenerated(gb::PaperData& paper, const std::vector<std::size_t>& missing);
+  // missing: per column, counted off the window's thread.
+  void install(std::shared_ptr<const gb::Dataset> data, const DataSourceSpec& source,
+               const std::vector<std::size_t>& missing);
   void fillPreview();
 
   MessageSink* sink_;
@@ -66,7 +89,11 @@ class DataPanel : public QWidget {
   QPushButton* generate_;
   QPushButton* open_;
   QPushButton* cancelLoad_;
+  QPushButton* cancelGenerate_;
   QProgressBar* progress_;
+  QProgressBar* genProgress_;
+  QLabel* estimate_;
+  Job job_ = Job::None;
   QLabel* sourceLabel_;
   QTableWidget* preview_;
   ColumnRolesTable* roles_;

@@ -132,6 +132,15 @@ void FitController::reset() {
   setState(FitState::Idle);
 }
 
+bool FitController::installSnapshot(FitSnapshot snapshot) {
+  if (isRunning()) return false;
+  session_.reset();
+  last_ = std::move(snapshot);
+  emit snapshotReady(last_);
+  setState(FitState::Finished);
+  return true;
+}
+
 void FitController::takeLatest() {
   std::optional<FitSnapshot> snap = slot_->take();
   if (!snap) return;

@@ -39,6 +39,9 @@ class FitController : public QObject {
   void shutdown();
   // Forgets the session (idle only): the next Fit or Step builds a new Booster.
   void reset();
+  // Shows a snapshot made without a job (Open model) as a finished fit: no Booster, the next Fit or Step starts a
+  // new session. Idle only (false while a job runs).
+  bool installSnapshot(FitSnapshot snapshot);
 
   FitState state() const { return state_; }
   bool isRunning() const { return worker_.isRunning(); }

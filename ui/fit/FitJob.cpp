@@ -11,6 +11,7 @@ namespace gbui {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+std::atomic<int> boostersBuilt{0};
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
 
 RaceSnapshot scoreCandidates(const gb::Booster& booster, int iteration) {
@@ -26,6 +27,8 @@ RaceSnapshot scoreCandidates(const gb::Booster& booster, int iteration) {
 }
 
 }  // namespace
+
+int fitJobBoostersBuilt() { return boostersBuilt.load(); }
 
 std::shared_ptr<const FitSetup> makeFitSetup(const gb::Booster& booster) {
   auto setup = std::make_shared<FitSetup>();
@@ -64,6 +67,7 @@ void FitJob::operator()(TaskWorker& worker) {
   FitSession& s = *session;
   if (!s.booster) {
     s.booster = std::make_shared<gb::Booster>(s.data, s.settings, gb::makeBackend(s.compute));
+    ++boostersBuilt;
     s.setup = makeFitSetup(*s.booster);
   }
   gb::Booster& booster = *s.booster;

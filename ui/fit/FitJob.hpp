@@ -42,6 +42,9 @@ struct FitJob {
 // runs twice as long as predicted, large enough that per-batch costs (snapshot copy, callback) stay < 0.1%.
 inline constexpr double kTargetBatchSeconds = 0.04;
 
+// Boosters the fit jobs of this process have built (a test's count of fits: Open model must build none).
+int fitJobBoostersBuilt();
+
 std::shared_ptr<const FitSetup> makeFitSetup(const gb::Booster& booster);
 FitSnapshot makeSnapshot(const gb::Booster& booster, std::shared_ptr<const FitSetup> setup);
 

@@ -122,7 +122,7 @@ int runResponsivenessBench(const ResponsivenessOptions& o) {
   spec.rows = o.rows;
   spec.covariates = o.covariates;
   w.dataPanel()->setGeneratorSpec(spec);
-  if (!w.dataPanel()->generate()) {
+  if (!w.dataPanel()->generateNow()) {
     std::fprintf(stderr, "gamboost-studio: %s\n", qPrintable(w.messages()->lastError()));
     return 2;
   }

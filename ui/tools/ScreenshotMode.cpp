@@ -204,6 +204,8 @@ int runScreenshots(const ScreenshotOptions& o) {
   w.resize(1440, 900);
   w.show();
   processEventsFor(500);
+  // The first start's data is generated on a worker thread: wait for it if the half second was not enough.
+  if (!w.dataPanel()->dataset()) waitForSignal(w.dataPanel(), &DataPanel::loadFinished, 60000);
   int failures = 0;
 
   if (!runFit(w, 120000) || w.controller()->state() != FitState::Finished) {

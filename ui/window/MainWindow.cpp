@@ -80,6 +80,7 @@ MainWindow::MainWindow(const StudioOptions& options, QWidget* parent)
   buildPanels();
   buildPlots();
   buildActions();
+  buildModelActions();
   buildMenus();
   connect(&sink_, &MessageSink::posted, log_, &LogPanel::append);
   connect(controller_, &FitController::snapshotReady, this, &MainWindow::onSnapshot);
@@ -288,7 +289,7 @@ void MainWindow::onStateChanged(FitState state) {
   stepAction_->setEnabled(!running);
   pauseAction_->setEnabled(running);
   cancelAction_->setEnabled(running);
-  saveModelAction_->setEnabled(!running && controller_->booster());
+  saveModelAction_->setEnabled(!running && currentModel());
   // New data while a fit runs would leave the fit's views on the old data: data actions wait for it.
   generateAction_->setEnabled(!running);
   openAction_->setEnabled(!running);

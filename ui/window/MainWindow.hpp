@@ -4,6 +4,8 @@
 // cross-validation) and the log (bottom).
 #include <QMainWindow>
 #include <QPointer>
+#include <functional>
+#include <memory>
 #include <optional>
 
 #include "common/MessageSink.hpp"
@@ -14,6 +16,10 @@
 #include "plots/PlotExport.hpp"
 #include "window/SettingsStore.hpp"
 #include "window/StudioOptions.hpp"
+
+namespace gb {
+struct Model;
+}
 
 class QAction;
 class QLabel;
@@ -38,6 +44,7 @@ class PartialEffectsView;
 class PlotWidget;
 class RiskPlot;
 class SelectionPlot;
+class TaskWorker;
 class WorkerThread;
 
 class ElidedLabel;
@@ -101,6 +108,18 @@ class MainWindow : public QMainWindow {
   // The devices found (the start's background query): the model panel's choices; at the first start (no saved
   // settings) the run command's demo device, the default OpenCL device, is chosen.
   void useDevices(const gb::ComputeDeviceList& list);
+  // Model files (MainWindowModel.cpp), on a worker thread. Open model shows a saved model.json or result.json as a
+  // finished fit over the loaded data without fitting (modelOpened when done); Predict writes the current model's
+  // predictions for a CSV file and reports the rows outside the training range (predictionFinished). Both return
+  // false, after a message, when they cannot start. currentModel: the idle fit's (iteration > 0), else the opened
+  // one, else null.
+  bool openModel(const QString& path);
+  bool predictCsv(const QString& dataPath, const QString& outPath);
+  std::shared_ptr<const gb::Model> currentModel() const;
+
+ signals:
+  void modelOpened(bool ok);
+  void predictionFinished(bool ok);
 
  protected:
   void closeEvent(QCloseEvent* event) override;
@@ -110,6 +129,22 @@ class MainWindow : public QMainWindow {
   void buildPlots();
   void buildActions();
   void buildMenus();
+  // Open model and Predict (MainWindowModel.cpp).
+  struct OpenedModel {
+    std::shared_ptr<const gb::Model> model;
+    std::optional<FitSnapshot> snapshot;  // none without data
+    int fitsAtStart = 0;                  // fitsStarted_ when Open model began
+  };
+  struct PredictionDone {
+    std::size_t rows = 0, extrapolated = 0;
+    QString report;
+  };
+  using ModelJobDone = std::function<void(bool ok, const QString& error, const QString& details)>;
+  void buildModelActions();
+  bool modelJobFree(const QString& title);
+  void runModelJob(std::function<void(TaskWorker&)> work, ModelJobDone done);
+  bool installOpenedModel(const QString& path, OpenedModel& opened, const std::shared_ptr<const gb::Dataset>& data);
+  void reportPrediction(const PredictionDone& p, const QString& dataPath, const QString& outPath);
   void restoreState(const StudioOptions& options);
   void saveState();
   void startDeviceQuery();
@@ -182,6 +217,12 @@ class MainWindow : public QMainWindow {
   std::optional<ColumnRoles> pendingRoles_;                  // applied once a session's CSV has been read
   std::optional<std::pair<CvState, gb::Family>> pendingCv_;  // likewise (new data clears the Cross-validation tab)
   QString sessionModelPath_;
+  std::shared_ptr<const gb::Model> openedModel_;  // the model Open model shows (until the next fit starts)
+  QString pendingModelPath_;                      // a CSV session's model, opened once its data is read
+  QAction* openModelAction_ = nullptr;
+  QAction* predictAction_ = nullptr;
+  WorkerThread* modelJob_ = nullptr;  // Open model's and Predict's work
+  int fitsStarted_ = 0;               // fits started in this window (a fit started meanwhile wins over Open model)
 };
 
 }  // namespace gbui

@@ -144,6 +144,8 @@ void MainWindow::buildMenus() {
   file->addAction(openSessionAction_);
   file->addAction(saveSessionAction_);
   file->addAction(saveModelAction_);
+  file->addAction(openModelAction_);
+  file->addAction(predictAction_);
   file->addAction(exportAction_);
   file->addSeparator();
   file->addAction(quitAction_);
@@ -244,14 +246,14 @@ bool MainWindow::exportCurrentPlot(const QString& path, QSize size) {
 }
 
 bool MainWindow::saveModel(const QString& path) {
-  auto booster = controller_->booster();
-  if (!booster || booster->iteration() == 0) {
+  const auto model = currentModel();
+  if (!model) {
     sink_.error(tr("Save model"), tr("No fitted model yet (or a fit is running)."));
     return false;
   }
   try {
-    booster->model().save(ss(path));
-    sink_.info(tr("Saved the model (%1 iterations) to %2").arg(booster->iteration()).arg(path));
+    model->save(ss(path));
+    sink_.info(tr("Saved the model (%1 iterations) to %2").arg(model->pathLearner.size()).arg(path));
     return true;
   } catch (const std::exception& e) {
     sink_.exception(tr("Save model"), e);
@@ -267,8 +269,7 @@ bool MainWindow::saveSession(const QString& path) {
   s.settings = modelPanel_->settings();
   s.compute = modelPanel_->compute();
   s.cv = cv_->state();
-  auto booster = controller_->booster();
-  if (booster && booster->iteration() > 0) {
+  if (currentModel()) {
     QString base = path;
     if (base.endsWith(".json")) base.chop(5);
     if (base.endsWith(".gbs")) base.chop(4);
@@ -302,12 +303,13 @@ bool MainWindow::openSession(const QString& path) {
     sessionModelPath_ = s.modelPath;
     if (s.data.kind == DataSourceSpec::Kind::Paper) {
       dataPanel_->setGeneratorSpec(s.data.paper);
-      if (!dataPanel_->generate()) return false;
+      if (!dataPanel_->generateNow()) return false;
       dataPanel_->setRoles(s.roles);
       cv_->restore(s.cv, s.settings.family);
     } else if (s.data.kind == DataSourceSpec::Kind::Csv) {
       pendingRoles_ = s.roles;
       pendingCv_.emplace(s.cv, s.settings.family);
+      pendingModelPath_ = s.modelPath;  // opened once the CSV is read (MainWindowModel.cpp)
       if (!dataPanel_->openCsv(s.data.path)) return false;
     } else {
       cv_->restore(s.cv, s.settings.family);
@@ -315,9 +317,9 @@ bool MainWindow::openSession(const QString& path) {
     syncSettings();
     store_.addRecentFile(path);
     updateRecentMenu();
-    sink_.info(
-        tr("Opened session %1%2")
-            .arg(path, s.modelPath.isEmpty() ? QString() : tr(" (its model: %1; Fit refits it)").arg(s.modelPath)));
+    sink_.info(tr("Opened session %1").arg(path));
+    // The saved model comes back as it was fitted, without a refit (with CSV data: once the file is read).
+    if (!s.modelPath.isEmpty() && s.data.kind != DataSourceSpec::Kind::Csv) openModel(s.modelPath);
     return true;
   } catch (const std::exception& e) {
     sink_.exception(tr("Open session"), e);

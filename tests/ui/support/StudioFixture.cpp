@@ -40,7 +40,7 @@ std::unique_ptr<gbui::MainWindow> makeWindow(std::size_t rows, int covariates, i
   spec.informative = std::min(20, covariates);
   spec.seed = seed;
   w->dataPanel()->setGeneratorSpec(spec);
-  if (!w->dataPanel()->generate()) qWarning("generate failed: %s", qPrintable(w->messages()->lastError()));
+  if (!w->dataPanel()->generateNow()) qWarning("generate failed: %s", qPrintable(w->messages()->lastError()));
   gb::ModelSettings s = w->modelPanel()->settings();
   s.mstop = mstop;
   w->modelPanel()->setSettings(s);
