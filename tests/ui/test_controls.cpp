@@ -54,7 +54,7 @@ class ControlsTest : public QObject {
     spec.covariates = 6;
     spec.informative = 6;
     w.dataPanel()->setGeneratorSpec(spec);
-    QVERIFY(w.dataPanel()->generate());
+    QVERIFY(w.dataPanel()->generateNow());
     check();
     QVERIFY(gbtest::fitAndWait(w));
     check();  // finished: the longest status (response, rows, device, kernel, timings)

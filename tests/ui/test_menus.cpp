@@ -103,7 +103,7 @@ class MenusTest : public QObject {
   void firstStartIsTheRunCommandsDemo() {
     const QString script = runScript();
     QVERIFY(script.contains("generate --rows 10000 --seed 1"));
-    QVERIFY(script.contains("--mstop 1000 --nu 0.1"));
+    QVERIFY(script.contains("--mstop cv --kfold 5 --nu 0.1"));  // it chooses 1000 on this data
     MainWindow w(gbtest::testOptions("first"));
     const gb::ModelSettings s = w.modelPanel()->settings();
     const gb::ModelSettings cli;  // the CLI's defaults (mboost's)

@@ -112,7 +112,7 @@ class SessionStateTest : public QObject {
     gb::PaperDataSpec spec = w->dataPanel()->generatorSpec();
     spec.seed = 2;
     w->dataPanel()->setGeneratorSpec(spec);
-    QVERIFY(w->dataPanel()->generate());
+    QVERIFY(w->dataPanel()->generateNow());
     expectNotFitted(*w, 40);
     w->showTab(w->effectsView());  // switching tabs must not draw the old fit back
     QVERIFY(w->effectsView()->shownLearners().isEmpty());

@@ -26,7 +26,9 @@
 #include "plots/EdfExplorer.hpp"
 #include "plots/FitDiagnostics.hpp"
 #include "plots/KernelChart.hpp"
+#include "plots/LearnerFitView.hpp"
 #include "plots/LearnerRaceView.hpp"
+#include "plots/ModelSummaryView.hpp"
 #include "plots/PartialEffectsView.hpp"
 #include "plots/RiskPlot.hpp"
 #include "plots/SelectionPlot.hpp"
@@ -186,28 +188,40 @@ void MainWindow::buildPlots() {
   diagnostics_ = new FitDiagnostics(&sink_);
   selection_ = new SelectionPlot(&sink_);
   race_ = new LearnerRaceView(&sink_);
+  learnerFit_ = new LearnerFitView(&sink_);
+  summary_ = new ModelSummaryView;
   edf_ = new EdfExplorer(&sink_);
   kernels_ = new KernelChart(&sink_);
   cv_ = new CrossValidationView(&sink_);
   connect(cv_, &CrossValidationView::runRequested, this, &MainWindow::startCrossValidation);
   connect(cv_, &CrossValidationView::mstopChosen, modelPanel_->mstopBox(), &QSpinBox::setValue);
-  tabs_->addTab(effects_, tr("Partial effects"));
-  tabs_->addTab(risk_, tr("Risk"));
-  tabs_->addTab(diagnostics_, tr("Fitted vs observed"));
-  tabs_->addTab(selection_, tr("Selection"));
-  tabs_->addTab(race_, tr("Learner race"));
-  tabs_->addTab(edf_, tr("edf / lambda"));
-  tabs_->addTab(kernels_, tr("Kernel timings"));
-  tabs_->addTab(cv_, tr("Cross-validation"));
-  tabs_->setTabToolTip(0, tr("One plot per selected covariate, centred by its mean over the training rows"));
-  tabs_->setTabToolTip(1, tr("Training risk per iteration"));
-  tabs_->setTabToolTip(2, tr("Fitted values and residuals against the data on the response scale, one point per "
-                             "used row (when a fit stops)"));
-  tabs_->setTabToolTip(3, tr("Selection frequencies and risk reduction per covariate"));
-  tabs_->setTabToolTip(4, tr("Teaching mode: every candidate's RSS reduction in one iteration (use Step)"));
-  tabs_->setTabToolTip(5, tr("edf as a function of lambda under both definitions"));
-  tabs_->setTabToolTip(6, tr("OpenCL kernel benchmark: time and bandwidth against n"));
-  tabs_->setTabToolTip(7, tr("Out-of-bag risk per fold and its mean: choose mstop by resampling (mboost's cvrisk)"));
+  const std::pair<QWidget*, QString> pages[] = {
+      {effects_, tr("Partial effects")},
+      {risk_, tr("Risk")},
+      {diagnostics_, tr("Fitted vs observed")},
+      {selection_, tr("Selection")},
+      {summary_, tr("Model summary")},
+      {race_, tr("Learner race")},
+      {learnerFit_, tr("What the learner fits")},
+      {edf_, tr("edf / lambda")},
+      {kernels_, tr("Kernel timings")},
+      {cv_, tr("Cross-validation")},
+  };
+  for (const auto& [page, title] : pages) tabs_->addTab(page, title);
+  auto tip = [this](QWidget* page, const QString& text) { tabs_->setTabToolTip(tabs_->indexOf(page), text); };
+  tip(effects_, tr("One plot per covariate, centred by its mean over the training rows"));
+  tip(risk_, tr("Training risk per iteration"));
+  tip(diagnostics_, tr("Fitted values and residuals against the data on the response scale, one point per used "
+                       "row (when a fit stops)"));
+  tip(selection_, tr("Selection frequencies and risk reduction per covariate"));
+  tip(summary_, tr("The model in figures (as the command line's fit summary) and each learner's share of the risk "
+                   "reduction (mboost's varimp)"));
+  tip(race_, tr("Teaching mode: every candidate's RSS reduction in one iteration (use Step)"));
+  tip(learnerFit_, tr("Teaching mode: the negative gradient of every row against the next winner's covariate, with "
+                      "the winner's fit to it (use Step)"));
+  tip(edf_, tr("edf as a function of lambda under both definitions"));
+  tip(kernels_, tr("OpenCL kernel benchmark: time and bandwidth against n"));
+  tip(cv_, tr("Out-of-bag risk per fold and its mean: choose mstop by resampling (mboost's cvrisk)"));
   setCentralWidget(tabs_);
 }
 
@@ -249,6 +263,8 @@ void MainWindow::clearFitViews() {
   diagnostics_->clear();
   selection_->clear();
   race_->clear();
+  learnerFit_->clear();
+  summary_->clear();
   edf_->clear();
   raceIteration_ = -1;
 }
@@ -279,7 +295,11 @@ void MainWindow::refreshView(QWidget* page) {
   else if (page == race_ && s.race) {
     race_->showSnapshot(s);
     raceIteration_ = s.race->iteration;
-  } else if (page == edf_)
+  } else if (page == learnerFit_)
+    learnerFit_->showSnapshot(s);
+  else if (page == summary_)
+    summary_->showSnapshot(s);
+  else if (page == edf_)
     edf_->setSetup(s.setup);
 }
 

@@ -37,7 +37,9 @@ class DataPanel;
 class EdfExplorer;
 class FitDiagnostics;
 class KernelChart;
+class LearnerFitView;
 class LearnerRaceView;
+class ModelSummaryView;
 class LogPanel;
 class ModelPanel;
 class PartialEffectsView;
@@ -64,6 +66,8 @@ class MainWindow : public QMainWindow {
   FitDiagnostics* diagnostics() const { return diagnostics_; }
   SelectionPlot* selectionPlot() const { return selection_; }
   LearnerRaceView* raceView() const { return race_; }
+  LearnerFitView* learnerFitView() const { return learnerFit_; }
+  ModelSummaryView* summaryView() const { return summary_; }
   EdfExplorer* edfExplorer() const { return edf_; }
   KernelChart* kernelChart() const { return kernels_; }
   CrossValidationView* cvView() const { return cv_; }
@@ -184,6 +188,8 @@ class MainWindow : public QMainWindow {
   FitDiagnostics* diagnostics_ = nullptr;
   SelectionPlot* selection_ = nullptr;
   LearnerRaceView* race_ = nullptr;
+  LearnerFitView* learnerFit_ = nullptr;
+  ModelSummaryView* summary_ = nullptr;
   EdfExplorer* edf_ = nullptr;
   KernelChart* kernels_ = nullptr;
   CrossValidationView* cv_ = nullptr;

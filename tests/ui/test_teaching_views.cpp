@@ -1,0 +1,95 @@
+// The Model summary tab (the fit summary as a panel, and mboost's varimp) and the "What the learner fits" tab
+// (the negative gradient against the next winner's covariate, with the winner's fit to it).
+#include <QLabel>
+#include <QTableWidget>
+#include <QtTest>
+
+#include "data/DataPanel.hpp"
+#include "model/ModelSummary.hpp"
+#include "plots/LearnerFitView.hpp"
+#include "plots/ModelSummaryView.hpp"
+#include "plots/PlotWidget.hpp"
+#include "support/StudioFixture.hpp"
+
+using namespace gbui;
+
+namespace {
+
+QString cell(QTableWidget* t, int r, int c) { return t->item(r, c) ? t->item(r, c)->text() : QString(); }
+
+}  // namespace
+
+class TeachingViewsTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void summaryShowsTheModelAndItsVarimp() {
+    auto w = gbtest::makeWindow(800, 8, 120, 3, "summary");
+    ModelSummaryView* v = w->summaryView();
+    QCOMPARE(v->importanceTable()->rowCount(), 0);
+    QVERIFY(gbtest::fitAndWait(*w));
+    w->showTab(v);
+    QStringList labels;
+    for (int r = 0; r < v->summaryTable()->rowCount(); ++r) labels << cell(v->summaryTable(), r, 0);
+    for (const char* l : {"rows", "family", "learners", "lambda", "risk", "selected", "compute"})
+      QVERIFY2(labels.contains(l), l);
+    QVERIFY(cell(v->summaryTable(), labels.indexOf("rows"), 1).startsWith("800"));
+    // The varimp table: every learner, in the engine's order (largest risk reduction first), shares adding to 100%.
+    const gb::Model model = modelOfSnapshot(w->controller()->lastSnapshot());
+    const std::vector<gb::LearnerImportance> expected = gb::variableImportance(model);
+    QCOMPARE(v->importanceTable()->rowCount(), static_cast<int>(expected.size()));
+    double total = 0.0, previous = 101.0;
+    for (int r = 0; r < v->importanceTable()->rowCount(); ++r) {
+      QCOMPARE(cell(v->importanceTable(), r, 0), QString::fromStdString(expected[static_cast<std::size_t>(r)].name));
+      const double share = cell(v->importanceTable(), r, 1).remove(" %").toDouble();
+      QVERIFY(share <= previous + 1e-9);
+      previous = share;
+      total += share;
+      QCOMPARE(cell(v->importanceTable(), r, 3).toInt(), expected[static_cast<std::size_t>(r)].selected);
+    }
+    QVERIFY2(std::abs(total - 100.0) < 0.05 * v->importanceTable()->rowCount(), qPrintable(QString::number(total)));
+    int counted = 0;
+    for (int c : model.pathLearner) counted += c >= 0 ? 1 : 0;
+    QCOMPARE(counted, 120);
+  }
+
+  // The view's winner is the learner the next Step selects; its fit is drawn over the covariate's range.
+  void learnerFitShowsTheNextWinner() {
+    auto w = gbtest::makeWindow(600, 6, 50, 5, "learnerfit");
+    LearnerFitView* v = w->learnerFitView();
+    QCOMPARE(v->learner(), -1);
+    for (int step = 0; step < 3; ++step) {
+      QVERIFY(gbtest::stepAndWait(*w));
+      w->showTab(v);
+      const int predicted = v->learner();
+      QVERIFY(predicted >= 0);
+      QVERIFY(v->pointsShown() > 0 && v->pointsShown() <= 600);
+      QVERIFY(!v->fitX().empty() && v->fitX().size() == v->fitY().size());
+      const auto& setup = *w->controller()->lastSnapshot().setup;
+      QCOMPARE(v->plot()->xAxis->label(),
+               QString::fromStdString(setup.learners[static_cast<std::size_t>(predicted)].name));
+      QVERIFY(v->caption()->text().contains(
+          QString::fromStdString(setup.learners[static_cast<std::size_t>(predicted)].name)));
+      QVERIFY(gbtest::stepAndWait(*w));
+      QCOMPARE(w->controller()->lastSnapshot().pathLearner.back(), predicted);
+    }
+  }
+
+  void newDataEmptiesBothViews() {
+    auto w = gbtest::makeWindow(400, 4, 30, 7, "teachclear");
+    QVERIFY(gbtest::fitAndWait(*w));
+    w->showTab(w->summaryView());
+    w->showTab(w->learnerFitView());
+    QVERIFY(w->summaryView()->importanceTable()->rowCount() > 0);
+    QVERIFY(w->learnerFitView()->learner() >= 0);
+    gb::PaperDataSpec spec = w->dataPanel()->generatorSpec();
+    spec.seed = 8;
+    w->dataPanel()->setGeneratorSpec(spec);
+    QVERIFY(w->dataPanel()->generateNow());
+    QCOMPARE(w->summaryView()->importanceTable()->rowCount(), 0);
+    QCOMPARE(w->learnerFitView()->learner(), -1);
+  }
+};
+
+QTEST_MAIN(TeachingViewsTest)
+#include "test_teaching_views.moc"

@@ -1,0 +1,135 @@
+#include "plots/LearnerFitView.hpp"
+
+#include <QLabel>
+#include <QVBoxLayout>
+#include <algorithm>
+
+#include "common/QtConvert.hpp"
+#include "model/PartialEffect.hpp"
+#include "plots/PlotWidget.hpp"
+
+namespace gbui {
+namespace {
+
+constexpr std::size_t kMaxPoints = 3000;  // drawn rows (every k-th): enough to see the cloud
+constexpr double kMaxHostWork = 2e7;      // rows x learners worked out on the host without a race
+constexpr std::size_t kNoLearner = static_cast<std::size_t>(-1);
+
+// The negative gradient at the snapshot's fitted values (binomial's observed 0/1 coded back to -1/+1).
+std::vector<double> negativeGradient(const FitSetup& setup, const std::vector<double>& f) {
+  std::vector<double> u(f.size());
+  const bool binomial = setup.settings.family == gb::Family::Binomial;
+  for (std::size_t i = 0; i < f.size() && i < setup.observed.size(); ++i) {
+    const double y = binomial ? 2.0 * setup.observed[i] - 1.0 : setup.observed[i];
+    u[i] = setup.family.ngradient(y, f[i]);
+  }
+  return u;
+}
+
+// The next iteration's winner: the race's when it is for that iteration, else the best of every learner's step.
+std::size_t winner(const FitSnapshot& s, const std::vector<double>& u) {
+  if (s.race && s.race->iteration == s.iteration + 1 && !s.race->reduction.empty())
+    return static_cast<std::size_t>(std::max_element(s.race->reduction.begin(), s.race->reduction.end()) -
+                                    s.race->reduction.begin());
+  const FitSetup& setup = *s.setup;
+  if (static_cast<double>(u.size()) * static_cast<double>(setup.learners.size()) > kMaxHostWork) return kNoLearner;
+  std::size_t best = kNoLearner;
+  double bestReduction = -1.0;
+  for (std::size_t j = 0; j < setup.learners.size(); ++j) {
+    const double r = gb::learnerStep(setup.learners[j], setup.covariate(j), u, nullptr, 1.0).reduction;
+    if (r > bestReduction) {
+      bestReduction = r;
+      best = j;
+    }
+  }
+  return best;
+}
+
+}  // namespace
+
+LearnerFitView::LearnerFitView(MessageSink* sink, QWidget* parent) : QWidget(parent) {
+  auto* layout = new QVBoxLayout(this);
+  layout->setContentsMargins(2, 2, 2, 2);
+  caption_ = new QLabel;
+  caption_->setWordWrap(true);
+  caption_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+  layout->addWidget(caption_);
+  plot_ = new PlotWidget;
+  plot_->setMessageSink(sink);
+  plot_->setExportName("learner-fit");
+  points_ = plot_->addGraph();
+  points_->setName(tr("negative gradient u of each row"));
+  points_->setLineStyle(QCPGraph::lsNone);
+  points_->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssDisc, QColor(90, 90, 90, 70), 3));
+  fit_ = plot_->addGraph();
+  fit_->setName(tr("the learner's fit to u"));
+  fit_->setPen(QPen(QColor(214, 39, 40), 2));
+  added_ = plot_->addGraph();
+  added_->setName(tr("the step added (nu x fit)"));
+  added_->setPen(QPen(QColor(31, 119, 180), 2, Qt::DashLine));
+  plot_->legend->setVisible(true);
+  plot_->legend->setFont(QFont(plot_->font().family(), 8));
+  plot_->yAxis->setLabel(tr("negative gradient u"));
+  layout->addWidget(plot_, 1);
+  clear();
+}
+
+std::size_t LearnerFitView::pointsShown() const { return static_cast<std::size_t>(points_->dataCount()); }
+
+void LearnerFitView::explain(const QString& why) {
+  step_.reset();
+  fitX_.clear();
+  fitY_.clear();
+  points_->data()->clear();
+  fit_->data()->clear();
+  added_->data()->clear();
+  caption_->setText(why);
+  plot_->requestReplot();
+}
+
+void LearnerFitView::clear() {
+  explain(
+      tr("Press Step (or finish a fit) to see what the next learner fits: the negative gradient of every row "
+         "against the winning covariate, with that learner's fit to it."));
+}
+
+void LearnerFitView::showSnapshot(const FitSnapshot& s) {
+  if (!s.setup || !s.fitted) return;  // between a job's batches: the view keeps the last finished state
+  const FitSetup& setup = *s.setup;
+  if (!setup.settings.weights.empty())
+    return explain(
+        tr("This view shows unweighted fits; the model has case weights (%1).").arg(qs(setup.settings.weights)));
+  const std::vector<double> u = negativeGradient(setup, *s.fitted);
+  const std::size_t j = winner(s, u);
+  if (j == kNoLearner)
+    return explain(tr("Too many rows and learners to work the race out here: turn on the learner race and Step."));
+  const gb::Learner& l = setup.learners[j];
+  const std::vector<double>& x = setup.covariate(j);
+  gb::LearnerStep step = gb::learnerStep(l, x, u, nullptr, setup.settings.nu);
+  step.learner = static_cast<int>(j);
+  step_ = step;
+  const std::size_t stride = std::max<std::size_t>(1, x.size() / kMaxPoints);
+  QVector<double> px, py;
+  for (std::size_t i = 0; i < x.size(); i += stride) {
+    px.append(x[i]);
+    py.append(u[i]);
+  }
+  points_->setData(px, py);
+  fitX_ = gb::effectGrid(l);
+  const Eigen::VectorXd zero = Eigen::VectorXd::Zero(step.delta.size());
+  const Eigen::VectorXd unshrunk = step.delta / setup.settings.nu;
+  fitY_ = gb::centredEffect(l, zero, unshrunk, fitX_);
+  const std::vector<double> addedY = gb::centredEffect(l, zero, step.delta, fitX_);
+  fit_->setData(qvec(fitX_), qvec(fitY_), true);
+  added_->setData(qvec(fitX_), qvec(addedY), true);
+  plot_->xAxis->setLabel(qs(l.name));
+  caption_->setText(tr("Iteration %1: %2 wins. Its learner fits the negative gradient u (for gaussian the residuals "
+                       "y - f) and the iteration adds nu = %3 times that fit to f.")
+                        .arg(s.iteration + 1)
+                        .arg(qs(l.name))
+                        .arg(setup.settings.nu));
+  plot_->rescaleAxes();
+  plot_->requestReplot();
+}
+
+}  // namespace gbui

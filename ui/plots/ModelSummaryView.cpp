@@ -1,0 +1,115 @@
+#include "plots/ModelSummaryView.hpp"
+
+#include <QHeaderView>
+#include <QLabel>
+#include <QSplitter>
+#include <QTableWidget>
+#include <QVBoxLayout>
+
+#include "common/QtConvert.hpp"
+#include "model/ModelSummary.hpp"
+
+namespace gbui {
+namespace {
+
+QTableWidget* makeTable(const QStringList& header) {
+  auto* table = new QTableWidget(0, header.size());
+  table->setHorizontalHeaderLabels(header);
+  table->verticalHeader()->setVisible(false);
+  table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+  table->setSelectionBehavior(QAbstractItemView::SelectRows);
+  table->horizontalHeader()->setStretchLastSection(true);
+  table->setWordWrap(false);
+  return table;
+}
+
+void setRow(QTableWidget* table, int row, const QStringList& cells, bool alignRight = false) {
+  for (int c = 0; c < cells.size(); ++c) {
+    auto* item = new QTableWidgetItem(cells[c]);
+    item->setToolTip(cells[c]);
+    if (alignRight && c > 0) item->setTextAlignment(Qt::AlignRight | Qt::AlignVCenter);
+    table->setItem(row, c, item);
+  }
+}
+
+QString percent(double share) { return QString::number(100.0 * share, 'f', 1) + QStringLiteral(" %"); }
+
+}  // namespace
+
+gb::Model modelOfSnapshot(const FitSnapshot& s) {
+  gb::Model m;
+  if (!s.setup) return m;
+  const FitSetup& setup = *s.setup;
+  m.offset = setup.offset;
+  m.settings = setup.settings;
+  m.responseLevels = setup.responseLevels;
+  for (std::size_t j = 0; j < setup.learners.size(); ++j) {
+    const gb::Learner& l = setup.learners[j];
+    gb::LearnerModel lm;
+    lm.name = l.name;
+    lm.type = l.type;
+    lm.levels = l.levels;
+    lm.lo = l.basis.lo();
+    lm.hi = l.basis.hi();
+    lm.lambda = l.lambda;
+    lm.edf = l.edf;
+    if (j < s.coefficients.size())
+      lm.coefficients.assign(s.coefficients[j].data(), s.coefficients[j].data() + s.coefficients[j].size());
+    lm.selected = j < s.counts.size() ? s.counts[j] : 0;
+    m.learners.push_back(std::move(lm));
+  }
+  m.pathLearner = s.pathLearner;
+  m.pathRisk = s.pathRisk;
+  return m;
+}
+
+ModelSummaryView::ModelSummaryView(QWidget* parent) : QWidget(parent) {
+  heading_ = new QLabel(tr("No model yet: fit one, or open a saved model."));
+  heading_->setWordWrap(true);
+  summary_ = makeTable({tr("Item"), tr("Value")});
+  importance_ = makeTable({tr("Learner"), tr("Share of risk reduction"), tr("Selection frequency"), tr("Selected")});
+  importance_->setToolTip(
+      tr("Variable importance as mboost's varimp: the in-bag risk each learner removed over the iterations that "
+         "selected it, as a share of the whole reduction; the largest first."));
+  auto* split = new QSplitter(Qt::Vertical);
+  split->addWidget(summary_);
+  split->addWidget(importance_);
+  split->setStretchFactor(1, 2);
+  auto* layout = new QVBoxLayout(this);
+  layout->addWidget(heading_);
+  layout->addWidget(split, 1);
+}
+
+void ModelSummaryView::clear() {
+  heading_->setText(tr("No model yet: fit one, or open a saved model."));
+  summary_->setRowCount(0);
+  importance_->setRowCount(0);
+}
+
+void ModelSummaryView::showSnapshot(const FitSnapshot& s) {
+  if (!s.setup) return clear();
+  const FitSetup& setup = *s.setup;
+  const gb::Model model = modelOfSnapshot(s);
+  heading_->setText(tr("Model at iteration %1 of %2").arg(s.iteration).arg(setup.settings.mstop));
+  QList<QStringList> lines;
+  QString rows = QString::number(static_cast<qulonglong>(setup.rows));
+  if (!setup.omissionNote.empty()) rows += QStringLiteral(" (") + qs(setup.omissionNote) + QStringLiteral(")");
+  lines.append({tr("rows"), rows});
+  for (const gb::SummaryLine& l : gb::modelSummaryLines(model)) lines.append({qs(l.label), qs(l.value)});
+  const gb::BackendInfo& b = setup.backend;
+  lines.append({tr("compute"), qs(b.backend + " / " + b.device + " / kernel " + b.kernel + " / " + b.precision)});
+  summary_->setRowCount(static_cast<int>(lines.size()));
+  for (int r = 0; r < lines.size(); ++r) setRow(summary_, r, lines[r]);
+  summary_->resizeColumnToContents(0);
+
+  const std::vector<gb::LearnerImportance> importance = gb::variableImportance(model);
+  importance_->setRowCount(static_cast<int>(importance.size()));
+  for (int r = 0; r < static_cast<int>(importance.size()); ++r) {
+    const gb::LearnerImportance& l = importance[static_cast<std::size_t>(r)];
+    setRow(importance_, r, {qs(l.name), percent(l.share), percent(l.selectionShare), QString::number(l.selected)},
+           true);
+  }
+  importance_->resizeColumnsToContents();
+}
+
+}  // namespace gbui
