@@ -60,6 +60,7 @@ FitSnapshot makeSnapshot(const gb::Booster& booster, std::shared_ptr<const FitSe
   s.coefficients = booster.coefficients();
   s.counts = booster.selectionCounts();
   s.riskReductions = booster.riskReductions();
+  s.steps = std::make_shared<const gb::StepLog>(booster.steps());  // shared chunks: a cheap copy
   return s;
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "compute/Backend.hpp"
+#include "compute/StepLog.hpp"
 #include "data/Dataset.hpp"
 #include "family/FamilyFunctions.hpp"
 #include "learner/Learner.hpp"
@@ -56,6 +57,9 @@ struct FitSnapshot {
   double jobSeconds = 0.0;  // wall time of the current job so far (iterations only)
   // f per used row (link scale); only in a job's last snapshot (an n-length copy, a download on OpenCL).
   std::shared_ptr<const std::vector<double>> fitted;
+  // Every iteration's coefficient step so far (a fit made in this window; null for an opened model): the
+  // iteration scrubber replays any past iteration from it (fit/Replay.hpp).
+  std::shared_ptr<const gb::StepLog> steps;
   unsigned long serial = 0;
 };
 

@@ -222,7 +222,7 @@ void MainWindow::buildPlots() {
   tip(edf_, tr("edf as a function of lambda under both definitions"));
   tip(kernels_, tr("OpenCL kernel benchmark: time and bandwidth against n"));
   tip(cv_, tr("Out-of-bag risk per fold and its mean: choose mstop by resampling (mboost's cvrisk)"));
-  setCentralWidget(tabs_);
+  setCentralWidget(withReplayBar(tabs_));
 }
 
 void MainWindow::showTab(QWidget* page) { tabs_->setCurrentWidget(page); }
@@ -267,6 +267,8 @@ void MainWindow::clearFitViews() {
   summary_->clear();
   edf_->clear();
   raceIteration_ = -1;
+  replayAt_ = -1;
+  updateReplayBar();
 }
 
 void MainWindow::onSnapshot(const FitSnapshot& s) {
@@ -277,12 +279,14 @@ void MainWindow::onSnapshot(const FitSnapshot& s) {
     race_->clear();
     raceIteration_ = -1;
   }
+  replayAt_ = -1;  // a new snapshot (a job's, or an opened model): the scrubber comes back to the latest
+  updateReplayBar();
   // Only the visible view draws during a run (switching tabs draws the latest snapshot there).
   refreshView(tabs_->currentWidget());
 }
 
 void MainWindow::refreshView(QWidget* page) {
-  const FitSnapshot& s = controller_->lastSnapshot();
+  const FitSnapshot& s = shownSnapshot();
   if (!s.setup) return;
   if (page == effects_)
     effects_->showSnapshot(s);
@@ -319,6 +323,7 @@ void MainWindow::onStateChanged(FitState state) {
   modelPanel_->setEnabled(!running);
   // A fresh fit starts without a snapshot: the previous fit's plots go while the new one sets up.
   if (running && !controller_->lastSnapshot().setup) clearFitViews();
+  updateReplayBar();
   refreshSession();
 }
 

@@ -40,6 +40,7 @@ class KernelChart;
 class LearnerFitView;
 class LearnerRaceView;
 class ModelSummaryView;
+class ReplayBar;
 class LogPanel;
 class ModelPanel;
 class PartialEffectsView;
@@ -68,6 +69,9 @@ class MainWindow : public QMainWindow {
   LearnerRaceView* raceView() const { return race_; }
   LearnerFitView* learnerFitView() const { return learnerFit_; }
   ModelSummaryView* summaryView() const { return summary_; }
+  ReplayBar* replayBar() const { return replayBar_; }
+  // What the views show: the latest snapshot, or the replayed iteration while the scrubber is moved back.
+  const FitSnapshot& shownSnapshot() const;
   EdfExplorer* edfExplorer() const { return edf_; }
   KernelChart* kernelChart() const { return kernels_; }
   CrossValidationView* cvView() const { return cv_; }
@@ -159,6 +163,11 @@ class MainWindow : public QMainWindow {
   void refreshSession();
   // Empties every fit view (new data, or a fresh fit setting up: nothing of the old fit may stay on show).
   void clearFitViews();
+  // The iteration scrubber (MainWindowReplay.cpp): the bar above the tabs, its choice and Reset.
+  QWidget* withReplayBar(QWidget* tabs);
+  void updateReplayBar();
+  void replayIteration(int m);
+  void resetFit();
   void buildHelpMenu();
   void buildViewMenu();
   void openDocument(const QString& path);
@@ -190,6 +199,9 @@ class MainWindow : public QMainWindow {
   LearnerRaceView* race_ = nullptr;
   LearnerFitView* learnerFit_ = nullptr;
   ModelSummaryView* summary_ = nullptr;
+  ReplayBar* replayBar_ = nullptr;
+  int replayAt_ = -1;     // the replayed iteration, -1: the latest
+  FitSnapshot replayed_;  // its snapshot (fit/Replay.hpp)
   EdfExplorer* edf_ = nullptr;
   KernelChart* kernels_ = nullptr;
   CrossValidationView* cv_ = nullptr;

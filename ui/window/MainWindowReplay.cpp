@@ -1,0 +1,60 @@
+// MainWindow's iteration scrubber: replays a past iteration of the fit on show from its recorded steps, and Reset.
+#include <QVBoxLayout>
+
+#include "fit/Replay.hpp"
+#include "plots/LearnerRaceView.hpp"
+#include "window/MainWindow.hpp"
+#include "window/ReplayBar.hpp"
+
+namespace gbui {
+
+QWidget* MainWindow::withReplayBar(QWidget* tabs) {
+  auto* central = new QWidget;
+  auto* layout = new QVBoxLayout(central);
+  layout->setContentsMargins(0, 0, 0, 0);
+  layout->setSpacing(0);
+  replayBar_ = new ReplayBar;
+  layout->addWidget(replayBar_);
+  layout->addWidget(tabs, 1);
+  connect(replayBar_, &ReplayBar::iterationChosen, this, &MainWindow::replayIteration);
+  connect(replayBar_, &ReplayBar::resetRequested, this, &MainWindow::resetFit);
+  return central;
+}
+
+const FitSnapshot& MainWindow::shownSnapshot() const {
+  return replayAt_ >= 0 ? replayed_ : controller_->lastSnapshot();
+}
+
+void MainWindow::updateReplayBar() {
+  if (!replayBar_) return;
+  const FitSnapshot& last = controller_->lastSnapshot();
+  const bool idle = !controller_->isRunning();
+  if (replayAt_ >= 0 && idle) return;  // the user is replaying: keep the slider where it is
+  replayAt_ = -1;
+  replayBar_->follow(last.iteration, idle && canReplay(last), idle && last.setup != nullptr);
+}
+
+void MainWindow::replayIteration(int m) {
+  const FitSnapshot& last = controller_->lastSnapshot();
+  if (controller_->isRunning() || !canReplay(last)) return;
+  if (m < 0 || m >= last.iteration) {
+    replayAt_ = -1;
+    replayed_ = FitSnapshot();
+  } else {
+    replayed_ = replayAt(last, m);
+    replayAt_ = m;
+  }
+  // The race view shows the race of the iteration on show (or nothing when it could not be worked out here).
+  if (!shownSnapshot().race) race_->clear();
+  refreshView(tabs_->currentWidget());
+}
+
+void MainWindow::resetFit() {
+  if (controller_->isRunning()) return;
+  controller_->reset();
+  clearFitViews();
+  refreshSession();
+  sink_.info(tr("Reset: the fit is dropped; Fit or Step starts again at iteration 0."));
+}
+
+}  // namespace gbui
