@@ -20,6 +20,7 @@ QTableWidget* makeTable(const QStringList& header) {
   table->setSelectionBehavior(QAbstractItemView::SelectRows);
   table->horizontalHeader()->setStretchLastSection(true);
   table->setWordWrap(false);
+  table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 6);  // compact rows
   return table;
 }
 
