@@ -39,6 +39,10 @@ int main(int argc, char** argv) {
   QCommandLineOption rounds("rounds", "Direct/GUI fit pairs for --bench-responsiveness (default 5).", "r", "5");
   QCommandLineOption bench_json("bench-dir", "Kernel reports (*.json) for --screenshot-dir's kernel chart.", "dir");
   parser.addOptions({shots, bench, rows, mstop, backend, rounds, bench_json});
+  parser.addPositionalArgument("files",
+                               "A CSV file to open, optionally with a model.json or result.json fitted to it, "
+                               "or a session (*.gbs.json).",
+                               "[data.csv [model.json]]");
   parser.process(app);
 
   if (parser.isSet(bench)) {
@@ -57,5 +61,6 @@ int main(int argc, char** argv) {
   }
   gbui::MainWindow window;
   window.show();
+  if (!parser.positionalArguments().isEmpty()) window.openPaths(parser.positionalArguments());
   return app.exec();
 }

@@ -275,6 +275,44 @@ class OpenModelTest : public QObject {
     compareShown(before, shown(*w2));
   }
 
+  // gamboost-studio data.csv model.json: the CSV is read, then the model opens over it, without a fit; a missing
+  // file is a message naming it.
+  void commandLineFilesOpenDataThenModel() {
+    gb::PaperDataSpec spec;
+    spec.rows = 600;
+    spec.covariates = 4;
+    spec.informative = 2;
+    spec.seed = 9;
+    const QString csv = gbtest::scratchPath("args-data.csv");
+    gb::writeCsv(csv.toStdString(), gb::generatePaperData(spec).data);
+    auto w = std::make_unique<MainWindow>(gbtest::testOptions("args-fit"));
+    w->show();
+    QSignalSpy read(w->dataPanel(), &DataPanel::loadFinished);
+    QVERIFY(w->openPaths({csv}));
+    QVERIFY(read.wait(20000));
+    gb::ModelSettings settings = w->modelPanel()->settings();
+    settings.mstop = 40;
+    w->modelPanel()->setSettings(settings);
+    QVERIFY(gbtest::fitAndWait(*w));
+    const Shown before = shown(*w);
+    const QString model = gbtest::scratchPath("args-model.json");
+    QVERIFY2(w->saveModel(model), qPrintable(w->messages()->lastError()));
+
+    auto w2 = std::make_unique<MainWindow>(gbtest::testOptions("args-open"));
+    w2->show();
+    const int built = fitJobBoostersBuilt();
+    QSignalSpy opened(w2.get(), &MainWindow::modelOpened);
+    QVERIFY2(w2->openPaths({csv, model}), qPrintable(w2->messages()->lastError()));
+    QVERIFY(opened.wait(20000));
+    QCOMPARE(opened.at(0).at(0).toBool(), true);
+    QCOMPARE(fitJobBoostersBuilt(), built);
+    compareShown(before, shown(*w2));
+
+    const QString missing = gbtest::scratchPath("no-such-file.csv");
+    QVERIFY(!w2->openPaths({missing}));
+    QVERIFY2(w2->messages()->lastError().contains(missing), qPrintable(w2->messages()->lastError()));
+  }
+
   // Fit pressed while a model is being opened: the fit is what the window shows, not the file's model.
   void fitStartedMeanwhileWins() {
     auto w = windowWithData("open-race", kCovariates, kSeed);

@@ -122,6 +122,10 @@ class MainWindow : public QMainWindow {
   // false, after a message, when they cannot start. currentModel: the idle fit's (iteration > 0), else the opened
   // one, else null.
   bool openModel(const QString& path);
+  // Files named on the command line (`gamboost-studio [data.csv] [model.json | result.json] | [session.gbs.json]`):
+  // a session opens as a session; a CSV is read, and a model named with it opens once the CSV is read (a model
+  // alone opens over the data on show). A missing file is a message naming it.
+  bool openPaths(const QStringList& paths);
   bool predictCsv(const QString& dataPath, const QString& outPath);
   std::shared_ptr<const gb::Model> currentModel() const;
 

@@ -105,6 +105,21 @@ void MainWindow::buildModelActions() {
   });
 }
 
+bool MainWindow::openPaths(const QStringList& paths) {
+  QString csv, model;
+  for (const QString& path : paths) {
+    if (!QFileInfo(path).isFile()) {
+      sink_.error(tr("Open"), tr("%1: no such file").arg(path));
+      return false;
+    }
+    if (path.endsWith(".gbs.json")) return openSession(path);
+    (path.endsWith(".json", Qt::CaseInsensitive) ? model : csv) = path;
+  }
+  if (csv.isEmpty()) return model.isEmpty() || openModel(model);
+  pendingModelPath_ = model;  // opened once the CSV is read (above)
+  return dataPanel_->openCsv(csv);
+}
+
 std::shared_ptr<const gb::Model> MainWindow::currentModel() const {
   if (auto booster = controller_->booster(); booster && booster->iteration() > 0)
     return std::make_shared<const gb::Model>(booster->model());
