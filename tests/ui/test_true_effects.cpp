@@ -129,6 +129,36 @@ class TrueEffectsTest : public QObject {
     QVERIFY(sheetDataCsv(w->effectsView()->exportSheet()).contains("true effect"));
   }
 
+  // Large data: the true curves are computed off the window's thread and drawn when ready, with the same values.
+  void largeDataGetsTheTruthFromAWorker() {
+    gb::PaperDataSpec spec;
+    spec.rows = 120000;
+    spec.covariates = 20;
+    spec.informative = 18;
+    spec.seed = 3;
+    QVERIFY(static_cast<double>(spec.rows) * spec.informative > PartialEffectsView::kTruthWorkAtOnce);
+    auto w = windowWith(spec, "large");
+    QVERIFY(gbtest::fitAndWait(*w, 60000));
+    w->showTab(w->effectsView());
+    QTRY_VERIFY_WITH_TIMEOUT(!w->effectsView()->truthPending(), 20000);
+    QVERIFY(anyOverlay(*w));
+    // Handing the truth over again starts a job: nothing is computed on this thread, the curves come later.
+    w->effectsView()->setTruth(w->dataPanel()->truth());
+    QVERIFY(w->effectsView()->truthPending());
+    QVERIFY(!anyOverlay(*w));
+    QTRY_VERIFY_WITH_TIMEOUT(!w->effectsView()->truthPending(), 20000);
+    QVERIFY(anyOverlay(*w));
+    const std::vector<std::string>& informative = w->dataPanel()->truth()->informative;
+    verifyOverlay(*w, learnerNamed(*w, informative.front()), true);
+    for (int c = 1; c <= spec.covariates; ++c) {
+      const std::string name = "x" + std::to_string(c);
+      if (std::count(informative.begin(), informative.end(), name) == 0) {
+        verifyOverlay(*w, learnerNamed(*w, name), false);
+        break;
+      }
+    }
+  }
+
   void checkBoxHidesAndBrings() {
     auto w = windowWith(smallSpec(), "checkbox");
     QVERIFY(gbtest::fitAndWait(*w));

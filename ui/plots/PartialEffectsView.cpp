@@ -14,6 +14,7 @@
 #include <cmath>
 
 #include "common/MessageSink.hpp"
+#include "common/WorkerThread.hpp"
 #include "model/PartialEffect.hpp"
 #include "plots/EffectPlot.hpp"
 
@@ -101,9 +102,8 @@ void PartialEffectsView::clear() {
   drawn_.clear();
   maxAbs_.clear();
   sharedRange_ = 0.0;
-  truthX_.clear();
-  truthY_.clear();
-  truthMaxAbs_.clear();
+  truthCurves_ = TrueCurves{};
+  cancelTruthJob();
   setup_.reset();
   bands_.reset();
   closeDetail();
@@ -142,7 +142,7 @@ double PartialEffectsView::sharedExtent() const {
   double m = 0.0;
   for (std::size_t j = 0; j < maxAbs_.size(); ++j) {
     m = std::max(m, maxAbs_[j]);
-    if (truthShown() && j < truthMaxAbs_.size()) m = std::max(m, truthMaxAbs_[j]);
+    if (truthShown() && j < truthCurves_.maxAbs.size()) m = std::max(m, truthCurves_.maxAbs[j]);
     if (const gb::LearnerBand* b = plots_.contains(static_cast<int>(j)) ? bandFor(static_cast<int>(j)) : nullptr)
       for (const auto* edge : {&b->lower95, &b->upper95})
         for (double v : *edge) m = std::max(m, std::abs(v));
@@ -320,40 +320,64 @@ void PartialEffectsView::setTruth(std::shared_ptr<const gb::TrueEffects> truth) 
   applyTruth();
 }
 
-// On each spline or linear learner's grid; the mean is over the training rows (weighted like basisMeans), so the
-// true curve and the estimate are centred alike. Factors have no true curve in generated data.
+// Small data at once; large data on a worker thread, so that the start of a fit never waits on passes over millions
+// of rows: the true curves appear when ready, unless the set-up or the truth changed meanwhile.
 void PartialEffectsView::computeTruthCurves() {
-  truthX_.clear();
-  truthY_.clear();
-  truthMaxAbs_.clear();
+  truthCurves_ = TrueCurves{};
+  cancelTruthJob();
   if (!setup_ || !truth_) return;
-  const std::size_t learners = setup_->learners.size();
-  truthX_.resize(learners);
-  truthY_.resize(learners);
-  truthMaxAbs_.assign(learners, 0.0);
-  static const std::vector<double> kNoWeights;
-  const std::vector<double>& weights =
-      setup_->settings.weights.empty() ? kNoWeights : setup_->data->column(setup_->settings.weights);
-  try {
-    for (std::size_t j = 0; j < learners; ++j) {
-      const gb::Learner& l = setup_->learners[j];
-      if (l.type == gb::LearnerType::Factor) continue;
-      truthX_[j] = gb::effectGrid(l);
-      truthY_[j] = gb::centredTrueEffect(*truth_, l.name, truthX_[j], setup_->covariate(j), weights);
-      for (double v : truthY_[j]) truthMaxAbs_[j] = std::max(truthMaxAbs_[j], std::abs(v));
-    }
-  } catch (const std::exception& e) {
-    truthX_.clear();
-    truthY_.clear();
-    truthMaxAbs_.clear();
-    if (sink_) sink_->warning(tr("No true effects shown: %1").arg(QString::fromStdString(e.what())));
+  if (trueCurvesWork(*setup_, *truth_) > kTruthWorkAtOnce) {
+    startTruthJob();
+    return;
   }
+  try {
+    truthCurves_ = trueCurves(*setup_, *truth_);
+  } catch (const std::exception& e) {
+    truthCurves_ = TrueCurves{};
+    warnNoTruth(QString::fromStdString(e.what()));
+  }
+}
+
+struct PartialEffectsView::PendingTruth {
+  std::shared_ptr<const FitSetup> setup;
+  std::shared_ptr<const gb::TrueEffects> truth;
+  TrueCurves curves;  // written on the worker; read after the thread has been joined (WorkerThread::finished)
+};
+
+void PartialEffectsView::startTruthJob() {
+  auto pending = std::make_shared<PendingTruth>();
+  pending->setup = setup_;
+  pending->truth = truth_;
+  pendingTruth_ = pending;
+  auto* job = new WorkerThread(this);  // one per job: a superseded one is cancelled and ends on its own
+  truthJob_ = job;
+  connect(job, &WorkerThread::finished, this, [this, job, pending](bool ok, const QString& error, const QString&) {
+    job->deleteLater();
+    if (pending != pendingTruth_) return;  // superseded or cancelled
+    pendingTruth_.reset();
+    if (!ok) return warnNoTruth(error);
+    truthCurves_ = std::move(pending->curves);
+    applyTruth();
+  });
+  job->start([pending](TaskWorker& w) {
+    pending->curves = trueCurves(*pending->setup, *pending->truth, [&w] { return w.cancelRequested(); });
+  });
+}
+
+void PartialEffectsView::cancelTruthJob() {
+  pendingTruth_.reset();
+  if (truthJob_) truthJob_->cancel();
+  truthJob_ = nullptr;
+}
+
+void PartialEffectsView::warnNoTruth(const QString& why) {
+  if (sink_) sink_->warning(tr("No true effects shown: %1").arg(why));
 }
 
 void PartialEffectsView::applyTruthTo(EffectPlot* plot, int learner) const {
   const auto j = static_cast<std::size_t>(learner);
-  if (truthShown() && learner >= 0 && j < truthX_.size())
-    plot->setTrueCurve(truthX_[j], truthY_[j]);
+  if (truthShown() && learner >= 0 && j < truthCurves_.x.size())
+    plot->setTrueCurve(truthCurves_.x[j], truthCurves_.y[j]);
   else
     plot->setTrueCurve({}, {});
 }

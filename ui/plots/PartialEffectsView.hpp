@@ -9,6 +9,7 @@
 // data), every spline or linear plot also draws the true effect, centred over the training rows like the estimate
 // (zero for an uninformative covariate), unless "Show true effects" is unchecked.
 #include <QMap>
+#include <QPointer>
 #include <QSet>
 #include <QWidget>
 #include <memory>
@@ -16,6 +17,7 @@
 #include "compute/EffectBands.hpp"
 #include "data/TrueEffects.hpp"
 #include "fit/FitSnapshot.hpp"
+#include "plots/EffectCurves.hpp"
 #include "plots/PlotExport.hpp"
 
 class QAbstractButton;
@@ -29,6 +31,7 @@ namespace gbui {
 
 class EffectPlot;
 class MessageSink;
+class WorkerThread;
 
 // Columns of the grid for `learners` plots: 1, 2 (up to 4), 3 (up to 9), else 4.
 int effectGridColumns(int learners);
@@ -49,6 +52,10 @@ class PartialEffectsView : public QWidget {
   const gb::TrueEffects* truth() const { return truth_.get(); }
   QCheckBox* showTruthBox() const { return showTruth_; }
   bool truthShown() const;
+  // True while the true curves of a large data set are computed on a worker thread (drawn when ready).
+  bool truthPending() const { return pendingTruth_ != nullptr; }
+  // Training rows times learners with an effect up to which the true curves are computed at once.
+  static constexpr double kTruthWorkAtOnce = 2e6;
 
   // Learners selected at least once (their fitted curves drawn), in learner order.
   QList<int> shownLearners() const;
@@ -84,6 +91,9 @@ class PartialEffectsView : public QWidget {
   const gb::LearnerBand* bandFor(int learner) const;
   double sharedExtent() const;
   void computeTruthCurves();
+  void startTruthJob();
+  void cancelTruthJob();
+  void warnNoTruth(const QString& why);
   void applyTruthTo(EffectPlot* plot, int learner) const;
   void applyTruth();
 
@@ -100,8 +110,10 @@ class PartialEffectsView : public QWidget {
   std::shared_ptr<const FitSetup> setup_;
   std::shared_ptr<const gb::EffectBands> bands_;
   std::shared_ptr<const gb::TrueEffects> truth_;
-  std::vector<std::vector<double>> truthX_, truthY_;  // per learner: the true curve on its grid (empty: none)
-  std::vector<double> truthMaxAbs_;
+  TrueCurves truthCurves_;  // per learner: the true curve on its grid (empty: none)
+  struct PendingTruth;
+  std::shared_ptr<PendingTruth> pendingTruth_;
+  QPointer<WorkerThread> truthJob_;
   QMap<int, EffectPlot*> plots_;
   QList<int> order_;  // grid order
   int columns_ = 0;
