@@ -84,14 +84,14 @@ class ExportTest : public QObject {
       QVERIFY(w->exportCurrentPlot(path));
       QVERIFY(QFileInfo(path).size() > 1000);
     }
-    // The grid's CSV: each learner's curve, nothing else.
+    // The grid's CSV: each learner's curve and (generated data) its true effect, nothing else.
     const QString csv = gbtest::scratchPath("grid.csv");
     QVERIFY(w->exportCurrentPlot(csv));
     const QList<QByteArray> lines = csvLines(csv);
-    QCOMPARE(lines.size(), 1 + 12 * gb::kEffectGridPoints);
+    QCOMPARE(lines.size(), 1 + 2 * 12 * gb::kEffectGridPoints);
   }
 
-  // One effect plot's CSV: the curve's rows only (no rug, no knots).
+  // One effect plot's CSV: the curve's rows and the true effect's (generated data) only (no rug, no knots).
   void effectCsvHoldsCurvesOnly() {
     auto w = gbtest::makeWindow(2000, 4, 60, 6, "export-csv");
     QVERIFY(gbtest::fitAndWait(*w));
@@ -103,9 +103,17 @@ class ExportTest : public QObject {
     exportPlot(*plot, path);
     const QList<QByteArray> lines = csvLines(path);
     QCOMPARE(lines.front(), QByteArray("series,x,y"));
-    QCOMPARE(lines.size(), 1 + gb::kEffectGridPoints);
+    QCOMPARE(lines.size(), 1 + 2 * gb::kEffectGridPoints);
     const QByteArray series = '"' + plot->effectGraph()->name().toUtf8() + '"';
-    for (int i = 1; i < lines.size(); ++i) QCOMPARE(lines[i].split(',').front(), series);
+    const QByteArray truth = '"' + plot->trueEffectGraph()->name().toUtf8() + '"';
+    int curveRows = 0, truthRows = 0;
+    for (int i = 1; i < lines.size(); ++i) {
+      const QByteArray name = lines[i].split(',').front();
+      curveRows += name == series;
+      truthRows += name == truth;
+    }
+    QCOMPARE(curveRows, gb::kEffectGridPoints);
+    QCOMPARE(truthRows, gb::kEffectGridPoints);
   }
 
   // Selection, fitted vs observed and Kernel timings export both their plots, side by side as on screen.

@@ -23,6 +23,7 @@
 #include "data/ColumnRolesTable.hpp"
 #include "data/CsvReader.hpp"
 #include "data/GenerateJob.hpp"
+#include "data/TrueEffects.hpp"
 
 namespace gbui {
 
@@ -280,6 +281,7 @@ void DataPanel::installGenerated(gb::PaperData& paper, const std::vector<std::si
   source.paper = paper.spec;
   QStringList informative;
   for (const auto& n : paper.informative) informative << qs(n);
+  truth_ = std::make_shared<const gb::TrueEffects>(gb::trueEffectsOf(paper));
   install(std::make_shared<const gb::Dataset>(std::move(paper.data)), source, missing);
   sink_->info(tr("Generated %1; informative: %2").arg(source.describe(), informative.join(", ")));
 }
@@ -288,11 +290,15 @@ bool DataPanel::openCsv(const QString& path) {
   if (loader_->isRunning()) return false;
   auto result = std::make_shared<std::shared_ptr<gb::Dataset>>();
   auto missing = std::make_shared<std::vector<std::size_t>>();
-  auto done = [this, result, missing, path](bool ok, const QString& error, const QString& details) {
+  auto truth = std::make_shared<std::shared_ptr<const gb::TrueEffects>>();
+  auto truthProblem = std::make_shared<QString>();
+  auto done = [this, result, missing, truth, truthProblem, path](bool ok, const QString& error,
+                                                                 const QString& details) {
     if (ok) {
       DataSourceSpec source;
       source.kind = DataSourceSpec::Kind::Csv;
       source.path = path;
+      adoptCsvTruth(*truth, *truthProblem);
       install(std::move(*result), source, *missing);
       sink_->info(tr("Read %1: %2 rows, %3 columns").arg(path).arg(data_->rows()).arg(data_->cols()));
       emit recentFileUsed(path);
@@ -304,7 +310,7 @@ bool DataPanel::openCsv(const QString& path) {
     progress_->setValue(ok ? 1000 : 0);
     emit loadFinished(ok);
   };
-  auto work = [result, missing, path](TaskWorker& w) {
+  auto work = [result, missing, truth, truthProblem, path](TaskWorker& w) {
     auto data = gb::readCsv(ss(path), {}, [&w](std::uint64_t done, std::uint64_t total) {
       w.reportProgress(total ? double(done) / double(total) : 0.0, {});
       return !w.cancelRequested();
@@ -312,6 +318,11 @@ bool DataPanel::openCsv(const QString& path) {
     // Counted here, not in the roles table: a scan of every cell has no place on the window's thread.
     for (std::size_t c = 0; c < data.cols(); ++c) missing->push_back(data.missingCount(c));
     *result = std::make_shared<gb::Dataset>(std::move(data));
+    try {  // a truth file that cannot be used costs the overlay, not the data
+      if (auto t = gb::readTrueEffects(ss(path))) *truth = std::make_shared<const gb::TrueEffects>(std::move(*t));
+    } catch (const std::exception& e) {
+      *truthProblem = QString::fromStdString(e.what());
+    }
   };
   progress_->setValue(0);
   sink_->info(tr("Reading %1 ...").arg(path));
@@ -333,6 +344,7 @@ void DataPanel::useDataset(std::shared_ptr<const gb::Dataset> data) {
   if (!data || loader_->isRunning()) return;
   std::vector<std::size_t> missing;
   for (std::size_t c = 0; c < data->cols(); ++c) missing.push_back(data->missingCount(c));
+  truth_.reset();
   install(std::move(data), DataSourceSpec{}, missing);
 }
 
@@ -348,6 +360,20 @@ void DataPanel::install(std::shared_ptr<const gb::Dataset> data, const DataSourc
   fillPreview();
   roles_->setColumns(*data_, missing);
   emit dataChanged();
+}
+
+void DataPanel::adoptCsvTruth(std::shared_ptr<const gb::TrueEffects> truth, const QString& problem) {
+  truth_ = std::move(truth);
+  if (!problem.isEmpty())
+    sink_->warning(tr("The truth file beside the data is not usable, so no true effects are shown: %1").arg(problem));
+  else if (truth_ && !truth_->effectKnown())
+    sink_->warning(tr("%1: the effect \"%2\" is not one the window can draw (it draws \"%3\"); no true effects "
+                      "are shown")
+                       .arg(qs(truth_->source), qs(truth_->effect), qs(gb::kPaperEffectFormula)));
+  else if (truth_)
+    sink_->info(tr("True effects from %1 (informative: %2)")
+                    .arg(qs(truth_->source))
+                    .arg(static_cast<int>(truth_->informative.size())));
 }
 
 namespace {

@@ -16,6 +16,10 @@ class QPushButton;
 class QSpinBox;
 class QTableWidget;
 
+namespace gb {
+struct TrueEffects;
+}
+
 namespace gbui {
 
 class ColumnRolesTable;
@@ -31,6 +35,8 @@ class DataPanel : public QWidget {
 
   std::shared_ptr<const gb::Dataset> dataset() const { return data_; }
   const DataSourceSpec& source() const { return source_; }
+  // The truth behind the data (generated here, or a CSV's "<csv>.truth.json"); null when there is none.
+  std::shared_ptr<const gb::TrueEffects> truth() const { return truth_; }
   ColumnRoles roles() const;
   void setRoles(const ColumnRoles& roles);
 
@@ -79,6 +85,8 @@ class DataPanel : public QWidget {
   void install(std::shared_ptr<const gb::Dataset> data, const DataSourceSpec& source,
                const std::vector<std::size_t>& missing);
   void fillPreview();
+  // Takes a CSV's truth file as read on the worker (or why it was not usable) and says so in the log.
+  void adoptCsvTruth(std::shared_ptr<const gb::TrueEffects> truth, const QString& problem);
 
   MessageSink* sink_;
   QSpinBox* rows_;
@@ -100,6 +108,7 @@ class DataPanel : public QWidget {
   WorkerThread* loader_;
   std::shared_ptr<const gb::Dataset> data_;
   DataSourceSpec source_;
+  std::shared_ptr<const gb::TrueEffects> truth_;
 };
 
 }  // namespace gbui

@@ -48,6 +48,10 @@ EffectPlot::EffectPlot(bool compact, QWidget* parent) : PlotWidget(parent), comp
   upper90_ = bandEdge(tr("90% bootstrap band"));
   upper90_->setChannelFillGraph(lower90_);
   upper90_->setBrush(QColor(31, 119, 180, 80));
+  // The truth sits on the main layer: above the bands, below the estimate's own layer.
+  truth_ = addGraph();
+  truth_->setPen(QPen(QColor(200, 40, 40), compact ? 1.0 : 1.4, Qt::DashLine));
+  truth_->setAdaptiveSampling(false);
   addLayer("effect", layer("main"), QCustomPlot::limAbove);
   layer("effect")->setMode(QCPLayer::lmBuffered);
   effect_ = addGraph();
@@ -106,13 +110,16 @@ void EffectPlot::setLearner(const FitSetup& setup, int learner) {
   const QString scale = qs(setup.family.scaleName());
   yAxis->setLabel(compact_ ? tr("%1: f(x) — %2").arg(qs(setup.responseName), scale)
                            : tr("%1: centred f(x) — %2").arg(qs(setup.responseName), scale));
-  setToolTip(tr("Partial effect of %1 on %2 (%3), centred by its mean over the %4 training rows (%5; lambda %6, "
-                "edf %7). Click to enlarge; right-click to export.")
-                 .arg(qs(l.name), qs(setup.responseName), scale)
-                 .arg(setup.rows)
-                 .arg(typeNote(l))
-                 .arg(l.lambda, 0, 'g', 4)
-                 .arg(l.edf, 0, 'g', 4));
+  baseToolTip_ = (tr("Partial effect of %1 on %2 (%3), centred by its mean over the %4 training rows (%5; lambda %6, "
+                     "edf %7). Click to enlarge; right-click to export.")
+                      .arg(qs(l.name), qs(setup.responseName), scale)
+                      .arg(setup.rows)
+                      .arg(typeNote(l))
+                      .arg(l.lambda, 0, 'g', 4)
+                      .arg(l.edf, 0, 'g', 4));
+  truth_->setName(qs(l.name) + tr(" true effect (centred)"));
+  truth_->data()->clear();
+  updateTruthNote();
   setXAxisFor(setup, l);
   effect_->data()->clear();
   setSelectedYet(true);
@@ -165,6 +172,28 @@ void EffectPlot::setSelectedYet(bool selected) {
 }
 
 void EffectPlot::setCurve(const EffectCurve& curve) { effect_->setData(qvec(curve.x), qvec(curve.y), true); }
+
+void EffectPlot::setTrueCurve(const std::vector<double>& x, const std::vector<double>& y) {
+  if (x.empty())
+    truth_->data()->clear();
+  else
+    truth_->setData(qvec(x), qvec(y), true);
+  updateTruthNote();
+}
+
+void EffectPlot::updateTruthNote() {
+  const bool shown = hasTrueCurve();
+  setToolTip(shown
+                 ? baseToolTip_ + "\n" + tr("Dashed red: the true effect of the generated data, centred the same way.")
+                 : baseToolTip_);
+  if (compact_) return;  // a small plot has no room for a legend; its tooltip says it
+  legend->clearItems();
+  if (shown) {
+    effect_->addToLegend();
+    truth_->addToLegend();
+  }
+  legend->setVisible(shown);
+}
 
 void EffectPlot::setBand(const gb::LearnerBand* band) {
   if (!band) {

@@ -3,7 +3,8 @@
 // translucent ticks at the bottom, of at most kRugTicks rows) and interior knots (ticks on the top axis; the x axis
 // is named after the covariate), a linear term as a line with its rug, a factor as one point per level
 // with the level names on the x axis; behind the curve, when a fit has them, its bootstrap bands (95% lighter, 90%
-// darker; a factor's as a step per level).
+// darker; a factor's as a step per level); for generated data, the true partial effect as a thin dashed line under
+// the estimate (the tooltip, and the enlarged plot's legend, say "true effect").
 #include "compute/EffectBands.hpp"
 #include "plots/EffectCurves.hpp"
 #include "plots/PlotWidget.hpp"
@@ -37,6 +38,10 @@ class EffectPlot : public PlotWidget {
   void setBand(const gb::LearnerBand* band);
   // lower95, lower90, upper90, upper95: empty graphs when the plot has no band.
   QList<QCPGraph*> bandGraphs() const { return {lower95_, lower90_, upper90_, upper95_}; }
+  // The true partial effect on the curve's grid, centred like the estimate; empty x removes it.
+  void setTrueCurve(const std::vector<double>& x, const std::vector<double>& y);
+  bool hasTrueCurve() const { return !truth_->data()->isEmpty(); }
+  QCPGraph* trueEffectGraph() const { return truth_; }
   // Redraws only the curve's own buffered layer (axes, rug and knots stay as drawn): valid while the axis
   // ranges are unchanged, and a fraction of a full replot's cost.
   void replotCurveOnly();
@@ -49,13 +54,16 @@ class EffectPlot : public PlotWidget {
 
  private:
   void setXAxisFor(const FitSetup& setup, const gb::Learner& l);
+  void updateTruthNote();
 
   bool compact_;
   bool selectedYet_ = true;
   int learner_ = -1;
   QString curveTitle_;
+  QString baseToolTip_;
   QCPGraph* effect_ = nullptr;
   QCPGraph* rug_ = nullptr;
+  QCPGraph* truth_ = nullptr;
   QCPGraph* lower95_ = nullptr;
   QCPGraph* upper95_ = nullptr;
   QCPGraph* lower90_ = nullptr;

@@ -1,5 +1,6 @@
 #include "plots/PartialEffectsView.hpp"
 
+#include <QCheckBox>
 #include <QGridLayout>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -12,6 +13,9 @@
 #include <QVBoxLayout>
 #include <cmath>
 
+#include "common/MessageSink.hpp"
+#include "common/WorkerThread.hpp"
+#include "model/PartialEffect.hpp"
 #include "plots/EffectPlot.hpp"
 
 namespace gbui {
@@ -32,6 +36,15 @@ PartialEffectsView::PartialEffectsView(MessageSink* sink, QWidget* parent) : QWi
          "plot to enlarge it."));
   hint_->setWordWrap(true);
   layout->addWidget(hint_);
+  showTruth_ = new QCheckBox(tr("Show true effects"));
+  showTruth_->setChecked(true);
+  showTruth_->setEnabled(false);
+  showTruth_->setToolTip(
+      tr("Draw the true effect of generated data (dashed red, centred like the estimate; zero "
+         "for a covariate without effect). Only for data whose truth is known: generated here, "
+         "or a CSV with its .truth.json beside it."));
+  connect(showTruth_, &QCheckBox::toggled, this, &PartialEffectsView::applyTruth);
+  layout->addWidget(showTruth_, 0, Qt::AlignRight);
   splitter_ = new QSplitter(Qt::Vertical);
   detailBox_ = new QWidget;
   auto* detailLayout = new QVBoxLayout(detailBox_);
@@ -89,6 +102,8 @@ void PartialEffectsView::clear() {
   drawn_.clear();
   maxAbs_.clear();
   sharedRange_ = 0.0;
+  truthCurves_ = TrueCurves{};
+  cancelTruthJob();
   setup_.reset();
   bands_.reset();
   closeDetail();
@@ -110,6 +125,7 @@ EffectPlot* PartialEffectsView::ensurePlot(int learner) {
   plot->setMessageSink(sink_);
   plot->setLearner(*setup_, learner);
   plot->setBand(bandFor(learner));
+  applyTruthTo(plot, learner);
   connect(plot, &EffectPlot::clicked, this, &PartialEffectsView::enlarge);
   plots_.insert(learner, plot);
   return plot;
@@ -126,6 +142,7 @@ double PartialEffectsView::sharedExtent() const {
   double m = 0.0;
   for (std::size_t j = 0; j < maxAbs_.size(); ++j) {
     m = std::max(m, maxAbs_[j]);
+    if (truthShown() && j < truthCurves_.maxAbs.size()) m = std::max(m, truthCurves_.maxAbs[j]);
     if (const gb::LearnerBand* b = plots_.contains(static_cast<int>(j)) ? bandFor(static_cast<int>(j)) : nullptr)
       for (const auto* edge : {&b->lower95, &b->upper95})
         for (double v : *edge) m = std::max(m, std::abs(v));
@@ -166,6 +183,7 @@ void PartialEffectsView::startSetup(std::shared_ptr<const FitSetup> setup) {
   const int learners = static_cast<int>(setup_->learners.size());
   drawn_.assign(setup_->learners.size(), Eigen::VectorXd());
   maxAbs_.assign(setup_->learners.size(), 0.0);
+  computeTruthCurves();
   columns_ = effectGridColumns(learners);
   for (int j = 0; j < learners; ++j) ensurePlot(j)->setSelectedYet(false);
   for (int c = 0; c < 4; ++c) grid_->setColumnStretch(c, c < columns_ ? 1 : 0);
@@ -263,6 +281,7 @@ void PartialEffectsView::enlarge(int learner) {
   detailLearner_ = learner;
   detail_->setLearner(*setup_, learner);
   detail_->setBand(bandFor(learner));
+  applyTruthTo(detail_, learner);
   detail_->setSelectedYet(plots_.value(learner)->selectedYet());
   if (drawn_[learner].size() > 0) detail_->setCurve(centredEffect(*setup_, learner, drawn_[learner]));
   detail_->setValueRange(sharedRange_);
@@ -286,6 +305,94 @@ PlotSheet PartialEffectsView::exportSheet() const {
   sheet.columns = std::max(1, columns_);
   for (int j : order_) sheet.plots.append(plots_.value(j));
   return sheet;
+}
+
+}  // namespace gbui
+
+namespace gbui {
+
+bool PartialEffectsView::truthShown() const { return truth_ && showTruth_->isChecked(); }
+
+void PartialEffectsView::setTruth(std::shared_ptr<const gb::TrueEffects> truth) {
+  truth_ = truth && truth->effectKnown() ? std::move(truth) : nullptr;
+  showTruth_->setEnabled(truth_ != nullptr);
+  computeTruthCurves();
+  applyTruth();
+}
+
+// Small data at once; large data on a worker thread, so that the start of a fit never waits on passes over millions
+// of rows: the true curves appear when ready, unless the set-up or the truth changed meanwhile.
+void PartialEffectsView::computeTruthCurves() {
+  truthCurves_ = TrueCurves{};
+  cancelTruthJob();
+  if (!setup_ || !truth_) return;
+  if (trueCurvesWork(*setup_, *truth_) > kTruthWorkAtOnce) {
+    startTruthJob();
+    return;
+  }
+  try {
+    truthCurves_ = trueCurves(*setup_, *truth_);
+  } catch (const std::exception& e) {
+    truthCurves_ = TrueCurves{};
+    warnNoTruth(QString::fromStdString(e.what()));
+  }
+}
+
+struct PartialEffectsView::PendingTruth {
+  std::shared_ptr<const FitSetup> setup;
+  std::shared_ptr<const gb::TrueEffects> truth;
+  TrueCurves curves;  // written on the worker; read after the thread has been joined (WorkerThread::finished)
+};
+
+void PartialEffectsView::startTruthJob() {
+  auto pending = std::make_shared<PendingTruth>();
+  pending->setup = setup_;
+  pending->truth = truth_;
+  pendingTruth_ = pending;
+  auto* job = new WorkerThread(this);  // one per job: a superseded one is cancelled and ends on its own
+  truthJob_ = job;
+  connect(job, &WorkerThread::finished, this, [this, job, pending](bool ok, const QString& error, const QString&) {
+    job->deleteLater();
+    if (pending != pendingTruth_) return;  // superseded or cancelled
+    pendingTruth_.reset();
+    if (!ok) return warnNoTruth(error);
+    truthCurves_ = std::move(pending->curves);
+    applyTruth();
+  });
+  job->start([pending](TaskWorker& w) {
+    pending->curves = trueCurves(*pending->setup, *pending->truth, [&w] { return w.cancelRequested(); });
+  });
+}
+
+void PartialEffectsView::cancelTruthJob() {
+  pendingTruth_.reset();
+  if (truthJob_) truthJob_->cancel();
+  truthJob_ = nullptr;
+}
+
+void PartialEffectsView::warnNoTruth(const QString& why) {
+  if (sink_) sink_->warning(tr("No true effects shown: %1").arg(why));
+}
+
+void PartialEffectsView::applyTruthTo(EffectPlot* plot, int learner) const {
+  const auto j = static_cast<std::size_t>(learner);
+  if (truthShown() && learner >= 0 && j < truthCurves_.x.size())
+    plot->setTrueCurve(truthCurves_.x[j], truthCurves_.y[j]);
+  else
+    plot->setTrueCurve({}, {});
+}
+
+// The check box or the truth changed: every plot gets (or loses) its true curve, with the shared range redone.
+void PartialEffectsView::applyTruth() {
+  for (auto it = plots_.begin(); it != plots_.end(); ++it) applyTruthTo(it.value(), it.key());
+  if (!setup_) return;
+  sharedRange_ = sharedExtent() * 1.05;
+  for (int learner : plots_.keys()) replotFully(learner);
+  if (detailLearner_ >= 0) {
+    applyTruthTo(detail_, detailLearner_);
+    detail_->setValueRange(sharedRange_);
+    detail_->requestReplot();
+  }
 }
 
 }  // namespace gbui

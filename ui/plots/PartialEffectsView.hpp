@@ -5,17 +5,23 @@
 // enlarges it above the grid (with a close button). Only plots whose coefficients changed are recomputed and
 // replotted; all share one value range so effects compare at a glance (the range is widened, and everything
 // replotted, only when it changes by > 15%); plots out of view are drawn when they come into view. Bootstrap bands of
-// the fit, when given, shade behind every curve and count in the shared range.
+// the fit, when given, shade behind every curve and count in the shared range. When the data has a truth (generated
+// data), every spline or linear plot also draws the true effect, centred over the training rows like the estimate
+// (zero for an uninformative covariate), unless "Show true effects" is unchecked.
 #include <QMap>
+#include <QPointer>
 #include <QSet>
 #include <QWidget>
 #include <memory>
 
 #include "compute/EffectBands.hpp"
+#include "data/TrueEffects.hpp"
 #include "fit/FitSnapshot.hpp"
+#include "plots/EffectCurves.hpp"
 #include "plots/PlotExport.hpp"
 
 class QAbstractButton;
+class QCheckBox;
 class QGridLayout;
 class QLabel;
 class QScrollArea;
@@ -25,6 +31,7 @@ namespace gbui {
 
 class EffectPlot;
 class MessageSink;
+class WorkerThread;
 
 // Columns of the grid for `learners` plots: 1, 2 (up to 4), 3 (up to 9), else 4.
 int effectGridColumns(int learners);
@@ -39,6 +46,16 @@ class PartialEffectsView : public QWidget {
   // The bands of the fit on show (null: none). They belong to the current set-up (a new fit's clears them).
   void setBands(std::shared_ptr<const gb::EffectBands> bands);
   const gb::EffectBands* bands() const { return bands_.get(); }
+  // The truth of the data on show (null: none, or its effect cannot be drawn); it belongs to the data, so clear()
+  // keeps it.
+  void setTruth(std::shared_ptr<const gb::TrueEffects> truth);
+  const gb::TrueEffects* truth() const { return truth_.get(); }
+  QCheckBox* showTruthBox() const { return showTruth_; }
+  bool truthShown() const;
+  // True while the true curves of a large data set are computed on a worker thread (drawn when ready).
+  bool truthPending() const { return pendingTruth_ != nullptr; }
+  // Training rows times learners with an effect up to which the true curves are computed at once.
+  static constexpr double kTruthWorkAtOnce = 2e6;
 
   // Learners selected at least once (their fitted curves drawn), in learner order.
   QList<int> shownLearners() const;
@@ -73,6 +90,12 @@ class PartialEffectsView : public QWidget {
   EffectPlot* ensurePlot(int learner);
   const gb::LearnerBand* bandFor(int learner) const;
   double sharedExtent() const;
+  void computeTruthCurves();
+  void startTruthJob();
+  void cancelTruthJob();
+  void warnNoTruth(const QString& why);
+  void applyTruthTo(EffectPlot* plot, int learner) const;
+  void applyTruth();
 
   MessageSink* sink_;
   QSplitter* splitter_;
@@ -83,8 +106,14 @@ class PartialEffectsView : public QWidget {
   QWidget* gridHost_;
   QGridLayout* grid_;
   QLabel* hint_;
+  QCheckBox* showTruth_;
   std::shared_ptr<const FitSetup> setup_;
   std::shared_ptr<const gb::EffectBands> bands_;
+  std::shared_ptr<const gb::TrueEffects> truth_;
+  TrueCurves truthCurves_;  // per learner: the true curve on its grid (empty: none)
+  struct PendingTruth;
+  std::shared_ptr<PendingTruth> pendingTruth_;
+  QPointer<WorkerThread> truthJob_;
   QMap<int, EffectPlot*> plots_;
   QList<int> order_;  // grid order
   int columns_ = 0;

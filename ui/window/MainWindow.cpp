@@ -248,6 +248,7 @@ void MainWindow::syncSettings() {
 
 void MainWindow::onDataChanged() {
   controller_->setData(dataPanel_->dataset());
+  effects_->setTruth(dataPanel_->truth());  // the true curves of generated data travel with the data
   // New data: the fit on show belongs to the old data. Forget it (state idle, no Resume) and empty its views.
   if (!controller_->isRunning()) {
     controller_->reset();
