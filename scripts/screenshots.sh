@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Regenerates docs/screenshots/{main-window,learner-race,kernel-chart}.png, binomial-{effects,fitted}.png and
-# model-panel.png, and {bodyfat,airquality,iris}-effects.png + airquality-data.png + bodyfat-bands.png from R's data sets in tests/data: runs gamboost-studio under a virtual X server (xvfb-run), generates the paper's data, fits, and
-# grabs the views; then fits a generated 0/1 response as binomial. The kernel chart shows the saved
-# H100 reports in docs/bench/h100-*.json when present, else a short benchmark on this machine's OpenCL device.
+# Regenerates docs/screenshots/*.png (the list: ui/tools/ScreenshotMode.hpp): runs gamboost-studio under a virtual
+# X server (xvfb-run) with --screenshot-dir; it generates the teaching lesson's data, steps, fits and
+# cross-validates it, fits R's data sets from tests/data and a generated 0/1 response, and grabs the views, the
+# acceptance ones at 1280x800 and 1024x700. The kernel chart shows the saved reports docs/bench/h100-float.json and
+# pocl-float.json when present, else a short benchmark on this machine's OpenCL device.
 # Usage: scripts/screenshots.sh [build-dir]   (default: $GB_BUILD_DIR or build)
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -5,6 +5,7 @@
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QFontMetrics>
 #include <QStatusBar>
 #include <QtTest>
 #include <cmath>
@@ -18,6 +19,7 @@
 #include "plots/EffectPlot.hpp"
 #include "plots/FitDiagnostics.hpp"
 #include "plots/PartialEffectsView.hpp"
+#include "plots/PlotWidget.hpp"
 #include "plots/RiskPlot.hpp"
 #include "support/StudioFixture.hpp"
 
@@ -180,6 +182,16 @@ class FamiliesTest : public QObject {
       QVERIFY(it->key == 0.0 || it->key == 1.0);
       QVERIFY(it->value > 0.0 && it->value < 1.0);
     }
+    // At 1280 x 800 each line of the fitted plot's title fits the plot (on one line it was clipped at both ends).
+    w->resize(1280, 800);
+    w->showTab(w->diagnostics());
+    QTest::qWait(100);
+    const QFontMetrics metrics(QFont(d->fittedPlot()->font().family(), 9, QFont::Bold));
+    for (const QString& line : d->fittedPlot()->title().split('\n'))
+      QVERIFY2(
+          metrics.horizontalAdvance(line) < d->fittedPlot()->width(),
+          qPrintable(
+              QString("%1: %2 px in %3").arg(line).arg(metrics.horizontalAdvance(line)).arg(d->fittedPlot()->width())));
   }
 
   // A text column is a factor by default; its plot has one point per level and the level names on the x axis;

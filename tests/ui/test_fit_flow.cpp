@@ -6,6 +6,7 @@
 #include "plots/EffectPlot.hpp"
 #include "plots/LearnerRaceView.hpp"
 #include "plots/PartialEffectsView.hpp"
+#include "plots/PlotWidget.hpp"
 #include "plots/RiskPlot.hpp"
 #include "plots/SelectionPlot.hpp"
 #include "support/StudioFixture.hpp"
@@ -93,6 +94,8 @@ class FitFlowTest : public QObject {
     QCOMPARE(race->winner, w->controller()->booster()->path().learner.back());
     QCOMPARE(w->raceView()->order().front(), race->winner);
     QVERIFY2(w->raceView()->summary().contains("margin"), qPrintable(w->raceView()->summary()));
+    // No solid zero line at key 0 (it stood above the winner's bar like a stray mark).
+    QCOMPARE(w->raceView()->plot()->xAxis->grid()->zeroLinePen().style(), Qt::NoPen);
 
     // Fit resumes from the paused state to mstop; Step after that adds exactly one more.
     QVERIFY(gbtest::fitAndWait(*w));

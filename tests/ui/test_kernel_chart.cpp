@@ -144,6 +144,22 @@ class KernelChartTest : public QObject {
     QVERIFY(s.sink.lastError().contains("fit benchmark report (bench fit"));
   }
 
+  // Found devices replace the "looking for devices" placeholder: the first is chosen (Run benchmark uses it).
+  void foundDevicesAreChosen() {
+    Standalone s;
+    QComboBox* device = nullptr;
+    for (QComboBox* box : s.chart.findChildren<QComboBox*>())
+      if (box->toolTip() == "OpenCL device to benchmark") device = box;
+    QVERIFY(device);
+    s.chart.setDevices({"device A", "device B"}, "");
+    QCOMPARE(device->currentIndex(), 0);
+    QCOMPARE(device->currentText(), QString("device A"));
+    QVERIFY(device->isEnabled());
+    s.chart.setDevices({}, "no platform");
+    QCOMPARE(device->currentIndex(), -1);
+    QCOMPARE(device->placeholderText(), QString("no OpenCL device"));
+  }
+
   void legendClickHidesAndShowsSeries() {
     Standalone s;
     s.chart.addReport(syntheticReport("GPU A", 3000, 9), "a");

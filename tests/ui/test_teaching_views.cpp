@@ -53,6 +53,21 @@ class TeachingViewsTest : public QObject {
     QCOMPARE(counted, 120);
   }
 
+  // At 1024 x 700 every summary line is on show without scrolling (the splitter gave the first table only six).
+  void summaryShowsEveryLineAt1024() {
+    auto w = gbtest::makeWindow(400, 6, 30, 3, "summary1024");
+    QVERIFY(gbtest::fitAndWait(*w));
+    w->resize(1024, 700);
+    w->showTab(w->summaryView());
+    QTest::qWait(100);
+    QTableWidget* t = w->summaryView()->summaryTable();
+    QVERIFY(t->rowCount() >= 7);
+    int rows = 0;
+    for (int r = 0; r < t->rowCount(); ++r) rows += t->rowHeight(r);
+    QVERIFY2(t->viewport()->height() >= rows,
+             qPrintable(QString("viewport %1 < rows %2").arg(t->viewport()->height()).arg(rows)));
+  }
+
   // The view's winner is the learner the next Step selects; its fit is drawn over the covariate's range.
   void learnerFitShowsTheNextWinner() {
     auto w = gbtest::makeWindow(600, 6, 50, 5, "learnerfit");

@@ -88,7 +88,8 @@ void FitDiagnostics::label(const FitSetup& setup, int iteration) {
   residualPlot_->xAxis->setLabel(fitted);
   residualPlot_->yAxis->setLabel(tr("residual: observed - fitted"));
   const QString rows = tr("%1 used rows").arg(setup.rows);
-  fittedPlot_->setTitle(tr("Fitted against observed, %1 %2 at iteration %3 (%4)")
+  // Two lines: on one the title outgrew a half-width plot at 1280 x 800 and was clipped at both ends.
+  fittedPlot_->setTitle(tr("Fitted against observed (%4)\n%1 %2 at iteration %3")
                             .arg(qs(gb::toString(setup.family.family)), y)
                             .arg(iteration)
                             .arg(rows));

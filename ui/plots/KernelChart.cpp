@@ -229,6 +229,9 @@ void KernelChart::setDevices(const QStringList& devices, const QString& whyNone)
   device_->clear();
   device_->addItems(devices);
   const bool any = !devices.isEmpty();
+  // With a placeholder text Qt leaves the index at -1 (the box kept saying "looking for devices"): choose the first.
+  if (any) device_->setCurrentIndex(0);
+  device_->setPlaceholderText(any ? QString() : tr("no OpenCL device"));
   run_->setEnabled(any && !isRunning());
   device_->setEnabled(any);
   if (!any)

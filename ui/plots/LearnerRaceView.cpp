@@ -35,6 +35,7 @@ LearnerRaceView::LearnerRaceView(MessageSink* sink, QWidget* parent) : QWidget(p
   plot_->setTitle(tr("Learner race"));
   plot_->yAxis->setLabel(tr("RSS reduction g'g - RSS_j (squared response units)"));
   plot_->xAxis->setLabel(tr("candidate learner (best first)"));
+  plot_->xAxis->grid()->setZeroLinePen(Qt::NoPen);  // else a solid line stands above the first bar
   others_ = new QCPBars(plot_->xAxis, plot_->yAxis);
   others_->setName(tr("candidates"));
   others_->setBrush(QColor(158, 188, 218));

@@ -20,7 +20,7 @@ QTableWidget* makeTable(const QStringList& header) {
   table->setSelectionBehavior(QAbstractItemView::SelectRows);
   table->horizontalHeader()->setStretchLastSection(true);
   table->setWordWrap(false);
-  table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 6);  // compact rows
+  table->verticalHeader()->setDefaultSectionSize(table->fontMetrics().height() + 8);  // compact rows
   return table;
 }
 
@@ -84,6 +84,7 @@ ModelSummaryView::ModelSummaryView(QWidget* parent) : QWidget(parent) {
 void ModelSummaryView::clear() {
   heading_->setText(tr("No model yet: fit one, or open a saved model."));
   summary_->setRowCount(0);
+  summary_->setMinimumHeight(0);
   importance_->setRowCount(0);
 }
 
@@ -102,6 +103,10 @@ void ModelSummaryView::showSnapshot(const FitSnapshot& s) {
   summary_->setRowCount(static_cast<int>(lines.size()));
   for (int r = 0; r < lines.size(); ++r) setRow(summary_, r, lines[r]);
   summary_->resizeColumnToContents(0);
+  // Every summary line on show (the splitter gives the rest to the importance table, which scrolls).
+  int height = summary_->horizontalHeader()->sizeHint().height() + 2 * summary_->frameWidth();
+  for (int r = 0; r < summary_->rowCount(); ++r) height += summary_->rowHeight(r);
+  summary_->setMinimumHeight(height);
 
   const std::vector<gb::LearnerImportance> importance = gb::variableImportance(model);
   importance_->setRowCount(static_cast<int>(importance.size()));

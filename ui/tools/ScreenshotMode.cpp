@@ -18,9 +18,12 @@
 #include "data/DataPanel.hpp"
 #include "fit/BandsController.hpp"
 #include "model/ModelPanel.hpp"
+#include "plots/CrossValidationView.hpp"
 #include "plots/FitDiagnostics.hpp"
 #include "plots/KernelChart.hpp"
+#include "plots/LearnerFitView.hpp"
 #include "plots/LearnerRaceView.hpp"
+#include "plots/ModelSummaryView.hpp"
 #include "plots/PartialEffectsView.hpp"
 #include "tools/EventLoopWait.hpp"
 #include "window/MainWindow.hpp"
@@ -31,10 +34,34 @@ namespace {
 
 bool grab(QWidget& w, const QString& path) {
   processEventsFor(300);  // queued replots and layouts
-  const bool ok = w.grab().save(path);
-  std::printf("%s %s\n", ok ? "wrote" : "FAILED to write", qPrintable(path));
+  const QPixmap picture = w.grab();
+  const bool ok = picture.save(path);
+  std::printf("%s %s (%dx%d)\n", ok ? "wrote" : "FAILED to write", qPrintable(path), picture.width(), picture.height());
   std::fflush(stdout);
   return ok;
+}
+
+// The two window sizes every acceptance screenshot is taken at: <name>-1280.png and <name>-1024.png.
+struct ShotSize {
+  int width, height;
+  const char* suffix;
+};
+constexpr ShotSize kShotSizes[] = {{1280, 800, "-1280"}, {1024, 700, "-1024"}};
+
+void useSize(MainWindow& w, const ShotSize& size) {
+  w.resize(size.width, size.height);
+  processEventsFor(200);
+}
+
+// The window at both sizes (back at the first afterwards); the number of files not written.
+int grabBothSizes(MainWindow& w, const QDir& out, const QString& name) {
+  int failures = 0;
+  for (const ShotSize& size : kShotSizes) {
+    useSize(w, size);
+    failures += !grab(w, out.filePath(name + size.suffix + ".png"));
+  }
+  useSize(w, kShotSizes[0]);
+  return failures;
 }
 
 QStringList benchReports(const QString& given) {
@@ -148,6 +175,30 @@ int bandsShot(MainWindow& w, const QDir& out) {
   return grab(w, out.filePath("bodyfat-bands.png")) ? 0 : 1;
 }
 
+// Brings `panel` (the data or the model panel) to the front of the side tabs, scrolled to show `visible`.
+void showSidePage(QWidget* panel, QWidget* visible) {
+  for (QWidget* p = panel; p; p = p->parentWidget()) {
+    if (auto* area = qobject_cast<QScrollArea*>(p)) area->ensureWidgetVisible(visible, 0, 0);
+    if (auto* tabs = qobject_cast<QTabWidget*>(p)) {
+      for (int i = 0; i < tabs->count(); ++i)
+        if (tabs->widget(i)->isAncestorOf(panel)) tabs->setCurrentIndex(i);
+      break;
+    }
+  }
+}
+
+// The main window after the bodyfat fit (the whole effects grid) at both sizes, and that grid as Export plot writes
+// it at a chosen size.
+int mainWindowShots(MainWindow& w, const QDir& out) {
+  showSidePage(w.modelPanel(), w.modelPanel()->familyBox());  // the settings of the fit beside its effects
+  int failures = grabBothSizes(w, out, "main-window");
+  showSidePage(w.dataPanel(), w.dataPanel()->generateButton());
+  const QString grid = out.filePath("effects-grid.png");
+  const bool ok = w.exportCurrentPlot(grid, QSize(1200, 900));
+  std::printf("%s %s\n", ok ? "exported" : "FAILED to export", qPrintable(grid));
+  return failures + !ok;
+}
+
 int rDataShots(MainWindow& w, const QDir& out) {
   QComboBox* family = w.modelPanel()->familyBox();
   family->setCurrentIndex(family->findData(QString("gaussian")));
@@ -158,7 +209,7 @@ int rDataShots(MainWindow& w, const QDir& out) {
     const char* response;
     const char* shot;
     const char* enlarge;
-  } sets[] = {{"bodyfat.csv", "DEXfat", "bodyfat-effects.png", ""},
+  } sets[] = {{"bodyfat.csv", "DEXfat", "", ""},
               {"airquality.csv", "Ozone", "airquality-effects.png", ""},
               {"iris.csv", "Sepal.Length", "iris-effects.png", "Species"}};
   for (const auto& set : sets) {
@@ -174,20 +225,92 @@ int rDataShots(MainWindow& w, const QDir& out) {
       for (const QString& l : w.dataPanel()->roles().learners) index += d.columnIndex(l.toStdString()) >= 0;
       w.effectsView()->enlarge(index + static_cast<int>(w.dataPanel()->roles().linears.size()));
     }
-    failures += !grab(w, out.filePath(set.shot));
-    if (QString(set.file) == "bodyfat.csv") failures += bandsShot(w, out);
+    if (*set.shot) failures += !grab(w, out.filePath(set.shot));
+    if (QString(set.file) == "bodyfat.csv") failures += mainWindowShots(w, out) + bandsShot(w, out);
     if (QString(set.file) == "airquality.csv") {  // the Data side tab: roles, types and missing counts
-      for (QWidget* p = w.dataPanel(); p; p = p->parentWidget()) {
-        if (auto* area = qobject_cast<QScrollArea*>(p)) area->ensureWidgetVisible(w.dataPanel()->rolesTable(), 0, 0);
-        if (auto* tabs = qobject_cast<QTabWidget*>(p)) {
-          tabs->setCurrentIndex(0);
-          break;
-        }
-      }
+      showSidePage(w.dataPanel(), w.dataPanel()->rolesTable());
       failures += !grab(w, out.filePath("airquality-data.png"));
     }
   }
   return failures;
+}
+
+// The Cross-validation tab after a 5-fold run over the lesson's data (mstop from the model panel), then the Model
+// summary of a fit at the chosen mstop.
+int cvShot(MainWindow& w, const QDir& out) {
+  CrossValidationView* cv = w.cvView();
+  w.showTab(cv);
+  cv->setFoldType(FoldType::KFold);
+  cv->countBox()->setValue(5);
+  cv->runButton()->click();
+  if (!waitForSignal(cv, &CrossValidationView::finished, 300000) || cv->chosenMstop() < 0) {
+    std::fprintf(stderr, "lesson: cross-validation failed: %s\n", qPrintable(w.messages()->lastError()));
+    return 1;
+  }
+  int failures = grabBothSizes(w, out, "cross-validation");
+  // "Use this mstop", Fit again: the summary of the model stopped where cross-validation chose.
+  cv->useButton()->click();
+  if (!runFit(w, 120000) || w.controller()->state() != FitState::Finished) {
+    std::fprintf(stderr, "lesson: fit at the chosen mstop failed: %s\n", qPrintable(w.messages()->lastError()));
+    return failures + 1;
+  }
+  w.showTab(w.summaryView());
+  return failures + grabBothSizes(w, out, "model-summary-cv");
+}
+
+// The lesson of docs/teaching.md: the paper's data, small (n = 2000, p = 10, 5 informative), three Steps (the
+// learner race, what the learner fits and the effects at iteration 3), then Fit to mstop (the effects and the Model
+// summary) and 5-fold cross-validation. Each view at both sizes.
+int lessonShots(MainWindow& w, const QDir& out) {
+  gb::PaperDataSpec spec = w.dataPanel()->generatorSpec();
+  spec.rows = 2000;
+  spec.covariates = 10;
+  spec.informative = 5;
+  spec.noiseVariance = 25.0;  // noise sd 5 beside effects of amplitude 10: cross-validation has something to find
+  w.dataPanel()->setGeneratorSpec(spec);
+  if (!w.dataPanel()->generate() || !waitForSignal(w.dataPanel(), &DataPanel::loadFinished, 60000)) {
+    std::fprintf(stderr, "lesson: generate failed: %s\n", qPrintable(w.messages()->lastError()));
+    return 1;
+  }
+  for (int i = 0; i < 3; ++i) {
+    w.stepButton()->click();
+    waitForSignal(w.controller(), &FitController::jobFinished, 60000);
+  }
+  int failures = 0;
+  const struct {
+    QWidget* page;
+    const char* name;
+  } early[] = {{w.raceView(), "learner-race"}, {w.learnerFitView(), "learner-fit"}, {w.effectsView(), "lesson-step3"}};
+  for (const auto& shot : early) {
+    w.showTab(shot.page);
+    failures += grabBothSizes(w, out, shot.name);
+  }
+  if (!runFit(w, 120000) || w.controller()->state() != FitState::Finished) {
+    std::fprintf(stderr, "lesson: fit failed: %s\n", qPrintable(w.messages()->lastError()));
+    return failures + 1;
+  }
+  w.showTab(w.effectsView());
+  failures += grabBothSizes(w, out, "lesson-finished");
+  w.showTab(w.summaryView());
+  failures += grabBothSizes(w, out, "model-summary");
+  return failures + cvShot(w, out);
+}
+
+// The kernel chart with the saved H100 and PoCL reports side by side (a short run here when there are none).
+int kernelShot(MainWindow& w, const QDir& out, const QString& benchDirectory) {
+  w.showTab(w.kernelChart());
+  const QStringList reports = benchReports(benchDirectory);
+  for (const QString& r : reports) w.kernelChart()->loadReportFile(r);
+  if (reports.isEmpty()) {
+    // No saved reports: a small run on this machine's OpenCL device (PoCL), sized to finish in about a minute.
+    gb::KernelBenchOptions bench;
+    bench.rows = {1000, 10000, 100000};
+    bench.columns = {16};
+    bench.repetitions = 3;
+    w.kernelChart()->runBenchmark(bench);
+    waitForSignal(w.kernelChart(), &KernelChart::benchmarkFinished, 300000);
+  }
+  return grabBothSizes(w, out, "kernel-chart");
 }
 
 }  // namespace
@@ -200,47 +323,16 @@ int runScreenshots(const ScreenshotOptions& o) {
   so.interactive = false;
   so.settingsFile = scratch.filePath("settings.ini");
   so.restoreSettings = false;
-  MainWindow w(so);  // first-start defaults: paper data (n = 5000) generated, mboost learners, mstop 1000
-  w.resize(1440, 900);
+  MainWindow w(so);  // first-start defaults: the run command's demo data, settings and device
+  useSize(w, kShotSizes[0]);
   w.show();
   processEventsFor(500);
-  // The first start's data is generated on a worker thread: wait for it if the half second was not enough.
+  // The first start's data is generated on a worker thread: wait for it before generating the lesson's.
   if (!w.dataPanel()->dataset()) waitForSignal(w.dataPanel(), &DataPanel::loadFinished, 60000);
-  int failures = 0;
-
-  if (!runFit(w, 120000) || w.controller()->state() != FitState::Finished) {
-    std::fprintf(stderr, "fit failed: %s\n", qPrintable(w.messages()->lastError()));
-    return 1;
-  }
-  w.showTab(w.effectsView());
-  const QList<int> shown = w.effectsView()->shownLearners();
-  if (!shown.isEmpty()) w.effectsView()->enlarge(shown.front());
-  failures += !grab(w, out.filePath("main-window.png"));
-
-  // Teaching mode from a fresh Booster: a few single steps, then the race of the last one.
-  w.controller()->reset();
-  for (int i = 0; i < 3; ++i) {
-    w.stepButton()->click();
-    waitForSignal(w.controller(), &FitController::jobFinished, 60000);
-  }
-  w.showTab(w.raceView());
-  failures += !grab(w, out.filePath("learner-race.png"));
-
-  w.showTab(w.kernelChart());
-  const QStringList reports = benchReports(o.benchDirectory);
-  for (const QString& r : reports) w.kernelChart()->loadReportFile(r);
-  if (reports.isEmpty()) {
-    // No saved reports: a small run on this machine's OpenCL device (PoCL), sized to finish in about a minute.
-    gb::KernelBenchOptions bench;
-    bench.rows = {1000, 10000, 100000};
-    bench.columns = {16};
-    bench.repetitions = 3;
-    w.kernelChart()->runBenchmark(bench);
-    waitForSignal(w.kernelChart(), &KernelChart::benchmarkFinished, 300000);
-  }
-  failures += !grab(w, out.filePath("kernel-chart.png"));
-  failures += binomialShots(w, out);
+  int failures = lessonShots(w, out);
+  failures += kernelShot(w, out, o.benchDirectory);
   failures += rDataShots(w, out);
+  failures += binomialShots(w, out);
   w.close();
   return failures == 0 ? 0 : 1;
 }
