@@ -43,7 +43,7 @@ double rugShareDarkerThan(EffectPlot& plot, int grey) {
 }
 
 // After a Step exactly one learner is selected; later, however many: selected ones first in the grid, in learner
-// order, drawn as fitted; the rest flat, grey and titled "not selected yet"; the widgets sit in that order.
+// order, drawn as fitted; the rest flat, grey and titled "(not selected)"; the widgets sit in that order.
 bool checkOrder(const PartialEffectsView& view, const std::vector<int>& counts) {
   QList<int> selected, unselected;
   for (int j = 0; j < int(counts.size()); ++j) (counts[j] > 0 ? selected : unselected) << j;

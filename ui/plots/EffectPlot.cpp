@@ -103,7 +103,8 @@ void EffectPlot::setLearner(const FitSetup& setup, int learner) {
   const gb::Learner& l = setup.learners[learner];
   effect_->setName(qs(l.name) + tr(" (centred)"));
   setExportName("partial-effect-" + qs(l.name));
-  curveTitle_ = compact_ ? qs(l.name) + tr(" (centred)")
+  // Small plots: the name alone (the grid's caption says every curve is centred), so that it fits at 1024 x 700.
+  curveTitle_ = compact_ ? qs(l.name)
                          : tr("%1: f(x) minus its mean over the %2 training rows").arg(qs(l.name)).arg(setup.rows);
   setTitle(curveTitle_);
   // The response and the scale f lives on: mboost's Binomial boosts half the log-odds, Poisson the log rate.
@@ -168,7 +169,7 @@ void EffectPlot::setSelectedYet(bool selected) {
   pen.setColor(selected ? QColor(31, 119, 180) : QColor(170, 170, 170));
   pen.setStyle(selected ? Qt::SolidLine : Qt::DashLine);
   effect_->setPen(pen);
-  if (compact_ && learner_ >= 0) setTitle(selected ? curveTitle_ : curveTitle_ + tr(" — not selected yet"));
+  if (compact_ && learner_ >= 0) setTitle(selected ? curveTitle_ : curveTitle_ + tr(" (not selected)"));
 }
 
 void EffectPlot::setCurve(const EffectCurve& curve) { effect_->setData(qvec(curve.x), qvec(curve.y), true); }

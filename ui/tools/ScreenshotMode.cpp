@@ -6,6 +6,7 @@
 #include <QFileInfo>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSlider>
 #include <QSpinBox>
 #include <QTabWidget>
 #include <QTemporaryDir>
@@ -27,6 +28,7 @@
 #include "plots/PartialEffectsView.hpp"
 #include "tools/EventLoopWait.hpp"
 #include "window/MainWindow.hpp"
+#include "window/ReplayBar.hpp"
 
 namespace gbui {
 
@@ -293,6 +295,14 @@ int lessonShots(MainWindow& w, const QDir& out) {
   failures += grabBothSizes(w, out, "lesson-finished");
   w.showTab(w.summaryView());
   failures += grabBothSizes(w, out, "model-summary");
+  // The scrubber moved back to iteration 10 of the finished fit: the effects (with the true curves) and the race
+  // of iteration 11, replayed from the recorded steps.
+  w.replayBar()->slider()->setValue(10);
+  w.showTab(w.effectsView());
+  failures += grabBothSizes(w, out, "lesson-replay");
+  w.showTab(w.raceView());
+  failures += grabBothSizes(w, out, "lesson-replay-race");
+  w.replayBar()->latestButton()->click();
   return failures + cvShot(w, out);
 }
 
