@@ -104,8 +104,8 @@ void EffectPlot::setLearner(const FitSetup& setup, int learner) {
   effect_->setName(qs(l.name) + tr(" (centred)"));
   setExportName("partial-effect-" + qs(l.name));
   // Small plots: the name alone (the grid's caption says every curve is centred), so that it fits at 1024 x 700.
-  curveTitle_ = compact_ ? qs(l.name)
-                         : tr("%1: f(x) minus its mean over the %2 training rows").arg(qs(l.name)).arg(setup.rows);
+  curveTitle_ =
+      compact_ ? qs(l.name) : tr("%1: f(x) minus its mean over the %2 training rows").arg(qs(l.name)).arg(setup.rows);
   setTitle(curveTitle_);
   // The response and the scale f lives on: mboost's Binomial boosts half the log-odds, Poisson the log rate.
   const QString scale = qs(setup.family.scaleName());
