@@ -182,20 +182,8 @@ Model Booster::model() const {
   m.responseLevels = frame_.responseLevels;
   m.settings = settings_;
   const std::vector<int> counts = selectionCounts();
-  for (std::size_t j = 0; j < learners_.size(); ++j) {
-    const Learner& l = learners_[j];
-    LearnerModel lm;
-    lm.name = l.name;
-    lm.type = l.type;
-    lm.levels = l.levels;
-    lm.lo = l.basis.lo();
-    lm.hi = l.basis.hi();
-    lm.lambda = l.lambda;
-    lm.edf = l.edf;
-    lm.coefficients.assign(gamma_[j].data(), gamma_[j].data() + gamma_[j].size());
-    lm.selected = counts[j];
-    m.learners.push_back(std::move(lm));
-  }
+  for (std::size_t j = 0; j < learners_.size(); ++j)
+    m.learners.push_back(learnerModelOf(learners_[j], gamma_[j], counts[j]));
   m.pathLearner = path_.learner;  // indices into learners, as the model stores them
   m.pathRisk = path_.risk;
   return m;

@@ -31,6 +31,20 @@ double learnerEffect(LearnerType type, const SplineBasis& basis, const double* g
   return gamma[0] + (level > 0 && level < k ? gamma[level] : 0.0);
 }
 
+LearnerModel learnerModelOf(const Learner& l, const Eigen::VectorXd& gamma, int selected) {
+  LearnerModel lm;
+  lm.name = l.name;
+  lm.type = l.type;
+  lm.levels = l.levels;
+  lm.lo = l.basis.lo();
+  lm.hi = l.basis.hi();
+  lm.lambda = l.lambda;
+  lm.edf = l.edf;
+  lm.coefficients.assign(gamma.data(), gamma.data() + gamma.size());
+  lm.selected = selected;
+  return lm;
+}
+
 SplineBasis LearnerModel::basis(const SplineSpec& spec) const {
   if (type == LearnerType::Spline) return SplineBasis(lo, hi, spec);
   SplineSpec placeholder = spec;

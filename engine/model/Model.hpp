@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "data/Dataset.hpp"
+#include "learner/Learner.hpp"
 #include "settings/ModelSettings.hpp"
 #include "spline/SplineBasis.hpp"
 
@@ -30,6 +31,10 @@ struct LearnerModel {
   // A spline's basis (rebuilt from range and settings); for the other types a placeholder over [lo, hi].
   SplineBasis basis(const SplineSpec& spec) const;
 };
+
+// A fitted learner as the model stores it: name, type, levels, training range, lambda, edf, its coefficients gamma
+// and how often it was selected.
+LearnerModel learnerModelOf(const Learner& learner, const Eigen::VectorXd& gamma, int selected);
 
 struct Prediction {
   std::vector<double> values;

@@ -27,13 +27,6 @@ using namespace gbui;
 
 namespace {
 
-std::unique_ptr<MainWindow> emptyWindow(const QString& name) {
-  auto w = std::make_unique<MainWindow>(gbtest::testOptions(name));
-  w->resize(1280, 820);
-  w->show();
-  return w;
-}
-
 // Writes `text` to a scratch CSV and loads it like File > Open; false if the read failed.
 bool openCsv(MainWindow& w, const QString& name, const QByteArray& text) {
   const QString path = gbtest::scratchPath(name);
@@ -110,7 +103,7 @@ class FamiliesTest : public QObject {
  private slots:
   // a spline, a linear, a factor and a weights column chosen in the roles table reach the Booster's settings.
   void everyRoleReachesTheFit() {
-    auto w = emptyWindow("roles");
+    auto w = gbtest::emptyWindow("roles");
     std::mt19937_64 rng(3);
     std::uniform_real_distribution<double> u(0.0, 1.0);
     QByteArray csv = "y,a,b,g,w\n";
@@ -155,7 +148,7 @@ class FamiliesTest : public QObject {
 
   // A 0/1 response fitted as binomial: f is half the log-odds on every effect plot, the risk is a likelihood.
   void binomialFitNamesItsScale() {
-    auto w = emptyWindow("binomial");
+    auto w = gbtest::emptyWindow("binomial");
     QVERIFY(openCsv(*w, "binomial.csv", binomialCsv(400)));
     chooseFamily(w->modelPanel(), "binomial", 120);
     QVERIFY(gbtest::fitAndWait(*w));
@@ -197,7 +190,7 @@ class FamiliesTest : public QObject {
   // A text column is a factor by default; its plot has one point per level and the level names on the x axis;
   // rows with a missing x are left out of the fit and of the fitted-vs-observed plot.
   void factorLevelsAndUsedRows() {
-    auto w = emptyWindow("factor");
+    auto w = gbtest::emptyWindow("factor");
     w->dataPanel()->useDataset(factorData(240));
     QCOMPARE(w->dataPanel()->roles().factors, QStringList{"g"});
     QCOMPARE(w->dataPanel()->roles().learners, QStringList{"x"});

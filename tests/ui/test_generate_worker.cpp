@@ -16,13 +16,6 @@ using namespace gbui;
 
 namespace {
 
-std::unique_ptr<MainWindow> emptyWindow(const QString& name) {
-  auto w = std::make_unique<MainWindow>(gbtest::testOptions(name));
-  w->resize(1280, 820);
-  w->show();
-  return w;
-}
-
 gb::PaperDataSpec spec(std::size_t rows, int covariates, int informative, std::uint64_t seed) {
   gb::PaperDataSpec s;
   s.rows = rows;
@@ -67,7 +60,7 @@ class GenerateWorkerTest : public QObject {
 
  private slots:
   void workerDataEqualTheEnginesGenerator() {
-    auto w = emptyWindow("gen-equal");
+    auto w = gbtest::emptyWindow("gen-equal");
     const gb::PaperDataSpec s = spec(3001, 7, 3, 11);
     w->dataPanel()->setGeneratorSpec(s);
     QSignalSpy done(w->dataPanel(), &DataPanel::loadFinished);
@@ -88,7 +81,7 @@ class GenerateWorkerTest : public QObject {
   }
 
   void estimateShownAndHugeTablesRefused() {
-    auto w = emptyWindow("gen-estimate");
+    auto w = gbtest::emptyWindow("gen-estimate");
     DataPanel* d = w->dataPanel();
     d->setGeneratorSpec(spec(100'000, 99, 5, 1));  // 100 columns of 1e5 doubles: 80 MB
     QVERIFY2(d->memoryEstimateLabel()->text().contains("76.3 MiB"), qPrintable(d->memoryEstimateLabel()->text()));
@@ -110,7 +103,7 @@ class GenerateWorkerTest : public QObject {
   }
 
   void informativeAboveCovariatesIsNamed() {
-    auto w = emptyWindow("gen-informative");
+    auto w = gbtest::emptyWindow("gen-informative");
     w->dataPanel()->setGeneratorSpec(spec(1000, 5, 5, 1));
     w->dataPanel()->setGeneratorSpec(spec(1000, 3, 5, 1));
     QVERIFY(!w->dataPanel()->generate());
@@ -120,7 +113,7 @@ class GenerateWorkerTest : public QObject {
   // The bound: Generate of 5e6 rows never blocks the event loop more than 50 ms. 11 columns (440 MB) keep
   // the test within a CI machine's memory; the rows are what the bound is about.
   void fiveMillionRowsKeepTheWindowResponsive() {
-    auto w = emptyWindow("gen-responsive");
+    auto w = gbtest::emptyWindow("gen-responsive");
     w->dataPanel()->setGeneratorSpec(spec(5'000'000, 10, 5, 2));
     QSignalSpy done(w->dataPanel(), &DataPanel::loadFinished);
     QProgressBar* genBar = generateProgress(*w->dataPanel());
@@ -142,7 +135,7 @@ class GenerateWorkerTest : public QObject {
 
   // The bound: Cancel ends it within 200 ms, measured from the click to the panel being idle again.
   void cancelStopsWithin200ms() {
-    auto w = emptyWindow("gen-cancel");
+    auto w = gbtest::emptyWindow("gen-cancel");
     DataPanel* d = w->dataPanel();
     d->setGeneratorSpec(spec(2000, 4, 2, 1));
     QVERIFY(d->generateNow());

@@ -44,21 +44,10 @@ gb::Model modelOfSnapshot(const FitSnapshot& s) {
   m.offset = setup.offset;
   m.settings = setup.settings;
   m.responseLevels = setup.responseLevels;
-  for (std::size_t j = 0; j < setup.learners.size(); ++j) {
-    const gb::Learner& l = setup.learners[j];
-    gb::LearnerModel lm;
-    lm.name = l.name;
-    lm.type = l.type;
-    lm.levels = l.levels;
-    lm.lo = l.basis.lo();
-    lm.hi = l.basis.hi();
-    lm.lambda = l.lambda;
-    lm.edf = l.edf;
-    if (j < s.coefficients.size())
-      lm.coefficients.assign(s.coefficients[j].data(), s.coefficients[j].data() + s.coefficients[j].size());
-    lm.selected = j < s.counts.size() ? s.counts[j] : 0;
-    m.learners.push_back(std::move(lm));
-  }
+  for (std::size_t j = 0; j < setup.learners.size(); ++j)
+    m.learners.push_back(gb::learnerModelOf(setup.learners[j],
+                                            j < s.coefficients.size() ? s.coefficients[j] : Eigen::VectorXd(),
+                                            j < s.counts.size() ? s.counts[j] : 0));
   m.pathLearner = s.pathLearner;
   m.pathRisk = s.pathRisk;
   return m;

@@ -29,6 +29,13 @@ gbui::StudioOptions testOptions(const QString& settingsName) {
   return o;
 }
 
+std::unique_ptr<gbui::MainWindow> emptyWindow(const QString& settingsName) {
+  auto w = std::make_unique<gbui::MainWindow>(testOptions(settingsName));
+  w->resize(1280, 820);
+  w->show();
+  return w;
+}
+
 std::unique_ptr<gbui::MainWindow> makeWindow(std::size_t rows, int covariates, int mstop, std::uint64_t seed,
                                              const QString& settingsName) {
   auto w = std::make_unique<gbui::MainWindow>(testOptions(settingsName));

@@ -14,6 +14,9 @@ QString scratchPath(const QString& name);
 
 gbui::StudioOptions testOptions(const QString& settingsName);
 
+// A shown 1280 x 820 window without data (its settings in the test's scratch directory as `settingsName`).
+std::unique_ptr<gbui::MainWindow> emptyWindow(const QString& settingsName);
+
 // A shown window with the paper's data generated (p covariates, 20 informative or fewer) and `mstop` set.
 std::unique_ptr<gbui::MainWindow> makeWindow(std::size_t rows, int covariates, int mstop, std::uint64_t seed = 1,
                                              const QString& settingsName = "settings");
