@@ -283,7 +283,7 @@ class FamiliesTest : public QObject {
     }
     auto fresh = gbtest::makeWindow(300, 3, 10, 1, "other-store");
     QVERIFY(fresh->modelPanel()->settings().family == gb::Family::Gaussian);
-    QVERIFY(fresh->openSession(sessionPath));
+    QVERIFY(gbtest::openSessionAndWait(*fresh, sessionPath));
     check(fresh->modelPanel()->settings());
     StudioOptions o = gbtest::testOptions("family-store");
     o.restoreSettings = true;

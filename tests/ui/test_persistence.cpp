@@ -4,6 +4,7 @@
 #include <QDoubleSpinBox>
 #include <QLineEdit>
 #include <QSpinBox>
+#include <QSignalSpy>
 #include <QtTest>
 
 #include "compute/Booster.hpp"
@@ -80,7 +81,17 @@ class PersistenceTest : public QObject {
     QCOMPARE(int(model.learners.size()), 9);  // x2 ignored
 
     auto w2 = std::make_unique<MainWindow>(gbtest::testOptions("session2"));
-    QVERIFY(w2->openSession(sessionPath));
+    {
+      // The session's data is generated on a worker thread: openSession returns before it is there.
+      auto w0 = std::make_unique<MainWindow>(gbtest::testOptions("session0"));
+      QSignalSpy loaded(w0->dataPanel(), &DataPanel::loadFinished);
+      QVERIFY(w0->openSession(sessionPath));
+      QVERIFY(!(w0->dataPanel()->roles() == roles));  // the roles wait for the data (no event has run yet)
+      QVERIFY(loaded.wait(20000));
+      QCoreApplication::processEvents();
+      QVERIFY(w0->dataPanel()->roles() == roles);
+    }
+    QVERIFY(gbtest::openSessionAndWait(*w2, sessionPath));
     QCOMPARE(w2->dataPanel()->source().kind, DataSourceSpec::Kind::Paper);
     QCOMPARE(w2->dataPanel()->generatorSpec().rows, std::size_t(1500));
     QCOMPARE(w2->dataPanel()->generatorSpec().seed, std::uint64_t(4));
@@ -116,7 +127,7 @@ class PersistenceTest : public QObject {
 
     // A fresh window shows the run without running it: the same curves, mean and mstop, and "Use this mstop" works.
     auto w2 = std::make_unique<MainWindow>(gbtest::testOptions("cv-session2"));
-    QVERIFY2(w2->openSession(path), qPrintable(w2->messages()->lastError()));
+    QVERIFY2(gbtest::openSessionAndWait(*w2, path), qPrintable(w2->messages()->lastError()));
     CrossValidationView* cv2 = w2->cvView();
     QVERIFY(!cv2->isRunning());
     QCOMPARE(cv2->foldType(), FoldType::KFold);
@@ -141,7 +152,7 @@ class PersistenceTest : public QObject {
     cv2->foldsFileEdit()->setText(gbtest::scratchPath("some-folds.csv"));
     QVERIFY2(w2->saveSession(path), qPrintable(w2->messages()->lastError()));
     auto w3 = std::make_unique<MainWindow>(gbtest::testOptions("cv-session3"));
-    QVERIFY(w3->openSession(path));
+    QVERIFY(gbtest::openSessionAndWait(*w3, path));
     QCOMPARE(w3->cvView()->foldType(), FoldType::FoldsFile);
     QCOMPARE(w3->cvView()->foldsFileEdit()->text(),
              QFileInfo(gbtest::scratchPath("some-folds.csv")).absoluteFilePath());

@@ -147,7 +147,7 @@ class SessionStateTest : public QObject {
     QCOMPARE(w->fitButton()->text(), QString("Resume"));
     QVERIFY2(status(*w).contains("Paused at iteration"), qPrintable(status(*w)));
 
-    QVERIFY2(w->openSession(path), qPrintable(w->messages()->lastError()));
+    QVERIFY2(gbtest::openSessionAndWait(*w, path), qPrintable(w->messages()->lastError()));
     expectNotFitted(*w, 20);
     QVERIFY(!w->controller()->canResume());
     // Fit then fits from iteration 0 to the session's mstop, as the label promised.

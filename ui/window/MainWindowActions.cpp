@@ -301,16 +301,15 @@ bool MainWindow::openSession(const QString& path) {
     modelPanel_->setSettings(s.settings);
     modelPanel_->setCompute(s.compute);
     sessionModelPath_ = s.modelPath;
-    if (s.data.kind == DataSourceSpec::Kind::Paper) {
-      dataPanel_->setGeneratorSpec(s.data.paper);
-      if (!dataPanel_->generateNow()) return false;
-      dataPanel_->setRoles(s.roles);
-      cv_->restore(s.cv, s.settings.family);
-    } else if (s.data.kind == DataSourceSpec::Kind::Csv) {
+    if (s.data.kind != DataSourceSpec::Kind::None) {
+      // The data is generated or read on a worker thread; its roles, the Cross-validation tab and the model
+      // follow once it is there (loadFinished: applyPendingRoles, and MainWindowModel.cpp for the model).
       pendingRoles_ = s.roles;
       pendingCv_.emplace(s.cv, s.settings.family);
-      pendingModelPath_ = s.modelPath;  // opened once the CSV is read (MainWindowModel.cpp)
-      if (!dataPanel_->openCsv(s.data.path)) return false;
+      pendingModelPath_ = s.modelPath;
+      if (s.data.kind == DataSourceSpec::Kind::Paper) dataPanel_->setGeneratorSpec(s.data.paper);
+      if (!(s.data.kind == DataSourceSpec::Kind::Paper ? dataPanel_->generate() : dataPanel_->openCsv(s.data.path)))
+        return false;
     } else {
       cv_->restore(s.cv, s.settings.family);
     }
@@ -318,8 +317,8 @@ bool MainWindow::openSession(const QString& path) {
     store_.addRecentFile(path);
     updateRecentMenu();
     sink_.info(tr("Opened session %1").arg(path));
-    // The saved model comes back as it was fitted, without a refit (with CSV data: once the file is read).
-    if (!s.modelPath.isEmpty() && s.data.kind != DataSourceSpec::Kind::Csv) openModel(s.modelPath);
+    // The saved model comes back as it was fitted, without a refit (with data: once the data is there).
+    if (!s.modelPath.isEmpty() && s.data.kind == DataSourceSpec::Kind::None) openModel(s.modelPath);
     return true;
   } catch (const std::exception& e) {
     sink_.exception(tr("Open session"), e);

@@ -95,7 +95,7 @@ void MainWindow::buildModelActions() {
     openedModel_.reset();
     ++fitsStarted_;
   });
-  // A session with CSV data opens its model once the data is read, queued so that the session's roles and
+  // A session opens its model once its data is generated or read, queued so that the session's roles and
   // Cross-validation tab (applied by the window's own loadFinished handler) are in place first.
   connect(dataPanel_, &DataPanel::loadFinished, this, [this](bool ok) {
     const QString path = std::exchange(pendingModelPath_, QString());

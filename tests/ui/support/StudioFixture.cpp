@@ -29,6 +29,15 @@ gbui::StudioOptions testOptions(const QString& settingsName) {
   return o;
 }
 
+bool openSessionAndWait(gbui::MainWindow& w, const QString& path, int timeoutMs) {
+  QSignalSpy loaded(w.dataPanel(), &gbui::DataPanel::loadFinished);
+  if (!w.openSession(path)) return false;
+  if (loaded.isEmpty() && !w.dataPanel()->isLoading()) return true;  // a session without data
+  if (loaded.isEmpty() && !loaded.wait(timeoutMs)) return false;
+  QCoreApplication::processEvents();  // the window's own loadFinished handling (roles, queued model) runs first
+  return loaded.at(0).at(0).toBool();
+}
+
 std::unique_ptr<gbui::MainWindow> emptyWindow(const QString& settingsName) {
   auto w = std::make_unique<gbui::MainWindow>(testOptions(settingsName));
   w->resize(1280, 820);

@@ -21,6 +21,10 @@ std::unique_ptr<gbui::MainWindow> emptyWindow(const QString& settingsName);
 std::unique_ptr<gbui::MainWindow> makeWindow(std::size_t rows, int covariates, int mstop, std::uint64_t seed = 1,
                                              const QString& settingsName = "settings");
 
+// Opens a session and waits until its data is generated or read (its roles and Cross-validation tab are then in
+// place); false when openSession refuses or on timeout.
+bool openSessionAndWait(gbui::MainWindow& w, const QString& path, int timeoutMs = 20000);
+
 // Triggers Fit (or Step) and waits for the job to end; false on timeout.
 bool fitAndWait(gbui::MainWindow& w, int timeoutMs = 20000);
 bool stepAndWait(gbui::MainWindow& w, int timeoutMs = 20000);
