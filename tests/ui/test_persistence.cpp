@@ -3,8 +3,8 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLineEdit>
-#include <QSpinBox>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QtTest>
 
 #include "compute/Booster.hpp"
