@@ -31,9 +31,16 @@ LearnerStep learnerStep(const Learner& l, const std::vector<double>& x, const st
   const int k = l.numColumns();
   Eigen::VectorXd c = Eigen::VectorXd::Zero(k);
   std::vector<double> row(static_cast<std::size_t>(k));
+  double b[SplineBasis::kMaxDegree + 1];
   for (std::size_t i = 0; i < x.size(); ++i) {
     const double wi = w ? w[i] : 1.0;
     if (wi == 0.0) continue;
+    if (l.type == LearnerType::Spline) {  // only the degree + 1 non-zero columns of the row
+      bool outside = false;
+      const int first = l.basis.evaluateExtrapolated(x[i], b, &outside);
+      for (int r = 0; r <= l.basis.degree() && first + r < k; ++r) c[first + r] += b[r] * wi * u[i];
+      continue;
+    }
     designRow(l, x[i], row.data());
     for (int a = 0; a < k; ++a) c[a] += row[static_cast<std::size_t>(a)] * wi * u[i];
   }

@@ -16,15 +16,6 @@ using namespace gbui;
 
 namespace {
 
-gb::PaperDataSpec spec(std::size_t rows, int covariates, int informative, std::uint64_t seed) {
-  gb::PaperDataSpec s;
-  s.rows = rows;
-  s.covariates = covariates;
-  s.informative = informative;
-  s.seed = seed;
-  return s;
-}
-
 QProgressBar* generateProgress(const DataPanel& d) {
   for (QProgressBar* b : d.findChildren<QProgressBar*>())
     if (b->toolTip().contains("Generate")) return b;
@@ -61,7 +52,7 @@ class GenerateWorkerTest : public QObject {
  private slots:
   void workerDataEqualTheEnginesGenerator() {
     auto w = gbtest::emptyWindow("gen-equal");
-    const gb::PaperDataSpec s = spec(3001, 7, 3, 11);
+    const gb::PaperDataSpec s = gbtest::paperSpec(3001, 7, 3, 11);
     w->dataPanel()->setGeneratorSpec(s);
     QSignalSpy done(w->dataPanel(), &DataPanel::loadFinished);
     QTest::mouseClick(w->dataPanel()->generateButton(), Qt::LeftButton);
@@ -83,11 +74,11 @@ class GenerateWorkerTest : public QObject {
   void estimateShownAndHugeTablesRefused() {
     auto w = gbtest::emptyWindow("gen-estimate");
     DataPanel* d = w->dataPanel();
-    d->setGeneratorSpec(spec(100'000, 99, 5, 1));  // 100 columns of 1e5 doubles: 80 MB
+    d->setGeneratorSpec(gbtest::paperSpec(100'000, 99, 5, 1));  // 100 columns of 1e5 doubles: 80 MB
     QVERIFY2(d->memoryEstimateLabel()->text().contains("76.3 MiB"), qPrintable(d->memoryEstimateLabel()->text()));
-    QCOMPARE(estimatedGenerateBytes(spec(100'000, 99, 5, 1)), std::uint64_t(80'000'000));
+    QCOMPARE(estimatedGenerateBytes(gbtest::paperSpec(100'000, 99, 5, 1)), std::uint64_t(80'000'000));
     // 5e7 rows of 10001 columns: 4 TB, more than any machine here has.
-    d->setGeneratorSpec(spec(50'000'000, 10000, 5, 1));
+    d->setGeneratorSpec(gbtest::paperSpec(50'000'000, 10000, 5, 1));
     QVERIFY2(d->memoryEstimateLabel()->text().contains("Too large"), qPrintable(d->memoryEstimateLabel()->text()));
     QVERIFY(!d->generate());
     QVERIFY(!d->isLoading());
@@ -104,8 +95,8 @@ class GenerateWorkerTest : public QObject {
 
   void informativeAboveCovariatesIsNamed() {
     auto w = gbtest::emptyWindow("gen-informative");
-    w->dataPanel()->setGeneratorSpec(spec(1000, 5, 5, 1));
-    w->dataPanel()->setGeneratorSpec(spec(1000, 3, 5, 1));
+    w->dataPanel()->setGeneratorSpec(gbtest::paperSpec(1000, 5, 5, 1));
+    w->dataPanel()->setGeneratorSpec(gbtest::paperSpec(1000, 3, 5, 1));
     QVERIFY(!w->dataPanel()->generate());
     QVERIFY2(w->messages()->lastError().contains("Informative"), qPrintable(w->messages()->lastError()));
   }
@@ -114,7 +105,7 @@ class GenerateWorkerTest : public QObject {
   // the test within a CI machine's memory; the rows are what the bound is about.
   void fiveMillionRowsKeepTheWindowResponsive() {
     auto w = gbtest::emptyWindow("gen-responsive");
-    w->dataPanel()->setGeneratorSpec(spec(5'000'000, 10, 5, 2));
+    w->dataPanel()->setGeneratorSpec(gbtest::paperSpec(5'000'000, 10, 5, 2));
     QSignalSpy done(w->dataPanel(), &DataPanel::loadFinished);
     QProgressBar* genBar = generateProgress(*w->dataPanel());
     QVERIFY(genBar);
@@ -137,10 +128,10 @@ class GenerateWorkerTest : public QObject {
   void cancelStopsWithin200ms() {
     auto w = gbtest::emptyWindow("gen-cancel");
     DataPanel* d = w->dataPanel();
-    d->setGeneratorSpec(spec(2000, 4, 2, 1));
+    d->setGeneratorSpec(gbtest::paperSpec(2000, 4, 2, 1));
     QVERIFY(d->generateNow());
     const auto before = d->dataset();
-    d->setGeneratorSpec(spec(5'000'000, 30, 5, 3));
+    d->setGeneratorSpec(gbtest::paperSpec(5'000'000, 30, 5, 3));
     QProgressBar* genBar = generateProgress(*d);
     QVERIFY(genBar);
     QSignalSpy done(d, &DataPanel::loadFinished);

@@ -242,11 +242,7 @@ class OpenModelTest : public QObject {
   }
 
   void csvSessionReopensWithItsModel() {
-    gb::PaperDataSpec spec;
-    spec.rows = 800;
-    spec.covariates = 5;
-    spec.informative = 3;
-    spec.seed = 7;
+    const gb::PaperDataSpec spec = gbtest::paperSpec(800, 5, 3, 7);
     const QString csv = gbtest::scratchPath("session-data.csv");
     gb::writeCsv(csv.toStdString(), gb::generatePaperData(spec).data);
     auto w = std::make_unique<MainWindow>(gbtest::testOptions("open-csv-fit"));
@@ -278,11 +274,7 @@ class OpenModelTest : public QObject {
   // gamboost-studio data.csv model.json: the CSV is read, then the model opens over it, without a fit; a missing
   // file is a message naming it.
   void commandLineFilesOpenDataThenModel() {
-    gb::PaperDataSpec spec;
-    spec.rows = 600;
-    spec.covariates = 4;
-    spec.informative = 2;
-    spec.seed = 9;
+    const gb::PaperDataSpec spec = gbtest::paperSpec(600, 4, 2, 9);
     const QString csv = gbtest::scratchPath("args-data.csv");
     gb::writeCsv(csv.toStdString(), gb::generatePaperData(spec).data);
     auto w = std::make_unique<MainWindow>(gbtest::testOptions("args-fit"));

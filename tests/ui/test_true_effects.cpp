@@ -21,14 +21,7 @@ using namespace gbui;
 
 namespace {
 
-gb::PaperDataSpec smallSpec() {
-  gb::PaperDataSpec spec;
-  spec.rows = 400;
-  spec.covariates = 6;
-  spec.informative = 3;
-  spec.seed = 5;
-  return spec;
-}
+gb::PaperDataSpec smallSpec() { return gbtest::paperSpec(400, 6, 3, 5); }
 
 // A window with `spec`'s data generated in it and a short mstop.
 std::unique_ptr<MainWindow> windowWith(const gb::PaperDataSpec& spec, const QString& settings) {
@@ -131,11 +124,7 @@ class TrueEffectsTest : public QObject {
 
   // Large data: the true curves are computed off the window's thread and drawn when ready, with the same values.
   void largeDataGetsTheTruthFromAWorker() {
-    gb::PaperDataSpec spec;
-    spec.rows = 120000;
-    spec.covariates = 20;
-    spec.informative = 18;
-    spec.seed = 3;
+    const gb::PaperDataSpec spec = gbtest::paperSpec(120000, 20, 18, 3);
     QVERIFY(static_cast<double>(spec.rows) * spec.informative > PartialEffectsView::kTruthWorkAtOnce);
     auto w = windowWith(spec, "large");
     QVERIFY(gbtest::fitAndWait(*w, 60000));

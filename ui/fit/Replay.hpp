@@ -2,13 +2,14 @@
 // The iteration scrubber's snapshots: a finished or paused fit shown as it was after iteration m, from the recorded
 // coefficient steps (FitSnapshot::steps) without refitting. Coefficients, path, risk, counts and risk reductions are
 // the fit's own at m; the fitted values and the learner race of iteration m + 1 are worked out on the host
-// (engine/compute/LearnerStep) when rows x learners is small enough for a drag of the slider to stay smooth.
+// (engine/compute/LearnerStep) when rows x learners is at most kReplayHostWork, so that a drag of the slider stays
+// smooth.
 #include "fit/FitSnapshot.hpp"
 
 namespace gbui {
 
 // Host work (rows x learners) above which a replayed snapshot carries no fitted values and no race.
-constexpr double kReplayHostWork = 2e7;
+constexpr double kReplayHostWork = 5e6;  // about 50 ms a slider step on this 2-core machine
 
 bool canReplay(const FitSnapshot& latest);
 // latest as of iteration m (0 <= m <= latest.iteration; m is clamped into that range).

@@ -47,7 +47,7 @@ QCheckBox* check(const QString& tip) {
 }
 
 // A check box that switches an optional value on, and the value, in one form row.
-QWidget* pair(QCheckBox* on, QDoubleSpinBox* v) {
+QWidget* pair(QCheckBox* on, QWidget* v) {
   auto* w = new QWidget;
   auto* row = new QHBoxLayout(w);
   row->setContentsMargins(0, 0, 0, 0);
@@ -140,12 +140,7 @@ QWidget* ModelPanel::buildBandsRow() {
   bands_->setRange(1, 10'000);
   bands_->setValue(25);
   bands_->setToolTip(tr("B: bootstrap refits for the bands (more: smoother band edges, proportionally longer)"));
-  auto* w = new QWidget;
-  auto* row = new QHBoxLayout(w);
-  row->setContentsMargins(0, 0, 0, 0);
-  row->addWidget(bandsOn_);
-  row->addWidget(bands_, 1);
-  return w;
+  return pair(bandsOn_, bands_);
 }
 
 int ModelPanel::bandReplicates() const { return bandsOn_->isChecked() ? bands_->value() : 0; }

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "common/QtConvert.hpp"
+#include "fit/Replay.hpp"
 #include "model/PartialEffect.hpp"
 #include "plots/PlotWidget.hpp"
 
@@ -12,7 +13,6 @@ namespace gbui {
 namespace {
 
 constexpr std::size_t kMaxPoints = 3000;  // drawn rows (every k-th): enough to see the cloud
-constexpr double kMaxHostWork = 2e7;      // rows x learners worked out on the host without a race
 constexpr std::size_t kNoLearner = static_cast<std::size_t>(-1);
 
 // The negative gradient at the snapshot's fitted values (binomial's observed 0/1 coded back to -1/+1).
@@ -32,7 +32,7 @@ std::size_t winner(const FitSnapshot& s, const std::vector<double>& u) {
     return static_cast<std::size_t>(std::max_element(s.race->reduction.begin(), s.race->reduction.end()) -
                                     s.race->reduction.begin());
   const FitSetup& setup = *s.setup;
-  if (static_cast<double>(u.size()) * static_cast<double>(setup.learners.size()) > kMaxHostWork) return kNoLearner;
+  if (static_cast<double>(u.size()) * static_cast<double>(setup.learners.size()) > kReplayHostWork) return kNoLearner;
   std::size_t best = kNoLearner;
   double bestReduction = -1.0;
   for (std::size_t j = 0; j < setup.learners.size(); ++j) {

@@ -29,6 +29,15 @@ gbui::StudioOptions testOptions(const QString& settingsName) {
   return o;
 }
 
+gb::PaperDataSpec paperSpec(std::size_t rows, int covariates, int informative, std::uint64_t seed) {
+  gb::PaperDataSpec s;
+  s.rows = rows;
+  s.covariates = covariates;
+  s.informative = informative;
+  s.seed = seed;
+  return s;
+}
+
 bool openSessionAndWait(gbui::MainWindow& w, const QString& path, int timeoutMs) {
   QSignalSpy loaded(w.dataPanel(), &gbui::DataPanel::loadFinished);
   if (!w.openSession(path)) return false;

@@ -5,6 +5,7 @@
 #include <QString>
 #include <memory>
 
+#include "data/PaperData.hpp"
 #include "window/MainWindow.hpp"
 
 namespace gbtest {
@@ -13,6 +14,9 @@ namespace gbtest {
 QString scratchPath(const QString& name);
 
 gbui::StudioOptions testOptions(const QString& settingsName);
+
+// The paper's data spec with these sizes (the other fields at their defaults).
+gb::PaperDataSpec paperSpec(std::size_t rows, int covariates, int informative, std::uint64_t seed);
 
 // A shown 1280 x 820 window without data (its settings in the test's scratch directory as `settingsName`).
 std::unique_ptr<gbui::MainWindow> emptyWindow(const QString& settingsName);
