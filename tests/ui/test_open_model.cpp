@@ -305,6 +305,23 @@ class OpenModelTest : public QObject {
     QVERIFY2(w2->messages()->lastError().contains(missing), qPrintable(w2->messages()->lastError()));
   }
 
+  // gamboost-studio data.csv at a first start: the demo data is still being generated when the file is named; the
+  // file wins (was: silently not opened).
+  void commandLineFileWinsOverTheFirstStartsData() {
+    const QString csv = gbtest::scratchPath("args-first.csv");
+    gb::writeCsv(csv.toStdString(), gb::generatePaperData(gbtest::paperSpec(300, 3, 2, 4)).data);
+    auto w = std::make_unique<MainWindow>(gbtest::testOptions("args-first"));
+    w->show();
+    w->dataPanel()->setGeneratorSpec(gbtest::paperSpec(3'000'000, 10, 5, 1));
+    QVERIFY(w->dataPanel()->generate());
+    QVERIFY(w->dataPanel()->isLoading());
+    QVERIFY(w->openPaths({csv}));
+    QTRY_VERIFY_WITH_TIMEOUT(w->dataPanel()->source().kind == DataSourceSpec::Kind::Csv && !w->dataPanel()->isLoading(),
+                             20000);
+    QCOMPARE(w->dataPanel()->dataset()->rows(), std::size_t(300));
+    QVERIFY2(w->messages()->lastError().isEmpty(), qPrintable(w->messages()->lastError()));
+  }
+
   // Fit pressed while a model is being opened: the fit is what the window shows, not the file's model.
   void fitStartedMeanwhileWins() {
     auto w = windowWithData("open-race", kCovariates, kSeed);

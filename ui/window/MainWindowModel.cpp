@@ -6,6 +6,7 @@
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QTabWidget>
+#include <memory>
 #include <utility>
 
 #include "common/QtConvert.hpp"
@@ -106,6 +107,18 @@ void MainWindow::buildModelActions() {
 }
 
 bool MainWindow::openPaths(const QStringList& paths) {
+  if (dataPanel_->isLoading()) {
+    // The first start's demo data is still being generated: the files named win. Cancel it and open them when the
+    // worker has stopped (a read or generate refuses to start while another runs).
+    dataPanel_->cancelLoading();
+    auto once = std::make_shared<QMetaObject::Connection>();
+    *once = connect(dataPanel_, &DataPanel::loadFinished, this, [this, paths, once](bool) {
+      disconnect(*once);
+      QMetaObject::invokeMethod(
+          this, [this, paths] { openPaths(paths); }, Qt::QueuedConnection);
+    });
+    return true;
+  }
   QString csv, model;
   for (const QString& path : paths) {
     if (!QFileInfo(path).isFile()) {
