@@ -227,9 +227,9 @@ Command addFitBench(CLI::App* bench) {
 }  // namespace
 
 std::vector<Command> addBenchCommands(CLI::App& app) {
-  CLI::App* bench = app.add_subcommand("bench", "Benchmarks: CSV reading, kernels, whole fits.");
+  CLI::App* bench = app.add_subcommand("bench", "Benchmarks: CSV reading, kernels, whole fits; kernel tuning.");
   bench->require_subcommand(1);
-  return {addCsvBench(bench), addKernelBench(bench), addFitBench(bench)};
+  return {addCsvBench(bench), addKernelBench(bench), addFitBench(bench), addTuneBench(bench)};
 }
 
 }  // namespace gb::cli

@@ -24,11 +24,13 @@ KernelBenchReport runKernelBenchmark(const KernelBenchOptions&) {
 #else
 
 #include <cmath>
+#include <optional>
 
 #include "bench/KernelBenchRunner.hpp"
 #include "opencl/ClRuntime.hpp"
 #include "opencl/CompactKernels.hpp"
 #include "opencl/DenseGemv.hpp"
+#include "opencl/TuningTable.hpp"
 
 namespace gb::kbench {
 
@@ -37,6 +39,7 @@ namespace {
 struct CompactVariant {
   CompactKernel kind;
   std::string name;
+  std::optional<TuningEntry> shape;  // bench tune: compact_x with this lane shape, batched B'g only
 };
 
 // The fewest bytes a compact operation moves (the table at the top of this file); s = bytes per REAL.
@@ -100,7 +103,11 @@ void Runner::compactSection(const CaseData& d) {
   std::vector<CompactVariant> variants;
   for (const std::string& name : compactKernelNames()) {
     CompactKernel kind{};
-    if (wanted(name) && compactKernelFromName(name, &kind)) variants.push_back({kind, name});
+    if (!wanted(name) || !compactKernelFromName(name, &kind)) continue;
+    if (kind != CompactKernel::CompactX || o_.laneShapes.empty()) variants.push_back({kind, name, std::nullopt});
+    for (const LaneTuning& shape : kind == CompactKernel::CompactX ? o_.laneShapes : std::vector<LaneTuning>{})
+      variants.push_back({kind, name + "/" + laneShapeLabel(shape),
+                          TuningEntry{ctx_.device().info.name, 0, 0, shape, "bench tune candidate"}});
   }
   if (variants.empty()) return;
   const std::size_t n = d.rows, p = static_cast<std::size_t>(d.learners), k = static_cast<std::size_t>(d.k);
@@ -146,7 +153,15 @@ void Runner::compactSection(const CaseData& d) {
       for (const auto& r : rows) skip(rowFor(v, r.op, r.batched), why);
       continue;
     }
+    std::optional<ScopedTuningOverride> tuned;
+    if (v.shape) tuned.emplace(*v.shape);
     CompactPlan plan(ctx_, *data, v.kind);
+    if (v.shape) {  // a tuning candidate: the batched B'g is all that is compared
+      measure(
+          rowFor(v, "Btg", true), [&](std::vector<cl_event>& ev) { plan.transposed(g, out, &ev); },
+          [&] { poison(out); }, [&] { return kbench::maxScaledError(download(out, p * k), d.btg); });
+      continue;
+    }
     Buffer partials(ctx_, std::max<std::size_t>(1, plan.updatePartials()) * static_cast<std::size_t>(s_));
     measure(
         rowFor(v, "Btg", false), [&](std::vector<cl_event>& ev) { plan.transposedOne(0, g, outOne, &ev); },

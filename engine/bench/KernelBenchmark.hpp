@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "settings/LaneShape.hpp"
+
 namespace gb {
 
 struct KernelBenchReport;
@@ -28,6 +30,9 @@ struct KernelBenchOptions {
   // Added: called on the benchmark's thread at every progress step with the report so far (the window draws
   // partial results while a run goes on).
   std::function<void(const KernelBenchReport& sofar)> partial;
+  // `gamboost bench tune`: compact_x's batched B'g once per lane shape (kernel "compact_x/<shape>"), nothing else
+  // of compact_x. Empty: compact_x as the device's tuning gives it.
+  std::vector<LaneTuning> laneShapes;
 };
 
 struct KernelTiming {

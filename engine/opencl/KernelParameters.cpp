@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "opencl/Tuning.hpp"
+#include "opencl/TuningTable.hpp"
 
 namespace gb::ocl {
 
@@ -15,6 +16,12 @@ std::size_t roundUp(std::size_t value, std::size_t multiple) { return (value + m
 bool isNvidia(const ComputeDeviceInfo& d) {
   auto has = [](const std::string& s) { return s.find("NVIDIA") != std::string::npos; };
   return has(d.platform) || has(d.name);
+}
+
+// The lane kernel's shape: the device's tuning entry, else the defaults (tuned on the H100, docs/perf/kernels.md).
+LaneTuning gpuLaneTuning(const ComputeDeviceInfo& device) {
+  const std::optional<TuningEntry> entry = tuningFor(device);
+  return entry ? entry->lanes : LaneTuning{};
 }
 
 }  // namespace
@@ -34,9 +41,13 @@ KernelParameters kernelParameters(const ComputeDeviceInfo& device, std::size_t r
     // compact_x's lane-private kernel: a warp per group; ~16 groups per compute unit, each lane streaming
     // 256..2048 rows so that summing its copies (once per group) stays a few per cent of the work.
     // GAMBOOST_COMPACT_LANES=0 selects the atomics kernel instead (for comparing the two in `bench`).
+    const LaneTuning shape = gpuLaneTuning(device);
     const int lanes = openClTuningFromEnvironment().compactLanes;
-    p.lanes = lanes >= 0 ? lanes : 32;
-    p.laneChunkRows = roundUp(std::clamp<std::size_t>(work / (units * 16), 8192, 65536), 32 * 8);
+    p.lanes = lanes >= 0 ? lanes : shape.lanes;
+    p.laneRows = shape.laneRows;
+    p.laneRed = shape.laneRed && p.nvidiaAtomics;
+    const std::size_t groups = units * static_cast<std::size_t>(shape.groupsPerUnit);
+    p.laneChunkRows = roundUp(std::clamp<std::size_t>(work / groups, 8192, 65536), 32 * 8);
     p.reduceGroupSize = 64;
     p.updateGroupSize = 256;
     p.updateGroupRows = 256 * 4;  // n = 1e5 still gives ~100 groups
@@ -86,6 +97,10 @@ std::string buildOptions(const KernelParameters& p, const SplineSpec& spec, bool
     << " -DUPDATE_GROUP=" << p.updateGroupSize << " -DROW_STRIDED=" << (p.gpu ? 1 : 0)
     << " -DSORT_CHUNK=" << kSortChunkRows << " -DLEARNER_BLOCK=" << p.learnersPerItem << " -DROW_BLOCK=" << p.rowBlock;
   if (p.gpu && p.nvidiaAtomics) s << " -DGB_NV_PTX_ATOMICS=1";
+  // The lane kernel's defaults live in kernels/compact_btg.cl (8 rows, plain adds): only a tuned shape is passed,
+  // so that GAMBOOST_KERNEL_DEFINES experiments on other devices keep working as before.
+  if (p.gpu && p.laneRows != 8) s << " -DLANE_ROWS=" << p.laneRows;
+  if (p.gpu && p.laneRed) s << " -DLANE_RED=1";
   // Extra defines for experiments (docs/cli.md), e.g. GAMBOOST_KERNEL_DEFINES=-DLANE_ROWS=16.
   if (const std::string extra = openClTuningFromEnvironment().kernelDefines; !extra.empty()) s << ' ' << extra;
   return s.str();

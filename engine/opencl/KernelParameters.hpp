@@ -25,6 +25,8 @@ struct KernelParameters {
   int binCopies = 1;                 // local bin replicas per group (GPU: one per sub-group, cuts conflicts)
   int lanes = 0;                     // GPU: work-items (one warp) of compact_x_partial_columns; 0: atomics kernel
   std::size_t laneChunkRows = 0;     // rows per (learner, chunk) group of compact_x_partial_columns
+  int laneRows = 8;                  // GPU: rows per lane and block of compact_x_partial_columns (LANE_ROWS)
+  bool laneRed = false;              // GPU (NVIDIA): its column adds as red.shared instructions (LANE_RED)
   std::size_t localMemoryBytes = 0;  // the device's local memory per work-group
   int reduceGroupSize = 64;          // work-items of the per-learner reduction / solve / select kernels
   int updateGroupSize = 64;          // work-items per group of the update kernel
@@ -34,7 +36,8 @@ struct KernelParameters {
 };
 
 // Parameters for a device (info.type "GPU" -> GPU table; anything else -> CPU table). rows adapts chunk sizes
-// so that small problems still give every compute unit work.
+// so that small problems still give every compute unit work. A GPU's entry in the tuning table
+// (opencl/TuningTable.hpp) sets the lane kernel's shape; GAMBOOST_COMPACT_LANES still overrides its lanes.
 KernelParameters kernelParameters(const ComputeDeviceInfo& device, std::size_t rows, int learners);
 
 // Work-items of compact_x_partial_columns whose lanes each own copyBytes of local memory: p.lanes, halved (down
