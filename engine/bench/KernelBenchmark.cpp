@@ -99,16 +99,23 @@ double Runner::copyBandwidth() {
   return median > 0 ? 2.0 * static_cast<double>(bytes) / median / 1e9 : 0.0;
 }
 
-void Runner::compactSection(const CaseData& d) {
+// The compact kernels asked for; compact_x once per lane shape when `bench tune` gives shapes.
+std::vector<CompactVariant> compactVariants(const KernelBenchOptions& o, const std::string& device) {
   std::vector<CompactVariant> variants;
   for (const std::string& name : compactKernelNames()) {
     CompactKernel kind{};
-    if (!wanted(name) || !compactKernelFromName(name, &kind)) continue;
-    if (kind != CompactKernel::CompactX || o_.laneShapes.empty()) variants.push_back({kind, name, std::nullopt});
-    for (const LaneTuning& shape : kind == CompactKernel::CompactX ? o_.laneShapes : std::vector<LaneTuning>{})
-      variants.push_back({kind, name + "/" + laneShapeLabel(shape),
-                          TuningEntry{ctx_.device().info.name, 0, 0, shape, "bench tune candidate"}});
+    const bool wanted = o.kernels.empty() || std::find(o.kernels.begin(), o.kernels.end(), name) != o.kernels.end();
+    if (!wanted || !compactKernelFromName(name, &kind)) continue;
+    if (kind != CompactKernel::CompactX || o.laneShapes.empty()) variants.push_back({kind, name, std::nullopt});
+    for (const LaneTuning& shape : kind == CompactKernel::CompactX ? o.laneShapes : std::vector<LaneTuning>{})
+      variants.push_back(
+          {kind, name + "/" + laneShapeLabel(shape), TuningEntry{device, 0, 0, shape, "bench tune candidate"}});
   }
+  return variants;
+}
+
+void Runner::compactSection(const CaseData& d) {
+  const std::vector<CompactVariant> variants = compactVariants(o_, ctx_.device().info.name);
   if (variants.empty()) return;
   const std::size_t n = d.rows, p = static_cast<std::size_t>(d.learners), k = static_cast<std::size_t>(d.k);
   const double nd = static_cast<double>(n), pd = static_cast<double>(p);
@@ -120,7 +127,6 @@ void Runner::compactSection(const CaseData& d) {
     return row(v.name, op, batched ? "batched" : "per-learner", d, batched ? d.learners : 1,
                compactBytes(v.kind, op, batched, d, s_));
   };
-
   // x always; the stored basis and the sorted layout only when their kernels are asked for and fit.
   const SplineSpec spec = d.bases.front().spec();
   auto deviceBytes = [&](bool basis, bool sorted) {
