@@ -3,6 +3,7 @@
 // checked before the data is read, and outputs are written atomically only after the fit succeeded.
 #include <chrono>
 #include <cmath>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -10,6 +11,7 @@
 #include "Commands.hpp"
 #include "FitBands.hpp"
 #include "FitOptions.hpp"
+#include "FitProfile.hpp"
 #include "FitSummary.hpp"
 #include "MstopChoice.hpp"
 #include "common/Error.hpp"
@@ -105,6 +107,29 @@ std::uint64_t resultBytesEstimate(std::size_t rows, const ModelSettings& s, std:
   return 25 * (static_cast<std::uint64_t>(rows) + 2 * static_cast<std::uint64_t>(s.mstop) + 2 * learners * k) + 4096;
 }
 
+// The fewest bytes reading and parsing must move: the file, and the doubles it becomes.
+std::uint64_t csvBytes(const std::string& path, const Dataset& data) {
+  std::error_code ec;
+  const std::uintmax_t file = std::filesystem::file_size(path, ec);
+  return (ec ? 0 : file) + data.rows() * data.columns.size() * sizeof(double);
+}
+
+// Writes result.json (and model.json) atomically; with --profile, times it and prints the time budget after.
+void writeOutputs(OutputFiles& outputs, const FitOptions& o, const nlohmann::json& result, const Model& model,
+                  FitProfiler& profiler) {
+  const auto start = std::chrono::steady_clock::now();
+  // nlohmann writes doubles with max_digits10 digits: fitted values and risks round-trip exactly.
+  outputs.write(o.out, [&result](std::ostream& out) { out << jsonText(result) << '\n'; });
+  if (!o.model.empty())
+    outputs.write(o.model, [&model](std::ostream& out) { out << jsonText(model.toJson(), 1) << '\n'; });
+  outputs.commit();
+  if (!profiler.on()) return;
+  std::error_code ec;
+  const std::uintmax_t bytes = std::filesystem::file_size(o.out, ec);
+  profiler.addStage("write result", secondsSince(start), ec ? 0 : bytes);
+  profiler.print(std::cerr);
+}
+
 // fit --mstop cv: the folds (as gamboost cv) to --cv-grid iterations; the first minimum of their mean, at least 1.
 int chooseMstop(const FitOptions& o, const std::shared_ptr<const Dataset>& data, const ModelSettings& settings,
                 const ComputeSettings& compute, nlohmann::json& record) {
@@ -136,11 +161,13 @@ int runFit(const FitOptions& o, const std::vector<Override>& overrides) {
   outputs.addOutput(o.out, "--out");
   if (!o.model.empty()) outputs.addOutput(o.model, "--model");
   if (o.mstopWord == "cv" && !o.folds.foldsFile.empty()) outputs.addInput(o.folds.foldsFile, "--folds-file");
+  FitProfiler profiler(o.profile);
   std::unique_ptr<Backend> backend = makeBackend(compute);
 
   const auto readStart = std::chrono::steady_clock::now();
   const std::shared_ptr<const Dataset> data = readData(o.data, o.quiet);
   const double readSeconds = secondsSince(readStart);
+  profiler.addStage("read and parse CSV", readSeconds, csvBytes(o.data, *data));
 
   nlohmann::json cvJson;
   if (o.mstopWord == "cv") settings.mstop = chooseMstop(o, data, settings, compute, cvJson);
@@ -171,11 +198,8 @@ int runFit(const FitOptions& o, const std::vector<Override>& overrides) {
   if (!cvJson.is_null()) result["cv"] = cvJson;
   if (booster.heldOut()) result["holdout"] = holdoutJson(booster, used);
   if (o.bands > 0) result["bands"] = fitBands(data, booster, o.bands, o.folds.seed, compute, o.quiet);
-  // nlohmann writes doubles with max_digits10 digits: fitted values and risks round-trip exactly.
-  outputs.write(o.out, [&result](std::ostream& out) { out << jsonText(result) << '\n'; });
-  if (!o.model.empty())
-    outputs.write(o.model, [&model](std::ostream& out) { out << jsonText(model.toJson(), 1) << '\n'; });
-  outputs.commit();
+  if (profiler.on()) result["profile"] = profiler.finish(compute, booster.iteration());
+  writeOutputs(outputs, o, result, model, profiler);
   if (o.summary)
     printFitSummary(std::cout, booster, o.data, readSeconds, mstopSummaryLine(cvJson) + holdoutSummaryLine(booster));
   return 0;
@@ -202,6 +226,9 @@ Command addFitCommand(CLI::App& app) {
   addComputeOptions(sub, options->compute);
   addBandsOption(sub, options->bands);
   sub->add_flag("--summary", options->summary, "Print a human summary of the fit to stdout")->group("Output");
+  sub->add_flag("--profile", options->profile,
+                "Print the time budget (stages against their floors, device kernels) and add it to result.json")
+      ->group("Output");
   sub->add_flag("--quiet", options->quiet, "No progress lines on stderr (they appear only for runs over ~2 s)")
       ->group("Output");
   return {sub, [options, overrides]() { return runFit(*options, *overrides); }};

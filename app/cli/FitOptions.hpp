@@ -35,6 +35,7 @@ struct FitOptions {
   ComputeSettings compute;
   bool summary = false;
   bool quiet = false;
+  bool profile = false;   // fit --profile: the time budget on stderr and in result.json
   std::string mstopWord;  // fit's --mstop as given: a number or "cv"
   FoldOptions folds;      // fit --mstop cv
   int cvGrid = 1000;      // fit --mstop cv: the folds run this many iterations

@@ -26,6 +26,7 @@ KernelBenchReport runKernelBenchmark(const KernelBenchOptions&) {
 #include <cmath>
 #include <optional>
 
+#include "bench/CopyBandwidth.hpp"
 #include "bench/KernelBenchRunner.hpp"
 #include "opencl/ClRuntime.hpp"
 #include "opencl/CompactKernels.hpp"
@@ -80,24 +81,7 @@ std::unique_ptr<CompactData> makeCompactData(Context& ctx, const CaseData& d, bo
 
 }  // namespace
 
-double Runner::copyBandwidth() {
-  const ComputeDeviceInfo& info = ctx_.device().info;
-  const bool gpu = info.type == "GPU";
-  std::size_t bytes = gpu ? (std::size_t{1} << 30) : (std::size_t{256} << 20);
-  bytes = std::min<std::size_t>({bytes, info.maxAllocationBytes / 2, info.globalMemoryBytes / 8});
-  Buffer a(ctx_, bytes), b(ctx_, bytes);
-  const unsigned char zero = 1;
-  a.fill(ctx_, &zero, 1);
-  std::vector<double> samples;
-  for (int r = 0; r < 11; ++r) {
-    cl_event ev = nullptr;
-    check(clEnqueueCopyBuffer(ctx_.queue(), a.get(), b.get(), 0, 0, bytes, 0, nullptr, &ev), "clEnqueueCopyBuffer");
-    const double seconds = eventSeconds(ev);
-    if (r > 0) samples.push_back(seconds);  // the first copy also pays for first-touch of b's pages
-  }
-  const double median = statistics(samples).median;
-  return median > 0 ? 2.0 * static_cast<double>(bytes) / median / 1e9 : 0.0;
-}
+double Runner::copyBandwidth() { return deviceCopyBandwidth(ctx_); }
 
 // The compact kernels asked for; compact_x once per lane shape when `bench tune` gives shapes.
 std::vector<CompactVariant> compactVariants(const KernelBenchOptions& o, const std::string& device) {

@@ -6,6 +6,7 @@
 
 #include "common/Error.hpp"
 #include "common/Format.hpp"
+#include "common/RunProfile.hpp"
 #include "common/Text.hpp"
 #include "compute/CpuBackend.hpp"
 #include "compute/FitFootprint.hpp"
@@ -90,7 +91,10 @@ void Booster::setUp(std::unique_ptr<Backend> backend, bool outOfBagPath) {
   path_.risk.push_back(risk0);
 
   checkFitFootprint(y.size(), frame_.splines.size() + frame_.linears.size() + frame_.factors.size(), settings_);
-  learners_ = buildLearners(frame_, settings_);
+  {
+    const ScopedStage timed("learners (wall)");
+    learners_ = buildLearners(frame_, settings_);
+  }
   gamma_.reserve(learners_.size());
   BoostProblem problem;
   problem.rows = y.size();
@@ -105,6 +109,7 @@ void Booster::setUp(std::unique_ptr<Backend> backend, bool outOfBagPath) {
     problem.covariates.push_back(&frame_.data->columns[static_cast<std::size_t>(l.column)]);
     gamma_.push_back(Eigen::VectorXd::Zero(l.numColumns()));
   }
+  const ScopedStage timed("backend set-up");
   backend_->prepare(problem);
 }
 
@@ -149,7 +154,10 @@ int Booster::run(int iterations, const ProgressCallback& progress, int batch) {
     const int count = std::min(next, iterations - done);
     results.clear();
     const auto start = Clock::now();
-    backend_->iterate(count, results);
+    {
+      const ScopedStage timed("iterations");
+      backend_->iterate(count, results);
+    }
     const double seconds = secondsSince(start);
     fitSeconds_ += seconds;
     apply(results);

@@ -10,6 +10,7 @@
 
 #include "common/Error.hpp"
 #include "common/Format.hpp"
+#include "common/RunProfile.hpp"
 #include "common/Text.hpp"
 #include "learner/EdfSolver.hpp"
 #include "learner/LearnerColumns.hpp"
@@ -50,6 +51,7 @@ Eigen::MatrixXd symmetricInverse(const Eigen::MatrixXd& a) {
 }  // namespace
 
 void finishLearner(Learner& learner, double targetEdf, EdfDefinition definition) {
+  const ScopedStage timed("lambda solves and k x k factors");
   const int k = learner.numColumns();
   const EdfFunction edf(learner.gram, learner.penalty);
   if (targetEdf > 0.0) {
@@ -189,6 +191,7 @@ constexpr auto gramBlocksTable(std::index_sequence<I...>) {
 }  // namespace
 
 Eigen::MatrixXd gramMatrix(const SplineBasis& basis, const double* x, std::size_t n, const double* weights) {
+  const ScopedStage timed("basis and Gram", n * sizeof(double) * (weights ? 2 : 1));
   const int k = basis.numColumns();
   const int d1 = basis.degree() + 1;
   // Accumulated per interval (a (d+1) x (d+1) block each) and folded into G at the end: adding straight into

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "common/Error.hpp"
+#include "common/RunProfile.hpp"
 #include "opencl/ProgramCache.hpp"
 
 namespace gb::ocl {
@@ -265,7 +266,10 @@ Context::~Context() {
   }
 }
 
-void Context::finish() const { check(clFinish(queue_), "clFinish"); }
+void Context::finish() const {
+  check(clFinish(queue_), "clFinish");
+  if (RunProfile* profile = RunProfile::active()) profile->drain();
+}
 
 cl_program Context::program(const std::string& file, const std::string& options) {
   return shared_->program(file, options);
@@ -285,6 +289,7 @@ cl_kernel Context::kernel(const std::string& file, const std::string& name, cons
 
 namespace {
 std::atomic<std::uint64_t> liveBytes{0};
+std::atomic<std::uint64_t> profiledLaunchCount{0};
 }  // namespace
 
 std::uint64_t liveBufferBytes() { return liveBytes.load(); }
@@ -357,6 +362,9 @@ Buffer& Buffer::operator=(Buffer&& other) noexcept {
 }
 
 namespace {
+// Profiled launches kept before a blocking read drains them (bounds the events alive at once).
+constexpr std::size_t kDrainAfterEvents = 4096;
+
 void checkRange(std::size_t offset, std::size_t bytes, std::size_t size, const char* what) {
   if (offset > size || bytes > size - offset)
     throw ComputeError(std::string(what) + ": " + std::to_string(bytes) + " bytes at offset " + std::to_string(offset) +
@@ -366,14 +374,21 @@ void checkRange(std::size_t offset, std::size_t bytes, std::size_t size, const c
 
 void Buffer::write(Context& ctx, const void* host, std::size_t bytes, std::size_t offset) {
   checkRange(offset, bytes, bytes_, "Buffer::write");
+  const ScopedStage timed("upload", bytes);
   check(clEnqueueWriteBuffer(ctx.queue(), mem_, CL_TRUE, offset, bytes, host, 0, nullptr, nullptr),
         "clEnqueueWriteBuffer");
 }
 
 void Buffer::read(Context& ctx, void* host, std::size_t bytes, std::size_t offset) const {
   checkRange(offset, bytes, bytes_, "Buffer::read");
-  check(clEnqueueReadBuffer(ctx.queue(), mem_, CL_TRUE, offset, bytes, host, 0, nullptr, nullptr),
-        "clEnqueueReadBuffer");
+  {
+    const ScopedStage timed("download", bytes);
+    check(clEnqueueReadBuffer(ctx.queue(), mem_, CL_TRUE, offset, bytes, host, 0, nullptr, nullptr),
+          "clEnqueueReadBuffer");
+  }
+  // A blocking read on the in-order queue: every event before it has completed, so draining waits for nothing.
+  if (RunProfile* profile = RunProfile::active(); profile && profile->pendingEvents() >= kDrainAfterEvents)
+    profile->drain();
 }
 
 void Buffer::fill(Context& ctx, const void* pattern, std::size_t patternBytes) {
@@ -390,25 +405,52 @@ Kernel::~Kernel() {
   if (k_) clReleaseKernel(k_);
 }
 
-Kernel::Kernel(Kernel&& other) noexcept : k_(other.k_) { other.k_ = nullptr; }
+Kernel::Kernel(Kernel&& other) noexcept : k_(other.k_), name_(std::move(other.name_)) { other.k_ = nullptr; }
 
 Kernel& Kernel::operator=(Kernel&& other) noexcept {
   if (this != &other) {
     if (k_) clReleaseKernel(k_);
     k_ = other.k_;
+    name_ = std::move(other.name_);
     other.k_ = nullptr;
   }
   return *this;
+}
+
+const std::string& Kernel::name() const {
+  if (name_.empty()) {
+    std::size_t size = 0;
+    check(clGetKernelInfo(k_, CL_KERNEL_FUNCTION_NAME, 0, nullptr, &size), "clGetKernelInfo(FUNCTION_NAME)");
+    std::string text(size, '\0');
+    check(clGetKernelInfo(k_, CL_KERNEL_FUNCTION_NAME, size, text.data(), nullptr), "clGetKernelInfo(FUNCTION_NAME)");
+    text.resize(text.find('\0') == std::string::npos ? text.size() : text.find('\0'));
+    name_ = text.empty() ? std::string("(unnamed kernel)") : text;
+  }
+  return name_;
 }
 
 void Kernel::launch(Context& ctx, const std::vector<std::size_t>& global, const std::vector<std::size_t>& local,
                     cl_event* event) {
   if (global.empty() || global.size() > 3 || (!local.empty() && local.size() != global.size()))
     throw ComputeError("Kernel::launch: bad NDRange dimensions");
+  RunProfile* profile = RunProfile::active();
+  if (profile) ++profiledLaunchCount;
+  cl_event own = nullptr;
+  cl_event* wanted = event ? event : (profile ? &own : nullptr);
   check(clEnqueueNDRangeKernel(ctx.queue(), k_, static_cast<cl_uint>(global.size()), nullptr, global.data(),
-                               local.empty() ? nullptr : local.data(), 0, nullptr, event),
+                               local.empty() ? nullptr : local.data(), 0, nullptr, wanted),
         "clEnqueueNDRangeKernel");
+  if (!profile) return;
+  if (event) check(clRetainEvent(*event), "clRetainEvent");  // the caller releases its reference, the profile ours
+  try {
+    profile->addPendingEvent(name(), *wanted, [](void* e) { return eventSeconds(static_cast<cl_event>(e)); });
+  } catch (...) {
+    clReleaseEvent(*wanted);
+    throw;
+  }
 }
+
+std::uint64_t profiledLaunches() { return profiledLaunchCount.load(); }
 
 double eventSeconds(cl_event event) {
   cl_ulong start = 0, end = 0;

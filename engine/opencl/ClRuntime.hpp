@@ -114,14 +114,21 @@ class Kernel {
     check(clSetKernelArg(k_, index, bytes, nullptr), "clSetKernelArg(local)");
   }
   // Enqueues an NDRange (1-3 dims; local may be empty). Returns the event if `event` is non-null (caller releases).
+  // While a RunProfile is active (common/RunProfile.hpp) every launch also gives it an event under the kernel's name.
   void launch(Context& ctx, const std::vector<std::size_t>& global, const std::vector<std::size_t>& local = {},
               cl_event* event = nullptr);
 
  private:
+  const std::string& name() const;  // the kernel function's name, asked once
+
   cl_kernel k_ = nullptr;
+  mutable std::string name_;
 };
 
-// Seconds between an event's CL_PROFILING_COMMAND_START and _END; releases the event.
+// Events the profiling hook has requested in this process (stays unchanged while no RunProfile is active).
+std::uint64_t profiledLaunches();
+
+// Seconds between an event's CL_PROFILING_COMMAND_START and _END; releases the event (also when a call fails).
 double eventSeconds(cl_event event);
 // Seconds from the first event's START to the last event's END (a launcher's several kernels, in order);
 // releases every event and clears the vector. 0 for an empty vector.

@@ -14,6 +14,7 @@
 
 #include "common/Error.hpp"
 #include "common/KernelSources.hpp"
+#include "common/RunProfile.hpp"
 #include "opencl/ClRuntime.hpp"
 
 namespace gb::ocl {
@@ -164,6 +165,7 @@ cl_program DeviceContext::State::fromBinary(cl_context context, const std::vecto
     if (program) clReleaseProgram(program);
     return nullptr;
   }
+  const ScopedStage timed("program builds (from cached binaries)");
   if (clBuildProgram(program, 1, &device.id, options.c_str(), nullptr, nullptr) != CL_SUCCESS) {
     clReleaseProgram(program);
     return nullptr;
@@ -178,6 +180,7 @@ cl_program DeviceContext::State::fromSource(cl_context context, const std::strin
   cl_int status = CL_SUCCESS;
   cl_program program = clCreateProgramWithSource(context, 1, &text, &length, &status);
   check(status, "clCreateProgramWithSource");
+  const ScopedStage timed("program builds (from source)");
   status = clBuildProgram(program, 1, &device.id, options.c_str(), nullptr, nullptr);
   ++sourceBuilds;
   if (status != CL_SUCCESS) {

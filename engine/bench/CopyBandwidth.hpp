@@ -1,0 +1,18 @@
+#pragma once
+// The copy bandwidths that floors are measured against, counting bytes read + written: the host's memory (a
+// parallel memcpy over all cores) and an OpenCL device's (clEnqueueCopyBuffer on a large buffer).
+#include <cstddef>
+
+namespace gb {
+
+namespace ocl {
+class Context;
+}
+
+// GB/s of a memcpy of `bytes` split over the OpenMP threads; the best of a few repetitions after a warm-up.
+double hostCopyBandwidth(std::size_t bytes = std::size_t{256} << 20);
+// GB/s of clEnqueueCopyBuffer on the device (1 GiB on a GPU, 256 MiB otherwise, within the device's limits); the
+// median of 10 copies after a warm-up, from event timestamps.
+double deviceCopyBandwidth(ocl::Context& ctx);
+
+}  // namespace gb

@@ -1,0 +1,144 @@
+#include "common/RunProfile.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+namespace gb {
+
+std::atomic<RunProfile*> RunProfile::active_{nullptr};
+
+namespace {
+
+std::int64_t nowNs() {
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+}
+
+template <typename Item>
+Item& findOrAdd(std::vector<Item>& items, const std::string& name) {
+  auto it = std::find_if(items.begin(), items.end(), [&name](const Item& i) { return i.name == name; });
+  if (it != items.end()) return *it;
+  items.push_back(Item{});
+  items.back().name = name;
+  return items.back();
+}
+
+}  // namespace
+
+RunProfile::~RunProfile() {
+  try {
+    drain();
+  } catch (...) {  // a destructor never throws: the events are released by drain_ before it can throw
+  }
+}
+
+RunProfile::Activation::Activation(RunProfile& profile) : previous_(active_.exchange(&profile)) {}
+
+RunProfile::Activation::~Activation() {
+  RunProfile* current = active_.exchange(previous_);
+  if (current) {
+    try {
+      current->drain();
+    } catch (...) {
+    }
+  }
+}
+
+void RunProfile::addStage(const std::string& name, double seconds, std::uint64_t bytes, double flops) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ProfileStage& s = findOrAdd(stages_, name);
+  s.seconds += seconds;
+  s.calls += 1;
+  s.bytes += bytes;
+  s.flops += flops;
+}
+
+void RunProfile::addKernel(const std::string& name, double seconds, std::uint64_t count) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ProfileKernel& k = findOrAdd(kernels_, name);
+  k.seconds += seconds;
+  k.count += count;
+}
+
+void RunProfile::addPendingEvent(const std::string& kernel, void* event, const EventDrain& drain) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!drain_) drain_ = drain;
+  pending_.push_back(PendingEvent{kernel, event});
+}
+
+void RunProfile::drain() {
+  std::vector<PendingEvent> pending;
+  EventDrain drainOne;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    pending.swap(pending_);
+    drainOne = drain_;
+  }
+  if (pending.empty()) return;
+  // Every event is released even when one fails; the first failure is rethrown after.
+  std::exception_ptr failure;
+  for (const PendingEvent& e : pending) {
+    try {
+      addKernel(e.kernel, drainOne(e.event));
+    } catch (...) {
+      if (!failure) failure = std::current_exception();
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
+}
+
+std::size_t RunProfile::pendingEvents() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return pending_.size();
+}
+
+std::vector<ProfileStage> RunProfile::stages() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return stages_;
+}
+
+std::vector<ProfileKernel> RunProfile::kernels() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return kernels_;
+}
+
+ProfileStage RunProfile::stage(const std::string& name) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  for (const ProfileStage& s : stages_)
+    if (s.name == name) return s;
+  ProfileStage none;
+  none.name = name;
+  return none;
+}
+
+double RunProfile::kernelSeconds() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  double total = 0.0;
+  for (const ProfileKernel& k : kernels_) total += k.seconds;
+  return total;
+}
+
+void RunProfile::openStage(const std::string& name) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  findOrAdd(stages_, name);
+}
+
+ScopedStage::ScopedStage(const char* name, std::uint64_t bytes, double flops)
+    : profile_(RunProfile::active()), name_(name), bytes_(bytes), flops_(flops) {
+  if (!profile_) return;
+  try {
+    profile_->openStage(name_);  // listed in the order stages start, so a stage comes before the ones inside it
+  } catch (...) {
+  }
+  startNs_ = nowNs();
+}
+
+ScopedStage::~ScopedStage() {
+  if (!profile_) return;
+  try {
+    profile_->addStage(name_, static_cast<double>(nowNs() - startNs_) * 1e-9, bytes_, flops_);
+  } catch (...) {  // out of memory while profiling: the run goes on without this stage
+  }
+}
+
+}  // namespace gb
