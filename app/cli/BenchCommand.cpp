@@ -220,6 +220,8 @@ Command addFitBench(CLI::App* bench) {
   addSeedOption(sub, "--seed", b.seed, "Seed of the data (and of the --bootstrap folds)");
   addIntOption(sub, "--bootstrap", b.bootstrap,
                "Also time this many bootstrap folds (gamboost cv) per rows and config, beside the one fit");
+  sub->add_flag("--profile", b.profile,
+                "Also run one untimed fit per rows and config under the time budget of fit --profile (to stderr)");
   sub->add_option("--out", o->out, "Output prefix: writes <prefix>.json and <prefix>.csv");
   return {sub, [o]() { return runFitBench(*o); }};
 }

@@ -3,10 +3,13 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <iostream>
 #include <memory>
 #include <sstream>
 
+#include "bench/ProfileReport.hpp"
 #include "common/Error.hpp"
+#include "common/RunProfile.hpp"
 #include "compute/Booster.hpp"
 #include "compute/CrossValidation.hpp"
 #include "data/PaperData.hpp"
@@ -65,6 +68,28 @@ static Dataset responseForFamily(Dataset data, const ModelSettings& model) {
   return data;
 }
 
+namespace {
+
+// One more fit of the config under a RunProfile: the budget to stderr and into timing.profile.
+void profiledFit(const std::shared_ptr<const Dataset>& data, const FitBenchOptions& options,
+                 const ComputeSettings& compute, FitTiming& timing) {
+  RunProfile profile;
+  int iterations = 0;
+  {
+    RunProfile::Activation active(profile);
+    Booster booster(data, options.model, makeBackend(compute));
+    iterations = booster.run(options.model.mstop);
+  }
+  profile.drain();
+  const ProfileFloors floors = measureProfileFloors(compute);
+  std::cerr << "profile of " << timing.rows << " rows, " << timing.info.backend << ":" << timing.info.kernel << ":"
+            << timing.info.precision << "\n";
+  printProfile(std::cerr, profile, floors, iterations);
+  timing.profile = profileJson(profile, floors, iterations);
+}
+
+}  // namespace
+
 FitBenchReport runFitBenchmark(const FitBenchOptions& options) {
   if (options.rows.empty()) throw InputError(optionMessage("--rows", "needs at least one row count"));
   if (options.repetitions < 1) throw InputError(optionMessage("--reps", "must be >= 1"));
@@ -118,6 +143,7 @@ FitBenchReport runFitBenchmark(const FitBenchOptions& options) {
           timing.path = booster.path().learner;
           runsDone += 1.0;
         }
+        if (options.profile) profiledFit(data, options, compute, timing);
         if (options.bootstrap > 0) timeFolds(data, options, compute, timing);
         const std::vector<int>& reference =
             result.timings.size() > firstOfRows ? result.timings[firstOfRows].path : timing.path;
@@ -152,6 +178,7 @@ nlohmann::json FitBenchReport::toJson() const {
                     {"cv_setup_s", t.cvSetupSeconds},
                     {"cv_iterate_s", t.cvIterateSeconds},
                     {"cv_batched", t.cvBatched}});
+    if (!t.profile.is_null()) list.back()["profile"] = t.profile;
   }
   return {{"timings", list}};
 }

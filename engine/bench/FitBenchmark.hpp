@@ -21,6 +21,9 @@ struct FitBenchOptions {
   int repetitions = 1;                   // best of
   std::uint64_t seed = 1;
   int bootstrap = 0;  // > 0: also time that many bootstrap folds (crossValidate) per (rows, config), seed `seed`
+  // Also one more fit per (rows, config), not timed, under a RunProfile: its time budget (bench/ProfileReport) goes
+  // to stderr and into the timing's "profile" (the per-launch events would perturb the timed fits).
+  bool profile = false;
   std::function<bool(double fraction, const std::string& what)> progress;  // false cancels
 };
 
@@ -35,6 +38,7 @@ struct FitTiming {
   double finalRisk = 0.0;
   std::vector<int> path;       // selection path (for cross-checking backends)
   int samePathIterations = 0;  // leading iterations that pick the same learner as the first config
+  nlohmann::json profile;      // FitBenchOptions::profile: the profiled fit's budget (bench/ProfileReport.hpp)
                                // at the same rows (path.size() when the paths agree throughout)
   // With FitBenchOptions::bootstrap: the folds' whole run, its set-up and iterations (batched folds only), and
   // whether they advanced together.
