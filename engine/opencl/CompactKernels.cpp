@@ -6,6 +6,7 @@
 
 #include "common/Error.hpp"
 #include "opencl/KernelArgs.hpp"
+#include "opencl/StagedUpload.hpp"
 
 namespace gb::ocl {
 
@@ -101,13 +102,13 @@ CompactData::CompactData(Context& ctx, const std::vector<const SplineBasis*>& ba
     firstColumn_ = Buffer(ctx, L * rows * sizeof(cl_int), CL_MEM_READ_ONLY);
     weights_ = Buffer(ctx, L * rows * w * real, CL_MEM_READ_ONLY);
   }
+  uploadColumns(ctx, x_, x, rows, double_);  // converted on all cores, through pinned buffers
   std::vector<double> geometry(2 * L), weights, one(w);
   std::vector<cl_int> first;
   for (std::size_t j = 0; j < L; ++j) {
     const SplineBasis& b = *bases[j];
     geometry[2 * j] = b.lo();
     geometry[2 * j + 1] = 1.0 / b.spacing();
-    writeReal(ctx, x_, std::vector<double>(x[j], x[j] + rows), j * rows, double_);
     writeReal(ctx, poly_, b.polynomialTable(), j * polySize, double_);
     const int d = b.degree(), intervals = b.numIntervals();
     if (uniform_ != Uniform::None && !piecesMatch(b, d, intervals - d)) uniform_ = Uniform::None;
