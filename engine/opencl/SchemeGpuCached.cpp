@@ -8,6 +8,8 @@ namespace gb::ocl {
 
 namespace {
 
+constexpr std::size_t kFillLanes = 32;  // FILL_LANES of kernels/compact_cross.cl
+
 class GpuCachedScheme final : public CachedScheme {
  public:
   GpuCachedScheme(DeviceProblem& p, const IterationPolicy& policy, int slots) : CachedScheme(p, policy) {
@@ -15,11 +17,13 @@ class GpuCachedScheme final : public CachedScheme {
     correctSolve_ = Kernel(p.ctx.kernel("learner_select", "learner_correct_solve", p.options()));
     selectClaim_ = Kernel(p.ctx.kernel("learner_select", "learner_select_claim", p.options()));
     crossFill_ = Kernel(p.ctx.kernel("compact_cross", "compact_x_cross_fill", p.options()));
-    // Fill groups: chunks no smaller than 4 k^2 rows, so the k x k local block's clearing and its global adds
-    // stay small next to the rows' (degree+1)^2 local atomics.
-    const std::size_t group = static_cast<std::size_t>(p.params.btgGroupSize);
-    fillChunkRows_ = std::max(p.params.btgChunkRows, 4 * static_cast<std::size_t>(p.k) * p.k);
-    fillChunkRows_ = (fillChunkRows_ + group - 1) / group * group;
+    // Fill groups (one warp each): about 64 per compute unit over all learners, in chunks no smaller than 8 k^2 rows
+    // (the k x k local block's clearing and its k^2 global adds stay small next to the rows' (degree+1)^2 local adds).
+    const std::size_t units = static_cast<std::size_t>(std::max(1, p.ctx.device().info.computeUnits));
+    const std::size_t chunks = (units * 64 + static_cast<std::size_t>(p.L) - 1) / static_cast<std::size_t>(p.L);
+    const std::size_t rows = (p.n + chunks - 1) / chunks;
+    fillChunkRows_ = std::max(rows, 8 * static_cast<std::size_t>(p.k) * p.k);
+    fillChunkRows_ = (fillChunkRows_ + kFillLanes - 1) / kFillLanes * kFillLanes;
     fillChunks_ = (p.n + fillChunkRows_ - 1) / fillChunkRows_;
   }
   std::string name() const override { return "gpu-cached"; }
@@ -46,8 +50,7 @@ class GpuCachedScheme final : public CachedScheme {
                   &d.polynomials(),
                   &cache_.cache}
         .bind(crossFill_);
-    const std::size_t fillGroup = static_cast<std::size_t>(p_.params.btgGroupSize);
-    crossFill_.launch(p_.ctx, {fillGroup * static_cast<std::size_t>(p_.L), fillChunks_}, {fillGroup, 1});
+    crossFill_.launch(p_.ctx, {kFillLanes * static_cast<std::size_t>(p_.L), fillChunks_}, {kFillLanes, 1});
     stepped();
   }
   // After a batch only the risk of the last record is missing: the plain select finishes it.
