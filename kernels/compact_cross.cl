@@ -3,15 +3,16 @@
 // when its K x K local block fits the device's local memory (crossBlockFits, KernelParameters.cpp).
 // Defines: those of compact_btg.cl (REAL, DEGREE, K, INTERVALS, BTG_GROUP, GB_NV_PTX_ATOMICS).
 #if BTG_GROUP > 1
-// Group (j, chunk), one warp of FILL_LANES work-items: when cacheState[0] = slot >= 0, adds B_j'B_l over the chunk's
-// rows (l = learnerIndex[0]) into cache[slot][j] (row a: column a of B_j, entry b: column b of B_l); else returns at
+// Group (j, chunk) of FILL_LANES work-items: when cacheState[0] = slot >= 0, adds B_j'B_l over the chunk's rows
+// (l = learnerIndex[0]) into cache[slot][j] (row a: column a of B_j, entry b: column b of B_l); else returns at
 // once. The (DEGREE+1)^2 products of a row are spread over as many lanes (lane t: r = t / W, s = t % W), so the
-// warp handles FILL_ROWS rows at a time and a row's adds hit distinct local cells: with the block's rows
+// group handles FILL_ROWS rows at a time and a row's adds hit distinct local cells: with the block's rows
 // FILL_STRIDE = K + 4 apart, cell (q_j + r, q_l + s) sits in bank 4 (q_j + r) + q_l + s (mod 32), which is
-// different for each of a cubic row's 16 products. (One row per work-item, the first version, sent 16 adds of 256
-// work-items into random banks of one block: 85 ms a fill at n = 1e7, p = 100, k = 64 on the H100.) The block is
-// then added to the slot with global atomics.
-#define FILL_LANES 32
+// different for each of a cubic row's 16 products, so a warp's adds (two rows) conflict at most two ways. (One row
+// per work-item, the first version, sent 16 adds per work-item into random banks: 85 ms a fill at n = 1e7, p = 100,
+// k = 64 on the H100; one warp per group, 140 ms: too few warps per SM to hide the loads.) The block is then added to
+// the slot with global atomics.
+#define FILL_LANES 256
 #define FILL_PRODUCTS (W * W)
 #define FILL_ROWS (FILL_PRODUCTS <= FILL_LANES ? FILL_LANES / FILL_PRODUCTS : 1)
 #ifdef REAL_IS_DOUBLE

@@ -8,7 +8,7 @@ namespace gb::ocl {
 
 namespace {
 
-constexpr std::size_t kFillLanes = 32;  // FILL_LANES of kernels/compact_cross.cl
+constexpr std::size_t kFillLanes = 256;  // FILL_LANES of kernels/compact_cross.cl
 
 class GpuCachedScheme final : public CachedScheme {
  public:
@@ -17,10 +17,10 @@ class GpuCachedScheme final : public CachedScheme {
     correctSolve_ = Kernel(p.ctx.kernel("learner_select", "learner_correct_solve", p.options()));
     selectClaim_ = Kernel(p.ctx.kernel("learner_select", "learner_select_claim", p.options()));
     crossFill_ = Kernel(p.ctx.kernel("compact_cross", "compact_x_cross_fill", p.options()));
-    // Fill groups (one warp each): about 64 per compute unit over all learners, in chunks no smaller than 8 k^2 rows
-    // (the k x k local block's clearing and its k^2 global adds stay small next to the rows' (degree+1)^2 local adds).
+    // Fill groups (eight warps each): about 32 per compute unit over all learners, in chunks no smaller than 8 k^2
+    // rows (the k x k block's clearing and its k^2 global adds stay small next to the rows' (degree+1)^2 local adds).
     const std::size_t units = static_cast<std::size_t>(std::max(1, p.ctx.device().info.computeUnits));
-    const std::size_t chunks = (units * 64 + static_cast<std::size_t>(p.L) - 1) / static_cast<std::size_t>(p.L);
+    const std::size_t chunks = (units * 32 + static_cast<std::size_t>(p.L) - 1) / static_cast<std::size_t>(p.L);
     const std::size_t rows = (p.n + chunks - 1) / chunks;
     fillChunkRows_ = std::max(rows, 8 * static_cast<std::size_t>(p.k) * p.k);
     fillChunkRows_ = (fillChunkRows_ + kFillLanes - 1) / kFillLanes * kFillLanes;
