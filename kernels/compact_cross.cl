@@ -20,7 +20,38 @@
 #else
 #define FILL_REAL_BYTES 4
 #endif
-#if K * (K + 4) * FILL_REAL_BYTES <= 40960
+#ifndef FILL_FIXED
+#define FILL_FIXED 0
+#endif
+#if FILL_FIXED
+// An experiment (GAMBOOST_KERNEL_DEFINES=-DFILL_FIXED=1): the block in unsigned 64-bit fixed point, added with
+// integer atomics (float adds to local memory are compare-and-swap loops on some GPUs). Products of B-spline values
+// lie in [0, 1]; 2^32 (float) or 2^40 (double) units per 1 keep 2^32 or 2^24 rows a cell before overflow (the host
+// keeps a chunk below 2^24 rows) and quantise each product to 2^-33 or 2^-41, below the REAL's own rounding.
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#define FILL_CELL ulong
+#define FILL_CELL_BYTES 8
+#ifdef REAL_IS_DOUBLE
+#define FILL_SCALE 0x1p40
+#else
+#define FILL_SCALE 0x1p32f
+#endif
+inline void fill_add(volatile __local ulong* p, REAL v) {
+  const ulong units = (ulong)(fmax(v, (REAL)0) * FILL_SCALE + (REAL)0.5);
+#if defined(GB_NV_PTX_ATOMICS)
+  asm volatile("red.shared.add.u64 [%0], %1;" ::"l"((ulong)p), "l"(units));
+#else
+  atom_add(p, units);
+#endif
+}
+#define FILL_VALUE(cell) ((REAL)(cell) / FILL_SCALE)
+#else
+#define FILL_CELL REAL
+#define FILL_CELL_BYTES FILL_REAL_BYTES
+#define fill_add local_add
+#define FILL_VALUE(cell) (cell)
+#endif
+#if K * (K + 4) * FILL_CELL_BYTES <= 40960
 #define FILL_STRIDE (K + 4)
 #else
 #define FILL_STRIDE K
@@ -30,9 +61,9 @@ __kernel __attribute__((reqd_work_group_size(FILL_LANES, 1, 1))) void compact_x_
     __global const REAL* x, __global const REAL* geometry, __global const REAL* poly, __global REAL* cache) {
   const int slot = cacheState[0];
   if (slot < 0) return;
-  __local REAL block[K * FILL_STRIDE];
+  __local FILL_CELL block[K * FILL_STRIDE];
   const int lane = get_local_id(0), j = get_group_id(0), l = learnerIndex[0];
-  for (int m = lane; m < K * FILL_STRIDE; m += FILL_LANES) block[m] = (REAL)0;
+  for (int m = lane; m < K * FILL_STRIDE; m += FILL_LANES) block[m] = 0;
   barrier(CLK_LOCAL_MEM_FENCE);
   const REAL loj = geometry[2 * j], ij = geometry[2 * j + 1], lol = geometry[2 * l], il = geometry[2 * l + 1];
   __global const REAL* xj = x + (size_t)j * n;
@@ -53,13 +84,13 @@ __kernel __attribute__((reqd_work_group_size(FILL_LANES, 1, 1))) void compact_x_
         REAL a, b;
         GB_HORNER(pj + (qj * W + r) * W, 1, DEGREE, uj, a);
         GB_HORNER(pl + (ql * W + s) * W, 1, DEGREE, ul, b);
-        local_add(block + (qj + r) * FILL_STRIDE + ql + s, a * b);
+        fill_add(block + (qj + r) * FILL_STRIDE + ql + s, a * b);
       }
     }
   barrier(CLK_LOCAL_MEM_FENCE);
   __global REAL* out = cache + ((size_t)slot * learners + j) * K * K;
   for (int m = lane; m < K * K; m += FILL_LANES) {
-    const REAL v = block[(m / K) * FILL_STRIDE + m % K];
+    const REAL v = FILL_VALUE(block[(m / K) * FILL_STRIDE + m % K]);
     if (v != (REAL)0) global_add(out + m, v);
   }
 }

@@ -23,6 +23,7 @@ class GpuCachedScheme final : public CachedScheme {
     const std::size_t chunks = (units * 32 + static_cast<std::size_t>(p.L) - 1) / static_cast<std::size_t>(p.L);
     const std::size_t rows = (p.n + chunks - 1) / chunks;
     fillChunkRows_ = std::max(rows, 8 * static_cast<std::size_t>(p.k) * p.k);
+    fillChunkRows_ = std::min(fillChunkRows_, std::size_t(1) << 23);  // FILL_FIXED's cells hold 2^24 rows in double
     fillChunkRows_ = (fillChunkRows_ + kFillLanes - 1) / kFillLanes * kFillLanes;
     fillChunks_ = (p.n + fillChunkRows_ - 1) / fillChunkRows_;
   }
