@@ -172,45 +172,61 @@ struct CpuBackend::State {
     return true;
   }
 
-  // B_j'B_l for every j, one pass over x. Each chunk of kCrossLearnerChunk learners streams the rows in blocks:
-  // l's basis rows once per block, then every j of the chunk accumulates its interval-pair blocks (one buffer per
-  // j), folded into B_j'B_l every kCrossFoldRows rows and at the end. The fold points depend only on the rows, so
-  // the sums do not depend on the number of threads.
+  // B_j'B_l for every j, one pass over x. A j already cached holds B_l'B_j, whose transpose this is: copied, not
+  // recomputed. The others, in chunks of kCrossLearnerChunk, stream the rows in blocks: l's basis rows once per block,
+  // then every j of the chunk accumulates its interval-pair blocks (one buffer per j), folded into B_j'B_l every
+  // kCrossFoldRows rows and at the end. The fold points depend only on the rows, so the sums do not depend on the
+  // number of threads.
   void crossPass(std::size_t l) {
     const LearnerState& L = learners[l];
     const int W = L.degree + 1;
+    std::vector<std::size_t> todo;
     std::size_t maxPairBlock = 0;
-    for (const LearnerState& J : learners)
+    for (std::size_t j = 0; j < learners.size(); ++j) {
+      const LearnerState& J = learners[j];
+      if (j != l && !cross[j].empty()) {
+        copyTransposed(j, l);
+        continue;
+      }
+      todo.push_back(j);
       maxPairBlock = std::max(maxPairBlock, static_cast<std::size_t>(J.intervals) * (J.degree + 1));
+    }
     const std::size_t pairSize = maxPairBlock * L.intervals * W;
-    const int chunks = chunksOf(learners.size(), kCrossLearnerChunk);
-#pragma omp parallel num_threads(teamFor(n* learners.size()))
+    const int chunks = chunksOf(todo.size(), kCrossLearnerChunk);
+#pragma omp parallel num_threads(teamFor(n* todo.size()))
     {
       std::vector<int> first(kCrossBlockRows);
       std::vector<double> w(kCrossBlockRows * W);
       std::vector<double> pairs(pairSize * kCrossLearnerChunk, 0.0);
 #pragma omp for schedule(dynamic, 1)
       for (int ch = 0; ch < chunks; ++ch) {
-        const auto [jb, je] = chunk(ch, kCrossLearnerChunk, learners.size());
+        const auto [tb, te] = chunk(ch, kCrossLearnerChunk, todo.size());
         auto fold = [&] {
-          for (std::size_t j = jb; j < je; ++j) {
-            const LearnerState& J = learners[j];
-            cpu::foldCrossPairs(pairs.data() + (j - jb) * pairSize, J.intervals, J.degree + 1, L.intervals, W, L.k,
+          for (std::size_t t = tb; t < te; ++t) {
+            const LearnerState& J = learners[todo[t]];
+            cpu::foldCrossPairs(pairs.data() + (t - tb) * pairSize, J.intervals, J.degree + 1, L.intervals, W, L.k,
                                 cross[l].data() + J.coefOffset * L.k);
           }
         };
         for (std::size_t b = 0; b < n; b += kCrossBlockRows) {
           const std::size_t e = std::min(n, b + kCrossBlockRows);
           cpu::basisRowsKernel(L.degree)(L.view, L.x, b, e, first.data(), w.data());
-          for (std::size_t j = jb; j < je; ++j) {
-            const LearnerState& J = learners[j];
+          for (std::size_t t = tb; t < te; ++t) {
+            const LearnerState& J = learners[todo[t]];
             cpu::crossKernel(J.degree, L.degree)(J.view, J.x, b, e, first.data(), w.data(), L.intervals,
-                                                 pairs.data() + (j - jb) * pairSize);
+                                                 pairs.data() + (t - tb) * pairSize);
           }
           if (e % kCrossFoldRows == 0 || e == n) fold();
         }
       }
     }
+  }
+
+  // B_j'B_l (rows of j in cross[l]) = (B_l'B_j)' (rows of l in cross[j], cached).
+  void copyTransposed(std::size_t j, std::size_t l) {
+    const LearnerState &J = learners[j], &L = learners[l];
+    for (int a = 0; a < J.k; ++a)
+      for (int b = 0; b < L.k; ++b) cross[l][(J.coefOffset + a) * L.k + b] = cross[j][(L.coefOffset + b) * J.k + a];
   }
 
   IterationResult iterateOnce() {
