@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "common/Error.hpp"
 #include "compute/CpuGradientPath.hpp"
@@ -267,6 +268,9 @@ void CpuBackend::prepare(const BoostProblem& problem) {
   requireCompleteProblem(problem, "cpu backend");
   s.problem = problem;
   s.policy = policy_;
+  // Benchmarks compare refresh intervals through the CLI (as GAMBOOST_OPENCL_REFRESH does for the OpenCL backend).
+  if (const char* refresh = std::getenv("GAMBOOST_CPU_REFRESH"); refresh && *refresh)
+    s.policy.refreshInterval = std::max(0, std::atoi(refresh));
   s.gradientPath.reset();
   if (problem.gradientEachIteration()) {
     s.gradientPath = std::make_unique<CpuGradientPath>(problem, s.threads);
