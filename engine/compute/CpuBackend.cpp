@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "common/Error.hpp"
 #include "compute/CpuGradientPath.hpp"
@@ -15,9 +16,12 @@ namespace {
 
 // Rows per block of the moments pass: g's block (32 KiB) stays in L1 while a thread streams each learner's x.
 constexpr std::size_t kMomentBlockRows = 4096;
-// Rows per block of the cross-product pass: folding the pair blocks into B_j'B_l after each block costs
-// about intervals^2 (degree+1)^2 / kCrossBlockRows per row.
+// Rows per block of the cross-product pass (learner l's basis rows for a block stay in L2), and rows between folds
+// of the pair blocks into B_j'B_l (a fold costs about intervals^2 (degree+1)^2, so per row 1 / kCrossFoldRows of
+// that). Learners per chunk of that pass: l's basis rows are computed once per block and chunk.
 constexpr std::size_t kCrossBlockRows = 8192;
+constexpr std::size_t kCrossFoldRows = 4 * kCrossBlockRows;
+constexpr int kCrossLearnerChunk = 8;
 // Work is handed out in small pieces (dynamic scheduling) so that on a busy machine a running thread takes
 // over the share of a descheduled one instead of waiting for it at the end of the pass: learners in chunks
 // of kLearnerChunk, update rows in chunks of kUpdateChunkRows. The update's g'g is summed per chunk in chunk
@@ -165,31 +169,65 @@ struct CpuBackend::State {
     if (!policy.fits(crossBytes, bytes)) return false;
     cross[l].assign(totalCoefs * L.k, 0.0);
     crossBytes += bytes;
+    crossPass(l);
+    return true;
+  }
+
+  // B_j'B_l for every j, one pass over x. A j already cached holds B_l'B_j, whose transpose this is: copied, not
+  // recomputed. The others, in chunks of kCrossLearnerChunk, stream the rows in blocks: l's basis rows once per block,
+  // then every j of the chunk accumulates its interval-pair blocks (one buffer per j), folded into B_j'B_l every
+  // kCrossFoldRows rows and at the end. The fold points depend only on the rows, so the sums do not depend on the
+  // number of threads.
+  void crossPass(std::size_t l) {
+    const LearnerState& L = learners[l];
     const int W = L.degree + 1;
-    int maxPairBlock = 0;
-    for (const LearnerState& J : learners) maxPairBlock = std::max(maxPairBlock, J.intervals * (J.degree + 1));
-    const int chunks = chunksOf(learners.size(), kLearnerChunk);
-#pragma omp parallel num_threads(teamFor(n* learners.size()))
+    std::vector<std::size_t> todo;
+    std::size_t maxPairBlock = 0;
+    for (std::size_t j = 0; j < learners.size(); ++j) {
+      const LearnerState& J = learners[j];
+      if (j != l && !cross[j].empty()) {
+        copyTransposed(j, l);
+        continue;
+      }
+      todo.push_back(j);
+      maxPairBlock = std::max(maxPairBlock, static_cast<std::size_t>(J.intervals) * (J.degree + 1));
+    }
+    const std::size_t pairSize = maxPairBlock * L.intervals * W;
+    const int chunks = chunksOf(todo.size(), kCrossLearnerChunk);
+#pragma omp parallel num_threads(teamFor(n* todo.size()))
     {
       std::vector<int> first(kCrossBlockRows);
       std::vector<double> w(kCrossBlockRows * W);
-      std::vector<double> pairs(static_cast<std::size_t>(maxPairBlock) * L.intervals * W, 0.0);
+      std::vector<double> pairs(pairSize * kCrossLearnerChunk, 0.0);
 #pragma omp for schedule(dynamic, 1)
       for (int ch = 0; ch < chunks; ++ch) {
-        const auto [jb, je] = chunk(ch, kLearnerChunk, learners.size());
+        const auto [tb, te] = chunk(ch, kCrossLearnerChunk, todo.size());
+        auto fold = [&] {
+          for (std::size_t t = tb; t < te; ++t) {
+            const LearnerState& J = learners[todo[t]];
+            cpu::foldCrossPairs(pairs.data() + (t - tb) * pairSize, J.intervals, J.degree + 1, L.intervals, W, L.k,
+                                cross[l].data() + J.coefOffset * L.k);
+          }
+        };
         for (std::size_t b = 0; b < n; b += kCrossBlockRows) {
           const std::size_t e = std::min(n, b + kCrossBlockRows);
           cpu::basisRowsKernel(L.degree)(L.view, L.x, b, e, first.data(), w.data());
-          for (std::size_t j = jb; j < je; ++j) {
-            const LearnerState& J = learners[j];
-            cpu::crossKernel(J.degree, L.degree)(J.view, J.x, b, e, first.data(), w.data(), L.intervals, pairs.data());
-            cpu::foldCrossPairs(pairs.data(), J.intervals, J.degree + 1, L.intervals, W, L.k,
-                                cross[l].data() + J.coefOffset * L.k);
+          for (std::size_t t = tb; t < te; ++t) {
+            const LearnerState& J = learners[todo[t]];
+            cpu::crossKernel(J.degree, L.degree)(J.view, J.x, b, e, first.data(), w.data(), L.intervals,
+                                                 pairs.data() + (t - tb) * pairSize);
           }
+          if (e % kCrossFoldRows == 0 || e == n) fold();
         }
       }
     }
-    return true;
+  }
+
+  // B_j'B_l (rows of j in cross[l]) = (B_l'B_j)' (rows of l in cross[j], cached).
+  void copyTransposed(std::size_t j, std::size_t l) {
+    const LearnerState &J = learners[j], &L = learners[l];
+    for (int a = 0; a < J.k; ++a)
+      for (int b = 0; b < L.k; ++b) cross[l][(J.coefOffset + a) * L.k + b] = cross[j][(L.coefOffset + b) * J.k + a];
   }
 
   IterationResult iterateOnce() {
@@ -230,6 +268,9 @@ void CpuBackend::prepare(const BoostProblem& problem) {
   requireCompleteProblem(problem, "cpu backend");
   s.problem = problem;
   s.policy = policy_;
+  // Benchmarks compare refresh intervals through the CLI (as GAMBOOST_OPENCL_REFRESH does for the OpenCL backend).
+  if (const char* refresh = std::getenv("GAMBOOST_CPU_REFRESH"); refresh && *refresh)
+    s.policy.refreshInterval = std::max(0, std::atoi(refresh));
   s.gradientPath.reset();
   if (problem.gradientEachIteration()) {
     s.gradientPath = std::make_unique<CpuGradientPath>(problem, s.threads);

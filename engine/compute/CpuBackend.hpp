@@ -8,7 +8,8 @@
 //
 // Between such exact passes c_j = B_j'g is updated incrementally, c_j -= (B_j'B_l) nu delta_l, from cross
 // products computed once per selected learner l (one pass, cached); the exact pass runs again every
-// refreshInterval iterations (default 50) and whenever the cache is full. See CpuBackend.cpp.
+// refreshInterval iterations (default 50; GAMBOOST_CPU_REFRESH overrides it, 0 turns the cache off) and whenever
+// the cache is full. See CpuBackend.cpp.
 #include "compute/Backend.hpp"
 
 namespace gb {

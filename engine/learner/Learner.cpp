@@ -13,6 +13,7 @@
 #include "common/RunProfile.hpp"
 #include "common/Text.hpp"
 #include "learner/EdfSolver.hpp"
+#include "learner/GramMatrix.hpp"
 #include "learner/LearnerColumns.hpp"
 #include "learner/LearnerSetup.hpp"
 #include "spline/Penalty.hpp"
@@ -79,14 +80,10 @@ namespace {
 
 void checkCovariate(const std::string& name, const std::vector<double>& x, const SplineSpec& spec, double* lo,
                     double* hi) {
-  double mn = x.empty() ? 0.0 : x.front();
-  double mx = mn;
-  for (std::size_t i = 0; i < x.size(); ++i) {
-    const double v = x[i];
-    if (!std::isfinite(v)) throw InputError("learner '" + name + "': non-finite value at row " + std::to_string(i + 1));
-    mn = std::min(mn, v);
-    mx = std::max(mx, v);
-  }
+  const CovariateScan scan = x.empty() ? CovariateScan{0.0, 0.0, 0} : scanCovariate(x.data(), x.size());
+  if (scan.firstNonFinite < x.size())
+    throw InputError("learner '" + name + "': non-finite value at row " + std::to_string(scan.firstNonFinite + 1));
+  const double mn = scan.lo, mx = scan.hi;
   if (!(mn < mx))
     throw InputError("learner '" + name + "': covariate is constant (all values " + formatNumber(mn, 10) + ")");
   // Checked here, where the column is known, rather than left to SplineBasis (whose message cannot name it).
@@ -137,74 +134,6 @@ std::vector<Learner> buildEach(std::size_t count, Build build) {
 }
 
 }  // namespace
-
-namespace {
-
-// The per-interval (D+1) x (D+1) blocks of B'WB. The same arithmetic as SplineBasis::evaluateFast, in the same
-// order (one division shared by the interval and the local coordinate), with the degree known at compile time.
-template <int D>
-void gramBlocks(const SplineBasis& basis, const double* x, std::size_t n, const double* weights, double* blocks) {
-  constexpr int W = D + 1;
-  constexpr std::size_t kBlock = 4096;
-  const double lo = basis.lo(), dx = basis.spacing();
-  const int last = basis.numIntervals() - 1;
-  const double* poly = basis.polynomialTable().data();
-  std::array<std::uint32_t, kBlock> kept;
-  for (std::size_t begin = 0; begin < n; begin += kBlock) {
-    const std::size_t end = std::min(n, begin + kBlock);
-    // Rows of weight 0 add exact zeros (a resampling fold leaves a third or more of the rows out): listed out
-    // first without branches, since a branch per row on random weights mispredicts often.
-    std::size_t rows = 0;
-    for (std::size_t i = begin; i < end; ++i) {
-      kept[rows] = static_cast<std::uint32_t>(i - begin);
-      rows += !weights || weights[i] != 0.0 ? 1 : 0;
-    }
-    for (std::size_t r = 0; r < rows; ++r) {
-      const std::size_t i = begin + kept[r];
-      const double wi = weights ? weights[i] : 1.0;
-      const double t = (x[i] - lo) / dx;
-      const double f = std::floor(t);
-      const int q = !(f > 0) ? 0 : (f >= last ? last : static_cast<int>(f));
-      const double u = t - q;
-      const double* c = poly + static_cast<std::size_t>(q) * W * W;
-      double w[W];
-      for (int k = 0; k < W; ++k) {
-        double v = c[k * W + D];
-        for (int s = D - 1; s >= 0; --s) v = v * u + c[k * W + s];
-        w[k] = v;
-      }
-      double* block = blocks + static_cast<std::size_t>(q) * W * W;
-      for (int a = 0; a < W; ++a) {
-        const double wa = wi * w[a];
-        for (int b = 0; b < W; ++b) block[a * W + b] += wa * w[b];
-      }
-    }
-  }
-}
-
-template <std::size_t... I>
-constexpr auto gramBlocksTable(std::index_sequence<I...>) {
-  return std::array<void (*)(const SplineBasis&, const double*, std::size_t, const double*, double*), sizeof...(I)>{
-      &gramBlocks<int(I) + 1>...};
-}
-
-}  // namespace
-
-Eigen::MatrixXd gramMatrix(const SplineBasis& basis, const double* x, std::size_t n, const double* weights) {
-  const ScopedStage timed("basis and Gram", n * sizeof(double) * (weights ? 2 : 1));
-  const int k = basis.numColumns();
-  const int d1 = basis.degree() + 1;
-  // Accumulated per interval (a (d+1) x (d+1) block each) and folded into G at the end: adding straight into
-  // G makes neighbouring rows update partially overlapping entries, which can defeat store-to-load forwarding.
-  std::vector<double> blocks(static_cast<std::size_t>(basis.numIntervals()) * d1 * d1, 0.0);
-  static constexpr auto table = gramBlocksTable(std::make_index_sequence<SplineBasis::kMaxDegree>{});
-  table[static_cast<std::size_t>(basis.degree() - 1)](basis, x, n, weights, blocks.data());
-  Eigen::MatrixXd gram = Eigen::MatrixXd::Zero(k, k);
-  for (int q = 0; q < basis.numIntervals(); ++q)
-    for (int a = 0; a < d1; ++a)
-      for (int b = 0; b < d1; ++b) gram(q + a, q + b) += blocks[(static_cast<std::size_t>(q) * d1 + a) * d1 + b];
-  return gram;
-}
 
 std::vector<Learner> buildLearners(const Dataset& data, const ModelSettings& settings) {
   settings.validate();

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "data/Dataset.hpp"
+#include "learner/GramMatrix.hpp"
 #include "learner/ModelFrame.hpp"
 #include "settings/ModelSettings.hpp"
 #include "spline/SplineBasis.hpp"
@@ -34,9 +35,6 @@ struct Learner {
   }
   bool isSpline() const { return type == LearnerType::Spline; }
 };
-
-// G = B'WB from the compact basis, in one pass over x (no dense B); w null means unweighted.
-Eigen::MatrixXd gramMatrix(const SplineBasis& basis, const double* x, std::size_t n, const double* w = nullptr);
 
 // The learners of a model frame, in the order splines, linears, factors, with the weights in every G and lambda
 // (mboost's df2lambda on X'WX). Throws InputError as buildLearners does.

@@ -1,9 +1,11 @@
 #include "learner/ModelFrame.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <map>
+#include <numeric>
 #include <set>
 
 #include "common/Error.hpp"
@@ -91,6 +93,17 @@ void checkWeights(const Dataset& data, const ModelSettings& s) {
   }
 }
 
+// Whether x holds a NaN (a missing value): branch-free over lanes, so the loop vectorises.
+bool hasMissing(const std::vector<double>& x) {
+  constexpr std::size_t kLanes = 8;
+  std::array<int, kLanes> nan{};
+  const std::size_t whole = x.size() / kLanes * kLanes;
+  for (std::size_t i = 0; i < whole; i += kLanes)
+    for (std::size_t k = 0; k < kLanes; ++k) nan[k] |= x[i + k] != x[i + k] ? 1 : 0;
+  for (std::size_t i = whole; i < x.size(); ++i) nan[0] |= x[i] != x[i] ? 1 : 0;
+  return std::any_of(nan.begin(), nan.end(), [](int v) { return v != 0; });
+}
+
 // Drops rows with a missing value in a used column (--missing omit) or names the first (--missing fail).
 void omitMissing(const std::shared_ptr<const Dataset>& data, const ModelSettings& s, ModelFrame& f) {
   const std::vector<std::string> used = usedColumns(s, f);
@@ -100,6 +113,11 @@ void omitMissing(const std::shared_ptr<const Dataset>& data, const ModelSettings
   for (const auto& name : used) cols.push_back(&data->column(name));
   std::vector<std::size_t> perColumn(used.size(), 0);
   f.keptRows.clear();
+  if (std::none_of(cols.begin(), cols.end(), [](const std::vector<double>* c) { return hasMissing(*c); })) {
+    f.keptRows.resize(n);  // the common case, found by one vectorised pass per column
+    std::iota(f.keptRows.begin(), f.keptRows.end(), std::size_t{0});
+    return;
+  }
   for (std::size_t i = 0; i < n; ++i) {
     bool complete = true;
     for (std::size_t u = 0; u < cols.size(); ++u)

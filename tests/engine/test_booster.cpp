@@ -1,6 +1,7 @@
 // Booster mechanics on the CPU backend: stepping, batching, cancelling, bookkeeping, candidate scores, and
 // the incremental B_j'g updates against exact recomputation.
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
 #include <numeric>
 
@@ -42,6 +43,7 @@ class TestBooster : public QObject {
   void runBatchesAndCounts();
   void stepsEqualOneRun();
   void threadCountDoesNotChangeTheFit();
+  void cachedCrossProductsMatchExactPasses();
   void incrementalUpdatesMatchExactOnes();
   void candidatesMatchDenseRss();
   void modelCarriesThePath();
@@ -131,6 +133,27 @@ void TestBooster::threadCountDoesNotChangeTheFit() {
   // Work is split into the same chunks whatever the thread count, and g'g is summed in chunk order: bitwise.
   QCOMPARE(one->fitted(), two->fitted());
   QCOMPARE(one->path().risk, two->path().risk);
+}
+
+void TestBooster::cachedCrossProductsMatchExactPasses() {
+  // Above the thresholds for parallel passes, long enough that several learners are selected: the later ones copy
+  // their cross products with the earlier ones as transposes instead of recomputing them.
+  auto data = gbtest::makeSmoothData(140000, 9, kSeed + 5);
+  auto one = makeBooster(data, 1, 1000);
+  auto two = makeBooster(data, 2, 1000);
+  auto exact = makeBooster(data, 2, 1);  // every B_j'g from a full pass, no cross products used
+  one->run(60);
+  two->run(60);
+  exact->run(60);
+  std::vector<int> distinct = one->path().learner;
+  std::sort(distinct.begin(), distinct.end());
+  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+  QVERIFY2(distinct.size() >= 3, "too few learners selected to exercise the transposed copies");
+  QCOMPARE(one->path().learner, two->path().learner);
+  QCOMPARE(one->fitted(), two->fitted());  // the same sums in the same order whatever the thread count
+  QCOMPARE(one->path().learner, exact->path().learner);
+  QVERIFY(relativeMaxError(one->fitted(), exact->fitted()) <= 1e-12);
+  QVERIFY(relativeMaxError(one->path().risk, exact->path().risk) <= 1e-12);
 }
 
 void TestBooster::incrementalUpdatesMatchExactOnes() {
