@@ -11,6 +11,6 @@ Command addGenerateCommand(CLI::App& app);
 Command addFitCommand(CLI::App& app);
 Command addPredictCommand(CLI::App& app);
 Command addCvCommand(CLI::App& app);
-std::vector<Command> addBenchCommands(CLI::App& app);  // bench csv | kernels | fit
+std::vector<Command> addBenchCommands(CLI::App& app);  // bench csv | kernels | fit | e2e
 
 }  // namespace gb::cli
