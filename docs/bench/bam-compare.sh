@@ -39,26 +39,28 @@ test_mse() {
     awk -F, 'NR > 1 {d = $1 - $2; s += d * d; n++} END {printf "%.6g", s / n}'
 }
 
-# One fit at mstop $1: sets FIT (set-up + iterations, from result.json), WALL (the whole command) and MSE.
+# One fit at mstop $1: sets FIT (set-up + iterations, from result.json), WALL (the whole command), CPU (its user +
+# system seconds, reading included) and MSE.
 run_fit() {
   local start
   start=$(date +%s.%N)
-  "$GAMBOOST" fit --data "$WORK/train.csv" --nu 1 --mstop "$1" --backend cpu --quiet "${EXTRA[@]}" \
+  /usr/bin/time -f "%U %S" -o "$WORK/cpu.txt" "$GAMBOOST" fit --data "$WORK/train.csv" --nu 1 --mstop "$1" --backend cpu --quiet "${EXTRA[@]}" \
     --out "$WORK/result.json" --model "$WORK/model.json"
   WALL=$(echo "$(date +%s.%N) - $start" | bc)
   FIT=$(python3 -c "import json; t = json.load(open('$WORK/result.json'))['timing']; print(t['setup_s'] + t['fit_s'])")
+  CPU=$(awk '{print $1 + $2}' "$WORK/cpu.txt")
   MSE=$(test_mse "$WORK/model.json")
-  printf '%-8s %-10.3f %-10.3f %-10s %s\n' "$1" "$FIT" "$WALL" "$MSE" "$(cut -d' ' -f1 /proc/loadavg)"
+  printf '%-8s %-10.3f %-10.3f %-10.3f %-10s %s\n' "$1" "$FIT" "$WALL" "$CPU" "$MSE" "$(cut -d' ' -f1 /proc/loadavg)"
 }
 reached() { awk -v a="$1" -v b="$BAM_MSE" 'BEGIN {exit !(a <= b)}'; }
 
-printf '%-8s %-10s %-10s %-10s %s\n' mstop fit_s wall_s test_mse load
+printf '%-8s %-10s %-10s %-10s %-10s %s\n' mstop fit_s wall_s cpu_s test_mse load
 LO=0
 REACHED=""
 for M in $GRID; do
   run_fit "$M"
   if reached "$MSE"; then
-    REACHED="$M $FIT $WALL $MSE"
+    REACHED="$M $FIT $WALL $CPU $MSE"
     break
   fi
   LO=$M
@@ -74,13 +76,15 @@ while [ $((HI - LO)) -gt $((HI / 20 > 10 ? HI / 20 : 10)) ]; do
   run_fit "$MID"
   if reached "$MSE"; then
     HI=$MID
-    REACHED="$MID $FIT $WALL $MSE"
+    REACHED="$MID $FIT $WALL $CPU $MSE"
   else
     LO=$MID
   fi
 done
-read -r M FIT WALL MSE <<<"$REACHED"
-echo "bam: test MSE $BAM_MSE in $BAM_S s (fit)"
-printf 'gamboost (CPU backend, nu 1): test MSE %s at mstop %s in %.3f s (set-up + fit; %.3f s wall with reading)\n' \
-  "$MSE" "$M" "$FIT" "$WALL"
+read -r M FIT WALL CPU MSE <<<"$REACHED"
+BAM_CPU=$(awk '$1 == "bam_fit_cpu_s" {print $2}' "$WORK/bam.txt")
+echo "bam: test MSE $BAM_MSE in $BAM_S s (fit; $BAM_CPU s CPU)"
+printf 'gamboost (CPU backend, nu 1): test MSE %s at mstop %s in %.3f s (set-up + fit; %.3f s wall with reading, %.3f s CPU)\n' \
+  "$MSE" "$M" "$FIT" "$WALL" "$CPU"
 awk -v g="$FIT" -v b="$BAM_S" 'BEGIN {printf "ratio: gamboost fit time / bam fit time = %.4f (1/%.1f)\n", g / b, b / g}'
+awk -v g="$CPU" -v b="$BAM_CPU" 'BEGIN {printf "CPU-time ratio (gamboost with reading / bam fit) = %.4f (1/%.1f)\n", g / b, b / g}'
