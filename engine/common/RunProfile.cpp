@@ -94,7 +94,10 @@ std::size_t RunProfile::pendingEvents() const {
 
 std::vector<ProfileStage> RunProfile::stages() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return stages_;
+  std::vector<ProfileStage> out;
+  for (const ProfileStage& s : stages_)
+    if (s.calls > 0) out.push_back(s);  // opened but never finished (dropped): nothing to report
+  return out;
 }
 
 std::vector<ProfileKernel> RunProfile::kernels() const {
@@ -134,7 +137,9 @@ ScopedStage::ScopedStage(const char* name, std::uint64_t bytes, double flops)
 }
 
 ScopedStage::~ScopedStage() {
-  if (!profile_) return;
+  // A stage that outlives its profile's activation (another thread's, when the fit ended first) is dropped: the
+  // profile may be gone by now.
+  if (!profile_ || RunProfile::active() != profile_) return;
   try {
     profile_->addStage(name_, static_cast<double>(nowNs() - startNs_) * 1e-9, bytes_, flops_);
   } catch (...) {  // out of memory while profiling: the run goes on without this stage

@@ -83,7 +83,8 @@ class RunProfile {
   EventDrain drain_;
 };
 
-// Times its scope into the active profile's stage `name` (nothing at all when profiling is off).
+// Times its scope into the active profile's stage `name` (nothing at all when profiling is off; nothing either when
+// the profile it started under is no longer the active one when it ends).
 class ScopedStage {
  public:
   explicit ScopedStage(const char* name, std::uint64_t bytes = 0, double flops = 0.0);

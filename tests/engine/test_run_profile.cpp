@@ -1,6 +1,7 @@
 // engine/common/RunProfile: stages add up by name, kernels aggregate their events by name (each event drained and
 // released once), and nothing is recorded while no profile is active.
 #include <QtTest>
+#include <memory>
 #include <thread>
 
 #include "common/RunProfile.hpp"
@@ -41,6 +42,13 @@ class TestRunProfile : public QObject {
     }
     QVERIFY(RunProfile::active() == nullptr);
     { const ScopedStage after("setup", 10); }
+    {
+      auto straddling = std::make_unique<RunProfile::Activation>(profile);
+      const ScopedStage outlives("straddling", 5);
+      straddling.reset();  // the activation ends first: the stage must not record into a profile that may be gone
+    }
+    QCOMPARE(profile.stage("straddling").calls, std::uint64_t(0));
+    QCOMPARE(profile.stages().size(), std::size_t(1));  // only "setup": a stage never finished is not listed
     const ProfileStage s = profile.stage("setup");
     QCOMPARE(s.calls, std::uint64_t(3));
     QCOMPARE(s.bytes, std::uint64_t(60));
