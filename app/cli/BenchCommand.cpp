@@ -192,8 +192,12 @@ void printE2eRun(const E2eRun& run) {
                     floor > 0 ? formatSeconds(floor) : "-",
                     floor > 0 && s.seconds > 0 ? formatNumber(100.0 * floor / s.seconds, 3) + "%" : "-"});
   }
-  for (const ProfileKernel& k : run.kernels)
-    rows.push_back({"kernel " + k.name, std::to_string(k.count), formatSeconds(k.seconds), "-", "-", "-"});
+  for (const ProfileKernel& k : run.kernels) {
+    const double floor = kernelFloorSeconds(k, run.floors);  // against the device copy bandwidth
+    rows.push_back({"kernel " + k.name, std::to_string(k.count), formatSeconds(k.seconds),
+                    k.bytes ? formatBytes(k.bytes) : "-", floor > 0 ? formatSeconds(floor) : "-",
+                    floor > 0 && k.seconds > 0 ? formatNumber(100.0 * floor / k.seconds, 3) + "%" : "-"});
+  }
   printTable(std::cout, {"stage", "calls", "time", "bytes", "floor", "of floor"}, rows);
 }
 

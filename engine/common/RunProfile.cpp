@@ -53,17 +53,18 @@ void RunProfile::addStage(const std::string& name, double seconds, std::uint64_t
   s.flops += flops;
 }
 
-void RunProfile::addKernel(const std::string& name, double seconds, std::uint64_t count) {
+void RunProfile::addKernel(const std::string& name, double seconds, std::uint64_t count, std::uint64_t bytes) {
   std::lock_guard<std::mutex> lock(mutex_);
   ProfileKernel& k = findOrAdd(kernels_, name);
   k.seconds += seconds;
   k.count += count;
+  k.bytes += bytes;
 }
 
-void RunProfile::addPendingEvent(const std::string& kernel, void* event, const EventDrain& drain) {
+void RunProfile::addPendingEvent(const std::string& kernel, void* event, const EventDrain& drain, std::uint64_t bytes) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (!drain_) drain_ = drain;
-  pending_.push_back(PendingEvent{kernel, event});
+  pending_.push_back(PendingEvent{kernel, event, bytes});
 }
 
 void RunProfile::drain() {
@@ -79,7 +80,7 @@ void RunProfile::drain() {
   std::exception_ptr failure;
   for (const PendingEvent& e : pending) {
     try {
-      addKernel(e.kernel, drainOne(e.event));
+      addKernel(e.kernel, drainOne(e.event), 1, e.bytes);
     } catch (...) {
       if (!failure) failure = std::current_exception();
     }

@@ -413,13 +413,17 @@ Kernel::~Kernel() {
   if (k_) clReleaseKernel(k_);
 }
 
-Kernel::Kernel(Kernel&& other) noexcept : k_(other.k_), name_(std::move(other.name_)) { other.k_ = nullptr; }
+Kernel::Kernel(Kernel&& other) noexcept
+    : k_(other.k_), name_(std::move(other.name_)), profileBytes_(other.profileBytes_) {
+  other.k_ = nullptr;
+}
 
 Kernel& Kernel::operator=(Kernel&& other) noexcept {
   if (this != &other) {
     if (k_) clReleaseKernel(k_);
     k_ = other.k_;
     name_ = std::move(other.name_);
+    profileBytes_ = other.profileBytes_;
     other.k_ = nullptr;
   }
   return *this;
@@ -451,7 +455,8 @@ void Kernel::launch(Context& ctx, const std::vector<std::size_t>& global, const 
   if (!profile) return;
   if (event) check(clRetainEvent(*event), "clRetainEvent");  // the caller releases its reference, the profile ours
   try {
-    profile->addPendingEvent(name(), *wanted, [](void* e) { return eventSeconds(static_cast<cl_event>(e)); });
+    profile->addPendingEvent(
+        name(), *wanted, [](void* e) { return eventSeconds(static_cast<cl_event>(e)); }, profileBytes_);
   } catch (...) {
     clReleaseEvent(*wanted);
     throw;

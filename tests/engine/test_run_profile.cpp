@@ -65,7 +65,7 @@ class TestRunProfile : public QObject {
     };
     for (int i = 0; i < 5; ++i) {
       events[static_cast<std::size_t>(i)] = i + 1;
-      profile.addPendingEvent(i % 2 ? "update" : "btg", &events[static_cast<std::size_t>(i)], drain);
+      profile.addPendingEvent(i % 2 ? "update" : "btg", &events[static_cast<std::size_t>(i)], drain, i % 2 ? 0 : 100);
     }
     QCOMPARE(profile.pendingEvents(), std::size_t(5));
     QVERIFY(profile.kernels().empty());
@@ -78,7 +78,9 @@ class TestRunProfile : public QObject {
     QCOMPARE(kernels[0].count, std::uint64_t(3));
     QVERIFY(qFuzzyCompare(kernels[0].seconds, 9e-3));
     QVERIFY(qFuzzyCompare(kernels[0].mean(), 3e-3));
-    QCOMPARE(kernels[1].count, std::uint64_t(2));  // events 2, 4
+    QCOMPARE(kernels[0].bytes, std::uint64_t(300));  // the bytes each launch declared, summed
+    QCOMPARE(kernels[1].count, std::uint64_t(2));    // events 2, 4
+    QCOMPARE(kernels[1].bytes, std::uint64_t(0));
     QVERIFY(qFuzzyCompare(profile.kernelSeconds(), 15e-3));
     profile.drain();  // nothing pending: nothing drained twice
     QCOMPARE(drained, 5);
