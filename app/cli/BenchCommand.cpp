@@ -5,6 +5,7 @@
 
 #include "Commands.hpp"
 #include "bench/CsvBenchmark.hpp"
+#include "bench/E2eBenchmark.hpp"
 #include "bench/FitBenchmark.hpp"
 #include "bench/KernelBenchmark.hpp"
 #include "common/Error.hpp"
@@ -28,6 +29,16 @@ struct FitBenchCli {
   int knots = 12;
   int mstop = 100;
   std::string family = "gaussian";
+  std::vector<std::string> configs{"cpu"};
+  std::string device;
+  std::string out;
+  CLI::Option* informative = nullptr;
+};
+
+struct E2eBenchCli {
+  E2eBenchOptions bench;
+  int knots = 60;
+  int mstop = 1000;
   std::vector<std::string> configs{"cpu"};
   std::string device;
   std::string out;
@@ -169,6 +180,54 @@ int runFitBench(FitBenchCli o) {
   return 0;
 }
 
+void printE2eRun(const E2eRun& run) {
+  std::cout << "\n"
+            << run.info.backend << " " << run.info.precision << " on " << run.info.device << ": "
+            << formatSeconds(run.wallSeconds) << " from reading the CSV to result.json written, " << run.iterations
+            << " iterations\n";
+  std::vector<std::vector<std::string>> rows;
+  for (const ProfileStage& s : run.stages) {
+    const double floor = stageFloorSeconds(s, run.floors);
+    rows.push_back({s.name, std::to_string(s.calls), formatSeconds(s.seconds), s.bytes ? formatBytes(s.bytes) : "-",
+                    floor > 0 ? formatSeconds(floor) : "-",
+                    floor > 0 && s.seconds > 0 ? formatNumber(100.0 * floor / s.seconds, 3) + "%" : "-"});
+  }
+  for (const ProfileKernel& k : run.kernels) {
+    const double floor = kernelFloorSeconds(k, run.floors);  // against the device copy bandwidth
+    rows.push_back({"kernel " + k.name, std::to_string(k.count), formatSeconds(k.seconds),
+                    k.bytes ? formatBytes(k.bytes) : "-", floor > 0 ? formatSeconds(floor) : "-",
+                    floor > 0 && k.seconds > 0 ? formatNumber(100.0 * floor / k.seconds, 3) + "%" : "-"});
+  }
+  printTable(std::cout, {"stage", "calls", "time", "bytes", "floor", "of floor"}, rows);
+}
+
+int runE2eBench(E2eBenchCli o) {
+  OutputFiles outputs;
+  if (!o.out.empty()) addPrefixOutputs(outputs, o.out, "--out");
+  if (o.bench.rows < 1) throw InputError(optionMessage("--rows", "must be at least 1"));
+  if (o.informative->count() == 0) o.bench.informative = std::min(o.bench.informative, o.bench.covariates);
+  o.bench.model.spline.knots = o.knots;
+  o.bench.model.mstop = o.mstop;
+  o.bench.model.validate();
+  for (const std::string& config : o.configs) o.bench.configs.push_back(parseConfig(config, o.device));
+  o.bench.progress = progressTo(std::make_shared<ProgressPrinter>("bench e2e", true, 1.0));
+  const E2eBenchReport report = runE2eBenchmark(o.bench);
+  const double csvFloor = report.writeCsv.bytes / (report.hostGigabytesPerSecond * 1e9);
+  std::cout << report.rows << " rows, " << report.covariates << " covariates: generated in "
+            << formatSeconds(report.generateSeconds) << "; CSV of " << formatBytes(report.csvBytes) << " written in "
+            << formatSeconds(report.writeCsv.seconds) << " (floor " << formatSeconds(csvFloor) << ", "
+            << formatNumber(100.0 * csvFloor / report.writeCsv.seconds, 3) << "%); host copy "
+            << formatNumber(report.hostGigabytesPerSecond, 4) << " GB/s (read + write)\n";
+  for (const E2eRun& run : report.runs) printE2eRun(run);
+  if (!o.out.empty()) {
+    writeText(outputs, o.out + ".json", jsonText(report.toJson(), 2) + "\n");
+    writeText(outputs, o.out + ".csv", report.toCsv());
+    outputs.commit();
+    std::cerr << "wrote " << o.out << ".json and " << o.out << ".csv" << std::endl;
+  }
+  return 0;
+}
+
 Command addCsvBench(CLI::App* bench) {
   auto o = std::make_shared<CsvBenchCli>();
   CLI::App* sub = bench->add_subcommand("csv", "Time reading a CSV file (MB/s).");
@@ -226,12 +285,32 @@ Command addFitBench(CLI::App* bench) {
   return {sub, [o]() { return runFitBench(*o); }};
 }
 
+Command addE2eBench(CLI::App* bench) {
+  auto o = std::make_shared<E2eBenchCli>();
+  E2eBenchOptions& b = o->bench;
+  CLI::App* sub = bench->add_subcommand(
+      "e2e", "Time the whole job per config: generate, write the CSV, read it, set up, fit, write result.json.");
+  sub->add_option("--rows", b.rows, "Rows n")->capture_default_str();
+  addIntOption(sub, "--covariates", b.covariates, "Covariates (one learner each)");
+  o->informative = addIntOption(sub, "--informative", b.informative, "Informative covariates (at most --covariates)");
+  addIntOption(sub, "--knots", o->knots, "Interior knots (k = knots + 4 for cubic splines)");
+  addIntOption(sub, "--mstop", o->mstop, "Iterations per fit");
+  addTextListOption(sub, "--configs", o->configs, "Configs backend[:kernel[:precision]], e.g. cpu,opencl::float")
+      ->capture_default_str();
+  sub->add_option("--device", o->device, "OpenCL device for the opencl configs: part of its name");
+  addSeedOption(sub, "--seed", b.seed, "Seed of the data");
+  sub->add_option("--scratch-dir", b.scratchDir, "Where the CSV and result.json go (removed afterwards)");
+  sub->add_option("--out", o->out, "Output prefix: writes <prefix>.json and <prefix>.csv");
+  return {sub, [o]() { return runE2eBench(*o); }};
+}
+
 }  // namespace
 
 std::vector<Command> addBenchCommands(CLI::App& app) {
-  CLI::App* bench = app.add_subcommand("bench", "Benchmarks: CSV reading, kernels, whole fits; kernel tuning.");
+  CLI::App* bench =
+      app.add_subcommand("bench", "Benchmarks: CSV reading, kernels, whole fits, end to end; kernel tuning.");
   bench->require_subcommand(1);
-  return {addCsvBench(bench), addKernelBench(bench), addFitBench(bench), addTuneBench(bench)};
+  return {addCsvBench(bench), addKernelBench(bench), addFitBench(bench), addE2eBench(bench), addTuneBench(bench)};
 }
 
 }  // namespace gb::cli

@@ -11,7 +11,7 @@ Command addGenerateCommand(CLI::App& app);
 Command addFitCommand(CLI::App& app);
 Command addPredictCommand(CLI::App& app);
 Command addCvCommand(CLI::App& app);
-std::vector<Command> addBenchCommands(CLI::App& app);  // bench csv | kernels | fit | tune
+std::vector<Command> addBenchCommands(CLI::App& app);  // bench csv | kernels | fit | e2e | tune
 Command addTuneBench(CLI::App* bench);                 // bench tune (TuneCommand.cpp)
 
 }  // namespace gb::cli

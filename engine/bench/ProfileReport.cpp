@@ -46,6 +46,11 @@ ProfileFloors measureProfileFloors(const ComputeSettings& compute) {
   return floors;
 }
 
+double kernelFloorSeconds(const ProfileKernel& kernel, const ProfileFloors& floors) {
+  if (kernel.bytes == 0 || floors.deviceGigabytesPerSecond <= 0.0) return 0.0;
+  return static_cast<double>(kernel.bytes) / (floors.deviceGigabytesPerSecond * 1e9);
+}
+
 double stageFloorSeconds(const ProfileStage& stage, const ProfileFloors& floors) {
   if (stage.bytes == 0 || floors.hostGigabytesPerSecond <= 0.0) return 0.0;
   return static_cast<double>(stage.bytes) / (floors.hostGigabytesPerSecond * 1e9);
@@ -63,11 +68,12 @@ nlohmann::json profileJson(const RunProfile& profile, const ProfileFloors& floor
   nlohmann::json kernels = nlohmann::json::array();
   for (const ProfileKernel& k : profile.kernels()) {
     const double perIteration = iterations > 0 ? static_cast<double>(k.count) / iterations : 0.0;
-    kernels.push_back({{"name", k.name},
-                       {"count", k.count},
-                       {"per_iteration", perIteration},
-                       {"total_s", k.seconds},
-                       {"mean_s", k.mean()}});
+    const double floor = kernelFloorSeconds(k, floors);
+    nlohmann::json row = {{"name", k.name},       {"count", k.count},   {"per_iteration", perIteration},
+                          {"total_s", k.seconds}, {"mean_s", k.mean()}, {"bytes", k.bytes}};
+    row["floor_s"] = floor > 0 ? nlohmann::json(floor) : nlohmann::json(nullptr);
+    row["fraction_of_floor"] = floor > 0 && k.seconds > 0 ? nlohmann::json(floor / k.seconds) : nlohmann::json(nullptr);
+    kernels.push_back(row);
   }
   return {{"host_copy_gb_per_s", floors.hostGigabytesPerSecond},
           {"device_copy_gb_per_s", floors.deviceGigabytesPerSecond},
@@ -95,11 +101,15 @@ void printProfile(std::ostream& out, const RunProfile& profile, const ProfileFlo
   const std::vector<ProfileKernel> kernels = profile.kernels();
   if (kernels.empty()) return;
   out << "device kernels over " << iterations << " iterations (event timestamps)\n"
-      << padded("kernel", 40) << padded("count", 10) << padded("per iter", 10) << padded("total", 12) << "mean\n";
+      << padded("kernel", 40) << padded("count", 10) << padded("per iter", 10) << padded("total", 12)
+      << padded("mean", 12) << padded("floor", 12) << "of floor (device copy)\n";
   for (const ProfileKernel& k : kernels) {
     const double perIteration = iterations > 0 ? static_cast<double>(k.count) / iterations : 0.0;
+    const double floor = kernelFloorSeconds(k, floors);
     out << padded(k.name, 40) << padded(std::to_string(k.count), 10) << padded(formatted("%.2f", perIteration), 10)
-        << padded(duration(k.seconds), 12) << duration(k.mean()) << '\n';
+        << padded(duration(k.seconds), 12) << padded(duration(k.mean()), 12)
+        << padded(floor > 0 ? duration(floor) : "-", 12)
+        << (floor > 0 && k.seconds > 0 ? formatted("%.0f%%", 100.0 * floor / k.seconds) : "-") << '\n';
   }
   out << padded("all kernels", 60) << duration(profile.kernelSeconds()) << '\n';
 }

@@ -23,8 +23,12 @@ ProfileFloors measureProfileFloors(const ComputeSettings& compute);
 // One stage's floor in seconds: its bytes over the host copy bandwidth (0 when its bytes or the bandwidth are unknown).
 double stageFloorSeconds(const ProfileStage& stage, const ProfileFloors& floors);
 
+// One kernel's floor in seconds: the bytes its launcher declared over the device copy bandwidth (0 when unknown).
+double kernelFloorSeconds(const ProfileKernel& kernel, const ProfileFloors& floors);
+
 // {"host_copy_gb_per_s", "device_copy_gb_per_s", "device", "iterations", "stages": [{"name", "calls", "seconds",
-//  "bytes", "floor_s", "fraction_of_floor"}], "kernels": [{"name", "count", "per_iteration", "total_s", "mean_s"}],
+//  "bytes", "floor_s", "fraction_of_floor"}], "kernels": [{"name", "count", "per_iteration", "total_s", "mean_s",
+//  "bytes", "floor_s", "fraction_of_floor"}],
 //  "kernel_total_s"}. fraction_of_floor = floor_s / seconds (1 = at the floor); null where there is no floor.
 nlohmann::json profileJson(const RunProfile& profile, const ProfileFloors& floors, int iterations);
 // The same as two tables for a terminal.

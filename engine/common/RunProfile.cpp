@@ -53,17 +53,18 @@ void RunProfile::addStage(const std::string& name, double seconds, std::uint64_t
   s.flops += flops;
 }
 
-void RunProfile::addKernel(const std::string& name, double seconds, std::uint64_t count) {
+void RunProfile::addKernel(const std::string& name, double seconds, std::uint64_t count, std::uint64_t bytes) {
   std::lock_guard<std::mutex> lock(mutex_);
   ProfileKernel& k = findOrAdd(kernels_, name);
   k.seconds += seconds;
   k.count += count;
+  k.bytes += bytes;
 }
 
-void RunProfile::addPendingEvent(const std::string& kernel, void* event, const EventDrain& drain) {
+void RunProfile::addPendingEvent(const std::string& kernel, void* event, const EventDrain& drain, std::uint64_t bytes) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (!drain_) drain_ = drain;
-  pending_.push_back(PendingEvent{kernel, event});
+  pending_.push_back(PendingEvent{kernel, event, bytes});
 }
 
 void RunProfile::drain() {
@@ -79,7 +80,7 @@ void RunProfile::drain() {
   std::exception_ptr failure;
   for (const PendingEvent& e : pending) {
     try {
-      addKernel(e.kernel, drainOne(e.event));
+      addKernel(e.kernel, drainOne(e.event), 1, e.bytes);
     } catch (...) {
       if (!failure) failure = std::current_exception();
     }
@@ -94,7 +95,10 @@ std::size_t RunProfile::pendingEvents() const {
 
 std::vector<ProfileStage> RunProfile::stages() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return stages_;
+  std::vector<ProfileStage> out;
+  for (const ProfileStage& s : stages_)
+    if (s.calls > 0) out.push_back(s);  // opened but never finished (dropped): nothing to report
+  return out;
 }
 
 std::vector<ProfileKernel> RunProfile::kernels() const {
@@ -134,7 +138,9 @@ ScopedStage::ScopedStage(const char* name, std::uint64_t bytes, double flops)
 }
 
 ScopedStage::~ScopedStage() {
-  if (!profile_) return;
+  // A stage that outlives its profile's activation (another thread's, when the fit ended first) is dropped: the
+  // profile may be gone by now.
+  if (!profile_ || RunProfile::active() != profile_) return;
   try {
     profile_->addStage(name_, static_cast<double>(nowNs() - startNs_) * 1e-9, bytes_, flops_);
   } catch (...) {  // out of memory while profiling: the run goes on without this stage

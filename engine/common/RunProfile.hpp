@@ -24,7 +24,8 @@ struct ProfileStage {
 struct ProfileKernel {
   std::string name;
   std::uint64_t count = 0;
-  double seconds = 0.0;  // device time, from event timestamps (START to END), summed
+  double seconds = 0.0;     // device time, from event timestamps (START to END), summed
+  std::uint64_t bytes = 0;  // the fewest bytes its launches must move, where the launcher declared them (0: unknown)
   double mean() const { return count ? seconds / static_cast<double>(count) : 0.0; }
 };
 
@@ -33,6 +34,7 @@ struct ProfileKernel {
 struct PendingEvent {
   std::string kernel;
   void* event = nullptr;
+  std::uint64_t bytes = 0;
 };
 using EventDrain = std::function<double(void* event)>;
 
@@ -61,9 +63,9 @@ class RunProfile {
   void addStage(const std::string& name, double seconds, std::uint64_t bytes = 0, double flops = 0.0);
   // Lists a stage (0 calls) if it is not there yet: ScopedStage opens its stage when it starts.
   void openStage(const std::string& name);
-  void addKernel(const std::string& name, double seconds, std::uint64_t count = 1);
-  // Keeps a device event until drain(); drain waits for each, adds it to its kernel and releases it.
-  void addPendingEvent(const std::string& kernel, void* event, const EventDrain& drain);
+  void addKernel(const std::string& name, double seconds, std::uint64_t count = 1, std::uint64_t bytes = 0);
+  // Keeps a device event until drain(); drain waits for each, adds it (and its bytes) to its kernel, releases it.
+  void addPendingEvent(const std::string& kernel, void* event, const EventDrain& drain, std::uint64_t bytes = 0);
   void drain();
   std::size_t pendingEvents() const;
 
@@ -83,7 +85,8 @@ class RunProfile {
   EventDrain drain_;
 };
 
-// Times its scope into the active profile's stage `name` (nothing at all when profiling is off).
+// Times its scope into the active profile's stage `name` (nothing at all when profiling is off; nothing either when
+// the profile it started under is no longer the active one when it ends).
 class ScopedStage {
  public:
   explicit ScopedStage(const char* name, std::uint64_t bytes = 0, double flops = 0.0);

@@ -365,6 +365,12 @@ namespace {
 // Profiled launches kept before a blocking read drains them (bounds the events alive at once).
 constexpr std::size_t kDrainAfterEvents = 4096;
 
+// While profiling, a blocking transfer first waits for the commands queued before it, so that its time is the
+// transfer's own and not the kernels' it would otherwise wait for (no effect when profiling is off).
+void finishBeforeTransfer(const Context& ctx) {
+  if (RunProfile::active()) ctx.finish();
+}
+
 void checkRange(std::size_t offset, std::size_t bytes, std::size_t size, const char* what) {
   if (offset > size || bytes > size - offset)
     throw ComputeError(std::string(what) + ": " + std::to_string(bytes) + " bytes at offset " + std::to_string(offset) +
@@ -374,6 +380,7 @@ void checkRange(std::size_t offset, std::size_t bytes, std::size_t size, const c
 
 void Buffer::write(Context& ctx, const void* host, std::size_t bytes, std::size_t offset) {
   checkRange(offset, bytes, bytes_, "Buffer::write");
+  finishBeforeTransfer(ctx);
   const ScopedStage timed("upload", bytes);
   check(clEnqueueWriteBuffer(ctx.queue(), mem_, CL_TRUE, offset, bytes, host, 0, nullptr, nullptr),
         "clEnqueueWriteBuffer");
@@ -381,6 +388,7 @@ void Buffer::write(Context& ctx, const void* host, std::size_t bytes, std::size_
 
 void Buffer::read(Context& ctx, void* host, std::size_t bytes, std::size_t offset) const {
   checkRange(offset, bytes, bytes_, "Buffer::read");
+  finishBeforeTransfer(ctx);
   {
     const ScopedStage timed("download", bytes);
     check(clEnqueueReadBuffer(ctx.queue(), mem_, CL_TRUE, offset, bytes, host, 0, nullptr, nullptr),
@@ -405,13 +413,17 @@ Kernel::~Kernel() {
   if (k_) clReleaseKernel(k_);
 }
 
-Kernel::Kernel(Kernel&& other) noexcept : k_(other.k_), name_(std::move(other.name_)) { other.k_ = nullptr; }
+Kernel::Kernel(Kernel&& other) noexcept
+    : k_(other.k_), name_(std::move(other.name_)), profileBytes_(other.profileBytes_) {
+  other.k_ = nullptr;
+}
 
 Kernel& Kernel::operator=(Kernel&& other) noexcept {
   if (this != &other) {
     if (k_) clReleaseKernel(k_);
     k_ = other.k_;
     name_ = std::move(other.name_);
+    profileBytes_ = other.profileBytes_;
     other.k_ = nullptr;
   }
   return *this;
@@ -443,7 +455,8 @@ void Kernel::launch(Context& ctx, const std::vector<std::size_t>& global, const 
   if (!profile) return;
   if (event) check(clRetainEvent(*event), "clRetainEvent");  // the caller releases its reference, the profile ours
   try {
-    profile->addPendingEvent(name(), *wanted, [](void* e) { return eventSeconds(static_cast<cl_event>(e)); });
+    profile->addPendingEvent(
+        name(), *wanted, [](void* e) { return eventSeconds(static_cast<cl_event>(e)); }, profileBytes_);
   } catch (...) {
     clReleaseEvent(*wanted);
     throw;

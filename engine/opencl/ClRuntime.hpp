@@ -117,12 +117,15 @@ class Kernel {
   // While a RunProfile is active (common/RunProfile.hpp) every launch also gives it an event under the kernel's name.
   void launch(Context& ctx, const std::vector<std::size_t>& global, const std::vector<std::size_t>& local = {},
               cl_event* event = nullptr);
+  // The fewest bytes the next launches move (for the profile's floor; 0: unknown). Kept until set again.
+  void setProfileBytes(std::uint64_t bytes) { profileBytes_ = bytes; }
 
  private:
   const std::string& name() const;  // the kernel function's name, asked once
 
   cl_kernel k_ = nullptr;
   mutable std::string name_;
+  std::uint64_t profileBytes_ = 0;
 };
 
 // Events the profiling hook has requested in this process (stays unchanged while no RunProfile is active).

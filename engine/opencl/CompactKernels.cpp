@@ -196,6 +196,15 @@ struct CompactPlan::Impl {
     if (events) events->push_back(e);
   }
 
+  // The fewest bytes B'g of `count` learners must move (as `bench kernels` counts them, KernelBenchmark.cpp): per
+  // learner its x (compact: first column + d + 1 weights; sorted: row in chunk + u), then g once and the outputs.
+  std::uint64_t fewestBytes(int count) const {
+    const std::uint64_t n = data->rows(), s = data->doublePrecision() ? 8 : 4, c = static_cast<std::uint64_t>(count);
+    const std::uint64_t k = static_cast<std::uint64_t>(data->k()), d = static_cast<std::uint64_t>(data->degree());
+    const std::uint64_t perRow = kind == CompactKernel::Compact ? 4 + (d + 1) * s : sortedOnDevice() ? 2 + s : s;
+    return c * n * perRow + s * n + s * k * c;
+  }
+
   // Partials of learners [begin, begin + count) then their reduction into out (count x k).
   void transposed(int begin, int count, std::size_t chunkRows, const Buffer& g, const Buffer& out,
                   std::vector<cl_event>* events) {
@@ -213,6 +222,7 @@ struct CompactPlan::Impl {
     else
       CompactPartialArgs{n, rows, begin, &data->firstColumn(), &data->weights(), &g, &partials}.bind(partial);
     if (xPrivate()) groups = (groups + params.learnersPerItem - 1) / params.learnersPerItem;
+    partial.setProfileBytes(fewestBytes(count));
     const std::size_t group = partialGroup();
     launch(partial, {group * groups, static_cast<std::size_t>(ch)}, {group, 1}, events);
 

@@ -64,6 +64,15 @@ class CliProfileTest : public QObject {
       QVERIFY2(QRegularExpression(row).match(r.err).hasMatch(), qPrintable(r.err));
     }
     QVERIFY2(oncePerIteration, qPrintable(QString::fromStdString(profile["kernels"].dump())));
+    // The B'g kernel declares its fewest bytes (at least g's 300 floats per launch): it has a floor on the device.
+    bool withFloor = false;
+    for (const json& k : profile["kernels"])
+      if (!k["floor_s"].is_null()) {
+        withFloor = true;
+        QVERIFY(k["bytes"].get<std::uint64_t>() >= k["count"].get<std::uint64_t>() * 300 * sizeof(float));
+        QVERIFY(k["fraction_of_floor"].get<double>() > 0.0);
+      }
+    QVERIFY2(withFloor, qPrintable(QString::fromStdString(profile["kernels"].dump())));
     for (const char* name : {"read and parse CSV", "learners (wall)", "backend set-up", "iterations", "upload"})
       QVERIFY2(stageNamed(profile, name) != nullptr, name);
     const json* read = stageNamed(profile, "read and parse CSV");

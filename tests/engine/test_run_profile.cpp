@@ -1,6 +1,7 @@
 // engine/common/RunProfile: stages add up by name, kernels aggregate their events by name (each event drained and
 // released once), and nothing is recorded while no profile is active.
 #include <QtTest>
+#include <memory>
 #include <thread>
 
 #include "common/RunProfile.hpp"
@@ -41,6 +42,13 @@ class TestRunProfile : public QObject {
     }
     QVERIFY(RunProfile::active() == nullptr);
     { const ScopedStage after("setup", 10); }
+    {
+      auto straddling = std::make_unique<RunProfile::Activation>(profile);
+      const ScopedStage outlives("straddling", 5);
+      straddling.reset();  // the activation ends first: the stage must not record into a profile that may be gone
+    }
+    QCOMPARE(profile.stage("straddling").calls, std::uint64_t(0));
+    QCOMPARE(profile.stages().size(), std::size_t(1));  // only "setup": a stage never finished is not listed
     const ProfileStage s = profile.stage("setup");
     QCOMPARE(s.calls, std::uint64_t(3));
     QCOMPARE(s.bytes, std::uint64_t(60));
@@ -57,7 +65,7 @@ class TestRunProfile : public QObject {
     };
     for (int i = 0; i < 5; ++i) {
       events[static_cast<std::size_t>(i)] = i + 1;
-      profile.addPendingEvent(i % 2 ? "update" : "btg", &events[static_cast<std::size_t>(i)], drain);
+      profile.addPendingEvent(i % 2 ? "update" : "btg", &events[static_cast<std::size_t>(i)], drain, i % 2 ? 0 : 100);
     }
     QCOMPARE(profile.pendingEvents(), std::size_t(5));
     QVERIFY(profile.kernels().empty());
@@ -70,7 +78,9 @@ class TestRunProfile : public QObject {
     QCOMPARE(kernels[0].count, std::uint64_t(3));
     QVERIFY(qFuzzyCompare(kernels[0].seconds, 9e-3));
     QVERIFY(qFuzzyCompare(kernels[0].mean(), 3e-3));
-    QCOMPARE(kernels[1].count, std::uint64_t(2));  // events 2, 4
+    QCOMPARE(kernels[0].bytes, std::uint64_t(300));  // the bytes each launch declared, summed
+    QCOMPARE(kernels[1].count, std::uint64_t(2));    // events 2, 4
+    QCOMPARE(kernels[1].bytes, std::uint64_t(0));
     QVERIFY(qFuzzyCompare(profile.kernelSeconds(), 15e-3));
     profile.drain();  // nothing pending: nothing drained twice
     QCOMPARE(drained, 5);

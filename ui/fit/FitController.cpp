@@ -87,6 +87,7 @@ bool FitController::startJob(JobKind kind, bool fresh, int target) {
     session_->data = data_;
     session_->settings = model_;
     session_->compute = compute_;
+    if (timeBudget_) session_->profile = std::make_shared<gb::RunProfile>();
     // Nothing of the previous fit (its plots, kernel, iteration) may stand beside the new one while it sets up.
     last_ = FitSnapshot();
     failure_.clear();
@@ -161,6 +162,9 @@ void FitController::onJobFinished(bool ok, const QString& error, const QString& 
   } else if (job_->end == JobEnd::Paused || session_->booster->iteration() < session_->settings.mstop) {
     setState(FitState::Paused);
   } else {
+    if (!session_->profileReport.empty())
+      messages_->info(tr("Time budget of the fit:\n") + QString::fromStdString(session_->profileReport).trimmed());
+    session_->profileReport.clear();  // posted once, also when Step goes past mstop later
     setState(FitState::Finished);
   }
   emit jobFinished(ok);

@@ -56,6 +56,11 @@ class FitController : public QObject {
   // The error of the last job when it failed ("" otherwise).
   const QString& failure() const { return failure_; }
 
+  // Fit > Time budget in the log: fits started from now on record their time budget (engine/common/RunProfile) and
+  // post it to the log when they reach mstop.
+  void setTimeBudget(bool on) { timeBudget_ = on; }
+  bool timeBudget() const { return timeBudget_; }
+
   void setRefreshIntervalMs(int ms) { timer_.setInterval(ms); }
   int refreshIntervalMs() const { return timer_.interval(); }
   // Snapshots the UI took and the worker published during the current or last job.
@@ -84,6 +89,7 @@ class FitController : public QObject {
   std::shared_ptr<SnapshotSlot> slot_ = std::make_shared<SnapshotSlot>();
   std::shared_ptr<std::atomic<bool>> pause_ = std::make_shared<std::atomic<bool>>(false);
   bool cancelRequested_ = false;
+  bool timeBudget_ = false;
   WorkerThread worker_;
   QTimer timer_;
   FitSnapshot last_;

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <chrono>
+#include <optional>
+#include <sstream>
 
+#include "bench/ProfileReport.hpp"
 #include "common/WorkerThread.hpp"
 #include "model/PartialEffect.hpp"
 
@@ -64,7 +67,24 @@ FitSnapshot makeSnapshot(const gb::Booster& booster, std::shared_ptr<const FitSe
   return s;
 }
 
+// The time budget of the session's fit, once it has reached mstop: the floors are measured now, on the worker.
+static std::string timeBudgetReport(FitSession& s) {
+  s.profile->drain();
+  std::ostringstream text;
+  gb::printProfile(text, *s.profile, gb::measureProfileFloors(s.compute), s.booster->iteration());
+  return text.str();
+}
+
 void FitJob::operator()(TaskWorker& worker) {
+  FitSession& s = *session;
+  std::optional<gb::RunProfile::Activation> profiling;
+  if (s.profile) profiling.emplace(*s.profile);
+  run(worker);
+  profiling.reset();
+  if (s.profile && s.booster && s.booster->iteration() >= s.settings.mstop) s.profileReport = timeBudgetReport(s);
+}
+
+void FitJob::run(TaskWorker& worker) {
   FitSession& s = *session;
   if (!s.booster) {
     s.booster = std::make_shared<gb::Booster>(s.data, s.settings, gb::makeBackend(s.compute));

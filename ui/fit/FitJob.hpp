@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "common/RunProfile.hpp"
 #include "compute/Booster.hpp"
 #include "fit/SnapshotSlot.hpp"
 
@@ -21,6 +22,10 @@ struct FitSession {
   gb::ComputeSettings compute;
   std::shared_ptr<gb::Booster> booster;
   std::shared_ptr<const FitSetup> setup;
+  // Fit > Time budget in the log: the session's profile (null: off), active while its jobs run, and its report,
+  // written by the job that reaches mstop.
+  std::shared_ptr<gb::RunProfile> profile;
+  std::string profileReport;
 };
 
 enum class JobKind { Run, Step };
@@ -36,6 +41,9 @@ struct FitJob {
   JobEnd end = JobEnd::Completed;  // written by the worker, read after the job
 
   void operator()(TaskWorker& worker);
+
+ private:
+  void run(TaskWorker& worker);
 };
 
 // Seconds per batch the worker aims at: small enough that Cancel and Pause act within 200 ms even when a batch

@@ -152,6 +152,11 @@ void MainWindow::buildMenus() {
   QMenu* fit = menuBar()->addMenu(tr("F&it"));
   for (QAction* a : {fitAction_, pauseAction_, stepAction_, cancelAction_}) fit->addAction(a);
   fit->addSeparator();
+  QAction* timeBudget = fit->addAction(tr("Time budget in the log"), controller_, &FitController::setTimeBudget);
+  timeBudget->setCheckable(true);
+  timeBudget->setObjectName("timeBudgetAction");
+  timeBudget->setToolTip(tr("Fits started from now on write where their time went (stages, kernels) to the log"));
+  fit->addSeparator();
   fit->addAction(tr("Preset: Paper"), modelPanel_, &ModelPanel::applyPaperPreset);
   fit->addAction(tr("Preset: mboost defaults"), modelPanel_, &ModelPanel::applyMboostPreset);
   buildViewMenu();
