@@ -54,6 +54,7 @@ class ColumnChunks {
     ++rows_;
   }
   std::size_t rows() const { return rows_; }
+  std::size_t columns() const { return cols_; }
   // Whether column c holds a value that is not NaN in the committed rows.
   bool anyNumber(std::size_t c) const;
 

@@ -68,10 +68,12 @@ bool parseChunks(const Chunks& chunks, const ChunkFormat& format, int threads, s
     const std::size_t k = next.fetch_add(1);
     if (k >= chunks.size() || stop.load(std::memory_order_relaxed)) break;
     try {
-      if (!parseChunkRows(chunks[k].first, chunks[k].second, format, outs[k])) {
+      ColumnChunks local(outs[k].columns());  // on this thread's stack: neighbours in outs share cache lines
+      if (!parseChunkRows(chunks[k].first, chunks[k].second, format, local)) {
         plain = false;
         stop = true;
       }
+      outs[k] = std::move(local);
       bytesDone += static_cast<std::uint64_t>(chunks[k].second - chunks[k].first);
       if (omp_get_thread_num() == 0 && progress && !stop && !progress(bytesDone.load())) stop = true;
     } catch (...) {
