@@ -104,16 +104,8 @@ bool ColumnChunks::anyNumber(std::size_t c) const {
   return false;
 }
 
-void ColumnChunks::moveColumn(std::size_t c, std::vector<double>& out) {
-  for (Chunk& chunk : chunks_) {
-    const double* values = chunk.columns[c].get();
-    out.insert(out.end(), values, values + chunk.rows);
-    chunk.columns[c].reset();
-  }
-}
-
 std::vector<std::vector<double>> ColumnChunks::assemble() {
-  seal();
+  if (!chunks_.empty()) chunks_.back().rows = filled_;
   std::vector<std::vector<double>> columns(cols_);
   for (std::size_t c = 0; c < cols_; ++c) {
     columns[c].reserve(rows_);

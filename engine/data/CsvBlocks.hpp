@@ -54,17 +54,10 @@ class ColumnChunks {
     ++rows_;
   }
   std::size_t rows() const { return rows_; }
-  std::size_t columns() const { return cols_; }
   // Whether column c holds a value that is not NaN in the committed rows.
   bool anyNumber(std::size_t c) const;
 
   std::vector<std::vector<double>> assemble();
-  // For the chunked reader, which joins the values of many ColumnChunks: seal() once rows are done, then
-  // moveColumn(c, out) appends column c's values to out and frees them (columns may be moved by different threads).
-  void seal() {
-    if (!chunks_.empty()) chunks_.back().rows = filled_;
-  }
-  void moveColumn(std::size_t c, std::vector<double>& out);
 
  private:
   struct Chunk {

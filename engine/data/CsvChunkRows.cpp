@@ -1,6 +1,8 @@
 #include "data/CsvChunkRows.hpp"
 
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <string_view>
 
@@ -84,31 +86,39 @@ class ChunkCells {
 
 }  // namespace
 
-bool parseChunkRows(const char* p, const char* end, const ChunkFormat& format, ColumnChunks& out) {
+std::size_t countChunkRows(const char* p, const char* end) {
+  if (p == end) return 0;
+  std::size_t rows = static_cast<std::size_t>(std::count(p, end, '\n'));
+  if (std::memchr(p, '\r', static_cast<std::size_t>(end - p)) != nullptr) {  // "\r\n" or lone "\r" line ends
+    rows = 0;
+    for (const char* s = p; s != end; ++s) rows += *s == '\n' || (*s == '\r' && (s + 1 == end || s[1] != '\n'));
+  }
+  return rows + !isLineBreakByte(end[-1]);
+}
+
+bool parseChunkRows(const char* p, const char* end, const ChunkFormat& format, double* const* columns,
+                    std::size_t rows) {
   const ChunkCells cells(format);
   const std::size_t first = format.rowLabels ? 1 : 0;
   const char delimiter = format.delimiter;
-  while (p != end) {
+  std::size_t row = 0;
+  for (; p != end; ++row) {
     const char* const rowStart = p;
-    if (isLineBreakByte(*p)) return false;  // a blank line: fine at the end of the file only
-    out.ensureRoom();
-    double* const* slots = out.slots();
-    const std::size_t slot = out.filled();
+    if (row == rows || isLineBreakByte(*p)) return false;  // a blank line: fine at the end of the file only
     if (format.rowLabels && !cells.label(p, end)) return false;
     for (std::size_t c = first; c < format.fields; ++c) {
       if (c > 0) {
         if (p == end || *p != delimiter) return false;
         ++p;
       }
-      if (!cells.number(p, end, slots[c - first][slot])) return false;
+      if (!cells.number(p, end, columns[c - first][row])) return false;
     }
     const int lineBreak = lineBreakAt(p, end, true);
     if (lineBreak == 0 && p != end) return false;
     p += lineBreak;
     if (static_cast<std::size_t>(p - rowStart) >= format.maxRowBytes / 2) return false;
-    out.commitRow();
   }
-  return true;
+  return row == rows;
 }
 
 }  // namespace gb::csv

@@ -6,8 +6,6 @@
 // table or the error.
 #include <cstddef>
 
-#include "data/CsvBlocks.hpp"
-
 namespace gb::csv {
 
 struct ChunkFormat {
@@ -17,9 +15,13 @@ struct ChunkFormat {
   std::size_t maxRowBytes = 0;  // a row this long or longer stops the chunk (the one-thread reader judges it)
 };
 
-// Parses the rows in [p, end) into out, one column per field but the row labels. [p, end) holds whole lines:
-// end is just past a line break or the file's end. Returns false at the first row that is not plain; out then
-// holds part of the chunk.
-bool parseChunkRows(const char* p, const char* end, const ChunkFormat& format, ColumnChunks& out);
+// Rows of [p, end) if it is plain: its line breaks ("\r\n" counted once), and a last line without one.
+std::size_t countChunkRows(const char* p, const char* end);
+
+// Parses the rows in [p, end) into columns[c][0 .. rows), one column per field but the row labels. [p, end) holds
+// whole lines: end is just past a line break or the file's end. Returns whether all of it is plain and holds
+// exactly `rows` rows (countChunkRows); it writes no row past `rows`.
+bool parseChunkRows(const char* p, const char* end, const ChunkFormat& format, double* const* columns,
+                    std::size_t rows);
 
 }  // namespace gb::csv

@@ -55,52 +55,57 @@ class MappedFile {
 
 using Chunks = std::vector<std::pair<const char*, const char*>>;
 
-// Parses every chunk into its own ColumnChunks, `threads` at a time. Returns false when a chunk is not plain.
+// Where each chunk's rows start in the table (countChunkRows), and the total at the end.
+std::vector<std::size_t> firstRows(const Chunks& chunks, int threads) {
+  std::vector<std::size_t> first(chunks.size() + 1, 0);
+  const auto n = static_cast<std::ptrdiff_t>(chunks.size());
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+  for (std::ptrdiff_t k = 0; k < n; ++k) first[k + 1] = countChunkRows(chunks[k].first, chunks[k].second);
+  for (std::size_t k = 0; k < chunks.size(); ++k) first[k + 1] += first[k];
+  return first;
+}
+
+// Columns of `rows` values, each zeroed by one of the threads (where its pages are first touched).
+std::vector<std::vector<double>> emptyColumns(std::size_t cols, std::size_t rows, int threads) {
+  std::vector<std::vector<double>> columns(cols);
+  const auto n = static_cast<std::ptrdiff_t>(cols);
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+  for (std::ptrdiff_t c = 0; c < n; ++c) columns[c].resize(rows);
+  return columns;
+}
+
+// Parses every chunk into its rows of the columns, `threads` at a time. Returns false when a chunk is not plain.
 // Thread 0 (the caller's) reports progress after each of its chunks; its cancel or exception stops all.
-bool parseChunks(const Chunks& chunks, const ChunkFormat& format, int threads, std::vector<ColumnChunks>& outs,
-                 const std::function<bool(std::uint64_t)>& progress) {
+bool parseChunks(const Chunks& chunks, const std::vector<std::size_t>& first, const ChunkFormat& format, int threads,
+                 std::vector<std::vector<double>>& columns, const std::function<bool(std::uint64_t)>& progress) {
   std::atomic<std::size_t> next{0};
   std::atomic<std::uint64_t> bytesDone{0};
   std::atomic<bool> stop{false}, plain{true};
-  std::exception_ptr failure;  // written by thread 0 only (progress), or under the critical section
+  std::exception_ptr failure;  // set once, under the critical section
 #pragma omp parallel num_threads(threads)
-  for (;;) {
-    const std::size_t k = next.fetch_add(1);
-    if (k >= chunks.size() || stop.load(std::memory_order_relaxed)) break;
-    try {
-      ColumnChunks local(outs[k].columns());  // on this thread's stack: neighbours in outs share cache lines
-      if (!parseChunkRows(chunks[k].first, chunks[k].second, format, local)) {
-        plain = false;
+  {
+    std::vector<double*> slots(columns.size());
+    for (;;) {
+      const std::size_t k = next.fetch_add(1);
+      if (k >= chunks.size() || stop.load(std::memory_order_relaxed)) break;
+      try {
+        for (std::size_t c = 0; c < columns.size(); ++c) slots[c] = columns[c].data() + first[k];
+        if (!parseChunkRows(chunks[k].first, chunks[k].second, format, slots.data(), first[k + 1] - first[k])) {
+          plain = false;
+          stop = true;
+        }
+        bytesDone += static_cast<std::uint64_t>(chunks[k].second - chunks[k].first);
+        if (omp_get_thread_num() == 0 && progress && !stop && !progress(bytesDone.load())) stop = true;
+      } catch (...) {
+#pragma omp critical(gb_csv_chunk_failure)
+        if (!failure) failure = std::current_exception();
         stop = true;
       }
-      outs[k] = std::move(local);
-      bytesDone += static_cast<std::uint64_t>(chunks[k].second - chunks[k].first);
-      if (omp_get_thread_num() == 0 && progress && !stop && !progress(bytesDone.load())) stop = true;
-    } catch (...) {
-#pragma omp critical(gb_csv_chunk_failure)
-      if (!failure) failure = std::current_exception();
-      stop = true;
     }
   }
   if (failure) std::rethrow_exception(failure);
   if (stop && plain) throw Error("cancelled");
   return plain;
-}
-
-// One column per thread at a time: each appends its chunks' values in file order and frees them.
-std::vector<std::vector<double>> joinColumns(std::vector<ColumnChunks>& outs, std::size_t cols, int threads) {
-  std::size_t rows = 0;
-  for (ColumnChunks& out : outs) {
-    out.seal();
-    rows += out.rows();
-  }
-  std::vector<std::vector<double>> columns(cols);
-#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-  for (std::size_t c = 0; c < cols; ++c) {
-    columns[c].reserve(rows);
-    for (ColumnChunks& out : outs) out.moveColumn(c, columns[c]);
-  }
-  return columns;
 }
 
 Dataset datasetOf(const std::string& path, CsvParser::Layout& layout, std::vector<std::vector<double>> columns) {
@@ -151,17 +156,15 @@ std::optional<Dataset> readCsvChunked(const std::string& path, const CsvOptions&
       chunks.size(), static_cast<std::size_t>(options.threads > 0 ? options.threads : omp_get_max_threads())));
   const ChunkFormat format{layout.delimiter, layout.names.size(), layout.rowLabels, layout.maxRowBytes};
   const std::size_t cols = layout.names.size() - (layout.rowLabels ? 1 : 0);
-  std::vector<ColumnChunks> outs;
-  outs.reserve(chunks.size());
-  for (std::size_t k = 0; k < chunks.size(); ++k) outs.emplace_back(cols);
+  // Rows counted first, so that each chunk parses straight into its place in the table's columns.
+  const std::vector<std::size_t> first = firstRows(chunks, threads);
+  if (first.back() == 0) return std::nullopt;
+  std::vector<std::vector<double>> columns = emptyColumns(cols, first.back(), threads);
   std::function<bool(std::uint64_t)> report;
   if (progress) report = [&](std::uint64_t done) { return progress(layout.dataOffset + done, total); };
-  if (!parseChunks(chunks, format, threads, outs, report)) return std::nullopt;
-  std::size_t rows = 0;
-  for (const ColumnChunks& out : outs) rows += out.rows();
-  if (rows == 0) return std::nullopt;  // blank lines only: the one-thread reader says what is wrong
+  if (!parseChunks(chunks, first, format, threads, columns, report)) return std::nullopt;
   if (progress && !progress(total, total)) throw Error("cancelled");
-  return datasetOf(path, layout, joinColumns(outs, cols, threads));
+  return datasetOf(path, layout, std::move(columns));
 }
 
 }  // namespace gb::csv
