@@ -55,11 +55,12 @@ int runCsvBench(const CsvBenchCli& o) {
   CsvBenchOptions bench = o.bench;
   if (o.serial) bench.chunkBytes = 0;
   const CsvBenchReport report = runCsvBenchmark(bench);
-  printTable(std::cout, {"bytes", "rows", "cols", "threads", "best", "median", "MB/s", "floor MB/s", "of floor"},
+  printTable(std::cout,
+             {"bytes", "rows", "cols", "threads", "best", "median", "MB/s", "floor MB/s", "of floor", "CPU s"},
              {{formatBytes(report.bytes), std::to_string(report.rows), std::to_string(report.cols),
                std::to_string(report.threads), formatSeconds(report.bestSeconds), formatSeconds(report.medianSeconds),
                formatNumber(report.megabytesPerSecond, 4), formatNumber(report.floorMegabytesPerSecond, 4),
-               formatNumber(100.0 * report.fractionOfFloor, 3) + "%"}});
+               formatNumber(100.0 * report.fractionOfFloor, 3) + "%", formatSeconds(report.cpuSeconds)}});
   if (!o.out.empty()) {
     writeText(outputs, o.out, jsonText(report.toJson(), 2) + "\n");
     outputs.commit();

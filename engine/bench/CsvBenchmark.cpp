@@ -2,6 +2,7 @@
 
 #include <fcntl.h>
 #include <omp.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -78,6 +79,13 @@ double readSeconds(const std::string& path, std::uint64_t bytes, int threads) {
   return seconds;
 }
 
+double processCpuSeconds() {
+  struct rusage usage {};
+  ::getrusage(RUSAGE_SELF, &usage);
+  return static_cast<double>(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) +
+         1e-6 * static_cast<double>(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec);
+}
+
 }  // namespace
 
 nlohmann::json CsvBenchReport::toJson() const {
@@ -90,7 +98,8 @@ nlohmann::json CsvBenchReport::toJson() const {
           {"threads", threads},
           {"floor_s", floorSeconds},
           {"floor_megabytes_per_s", floorMegabytesPerSecond},
-          {"fraction_of_floor", fractionOfFloor}};
+          {"fraction_of_floor", fractionOfFloor},
+          {"cpu_s", cpuSeconds}};
 }
 
 CsvBenchReport runCsvBenchmark(const CsvBenchOptions& options) {
@@ -116,9 +125,12 @@ CsvBenchReport runCsvBenchmark(const CsvBenchOptions& options) {
   report.floorSeconds = std::numeric_limits<double>::infinity();
   for (int r = 0; r < options.repetitions; ++r) {  // floor and read taken in turns: both see the same load
     report.floorSeconds = std::min(report.floorSeconds, readSeconds(path, report.bytes, report.threads));
+    const double cpuStart = processCpuSeconds();
     const auto start = std::chrono::steady_clock::now();
     const Dataset data = readCsv(path, csvOptions);
     seconds.push_back(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+    const double cpu = processCpuSeconds() - cpuStart;
+    report.cpuSeconds = r == 0 ? cpu : std::min(report.cpuSeconds, cpu);
     report.rows = data.rows();
     report.cols = data.cols();
   }

@@ -28,6 +28,9 @@ struct CsvBenchReport {
   // The floor: the file read() from the page cache into a reused buffer by `threads` threads, best of the reps.
   double floorSeconds = 0.0, floorMegabytesPerSecond = 0.0;
   double fractionOfFloor = 0.0;  // floorSeconds / bestSeconds
+  // CPU seconds of the read over all its threads (getrusage), least of the reps: what the read costs whatever else
+  // runs on the machine (on a loaded machine the wall time says more about the load).
+  double cpuSeconds = 0.0;
   nlohmann::json toJson() const;
 };
 
