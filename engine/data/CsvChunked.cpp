@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 #include <exception>
 #include <functional>
@@ -48,6 +49,15 @@ class MappedFile {
   const char* data() const { return data_; }
   std::size_t size() const { return size_; }
 
+  // Unmaps the pages of [b, e) from this process (they stay in the page cache; a later read maps them again), so
+  // that the peak memory is the table plus the chunks being read, not the whole file as well.
+  static void release(const char* b, const char* e) {
+    const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+    const std::uintptr_t from = reinterpret_cast<std::uintptr_t>(b) / page * page;
+    ::madvise(reinterpret_cast<void*>(from), static_cast<std::size_t>(reinterpret_cast<std::uintptr_t>(e) - from),
+              MADV_DONTNEED);
+  }
+
  private:
   const char* data_ = nullptr;
   std::size_t size_ = 0;
@@ -60,7 +70,10 @@ std::vector<std::size_t> firstRows(const Chunks& chunks, int threads) {
   std::vector<std::size_t> first(chunks.size() + 1, 0);
   const auto n = static_cast<std::ptrdiff_t>(chunks.size());
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-  for (std::ptrdiff_t k = 0; k < n; ++k) first[k + 1] = countChunkRows(chunks[k].first, chunks[k].second);
+  for (std::ptrdiff_t k = 0; k < n; ++k) {
+    first[k + 1] = countChunkRows(chunks[k].first, chunks[k].second);
+    MappedFile::release(chunks[k].first, chunks[k].second);
+  }
   for (std::size_t k = 0; k < chunks.size(); ++k) first[k + 1] += first[k];
   return first;
 }
@@ -94,6 +107,7 @@ bool parseChunks(const Chunks& chunks, const std::vector<std::size_t>& first, co
           plain = false;
           stop = true;
         }
+        MappedFile::release(chunks[k].first, chunks[k].second);
         bytesDone += static_cast<std::uint64_t>(chunks[k].second - chunks[k].first);
         if (omp_get_thread_num() == 0 && progress && !stop && !progress(bytesDone.load())) stop = true;
       } catch (...) {
