@@ -78,12 +78,22 @@ std::vector<std::size_t> firstRows(const Chunks& chunks, int threads) {
   return first;
 }
 
-// Columns of `rows` values, each zeroed by one of the threads (where its pages are first touched).
+// Columns of `rows` values, each zeroed by one of the threads (where its pages are first touched). Out of memory
+// is thrown here, on the caller's thread, as by the one-thread reader (an exception must not leave a parallel region).
 std::vector<std::vector<double>> emptyColumns(std::size_t cols, std::size_t rows, int threads) {
   std::vector<std::vector<double>> columns(cols);
+  std::exception_ptr failure;
   const auto n = static_cast<std::ptrdiff_t>(cols);
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-  for (std::ptrdiff_t c = 0; c < n; ++c) columns[c].resize(rows);
+  for (std::ptrdiff_t c = 0; c < n; ++c) {
+    try {
+      columns[c].resize(rows);
+    } catch (...) {
+#pragma omp critical(gb_csv_columns_failure)
+      if (!failure) failure = std::current_exception();
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
   return columns;
 }
 
@@ -95,9 +105,10 @@ bool parseChunks(const Chunks& chunks, const std::vector<std::size_t>& first, co
   std::atomic<std::uint64_t> bytesDone{0};
   std::atomic<bool> stop{false}, plain{true};
   std::exception_ptr failure;  // set once, under the critical section
+  std::vector<std::vector<double*>> slotsOf(static_cast<std::size_t>(threads), std::vector<double*>(columns.size()));
 #pragma omp parallel num_threads(threads)
   {
-    std::vector<double*> slots(columns.size());
+    std::vector<double*>& slots = slotsOf[static_cast<std::size_t>(omp_get_thread_num())];
     for (;;) {
       const std::size_t k = next.fetch_add(1);
       if (k >= chunks.size() || stop.load(std::memory_order_relaxed)) break;
