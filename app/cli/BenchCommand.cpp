@@ -16,6 +16,7 @@ namespace {
 
 struct CsvBenchCli {
   CsvBenchOptions bench;
+  bool serial = false;
   std::string out;
 };
 
@@ -61,11 +62,16 @@ int runCsvBench(const CsvBenchCli& o) {
   }
   if (!o.out.empty()) outputs.addOutput(o.out, "--out");
   if (o.bench.repetitions < 1) throw InputError(optionMessage("--reps", "must be >= 1"));
-  const CsvBenchReport report = runCsvBenchmark(o.bench);
-  printTable(std::cout, {"bytes", "rows", "cols", "best", "median", "MB/s"},
+  if (o.bench.threads < 0) throw InputError(optionMessage("--threads", "must be >= 0"));
+  CsvBenchOptions bench = o.bench;
+  if (o.serial) bench.chunkBytes = 0;
+  const CsvBenchReport report = runCsvBenchmark(bench);
+  printTable(std::cout,
+             {"bytes", "rows", "cols", "threads", "best", "median", "MB/s", "floor MB/s", "of floor", "CPU s"},
              {{formatBytes(report.bytes), std::to_string(report.rows), std::to_string(report.cols),
-               formatSeconds(report.bestSeconds), formatSeconds(report.medianSeconds),
-               formatNumber(report.megabytesPerSecond, 4)}});
+               std::to_string(report.threads), formatSeconds(report.bestSeconds), formatSeconds(report.medianSeconds),
+               formatNumber(report.megabytesPerSecond, 4), formatNumber(report.floorMegabytesPerSecond, 4),
+               formatNumber(100.0 * report.fractionOfFloor, 3) + "%", formatSeconds(report.cpuSeconds)}});
   if (!o.out.empty()) {
     writeText(outputs, o.out, jsonText(report.toJson(), 2) + "\n");
     outputs.commit();
@@ -237,6 +243,8 @@ Command addCsvBench(CLI::App* bench) {
       ->capture_default_str();
   addIntOption(sub, "--reps", o->bench.repetitions, "Repetitions (best and median reported)");
   addSeedOption(sub, "--seed", o->bench.seed, "Seed of the generated data");
+  addIntOption(sub, "--threads", o->bench.threads, "Threads of the read (0 = all cores)");
+  sub->add_flag("--serial", o->serial, "Use the one-thread reader (no chunks), for comparison");
   sub->add_option("--out", o->out, "Write the report as JSON here");
   return {sub, [o]() { return runCsvBench(*o); }};
 }

@@ -39,7 +39,7 @@ int runCv(const CvOptions& o, const std::vector<Override>& overrides) {
   std::unique_ptr<Backend> backend = makeBackend(compute);  // the device and options, checked before the data is read
 
   const auto start = std::chrono::steady_clock::now();
-  const std::shared_ptr<const Dataset> data = readData(o.fit.data, o.fit.quiet);
+  const std::shared_ptr<const Dataset> data = readData(o.fit.data, o.fit.quiet, compute.threads);
   const double readSeconds = secondsSince(start);
   // A first set-up on all rows checks the model (columns, family, learners) and names the file on bad data.
   // It is also --refit's fit.

@@ -165,7 +165,7 @@ int runFit(const FitOptions& o, const std::vector<Override>& overrides) {
   std::unique_ptr<Backend> backend = makeBackend(compute);
 
   const auto readStart = std::chrono::steady_clock::now();
-  const std::shared_ptr<const Dataset> data = readData(o.data, o.quiet);
+  const std::shared_ptr<const Dataset> data = readData(o.data, o.quiet, compute.threads);
   const double readSeconds = secondsSince(readStart);
   profiler.addStage("read and parse CSV", readSeconds, csvBytes(o.data, *data));
 

@@ -171,9 +171,11 @@ std::unique_ptr<Booster> makeBooster(std::shared_ptr<const Dataset> data, const 
   }
 }
 
-std::shared_ptr<const Dataset> readData(const std::string& path, bool quiet) {
+std::shared_ptr<const Dataset> readData(const std::string& path, bool quiet, int threads) {
   ProgressPrinter reading("reading " + path, !quiet);
-  return std::make_shared<const Dataset>(readCsv(path, {}, [&reading](std::uint64_t done, std::uint64_t all) {
+  CsvOptions options;
+  options.threads = threads;
+  return std::make_shared<const Dataset>(readCsv(path, options, [&reading](std::uint64_t done, std::uint64_t all) {
     reading.update(all ? static_cast<double>(done) / static_cast<double>(all) : 1.0);
     return true;
   }));

@@ -68,6 +68,6 @@ std::unique_ptr<Booster> makeBooster(std::shared_ptr<const Dataset> data, const 
                                      const std::vector<double>* fold = nullptr, const std::string& foldName = "",
                                      const HoldoutSpec* holdout = nullptr);
 // readCsv with a progress line on stderr (unless quiet).
-std::shared_ptr<const Dataset> readData(const std::string& path, bool quiet);
+std::shared_ptr<const Dataset> readData(const std::string& path, bool quiet, int threads = 0);  // 0: all
 
 }  // namespace gb::cli

@@ -92,6 +92,12 @@ void CsvParser::readHeader() {
   ++line_;
 }
 
+CsvParser::Layout CsvParser::readLayout() {
+  skipBomAndCheckNotEmpty();
+  readHeader();
+  return {in_.offsetOf(p_), delimiter_, names_, rowLabels_, maxRowBytes_};
+}
+
 void CsvParser::checkNames() {
   std::unordered_map<std::string, std::size_t> seen;
   // R's write.csv names the row-name column "": it holds labels, not data.

@@ -45,6 +45,16 @@ class CsvParser {
 
   Dataset read(std::size_t maxRows);
 
+  // What the chunked reader needs from the header: it is read and checked as by read(), the rows are not.
+  struct Layout {
+    std::uint64_t dataOffset = 0;  // the first data row's byte offset in the file
+    char delimiter = ',';
+    std::vector<std::string> names;
+    bool rowLabels = false;
+    std::size_t maxRowBytes = 0;
+  };
+  Layout readLayout();
+
  private:
   enum class Row { Done, Blank, NeedMore, End };
   struct Cell {  // where a value was found, for an error raised once the column's kind is known

@@ -1,10 +1,12 @@
 #include "data/CsvReader.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <string_view>
 #include <utility>
 
+#include "data/CsvChunked.hpp"
 #include "data/CsvEncoding.hpp"
 #include "data/CsvParser.hpp"
 
@@ -293,8 +295,26 @@ void CsvParser::reread(std::size_t rows, std::vector<std::vector<double>>& colum
 
 }  // namespace csv
 
+namespace {
+std::atomic<std::uint64_t> readCount{0};
+}  // namespace
+
+std::uint64_t csvReadCount() { return readCount.load(); }
+
 Dataset readCsv(const std::string& path, const CsvOptions& options, const CsvProgress& progress) {
-  return csv::CsvParser(path, options, options.blockBytes, progress).read(std::numeric_limits<std::size_t>::max());
+  ++readCount;
+  constexpr std::size_t kAll = std::numeric_limits<std::size_t>::max();
+  if (options.chunkBytes == 0) return csv::CsvParser(path, options, options.blockBytes, progress).read(kAll);
+  // When the chunked read gives up, the one-thread read starts again from the top: progress holds where it was.
+  std::uint64_t shown = 0;
+  CsvProgress held;
+  if (progress)
+    held = [&](std::uint64_t done, std::uint64_t total) {
+      shown = std::max(shown, done);
+      return progress(shown, total);
+    };
+  if (auto data = csv::readCsvChunked(path, options, held)) return std::move(*data);
+  return csv::CsvParser(path, options, options.blockBytes, held).read(kAll);
 }
 
 Dataset readCsvHead(const std::string& path, std::size_t maxRows, const CsvOptions& options) {

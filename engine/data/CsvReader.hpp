@@ -15,6 +15,12 @@ struct CsvOptions {
   char delimiter = 0;  // 0: detect from the header line (',' ';' or '\t')
   // Bytes read from the file at a time. Large blocks keep the reader fast; tests shrink it to cross block edges.
   std::size_t blockBytes = std::size_t{8} << 20;
+  // readCsv on a regular file: the rows are split at line ends into chunks of about this many bytes, parsed by
+  // `threads` threads (0: OpenMP's count, --threads) straight from the mapped file. A chunk that holds anything
+  // but numbers and missing cells (text, quotes, blank lines, errors) sends the whole file to the one-thread
+  // reader, so the table and every error are the same either way. 0: the one-thread reader only.
+  std::size_t chunkBytes = std::size_t{8} << 20;
+  int threads = 0;
 };
 
 // Called now and then with bytes consumed and the file size; returning false cancels (throws gb::Error "cancelled").
@@ -32,5 +38,9 @@ Dataset readCsv(const std::string& path, const CsvOptions& options = {}, const C
 // Reads at most maxRows data rows (for previews) in small blocks, so a large file is not read to its end; same
 // validation on what it reads. maxRows = 0 reads and checks the header only.
 Dataset readCsvHead(const std::string& path, std::size_t maxRows, const CsvOptions& options = {});
+
+// How many times readCsv has been called in this process (the window's tests check that a second fit does not
+// read its file again).
+std::uint64_t csvReadCount();
 
 }  // namespace gb

@@ -3,9 +3,7 @@
 #include <cmath>
 #include <limits>
 
-#ifdef GB_HAVE_FAST_FLOAT
-#include <fast_float/fast_float.h>
-#else
+#ifndef GB_HAVE_FAST_FLOAT
 #include <charconv>
 #endif
 
@@ -51,23 +49,19 @@ double outOfRangeValue(const char* s, const char* end) {
 
 }  // namespace
 
+#ifndef GB_HAVE_FAST_FLOAT
 const char* parseDouble(const char* p, const char* end, double& value) {
   const char* s = p;
   if (s != end && *s == '+') {  // from_chars rejects a leading '+', people write it
     ++s;
     if (s != end && *s == '-') return p;  // "+-1": from_chars would take the '-'
   }
-#ifdef GB_HAVE_FAST_FLOAT
-  const auto result = fast_float::from_chars(s, end, value);
-  if (result.ec == std::errc::invalid_argument) return p;
-  return result.ptr;
-#else
   const auto result = std::from_chars(s, end, value);
   if (result.ec == std::errc::invalid_argument) return p;
   if (result.ec == std::errc::result_out_of_range) value = outOfRangeValue(s, result.ptr);
   return result.ptr;
-#endif
 }
+#endif
 
 QuoteEnd scanQuoted(const char*& p, const char* end, bool eof, bool allowLineBreak, std::string& text,
                     long& lineBreaks) {

@@ -2,12 +2,31 @@
 // Internal scanners of the CSV reader: numbers, quoted fields, line breaks and the header line. They work on
 // a buffer [p, end) that may stop inside a row; `eof` says whether more bytes can follow.
 #include <string>
+#include <system_error>
+
+#ifdef GB_HAVE_FAST_FLOAT
+#include <fast_float/fast_float.h>
+#endif
 
 namespace gb::csv {
 
 // Parses a number at [p, end); returns the end of the number, or p when there is none. Locale-independent.
-// A value beyond the range of a double reads as +-inf (overflow) or +-0 (underflow).
+// A value beyond the range of a double reads as +-inf (overflow) or +-0 (underflow). Inline with fast_float: it
+// is most of the time of reading a table of numbers, and a call per cell costs.
+#ifdef GB_HAVE_FAST_FLOAT
+inline const char* parseDouble(const char* p, const char* end, double& value) {
+  const char* s = p;
+  if (s != end && *s == '+') {  // from_chars rejects a leading '+', people write it
+    ++s;
+    if (s != end && *s == '-') return p;  // "+-1": from_chars would take the '-'
+  }
+  const auto result = fast_float::from_chars(s, end, value);
+  if (result.ec == std::errc::invalid_argument) return p;
+  return result.ptr;
+}
+#else
 const char* parseDouble(const char* p, const char* end, double& value);
+#endif
 
 // Length of the line break at p: 1 for "\n" or a lone "\r" (old Mac files), 2 for "\r\n", 0 for none,
 // -1 when the buffer ends in a '\r' that the next block may pair with a '\n'.

@@ -274,6 +274,8 @@ class TestCsv : public QObject {
     const std::string path = writeFile(content);
     gb::CsvOptions options;
     options.blockBytes = 1024;
+    options.chunkBytes = 1024;  // the chunked reader reports per chunk, from the calling thread
+    options.threads = 1;
     std::vector<std::uint64_t> done;
     std::uint64_t total = 0;
     gb::readCsv(path, options, [&](std::uint64_t bytes, std::uint64_t size) {
@@ -292,6 +294,8 @@ class TestCsv : public QObject {
     for (int r = 0; r < 2000; ++r) content += std::to_string(r) + ",0.5\n";
     gb::CsvOptions options;
     options.blockBytes = 1024;
+    options.chunkBytes = 1024;
+    options.threads = 1;  // progress comes from the calling thread: with one, each chunk reports
     int calls = 0;
     try {
       gb::readCsv(writeFile(content), options, [&](std::uint64_t, std::uint64_t) { return ++calls < 3; });

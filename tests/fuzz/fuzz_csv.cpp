@@ -9,7 +9,8 @@
 // Documented errors (gb::InputError, gb::Error for a cancel) are fine; anything else is a finding, as is a
 // broken property of a successful read: numeric values finite or NaN (missing), text columns holding codes of
 // sorted unique levels, names unique and non-empty, columns of equal length, and the same outcome and table
-// whatever the block size (and readCsvHead a prefix of readCsv: the same numbers, the same texts).
+// whatever the block size (and readCsvHead a prefix of readCsv: the same numbers, the same texts), and the same
+// table or error message from the chunked reader (chunks of the block size, 3 threads) as from the one-thread one.
 #include <cmath>
 #include <cstring>
 #include <optional>
@@ -28,6 +29,7 @@ constexpr char kDelimiters[4] = {0, ',', ';', '\t'};
 struct Outcome {
   std::optional<gb::Dataset> data;
   bool cancelled = false;
+  std::string error;  // an InputError's message
 };
 
 void checkTable(const gb::Dataset& d, std::size_t minRows, std::size_t maxRows) {
@@ -113,6 +115,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
       out.data = head ? gb::readCsvHead(path, headRows, o) : gb::readCsv(path, o, withProgress ? progress : nullptr);
     } catch (const gb::InputError& e) {
       gbfuzz::checkMessage(e.what(), path + ":");
+      out.error = e.what();
     } catch (const gb::Error& e) {
       // readCsv documents one plain gb::Error: "cancelled", when the progress callback says stop.
       GBFUZZ_CHECK(withProgress && cancel && calls >= 2, std::string("gb::Error without a cancel: ") + e.what());
@@ -141,6 +144,22 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   if (first.data) {
     GBFUZZ_CHECK(first.data->rows() == second.data->rows(), "the block size changed the row count");
     checkPrefix(*first.data, *second.data, "the block size changed the table");
+  }
+
+  // The chunked reader must give the one-thread reader's table, or its error message.
+  if (!head) {
+    gb::CsvOptions serial = plain, chunked = plain;
+    serial.chunkBytes = 0;
+    chunked.chunkBytes = options.blockBytes;
+    chunked.threads = 3;
+    const Outcome one = read(serial, false, 0, false), many = read(chunked, false, 0, false);
+    GBFUZZ_CHECK(one.data.has_value() == many.data.has_value() && one.error == many.error,
+                 "the chunked reader differs: " + one.error + " | " + many.error);
+    if (one.data) {
+      GBFUZZ_CHECK(one.data->rows() == many.data->rows() && one.data->kinds == many.data->kinds,
+                   "the chunked reader changed the rows or kinds");
+      checkPrefix(*many.data, *one.data, "the chunked reader changed the table");
+    }
   }
 
   // A head read is a prefix of the full read whenever the full read succeeds.

@@ -1,0 +1,124 @@
+#include "data/CsvChunkRows.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string_view>
+
+#include "data/CsvScan.hpp"
+#include "data/CsvText.hpp"
+
+namespace gb::csv {
+
+namespace {
+
+constexpr double kMissingValue = std::numeric_limits<double>::quiet_NaN();
+
+// The cells of one format. Each returns false for a cell the one-thread reader must judge, and otherwise leaves
+// p on the delimiter or line break after the cell; they read the same cells the same way as CsvParser's.
+class ChunkCells {
+ public:
+  explicit ChunkCells(const ChunkFormat& format) : delimiter_(format.delimiter) {}
+
+  bool isSpace(char ch) const { return ch == ' ' || (ch == '\t' && delimiter_ != '\t'); }
+  bool isCellEnd(const char* p, const char* end) const { return p == end || *p == delimiter_ || isLineBreakByte(*p); }
+  const char* skipSpaces(const char* p, const char* end) const {
+    while (p != end && isSpace(*p)) ++p;
+    return p;
+  }
+
+  // A finite number, or a NaN (missing); spaces around it are fine.
+  [[gnu::always_inline]] bool number(const char*& p, const char* end, double& value) const {
+    const char* const s = skipSpaces(p, end);
+    const char* e = parseDouble(s, end, value);
+    if (e != s) [[likely]] {
+      e = skipSpaces(e, end);
+      if (isCellEnd(e, end)) [[likely]] {
+        if (!std::isfinite(value)) [[unlikely]] {
+          if (!std::isnan(value)) return false;  // infinite: an error, unless the column turns out text
+          value = kMissingValue;
+        }
+        p = e;
+        return true;
+      }
+    }
+    return missing(p, end, value);
+  }
+
+  // An unquoted cell that R writes for a missing value: NA, NaN or empty.
+  [[gnu::noinline]] bool missing(const char*& p, const char* end, double& value) const {
+    const char* const s = skipSpaces(p, end);
+    if (s != end && *s == '"') return false;
+    const char* e = s;
+    while (!isCellEnd(e, end)) ++e;
+    const char* t = e;
+    while (t != s && isSpace(t[-1])) --t;
+    if (!isMissingText(std::string_view(s, static_cast<std::size_t>(t - s)))) return false;
+    value = kMissingValue;
+    p = e;
+    return true;
+  }
+
+  // A row name: unquoted, or quoted without a line break inside; its text is not kept.
+  bool label(const char*& p, const char* end) const {
+    const char* s = skipSpaces(p, end);
+    if (s == end || *s != '"') {
+      while (!isCellEnd(s, end)) ++s;
+      p = s;
+      return true;
+    }
+    for (++s;; ++s) {
+      if (s == end || isLineBreakByte(*s)) return false;
+      if (*s != '"') continue;
+      if (s + 1 == end || s[1] != '"') break;
+      ++s;  // "" stands for one quote
+    }
+    s = skipSpaces(s + 1, end);
+    if (!isCellEnd(s, end)) return false;
+    p = s;
+    return true;
+  }
+
+ private:
+  char delimiter_;
+};
+
+}  // namespace
+
+std::size_t countChunkRows(const char* p, const char* end) {
+  if (p == end) return 0;
+  std::size_t rows = static_cast<std::size_t>(std::count(p, end, '\n'));
+  if (std::memchr(p, '\r', static_cast<std::size_t>(end - p)) != nullptr) {  // "\r\n" or lone "\r" line ends
+    rows = 0;
+    for (const char* s = p; s != end; ++s) rows += *s == '\n' || (*s == '\r' && (s + 1 == end || s[1] != '\n'));
+  }
+  return rows + !isLineBreakByte(end[-1]);
+}
+
+bool parseChunkRows(const char* p, const char* end, const ChunkFormat& format, double* const* columns,
+                    std::size_t rows) {
+  const ChunkCells cells(format);
+  const std::size_t first = format.rowLabels ? 1 : 0;
+  const char delimiter = format.delimiter;
+  std::size_t row = 0;
+  for (; p != end; ++row) {
+    const char* const rowStart = p;
+    if (row == rows || isLineBreakByte(*p)) return false;  // a blank line: fine at the end of the file only
+    if (format.rowLabels && !cells.label(p, end)) return false;
+    for (std::size_t c = first; c < format.fields; ++c) {
+      if (c > 0) {
+        if (p == end || *p != delimiter) return false;
+        ++p;
+      }
+      if (!cells.number(p, end, columns[c - first][row])) return false;
+    }
+    const int lineBreak = lineBreakAt(p, end, true);
+    if (lineBreak == 0 && p != end) return false;
+    p += lineBreak;
+    if (static_cast<std::size_t>(p - rowStart) >= format.maxRowBytes / 2) return false;
+  }
+  return row == rows;
+}
+
+}  // namespace gb::csv

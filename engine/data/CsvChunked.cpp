@@ -1,0 +1,195 @@
+#include "data/CsvChunked.hpp"
+
+#include <fcntl.h>
+#include <omp.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
+#include <functional>
+#include <vector>
+
+#include "data/CsvChunkRows.hpp"
+#include "data/CsvParser.hpp"
+
+namespace gb::csv {
+
+namespace {
+
+// A regular file mapped read-only; empty (data() null) when it cannot be.
+class MappedFile {
+ public:
+  explicit MappedFile(const std::string& path) {
+    struct stat st {};
+    // Opening a pipe would wait for its writer and lose what it writes: only a regular file is opened here.
+    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return;
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return;
+    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+      size_ = static_cast<std::size_t>(st.st_size);
+      void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
+      if (p != MAP_FAILED) {
+        data_ = static_cast<const char*>(p);
+        ::madvise(p, size_, MADV_WILLNEED);
+      }
+    }
+    ::close(fd);
+  }
+  ~MappedFile() {
+    if (data_) ::munmap(const_cast<char*>(data_), size_);
+  }
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+
+  const char* data() const { return data_; }
+  std::size_t size() const { return size_; }
+
+  // Unmaps the pages of [b, e) from this process (they stay in the page cache; a later read maps them again), so
+  // that the peak memory is the table plus the chunks being read, not the whole file as well.
+  static void release(const char* b, const char* e) {
+    const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+    const std::uintptr_t from = reinterpret_cast<std::uintptr_t>(b) / page * page;
+    ::madvise(reinterpret_cast<void*>(from), static_cast<std::size_t>(reinterpret_cast<std::uintptr_t>(e) - from),
+              MADV_DONTNEED);
+  }
+
+ private:
+  const char* data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+using Chunks = std::vector<std::pair<const char*, const char*>>;
+
+// Where each chunk's rows start in the table (countChunkRows), and the total at the end.
+std::vector<std::size_t> firstRows(const Chunks& chunks, int threads) {
+  std::vector<std::size_t> first(chunks.size() + 1, 0);
+  const auto n = static_cast<std::ptrdiff_t>(chunks.size());
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+  for (std::ptrdiff_t k = 0; k < n; ++k) {
+    first[k + 1] = countChunkRows(chunks[k].first, chunks[k].second);
+    MappedFile::release(chunks[k].first, chunks[k].second);
+  }
+  for (std::size_t k = 0; k < chunks.size(); ++k) first[k + 1] += first[k];
+  return first;
+}
+
+// Columns of `rows` values, each zeroed by one of the threads (where its pages are first touched). Out of memory
+// is thrown here, on the caller's thread, as by the one-thread reader (an exception must not leave a parallel region).
+std::vector<std::vector<double>> emptyColumns(std::size_t cols, std::size_t rows, int threads) {
+  std::vector<std::vector<double>> columns(cols);
+  std::exception_ptr failure;
+  const auto n = static_cast<std::ptrdiff_t>(cols);
+#pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
+  for (std::ptrdiff_t c = 0; c < n; ++c) {
+    try {
+      columns[c].resize(rows);
+    } catch (...) {
+#pragma omp critical(gb_csv_columns_failure)
+      if (!failure) failure = std::current_exception();
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
+  return columns;
+}
+
+// Parses every chunk into its rows of the columns, `threads` at a time. Returns false when a chunk is not plain.
+// Thread 0 (the caller's) reports progress after each of its chunks; its cancel or exception stops all.
+bool parseChunks(const Chunks& chunks, const std::vector<std::size_t>& first, const ChunkFormat& format, int threads,
+                 std::vector<std::vector<double>>& columns, const std::function<bool(std::uint64_t)>& progress) {
+  std::atomic<std::size_t> next{0};
+  std::atomic<std::uint64_t> bytesDone{0};
+  std::atomic<bool> stop{false}, plain{true};
+  std::exception_ptr failure;  // set once, under the critical section
+  std::vector<std::vector<double*>> slotsOf(static_cast<std::size_t>(threads), std::vector<double*>(columns.size()));
+#pragma omp parallel num_threads(threads)
+  {
+    std::vector<double*>& slots = slotsOf[static_cast<std::size_t>(omp_get_thread_num())];
+    for (;;) {
+      const std::size_t k = next.fetch_add(1);
+      if (k >= chunks.size() || stop.load(std::memory_order_relaxed)) break;
+      try {
+        for (std::size_t c = 0; c < columns.size(); ++c) slots[c] = columns[c].data() + first[k];
+        if (!parseChunkRows(chunks[k].first, chunks[k].second, format, slots.data(), first[k + 1] - first[k])) {
+          plain = false;
+          stop = true;
+        }
+        MappedFile::release(chunks[k].first, chunks[k].second);
+        bytesDone += static_cast<std::uint64_t>(chunks[k].second - chunks[k].first);
+        if (omp_get_thread_num() == 0 && progress && !stop && !progress(bytesDone.load())) stop = true;
+      } catch (...) {
+#pragma omp critical(gb_csv_chunk_failure)
+        if (!failure) failure = std::current_exception();
+        stop = true;
+      }
+    }
+  }
+  if (failure) std::rethrow_exception(failure);
+  if (stop && plain) throw Error("cancelled");
+  return plain;
+}
+
+Dataset datasetOf(const std::string& path, CsvParser::Layout& layout, std::vector<std::vector<double>> columns) {
+  Dataset data;
+  data.source = path;
+  data.names = std::move(layout.names);
+  if (layout.rowLabels) {
+    data.names.erase(data.names.begin());
+    data.rowLabelsNote = "column 1 has no name: taken as R's row names and ignored";
+  }
+  data.columns = std::move(columns);
+  data.kinds.assign(data.columns.size(), ColumnKind::Numeric);
+  data.levels.assign(data.columns.size(), {});
+  return data;
+}
+
+}  // namespace
+
+Chunks splitAtLineEnds(const char* begin, const char* end, std::size_t chunkBytes) {
+  Chunks chunks;
+  chunkBytes = std::max<std::size_t>(chunkBytes, 1);
+  while (begin != end) {
+    const char* cut = end;
+    if (static_cast<std::size_t>(end - begin) > chunkBytes) {
+      cut = std::find_if(begin + chunkBytes, end, isLineBreakByte);
+      if (cut != end) cut += (*cut == '\r' && cut + 1 != end && cut[1] == '\n') ? 2 : 1;
+    }
+    chunks.emplace_back(begin, cut);
+    begin = cut;
+  }
+  return chunks;
+}
+
+std::optional<Dataset> readCsvChunked(const std::string& path, const CsvOptions& options, const CsvProgress& progress) {
+  const MappedFile file(path);  // first: a pipe must not lose its header to a read that gives up
+  if (!file.data()) return std::nullopt;
+  CsvParser::Layout layout;
+  try {  // a header it rejects: the one-thread reader reports it, with its own progress and cancelling
+    const CsvProgress none;
+    layout = CsvParser(path, options, options.blockBytes, none).readLayout();
+  } catch (const Error&) {
+    return std::nullopt;
+  }
+  if (layout.dataOffset >= file.size()) return std::nullopt;
+  const std::uint64_t total = file.size();
+  const Chunks chunks = splitAtLineEnds(file.data() + layout.dataOffset, file.data() + file.size(), options.chunkBytes);
+  const int threads = static_cast<int>(std::min<std::size_t>(
+      chunks.size(), static_cast<std::size_t>(options.threads > 0 ? options.threads : omp_get_max_threads())));
+  const ChunkFormat format{layout.delimiter, layout.names.size(), layout.rowLabels, layout.maxRowBytes};
+  const std::size_t cols = layout.names.size() - (layout.rowLabels ? 1 : 0);
+  // Rows counted first, so that each chunk parses straight into its place in the table's columns.
+  const std::vector<std::size_t> first = firstRows(chunks, threads);
+  if (first.back() == 0) return std::nullopt;
+  std::vector<std::vector<double>> columns = emptyColumns(cols, first.back(), threads);
+  std::function<bool(std::uint64_t)> report;
+  if (progress) report = [&](std::uint64_t done) { return progress(layout.dataOffset + done, total); };
+  if (!parseChunks(chunks, first, format, threads, columns, report)) return std::nullopt;
+  if (progress && !progress(total, total)) throw Error("cancelled");
+  return datasetOf(path, layout, std::move(columns));
+}
+
+}  // namespace gb::csv

@@ -1,0 +1,52 @@
+// `gamboost bench csv` on a small generated file: the report's fields (threads, the floor measured in the same
+// run and the fraction of it, CPU seconds), for the chunked and the one-thread reader. No timing is asserted.
+#include <QtTest>
+#include <nlohmann/json.hpp>
+
+#include "support/CliRunner.hpp"
+
+using namespace gbtest;
+using nlohmann::json;
+
+class CliBenchCsvTest : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void reportsFloorAndThreads_data() {
+    QTest::addColumn<QStringList>("extra");
+    QTest::addColumn<int>("threads");
+    QTest::newRow("2 threads") << QStringList{"--threads", "2"} << 2;
+    QTest::newRow("one-thread reader") << QStringList{"--serial"} << 1;
+  }
+  void reportsFloorAndThreads() {
+    QFETCH(QStringList, extra);
+    QFETCH(int, threads);
+    Scratch scratch;
+    QVERIFY(scratch.isValid());
+    const QString out = scratch.path("csvbench.json");
+    const CliResult r = runGamboost(
+        QStringList{"bench", "csv", "--size-mb", "2", "--reps", "2", "--scratch-dir", scratch.root(), "--out", out} +
+        extra);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
+    QVERIFY2(r.out.contains("floor MB/s"), qPrintable(r.out));
+    const QByteArray text = readFile(out);
+    const json report = json::parse(text.constData(), text.constData() + text.size());
+    QCOMPARE(report["threads"].get<int>(), threads);
+    QCOMPARE(report["cols"].get<int>(), 101);
+    QVERIFY(report["rows"].get<int>() > 500);
+    QVERIFY(report["floor_megabytes_per_s"].get<double>() > 0.0);
+    const double fraction = report["fraction_of_floor"].get<double>();
+    QVERIFY(fraction > 0.0);
+    QVERIFY(std::abs(fraction - report["floor_s"].get<double>() / report["best_s"].get<double>()) < 1e-9);
+    QVERIFY(report["cpu_s"].get<double>() > 0.0);
+  }
+
+  void rejectsNegativeThreads() {
+    const CliResult r = runGamboost({"bench", "csv", "--size-mb", "1", "--threads", "-1"});
+    QCOMPARE(r.exitCode, 2);
+    QVERIFY2(r.err.contains("--threads"), qPrintable(r.describe()));
+  }
+};
+
+QTEST_GUILESS_MAIN(CliBenchCsvTest)
+#include "test_cli_bench_csv.moc"

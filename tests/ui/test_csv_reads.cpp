@@ -1,0 +1,44 @@
+// Issue 14, ingestion: the window reads a CSV once, when it is opened; fitting it again (and again after a
+// change of settings) uses the table the window holds and does not read the file again.
+#include <QFile>
+#include <QSignalSpy>
+#include <QtTest>
+
+#include "common/MessageSink.hpp"
+#include "data/CsvReader.hpp"
+#include "data/CsvWriter.hpp"
+#include "data/DataPanel.hpp"
+#include "data/PaperData.hpp"
+#include "support/StudioFixture.hpp"
+
+using namespace gbui;
+
+class TestCsvReads : public QObject {
+  Q_OBJECT
+
+ private slots:
+  void secondFitDoesNotReadTheFileAgain() {
+    auto w = gbtest::makeWindow(50, 2, 20, 1, "csv-reads");
+    const QString path = gbtest::scratchPath("reads.csv");
+    gb::writeCsv(path.toStdString(), gb::generatePaperData(gbtest::paperSpec(600, 4, 2, 3)).data);
+
+    const std::uint64_t beforeOpen = gb::csvReadCount();
+    QSignalSpy loaded(w->dataPanel(), &DataPanel::loadFinished);
+    QVERIFY(w->dataPanel()->openCsv(path));
+    QVERIFY(loaded.wait(10000));
+    QVERIFY(loaded.takeFirst().at(0).toBool());
+    QCOMPARE(gb::csvReadCount(), beforeOpen + 1);  // opening reads it, once
+
+    QVERIFY(gbtest::fitAndWait(*w));
+    QVERIFY2(w->messages()->lastError().isEmpty(), qPrintable(w->messages()->lastError()));
+    // The file is gone: a fit that needed it again would fail.
+    QVERIFY(QFile::remove(path));
+    QVERIFY(gbtest::fitAndWait(*w));
+    QVERIFY2(w->messages()->lastError().isEmpty(), qPrintable(w->messages()->lastError()));
+    QCOMPARE(w->dataPanel()->dataset()->rows(), std::size_t{600});
+    QCOMPARE(gb::csvReadCount(), beforeOpen + 1);
+  }
+};
+
+QTEST_MAIN(TestCsvReads)
+#include "test_csv_reads.moc"
