@@ -177,7 +177,8 @@ BackendInfo ShardedBackend::info() const {
   info.device = std::to_string(s_->shards.size()) + " shards: " + devices;
   info.backend = "sharded";
   if (!s_->reducer->name().empty()) info.backend += " (" + s_->reducer->name() + ")";
-  info.scheme = s_->cached ? "sharded-cached" : "sharded-gradient";
+  // The shard's own word says how it forms B_j'B_l for the cache (e.g. "cross-fill": one pass on the device).
+  info.scheme = s_->cached ? "sharded-cached (" + info.scheme + ")" : "sharded-gradient";
   return info;
 }
 

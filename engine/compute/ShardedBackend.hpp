@@ -27,7 +27,7 @@ class ShardedBackend final : public Backend {
                           std::unique_ptr<ShardReducer> reducer = nullptr);
   ~ShardedBackend() override;
   // backend "sharded", device "N shards: <device>; <device>...", kernel and precision of the first shard, scheme
-  // "sharded-cached" or "sharded-gradient".
+  // "sharded-cached (<the first shard's scheme>)" or "sharded-gradient".
   BackendInfo info() const override;
   // Throws InputError when there are fewer rows than shards.
   void prepare(const BoostProblem& problem) override;

@@ -1,7 +1,10 @@
 #include "opencl/OpenClShard.hpp"
 
+#include <algorithm>
+
 #include "common/Error.hpp"
 #include "opencl/DeviceAddress.hpp"
+#include "opencl/KernelArgs.hpp"
 #include "opencl/OpenClBackend.hpp"
 
 namespace gb::ocl {
@@ -15,6 +18,7 @@ struct OpenClShard::State {
   Device device;
   std::string kernelName;
   bool isDouble = false;
+  bool forceGpuKernels = false;
   std::unique_ptr<Context> ctx;
   BoostProblem problem;          // the slice (its vectors are gone after prepare: only scalars and learners used)
   std::vector<Learner> splines;  // the spline learners, for the device problem (they come first in the fit)
@@ -22,8 +26,55 @@ struct OpenClShard::State {
   std::unique_ptr<FamilyKernels> family;
   std::unique_ptr<OlsKernels> olsKernels;
   std::vector<OlsLearner> ols;
-  Buffer weights, riskWeights, riskPartials, olsPartials, effect, column, forward;
+  Buffer weights, riskWeights, riskPartials, olsPartials, column;
   double param = 0.0, riskConstant = 0.0;
+  // B_j'B_l in one pass on GPU devices (compact_x_cross_fill into a one-slot cache); else k passes of B'(B_l e_a).
+  Kernel crossFill;
+  Buffer crossState, crossBlock;
+  std::size_t fillChunkRows = 0, fillChunks = 0;
+
+  void prepareCrossFill() {
+    crossFill = Kernel();
+    if (!p().params.gpu || p().isDense || !crossBlockFits(p().spec, isDouble)) return;
+    crossFill = Kernel(ctx->kernel("compact_cross", "compact_x_cross_fill", p().options()));
+    const cl_int slot = 0;
+    crossState = Buffer(*ctx, sizeof(cl_int));
+    crossState.write(*ctx, &slot, sizeof(slot));
+    const std::size_t k = static_cast<std::size_t>(p().k);
+    crossBlock = Buffer(*ctx, static_cast<std::size_t>(p().L) * k * k * p().realBytes());
+    // As the GPU cached scheme (opencl/SchemeGpuCached.cpp) sizes its fill: chunks of at least 4 k^2 rows.
+    const std::size_t group = static_cast<std::size_t>(p().params.btgGroupSize);
+    fillChunkRows = std::max(p().params.btgChunkRows, 4 * k * k);
+    fillChunkRows = (fillChunkRows + group - 1) / group * group;
+    fillChunks = (p().n + fillChunkRows - 1) / fillChunkRows;
+  }
+
+  std::vector<double> deviceCrossProducts(int learner) {
+    DeviceProblem& q = p();
+    const std::size_t k = static_cast<std::size_t>(q.k), values = static_cast<std::size_t>(q.L) * k * k;
+    const double zero = 0.0;
+    const float zeroF = 0.0f;
+    if (isDouble)
+      crossBlock.fill(*ctx, &zero, sizeof zero);
+    else
+      crossBlock.fill(*ctx, &zeroF, sizeof zeroF);
+    const cl_int index = learner;
+    q.index.write(*ctx, &index, sizeof(index));
+    const CompactData& d = *q.data;
+    CrossFillArgs{static_cast<cl_int>(q.n),
+                  static_cast<cl_int>(fillChunkRows),
+                  q.L,
+                  &q.index,
+                  &crossState,
+                  &d.x(),
+                  &d.geometry(),
+                  &d.polynomials(),
+                  &crossBlock}
+        .bind(crossFill);
+    const std::size_t group = static_cast<std::size_t>(q.params.btgGroupSize);
+    crossFill.launch(*ctx, {group * static_cast<std::size_t>(q.L), fillChunks}, {group, 1});
+    return q.download(crossBlock, values);  // block j, row a, entry b: (B_j'B_l)_ab, as crossProducts() lays out
+  }
 
   DeviceProblem& p() { return *device_; }
 
@@ -87,11 +138,12 @@ struct OpenClShard::State {
   }
 };
 
-OpenClShard::OpenClShard(const Device& device, const std::string& kernelName, bool isDouble)
+OpenClShard::OpenClShard(const Device& device, const std::string& kernelName, bool isDouble, bool forceGpuKernels)
     : s_(std::make_unique<State>()) {
   s_->device = device;
   s_->kernelName = kernelName;
   s_->isDouble = isDouble;
+  s_->forceGpuKernels = forceGpuKernels;
   s_->ctx = std::make_unique<Context>(device);
 }
 
@@ -100,7 +152,12 @@ OpenClShard::~OpenClShard() = default;
 BackendInfo OpenClShard::info() const {
   const std::string name =
       s_->device.info.address.empty() ? s_->device.info.name : s_->device.info.address + " " + s_->device.info.name;
-  return BackendInfo{"opencl", name, s_->kernelName, s_->isDouble ? "double" : "float", "", "shard"};
+  return BackendInfo{"opencl",
+                     name,
+                     s_->kernelName,
+                     s_->isDouble ? "double" : "float",
+                     "",
+                     s_->crossFill.get() ? "cross-fill" : "cross-passes"};
 }
 
 void OpenClShard::prepare(const BoostProblem& slice) {
@@ -115,7 +172,8 @@ void OpenClShard::prepare(const BoostProblem& slice) {
   BoostProblem splineProblem = slice;
   splineProblem.learners = &s.splines;
   splineProblem.covariates.resize(s.splines.size());
-  s.device_ = std::make_unique<DeviceProblem>(*s.ctx, splineProblem, DeviceProblemOptions{s.kernelName, s.isDouble});
+  s.device_ = std::make_unique<DeviceProblem>(*s.ctx, splineProblem,
+                                              DeviceProblemOptions{s.kernelName, s.isDouble, s.forceGpuKernels});
   s.family = std::make_unique<FamilyKernels>(*s.ctx, deviceFamily(slice.family.family), s.isDouble);
   s.olsKernels = std::make_unique<OlsKernels>(*s.ctx, s.isDouble, slice.rows);
   const std::vector<double> ones(slice.rows, 1.0);
@@ -128,6 +186,7 @@ void OpenClShard::prepare(const BoostProblem& slice) {
   s.riskPartials = Buffer(*s.ctx, FamilyKernels::riskGroups(slice.rows) * s.p().realBytes());
   s.uploadOls(slice);
   s.column = Buffer(*s.ctx, static_cast<std::size_t>(s.p().k) * s.p().realBytes());
+  s.prepareCrossFill();
   s.ctx->finish();
   s.problem.response = nullptr;  // the slice's vectors may be freed now
   s.problem.weights = s.problem.oobWeights = nullptr;
@@ -167,6 +226,7 @@ std::vector<double> OpenClShard::crossProducts(int learner) {
   State& s = *s_;
   DeviceProblem& p = s.p();
   if (learner < 0 || learner >= p.L) throw ComputeError("opencl shard: cross-products of a spline learner only");
+  if (s.crossFill.get()) return s.deviceCrossProducts(learner);
   const std::size_t k = static_cast<std::size_t>(p.k), total = static_cast<std::size_t>(p.L) * k;
   // Column a of B_j'B_l for every j is B'(B_l e_a): k forward products and k batched B'g over the shard's rows.
   std::vector<double> out(total * k);

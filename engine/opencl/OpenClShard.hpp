@@ -5,6 +5,8 @@
 // (family_gradient), the compact B'(w u) of every spline learner and the sums of the linear and factor learners,
 // and downloads them (sum_j k_j REALs); the step comes back from the host as delta_j*, written into the device's
 // delta row and applied by the compact update (or linear_update / level_update). At least one spline learner.
+// B_j'B_l for the host's cache: on GPU parameters one compact_x_cross_fill pass (kernels/compact_cross.cl, the GPU
+// cached scheme's fill); elsewhere k passes of the compact B'g over B_l e_a, a = 1..k.
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,7 +24,8 @@ namespace gb::ocl {
 class OpenClShard final : public RowShard {
  public:
   // kernelName as resolveKernelName gives it; isDouble as resolveDoublePrecision gives it for this device.
-  OpenClShard(const Device& device, const std::string& kernelName, bool isDouble);
+  // forceGpuKernels (tests): the GPU kernel variants on any device, the one-pass cross-product fill included.
+  OpenClShard(const Device& device, const std::string& kernelName, bool isDouble, bool forceGpuKernels = false);
   ~OpenClShard() override;
   BackendInfo info() const override;
   void prepare(const BoostProblem& slice) override;

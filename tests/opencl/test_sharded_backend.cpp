@@ -15,6 +15,7 @@
 #include "compute/ShardedBackend.hpp"
 #include "data/PaperData.hpp"
 #include "opencl/DeviceAddress.hpp"
+#include "opencl/OpenClBackend.hpp"
 #include "opencl/OpenClShard.hpp"
 
 using namespace gb;
@@ -63,22 +64,27 @@ std::vector<ocl::Device> twoShardDevices() {
   }
 }
 
-std::unique_ptr<ShardedBackend> twoShards(int refresh = IterationPolicy::kDefaultRefreshInterval) {
+// Two shards in double with compact_x: on the device's two halves, or (sameDevice) on the whole device twice; gpu runs
+// the GPU kernel variants (and the one-pass cross-product fill) on any device.
+std::unique_ptr<ShardedBackend> twoShards(int refresh = IterationPolicy::kDefaultRefreshInterval, bool gpu = false,
+                                          bool sameDevice = false) {
+  const ocl::Device device = gbocltest::testDevice();
+  const std::vector<ocl::Device> devices = sameDevice ? std::vector<ocl::Device>{device, device} : twoShardDevices();
   std::vector<std::unique_ptr<RowShard>> shards;
-  for (const ocl::Device& d : twoShardDevices())
-    shards.push_back(std::make_unique<ocl::OpenClShard>(d, "compact_x", true));
+  for (const ocl::Device& d : devices) shards.push_back(std::make_unique<ocl::OpenClShard>(d, "compact_x", true, gpu));
   auto backend = std::make_unique<ShardedBackend>(std::move(shards));
   backend->setRefreshInterval(refresh);
   return backend;
 }
 
-std::unique_ptr<Backend> singleDevice(int refresh = IterationPolicy::kDefaultRefreshInterval) {
+std::unique_ptr<Backend> singleDevice(int refresh = IterationPolicy::kDefaultRefreshInterval, bool gpu = false) {
   ComputeSettings c;
   c.backend = BackendKind::OpenCl;
   c.precision = Precision::Double;
   c.kernel = "compact_x";
-  auto backend = makeBackend(c);
+  auto backend = std::make_unique<OpenClBackend>(c);
   backend->setRefreshInterval(refresh);
+  backend->setForceGpuKernels(gpu);
   return backend;
 }
 
@@ -133,14 +139,20 @@ class TestShardedBackend : public QObject {
 void TestShardedBackend::gaussianCachedEqualsSingleDevice_data() {
   QTest::addColumn<int>("refresh");
   QTest::addColumn<int>("batch");
-  QTest::newRow("refresh 50, one batch") << 50 << 0;
-  QTest::newRow("refresh 7, batches of 11") << 7 << 11;
-  QTest::newRow("no cache (refresh 0)") << 0 << 0;
+  QTest::addColumn<bool>("gpu");
+  QTest::addColumn<bool>("sameDevice");
+  QTest::newRow("refresh 50, one batch") << 50 << 0 << false << false;
+  QTest::newRow("refresh 7, batches of 11") << 7 << 11 << false << false;
+  QTest::newRow("no cache (refresh 0)") << 0 << 0 << false << false;
+  QTest::newRow("GPU kernel variants, one-pass cross fill") << 50 << 0 << true << false;
+  QTest::newRow("the same device twice") << 50 << 0 << false << true;
 }
 
 void TestShardedBackend::gaussianCachedEqualsSingleDevice() {
   QFETCH(int, refresh);
   QFETCH(int, batch);
+  QFETCH(bool, gpu);
+  QFETCH(bool, sameDevice);
   PaperDataSpec spec;
   spec.rows = 3001;
   spec.covariates = 12;
@@ -149,12 +161,13 @@ void TestShardedBackend::gaussianCachedEqualsSingleDevice() {
   const auto data = std::make_shared<const Dataset>(generatePaperData(spec).data);
   ModelSettings settings = ModelSettings::paperPreset();
   settings.mstop = 120;
-  Booster single(data, settings, singleDevice(refresh));
+  Booster single(data, settings, singleDevice(refresh, gpu));
   single.run(settings.mstop);
-  Booster sharded(data, settings, twoShards(refresh));
+  Booster sharded(data, settings, twoShards(refresh, gpu, sameDevice));
   QCOMPARE(sharded.run(settings.mstop, {}, batch), settings.mstop);
   QCOMPARE(sharded.backendInfo().backend, std::string("sharded"));
-  QCOMPARE(sharded.backendInfo().scheme, std::string(refresh > 1 ? "sharded-cached" : "sharded-gradient"));
+  const std::string cached = gpu ? "sharded-cached (cross-fill)" : "sharded-cached (cross-passes)";
+  QCOMPARE(sharded.backendInfo().scheme, refresh > 1 ? cached : std::string("sharded-gradient"));
   QVERIFY(sharded.backendInfo().device.rfind("2 shards: ", 0) == 0);
   expectSameFit(sharded, single);
   // The teaching view's race: every candidate's RSS as the single device scores it.
