@@ -34,11 +34,11 @@ nlohmann::json toJson(const ComputeDeviceList& list) {
 void printDevices(const ComputeDeviceList& list) {
   std::vector<std::vector<std::string>> rows;
   for (const ComputeDeviceInfo& d : list.devices) {
-    rows.push_back({d.isDefault ? "*" : "", d.address.empty() ? "-" : d.address, d.backend,
+    rows.push_back({d.isDefault ? "*" : "", d.backend, d.address.empty() ? "-" : d.address,
                     d.platform.empty() ? "-" : d.platform, d.name, d.type, std::to_string(d.computeUnits),
                     d.globalMemoryBytes ? formatBytes(d.globalMemoryBytes) : "-", d.fp64 ? "yes" : "no"});
   }
-  printTable(std::cout, {"", "address", "backend", "platform", "device", "type", "units", "memory", "fp64"}, rows);
+  printTable(std::cout, {"", "backend", "address", "platform", "device", "type", "units", "memory", "fp64"}, rows);
   std::cout << "(* = the device a plain --backend opencl uses; pick another with --device P:D or part of its name;\n"
                " several at once: --devices P:D,P:D; P:D/N splits one device into N equal sub-devices)\n";
   if (!list.openClStatus.empty()) std::cout << "OpenCL: " << list.openClStatus << '\n';
