@@ -33,6 +33,9 @@ class RowShard {
   virtual std::vector<double> crossProducts(int learner) = 0;
   // f on this shard's rows.
   virtual std::vector<double> fitted() = 0;
+  // Seconds this shard has spent moving the exchanged values between its memory and the host (reads timed after its
+  // device finished computing them, and the step's writes); 0 where nothing is copied.
+  virtual double transferSeconds() const { return 0.0; }
 };
 
 // Adds partial sums across processes. Within one process the backend has already added its shards' parts in shard

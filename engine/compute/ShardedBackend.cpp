@@ -1,5 +1,7 @@
 #include "compute/ShardedBackend.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <exception>
 #include <functional>
 #include <thread>
@@ -81,17 +83,23 @@ struct ShardedBackend::State {
   bool cValid = false;
   int sinceRefresh = 0;
   bool prepared = false;
+  // The exchange: iterations run, bytes moved between shards and host, seconds of host-side sums.
+  int iterations = 0;
+  double exchangedBytes = 0.0, hostSeconds = 0.0;
 
   // Every shard's vector from `part`, added in shard order, then across processes.
   std::vector<double> reduce(const std::function<std::vector<double>(RowShard&)>& part) {
     std::vector<std::vector<double>> parts(shards.size());
     forEachShard(shards.size(), [&](std::size_t s) { parts[s] = part(*shards[s]); });
+    const auto start = std::chrono::steady_clock::now();
     std::vector<double> sum = parts[0];
     for (std::size_t s = 1; s < parts.size(); ++s) {
       if (parts[s].size() != sum.size()) throw ComputeError("sharded backend: shards returned different sizes");
       for (std::size_t i = 0; i < sum.size(); ++i) sum[i] += parts[s][i];
     }
     reducer->sum(sum);
+    hostSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    exchangedBytes += static_cast<double>(sum.size() * sizeof(double) * shards.size());
     return sum;
   }
 
@@ -128,6 +136,15 @@ struct ShardedBackend::State {
     return sums[0] / totalWeight;
   }
 
+  std::string exchangeSummary() const {
+    if (iterations == 0) return {};
+    double slowest = 0.0;
+    for (const auto& shard : shards) slowest = std::max(slowest, shard->transferSeconds());
+    const double perIteration = (slowest + hostSeconds) / iterations;
+    return "exchange " + std::to_string(static_cast<long long>(perIteration * 1e6 + 0.5)) + " us/iteration, " +
+           std::to_string(static_cast<long long>(exchangedBytes / iterations + 0.5)) + " B/iteration";
+  }
+
   IterationResult iterateOnce() {
     if (!cached || policy.refreshDue(cValid, sinceRefresh)) exactCoefficients();
     computeReductions();
@@ -136,6 +153,8 @@ struct ShardedBackend::State {
     const Eigen::VectorXd delta = learner.solveMatrix * cOf(best);
     const std::vector<double> deltaHost(delta.data(), delta.data() + delta.size());
     forEachShard(shards.size(), [&](std::size_t s) { shards[s]->addStep(static_cast<int>(best), deltaHost); });
+    exchangedBytes += static_cast<double>((deltaHost.size() * sizeof(double) + sizeof(int)) * shards.size());
+    ++iterations;
     IterationResult result;
     result.learner = static_cast<int>(best);
     const Eigen::VectorXd step = problem.nu * delta;
@@ -176,6 +195,7 @@ BackendInfo ShardedBackend::info() const {
   for (const auto& shard : s_->shards) devices += (devices.empty() ? "" : "; ") + shard->info().device;
   info.device = std::to_string(s_->shards.size()) + " shards: " + devices;
   info.backend = "sharded";
+  info.tuning = s_->exchangeSummary();
   if (!s_->reducer->name().empty()) info.backend += " (" + s_->reducer->name() + ")";
   // The shard's own word says how it forms B_j'B_l for the cache (e.g. "cross-fill": one pass on the device).
   info.scheme = s_->cached ? "sharded-cached (" + info.scheme + ")" : "sharded-gradient";
@@ -217,6 +237,8 @@ void ShardedBackend::prepare(const BoostProblem& problem) {
   s.crossBytes = 0;
   s.cValid = false;
   s.sinceRefresh = 0;
+  s.iterations = 0;
+  s.exchangedBytes = s.hostSeconds = 0.0;
   s.prepared = true;
 }
 

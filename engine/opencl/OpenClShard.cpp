@@ -1,6 +1,7 @@
 #include "opencl/OpenClShard.hpp"
 
 #include <algorithm>
+#include <chrono>
 
 #include "common/Error.hpp"
 #include "opencl/DeviceAddress.hpp"
@@ -28,6 +29,17 @@ struct OpenClShard::State {
   std::vector<OlsLearner> ols;
   Buffer weights, riskWeights, riskPartials, olsPartials, column;
   double param = 0.0, riskConstant = 0.0;
+  double transferSeconds = 0.0;
+
+  // Runs copy() after the device has finished its queue, adding its seconds to transferSeconds.
+  template <typename Copy>
+  auto timedTransfer(Copy copy) {
+    ctx->finish();
+    const auto start = std::chrono::steady_clock::now();
+    auto result = copy();
+    transferSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return result;
+  }
   // B_j'B_l in one pass on GPU devices (compact_x_cross_fill into a one-slot cache); else k passes of B'(B_l e_a).
   Kernel crossFill;
   Buffer crossState, crossBlock;
@@ -197,7 +209,8 @@ std::vector<double> OpenClShard::coefficients() {
   DeviceProblem& p = s_->p();
   s_->family->gradient(p.n, p.y, p.mu, s_->weights, s_->param, p.g);
   p.score();  // c = B'(w u) (and the device's own delta and r, unused)
-  std::vector<double> c = p.download(p.c, static_cast<std::size_t>(p.L) * static_cast<std::size_t>(p.k));
+  std::vector<double> c =
+      s_->timedTransfer([&] { return p.download(p.c, static_cast<std::size_t>(p.L) * static_cast<std::size_t>(p.k)); });
   s_->appendOlsCoefficients(c);
   return c;
 }
@@ -207,16 +220,20 @@ void OpenClShard::addStep(int learner, const std::vector<double>& delta) {
   DeviceProblem& p = s.p();
   if (learner >= p.L) return s.addOlsStep(s.ols.at(static_cast<std::size_t>(learner - p.L)), delta);
   if (delta.size() != static_cast<std::size_t>(p.k)) throw ComputeError("opencl shard: step of the wrong size");
-  s.writeRow(p.delta, learner, delta);
-  const cl_int index = learner;
-  p.index.write(*s.ctx, &index, sizeof(index));
+  s.timedTransfer([&] {
+    s.writeRow(p.delta, learner, delta);
+    const cl_int index = learner;
+    p.index.write(*s.ctx, &index, sizeof(index));
+    return 0;
+  });
   p.update();  // f += nu B_l delta_l (and g = y - f, replaced by the next gradient)
 }
 
 double OpenClShard::lossSum() {
   DeviceProblem& p = s_->p();
   s_->family->risk(p.n, p.y, p.mu, s_->riskWeights, s_->param, s_->riskPartials);
-  const std::vector<double> partials = p.download(s_->riskPartials, FamilyKernels::riskGroups(p.n));
+  const std::vector<double> partials =
+      s_->timedTransfer([&] { return p.download(s_->riskPartials, FamilyKernels::riskGroups(p.n)); });
   double sum = s_->riskConstant;
   for (double v : partials) sum += v;
   return sum;
@@ -241,6 +258,8 @@ std::vector<double> OpenClShard::crossProducts(int learner) {
   }
   return out;  // g is overwritten: the next coefficients() forms it again
 }
+
+double OpenClShard::transferSeconds() const { return s_->transferSeconds; }
 
 std::vector<double> OpenClShard::fitted() { return s_->p().download(s_->p().mu, s_->p().n); }
 

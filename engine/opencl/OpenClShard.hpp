@@ -34,6 +34,7 @@ class OpenClShard final : public RowShard {
   double lossSum() override;
   std::vector<double> crossProducts(int learner) override;
   std::vector<double> fitted() override;
+  double transferSeconds() const override;
 
  private:
   struct State;

@@ -5,6 +5,7 @@
 // device cannot be split, the same device twice (printed). Cases: Gaussian with the host-side cross-product cache
 // (refresh intervals shorter than mstop, so exact refreshes and cached steps both run), Binomial, case weights, linear
 // and factor learners, a resampling fold's out-of-bag risk; and the makeBackend/--devices addressing errors.
+#include <QRegularExpression>
 #include <QtTest>
 #include <cmath>
 #include <random>
@@ -169,6 +170,11 @@ void TestShardedBackend::gaussianCachedEqualsSingleDevice() {
   const std::string cached = gpu ? "sharded-cached (cross-fill)" : "sharded-cached (cross-passes)";
   QCOMPARE(sharded.backendInfo().scheme, refresh > 1 ? cached : std::string("sharded-gradient"));
   QVERIFY(sharded.backendInfo().device.rfind("2 shards: ", 0) == 0);
+  // The measured exchange: "exchange <t> us/iteration, <b> B/iteration", at least the step sent to both shards.
+  const QRegularExpression exchange("^exchange [0-9]+ us/iteration, ([0-9]+) B/iteration$");
+  const QRegularExpressionMatch m = exchange.match(QString::fromStdString(sharded.backendInfo().tuning));
+  QVERIFY2(m.hasMatch(), sharded.backendInfo().tuning.c_str());
+  QVERIFY(m.captured(1).toLongLong() >= 2 * (8 * static_cast<long long>(sharded.learners()[0].numColumns()) + 4));
   expectSameFit(sharded, single);
   // The teaching view's race: every candidate's RSS as the single device scores it.
   const CandidateScores a = sharded.candidates(), b = single.candidates();
