@@ -29,8 +29,11 @@ class RowShard {
   // sum over this shard's rows of v * loss(y, f), v the out-of-bag weights, else the case weights, else 1 (with the
   // family's constant terms, e.g. Poisson's w lgamma(y + 1)).
   virtual double lossSum() = 0;
-  // This shard's B_j'B_l for every learner j (spline learners): sum_j k_j rows of k_l values, row-major.
+  // This shard's B_j'B_l for every learner j (spline learners): sum_j k_j rows of k_l values, row-major. Called only
+  // where crossProductsInOnePass() (after prepare()): the cache pays only when a fill costs about one pass over the
+  // rows; otherwise the backend forms c exactly every iteration.
   virtual std::vector<double> crossProducts(int learner) = 0;
+  virtual bool crossProductsInOnePass() const = 0;
   // f on this shard's rows.
   virtual std::vector<double> fitted() = 0;
   // Seconds this shard has spent moving the exchanged values between its memory and the host (reads timed after its

@@ -131,8 +131,14 @@ struct ShardedBackend::State {
     return true;
   }
 
-  double risk() {
-    std::vector<double> sums = reduce([](RowShard& s) { return std::vector<double>{s.lossSum()}; });
+  // Every shard adds nu B_l delta to its f and sums its loss there, both in the shard's one thread; the risk.
+  double stepAndRisk(int learner, const std::vector<double>& delta) {
+    const std::vector<double> sums = reduce([&](RowShard& s) {
+      s.addStep(learner, delta);
+      return std::vector<double>{s.lossSum()};
+    });
+    exchangedBytes += static_cast<double>((delta.size() * sizeof(double) + sizeof(int)) * shards.size());
+    ++iterations;
     return sums[0] / totalWeight;
   }
 
@@ -152,10 +158,8 @@ struct ShardedBackend::State {
     const Learner& learner = (*problem.learners)[best];
     const Eigen::VectorXd delta = learner.solveMatrix * cOf(best);
     const std::vector<double> deltaHost(delta.data(), delta.data() + delta.size());
-    forEachShard(shards.size(), [&](std::size_t s) { shards[s]->addStep(static_cast<int>(best), deltaHost); });
-    exchangedBytes += static_cast<double>((deltaHost.size() * sizeof(double) + sizeof(int)) * shards.size());
-    ++iterations;
     IterationResult result;
+    result.risk = stepAndRisk(static_cast<int>(best), deltaHost);
     result.learner = static_cast<int>(best);
     const Eigen::VectorXd step = problem.nu * delta;
     result.delta.assign(step.data(), step.data() + step.size());
@@ -169,7 +173,6 @@ struct ShardedBackend::State {
         cValid = false;
       }
     }
-    result.risk = risk();
     return result;
   }
 };
@@ -197,8 +200,7 @@ BackendInfo ShardedBackend::info() const {
   info.backend = "sharded";
   info.tuning = s_->exchangeSummary();
   if (!s_->reducer->name().empty()) info.backend += " (" + s_->reducer->name() + ")";
-  // The shard's own word says how it forms B_j'B_l for the cache (e.g. "cross-fill": one pass on the device).
-  info.scheme = s_->cached ? "sharded-cached (" + info.scheme + ")" : "sharded-gradient";
+  info.scheme = s_->cached ? "sharded-cached" : "sharded-gradient";
   return info;
 }
 
@@ -232,6 +234,7 @@ void ShardedBackend::prepare(const BoostProblem& problem) {
   else
     s.totalWeight = static_cast<double>(n);
   s.cached = !problem.gradientEachIteration() && s.policy.refreshInterval > 1;
+  for (const auto& shard : s.shards) s.cached = s.cached && shard->crossProductsInOnePass();
   s.reduction.assign(learners.size(), 0.0);
   s.cross.assign(learners.size(), {});
   s.crossBytes = 0;

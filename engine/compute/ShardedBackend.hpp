@@ -8,7 +8,8 @@
 //   risk:        the shards' sums of v * loss, added in shard order, over the sum of v.
 // What crosses between shards per iteration is c (sum_j k_j doubles) and one loss sum per shard.
 //
-// Unweighted Gaussian spline models (BoostProblem::gradientEachIteration() false) keep c on the host as the CPU
+// Unweighted Gaussian spline models (BoostProblem::gradientEachIteration() false), on shards that form B_j'B_l in one
+// pass (RowShard::crossProductsInOnePass: GPU devices), keep c on the host as the CPU
 // backend does: c_j -= (B_j'B_l) nu delta_l with B_j'B_l (summed over the shards) cached when l is first selected,
 // within policy().cacheBytes, and an exact c from the shards every policy().refreshInterval iterations. Fixed shard
 // order everywhere, so a fit does not depend on timing.
@@ -30,7 +31,7 @@ class ShardedBackend final : public Backend {
                           std::unique_ptr<ShardReducer> reducer = nullptr);
   ~ShardedBackend() override;
   // backend "sharded", device "N shards: <device>; <device>...", kernel and precision of the first shard, scheme
-  // "sharded-cached (<the first shard's scheme>)" or "sharded-gradient".
+  // "sharded-cached" or "sharded-gradient".
   BackendInfo info() const override;
   // Throws InputError when there are fewer rows than shards.
   void prepare(const BoostProblem& problem) override;

@@ -27,7 +27,7 @@ struct OpenClShard::State {
   std::unique_ptr<FamilyKernels> family;
   std::unique_ptr<OlsKernels> olsKernels;
   std::vector<OlsLearner> ols;
-  Buffer weights, riskWeights, riskPartials, olsPartials, column;
+  Buffer weights, riskWeights, riskPartials, olsPartials;
   double param = 0.0, riskConstant = 0.0;
   double transferSeconds = 0.0;
 
@@ -164,12 +164,7 @@ OpenClShard::~OpenClShard() = default;
 BackendInfo OpenClShard::info() const {
   const std::string name =
       s_->device.info.address.empty() ? s_->device.info.name : s_->device.info.address + " " + s_->device.info.name;
-  return BackendInfo{"opencl",
-                     name,
-                     s_->kernelName,
-                     s_->isDouble ? "double" : "float",
-                     "",
-                     s_->crossFill.get() ? "cross-fill" : "cross-passes"};
+  return BackendInfo{"opencl", name, s_->kernelName, s_->isDouble ? "double" : "float", "", "shard"};
 }
 
 void OpenClShard::prepare(const BoostProblem& slice) {
@@ -197,7 +192,6 @@ void OpenClShard::prepare(const BoostProblem& slice) {
   s.riskConstant = FamilyKernels::riskConstant(deviceFamily(slice.family.family), *slice.response, v);
   s.riskPartials = Buffer(*s.ctx, FamilyKernels::riskGroups(slice.rows) * s.p().realBytes());
   s.uploadOls(slice);
-  s.column = Buffer(*s.ctx, static_cast<std::size_t>(s.p().k) * s.p().realBytes());
   s.prepareCrossFill();
   s.ctx->finish();
   s.problem.response = nullptr;  // the slice's vectors may be freed now
@@ -243,21 +237,11 @@ std::vector<double> OpenClShard::crossProducts(int learner) {
   State& s = *s_;
   DeviceProblem& p = s.p();
   if (learner < 0 || learner >= p.L) throw ComputeError("opencl shard: cross-products of a spline learner only");
-  if (s.crossFill.get()) return s.deviceCrossProducts(learner);
-  const std::size_t k = static_cast<std::size_t>(p.k), total = static_cast<std::size_t>(p.L) * k;
-  // Column a of B_j'B_l for every j is B'(B_l e_a): k forward products and k batched B'g over the shard's rows.
-  std::vector<double> out(total * k);
-  for (std::size_t a = 0; a < k; ++a) {
-    std::vector<double> unit(k, 0.0);
-    unit[a] = 1.0;
-    s.writeRow(s.column, 0, unit);
-    p.plan->forwardOne(learner, s.column, p.g);
-    p.plan->transposed(p.g, p.c);
-    const std::vector<double> col = p.download(p.c, total);
-    for (std::size_t r = 0; r < total; ++r) out[r * k + a] = col[r];
-  }
-  return out;  // g is overwritten: the next coefficients() forms it again
+  if (!s.crossFill.get()) throw ComputeError("opencl shard: no one-pass cross-product fill on this device");
+  return s.deviceCrossProducts(learner);
 }
+
+bool OpenClShard::crossProductsInOnePass() const { return s_->crossFill.get() != nullptr; }
 
 double OpenClShard::transferSeconds() const { return s_->transferSeconds; }
 
