@@ -44,6 +44,11 @@ case $STEP in
 import json, os, sys
 d, rows = sys.argv[1], sys.argv[2]
 runs = {}
+def same(a, b):  # leading iterations that select the same learners (float: sums in other orders may part late)
+    n = 0
+    while n < min(len(a), len(b)) and a[n] == b[n]:
+        n += 1
+    return n
 for name in ("one", "shard1", "shard2", "shard4"):
     path = f"{d}/{name}-{rows}.json"
     if os.path.exists(path):
@@ -56,12 +61,12 @@ if base is None:  # one GPU could not hold the data: efficiency relative to the 
     base, baseGpus = runs[name], {"shard2": 2, "shard4": 4}[name]
     print(f"no one-GPU run at this size: speed-up and efficiency relative to {name}")
 print(f"n = {rows}, p = 100, knots 20, mstop 1000, compact_x float")
-print("run     gpus  setup_s   fit_s   s/iter    speed-up  efficiency  exchange")
+print("run     gpus  setup_s   fit_s   s/iter    speed-up  efficiency  same path  exchange")
 for name, t in runs.items():
     g = {"one": 1, "shard1": 1, "shard2": 2, "shard4": 4}[name]
     speed = base["fit_s"] / t["fit_s"]
     print(f"{name:7} {g:4}  {t['setup_s']:7.1f}  {t['fit_s']:7.2f}  {t['seconds_per_iteration']*1e3:6.2f} ms"
-          f"  {speed:7.2f}x  {speed * baseGpus / g:9.0%}   {t.get('tuning', '')}")
+          f"  {speed:7.2f}x  {speed * baseGpus / g:9.0%}   {same(base['path'], t['path']):8}  {t.get('tuning', '')}")
 PY
   ;;
 esac
