@@ -7,6 +7,7 @@
 #include "opencl/DeviceAddress.hpp"
 #include "opencl/KernelArgs.hpp"
 #include "opencl/OpenClBackend.hpp"
+#include "opencl/Tuning.hpp"
 
 namespace gb::ocl {
 
@@ -30,6 +31,9 @@ struct OpenClShard::State {
   Buffer weights, riskWeights, riskPartials, olsPartials;
   double param = 0.0, riskConstant = 0.0;
   double transferSeconds = 0.0;
+  // Unweighted Gaussian: the loss (y - f)^2 is g^2, whose partial sums the compact update writes; valid after a
+  // spline step (a linear or factor step does not write them).
+  bool lossFromUpdate = false, updatePartialsCurrent = false;
 
   // Runs copy() after the device has finished its queue, adding its seconds to transferSeconds.
   template <typename Copy>
@@ -193,6 +197,8 @@ void OpenClShard::prepare(const BoostProblem& slice) {
   s.riskPartials = Buffer(*s.ctx, FamilyKernels::riskGroups(slice.rows) * s.p().realBytes());
   s.uploadOls(slice);
   s.prepareCrossFill();
+  s.lossFromUpdate = slice.family.family == Family::Gaussian && !slice.weights && !slice.oobWeights;
+  s.updatePartialsCurrent = false;
   s.ctx->finish();
   s.problem.response = nullptr;  // the slice's vectors may be freed now
   s.problem.weights = s.problem.oobWeights = nullptr;
@@ -212,6 +218,7 @@ std::vector<double> OpenClShard::coefficients() {
 void OpenClShard::addStep(int learner, const std::vector<double>& delta) {
   State& s = *s_;
   DeviceProblem& p = s.p();
+  s.updatePartialsCurrent = learner < p.L;
   if (learner >= p.L) return s.addOlsStep(s.ols.at(static_cast<std::size_t>(learner - p.L)), delta);
   if (delta.size() != static_cast<std::size_t>(p.k)) throw ComputeError("opencl shard: step of the wrong size");
   s.timedTransfer([&] {
@@ -225,6 +232,12 @@ void OpenClShard::addStep(int learner, const std::vector<double>& delta) {
 
 double OpenClShard::lossSum() {
   DeviceProblem& p = s_->p();
+  if (s_->lossFromUpdate && s_->updatePartialsCurrent) {
+    const std::vector<double> squares = s_->timedTransfer([&] { return p.download(p.partials, p.partialCount); });
+    double sum = 0.0;
+    for (double v : squares) sum += v;
+    return sum;
+  }
   s_->family->risk(p.n, p.y, p.mu, s_->riskWeights, s_->param, s_->riskPartials);
   const std::vector<double> partials =
       s_->timedTransfer([&] { return p.download(s_->riskPartials, FamilyKernels::riskGroups(p.n)); });
@@ -259,7 +272,11 @@ std::unique_ptr<ShardedBackend> makeShardedOpenClBackend(const ComputeSettings& 
   for (const Device& d : resolveDeviceList(compute.devices))
     shards.push_back(
         std::make_unique<OpenClShard>(d, kernel, resolveDoublePrecision(toString(compute.precision), d.info)));
-  return std::make_unique<ShardedBackend>(std::move(shards));
+  auto backend = std::make_unique<ShardedBackend>(std::move(shards));
+  // As the single-device backend: GAMBOOST_OPENCL_REFRESH sets the refresh interval (0: no cache) for benchmarks.
+  if (const OpenClTuning tuning = openClTuningFromEnvironment(); tuning.refreshInterval >= 0)
+    backend->setRefreshInterval(tuning.refreshInterval);
+  return backend;
 }
 
 }  // namespace gb::ocl
