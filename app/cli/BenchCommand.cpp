@@ -32,6 +32,7 @@ struct FitBenchCli {
   std::string family = "gaussian";
   std::vector<std::string> configs{"cpu"};
   std::string device;
+  std::vector<std::string> devices;  // the opencl configs on several devices (the sharded backend)
   std::string out;
   CLI::Option* informative = nullptr;
 };
@@ -148,7 +149,10 @@ int runFitBench(FitBenchCli o) {
   o.bench.model.mstop = o.mstop;
   o.bench.model.family = familyFromString(o.family);
   o.bench.model.validate();
-  for (const std::string& config : o.configs) o.bench.configs.push_back(parseConfig(config, o.device));
+  for (const std::string& config : o.configs) {
+    o.bench.configs.push_back(parseConfig(config, o.device));
+    if (o.bench.configs.back().backend == BackendKind::OpenCl) o.bench.configs.back().devices = o.devices;
+  }
   o.bench.progress = progressTo(std::make_shared<ProgressPrinter>("bench fit", true, 1.0));
   const FitBenchReport report = runFitBenchmark(o.bench);
 
@@ -282,7 +286,9 @@ Command addFitBench(CLI::App* bench) {
   addTextListOption(sub, "--configs", o->configs,
                     "Configs backend[:kernel[:precision]], e.g. cpu,opencl:compact_x:float")
       ->capture_default_str();
-  sub->add_option("--device", o->device, "OpenCL device for the opencl configs: part of its name");
+  sub->add_option("--device", o->device, "OpenCL device for the opencl configs: P:D or part of its name");
+  sub->add_option("--devices", o->devices, "The opencl configs sharded over these devices (as fit --devices)")
+      ->delimiter(',');
   addIntOption(sub, "--reps", b.repetitions, "Repetitions per config (best reported)");
   addSeedOption(sub, "--seed", b.seed, "Seed of the data (and of the --bootstrap folds)");
   addIntOption(sub, "--bootstrap", b.bootstrap,

@@ -17,6 +17,7 @@ nlohmann::json toJson(const ComputeDeviceList& list) {
   nlohmann::json devices = nlohmann::json::array();
   for (const ComputeDeviceInfo& d : list.devices) {
     devices.push_back({{"backend", d.backend},
+                       {"address", d.address},
                        {"platform", d.platform},
                        {"device", d.name},
                        {"type", d.type},
@@ -33,12 +34,13 @@ nlohmann::json toJson(const ComputeDeviceList& list) {
 void printDevices(const ComputeDeviceList& list) {
   std::vector<std::vector<std::string>> rows;
   for (const ComputeDeviceInfo& d : list.devices) {
-    rows.push_back({d.isDefault ? "*" : "", d.backend, d.platform.empty() ? "-" : d.platform, d.name, d.type,
-                    std::to_string(d.computeUnits), d.globalMemoryBytes ? formatBytes(d.globalMemoryBytes) : "-",
-                    d.fp64 ? "yes" : "no"});
+    rows.push_back({d.isDefault ? "*" : "", d.backend, d.address.empty() ? "-" : d.address,
+                    d.platform.empty() ? "-" : d.platform, d.name, d.type, std::to_string(d.computeUnits),
+                    d.globalMemoryBytes ? formatBytes(d.globalMemoryBytes) : "-", d.fp64 ? "yes" : "no"});
   }
-  printTable(std::cout, {"", "backend", "platform", "device", "type", "units", "memory", "fp64"}, rows);
-  std::cout << "(* = the device a plain --backend opencl uses; pick another with --device TEXT)\n";
+  printTable(std::cout, {"", "backend", "address", "platform", "device", "type", "units", "memory", "fp64"}, rows);
+  std::cout << "(* = the device a plain --backend opencl uses; pick another with --device P:D or part of its name;\n"
+               " several at once: --devices P:D,P:D; P:D/N splits one device into N equal sub-devices)\n";
   if (!list.openClStatus.empty()) std::cout << "OpenCL: " << list.openClStatus << '\n';
 }
 

@@ -142,6 +142,15 @@ void addComputeOptions(CLI::App* sub, ComputeSettings& c) {
       ->group("Compute");
   addEnumOption(sub, "--precision", c.precision, &precisionFromString, "double or float (default: the backend's)")
       ->group("Compute");
+  sub->add_option("--devices", c.devices,
+                  "Several OpenCL devices sharing the rows: addresses P:D (see 'gamboost devices'), P:D/N for N equal "
+                  "sub-devices, or names; implies --backend opencl")
+      ->delimiter(',')
+      ->group("Compute");
+  // --devices alone means the OpenCL backend; an explicit --backend cpu is refused by validateComputeSettings.
+  sub->parse_complete_callback([sub, &c] {
+    if (!c.devices.empty() && sub->get_option("--backend")->count() == 0) c.backend = BackendKind::OpenCl;
+  });
   sub->add_option("--kernel", c.kernel, "OpenCL kernel for B'g (default: the backend's; see 'gamboost bench')")
       ->group("Compute");
   addIntOption(sub, "--threads", c.threads, "CPU threads (0 = all cores)")->group("Compute");

@@ -167,6 +167,7 @@ nlohmann::json FitBenchReport::toJson() const {
                     {"device", t.info.device},
                     {"kernel", t.info.kernel},
                     {"precision", t.info.precision},
+                    {"tuning", t.info.tuning},  // the sharded backend's exchange per iteration, among others
                     {"setup_s", t.setupSeconds},
                     {"fit_s", t.fitSeconds},
                     {"seconds_per_iteration", t.secondsPerIteration},

@@ -8,6 +8,7 @@
 #include "settings/ModelSettings.hpp"
 #ifdef GB_HAVE_OPENCL
 #include "opencl/OpenClBackend.hpp"
+#include "opencl/OpenClShard.hpp"
 #endif
 
 namespace gb {
@@ -62,6 +63,10 @@ std::vector<Precision> precisionChoices(BackendKind backend) {
 
 void validateComputeSettings(const ComputeSettings& compute) {
   if (compute.threads < 0) throw InputError(optionMessage("--threads", "must be >= 0"));
+  if (!compute.devices.empty() && compute.backend != BackendKind::OpenCl)
+    throw InputError(optionMessage("--devices", "the sharded backend runs on OpenCL devices; leave out --backend cpu"));
+  if (!compute.devices.empty() && !compute.device.empty())
+    throw InputError(optionMessage("--devices", "give either --device or --devices, not both"));
   const std::vector<Precision> precisions = precisionChoices(compute.backend);
   if (compute.precision != Precision::Default &&
       std::find(precisions.begin(), precisions.end(), compute.precision) == precisions.end())
@@ -78,6 +83,7 @@ std::unique_ptr<Backend> makeBackend(const ComputeSettings& compute) {
   if (compute.backend == BackendKind::Cpu) return std::make_unique<CpuBackend>(compute.threads);
   if (compute.backend == BackendKind::OpenCl) {
 #ifdef GB_HAVE_OPENCL
+    if (!compute.devices.empty()) return ocl::makeShardedOpenClBackend(compute);
     return std::make_unique<OpenClBackend>(compute);
 #else
     throw InputError(optionMessage("--backend opencl",

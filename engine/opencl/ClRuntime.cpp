@@ -13,6 +13,7 @@
 
 #include "common/Error.hpp"
 #include "common/RunProfile.hpp"
+#include "opencl/DeviceAddress.hpp"
 #include "opencl/ProgramCache.hpp"
 
 namespace gb::ocl {
@@ -154,7 +155,8 @@ ComputeDeviceInfo describe(cl_platform_id platform, cl_device_id id) {
 
 std::string describeList(const std::vector<Device>& devices) {
   std::string out;
-  for (const Device& d : devices) out += (out.empty() ? "" : "; ") + d.info.platform + " / " + d.info.name;
+  for (const Device& d : devices)
+    out += (out.empty() ? "" : "; ") + d.info.address + " " + d.info.platform + " / " + d.info.name;
   return out;
 }
 
@@ -195,12 +197,16 @@ std::vector<Device> listDevices(std::string* whyNone) {
     }
     std::vector<cl_platform_id> platforms(platformCount);
     check(clGetPlatformIDs(platformCount, platforms.data(), nullptr), "clGetPlatformIDs");
-    for (cl_platform_id p : platforms) {
+    for (std::size_t pi = 0; pi < platforms.size(); ++pi) {
+      cl_platform_id p = platforms[pi];
       cl_uint count = 0;
       if (clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 0, nullptr, &count) != CL_SUCCESS || count == 0) continue;
       std::vector<cl_device_id> ids(count);
       if (clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, count, ids.data(), nullptr) != CL_SUCCESS) continue;
-      for (cl_device_id id : ids) out.push_back(Device{p, id, describe(p, id)});
+      for (std::size_t di = 0; di < ids.size(); ++di) {
+        out.push_back(Device{p, ids[di], describe(p, ids[di])});
+        out.back().info.address = std::to_string(pi) + ":" + std::to_string(di);  // opencl/DeviceAddress.hpp
+      }
     }
     if (out.empty() && whyNone)
       *whyNone = std::to_string(platformCount) +
@@ -235,6 +241,11 @@ Device chooseDevice(const std::string& substring) {
     for (const Device& d : devices)
       if (d.info.isDefault) return d;
     return devices.front();
+  }
+  if (looksLikeAddress(wanted)) {
+    const DeviceAddress address = parseDeviceAddress(wanted, option);
+    if (address.parts) throw InputError(option + ": " + wanted + " names sub-devices; give them to --devices");
+    return deviceAt(devices, address, option);
   }
   const std::string needle = lower(wanted);
   for (const Device& d : devices)

@@ -77,6 +77,21 @@ struct CrossCache {
   void allocate(DeviceProblem& p, int count);
 };
 
+// compact_x_cross_fill (kernels/compact_cross.cl): B_j'B_l of every learner j for learner `index[0]` into the slot
+// `cacheState[0]` of `cache` (nothing when that slot is negative). Groups of 256 work-items, about 32 per compute unit
+// over all learners, chunks of at least 8 k^2 rows (the block's clearing and its k^2 global adds stay small) and at
+// most 2^23 (FILL_FIXED's cells hold 2^24 rows in double). Used by the GPU cached scheme and the sharded backend.
+class CrossFill {
+ public:
+  explicit CrossFill(DeviceProblem& p);
+  void launch(const Buffer& cacheState, Buffer& cache);
+
+ private:
+  DeviceProblem& p_;
+  Kernel kernel_;
+  std::size_t chunkRows_ = 0, chunks_ = 0;
+};
+
 std::unique_ptr<IterationScheme> makePlainScheme(DeviceProblem& problem);
 // nullptr when the fused kernels do not apply (GPU parameters, dense kernels, groups larger than one).
 std::unique_ptr<IterationScheme> makeFusedScheme(DeviceProblem& problem, const IterationPolicy& policy);

@@ -8,24 +8,12 @@ namespace gb::ocl {
 
 namespace {
 
-constexpr std::size_t kFillLanes = 256;  // FILL_LANES of kernels/compact_cross.cl
-
 class GpuCachedScheme final : public CachedScheme {
  public:
-  GpuCachedScheme(DeviceProblem& p, const IterationPolicy& policy, int slots) : CachedScheme(p, policy) {
+  GpuCachedScheme(DeviceProblem& p, const IterationPolicy& policy, int slots) : CachedScheme(p, policy), fill_(p) {
     cache_.allocate(p, slots);
     correctSolve_ = Kernel(p.ctx.kernel("learner_select", "learner_correct_solve", p.options()));
     selectClaim_ = Kernel(p.ctx.kernel("learner_select", "learner_select_claim", p.options()));
-    crossFill_ = Kernel(p.ctx.kernel("compact_cross", "compact_x_cross_fill", p.options()));
-    // Fill groups (eight warps each): about 32 per compute unit over all learners, in chunks no smaller than 8 k^2
-    // rows (the k x k block's clearing and its k^2 global adds stay small next to the rows' (degree+1)^2 local adds).
-    const std::size_t units = static_cast<std::size_t>(std::max(1, p.ctx.device().info.computeUnits));
-    const std::size_t chunks = (units * 32 + static_cast<std::size_t>(p.L) - 1) / static_cast<std::size_t>(p.L);
-    const std::size_t rows = (p.n + chunks - 1) / chunks;
-    fillChunkRows_ = std::max(rows, 8 * static_cast<std::size_t>(p.k) * p.k);
-    fillChunkRows_ = std::min(fillChunkRows_, std::size_t(1) << 23);  // FILL_FIXED's cells hold 2^24 rows in double
-    fillChunkRows_ = (fillChunkRows_ + kFillLanes - 1) / kFillLanes * kFillLanes;
-    fillChunks_ = (p.n + fillChunkRows_ - 1) / fillChunkRows_;
   }
   std::string name() const override { return "gpu-cached"; }
   bool usesCrossCache() const override { return true; }
@@ -40,18 +28,7 @@ class GpuCachedScheme final : public CachedScheme {
     correctSolve_.launch(p_.ctx, {group * static_cast<std::size_t>(p_.L)}, {group});
     selectClaim(it - 1, it);
     p_.plan->update(p_.index, p_.delta, p_.nu, p_.y, p_.mu, p_.g, p_.partials);
-    const CompactData& d = *p_.data;
-    CrossFillArgs{static_cast<cl_int>(p_.n),
-                  static_cast<cl_int>(fillChunkRows_),
-                  p_.L,
-                  &p_.index,
-                  &cache_.cacheState,
-                  &d.x(),
-                  &d.geometry(),
-                  &d.polynomials(),
-                  &cache_.cache}
-        .bind(crossFill_);
-    crossFill_.launch(p_.ctx, {kFillLanes * static_cast<std::size_t>(p_.L), fillChunks_}, {kFillLanes, 1});
+    fill_.launch(cache_.cacheState, cache_.cache);
     stepped();
   }
   // After a batch only the risk of the last record is missing: the plain select finishes it.
@@ -75,11 +52,38 @@ class GpuCachedScheme final : public CachedScheme {
   }
 
   CrossCache cache_;
-  Kernel correctSolve_, selectClaim_, crossFill_;
-  std::size_t fillChunkRows_ = 0, fillChunks_ = 0;
+  Kernel correctSolve_, selectClaim_;
+  CrossFill fill_;
 };
 
+constexpr std::size_t kFillLanes = 256;  // FILL_LANES of kernels/compact_cross.cl
+
 }  // namespace
+
+CrossFill::CrossFill(DeviceProblem& p)
+    : p_(p), kernel_(p.ctx.kernel("compact_cross", "compact_x_cross_fill", p.options())) {
+  const std::size_t units = static_cast<std::size_t>(std::max(1, p.ctx.device().info.computeUnits));
+  const std::size_t learners = static_cast<std::size_t>(p.L), k = static_cast<std::size_t>(p.k);
+  const std::size_t chunks = (units * 32 + learners - 1) / learners;
+  chunkRows_ = std::min(std::max((p.n + chunks - 1) / chunks, 8 * k * k), std::size_t(1) << 23);
+  chunkRows_ = (chunkRows_ + kFillLanes - 1) / kFillLanes * kFillLanes;
+  chunks_ = (p.n + chunkRows_ - 1) / chunkRows_;
+}
+
+void CrossFill::launch(const Buffer& cacheState, Buffer& cache) {
+  const CompactData& d = *p_.data;
+  CrossFillArgs{static_cast<cl_int>(p_.n),
+                static_cast<cl_int>(chunkRows_),
+                p_.L,
+                &p_.index,
+                &cacheState,
+                &d.x(),
+                &d.geometry(),
+                &d.polynomials(),
+                &cache}
+      .bind(kernel_);
+  kernel_.launch(p_.ctx, {kFillLanes * static_cast<std::size_t>(p_.L), chunks_}, {kFillLanes, 1});
+}
 
 std::unique_ptr<IterationScheme> makeGpuCachedScheme(DeviceProblem& p, const IterationPolicy& policy) {
   const int slots = policy.slotsThatFit(p.L, static_cast<std::size_t>(p.L) * p.k * p.k * p.realBytes());

@@ -17,6 +17,7 @@ struct ComputeDeviceInfo {
   bool fp64 = false;
   std::string version;     // OpenCL version string of the device
   bool isDefault = false;  // the one a plain --backend opencl picks
+  std::string address;     // OpenCL: "P:D", platform and device index (opencl/DeviceAddress.hpp); "" for the CPU
 };
 
 }  // namespace gb

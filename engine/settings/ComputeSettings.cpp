@@ -28,6 +28,7 @@ void to_json(nlohmann::json& j, const ComputeSettings& s) {
                      {"precision", toString(s.precision)},
                      {"kernel", s.kernel},
                      {"threads", s.threads}};
+  if (!s.devices.empty()) j["devices"] = s.devices;
 }
 
 void from_json(const nlohmann::json& j, ComputeSettings& s) {
@@ -39,6 +40,11 @@ void from_json(const nlohmann::json& j, ComputeSettings& s) {
   // 0 = all cores; more threads than this is no machine's core count.
   if (const auto it = j.find("threads"); it != j.end())
     s.threads = static_cast<int>(jsonfield::integer(*it, "compute.threads", 0, 65536));
+  if (const auto it = j.find("devices"); it != j.end()) {
+    if (!it->is_array()) jsonfield::fail("compute.devices", "must be an array of device addresses");
+    s.devices.clear();
+    for (const auto& d : *it) s.devices.push_back(jsonfield::text(d, "compute.devices"));
+  }
 }
 
 }  // namespace gb

@@ -17,6 +17,9 @@ struct ComputeSettings {
   Precision precision = Precision::Default;
   std::string kernel;  // "" (backend default) or one of kernelChoices(backend) (compute/Backend.hpp)
   int threads = 0;     // CPU threads, 0 = all cores
+  // Several OpenCL devices sharing the rows (the sharded backend, compute/ShardedBackend.hpp): addresses "P:D",
+  // "P:D/N" (N sub-devices) or name substrings; empty: one device.
+  std::vector<std::string> devices;
 };
 
 std::string toString(BackendKind b);                  // "cpu" / "opencl"

@@ -32,6 +32,19 @@ void select(QComboBox* c, const QString& data) {
 
 QString choice(const QComboBox* c) { return c->currentData().toString(); }
 
+// An OpenCL device as the settings name it: its address P:D, which tells devices of one name apart (the name where
+// the list has no address).
+QString deviceValue(const gb::ComputeDeviceInfo& d) { return qs(d.address.empty() ? d.name : d.address); }
+
+// The choice for saved settings' device: settings from before addresses hold a name; it means that name's device.
+QString deviceChoice(const gb::ComputeDeviceList& list, const std::string& device) {
+  for (const auto& d : list.devices)
+    if (d.backend == "opencl" && d.address == device) return qs(device);
+  for (const auto& d : list.devices)
+    if (d.backend == "opencl" && d.name == device) return deviceValue(d);
+  return qs(device);
+}
+
 QDoubleSpinBox* value(double lo, double hi, int decimals, const QString& tip) {
   auto* v = new QDoubleSpinBox;
   v->setRange(lo, hi);
@@ -311,7 +324,7 @@ void ModelPanel::setCompute(const gb::ComputeSettings& c) {
   select(backend_, qs(gb::toString(c.backend)));
   fillDevices();
   fillPrecisions();
-  select(device_, qs(c.device));
+  select(device_, deviceChoice(devices_, c.device));
   select(kernel_, qs(c.kernel));
   select(precision_, qs(gb::toString(c.precision)));
   updateEnabled();
@@ -346,8 +359,10 @@ void ModelPanel::fillDevices() {
   device_->clear();
   for (const auto& d : devices_.devices) {
     if ((d.backend == "opencl") != openCl) continue;
-    const QString label = openCl ? QString("%1 (%2, %3)").arg(qs(d.name), qs(d.type), qs(d.platform)) : qs(d.name);
-    device_->addItem(label, openCl ? qs(d.name) : QString());
+    const QString address = d.address.empty() ? QString() : qs(d.address) + "  ";
+    const QString label =
+        openCl ? QString("%1%2 (%3, %4)").arg(address, qs(d.name), qs(d.type), qs(d.platform)) : qs(d.name);
+    device_->addItem(label, openCl ? deviceValue(d) : QString());
     if (d.isDefault && keep.isEmpty()) device_->setCurrentIndex(device_->count() - 1);
   }
   if (!openCl && device_->count() == 0) device_->addItem(tr("CPU (Eigen, OpenMP)"), QString());
@@ -363,7 +378,7 @@ void ModelPanel::fillPrecisions() {
   const QString device = choice(device_);
   bool fp64 = true;  // the chosen OpenCL device's cl_khr_fp64: without it the engine refuses double
   for (const auto& d : devices_.devices)
-    if (backend == gb::BackendKind::OpenCl && d.backend == "opencl" && qs(d.name) == device) fp64 = d.fp64;
+    if (backend == gb::BackendKind::OpenCl && d.backend == "opencl" && deviceValue(d) == device) fp64 = d.fp64;
   for (gb::Precision p : gb::precisionChoices(backend))
     if (p != gb::Precision::Double || fp64) precision_->addItem(qs(gb::toString(p)), qs(gb::toString(p)));
   select(precision_, keep);

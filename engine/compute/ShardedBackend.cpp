@@ -1,0 +1,287 @@
+#include "compute/ShardedBackend.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <exception>
+#include <functional>
+#include <thread>
+
+#include "common/Error.hpp"
+#include "compute/IterationPolicy.hpp"
+
+namespace gb {
+
+namespace {
+
+// Runs task(s) for every shard, one thread each when there are several; rethrows the first failure in shard order
+// after all have finished (a shard's device must not be left mid-command).
+void forEachShard(std::size_t shards, const std::function<void(std::size_t)>& task) {
+  if (shards == 1) return task(0);
+  std::vector<std::exception_ptr> errors(shards);
+  std::vector<std::thread> threads;
+  threads.reserve(shards);
+  for (std::size_t s = 0; s < shards; ++s)
+    threads.emplace_back([&, s] {
+      try {
+        task(s);
+      } catch (...) {
+        errors[s] = std::current_exception();
+      }
+    });
+  for (std::thread& t : threads) t.join();
+  for (const std::exception_ptr& e : errors)
+    if (e) std::rethrow_exception(e);
+}
+
+// The problem restricted to rows [begin, end), with copies of its slices in `storage`.
+struct Slice {
+  std::vector<double> y, w, oob;
+  std::vector<std::vector<double>> x;
+  BoostProblem problem;
+};
+
+std::vector<double> rowsOf(const std::vector<double>& v, std::size_t begin, std::size_t end) {
+  return {v.begin() + static_cast<std::ptrdiff_t>(begin), v.begin() + static_cast<std::ptrdiff_t>(end)};
+}
+
+std::unique_ptr<Slice> sliceOf(const BoostProblem& p, std::size_t begin, std::size_t end) {
+  auto s = std::make_unique<Slice>();
+  s->problem = p;
+  s->problem.rows = end - begin;
+  s->y = rowsOf(*p.response, begin, end);
+  s->problem.response = &s->y;
+  s->x.resize(p.covariates.size());
+  for (std::size_t j = 0; j < p.covariates.size(); ++j) {
+    s->x[j] = rowsOf(*p.covariates[j], begin, end);
+    s->problem.covariates[j] = &s->x[j];
+  }
+  if (p.weights) {
+    s->w = rowsOf(*p.weights, begin, end);
+    s->problem.weights = &s->w;
+  }
+  if (p.oobWeights) {
+    s->oob = rowsOf(*p.oobWeights, begin, end);
+    s->problem.oobWeights = &s->oob;
+  }
+  return s;
+}
+
+}  // namespace
+
+struct ShardedBackend::State {
+  std::vector<std::unique_ptr<RowShard>> shards;
+  std::unique_ptr<ShardReducer> reducer;
+  IterationPolicy policy;
+  BoostProblem problem;
+  std::vector<std::size_t> coefOffset;  // learner j's c_j starts at c[coefOffset[j]]
+  std::size_t totalCoefs = 0;
+  double totalWeight = 0.0;  // sum of the risk's weights
+  bool cached = false;       // unweighted Gaussian spline model: c kept on the host between refreshes
+  std::vector<double> c, reduction;
+  std::vector<std::vector<double>> cross;  // per l: totalCoefs x k_l, row-major; empty until cached
+  std::size_t crossBytes = 0;
+  bool cValid = false;
+  int sinceRefresh = 0;
+  bool prepared = false;
+  // The exchange: iterations run, bytes moved between shards and host, seconds of host-side sums.
+  int iterations = 0;
+  double exchangedBytes = 0.0, hostSeconds = 0.0;
+
+  // Every shard's vector from `part`, added in shard order, then across processes.
+  std::vector<double> reduce(const std::function<std::vector<double>(RowShard&)>& part) {
+    std::vector<std::vector<double>> parts(shards.size());
+    forEachShard(shards.size(), [&](std::size_t s) { parts[s] = part(*shards[s]); });
+    const auto start = std::chrono::steady_clock::now();
+    std::vector<double> sum = parts[0];
+    for (std::size_t s = 1; s < parts.size(); ++s) {
+      if (parts[s].size() != sum.size()) throw ComputeError("sharded backend: shards returned different sizes");
+      for (std::size_t i = 0; i < sum.size(); ++i) sum[i] += parts[s][i];
+    }
+    reducer->sum(sum);
+    hostSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    exchangedBytes += static_cast<double>(sum.size() * sizeof(double) * shards.size());
+    return sum;
+  }
+
+  int k(std::size_t j) const { return (*problem.learners)[j].numColumns(); }
+  Eigen::Map<const Eigen::VectorXd> cOf(std::size_t j) const {
+    return {c.data() + coefOffset[j], static_cast<Eigen::Index>(k(j))};
+  }
+
+  void exactCoefficients() {
+    c = reduce([](RowShard& s) { return s.coefficients(); });
+    if (c.size() != totalCoefs) throw ComputeError("sharded backend: a shard returned the wrong number of c values");
+    cValid = true;
+    sinceRefresh = 0;
+  }
+
+  void computeReductions() {
+    const std::vector<Learner>& learners = *problem.learners;
+    for (std::size_t j = 0; j < learners.size(); ++j) reduction[j] = cOf(j).dot(learners[j].rssMatrix * cOf(j));
+  }
+
+  bool ensureCross(std::size_t l) {
+    if (!cross[l].empty()) return true;
+    const std::size_t bytes = totalCoefs * static_cast<std::size_t>(k(l)) * sizeof(double);
+    if (!policy.fits(crossBytes, bytes)) return false;
+    cross[l] = reduce([l](RowShard& s) { return s.crossProducts(static_cast<int>(l)); });
+    if (cross[l].size() != totalCoefs * static_cast<std::size_t>(k(l)))
+      throw ComputeError("sharded backend: a shard returned cross-products of the wrong size");
+    crossBytes += bytes;
+    return true;
+  }
+
+  // Every shard adds nu B_l delta to its f and sums its loss there, both in the shard's one thread; the risk.
+  double stepAndRisk(int learner, const std::vector<double>& delta) {
+    const std::vector<double> sums = reduce([&](RowShard& s) {
+      s.addStep(learner, delta);
+      return std::vector<double>{s.lossSum()};
+    });
+    exchangedBytes += static_cast<double>((delta.size() * sizeof(double) + sizeof(int)) * shards.size());
+    ++iterations;
+    return sums[0] / totalWeight;
+  }
+
+  std::string exchangeSummary() const {
+    if (iterations == 0) return {};
+    double slowest = 0.0;
+    for (const auto& shard : shards) slowest = std::max(slowest, shard->transferSeconds());
+    const double perIteration = (slowest + hostSeconds) / iterations;
+    return "exchange " + std::to_string(static_cast<long long>(perIteration * 1e6 + 0.5)) + " us/iteration, " +
+           std::to_string(static_cast<long long>(exchangedBytes / iterations + 0.5)) + " B/iteration";
+  }
+
+  IterationResult iterateOnce() {
+    if (!cached || policy.refreshDue(cValid, sinceRefresh)) exactCoefficients();
+    computeReductions();
+    const std::size_t best = bestLearner(reduction);
+    const Learner& learner = (*problem.learners)[best];
+    const Eigen::VectorXd delta = learner.solveMatrix * cOf(best);
+    const std::vector<double> deltaHost(delta.data(), delta.data() + delta.size());
+    IterationResult result;
+    result.risk = stepAndRisk(static_cast<int>(best), deltaHost);
+    result.learner = static_cast<int>(best);
+    const Eigen::VectorXd step = problem.nu * delta;
+    result.delta.assign(step.data(), step.data() + step.size());
+    if (cached) {
+      if (ensureCross(best)) {
+        using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+        const Eigen::Map<const RowMajor> C(cross[best].data(), static_cast<Eigen::Index>(totalCoefs), k(best));
+        Eigen::Map<Eigen::VectorXd>(c.data(), static_cast<Eigen::Index>(totalCoefs)).noalias() -= C * step;
+        ++sinceRefresh;
+      } else {
+        cValid = false;
+      }
+    }
+    return result;
+  }
+};
+
+ShardedBackend::ShardedBackend(std::vector<std::unique_ptr<RowShard>> shards, std::unique_ptr<ShardReducer> reducer)
+    : s_(std::make_unique<State>()) {
+  if (shards.empty()) throw ComputeError("sharded backend: no shards");
+  s_->shards = std::move(shards);
+  s_->reducer = reducer ? std::move(reducer) : std::make_unique<LocalReducer>();
+}
+
+ShardedBackend::~ShardedBackend() = default;
+
+std::size_t ShardedBackend::shardCount() const { return s_->shards.size(); }
+
+std::pair<std::size_t, std::size_t> ShardedBackend::shardRows(std::size_t n, std::size_t shards, std::size_t s) {
+  return {n * s / shards, n * (s + 1) / shards};
+}
+
+BackendInfo ShardedBackend::info() const {
+  BackendInfo info = s_->shards.front()->info();
+  std::string devices;
+  for (const auto& shard : s_->shards) devices += (devices.empty() ? "" : "; ") + shard->info().device;
+  info.device = std::to_string(s_->shards.size()) + " shards: " + devices;
+  info.backend = "sharded";
+  info.tuning = s_->exchangeSummary();
+  if (!s_->reducer->name().empty()) info.backend += " (" + s_->reducer->name() + ")";
+  info.scheme = s_->cached ? "sharded-cached" : "sharded-gradient";
+  return info;
+}
+
+void ShardedBackend::prepare(const BoostProblem& problem) {
+  State& s = *s_;
+  requireCompleteProblem(problem, "sharded backend");
+  const std::size_t n = problem.rows, shards = s.shards.size();
+  if (n < shards)
+    throw InputError(optionMessage("--devices", std::to_string(shards) +
+                                                    " devices need at least as many rows; the "
+                                                    "data has " +
+                                                    std::to_string(n)));
+  s.problem = problem;
+  s.policy = policy_;
+  // One slice at a time: host memory grows by one shard's rows, not by a copy of the data.
+  for (std::size_t d = 0; d < shards; ++d) {
+    const auto [begin, end] = shardRows(n, shards, d);
+    s.shards[d]->prepare(sliceOf(problem, begin, end)->problem);
+  }
+  const std::vector<Learner>& learners = *problem.learners;
+  s.coefOffset.assign(learners.size(), 0);
+  s.totalCoefs = 0;
+  for (std::size_t j = 0; j < learners.size(); ++j) {
+    s.coefOffset[j] = s.totalCoefs;
+    s.totalCoefs += static_cast<std::size_t>(learners[j].numColumns());
+  }
+  const std::vector<double>* v = problem.oobWeights ? problem.oobWeights : problem.weights;
+  s.totalWeight = 0.0;
+  if (v)
+    for (double w : *v) s.totalWeight += w;
+  else
+    s.totalWeight = static_cast<double>(n);
+  s.cached = !problem.gradientEachIteration() && s.policy.refreshInterval > 1;
+  for (const auto& shard : s.shards) s.cached = s.cached && shard->crossProductsInOnePass();
+  s.reduction.assign(learners.size(), 0.0);
+  s.cross.assign(learners.size(), {});
+  s.crossBytes = 0;
+  s.cValid = false;
+  s.sinceRefresh = 0;
+  s.iterations = 0;
+  s.exchangedBytes = s.hostSeconds = 0.0;
+  s.prepared = true;
+}
+
+void ShardedBackend::iterate(int count, std::vector<IterationResult>& out) {
+  if (!s_->prepared) throw ComputeError("sharded backend: iterate() before prepare()");
+  for (int it = 0; it < count; ++it) out.push_back(s_->iterateOnce());
+}
+
+std::vector<double> ShardedBackend::fitted() {
+  std::vector<std::vector<double>> parts(s_->shards.size());
+  forEachShard(parts.size(), [&](std::size_t d) { parts[d] = s_->shards[d]->fitted(); });
+  std::vector<double> f;
+  f.reserve(s_->problem.rows);
+  for (const std::vector<double>& part : parts) f.insert(f.end(), part.begin(), part.end());
+  return f;
+}
+
+CandidateScores ShardedBackend::candidates() {
+  State& s = *s_;
+  if (!s.prepared) throw ComputeError("sharded backend: candidates() before prepare()");
+  // Exact c from the shards, leaving the incremental state as it was: asking must not change the fit.
+  const std::vector<double> saved = s.c;
+  const bool savedValid = s.cValid;
+  const int savedSince = s.sinceRefresh;
+  s.exactCoefficients();
+  s.computeReductions();
+  s.c = saved;
+  s.cValid = savedValid;
+  s.sinceRefresh = savedSince;
+  const std::vector<double> f = fitted();
+  const std::vector<double>& y = *s.problem.response;
+  double uwu = 0.0;
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    const double u = s.problem.family.ngradient(y[i], f[i]);
+    uwu += (s.problem.weights ? (*s.problem.weights)[i] : 1.0) * u * u;
+  }
+  CandidateScores scores;
+  scores.residualSumOfSquares = uwu;
+  for (double r : s.reduction) scores.rss.push_back(uwu - r);
+  return scores;
+}
+
+}  // namespace gb

@@ -1,0 +1,265 @@
+#include "opencl/OpenClShard.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+#include "common/Error.hpp"
+#include "opencl/DeviceAddress.hpp"
+#include "opencl/IterationScheme.hpp"
+#include "opencl/KernelArgs.hpp"
+#include "opencl/OpenClBackend.hpp"
+#include "opencl/Tuning.hpp"
+
+namespace gb::ocl {
+
+struct OpenClShard::State {
+  struct OlsLearner {
+    const Learner* learner = nullptr;
+    Buffer values;  // x (REAL) for a linear learner, level codes (int) for a factor
+  };
+
+  Device device;
+  std::string kernelName;
+  bool isDouble = false;
+  bool forceGpuKernels = false;
+  std::unique_ptr<Context> ctx;
+  BoostProblem problem;          // the slice (its vectors are gone after prepare: only scalars and learners used)
+  std::vector<Learner> splines;  // the spline learners, for the device problem (they come first in the fit)
+  std::unique_ptr<DeviceProblem> device_;
+  std::unique_ptr<FamilyKernels> family;
+  std::unique_ptr<OlsKernels> olsKernels;
+  std::vector<OlsLearner> ols;
+  Buffer weights, riskWeights, riskPartials, olsPartials;
+  double param = 0.0, riskConstant = 0.0;
+  double transferSeconds = 0.0;
+  // Unweighted Gaussian: the loss (y - f)^2 is g^2, whose partial sums the compact update writes; valid after a
+  // spline step (a linear or factor step does not write them).
+  bool lossFromUpdate = false, updatePartialsCurrent = false;
+
+  // Runs copy() after the device has finished its queue, adding its seconds to transferSeconds.
+  template <typename Copy>
+  auto timedTransfer(Copy copy) {
+    ctx->finish();
+    const auto start = std::chrono::steady_clock::now();
+    auto result = copy();
+    transferSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    return result;
+  }
+  // B_j'B_l in one pass on GPU devices (compact_x_cross_fill into a one-slot cache).
+  std::unique_ptr<CrossFill> crossFill;
+  Buffer crossState, crossBlock;
+
+  void prepareCrossFill() {
+    crossFill.reset();
+    if (!p().params.gpu || p().isDense || !crossBlockFits(p().spec, isDouble)) return;
+    crossFill = std::make_unique<CrossFill>(p());
+    const cl_int slot = 0;
+    crossState = Buffer(*ctx, sizeof(cl_int));
+    crossState.write(*ctx, &slot, sizeof(slot));
+    const std::size_t k = static_cast<std::size_t>(p().k);
+    crossBlock = Buffer(*ctx, static_cast<std::size_t>(p().L) * k * k * p().realBytes());
+  }
+
+  std::vector<double> deviceCrossProducts(int learner) {
+    DeviceProblem& q = p();
+    const std::size_t k = static_cast<std::size_t>(q.k), values = static_cast<std::size_t>(q.L) * k * k;
+    const double zero = 0.0;
+    const float zeroF = 0.0f;
+    if (isDouble)
+      crossBlock.fill(*ctx, &zero, sizeof zero);
+    else
+      crossBlock.fill(*ctx, &zeroF, sizeof zeroF);
+    const cl_int index = learner;
+    q.index.write(*ctx, &index, sizeof(index));
+    crossFill->launch(crossState, crossBlock);
+    return q.download(crossBlock, values);  // block j, row a, entry b: (B_j'B_l)_ab, as crossProducts() lays out
+  }
+
+  DeviceProblem& p() { return *device_; }
+
+  void uploadOls(const BoostProblem& slice) {
+    int maxLevels = 2;
+    ols.clear();
+    for (std::size_t j = splines.size(); j < slice.learners->size(); ++j) {
+      const Learner& l = (*slice.learners)[j];
+      OlsLearner o;
+      o.learner = &l;
+      const std::vector<double>& x = *slice.covariates[j];
+      if (l.type == LearnerType::Linear) {
+        o.values = p().upload(x);
+      } else {
+        std::vector<cl_int> codes(x.begin(), x.end());
+        o.values = Buffer(*ctx, codes.size() * sizeof(cl_int));
+        o.values.write(*ctx, codes.data(), codes.size() * sizeof(cl_int));
+        maxLevels = std::max(maxLevels, l.numColumns());
+      }
+      ols.push_back(std::move(o));
+    }
+    olsPartials = Buffer(*ctx, olsKernels->chunks() * static_cast<std::size_t>(maxLevels) * p().realBytes());
+  }
+
+  void appendOlsCoefficients(std::vector<double>& c) {
+    for (const OlsLearner& o : ols) {
+      const Learner& l = *o.learner;
+      if (l.type == LearnerType::Linear) {
+        const std::vector<double> sums = olsKernels->linearSums(o.values, p().g, olsPartials);
+        c.insert(c.end(), sums.begin(), sums.begin() + 2);
+        continue;
+      }
+      const std::vector<double> sums = olsKernels->levelSums(o.values, l.numColumns(), p().g, olsPartials);
+      double total = 0.0;
+      for (double s : sums) total += s;
+      c.push_back(total);
+      c.insert(c.end(), sums.begin() + 1, sums.begin() + l.numColumns());
+    }
+  }
+
+  void addOlsStep(const OlsLearner& o, const std::vector<double>& delta) {
+    const double nu = problem.nu;
+    if (o.learner->type == LearnerType::Linear) {
+      olsKernels->linearUpdate(o.values, nu * delta[0], nu * delta[1], p().mu);
+      return;
+    }
+    std::vector<double> level(delta.size());
+    level[0] = nu * delta[0];
+    for (std::size_t a = 1; a < delta.size(); ++a) level[a] = nu * delta[0] + nu * delta[a];
+    const Buffer values = p().upload(level);
+    olsKernels->levelUpdate(o.values, values, p().mu);
+    ctx->finish();  // `values` is released at the end of this scope
+  }
+
+  // Row `learner` of a learners x k REAL buffer := values (k of them).
+  void writeRow(Buffer& buffer, int learner, const std::vector<double>& values) {
+    const std::size_t bytes = values.size() * p().realBytes(), offset = static_cast<std::size_t>(learner) * bytes;
+    if (isDouble) return buffer.write(*ctx, values.data(), bytes, offset);
+    const std::vector<float> f(values.begin(), values.end());
+    buffer.write(*ctx, f.data(), bytes, offset);
+  }
+};
+
+OpenClShard::OpenClShard(const Device& device, const std::string& kernelName, bool isDouble, bool forceGpuKernels)
+    : s_(std::make_unique<State>()) {
+  s_->device = device;
+  s_->kernelName = kernelName;
+  s_->isDouble = isDouble;
+  s_->forceGpuKernels = forceGpuKernels;
+  s_->ctx = std::make_unique<Context>(device);
+}
+
+OpenClShard::~OpenClShard() = default;
+
+BackendInfo OpenClShard::info() const {
+  const std::string name =
+      s_->device.info.address.empty() ? s_->device.info.name : s_->device.info.address + " " + s_->device.info.name;
+  return BackendInfo{"opencl", name, s_->kernelName, s_->isDouble ? "double" : "float", "", "shard"};
+}
+
+void OpenClShard::prepare(const BoostProblem& slice) {
+  State& s = *s_;
+  requireCompleteProblem(slice, "opencl shard");
+  s.problem = slice;
+  s.splines.clear();
+  for (const Learner& l : *slice.learners)
+    if (l.isSpline()) s.splines.push_back(l);
+  if (s.splines.empty())
+    throw InputError(optionMessage("--devices", "the sharded backend needs at least one spline learner"));
+  BoostProblem splineProblem = slice;
+  splineProblem.learners = &s.splines;
+  splineProblem.covariates.resize(s.splines.size());
+  s.device_ = std::make_unique<DeviceProblem>(*s.ctx, splineProblem,
+                                              DeviceProblemOptions{s.kernelName, s.isDouble, s.forceGpuKernels});
+  s.family = std::make_unique<FamilyKernels>(*s.ctx, deviceFamily(slice.family.family), s.isDouble);
+  s.olsKernels = std::make_unique<OlsKernels>(*s.ctx, s.isDouble, slice.rows);
+  const std::vector<double> ones(slice.rows, 1.0);
+  const std::vector<double>& w = slice.weights ? *slice.weights : ones;
+  s.weights = s.p().upload(w);
+  const std::vector<double>& v = slice.oobWeights ? *slice.oobWeights : w;
+  s.riskWeights = s.p().upload(v);
+  s.param = familyParameter(slice.family);
+  s.riskConstant = FamilyKernels::riskConstant(deviceFamily(slice.family.family), *slice.response, v);
+  s.riskPartials = Buffer(*s.ctx, FamilyKernels::riskGroups(slice.rows) * s.p().realBytes());
+  s.uploadOls(slice);
+  s.prepareCrossFill();
+  s.lossFromUpdate = slice.family.family == Family::Gaussian && !slice.weights && !slice.oobWeights;
+  s.updatePartialsCurrent = false;
+  s.ctx->finish();
+  s.problem.response = nullptr;  // the slice's vectors may be freed now
+  s.problem.weights = s.problem.oobWeights = nullptr;
+  s.problem.covariates.clear();
+}
+
+std::vector<double> OpenClShard::coefficients() {
+  DeviceProblem& p = s_->p();
+  s_->family->gradient(p.n, p.y, p.mu, s_->weights, s_->param, p.g);
+  p.score();  // c = B'(w u) (and the device's own delta and r, unused)
+  std::vector<double> c =
+      s_->timedTransfer([&] { return p.download(p.c, static_cast<std::size_t>(p.L) * static_cast<std::size_t>(p.k)); });
+  s_->appendOlsCoefficients(c);
+  return c;
+}
+
+void OpenClShard::addStep(int learner, const std::vector<double>& delta) {
+  State& s = *s_;
+  DeviceProblem& p = s.p();
+  s.updatePartialsCurrent = learner < p.L;
+  if (learner >= p.L) return s.addOlsStep(s.ols.at(static_cast<std::size_t>(learner - p.L)), delta);
+  if (delta.size() != static_cast<std::size_t>(p.k)) throw ComputeError("opencl shard: step of the wrong size");
+  s.timedTransfer([&] {
+    s.writeRow(p.delta, learner, delta);
+    const cl_int index = learner;
+    p.index.write(*s.ctx, &index, sizeof(index));
+    return 0;
+  });
+  p.update();  // f += nu B_l delta_l (and g = y - f, replaced by the next gradient)
+}
+
+double OpenClShard::lossSum() {
+  DeviceProblem& p = s_->p();
+  if (s_->lossFromUpdate && s_->updatePartialsCurrent) {
+    const std::vector<double> squares = s_->timedTransfer([&] { return p.download(p.partials, p.partialCount); });
+    double sum = 0.0;
+    for (double v : squares) sum += v;
+    return sum;
+  }
+  s_->family->risk(p.n, p.y, p.mu, s_->riskWeights, s_->param, s_->riskPartials);
+  const std::vector<double> partials =
+      s_->timedTransfer([&] { return p.download(s_->riskPartials, FamilyKernels::riskGroups(p.n)); });
+  double sum = s_->riskConstant;
+  for (double v : partials) sum += v;
+  return sum;
+}
+
+std::vector<double> OpenClShard::crossProducts(int learner) {
+  State& s = *s_;
+  DeviceProblem& p = s.p();
+  if (learner < 0 || learner >= p.L) throw ComputeError("opencl shard: cross-products of a spline learner only");
+  if (!s.crossFill) throw ComputeError("opencl shard: no one-pass cross-product fill on this device");
+  return s.deviceCrossProducts(learner);
+}
+
+bool OpenClShard::crossProductsInOnePass() const { return s_->crossFill != nullptr; }
+
+double OpenClShard::transferSeconds() const { return s_->transferSeconds; }
+
+std::vector<double> OpenClShard::fitted() { return s_->p().download(s_->p().mu, s_->p().n); }
+
+}  // namespace gb::ocl
+
+namespace gb::ocl {
+
+std::unique_ptr<ShardedBackend> makeShardedOpenClBackend(const ComputeSettings& compute) {
+  if (compute.backend != BackendKind::OpenCl)
+    throw InputError(optionMessage("--devices", "the sharded backend runs on OpenCL devices; leave out --backend cpu"));
+  const std::string kernel = resolveKernelName(compute.kernel);
+  std::vector<std::unique_ptr<RowShard>> shards;
+  for (const Device& d : resolveDeviceList(compute.devices))
+    shards.push_back(
+        std::make_unique<OpenClShard>(d, kernel, resolveDoublePrecision(toString(compute.precision), d.info)));
+  auto backend = std::make_unique<ShardedBackend>(std::move(shards));
+  // As the single-device backend: GAMBOOST_OPENCL_REFRESH sets the refresh interval (0: no cache) for benchmarks.
+  if (const OpenClTuning tuning = openClTuningFromEnvironment(); tuning.refreshInterval >= 0)
+    backend->setRefreshInterval(tuning.refreshInterval);
+  return backend;
+}
+
+}  // namespace gb::ocl
