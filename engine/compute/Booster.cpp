@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <optional>
 
 #include "common/Error.hpp"
 #include "common/Format.hpp"
@@ -32,7 +33,10 @@ Booster::Booster(std::shared_ptr<const Dataset> data, ModelSettings settings, st
   const auto start = Clock::now();
   if (!data_) throw InputError("no data");
   settings_.validate();
-  frame_ = buildModelFrame(data_, settings_);
+  {
+    const ScopedStage timed("model frame");
+    frame_ = buildModelFrame(data_, settings_);
+  }
   setUp(std::move(backend));
   setupSeconds_ = secondsSince(start);
 }
@@ -80,6 +84,7 @@ void Booster::setUp(std::unique_ptr<Backend> backend, bool outOfBagPath) {
                                                      toString(settings_.family) + " offset is not finite (" +
                                                      formatNumber(offset_, 6) + "): the response has no variation " +
                                                      "the family can model (e.g. every count 0)"));
+  std::optional<ScopedStage> offsetStage(std::in_place, "offset and first risk");
   const std::vector<double>* oob = outOfBagPath && !frame_.oobWeights.empty() ? &frame_.oobWeights : nullptr;
   const std::vector<double>& riskWeights = oob ? *oob : w;
   const double risk0 = family_.risk(y, std::vector<double>(y.size(), offset_), riskWeights);
@@ -91,6 +96,7 @@ void Booster::setUp(std::unique_ptr<Backend> backend, bool outOfBagPath) {
   path_.risk.push_back(risk0);
 
   checkFitFootprint(y.size(), frame_.splines.size() + frame_.linears.size() + frame_.factors.size(), settings_);
+  offsetStage.reset();
   {
     const ScopedStage timed("learners (wall)");
     learners_ = buildLearners(frame_, settings_);
