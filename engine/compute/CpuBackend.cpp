@@ -3,9 +3,12 @@
 #include <omp.h>
 
 #include <algorithm>
+#include <charconv>
 #include <cstdlib>
+#include <cstring>
 
 #include "common/Error.hpp"
+#include "common/Text.hpp"
 #include "compute/CpuGradientPath.hpp"
 #include "compute/CpuKernels.hpp"
 #include "compute/IterationPolicy.hpp"
@@ -253,6 +256,7 @@ struct CpuBackend::State {
 
 CpuBackend::CpuBackend(int threads) : s_(std::make_unique<State>()) {
   s_->threads = threads > 0 ? threads : std::max(1, omp_get_max_threads());
+  policy_.refreshInterval = IterationPolicy::kCpuRefreshInterval;
 }
 
 CpuBackend::~CpuBackend() = default;
@@ -269,8 +273,14 @@ void CpuBackend::prepare(const BoostProblem& problem) {
   s.problem = problem;
   s.policy = policy_;
   // Benchmarks compare refresh intervals through the CLI (as GAMBOOST_OPENCL_REFRESH does for the OpenCL backend).
-  if (const char* refresh = std::getenv("GAMBOOST_CPU_REFRESH"); refresh && *refresh)
-    s.policy.refreshInterval = std::max(0, std::atoi(refresh));
+  if (const char* refresh = std::getenv("GAMBOOST_CPU_REFRESH"); refresh && *refresh) {
+    int value = -1;
+    const char* end = refresh + std::strlen(refresh);
+    const auto [stop, error] = std::from_chars(refresh, end, value);
+    if (error != std::errc() || stop != end || value < 0)
+      throw InputError("GAMBOOST_CPU_REFRESH: " + quotedForMessage(refresh) + " is not a whole number >= 0");
+    s.policy.refreshInterval = value;
+  }
   s.gradientPath.reset();
   if (problem.gradientEachIteration()) {
     s.gradientPath = std::make_unique<CpuGradientPath>(problem, s.threads);

@@ -8,6 +8,7 @@
 #include "common/Error.hpp"
 #include "compute/Booster.hpp"
 #include "compute/CpuBackend.hpp"
+#include "compute/IterationPolicy.hpp"
 #include "model/Model.hpp"
 #include "support/DenseReference.hpp"
 
@@ -43,6 +44,7 @@ class TestBooster : public QObject {
   void runBatchesAndCounts();
   void stepsEqualOneRun();
   void threadCountDoesNotChangeTheFit();
+  void cpuRefreshIntervalDefaultAndOverride();
   void cachedCrossProductsMatchExactPasses();
   void incrementalUpdatesMatchExactOnes();
   void candidatesMatchDenseRss();
@@ -133,6 +135,24 @@ void TestBooster::threadCountDoesNotChangeTheFit() {
   // Work is split into the same chunks whatever the thread count, and g'g is summed in chunk order: bitwise.
   QCOMPARE(one->fitted(), two->fitted());
   QCOMPARE(one->path().risk, two->path().risk);
+}
+
+void TestBooster::cpuRefreshIntervalDefaultAndOverride() {
+  // The CPU backend's own interval (double: 200), what a caller sets, and the benchmark variable checked by name.
+  CpuBackend backend;
+  QCOMPARE(backend.policy().refreshInterval, IterationPolicy::kCpuRefreshInterval);
+  backend.setRefreshInterval(7);
+  QCOMPARE(backend.policy().refreshInterval, 7);
+  auto data = gbtest::makeSmoothData(500, 3, kSeed + 5);
+  qputenv("GAMBOOST_CPU_REFRESH", "12x");
+  try {
+    makeBooster(data, 1);
+    qunsetenv("GAMBOOST_CPU_REFRESH");
+    QFAIL("GAMBOOST_CPU_REFRESH=12x was accepted");
+  } catch (const InputError& e) {
+    qunsetenv("GAMBOOST_CPU_REFRESH");
+    QVERIFY2(QString(e.what()).contains("GAMBOOST_CPU_REFRESH"), e.what());
+  }
 }
 
 void TestBooster::cachedCrossProductsMatchExactPasses() {
