@@ -113,7 +113,13 @@ void omitMissing(const std::shared_ptr<const Dataset>& data, const ModelSettings
   for (const auto& name : used) cols.push_back(&data->column(name));
   std::vector<std::size_t> perColumn(used.size(), 0);
   f.keptRows.clear();
-  if (std::none_of(cols.begin(), cols.end(), [](const std::vector<double>* c) { return hasMissing(*c); })) {
+  // One vectorised pass per column, the columns across the cores (8 GB at n = 1e7, p = 100: one core alone took
+  // most of a second).
+  int missing = 0;
+  const auto columnCount = static_cast<std::ptrdiff_t>(cols.size());
+#pragma omp parallel for schedule(dynamic, 1) reduction(| : missing)
+  for (std::ptrdiff_t u = 0; u < columnCount; ++u) missing |= hasMissing(*cols[static_cast<std::size_t>(u)]) ? 1 : 0;
+  if (missing == 0) {
     f.keptRows.resize(n);  // the common case, found by one vectorised pass per column
     std::iota(f.keptRows.begin(), f.keptRows.end(), std::size_t{0});
     return;

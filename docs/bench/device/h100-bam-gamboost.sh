@@ -13,10 +13,10 @@ head -n 100001 $W/all.csv > $W/train.csv
 { head -n 1 $W/all.csv; tail -n +100002 $W/all.csv; } > $W/test.csv
 printf '%-8s %-10s %-10s %s\n' mstop fit_s wall_s test_mse
 for M in ${GRID:-1000 2000 2500 2750 2875 3000 3250 3500 4000 5000}; do
-  start=$(date +%s.%N)
+  start=$(date +%s%N)
   $G fit --data $W/train.csv --nu 1 --mstop $M --backend opencl --precision ${PRECISION:-float} --quiet \
     --out $W/result.json --model $W/model.json 2>&1 | tail -2
-  wall=$(echo "$(date +%s.%N) - $start" | bc)
+  wall=$(python3 -c "print(($(date +%s%N) - $start) / 1e9)")
   fit=$(python3 -c "import json; t = json.load(open('$W/result.json'))['timing']; print(round(t['setup_s'] + t['fit_s'], 4))")
   $G predict --model $W/model.json --data $W/test.csv --out $W/pred.csv 2>/dev/null
   mse=$(paste -d, <(cut -d, -f1 $W/test.csv) $W/pred.csv | awk -F, 'NR > 1 {d = $1 - $2; s += d * d; n++} END {printf "%.6g", s / n}')
