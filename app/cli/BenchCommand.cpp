@@ -47,6 +47,15 @@ struct E2eBenchCli {
   CLI::Option* informative = nullptr;
 };
 
+// PREFIX.json and PREFIX.csv of a report, committed together, and a line saying so.
+void writeReportFiles(OutputFiles& outputs, const std::string& prefix, const nlohmann::json& json,
+                      const std::string& csv) {
+  writeText(outputs, prefix + ".json", jsonText(json, 2) + "\n");
+  writeText(outputs, prefix + ".csv", csv);
+  outputs.commit();
+  std::cerr << "wrote " << prefix << ".json and " << prefix << ".csv" << std::endl;
+}
+
 // Benchmarks run long: progress goes to stderr after a second, stdout keeps the table.
 std::function<bool(double, const std::string&)> progressTo(std::shared_ptr<ProgressPrinter> printer) {
   return [printer](double fraction, const std::string& what) {
@@ -101,10 +110,7 @@ int runKernelBench(KernelBenchCli o) {
   }
   printTable(std::cout,
              {"kernel", "op", "granularity", "rows", "k", "median", "GB/s", "of copy", "max rel err", "reps"}, rows);
-  writeText(outputs, o.out + ".json", jsonText(report.toJson(), 2) + "\n");
-  writeText(outputs, o.out + ".csv", report.toCsv());
-  outputs.commit();
-  std::cerr << "wrote " << o.out << ".json and " << o.out << ".csv" << std::endl;
+  writeReportFiles(outputs, o.out, report.toJson(), report.toCsv());
   if (!report.failures.empty()) {
     // The report is written (it shows the errors), but a wrong kernel must not look like a successful run.
     std::string names;
@@ -181,12 +187,7 @@ int runFitBench(FitBenchCli o) {
                 "one fit (set-up + fit)", "cv / one fit", "cv iterations / fit"},
                cv);
   }
-  if (!o.out.empty()) {
-    writeText(outputs, o.out + ".json", jsonText(report.toJson(), 2) + "\n");
-    writeText(outputs, o.out + ".csv", report.toCsv());
-    outputs.commit();
-    std::cerr << "wrote " << o.out << ".json and " << o.out << ".csv" << std::endl;
-  }
+  if (!o.out.empty()) writeReportFiles(outputs, o.out, report.toJson(), report.toCsv());
   return 0;
 }
 
@@ -229,12 +230,7 @@ int runE2eBench(E2eBenchCli o) {
             << formatNumber(100.0 * csvFloor / report.writeCsv.seconds, 3) << "%); host copy "
             << formatNumber(report.hostGigabytesPerSecond, 4) << " GB/s (read + write)\n";
   for (const E2eRun& run : report.runs) printE2eRun(run);
-  if (!o.out.empty()) {
-    writeText(outputs, o.out + ".json", jsonText(report.toJson(), 2) + "\n");
-    writeText(outputs, o.out + ".csv", report.toCsv());
-    outputs.commit();
-    std::cerr << "wrote " << o.out << ".json and " << o.out << ".csv" << std::endl;
-  }
+  if (!o.out.empty()) writeReportFiles(outputs, o.out, report.toJson(), report.toCsv());
   return 0;
 }
 

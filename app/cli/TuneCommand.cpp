@@ -57,7 +57,8 @@ Command addTuneBench(CLI::App* bench) {
   TuneOptions& t = o->tune;
   CLI::App* sub = bench->add_subcommand(
       "tune", "Search the compact B'g kernel's launch shape on this device and save it as the device's tuning.");
-  sub->add_option("--device", t.device, "OpenCL device: part of its name (default: first GPU)");
+  sub->add_option("--device", t.device,
+                  "OpenCL device: its address P:D (gamboost devices) or part of its name (default: first GPU)");
   addSizeOption(sub, "--rows", t.rows, "Rows n of the timed B'g");
   addIntOption(sub, "--k", t.k, "Basis columns k per learner");
   addIntOption(sub, "--covariates", t.covariates, "Learners per batched launch");

@@ -11,6 +11,7 @@
 #include "common/Text.hpp"
 #include "compute/CpuGradientPath.hpp"
 #include "compute/CpuKernels.hpp"
+#include "compute/ExactScores.hpp"
 #include "compute/IterationPolicy.hpp"
 
 namespace gb {
@@ -340,14 +341,7 @@ CandidateScores CpuBackend::candidates() {
   if (!s.prepared) throw ComputeError("cpu backend: candidates() before prepare()");
   if (s.gradientPath) return s.gradientPath->candidates();
   // Scores from exact B_j'g, leaving the incremental state as it was: asking must not change the fit.
-  const std::vector<double> saved = s.c;
-  const bool savedValid = s.cValid;
-  const int savedSince = s.sinceRefresh;
-  s.exactCoefficients();
-  s.computeReductions();
-  s.c = saved;
-  s.cValid = savedValid;
-  s.sinceRefresh = savedSince;
+  exactScoresKeepingState(s);
   CandidateScores scores;
   scores.residualSumOfSquares = s.residualSquares;
   scores.rss.resize(s.learners.size());

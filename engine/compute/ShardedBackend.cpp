@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "common/Error.hpp"
+#include "compute/ExactScores.hpp"
 #include "compute/IterationPolicy.hpp"
 
 namespace gb {
@@ -263,14 +264,7 @@ CandidateScores ShardedBackend::candidates() {
   State& s = *s_;
   if (!s.prepared) throw ComputeError("sharded backend: candidates() before prepare()");
   // Exact c from the shards, leaving the incremental state as it was: asking must not change the fit.
-  const std::vector<double> saved = s.c;
-  const bool savedValid = s.cValid;
-  const int savedSince = s.sinceRefresh;
-  s.exactCoefficients();
-  s.computeReductions();
-  s.c = saved;
-  s.cValid = savedValid;
-  s.sinceRefresh = savedSince;
+  exactScoresKeepingState(s);
   const std::vector<double> f = fitted();
   const std::vector<double>& y = *s.problem.response;
   double uwu = 0.0;
