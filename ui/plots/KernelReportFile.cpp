@@ -26,6 +26,10 @@ const nlohmann::json* firstTiming(const nlohmann::json& j) {
 QString reportKind(const nlohmann::json& j) {
   if (!j.is_object()) return tr("JSON that is not an object, so no benchmark report");
   const nlohmann::json* t = firstTiming(j);
+  if (has(j, "candidates") && has(j, "best"))
+    return tr("a kernel tuning report (bench tune: the compact B'g's launch shapes searched on one device)");
+  if (has(j, "runs") && has(j, "write_csv"))
+    return tr("a benchmark report of every stage from CSV to result.json (bench e2e)");
   if (has(j, "platform") || has(j, "copy_gb_per_s") || (t && has(*t, "gb_per_s"))) return {};
   if (t && (has(*t, "fit_s") || has(*t, "seconds_per_iteration")))
     return tr("a fit benchmark report (bench fit: seconds per iteration of whole fits)");
