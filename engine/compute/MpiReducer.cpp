@@ -80,7 +80,7 @@ void MpiReducer::sum(std::vector<double>& values) {
   }
 }
 
-std::string MpiReducer::name() const { return "MPI, " + std::to_string(size_) + " ranks"; }
+std::string MpiReducer::name() const { return "MPI, " + std::to_string(size_) + (size_ == 1 ? " rank" : " ranks"); }
 
 std::pair<std::size_t, std::size_t> MpiReducer::rows(std::size_t n) const {
   return ShardedBackend::shardRows(n, static_cast<std::size_t>(size_), static_cast<std::size_t>(rank_));

@@ -132,6 +132,7 @@ void CliDistributedTest::twoRanksEqualOneProcess() {
   QCOMPARE(b["path"]["learner"], a["path"]["learner"]);
   const double fitted = relativeDifference(a["fitted"], b["fitted"]);
   const double risk = relativeDifference(a["path"]["risk"], b["path"]["risk"]);
+  qInfo("%s: fitted values %.3g, risk %.3g normwise", qPrintable(family), fitted, risk);
   QVERIFY2(fitted <= 1e-12, qPrintable(QString::number(fitted)));
   QVERIFY2(risk <= 1e-12, qPrintable(QString::number(risk)));
   QCOMPARE(QString::fromStdString(b["timing"]["backend"]), QString("sharded (MPI, 2 ranks)"));
