@@ -2,7 +2,8 @@
 // OpenCL device (PoCL's CPU device in CI; both ranks may share it), fit the same model as one process on that device
 // in double: the identical selection path, fitted values and risk within 1e-12 normwise, for Gaussian (with the
 // cross-product cache where the device offers it) and Binomial. Rank 0 alone writes result.json. A bad option on the
-// distributed run stops every rank with exit status 2, one distinct message and no result file.
+// distributed run stops every rank with exit status 2, one distinct message and no result file; so does a failure
+// on one rank alone.
 #include <QFileInfo>
 #include <QProcess>
 #include <QRegularExpression>
@@ -62,9 +63,11 @@ class CliDistributedTest : public QObject {
   void twoRanksEqualOneProcess();
   void badOptionStopsAllRanks_data();
   void badOptionStopsAllRanks();
+  void failureOnOneRankStopsAll();
 
  private:
   CliResult runTwoRanks(const QStringList& arguments);
+  CliResult runMpirun(const QStringList& arguments);
   QString mpirun_;   // "" when mpirun is missing
   QString address_;  // the default OpenCL device's address, "" when there is none
   Scratch scratch_;
@@ -87,17 +90,21 @@ void CliDistributedTest::initTestCase() {
 
 // mpirun -np 2 gamboost <arguments>; root allowed (CI containers), two ranks on however many cores there are.
 CliResult CliDistributedTest::runTwoRanks(const QStringList& arguments) {
+  return runMpirun(QStringList{"-np", "2", GB_CLI_PATH} + arguments);
+}
+
+CliResult CliDistributedTest::runMpirun(const QStringList& arguments) {
   QProcess process;
   process.setProgram(mpirun_);
-  process.setArguments(QStringList{"-np", "2", "--oversubscribe", "--allow-run-as-root", GB_CLI_PATH} + arguments);
+  process.setArguments(QStringList{"--oversubscribe", "--allow-run-as-root"} + arguments);
   QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
   env.insert("OMPI_MCA_btl_vader_single_copy_mechanism", "none");  // containers often forbid cross-memory attach
   process.setProcessEnvironment(env);
   process.start();
   CliResult result;
   if (!process.waitForStarted(10000)) return result;
-  result.finished = process.waitForFinished(600000);
-  if (!result.finished) process.kill();
+  result.finished = process.waitForFinished(180000);
+  if (!result.finished) process.kill();  // a rank left waiting: the test fails (finished is false)
   result.crashed = process.exitStatus() == QProcess::CrashExit;
   result.exitCode = process.exitCode();
   result.out = QString::fromUtf8(process.readAllStandardOutput());
@@ -163,6 +170,25 @@ void CliDistributedTest::badOptionStopsAllRanks() {
     if (line.startsWith("gamboost: ")) messages.insert(line);
   QVERIFY2(messages.size() == 1, qPrintable(r.describe()));
   QVERIFY2(QRegularExpression(pattern).match(*messages.begin()).hasMatch(), qPrintable(*messages.begin()));
+  QVERIFY(!QFileInfo::exists(out));
+}
+
+// Rank 1 alone fails (an unknown --device, given to it alone: mpirun's "A : B" form) while rank 0 waits in the first
+// MPI_Allgather of the fit: both stop, with rank 1's one line, a non-zero status and no result file.
+void CliDistributedTest::failureOnOneRankStopsAll() {
+  if (mpirun_.isEmpty()) QSKIP("mpirun is missing (scripts/setup.sh installs openmpi-bin)");
+  if (address_.isEmpty()) QSKIP("no OpenCL device");
+  const QString out = scratch_.path("one-failed.json");
+  const QStringList fit{GB_CLI_PATH, "fit", "--distributed", "--data", scratch_.path("gaussian.csv"),
+                        "--mstop",   "20",  "--quiet",       "--out",  out};
+  const CliResult r = runMpirun(QStringList{"-np", "1"} + fit + QStringList{"--device", address_, ":", "-np", "1"} +
+                                fit + QStringList{"--device", "97:0"});
+  QVERIFY2(r.finished && r.exitCode != 0, qPrintable(r.describe()));
+  QSet<QString> messages;
+  for (const QString& line : r.errLines())
+    if (line.startsWith("gamboost: ")) messages.insert(line);
+  QVERIFY2(messages.size() == 1, qPrintable(r.describe()));
+  QVERIFY2(messages.begin()->startsWith("gamboost: --device: no OpenCL device at 97:0"), qPrintable(r.describe()));
   QVERIFY(!QFileInfo::exists(out));
 }
 
