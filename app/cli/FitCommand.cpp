@@ -170,8 +170,10 @@ int runFit(const FitOptions& o, const std::vector<Override>& overrides, bool wri
   // only when all are complete.
   OutputFiles outputs;
   outputs.addInput(o.data, "--data");
-  outputs.addOutput(o.out, "--out");
-  if (!o.model.empty()) outputs.addOutput(o.model, "--model");
+  if (writes) {  // MPI ranks other than 0 write nothing: their hosts need no --out directory
+    outputs.addOutput(o.out, "--out");
+    if (!o.model.empty()) outputs.addOutput(o.model, "--model");
+  }
   if (o.mstopWord == "cv" && !o.folds.foldsFile.empty()) outputs.addInput(o.folds.foldsFile, "--folds-file");
   FitProfiler profiler(o.profile);
   std::unique_ptr<Backend> backend = o.distributed ? makeDistributedBackend(compute) : makeBackend(compute);
@@ -189,9 +191,11 @@ int runFit(const FitOptions& o, const std::vector<Override>& overrides, bool wri
   Booster& booster = *fitted;
   const std::uint64_t resultBytes = resultBytesEstimate(data->rows(), booster.settings(), booster.learners().size()) *
                                     (o.holdout > 0.0 ? 2 : 1);  // "holdout": a risk curve and the held-out rows
-  outputs.setExpectedBytes(o.out, resultBytes + (o.bands > 0 ? bandsBytesEstimate(booster) : 0));
-  if (!o.model.empty()) outputs.setExpectedBytes(o.model, resultBytes / 2);
-  outputs.checkSpace();
+  if (writes) {
+    outputs.setExpectedBytes(o.out, resultBytes + (o.bands > 0 ? bandsBytesEstimate(booster) : 0));
+    if (!o.model.empty()) outputs.setExpectedBytes(o.model, resultBytes / 2);
+    outputs.checkSpace();
+  }
   const int mstop = booster.settings().mstop;
   ProgressPrinter fitting("fit", !o.quiet);
   booster.run(mstop, [&fitting, mstop](const Booster& b) {

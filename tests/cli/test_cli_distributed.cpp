@@ -64,6 +64,7 @@ class CliDistributedTest : public QObject {
   void badOptionStopsAllRanks_data();
   void badOptionStopsAllRanks();
   void failureOnOneRankStopsAll();
+  void onlyRankZeroWrites();
 
  private:
   CliResult runTwoRanks(const QStringList& arguments);
@@ -190,6 +191,21 @@ void CliDistributedTest::failureOnOneRankStopsAll() {
   QVERIFY2(messages.size() == 1, qPrintable(r.describe()));
   QVERIFY2(messages.begin()->startsWith("gamboost: --device: no OpenCL device at 97:0"), qPrintable(r.describe()));
   QVERIFY(!QFileInfo::exists(out));
+}
+
+// Rank 1 is given an --out in a folder that does not exist (as on another host): it neither checks nor writes it, and
+// rank 0 writes its own --out.
+void CliDistributedTest::onlyRankZeroWrites() {
+  if (mpirun_.isEmpty()) QSKIP("mpirun is missing (scripts/setup.sh installs openmpi-bin)");
+  if (address_.isEmpty()) QSKIP("no OpenCL device");
+  const QStringList fit{GB_CLI_PATH, "fit", "--distributed", "--data",   scratch_.path("gaussian.csv"),
+                        "--mstop",   "20",  "--quiet",       "--device", address_};
+  const QString out = scratch_.path("rank0.json"), elsewhere = scratch_.path("absent/rank1.json");
+  const CliResult r = runMpirun(QStringList{"-np", "1"} + fit + QStringList{"--out", out, ":", "-np", "1"} + fit +
+                                QStringList{"--out", elsewhere});
+  QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.describe()));
+  QCOMPARE(readJson(out)["path"]["learner"].size(), std::size_t(20));
+  QVERIFY(!QFileInfo::exists(scratch_.path("absent")));
 }
 
 QTEST_GUILESS_MAIN(CliDistributedTest)
