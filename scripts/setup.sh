@@ -7,6 +7,7 @@ PACKAGES=(
   g++ cmake make pkg-config
   libeigen3-dev libboost-math-dev nlohmann-json3-dev libcli11-dev libfast-float-dev
   ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers pocl-opencl-icd clinfo libclblast-dev
+  libopenmpi-dev openmpi-bin   # fit --distributed (issue 15): Open MPI, and mpirun for its CI test
   qt6-base-dev qt6-svg-dev libqcustomplot-dev libqcustomplot2.1-qt6
   fonts-dejavu-core xvfb xauth
   clang-format clang libfuzzer-14-dev libclang-rt-14-dev libomp-14-dev ccache   # CI's format check; the fuzzers (clang, libFuzzer, its sanitizer runtimes, OpenMP for clang); faster rebuilds

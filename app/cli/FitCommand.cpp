@@ -3,9 +3,11 @@
 // checked before the data is read, and outputs are written atomically only after the fit succeeded.
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <iostream>
 #include <memory>
+#include <new>
 #include <nlohmann/json.hpp>
 
 #include "Commands.hpp"
@@ -17,6 +19,7 @@
 #include "common/Error.hpp"
 #include "compute/Booster.hpp"
 #include "compute/CrossValidation.hpp"
+#include "compute/MpiReducer.hpp"
 #include "data/OutputFiles.hpp"
 #include "model/Model.hpp"
 
@@ -146,7 +149,15 @@ int chooseMstop(const FitOptions& o, const std::shared_ptr<const Dataset>& data,
   return std::max(1, cv.mstop);
 }
 
-int runFit(const FitOptions& o, const std::vector<Override>& overrides) {
+// Refuses what --distributed does not spread over the ranks yet (each rank would repeat it whole).
+void checkDistributedOptions(const FitOptions& o) {
+  if (!o.distributed) return;
+  if (o.mstopWord == "cv") throw InputError(optionMessage("--distributed", "--mstop cv is not built for it yet"));
+  if (o.bands > 0) throw InputError(optionMessage("--distributed", "--bands is not built for it yet"));
+}
+
+// writes: this process writes the outputs and prints the notes and the summary (false on MPI ranks other than 0).
+int runFit(const FitOptions& o, const std::vector<Override>& overrides, bool writes = true) {
   ModelSettings settings = settingsAsGiven(o, overrides);
   settings.validate();
   ComputeSettings compute = o.compute;
@@ -154,15 +165,18 @@ int runFit(const FitOptions& o, const std::vector<Override>& overrides) {
   // result.json records the compute settings "as used": the engine refuses what a backend would silently ignore.
   validateComputeSettings(compute);
   checkHoldoutOptions(o);
+  checkDistributedOptions(o);
   // Every output is declared (and checked) before the long work, written after it, and renamed into place
   // only when all are complete.
   OutputFiles outputs;
   outputs.addInput(o.data, "--data");
-  outputs.addOutput(o.out, "--out");
-  if (!o.model.empty()) outputs.addOutput(o.model, "--model");
+  if (writes) {  // MPI ranks other than 0 write nothing: their hosts need no --out directory
+    outputs.addOutput(o.out, "--out");
+    if (!o.model.empty()) outputs.addOutput(o.model, "--model");
+  }
   if (o.mstopWord == "cv" && !o.folds.foldsFile.empty()) outputs.addInput(o.folds.foldsFile, "--folds-file");
   FitProfiler profiler(o.profile);
-  std::unique_ptr<Backend> backend = makeBackend(compute);
+  std::unique_ptr<Backend> backend = o.distributed ? makeDistributedBackend(compute) : makeBackend(compute);
 
   const auto readStart = std::chrono::steady_clock::now();
   const std::shared_ptr<const Dataset> data = readData(o.data, o.quiet, compute.threads);
@@ -177,9 +191,11 @@ int runFit(const FitOptions& o, const std::vector<Override>& overrides) {
   Booster& booster = *fitted;
   const std::uint64_t resultBytes = resultBytesEstimate(data->rows(), booster.settings(), booster.learners().size()) *
                                     (o.holdout > 0.0 ? 2 : 1);  // "holdout": a risk curve and the held-out rows
-  outputs.setExpectedBytes(o.out, resultBytes + (o.bands > 0 ? bandsBytesEstimate(booster) : 0));
-  if (!o.model.empty()) outputs.setExpectedBytes(o.model, resultBytes / 2);
-  outputs.checkSpace();
+  if (writes) {
+    outputs.setExpectedBytes(o.out, resultBytes + (o.bands > 0 ? bandsBytesEstimate(booster) : 0));
+    if (!o.model.empty()) outputs.setExpectedBytes(o.model, resultBytes / 2);
+    outputs.checkSpace();
+  }
   const int mstop = booster.settings().mstop;
   ProgressPrinter fitting("fit", !o.quiet);
   booster.run(mstop, [&fitting, mstop](const Booster& b) {
@@ -189,7 +205,8 @@ int runFit(const FitOptions& o, const std::vector<Override>& overrides) {
     return true;
   });
   checkFinite(booster, o.data);
-  for (const std::string& note : fitNotes(booster)) std::cerr << "gamboost: note: " << note << std::endl;
+  for (const std::string& note : fitNotes(booster))
+    if (writes) std::cerr << "gamboost: note: " << note << std::endl;
 
   const Model model = booster.model();
   FitOptions used = o;
@@ -199,10 +216,38 @@ int runFit(const FitOptions& o, const std::vector<Override>& overrides) {
   if (booster.heldOut()) result["holdout"] = holdoutJson(booster, used);
   if (o.bands > 0) result["bands"] = fitBands(data, booster, o.bands, o.folds.seed, compute, o.quiet);
   if (profiler.on()) result["profile"] = profiler.finish(compute, booster.iteration());
+  if (!writes) return 0;  // another MPI rank: rank 0 writes
   writeOutputs(outputs, o, result, model, profiler);
   if (o.summary)
     printFitSummary(std::cout, booster, o.data, readSeconds, mstopSummaryLine(cvJson) + holdoutSummaryLine(booster));
   return 0;
+}
+
+// fit --distributed: this process is one MPI rank. A failure on any rank prints its one line there and ends every
+// rank (MPI_Abort), before anything is written: only rank 0 writes, and only after the fit.
+int runDistributedFit(FitOptions o, const std::vector<Override>& overrides) {
+  MpiSession mpi;
+  const bool rankZero = mpi.rank() == 0;
+  if (!rankZero) o.quiet = true;
+  int status = kExitFailure;
+  std::string message = "unexpected failure";
+  try {
+    return runFit(o, overrides, rankZero);
+  } catch (const InputError& e) {
+    message = e.what();
+    status = kExitBadInput;
+  } catch (const std::bad_alloc&) {
+    message = "out of memory";
+  } catch (const std::exception& e) {
+    message = e.what();
+  }
+  // One write of the whole line: the ranks' stderr meet in mpirun's, and a line in pieces would interleave.
+  for (char& c : message)
+    if (c == '\n' || c == '\r') c = ' ';
+  const std::string line = "gamboost: " + message + "\n";
+  std::fwrite(line.data(), 1, line.size(), stderr);
+  std::fflush(stderr);
+  mpi.abort(status);
 }
 
 }  // namespace
@@ -231,7 +276,15 @@ Command addFitCommand(CLI::App& app) {
       ->group("Output");
   sub->add_flag("--quiet", options->quiet, "No progress lines on stderr (they appear only for runs over ~2 s)")
       ->group("Output");
-  return {sub, [options, overrides]() { return runFit(*options, *overrides); }};
+  sub->add_flag("--distributed", options->distributed,
+                "One MPI rank of 'mpirun -np N gamboost fit --distributed ...': the ranks share the rows, rank 0 "
+                "writes the outputs; implies --backend opencl")
+      ->group("Compute");
+  return {sub, [options, overrides, sub]() {
+            if (!options->distributed) return runFit(*options, *overrides);
+            if (sub->get_option("--backend")->count() == 0) options->compute.backend = BackendKind::OpenCl;
+            return runDistributedFit(*options, *overrides);
+          }};
 }
 
 }  // namespace gb::cli

@@ -35,12 +35,13 @@ struct FitOptions {
   ComputeSettings compute;
   bool summary = false;
   bool quiet = false;
-  bool profile = false;   // fit --profile: the time budget on stderr and in result.json
-  std::string mstopWord;  // fit's --mstop as given: a number or "cv"
-  FoldOptions folds;      // fit --mstop cv
-  int cvGrid = 1000;      // fit --mstop cv: the folds run this many iterations
-  double holdout = 0.0;   // fit --holdout: the share of used rows held out; 0: none (a given 0 is refused)
-  int bands = 0;          // fit --bands: bootstrap refits for the partial effects' bands (0: none)
+  bool profile = false;      // fit --profile: the time budget on stderr and in result.json
+  std::string mstopWord;     // fit's --mstop as given: a number or "cv"
+  FoldOptions folds;         // fit --mstop cv
+  int cvGrid = 1000;         // fit --mstop cv: the folds run this many iterations
+  double holdout = 0.0;      // fit --holdout: the share of used rows held out; 0: none (a given 0 is refused)
+  int bands = 0;             // fit --bands: bootstrap refits for the partial effects' bands (0: none)
+  bool distributed = false;  // fit --distributed: one MPI rank of `mpirun -np N` (compute/MpiReducer.hpp)
 };
 
 // An explicitly given option and how it changes the settings taken from the preset.

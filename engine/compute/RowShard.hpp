@@ -5,7 +5,9 @@
 // A shard holds a contiguous range of rows: y, the covariates, the case and out-of-bag weights and its slice of the
 // fit f. It never selects: it returns partial sums over its rows (B_j'(w u), sum v loss, B_j'B_l), the backend adds
 // them in a fixed order and tells every shard the same step.
+#include <cstddef>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "compute/Backend.hpp"
@@ -50,6 +52,13 @@ class ShardReducer {
   virtual void sum(std::vector<double>& values) = 0;
   // A short name for the timing record ("" within one process).
   virtual std::string name() const { return {}; }
+  // The rows [begin, end) of n that this process's shards hold (all of them within one process).
+  virtual std::pair<std::size_t, std::size_t> rows(std::size_t n) const { return {0, n}; }
+  // All n values, this process's `local` ones (its rows(n)) and every other process's, in row order.
+  virtual std::vector<double> gather(const std::vector<double>& local, std::size_t n) {
+    (void)n;
+    return local;
+  }
 };
 
 // One process: the local sum is the sum.

@@ -187,6 +187,12 @@ ShardedBackend::ShardedBackend(std::vector<std::unique_ptr<RowShard>> shards, st
 
 ShardedBackend::~ShardedBackend() = default;
 
+void ShardedBackend::setReducer(std::unique_ptr<ShardReducer> reducer) {
+  if (!reducer) throw ComputeError("sharded backend: no reducer");
+  s_->reducer = std::move(reducer);
+  s_->prepared = false;
+}
+
 std::size_t ShardedBackend::shardCount() const { return s_->shards.size(); }
 
 std::pair<std::size_t, std::size_t> ShardedBackend::shardRows(std::size_t n, std::size_t shards, std::size_t s) {
@@ -209,7 +215,8 @@ void ShardedBackend::prepare(const BoostProblem& problem) {
   State& s = *s_;
   requireCompleteProblem(problem, "sharded backend");
   const std::size_t n = problem.rows, shards = s.shards.size();
-  if (n < shards)
+  const auto [first, last] = s.reducer->rows(n);  // this process's rows; the other processes hold the rest
+  if (last - first < shards)
     throw InputError(optionMessage("--devices", std::to_string(shards) +
                                                     " devices need at least as many rows; the "
                                                     "data has " +
@@ -218,8 +225,8 @@ void ShardedBackend::prepare(const BoostProblem& problem) {
   s.policy = policy_;
   // One slice at a time: host memory grows by one shard's rows, not by a copy of the data.
   for (std::size_t d = 0; d < shards; ++d) {
-    const auto [begin, end] = shardRows(n, shards, d);
-    s.shards[d]->prepare(sliceOf(problem, begin, end)->problem);
+    const auto [begin, end] = shardRows(last - first, shards, d);
+    s.shards[d]->prepare(sliceOf(problem, first + begin, first + end)->problem);
   }
   const std::vector<Learner>& learners = *problem.learners;
   s.coefOffset.assign(learners.size(), 0);
@@ -257,7 +264,7 @@ std::vector<double> ShardedBackend::fitted() {
   std::vector<double> f;
   f.reserve(s_->problem.rows);
   for (const std::vector<double>& part : parts) f.insert(f.end(), part.begin(), part.end());
-  return f;
+  return s_->reducer->gather(f, s_->problem.rows);
 }
 
 CandidateScores ShardedBackend::candidates() {

@@ -30,6 +30,8 @@ class ShardedBackend final : public Backend {
   explicit ShardedBackend(std::vector<std::unique_ptr<RowShard>> shards,
                           std::unique_ptr<ShardReducer> reducer = nullptr);
   ~ShardedBackend() override;
+  // Replaces the reducer (before prepare()): e.g. MpiReducer (compute/MpiReducer.hpp) for one rank of several.
+  void setReducer(std::unique_ptr<ShardReducer> reducer);
   // backend "sharded", device "N shards: <device>; <device>...", kernel and precision of the first shard, scheme
   // "sharded-cached" or "sharded-gradient".
   BackendInfo info() const override;
