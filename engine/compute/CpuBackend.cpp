@@ -205,7 +205,10 @@ struct CpuBackend::State {
       std::vector<double> pairs(pairSize * kCrossLearnerChunk, 0.0);
 #pragma omp for schedule(dynamic, 1)
       for (int ch = 0; ch < chunks; ++ch) {
-        const auto [tb, te] = chunk(ch, kCrossLearnerChunk, todo.size());
+        // Plain variables, not a structured binding: the lambda below captures them (clang rejects capturing bindings
+        // before C++20; the fuzz build compiles this file with clang).
+        const auto range = chunk(ch, kCrossLearnerChunk, todo.size());
+        const std::size_t tb = range.first, te = range.second;
         auto fold = [&] {
           for (std::size_t t = tb; t < te; ++t) {
             const LearnerState& J = learners[todo[t]];
