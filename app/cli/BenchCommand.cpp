@@ -120,8 +120,23 @@ int runKernelBench(KernelBenchCli o) {
   return 0;
 }
 
-// "backend[:kernel[:precision]]", e.g. "cpu", "opencl:compact_x:float".
-ComputeSettings parseConfig(const std::string& text, const std::string& device) {
+// "backend[:kernel[:precision]][@A+B+...]", e.g. "cpu", "opencl:compact_x:float", "opencl::float@0:0+0:1" (that
+// config sharded over the devices A, B, ... as fit --devices A,B,... does).
+ComputeSettings parseConfig(const std::string& config, const std::string& device) {
+  const std::size_t at = config.find('@');
+  const std::string text = config.substr(0, at);
+  std::vector<std::string> devices;
+  if (at != std::string::npos) {
+    std::size_t start = at + 1;
+    while (true) {
+      const std::size_t plus = config.find('+', start);
+      devices.push_back(config.substr(start, plus == std::string::npos ? std::string::npos : plus - start));
+      if (devices.back().empty())
+        throw InputError(optionMessage("--configs", "'" + config + "' has an empty device after '@' or '+'"));
+      if (plus == std::string::npos) break;
+      start = plus + 1;
+    }
+  }
   std::vector<std::string> parts;
   std::size_t start = 0;
   while (true) {
@@ -140,7 +155,10 @@ ComputeSettings parseConfig(const std::string& text, const std::string& device) 
   if (parts.size() > 2 && parts[2] != "double" && parts[2] != "float")
     throw InputError(optionMessage("--configs", "precision '" + parts[2] + "' is not double or float"));
   if (parts.size() > 2) c.precision = precisionFromString(parts[2]);
-  if (c.backend == BackendKind::OpenCl) c.device = device;
+  if (!devices.empty() && c.backend != BackendKind::OpenCl)
+    throw InputError(optionMessage("--configs", "'" + config + "': devices after '@' need the opencl backend"));
+  if (c.backend == BackendKind::OpenCl) c.device = devices.empty() ? device : std::string();
+  c.devices = devices;
   return c;
 }
 
@@ -157,7 +175,8 @@ int runFitBench(FitBenchCli o) {
   o.bench.model.validate();
   for (const std::string& config : o.configs) {
     o.bench.configs.push_back(parseConfig(config, o.device));
-    if (o.bench.configs.back().backend == BackendKind::OpenCl) o.bench.configs.back().devices = o.devices;
+    ComputeSettings& c = o.bench.configs.back();
+    if (c.backend == BackendKind::OpenCl && c.devices.empty()) c.devices = o.devices;
   }
   o.bench.progress = progressTo(std::make_shared<ProgressPrinter>("bench fit", true, 1.0));
   const FitBenchReport report = runFitBenchmark(o.bench);
@@ -280,7 +299,8 @@ Command addFitBench(CLI::App* bench) {
                   "gaussian, binomial (y above its median) or poisson (counts from y); the others fit y as it is")
       ->capture_default_str();
   addTextListOption(sub, "--configs", o->configs,
-                    "Configs backend[:kernel[:precision]], e.g. cpu,opencl:compact_x:float")
+                    "Configs backend[:kernel[:precision]][@A+B...], e.g. cpu,opencl:compact_x:float,"
+                    "opencl::float@0:0+0:1 (sharded over devices A, B, ... as fit --devices A,B,...)")
       ->capture_default_str();
   sub->add_option("--device", o->device, "OpenCL device for the opencl configs: P:D or part of its name");
   sub->add_option("--devices", o->devices, "The opencl configs sharded over these devices (as fit --devices)")

@@ -17,6 +17,10 @@ struct BoostProblem {
   std::size_t rows = 0;
   const std::vector<double>* response = nullptr;       // y (n)
   std::vector<const std::vector<double>*> covariates;  // x of learner j (n), in learner order
+  // Optional, for a row slice that does not copy x: where set (one per learner), learner j's x is the `rows` values
+  // at covariateRows[j] and covariates[j] may be null. Only the sharded backend's slices set it; column(j) reads
+  // either.
+  std::vector<const double*> covariateRows;
   const std::vector<Learner>* learners = nullptr;
   double offset = 0.0;  // mu0: the family's offset (mean(y) for gaussian) or --offset
   double nu = 0.1;
@@ -29,6 +33,7 @@ struct BoostProblem {
   // gaussian, case weights, or a linear or factor learner. Otherwise the residual shortcut applies (u changes by
   // exactly the selected learner's step, so B_j'u can be updated from cached cross-products).
   bool gradientEachIteration() const;
+  const double* column(std::size_t j) const { return covariateRows.empty() ? covariates[j]->data() : covariateRows[j]; }
 };
 
 // Throws ComputeError "<backend>: incomplete problem ..." / "<backend>: no learners" (a programming error).

@@ -6,6 +6,7 @@
 // fit f. It never selects: it returns partial sums over its rows (B_j'(w u), sum v loss, B_j'B_l), the backend adds
 // them in a fixed order and tells every shard the same step.
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -23,6 +24,15 @@ class RowShard {
   // rows (rows, response, covariates, weights and oobWeights point at the slice; learners are the whole fit's, whose
   // P_j and Q_j come from all rows). The slice's vectors may be freed when prepare() returns.
   virtual void prepare(const BoostProblem& slice) = 0;
+  // The most rows one shard of this kind can hold for `problem` (the whole fit's problem), e.g. where the device's
+  // largest single allocation must hold the shard's x; the backend then splits a device's rows over that many
+  // pieces, each a sibling() on the same device.
+  virtual std::size_t maxRows(const BoostProblem& problem) const {
+    (void)problem;
+    return static_cast<std::size_t>(-1);
+  }
+  // A new, unprepared shard on the same device with the same settings (for a device's further pieces).
+  virtual std::unique_ptr<RowShard> sibling() const = 0;
   // This shard's part of c = (B_j'(w u))_j at the current f, learner after learner (sum_j k_j values; a factor's
   // entries as its learner orders them: the total, then the sums of levels 2..L).
   virtual std::vector<double> coefficients() = 0;

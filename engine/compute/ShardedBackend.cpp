@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "common/Error.hpp"
+#include "common/RunProfile.hpp"
 #include "compute/ExactScores.hpp"
 #include "compute/IterationPolicy.hpp"
 
@@ -34,7 +35,9 @@ void forEachShard(std::size_t shards, const std::function<void(std::size_t)>& ta
     if (e) std::rethrow_exception(e);
 }
 
-// The problem restricted to rows [begin, end), with copies of its slices in `storage`.
+// The problem restricted to rows [begin, end): y and the weights copied into the slice, the spline learners' x seen
+// in place (BoostProblem::covariateRows; a shard's upload reads them straight from the whole columns), the linear and
+// factor learners' x copied (their shards take vectors).
 struct Slice {
   std::vector<double> y, w, oob;
   std::vector<std::vector<double>> x;
@@ -52,8 +55,14 @@ std::unique_ptr<Slice> sliceOf(const BoostProblem& p, std::size_t begin, std::si
   s->y = rowsOf(*p.response, begin, end);
   s->problem.response = &s->y;
   s->x.resize(p.covariates.size());
+  s->problem.covariateRows.assign(p.covariates.size(), nullptr);
   for (std::size_t j = 0; j < p.covariates.size(); ++j) {
-    s->x[j] = rowsOf(*p.covariates[j], begin, end);
+    s->problem.covariateRows[j] = p.column(j) + begin;
+    if ((*p.learners)[j].isSpline()) {
+      s->problem.covariates[j] = nullptr;
+      continue;
+    }
+    s->x[j].assign(s->problem.covariateRows[j], s->problem.covariateRows[j] + (end - begin));
     s->problem.covariates[j] = &s->x[j];
   }
   if (p.weights) {
@@ -70,7 +79,12 @@ std::unique_ptr<Slice> sliceOf(const BoostProblem& p, std::size_t begin, std::si
 }  // namespace
 
 struct ShardedBackend::State {
-  std::vector<std::unique_ptr<RowShard>> shards;
+  // One shard per device as constructed, and the further pieces of a device whose rows one shard cannot hold
+  // (RowShard::maxRows); `shards` lists them all in device order, a device's pieces in row order.
+  std::vector<std::unique_ptr<RowShard>> devices;
+  std::vector<std::vector<std::unique_ptr<RowShard>>> pieces;
+  std::vector<RowShard*> shards;
+  std::size_t maxShardRows = 0;  // a cap on rows per shard (0: the shards' own maxRows)
   std::unique_ptr<ShardReducer> reducer;
   IterationPolicy policy;
   BoostProblem problem;
@@ -102,6 +116,29 @@ struct ShardedBackend::State {
     hostSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     exchangedBytes += static_cast<double>(sum.size() * sizeof(double) * shards.size());
     return sum;
+  }
+
+  // Gives device d the rows shardRows(last - first, devices, d) of [first, last) and splits them over as many
+  // pieces as its shard's maxRows() asks (each a sibling() on the same device, contiguous rows); `shards` becomes
+  // the list of every piece. Returns each piece's rows, in the order of `shards`.
+  std::vector<std::pair<std::size_t, std::size_t>> layOut(std::size_t first, std::size_t last) {
+    std::vector<std::pair<std::size_t, std::size_t>> ranges;
+    shards.clear();
+    for (std::size_t d = 0; d < devices.size(); ++d) {
+      const auto [begin, end] = ShardedBackend::shardRows(last - first, devices.size(), d);
+      std::size_t most = std::max<std::size_t>(1, devices[d]->maxRows(problem));
+      if (maxShardRows > 0) most = std::min(most, maxShardRows);
+      const std::size_t rows = end - begin;
+      const std::size_t count = (rows + most - 1) / most;
+      while (pieces[d].size() + 1 < count) pieces[d].push_back(devices[d]->sibling());
+      pieces[d].resize(std::max<std::size_t>(count, 1) - 1);
+      for (std::size_t q = 0; q < std::max<std::size_t>(count, 1); ++q) {
+        const auto [b, e] = ShardedBackend::shardRows(rows, std::max<std::size_t>(count, 1), q);
+        shards.push_back(q == 0 ? devices[d].get() : pieces[d][q - 1].get());
+        ranges.emplace_back(first + begin + b, first + begin + e);
+      }
+    }
+    return ranges;
   }
 
   int k(std::size_t j) const { return (*problem.learners)[j].numColumns(); }
@@ -181,7 +218,9 @@ struct ShardedBackend::State {
 ShardedBackend::ShardedBackend(std::vector<std::unique_ptr<RowShard>> shards, std::unique_ptr<ShardReducer> reducer)
     : s_(std::make_unique<State>()) {
   if (shards.empty()) throw ComputeError("sharded backend: no shards");
-  s_->shards = std::move(shards);
+  s_->devices = std::move(shards);
+  s_->pieces.resize(s_->devices.size());
+  for (const auto& shard : s_->devices) s_->shards.push_back(shard.get());
   s_->reducer = reducer ? std::move(reducer) : std::make_unique<LocalReducer>();
 }
 
@@ -195,14 +234,24 @@ void ShardedBackend::setReducer(std::unique_ptr<ShardReducer> reducer) {
 
 std::size_t ShardedBackend::shardCount() const { return s_->shards.size(); }
 
+std::size_t ShardedBackend::deviceCount() const { return s_->devices.size(); }
+
+void ShardedBackend::setMaxShardRows(std::size_t rows) {
+  s_->maxShardRows = rows;
+  s_->prepared = false;
+}
+
 std::pair<std::size_t, std::size_t> ShardedBackend::shardRows(std::size_t n, std::size_t shards, std::size_t s) {
   return {n * s / shards, n * (s + 1) / shards};
 }
 
 BackendInfo ShardedBackend::info() const {
-  BackendInfo info = s_->shards.front()->info();
+  BackendInfo info = s_->devices.front()->info();
   std::string devices;
-  for (const auto& shard : s_->shards) devices += (devices.empty() ? "" : "; ") + shard->info().device;
+  for (std::size_t d = 0; d < s_->devices.size(); ++d) {
+    devices += (devices.empty() ? "" : "; ") + s_->devices[d]->info().device;
+    if (!s_->pieces[d].empty()) devices += " (" + std::to_string(s_->pieces[d].size() + 1) + " pieces)";
+  }
   info.device = std::to_string(s_->shards.size()) + " shards: " + devices;
   info.backend = "sharded";
   info.tuning = s_->exchangeSummary();
@@ -214,19 +263,23 @@ BackendInfo ShardedBackend::info() const {
 void ShardedBackend::prepare(const BoostProblem& problem) {
   State& s = *s_;
   requireCompleteProblem(problem, "sharded backend");
-  const std::size_t n = problem.rows, shards = s.shards.size();
+  const std::size_t n = problem.rows;
   const auto [first, last] = s.reducer->rows(n);  // this process's rows; the other processes hold the rest
-  if (last - first < shards)
-    throw InputError(optionMessage("--devices", std::to_string(shards) +
+  if (last - first < s.devices.size())
+    throw InputError(optionMessage("--devices", std::to_string(s.devices.size()) +
                                                     " devices need at least as many rows; the "
                                                     "data has " +
                                                     std::to_string(n)));
   s.problem = problem;
   s.policy = policy_;
-  // One slice at a time: host memory grows by one shard's rows, not by a copy of the data.
-  for (std::size_t d = 0; d < shards; ++d) {
-    const auto [begin, end] = shardRows(last - first, shards, d);
-    s.shards[d]->prepare(sliceOf(problem, first + begin, first + end)->problem);
+  const std::vector<std::pair<std::size_t, std::size_t>> ranges = s.layOut(first, last);
+  // Every shard in parallel, each reading its rows of x in place (a slice copies only y, the weights and the
+  // linear and factor learners' x).
+  {
+    ScopedStage stage("shards set-up (in parallel)");
+    forEachShard(s.shards.size(), [&](std::size_t d) {
+      s.shards[d]->prepare(sliceOf(problem, ranges[d].first, ranges[d].second)->problem);
+    });
   }
   const std::vector<Learner>& learners = *problem.learners;
   s.coefOffset.assign(learners.size(), 0);

@@ -41,7 +41,12 @@ class ShardedBackend final : public Backend {
   std::vector<double> fitted() override;
   CandidateScores candidates() override;
 
+  // Shards in use (after prepare(): every device's pieces) and devices given.
   std::size_t shardCount() const;
+  std::size_t deviceCount() const;
+  // At most `rows` rows per shard (0: no cap beyond each shard's maxRows()): a device's rows then go to several
+  // pieces on it, as when its largest allocation cannot hold them (tests use a small cap). Takes effect at prepare().
+  void setMaxShardRows(std::size_t rows);
   // The rows [begin, end) of shard s of n rows: contiguous, sizes differing by at most one, in shard order.
   static std::pair<std::size_t, std::size_t> shardRows(std::size_t n, std::size_t shards, std::size_t s);
 

@@ -39,10 +39,10 @@ DeviceProblem::DeviceProblem(Context& context, const BoostProblem& problem, cons
   std::vector<const SplineBasis*> bases;
   std::vector<const double*> x;
   for (std::size_t j = 0; j < learners.size(); ++j) {
-    if (problem.covariates[j]->size() != n)
+    if (problem.covariateRows.empty() && problem.covariates[j]->size() != n)
       throw ComputeError("opencl backend: covariate '" + learners[j].name + "' size differs from rows");
     bases.push_back(&learners[j].basis);
-    x.push_back(problem.covariates[j]->data());
+    x.push_back(problem.column(j));
   }
   spec = learners.front().basis.spec();
   const std::size_t Ls = static_cast<std::size_t>(L), ks = static_cast<std::size_t>(k);

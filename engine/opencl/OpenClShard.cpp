@@ -166,6 +166,7 @@ void OpenClShard::prepare(const BoostProblem& slice) {
   BoostProblem splineProblem = slice;
   splineProblem.learners = &s.splines;
   splineProblem.covariates.resize(s.splines.size());
+  if (!splineProblem.covariateRows.empty()) splineProblem.covariateRows.resize(s.splines.size());
   s.device_ = std::make_unique<DeviceProblem>(*s.ctx, splineProblem,
                                               DeviceProblemOptions{s.kernelName, s.isDouble, s.forceGpuKernels});
   s.family = std::make_unique<FamilyKernels>(*s.ctx, deviceFamily(slice.family.family), s.isDouble);
@@ -186,6 +187,20 @@ void OpenClShard::prepare(const BoostProblem& slice) {
   s.problem.response = nullptr;  // the slice's vectors may be freed now
   s.problem.weights = s.problem.oobWeights = nullptr;
   s.problem.covariates.clear();
+  s.problem.covariateRows.clear();
+}
+
+std::size_t OpenClShard::maxRows(const BoostProblem& problem) const {
+  const std::uint64_t limit = s_->device.info.maxAllocationBytes;
+  std::size_t splines = 0;
+  for (const Learner& l : *problem.learners) splines += l.isSpline() ? 1 : 0;
+  if (limit == 0 || splines == 0) return RowShard::maxRows(problem);
+  const std::uint64_t perRow = splines * (s_->isDouble ? 8u : 4u);
+  return static_cast<std::size_t>(std::max<std::uint64_t>(1, (limit - limit / 16) / perRow));
+}
+
+std::unique_ptr<RowShard> OpenClShard::sibling() const {
+  return std::make_unique<OpenClShard>(s_->device, s_->kernelName, s_->isDouble, s_->forceGpuKernels);
 }
 
 std::vector<double> OpenClShard::coefficients() {

@@ -31,6 +31,10 @@ class OpenClShard final : public RowShard {
   ~OpenClShard() override;
   BackendInfo info() const override;
   void prepare(const BoostProblem& slice) override;
+  // Rows whose x (every spline learner's column, in the shard's precision) fits the device's largest single
+  // allocation, with 1/16 to spare.
+  std::size_t maxRows(const BoostProblem& problem) const override;
+  std::unique_ptr<RowShard> sibling() const override;
   std::vector<double> coefficients() override;
   void addStep(int learner, const std::vector<double>& delta) override;
   double lossSum() override;

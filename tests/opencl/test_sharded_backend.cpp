@@ -131,6 +131,8 @@ class TestShardedBackend : public QObject {
   void familiesEqualSingleDevice_data();
   void familiesEqualSingleDevice();
   void foldEqualsSingleDevice();
+  void piecesOfDevicesEqualSingleDevice_data();
+  void piecesOfDevicesEqualSingleDevice();
   void shardRowsAreContiguous();
   void devicesAddressedBySettings();
   void badDevicesAreInputErrors_data();
@@ -240,6 +242,48 @@ void TestShardedBackend::foldEqualsSingleDevice() {
   Booster sharded(data, s, twoShards(), fold, "fold 1");
   sharded.run(s.mstop);
   expectSameFit(sharded, single);
+}
+
+void TestShardedBackend::piecesOfDevicesEqualSingleDevice_data() {
+  QTest::addColumn<int>("family");
+  QTest::addColumn<QString>("response");
+  QTest::addColumn<bool>("ols");
+  QTest::newRow("gaussian, cache (GPU kernel variants)") << int(Family::Gaussian) << "y" << false;
+  QTest::newRow("binomial, weights, linear + factor") << int(Family::Binomial) << "bin" << true;
+}
+
+void TestShardedBackend::piecesOfDevicesEqualSingleDevice() {
+  // A device whose rows one shard cannot hold (RowShard::maxRows: its largest allocation; here a cap of 430 rows)
+  // gets several pieces on it: 1301 rows over 2 devices are 651 + 650 rows, 2 pieces each.
+  QFETCH(int, family);
+  QFETCH(QString, response);
+  QFETCH(bool, ols);
+  const auto data = randomData(1301);
+  ModelSettings s;
+  s.family = static_cast<Family>(family);
+  s.response = response.toStdString();
+  s.spline.knots = 8;
+  s.mstop = 60;
+  s.nu = 0.2;
+  s.learners = {"x1", "x2", "x3"};
+  if (ols) {
+    s.linears = {"lin"};
+    s.factors = {"fac"};
+    s.weights = "w";
+  }
+  Booster single(data, s, singleDevice(IterationPolicy::kDefaultRefreshInterval, !ols));
+  single.run(s.mstop);
+  auto backend = twoShards(IterationPolicy::kDefaultRefreshInterval, !ols);
+  ShardedBackend* sharded = backend.get();
+  sharded->setMaxShardRows(430);
+  Booster pieces(data, s, std::move(backend));
+  pieces.run(s.mstop);
+  QCOMPARE(sharded->deviceCount(), std::size_t(2));
+  QCOMPARE(sharded->shardCount(), std::size_t(4));
+  const std::string device = pieces.backendInfo().device;
+  QVERIFY2(device.rfind("4 shards: ", 0) == 0 && device.find("(2 pieces)") != std::string::npos, device.c_str());
+  QCOMPARE(pieces.backendInfo().scheme, std::string(ols ? "sharded-gradient" : "sharded-cached"));
+  expectSameFit(pieces, single);
 }
 
 void TestShardedBackend::shardRowsAreContiguous() {

@@ -8,6 +8,11 @@
 #   STEP=shard2  ...                                   # 2 GPUs (--devices A,B)
 #   STEP=shard4  ...                                   # 4 GPUs, where the machine has them
 #   STEP=report  ...                                   # efficiency table from the runs above (python3)
+#   STEP=scale   ...                                   # 1, 2 and 4 GPUs in ONE bench fit (one data set, configs
+#                                                      # opencl:compact_x:float@A, @A+B, @A+B+C+D), then its table
+#   STEP=big     ...                                   # ROWS on all GPUs only (n = 3e8 on 4: one GPU cannot hold it)
+# A device's rows that its largest allocation cannot hold go to several pieces on it (RowShard::maxRows), so one
+# GPU runs n = 1e8 through the sharded backend; result.json's device then says "(N pieces)".
 # Shape: n = $ROWS (default 1e8), p = 100 covariates, knots 20, mstop 1000, compact_x in float, the paper's data
 # generated in memory. bench fit reports set-up (setup_s: model frame, learners, uploads) and fit (fit_s) apart, and
 # the sharded backend's measured exchange per iteration (tuning: "exchange <t> us/iteration, <b> B/iteration").
@@ -34,7 +39,38 @@ bench() {  # name, then the device options
   echo "$name rc=$? wall $(( $(date +%s) - start )) s (data generation included)"
   tail -3 $D/$name-$ROWS.txt; grep -v "^bench fit:" $D/$name-$ROWS.err | tail -3
 }
+at() { echo "$gpus" | cut -d, -f1-"$1" | tr ',' '+'; }  # the first N addresses joined by '+' (a config's @ list)
+table() {  # the speed-up table of one multi-config bench fit report
+  python3 - "$1" <<'PY'
+import json, sys
+t = json.load(open(sys.argv[1]))["timings"]
+base = t[0]
+print(f"n = {base['rows']}, p = 100, knots 20, mstop 1000, compact_x float; speed-up and efficiency on fit_s against the first row")
+print("gpus  device                                        setup_s   fit_s   s/iter     speed-up  efficiency  same path  exchange")
+for r in t:
+    g = len(r["compute"]["devices"]) or 1
+    speed = base["fit_s"] / r["fit_s"]
+    g0 = len(base["compute"]["devices"]) or 1
+    print(f"{g:4}  {r['device'][:44]:44}  {r['setup_s']:7.1f}  {r['fit_s']:7.2f}  {r['seconds_per_iteration']*1e3:6.2f} ms"
+          f"  {speed:7.2f}x  {speed * g0 / g:9.0%}   {r['same_path_iterations']:8}  {r.get('tuning', '')}")
+PY
+}
+multi() {  # name, then configs
+  local name=$1; shift
+  { uptime; free -g; nvidia-smi --query-gpu=index,name,memory.total --format=csv,noheader 2>/dev/null; } > $D/$name-$ROWS.env
+  local start=$(date +%s)
+  timeout 590 $G bench fit --rows $ROWS --covariates 100 --knots 20 --mstop 1000 --reps 1 --configs "$@" \
+    --out $D/$name-$ROWS > $D/$name-$ROWS.txt 2> $D/$name-$ROWS.err
+  echo "$name rc=$? wall $(( $(date +%s) - start )) s (data generation included)"
+  cat $D/$name-$ROWS.txt; grep -v "^bench fit:" $D/$name-$ROWS.err | tail -3
+  [ -f $D/$name-$ROWS.json ] && table $D/$name-$ROWS.json | tee $D/$name-$ROWS-table.txt
+}
+n=$(echo "$gpus" | tr ',' '\n' | grep -c .)
 case $STEP in
+  scale) c="opencl:compact_x:float@$(at 1),opencl:compact_x:float@$(at 2)"
+         [ "$n" -ge 4 ] && c="$c,opencl:compact_x:float@$(at 4)"
+         multi scale $c ;;
+  big) multi big "opencl:compact_x:float@$(at $n)" ;;
   devices) nvidia-smi topo -m | tee $D/topo.txt; $G devices | tee $D/devices.txt; echo "GPUs: $gpus" ;;
   one) bench one --device "$(first 1)" ;;
   shard1) bench shard1 --devices "$(first 1)" ;;
