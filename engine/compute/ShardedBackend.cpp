@@ -2,38 +2,17 @@
 
 #include <algorithm>
 #include <chrono>
-#include <exception>
 #include <functional>
-#include <thread>
 
 #include "common/Error.hpp"
 #include "common/RunProfile.hpp"
 #include "compute/ExactScores.hpp"
 #include "compute/IterationPolicy.hpp"
+#include "compute/ShardWorkers.hpp"
 
 namespace gb {
 
 namespace {
-
-// Runs task(s) for every shard, one thread each when there are several; rethrows the first failure in shard order
-// after all have finished (a shard's device must not be left mid-command).
-void forEachShard(std::size_t shards, const std::function<void(std::size_t)>& task) {
-  if (shards == 1) return task(0);
-  std::vector<std::exception_ptr> errors(shards);
-  std::vector<std::thread> threads;
-  threads.reserve(shards);
-  for (std::size_t s = 0; s < shards; ++s)
-    threads.emplace_back([&, s] {
-      try {
-        task(s);
-      } catch (...) {
-        errors[s] = std::current_exception();
-      }
-    });
-  for (std::thread& t : threads) t.join();
-  for (const std::exception_ptr& e : errors)
-    if (e) std::rethrow_exception(e);
-}
 
 // The problem restricted to rows [begin, end): y and the weights copied into the slice, the spline learners' x seen
 // in place (BoostProblem::covariateRows; a shard's upload reads them straight from the whole columns), the linear and
@@ -84,7 +63,8 @@ struct ShardedBackend::State {
   std::vector<std::unique_ptr<RowShard>> devices;
   std::vector<std::vector<std::unique_ptr<RowShard>>> pieces;
   std::vector<RowShard*> shards;
-  std::size_t maxShardRows = 0;  // a cap on rows per shard (0: the shards' own maxRows)
+  std::size_t maxShardRows = 0;
+  ShardWorkers workers;  // one host thread per shard  // a cap on rows per shard (0: the shards' own maxRows)
   std::unique_ptr<ShardReducer> reducer;
   IterationPolicy policy;
   BoostProblem problem;
@@ -105,7 +85,7 @@ struct ShardedBackend::State {
   // Every shard's vector from `part`, added in shard order, then across processes.
   std::vector<double> reduce(const std::function<std::vector<double>(RowShard&)>& part) {
     std::vector<std::vector<double>> parts(shards.size());
-    forEachShard(shards.size(), [&](std::size_t s) { parts[s] = part(*shards[s]); });
+    workers.run(shards.size(), [&](std::size_t s) { parts[s] = part(*shards[s]); });
     const auto start = std::chrono::steady_clock::now();
     std::vector<double> sum = parts[0];
     for (std::size_t s = 1; s < parts.size(); ++s) {
@@ -277,7 +257,7 @@ void ShardedBackend::prepare(const BoostProblem& problem) {
   // linear and factor learners' x).
   {
     ScopedStage stage("shards set-up (in parallel)");
-    forEachShard(s.shards.size(), [&](std::size_t d) {
+    s.workers.run(s.shards.size(), [&](std::size_t d) {
       s.shards[d]->prepare(sliceOf(problem, ranges[d].first, ranges[d].second)->problem);
     });
   }
@@ -313,7 +293,7 @@ void ShardedBackend::iterate(int count, std::vector<IterationResult>& out) {
 
 std::vector<double> ShardedBackend::fitted() {
   std::vector<std::vector<double>> parts(s_->shards.size());
-  forEachShard(parts.size(), [&](std::size_t d) { parts[d] = s_->shards[d]->fitted(); });
+  s_->workers.run(parts.size(), [&](std::size_t d) { parts[d] = s_->shards[d]->fitted(); });
   std::vector<double> f;
   f.reserve(s_->problem.rows);
   for (const std::vector<double>& part : parts) f.insert(f.end(), part.begin(), part.end());

@@ -321,6 +321,12 @@ void Buffer::write(Context& ctx, const void* host, std::size_t bytes, std::size_
         "clEnqueueWriteBuffer");
 }
 
+void Buffer::enqueueWrite(Context& ctx, const void* host, std::size_t bytes, std::size_t offset) {
+  checkRange(offset, bytes, bytes_, "Buffer::enqueueWrite");
+  check(clEnqueueWriteBuffer(ctx.queue(), mem_, CL_FALSE, offset, bytes, host, 0, nullptr, nullptr),
+        "clEnqueueWriteBuffer");
+}
+
 void Buffer::read(Context& ctx, void* host, std::size_t bytes, std::size_t offset) const {
   checkRange(offset, bytes, bytes_, "Buffer::read");
   finishBeforeTransfer(ctx);

@@ -81,6 +81,9 @@ class Buffer {
   cl_mem get() const { return mem_; }
   std::size_t bytes() const { return bytes_; }
   void write(Context& ctx, const void* host, std::size_t bytes, std::size_t offset = 0);
+  // The write queued without waiting: `host` must stay unchanged until a later blocking call on ctx's queue (a
+  // read, finish()) has returned.
+  void enqueueWrite(Context& ctx, const void* host, std::size_t bytes, std::size_t offset = 0);
   void read(Context& ctx, void* host, std::size_t bytes, std::size_t offset = 0) const;
   void fill(Context& ctx, const void* pattern, std::size_t patternBytes);
 

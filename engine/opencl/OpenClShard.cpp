@@ -31,6 +31,11 @@ struct OpenClShard::State {
   std::vector<OlsLearner> ols;
   Buffer weights, riskWeights, riskPartials, olsPartials;
   double param = 0.0, riskConstant = 0.0;
+  // The last step's values, kept until the queue has written them (addStep queues the writes without waiting).
+  cl_int stepIndex = 0;
+  bool stepPending = false;  // until a blocking call on the queue
+  std::vector<double> stepValues;
+  std::vector<float> stepFloats;
   double transferSeconds = 0.0;
   // Unweighted Gaussian: the loss (y - f)^2 is g^2, whose partial sums the compact update writes; valid after a
   // spline step (a linear or factor step does not write them).
@@ -42,6 +47,7 @@ struct OpenClShard::State {
     ctx->finish();
     const auto start = std::chrono::steady_clock::now();
     auto result = copy();
+    stepPending = false;
     transferSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return result;
   }
@@ -127,14 +133,6 @@ struct OpenClShard::State {
     olsKernels->levelUpdate(o.values, values, p().mu);
     ctx->finish();  // `values` is released at the end of this scope
   }
-
-  // Row `learner` of a learners x k REAL buffer := values (k of them).
-  void writeRow(Buffer& buffer, int learner, const std::vector<double>& values) {
-    const std::size_t bytes = values.size() * p().realBytes(), offset = static_cast<std::size_t>(learner) * bytes;
-    if (isDouble) return buffer.write(*ctx, values.data(), bytes, offset);
-    const std::vector<float> f(values.begin(), values.end());
-    buffer.write(*ctx, f.data(), bytes, offset);
-  }
 };
 
 OpenClShard::OpenClShard(const Device& device, const std::string& kernelName, bool isDouble, bool forceGpuKernels)
@@ -219,12 +217,20 @@ void OpenClShard::addStep(int learner, const std::vector<double>& delta) {
   s.updatePartialsCurrent = learner < p.L;
   if (learner >= p.L) return s.addOlsStep(s.ols.at(static_cast<std::size_t>(learner - p.L)), delta);
   if (delta.size() != static_cast<std::size_t>(p.k)) throw ComputeError("opencl shard: step of the wrong size");
-  s.timedTransfer([&] {
-    s.writeRow(p.delta, learner, delta);
-    const cl_int index = learner;
-    p.index.write(*s.ctx, &index, sizeof(index));
-    return 0;
-  });
+  // Queued without waiting (the step's values stay in the shard until lossSum's blocking read, after which the
+  // in-order queue has done the writes and the update): one round trip an iteration, not three.
+  if (s.stepPending) s.ctx->finish();  // a second step before any blocking call: the first one's values are read
+  s.stepPending = true;
+  s.stepIndex = learner;
+  s.stepValues.assign(delta.begin(), delta.end());
+  const std::size_t rowBytes = delta.size() * p.realBytes(), offset = static_cast<std::size_t>(learner) * rowBytes;
+  if (s.isDouble) {
+    p.delta.enqueueWrite(*s.ctx, s.stepValues.data(), rowBytes, offset);
+  } else {
+    s.stepFloats.assign(delta.begin(), delta.end());
+    p.delta.enqueueWrite(*s.ctx, s.stepFloats.data(), rowBytes, offset);
+  }
+  p.index.enqueueWrite(*s.ctx, &s.stepIndex, sizeof(s.stepIndex));
   p.update();  // f += nu B_l delta_l (and g = y - f, replaced by the next gradient)
 }
 

@@ -11,6 +11,7 @@
 #   STEP=scale   ...                                   # 1, 2 and 4 GPUs in ONE bench fit (one data set, configs
 #                                                      # opencl:compact_x:float@A, @A+B, @A+B+C+D), then its table
 #   STEP=big     ...                                   # ROWS on all GPUs only (n = 3e8 on 4: one GPU cannot hold it)
+#   STEP=profile ...                                   # all GPUs with --profile: stages and kernels by name
 # A device's rows that its largest allocation cannot hold go to several pieces on it (RowShard::maxRows), so one
 # GPU runs n = 1e8 through the sharded backend; result.json's device then says "(N pieces)".
 # Shape: n = $ROWS (default 1e8), p = 100 covariates, knots 20, mstop 1000, compact_x in float, the paper's data
@@ -71,6 +72,7 @@ case $STEP in
          [ "$n" -ge 4 ] && c="$c,opencl:compact_x:float@$(at 4)"
          multi scale $c ;;
   big) multi big "opencl:compact_x:float@$(at $n)" ;;
+  profile) multi profile "opencl:compact_x:float@$(at $n)" --profile; grep -v "^bench fit:" $D/profile-$ROWS.err ;;
   devices) nvidia-smi topo -m | tee $D/topo.txt; $G devices | tee $D/devices.txt; echo "GPUs: $gpus" ;;
   one) bench one --device "$(first 1)" ;;
   shard1) bench shard1 --devices "$(first 1)" ;;
