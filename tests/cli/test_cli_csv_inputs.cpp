@@ -36,11 +36,6 @@ QStringList fitArgs(const Scratch& scratch, const QString& data) {
           "--quiet"};
 }
 
-nlohmann::json readJson(const QString& path) {
-  const QByteArray text = readFile(path);
-  return nlohmann::json::parse(text.constData(), text.constData() + text.size());
-}
-
 }  // namespace
 
 class CliCsvInputsTest : public QObject {
@@ -124,10 +119,10 @@ void CliCsvInputsTest::fitsLikePlainText() {
   writeFile(scratch.path("data.csv"), contents);
   const CliResult plainFit = runGamboost(fitArgs(scratch, scratch.path("plain.csv")));
   QVERIFY2(plainFit.exitCode == 0, qPrintable(plainFit.describe()));
-  const nlohmann::json expected = readJson(scratch.path("result.json"));
+  const nlohmann::json expected = readJsonFile(scratch.path("result.json"));
   const CliResult fit = runGamboost(fitArgs(scratch, scratch.path("data.csv")));
   QVERIFY2(fit.exitCode == 0 && fit.err.isEmpty(), qPrintable(fit.describe()));
-  const nlohmann::json got = readJson(scratch.path("result.json"));
+  const nlohmann::json got = readJsonFile(scratch.path("result.json"));
   QCOMPARE(got["fitted"].size(), std::size_t{60});
   for (const char* key : {"fitted", "offset", "path", "learners"}) QVERIFY2(got[key] == expected[key], key);
 }

@@ -13,15 +13,6 @@
 using namespace gbtest;
 using nlohmann::json;
 
-namespace {
-
-json readJson(const QString& path) {
-  const QByteArray text = readFile(path);
-  return json::parse(text.constData(), text.constData() + text.size());
-}
-
-}  // namespace
-
 class CliDevicesTest : public QObject {
   Q_OBJECT
 
@@ -77,7 +68,7 @@ void CliDevicesTest::fitOnTwoSubDevicesEqualsOneDevice() {
       runGamboost(common + QStringList{"--devices", address_ + "/2", "--out", scratch.path("2.json")});
   if (two.exitCode == 2 && two.err.contains("cannot be split")) QSKIP(qPrintable(two.err));
   QVERIFY2(two.exitCode == 0, qPrintable(two.describe()));
-  const json a = readJson(scratch.path("1.json")), b = readJson(scratch.path("2.json"));
+  const json a = readJsonFile(scratch.path("1.json")), b = readJsonFile(scratch.path("2.json"));
   QCOMPARE(b["path"]["learner"], a["path"]["learner"]);
   double diff = 0.0, norm = 0.0;
   for (std::size_t i = 0; i < a["fitted"].size(); ++i) {
@@ -101,7 +92,7 @@ void CliDevicesTest::benchFitTakesDevices() {
                                    address_ + "/2", "--out", prefix});
   if (r.exitCode == 2 && r.err.contains("cannot be split")) QSKIP(qPrintable(r.err));
   QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
-  const json report = readJson(prefix + ".json");
+  const json report = readJsonFile(prefix + ".json");
   QCOMPARE(report["timings"].size(), std::size_t(1));
   QCOMPARE(report["timings"][0]["backend"].get<std::string>(), std::string("sharded"));
 }

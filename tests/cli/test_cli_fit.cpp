@@ -20,11 +20,6 @@ constexpr int kMstop = 40;
 constexpr int kCovariates = 6;
 constexpr int kSeed = 7;  // generate's seed: printed on failure via the command lines below
 
-json readJson(const QString& path) {
-  const QByteArray text = readFile(path);
-  return json::parse(text.constData(), text.constData() + text.size());
-}
-
 // CSV of generate: column c of every data row (header skipped).
 std::vector<double> csvColumn(const QString& path, int c) {
   std::vector<double> values;
@@ -76,7 +71,7 @@ void CliFitTest::initTestCase() {
                       "--model", model_, "--summary", "--quiet"});
   QVERIFY2(fit_.exitCode == 0, qPrintable(fit_.describe()));
   QVERIFY2(fit_.err.isEmpty(), qPrintable(fit_.describe()));  // --quiet: stderr stays empty on success
-  r_ = readJson(result_);
+  r_ = readJsonFile(result_);
 }
 
 void CliFitTest::resultHasDocumentedSchema() {
@@ -179,7 +174,7 @@ void CliFitTest::summaryNamesSelectedAndTruth() {
   // The truth file names 2 informative covariates; with amplitude-10 sines both must be found.
   QVERIFY2(s.contains("2 of 2 informative covariates selected"), qPrintable(s));
   // The most selected learner is listed first, with its count from the path.
-  const json truth = readJson(data_ + ".truth.json");
+  const json truth = readJsonFile(data_ + ".truth.json");
   std::map<std::string, int> counts;
   for (const json& index : r_["path"]["learner"])
     ++counts[r_["learners"].at(index.get<std::size_t>())["name"].get<std::string>()];
@@ -197,10 +192,10 @@ void CliFitTest::presetIsOverriddenByExplicitOptions() {
   const CliResult r = runGamboost(
       {"fit", "--data", data_, "--preset", "paper", "--knots", "8", "--mstop", "5", "--out", out, "--quiet"});
   QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
-  const json settings = readJson(out)["settings"];
+  const json settings = readJsonFile(out)["settings"];
   const std::string text = settings.dump();
   // Explicit: 8 knots, mstop 5; from the paper preset: ridge penalty, clamped knots, trace edf 1.
-  QVERIFY2(readJson(out)["learners"][0]["k"].get<int>() == 8 + 3 + 1, text.c_str());
+  QVERIFY2(readJsonFile(out)["learners"][0]["k"].get<int>() == 8 + 3 + 1, text.c_str());
   QVERIFY2(settings["mstop"].get<int>() == 5, text.c_str());
   QVERIFY2(text.find("ridge") != std::string::npos, text.c_str());
   QVERIFY2(text.find("clamped") != std::string::npos, text.c_str());
@@ -219,7 +214,7 @@ void CliFitTest::generateIsReproducible() {
   QCOMPARE(a.count('\n'), 51);  // header + 50 rows
   QCOMPARE(a, b);               // the seed alone decides the file
   QVERIFY(a != c);
-  const json truth = readJson(scratch_.path("seed7a.csv.truth.json"));
+  const json truth = readJsonFile(scratch_.path("seed7a.csv.truth.json"));
   QCOMPARE(truth["informative"].size(), std::size_t(1));
 }
 

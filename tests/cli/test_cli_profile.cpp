@@ -15,11 +15,6 @@ namespace {
 constexpr int kMstop = 25;
 constexpr int kSeed = 5;
 
-json readJson(const QString& path) {
-  const QByteArray text = readFile(path);
-  return json::parse(text.constData(), text.constData() + text.size());
-}
-
 const json* stageNamed(const json& profile, const std::string& name) {
   for (const json& s : profile["stages"])
     if (s["name"] == name) return &s;
@@ -46,7 +41,7 @@ class CliProfileTest : public QObject {
     const CliResult r = runGamboost({"fit", "--data", data_, "--knots", "6", "--mstop", QString::number(kMstop),
                                      "--backend", "opencl", "--profile", "--quiet", "--out", out});
     QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
-    const json result = readJson(out);
+    const json result = readJsonFile(out);
     QVERIFY(result.contains("profile"));
     const json& profile = result["profile"];
     QCOMPARE(profile["iterations"].get<int>(), kMstop);
@@ -87,7 +82,7 @@ class CliProfileTest : public QObject {
     const CliResult r =
         runGamboost({"fit", "--data", data_, "--knots", "6", "--mstop", "10", "--profile", "--quiet", "--out", out});
     QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
-    const json profile = readJson(out)["profile"];
+    const json profile = readJsonFile(out)["profile"];
     QVERIFY(profile["kernels"].empty());
     QCOMPARE(profile["device_copy_gb_per_s"].get<double>(), 0.0);
     QVERIFY(stageNamed(profile, "basis and Gram") != nullptr);
@@ -100,7 +95,7 @@ class CliProfileTest : public QObject {
     const QString out = scratch_.path("plain.json");
     const CliResult r = runGamboost({"fit", "--data", data_, "--knots", "6", "--mstop", "10", "--quiet", "--out", out});
     QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
-    QVERIFY(!readJson(out).contains("profile"));
+    QVERIFY(!readJsonFile(out).contains("profile"));
     QVERIFY(r.err.isEmpty());
   }
 

@@ -90,6 +90,11 @@ QByteArray readFile(const QString& path) {
   return file.readAll();
 }
 
+nlohmann::json readJsonFile(const QString& path) {
+  const QByteArray text = readFile(path);
+  return nlohmann::json::parse(text.constData(), text.constData() + text.size());
+}
+
 QByteArray smallCsv(int rows) {
   QByteArray csv = "y,x1,x2,x3\n";
   for (int i = 0; i < rows; ++i) {

@@ -6,6 +6,7 @@
 #include <QStringList>
 #include <QTemporaryDir>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <vector>
 
 namespace gbtest {
@@ -43,6 +44,8 @@ class Scratch {
 
 void writeFile(const QString& path, const QByteArray& contents);
 QByteArray readFile(const QString& path);
+// The file parsed as JSON (nlohmann::json throws on a missing or broken file, which fails the test with its message).
+nlohmann::json readJsonFile(const QString& path);
 
 // Small deterministic data (no random numbers, so nothing to seed): y = 2 + sin(2 pi x1) + x2^2, x3 pure noise-free
 // filler. `rows` data rows, header "y,x1,x2,x3"; x values span [0, 1] exactly (first and last rows hit the ends).
