@@ -62,7 +62,8 @@ nlohmann::json resultJson(const Booster& booster, const Model& model, const FitO
                           ShardReducer* group) {
   nlohmann::json result = model.toJson();
   const ModelFrame& frame = booster.frame();
-  const std::vector<double> fitted = booster.fitted();  // every rank's, in rank order; then their rows (both collective)
+  const std::vector<double> fitted =
+      booster.fitted();  // every rank's, in rank order; then their rows (both collective)
   result["fitted"] = fittedByInputRow(fitted, group ? allKeptRows(*group, frame) : frame.keptRows, frame.inputRows);
   result["rows_used"] = frame.usedRows;
   result["rows_omitted"] = frame.omittedRows();
@@ -202,7 +203,7 @@ int runFit(const FitOptions& o, const std::vector<Override>& overrides, bool wri
   Booster& booster = *fitted;
   const std::uint64_t resultBytes =
       resultBytesEstimate(booster.frame().inputRows, booster.settings(), booster.learners().size()) *
-                                    (o.holdout > 0.0 ? 2 : 1);  // "holdout": a risk curve and the held-out rows
+      (o.holdout > 0.0 ? 2 : 1);  // "holdout": a risk curve and the held-out rows
   if (writes) {
     outputs.setExpectedBytes(o.out, resultBytes + (o.bands > 0 ? bandsBytesEstimate(booster) : 0));
     if (!o.model.empty()) outputs.setExpectedBytes(o.model, resultBytes / 2);

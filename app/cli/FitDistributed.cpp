@@ -38,10 +38,9 @@ std::vector<std::size_t> allKeptRows(ShardReducer& group, const ModelFrame& fram
 }
 
 nlohmann::json distributedRecord(ShardReducer& group, const CsvPartInfo& part) {
-  const std::vector<std::vector<double>> all =
-      group.allGather({static_cast<double>(part.begin), static_cast<double>(part.end),
-                       static_cast<double>(part.firstRow), static_cast<double>(part.rows),
-                       static_cast<double>(part.rowsRead)});
+  const std::vector<std::vector<double>> all = group.allGather(
+      {static_cast<double>(part.begin), static_cast<double>(part.end), static_cast<double>(part.firstRow),
+       static_cast<double>(part.rows), static_cast<double>(part.rowsRead)});
   nlohmann::json parts = nlohmann::json::array();
   for (std::size_t r = 0; r < all.size(); ++r) {
     const std::vector<double>& p = all[r];

@@ -1,8 +1,9 @@
 #pragma once
 // The processes of `mpirun -np N gamboost fit --distributed` (issue 15): one MPI rank per process, each reading its own
 // part of the CSV (data/CsvPart.hpp) and driving the sharded backend (compute/ShardedBackend.hpp) on those rows;
-// MpiReducer (a common/ShardReducer.hpp) combines their partial sums and counts over MPI_COMM_WORLD. Built only where CMake found MPI (GB_WITH_MPI, GB_HAVE_MPI); elsewhere MpiSession throws
-// InputError "--distributed: this build has no MPI ...".
+// MpiReducer (a common/ShardReducer.hpp) combines their partial sums and counts over MPI_COMM_WORLD. Built only where
+// CMake found MPI (GB_WITH_MPI, GB_HAVE_MPI); elsewhere MpiSession throws InputError "--distributed: this build has no
+// MPI ...".
 #include <cstddef>
 #include <memory>
 #include <vector>

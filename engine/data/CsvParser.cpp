@@ -139,7 +139,8 @@ std::string CsvParser::blankLineMessage(std::size_t fields, bool afterCr) {
 namespace {
 
 // Whether every text reads as a number once its decimal commas are points.
-bool allNumbersWithPoints(const std::vector<std::string>& texts, const std::function<std::string_view(std::string_view)>& trim) {
+bool allNumbersWithPoints(const std::vector<std::string>& texts,
+                          const std::function<std::string_view(std::string_view)>& trim) {
   for (const std::string& text : texts) {
     std::string number(trim(text));
     std::replace(number.begin(), number.end(), ',', '.');

@@ -67,12 +67,12 @@ class CsvParser {
   // What the processes exchange about their parts before the table is final: the checks that need the whole file.
   struct PartSummary {
     std::size_t rows = 0;
-    long endLine = 0;                  // the line after the part's last
-    std::string error;                 // the InputError that stopped this part's rows, "" when none
-    long trailingBlankLine = 0;        // the first of the blank lines that end this part (0: it ends in a row)
+    long endLine = 0;            // the line after the part's last
+    std::string error;           // the InputError that stopped this part's rows, "" when none
+    long trailingBlankLine = 0;  // the first of the blank lines that end this part (0: it ends in a row)
     bool trailingBlankAfterCr = false;
-    std::vector<char> text;            // per column: turned text in this part
-    std::vector<long> infiniteLine;    // per column: the first infinite value (0: none)
+    std::vector<char> text;          // per column: turned text in this part
+    std::vector<long> infiniteLine;  // per column: the first infinite value (0: none)
     std::vector<std::string> infiniteText;
     std::vector<long> decimalCommaLine;  // per column: the first text that reads as a number with a decimal comma
     std::vector<std::string> decimalCommaText;

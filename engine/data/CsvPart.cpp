@@ -78,13 +78,14 @@ std::uint64_t lineStartAtOrAfter(const char* file, std::uint64_t from, std::uint
 // Where part p of `parts` starts: byte p S / N of the data (S bytes from `from`), moved on to a line start.
 std::uint64_t partStart(const csv::MappedFile& file, std::uint64_t from, int p, int parts) {
   const std::uint64_t bytes = file.size() - from, n = static_cast<std::uint64_t>(parts);
-  const std::uint64_t at = from + bytes / n * static_cast<std::uint64_t>(p) + bytes % n * static_cast<std::uint64_t>(p) / n;
+  const std::uint64_t at =
+      from + bytes / n * static_cast<std::uint64_t>(p) + bytes % n * static_cast<std::uint64_t>(p) / n;
   return lineStartAtOrAfter(file.data(), from, file.size(), at);
 }
 
 // Every process reads the whole file and keeps its share of the rows (sizes differing by at most one).
-Dataset wholeFileShare(const std::string& path, ShardReducer& group, const CsvOptions& options,
-                       std::uint64_t fileBytes, CsvPartInfo& info) {
+Dataset wholeFileShare(const std::string& path, ShardReducer& group, const CsvOptions& options, std::uint64_t fileBytes,
+                       CsvPartInfo& info) {
   Dataset data = readCsv(path, options);
   const std::size_t n = data.rows(), parts = static_cast<std::size_t>(group.processes());
   const std::size_t p = static_cast<std::size_t>(group.process());

@@ -22,7 +22,7 @@
 namespace gb {
 
 struct CsvPartInfo {
-  std::uint64_t begin = 0, end = 0;  // the bytes of the file this process parsed (the whole file on a fallback)
+  std::uint64_t begin = 0, end = 0;    // the bytes of the file this process parsed (the whole file on a fallback)
   std::size_t firstRow = 0, rows = 0;  // its rows of the table: [firstRow, firstRow + rows)
   std::size_t rowsRead = 0;            // rows it parsed: `rows`, or every row of the file on a fallback
   std::string wholeFile;               // "" when each process read its part; else why each read the whole file

@@ -36,8 +36,7 @@ Learner olsLearner(const std::string& name, int column, LearnerType type, double
                    const ModelSettings& settings);
 
 // buildLearners with the rows spread over processes (learner/LearnerTogether.cpp).
-std::vector<Learner> buildLearnersTogether(const ModelFrame& frame, const ModelSettings& settings,
-                                           ShardReducer& group);
+std::vector<Learner> buildLearnersTogether(const ModelFrame& frame, const ModelSettings& settings, ShardReducer& group);
 
 // build(j) for j = 0..count-1 across the cores; the first failing learner in learner order is reported, whichever
 // thread met it first.

@@ -48,7 +48,8 @@ void checkRanges(const ModelFrame& frame, const ModelSettings& settings, const s
     const CovariateScan scan = scanCovariate(x.data(), x.size());
     lo[static_cast<std::size_t>(j)] = scan.lo;
     hi[static_cast<std::size_t>(j)] = scan.hi;
-    if (scan.firstNonFinite < x.size()) firstBad[static_cast<std::size_t>(j)] = static_cast<double>(scan.firstNonFinite);
+    if (scan.firstNonFinite < x.size())
+      firstBad[static_cast<std::size_t>(j)] = static_cast<double>(scan.firstNonFinite);
   }
   const std::vector<std::vector<double>> bad = group.allGather(firstBad);
   reduceMin(&group, lo);
@@ -127,10 +128,18 @@ std::vector<Learner> buildLearnersTogether(const ModelFrame& frame, const ModelS
       const std::vector<std::string>& levels = frame.data->levelsOf(static_cast<std::size_t>(spec.column));
       return finishFactor(spec.name, spec.column, levels, std::vector<double>(s, s + levels.size()), settings);
     }
-    Learner learner{spec.name, spec.column, SplineBasis(lo[j], hi[j], settings.spline), LearnerType::Spline,
-                    {},        {},          {},
-                    0.0,       0.0,         {},
-                    {},        {}};
+    Learner learner{spec.name,
+                    spec.column,
+                    SplineBasis(lo[j], hi[j], settings.spline),
+                    LearnerType::Spline,
+                    {},
+                    {},
+                    {},
+                    0.0,
+                    0.0,
+                    {},
+                    {},
+                    {}};
     const int k = learner.basis.numColumns();
     learner.gram = Eigen::Map<const Eigen::MatrixXd>(s, k, k);
     learner.penalty = penaltyMatrix(k, settings.penalty, settings.differences);

@@ -181,7 +181,7 @@ std::shared_ptr<const Dataset> usedRows(const std::shared_ptr<const Dataset>& da
     out->levels.push_back(data->levelsOf(c));
     std::vector<double> column;
     column.reserve(f.keptRows.size());
-    for (std::size_t i : f.keptRows) column.push_back(data->columns[c][i]);
+    for (std::size_t i : f.keptRows) column.push_back(data->columns[c][i - data->firstRow]);  // keptRows: input rows
     out->columns.push_back(std::move(column));
   }
   return out;

@@ -18,8 +18,8 @@
 using namespace gbtest;
 using nlohmann::json;
 
-#define SKIP_WITHOUT_MPI_OR_DEVICE()                                                            \
-  do {                                                                                          \
+#define SKIP_WITHOUT_MPI_OR_DEVICE()                                                           \
+  do {                                                                                         \
     if (mpirun_.isEmpty()) QSKIP("mpirun is missing (scripts/setup.sh installs openmpi-bin)"); \
     if (address_.isEmpty()) QSKIP("no OpenCL device");                                         \
   } while (false)
@@ -119,9 +119,9 @@ void CliDistributedReadTest::initTestCase() {
 }
 
 QStringList CliDistributedReadTest::fitOptions(const QString& data, const QString& family) const {
-  return {"fit",      "--data",   data,     "--family", family,      "--response", "y",      "--spline",
-          "x1,x2",    "--linear", "z",      "--factor", "g,h",       "--knots",    "8",      "--mstop",
-          "100",      "--precision", "double", "--device", address_, "--quiet"};
+  return {"fit",   "--data",      data,     "--family", family,   "--response", "y", "--spline",
+          "x1,x2", "--linear",    "z",      "--factor", "g,h",    "--knots",    "8", "--mstop",
+          "100",   "--precision", "double", "--device", address_, "--quiet"};
 }
 
 void CliDistributedReadTest::ranksEqualOneProcess_data() {
@@ -140,7 +140,8 @@ void CliDistributedReadTest::ranksEqualOneProcess() {
   const QString data = scratch_.path(family + ".csv");
   const QString one = scratch_.path(family + "-one.json");
   if (!QFileInfo::exists(one)) {
-    const CliResult r = runGamboost(fitOptions(data, family) + QStringList{"--backend", "opencl", "--out", one}, 300000);
+    const CliResult r =
+        runGamboost(fitOptions(data, family) + QStringList{"--backend", "opencl", "--out", one}, 300000);
     if (r.exitCode == 2 && r.err.contains("fp64")) QSKIP("device has no fp64");
     QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
   }
@@ -152,11 +153,14 @@ void CliDistributedReadTest::ranksEqualOneProcess() {
   QCOMPARE(b["rows_used"], a["rows_used"]);
   QCOMPARE(b["rows_omitted_by_column"], a["rows_omitted_by_column"]);
   QVERIFY(a["rows_omitted"].get<int>() > 0);
+  QCOMPARE(b["learners"].size(), a["learners"].size());
   for (std::size_t j = 0; j < a["learners"].size(); ++j) {
-    QCOMPARE(b["learners"][j]["levels"], a["learners"][j]["levels"]);
-    QCOMPARE(b["learners"][j]["knots"].size(), a["learners"][j]["knots"].size());
+    const json& x = a["learners"][j];
+    const json& y = b["learners"][j];
+    QVERIFY2(x.value("levels", json()) == y.value("levels", json()), y.dump().c_str());
+    QCOMPARE(y.value("knots", json()).size(), x.value("knots", json()).size());
     // lambda solves edf(lambda) = omega on G summed in another order: equal to a few units in the last place.
-    const double lambda = a["learners"][j]["lambda"], other = b["learners"][j]["lambda"];
+    const double lambda = x["lambda"], other = y["lambda"];
     QVERIFY2(std::abs(lambda - other) <= 1e-8 * std::max(1.0, std::abs(lambda)), qPrintable(QString::number(other)));
   }
   QCOMPARE(a["learners"][3]["levels"], json({"a", "b", "c", "d"}));  // g: levels from the first and the last rank
@@ -187,12 +191,12 @@ void CliDistributedReadTest::errorsAsOneProcess_data() {
                                          << none;
   QTest::newRow("bad quote, row 1300") << withLine(csv, 1300, "\"1301\",1,0.5,0.5,\"b\"x,\"1\",3") << "gaussian"
                                        << none;
-  QTest::newRow("--missing fail, row 1250") << rStyleCsv(complete, false) << "gaussian"
-                                            << QStringList{"--missing", "fail"};
-  QTest::newRow("binomial response 2, row 1100") << withLine(binary, 1100, "\"1101\",2,0.5,0.5,\"b\",\"1\",3")
-                                                 << "binomial" << none;
-  QTest::newRow("text in a spline, row 1450") << withLine(csv, 1450, "\"1451\",1,abc,0.5,\"b\",\"1\",3")
-                                              << "gaussian" << none;
+  QTest::newRow("--missing fail, row 1250")
+      << rStyleCsv(complete, false) << "gaussian" << QStringList{"--missing", "fail"};
+  QTest::newRow("binomial response 2, row 1100")
+      << withLine(binary, 1100, "\"1101\",2,0.5,0.5,\"b\",\"1\",3") << "binomial" << none;
+  QTest::newRow("text in a spline, row 1450")
+      << withLine(csv, 1450, "\"1451\",1,abc,0.5,\"b\",\"1\",3") << "gaussian" << none;
 }
 
 // The same one line as one process (its global line and column), a non-zero status, no result file.
@@ -247,8 +251,8 @@ void CliDistributedReadTest::lineBreakInQuotesReadsWholeFile() {
       runGamboost(fitOptions(data, "gaussian") + QStringList{"--backend", "opencl", "--out", scratch_.path("s.json")});
   QVERIFY2(one.exitCode == 2 && one.errLines().size() == 1, qPrintable(one.describe()));
   QVERIFY2(one.err.contains(":102:") && one.err.contains("span"), qPrintable(one.describe()));
-  const CliResult r = runRanks(mpirun_, 2, fitOptions(data, "gaussian") + QStringList{"--distributed", "--out",
-                                                                                       scratch_.path("s2.json")});
+  const CliResult r = runRanks(
+      mpirun_, 2, fitOptions(data, "gaussian") + QStringList{"--distributed", "--out", scratch_.path("s2.json")});
   QVERIFY2(r.finished && r.exitCode != 0, qPrintable(r.describe()));
   QVERIFY2(r.err.contains("gamboost: note: --distributed: every rank reads the whole file (a quoted field"),
            qPrintable(r.err));
