@@ -192,7 +192,8 @@ Dataset readCsvPart(const std::string& path, ShardReducer& group, const CsvOptio
   for (int q = 0; q < parts && why.empty(); ++q) {
     const std::vector<double>& c = counts[static_cast<std::size_t>(q)];
     if (c.at(0) == 0.0) why = "another process cannot map the file";
-    if (q > 0 && std::fmod(quotesBefore, 2.0) != 0.0) why = "a quoted field holds a line break at a part's boundary";
+    if (q > 0 && std::fmod(quotesBefore, 2.0) != 0.0)
+      why = "a quoted field may span a part's start (an odd number of quotes before it)";
     if (q < p) linesBefore += c.at(1);
     quotesBefore += c.at(2);
   }

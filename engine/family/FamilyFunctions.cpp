@@ -103,14 +103,16 @@ double FamilyFunctions::response(double f) const {
 
 double FamilyFunctions::risk(const std::vector<double>& y, const std::vector<double>& f, const std::vector<double>& w,
                              ShardReducer* group) const {
-  std::vector<double> sums{0.0, 0.0};
+  double num = 0.0, den = 0.0;
   for (std::size_t i = 0; i < y.size(); ++i) {
     const double wi = w.empty() ? 1.0 : w[i];
     if (wi == 0.0) continue;  // R: 0 * loss; a zero-weight row never adds (not even NaN)
-    sums[0] += wi * loss(y[i], f[i]);
-    sums[1] += wi;
+    num += wi * loss(y[i], f[i]);
+    den += wi;
   }
-  if (group) group->sum(sums);
+  if (!group) return num / den;
+  std::vector<double> sums{num, den};
+  group->sum(sums);
   return sums[0] / sums[1];
 }
 
