@@ -53,10 +53,10 @@ class ThreadGroup {
 
  private:
   template <typename T>
-  std::vector<T> exchange(std::vector<T>& slots, int p, const T& local) {
-    slots[static_cast<std::size_t>(p)] = local;
+  std::vector<T> exchange(std::vector<T>& cells, int p, const T& local) {
+    cells[static_cast<std::size_t>(p)] = local;
     barrier();
-    std::vector<T> all = slots;
+    std::vector<T> all = cells;
     barrier();  // nobody writes the next round before everyone has read this one
     return all;
   }
@@ -188,7 +188,7 @@ void CsvPartsTest::partsMakeTheTable_data() {
   QTest::newRow("numeric, lone CR") << numeric(30, "\r");
   QTest::newRow("no line break at the end") << numeric(12, "\n").chopped(1);
   QTest::newRow("blank lines at the end") << numeric(12, "\n") + "\n\n\n";
-  QTest::newRow("BOM, header over two lines") << "\xEF\xBB\xBF\"y\",\"x\ny\",\"z\"\n" + numeric(20, "\n").mid(8);
+  QTest::newRow("BOM, quoted header") << "\xEF\xBB\xBF\"y\",\"x, 1\",\"z\"\n" + numeric(20, "\n").mid(8);
   QTest::newRow("two rows") << QByteArray("y,x\n1,2\n3,4\n");
   QTest::newRow("quoted texts with delimiters") << QByteArray("y,t\n1,\"a,b\"\n2,\"c\"\"d\"\n3,e\n4,\"a,b\"\n5,f\n");
 }
@@ -215,6 +215,8 @@ void CsvPartsTest::errorsAsOneReader_data() {
   QTest::newRow("unterminated quote, line 40") << replaceLine(r, 40, "\"39\",1,2,\"a,\"1\"");
   QTest::newRow("control character, line 26") << replaceLine(r, 26, "\"25\",1,2,\"a\x01\",\"1\"");
   QTest::newRow("decimal commas") << QByteArray("y;x\n1;2,5\n2;3,5\n3;4,5\n4;5,5\n5;6,5\n6;7,5\n");
+  QTest::newRow("CRLF converted twice") << numeric(30, "\r\r\n");
+  QTest::newRow("unterminated quote at the end") << rStyle(40) + "\"41\",1,2,\"abc";
   QTest::newRow("header only") << QByteArray("y,x\n");
   QTest::newRow("header and blank lines") << QByteArray("y,x\n\n\n\n");
 }
