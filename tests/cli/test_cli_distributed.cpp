@@ -117,6 +117,11 @@ void CliDistributedTest::badOptionStopsAllRanks_data() {
   QTest::newRow("mstop cv") << QStringList{"--mstop", "cv"} << "^gamboost: --distributed: --mstop cv is not built";
   QTest::newRow("unknown device") << QStringList{"--mstop", "5", "--device", "97:0"}
                                   << "^gamboost: --device: no OpenCL device at 97:0";
+  QTest::newRow("holdout") << QStringList{"--mstop", "5", "--holdout", "0.2"}
+                           << "^gamboost: --distributed: --holdout is not built for it yet";
+  // After the ranks read their parts: the offset is a median over all rows (every rank fails alike).
+  QTest::newRow("laplace without --offset") << QStringList{"--mstop", "5", "--family", "laplace"}
+                                            << "^gamboost: --distributed: --family laplace: its offset is a median";
 }
 
 void CliDistributedTest::badOptionStopsAllRanks() {
