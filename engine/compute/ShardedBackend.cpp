@@ -246,10 +246,9 @@ void ShardedBackend::prepare(const BoostProblem& problem) {
   // The problem is this process's rows (all of them within one process; a rank's part of a distributed fit).
   const std::size_t n = problem.rows;
   if (n < s.devices.size())
-    throw InputError(optionMessage("--devices", std::to_string(s.devices.size()) +
-                                                    " devices need at least as many rows; the " +
-                                                    (s.reducer->processes() > 1 ? "rank's part of the " : "") +
-                                                    "data has " + std::to_string(n)));
+    throw InputError(optionMessage(
+        "--devices", std::to_string(s.devices.size()) + " devices need at least as many rows; the " +
+                         (s.reducer->processes() > 1 ? "rank's part of the " : "") + "data has " + std::to_string(n)));
   s.problem = problem;
   s.policy = policy_;
   const std::vector<std::pair<std::size_t, std::size_t>> ranges = s.layOut(0, n);
