@@ -193,7 +193,10 @@ int runFit(const FitOptions& o, const std::vector<Override>& overrides, bool wri
   const std::shared_ptr<const Dataset> data =
       group ? readDataPart(o.data, *group, compute.threads, part) : readData(o.data, o.quiet, compute.threads);
   const double readSeconds = secondsSince(readStart);
-  profiler.addStage("read and parse CSV", readSeconds, csvBytes(o.data, *data));
+  // A rank of a distributed fit: its part of the file (its whole file on the fallback).
+  const std::uint64_t readBytes =
+      group ? (part.end - part.begin) + data->rows() * data->cols() * sizeof(double) : csvBytes(o.data, *data);
+  profiler.addStage("read and parse CSV", readSeconds, readBytes);
 
   nlohmann::json cvJson;
   if (o.mstopWord == "cv") settings.mstop = chooseMstop(o, data, settings, compute, cvJson);
