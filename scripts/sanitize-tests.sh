@@ -44,11 +44,11 @@ status=0
 # a fatal error", exit status non-zero, so the test failed). These run with AddressSanitizer and UBSan as every test,
 # but without the leak check; every other test (the OpenCL backend's and families' in-process ones too) keeps it.
 noLeakCheck='^(opencl.test_kernel_args|reference.test_family_references|reference.test_cv_references)$'
-# cli.test_cli_distributed runs `mpirun -np 2 gamboost fit --distributed`: under the sanitizers that is Open MPI's
+# cli.test_cli_distributed(_read) run `mpirun -np 2|3 gamboost fit --distributed`: under the sanitizers that is Open MPI's
 # own start-up and shutdown (its allocations at MPI_Finalize and MPI_Abort, its process launcher), not our code, and
 # it is not run here; the Release step runs it, and the MPI code's arithmetic is the sharded backend's, which
 # opencl.test_sharded_backend checks here in one process.
-notSanitized='^cli.test_cli_distributed$'
+notSanitized='^cli.test_cli_distributed(_read)?$'
 (cd "$BUILD_DIR" && ctest --output-on-failure -j "$(nproc)" -E "$noLeakCheck|$notSanitized" ${GB_SANITIZE_CTEST_ARGS:-}) ||
   status=$?
 (cd "$BUILD_DIR" && ASAN_OPTIONS="${ASAN_OPTIONS/detect_leaks=1/detect_leaks=0}" \

@@ -12,6 +12,7 @@
 
 #include "Commands.hpp"
 #include "FitBands.hpp"
+#include "FitDistributed.hpp"
 #include "FitOptions.hpp"
 #include "FitProfile.hpp"
 #include "FitSummary.hpp"
@@ -30,12 +31,14 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// One value per row of the input file: the fitted value, or null for a row the fit omitted.
-nlohmann::json fittedByInputRow(const std::vector<double>& fitted, const ModelFrame& frame) {
+// One value per row of the input file: the fitted value, or null for a row the fit omitted. keptRows: every used
+// row's input row (all processes' in a distributed fit).
+nlohmann::json fittedByInputRow(const std::vector<double>& fitted, const std::vector<std::size_t>& keptRows,
+                                std::size_t inputRows) {
   nlohmann::json out = nlohmann::json::array();
   std::size_t used = 0;
-  for (std::size_t row = 0; row < frame.inputRows; ++row) {
-    if (used < frame.keptRows.size() && frame.keptRows[used] == row)
+  for (std::size_t row = 0; row < inputRows; ++row) {
+    if (used < keptRows.size() && keptRows[used] == row)
       out.push_back(fitted[used++]);
     else
       out.push_back(nullptr);
@@ -55,11 +58,14 @@ std::vector<std::string> fitNotes(const Booster& booster) {
 }
 
 // result.json: the model's own JSON (design.md section 4) plus what only the run knows.
-nlohmann::json resultJson(const Booster& booster, const Model& model, const FitOptions& o, double readSeconds) {
+nlohmann::json resultJson(const Booster& booster, const Model& model, const FitOptions& o, double readSeconds,
+                          ShardReducer* group) {
   nlohmann::json result = model.toJson();
   const ModelFrame& frame = booster.frame();
-  result["fitted"] = fittedByInputRow(booster.fitted(), frame);
-  result["rows_used"] = frame.keptRows.size();
+  const std::vector<double> fitted =
+      booster.fitted();  // every rank's, in rank order; then their rows (both collective)
+  result["fitted"] = fittedByInputRow(fitted, group ? allKeptRows(*group, frame) : frame.keptRows, frame.inputRows);
+  result["rows_used"] = frame.usedRows;
   result["rows_omitted"] = frame.omittedRows();
   nlohmann::json byColumn = nlohmann::json::object();
   for (const auto& [name, count] : frame.omittedByColumn) byColumn[name] = count;
@@ -154,10 +160,14 @@ void checkDistributedOptions(const FitOptions& o) {
   if (!o.distributed) return;
   if (o.mstopWord == "cv") throw InputError(optionMessage("--distributed", "--mstop cv is not built for it yet"));
   if (o.bands > 0) throw InputError(optionMessage("--distributed", "--bands is not built for it yet"));
+  if (o.holdout > 0.0)  // its rows are drawn from all used rows at once: each rank would need every row's draw
+    throw InputError(optionMessage("--distributed", "--holdout is not built for it yet"));
 }
 
 // writes: this process writes the outputs and prints the notes and the summary (false on MPI ranks other than 0).
-int runFit(const FitOptions& o, const std::vector<Override>& overrides, bool writes = true) {
+// group: the MPI ranks of fit --distributed (each reads its part of the file and fits its rows); null for one process.
+int runFit(const FitOptions& o, const std::vector<Override>& overrides, bool writes = true,
+           ShardReducer* group = nullptr) {
   ModelSettings settings = settingsAsGiven(o, overrides);
   settings.validate();
   ComputeSettings compute = o.compute;
@@ -179,18 +189,24 @@ int runFit(const FitOptions& o, const std::vector<Override>& overrides, bool wri
   std::unique_ptr<Backend> backend = o.distributed ? makeDistributedBackend(compute) : makeBackend(compute);
 
   const auto readStart = std::chrono::steady_clock::now();
-  const std::shared_ptr<const Dataset> data = readData(o.data, o.quiet, compute.threads);
+  CsvPartInfo part;
+  const std::shared_ptr<const Dataset> data =
+      group ? readDataPart(o.data, *group, compute.threads, part) : readData(o.data, o.quiet, compute.threads);
   const double readSeconds = secondsSince(readStart);
-  profiler.addStage("read and parse CSV", readSeconds, csvBytes(o.data, *data));
+  // A rank of a distributed fit: its part of the file (its whole file on the fallback).
+  const std::uint64_t readBytes =
+      group ? (part.end - part.begin) + data->rows() * data->cols() * sizeof(double) : csvBytes(o.data, *data);
+  profiler.addStage("read and parse CSV", readSeconds, readBytes);
 
   nlohmann::json cvJson;
   if (o.mstopWord == "cv") settings.mstop = chooseMstop(o, data, settings, compute, cvJson);
   const HoldoutSpec holdout{o.holdout, o.folds.seed};
   const std::unique_ptr<Booster> fitted =
-      makeBooster(data, settings, std::move(backend), o.data, nullptr, "", o.holdout > 0.0 ? &holdout : nullptr);
+      makeBooster(data, settings, std::move(backend), o.data, nullptr, "", o.holdout > 0.0 ? &holdout : nullptr, group);
   Booster& booster = *fitted;
-  const std::uint64_t resultBytes = resultBytesEstimate(data->rows(), booster.settings(), booster.learners().size()) *
-                                    (o.holdout > 0.0 ? 2 : 1);  // "holdout": a risk curve and the held-out rows
+  const std::uint64_t resultBytes =
+      resultBytesEstimate(booster.frame().inputRows, booster.settings(), booster.learners().size()) *
+      (o.holdout > 0.0 ? 2 : 1);  // "holdout": a risk curve and the held-out rows
   if (writes) {
     outputs.setExpectedBytes(o.out, resultBytes + (o.bands > 0 ? bandsBytesEstimate(booster) : 0));
     if (!o.model.empty()) outputs.setExpectedBytes(o.model, resultBytes / 2);
@@ -211,7 +227,8 @@ int runFit(const FitOptions& o, const std::vector<Override>& overrides, bool wri
   const Model model = booster.model();
   FitOptions used = o;
   used.compute = compute;
-  nlohmann::json result = resultJson(booster, model, used, readSeconds);
+  nlohmann::json result = resultJson(booster, model, used, readSeconds, group);
+  if (group) result["distributed"] = distributedRecord(*group, part);
   if (!cvJson.is_null()) result["cv"] = cvJson;
   if (booster.heldOut()) result["holdout"] = holdoutJson(booster, used);
   if (o.bands > 0) result["bands"] = fitBands(data, booster, o.bands, o.folds.seed, compute, o.quiet);
@@ -232,7 +249,8 @@ int runDistributedFit(FitOptions o, const std::vector<Override>& overrides) {
   int status = kExitFailure;
   std::string message = "unexpected failure";
   try {
-    return runFit(o, overrides, rankZero);
+    MpiReducer group;
+    return runFit(o, overrides, rankZero, &group);
   } catch (const InputError& e) {
     message = e.what();
     status = kExitBadInput;

@@ -168,11 +168,11 @@ int cappedThreads(int requested) {
 std::unique_ptr<Booster> makeBooster(std::shared_ptr<const Dataset> data, const ModelSettings& settings,
                                      std::unique_ptr<Backend> backend, const std::string& dataPath,
                                      const std::vector<double>* fold, const std::string& foldName,
-                                     const HoldoutSpec* holdout) {
+                                     const HoldoutSpec* holdout, ShardReducer* group) {
   try {
     if (holdout) return std::make_unique<Booster>(std::move(data), settings, std::move(backend), *holdout);
     if (fold) return std::make_unique<Booster>(std::move(data), settings, std::move(backend), *fold, foldName);
-    return std::make_unique<Booster>(std::move(data), settings, std::move(backend));
+    return std::make_unique<Booster>(std::move(data), settings, std::move(backend), group);
   } catch (const InputError& e) {
     const std::string message = e.what();
     if (message.rfind("--", 0) == 0 || message.find(dataPath) != std::string::npos) throw;

@@ -67,7 +67,7 @@ int cappedThreads(int requested);
 std::unique_ptr<Booster> makeBooster(std::shared_ptr<const Dataset> data, const ModelSettings& settings,
                                      std::unique_ptr<Backend> backend, const std::string& dataPath,
                                      const std::vector<double>* fold = nullptr, const std::string& foldName = "",
-                                     const HoldoutSpec* holdout = nullptr);
+                                     const HoldoutSpec* holdout = nullptr, ShardReducer* group = nullptr);
 // readCsv with a progress line on stderr (unless quiet).
 std::shared_ptr<const Dataset> readData(const std::string& path, bool quiet, int threads = 0);  // 0: all
 

@@ -64,7 +64,7 @@ void printFitSummary(std::ostream& out, const Booster& booster, const std::strin
 
   out << "gamboost fit of " << dataPath << "\n";
   const ModelFrame& frame = booster.frame();
-  std::string rows = std::to_string(booster.rows());
+  std::string rows = std::to_string(frame.usedRows);  // over every rank of a distributed fit
   if (frame.omittedRows() > 0) rows += " (" + frame.omissionNote() + ")";
   printLine(out, "rows", rows);
   const std::vector<SummaryLine> lines = modelSummaryLines(model);

@@ -28,14 +28,15 @@ constexpr double kProgressInterval = 0.08;
 
 }  // namespace
 
-Booster::Booster(std::shared_ptr<const Dataset> data, ModelSettings settings, std::unique_ptr<Backend> backend)
-    : settings_(std::move(settings)), data_(std::move(data)) {
+Booster::Booster(std::shared_ptr<const Dataset> data, ModelSettings settings, std::unique_ptr<Backend> backend,
+                 ShardReducer* group)
+    : settings_(std::move(settings)), data_(std::move(data)), group_(group) {
   const auto start = Clock::now();
   if (!data_) throw InputError("no data");
   settings_.validate();
   {
     const ScopedStage timed("model frame");
-    frame_ = buildModelFrame(data_, settings_);
+    frame_ = buildModelFrame(data_, settings_, group_);
   }
   setUp(std::move(backend));
   setupSeconds_ = secondsSince(start);
@@ -78,7 +79,7 @@ void Booster::setUp(std::unique_ptr<Backend> backend, bool outOfBagPath) {
   family_ = FamilyFunctions::from(settings_);
   const std::vector<double>& y = frame_.response;
   const std::vector<double>& w = frame_.weights;
-  offset_ = settings_.hasOffset ? settings_.offset : family_.offset(y, w);
+  offset_ = settings_.hasOffset ? settings_.offset : family_.offset(y, w, group_);
   if (!std::isfinite(offset_))
     throw InputError(optionMessage("--response", quotedForMessage(settings_.response) + ": the " +
                                                      toString(settings_.family) + " offset is not finite (" +
@@ -87,7 +88,7 @@ void Booster::setUp(std::unique_ptr<Backend> backend, bool outOfBagPath) {
   std::optional<ScopedStage> offsetStage(std::in_place, "offset and first risk");
   const std::vector<double>* oob = outOfBagPath && !frame_.oobWeights.empty() ? &frame_.oobWeights : nullptr;
   const std::vector<double>& riskWeights = oob ? *oob : w;
-  const double risk0 = family_.risk(y, std::vector<double>(y.size(), offset_), riskWeights);
+  const double risk0 = family_.risk(y, std::vector<double>(y.size(), offset_), riskWeights, group_);
   // Squares beyond the double range would turn every risk into inf and the fit into NaN: refuse up front.
   if (!std::isfinite(risk0))
     throw InputError("response '" + settings_.response +
@@ -99,7 +100,7 @@ void Booster::setUp(std::unique_ptr<Backend> backend, bool outOfBagPath) {
   offsetStage.reset();
   {
     const ScopedStage timed("learners (wall)");
-    learners_ = buildLearners(frame_, settings_);
+    learners_ = buildLearners(frame_, settings_, group_);
   }
   gamma_.reserve(learners_.size());
   BoostProblem problem;

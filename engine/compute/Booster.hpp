@@ -34,7 +34,11 @@ class Booster {
   // Validates the settings, builds the learners (lambda from the edf) and prepares the backend.
   // Throws InputError for bad data or options, ComputeError for device failures.
   // The data is shared, not copied (n = 1e6 x 100 covariates is 800 MB).
-  Booster(std::shared_ptr<const Dataset> data, ModelSettings settings, std::unique_ptr<Backend> backend);
+  // group (common/ShardReducer.hpp): one process of a distributed fit, `data` its part of the rows (data->firstRow);
+  // the frame's checks and counts, the offset, the first risk and the learners then come from every process's rows,
+  // and `backend` fits this process's rows (a sharded backend with the same processes). Null: one process.
+  Booster(std::shared_ptr<const Dataset> data, ModelSettings settings, std::unique_ptr<Backend> backend,
+          ShardReducer* group = nullptr);
   // A resampling fold's fit (mboost's cvrisk): weights `fold` (one per input row, learner/ModelFrame.hpp applyFold),
   // the offset and every lambda from them, knots from all used rows, path().risk the out-of-bag risk.
   Booster(std::shared_ptr<const Dataset> data, ModelSettings settings, std::unique_ptr<Backend> backend,
@@ -50,7 +54,7 @@ class Booster {
   const ModelSettings& settings() const { return settings_; }
   const std::vector<Learner>& learners() const { return learners_; }
   BackendInfo backendInfo() const { return backend_->info(); }
-  std::size_t rows() const { return frame_.response.size(); }  // the used rows
+  std::size_t rows() const { return frame_.response.size(); }  // the used rows (this process's, in a distributed fit)
   // The rows used, the coded response, the weights, what was omitted (learner/ModelFrame.hpp).
   const ModelFrame& frame() const { return frame_; }
   const FamilyFunctions& family() const { return family_; }
@@ -89,6 +93,7 @@ class Booster {
 
   ModelSettings settings_;
   std::shared_ptr<const Dataset> data_;
+  ShardReducer* group_ = nullptr;
   ModelFrame frame_;
   FamilyFunctions family_;
   std::vector<Learner> learners_;

@@ -1,6 +1,7 @@
 #include "compute/MpiReducer.hpp"
 
 #include <cstdlib>
+#include <limits>
 #include <string>
 
 #include "common/Error.hpp"
@@ -82,25 +83,70 @@ void MpiReducer::sum(std::vector<double>& values) {
 
 std::string MpiReducer::name() const { return "MPI, " + std::to_string(size_) + (size_ == 1 ? " rank" : " ranks"); }
 
-std::pair<std::size_t, std::size_t> MpiReducer::rows(std::size_t n) const {
-  return ShardedBackend::shardRows(n, static_cast<std::size_t>(size_), static_cast<std::size_t>(rank_));
+namespace {
+
+// Every rank's `count` (one int each), in rank order.
+std::vector<int> allCounts(std::size_t count, int size) {
+  if (count > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+    throw ComputeError("MPI: a rank's part holds more than 2^31 values");
+  const int local = static_cast<int>(count);
+  std::vector<int> counts(static_cast<std::size_t>(size));
+  check(MPI_Allgather(&local, 1, MPI_INT, counts.data(), 1, MPI_INT, MPI_COMM_WORLD), "MPI_Allgather");
+  return counts;
 }
 
-std::vector<double> MpiReducer::gather(const std::vector<double>& local, std::size_t n) {
-  std::vector<int> counts(static_cast<std::size_t>(size_)), offsets(static_cast<std::size_t>(size_));
-  for (int r = 0; r < size_; ++r) {
-    const auto [begin, end] =
-        ShardedBackend::shardRows(n, static_cast<std::size_t>(size_), static_cast<std::size_t>(r));
-    counts[static_cast<std::size_t>(r)] = static_cast<int>(end - begin);
-    offsets[static_cast<std::size_t>(r)] = static_cast<int>(begin);
+// Offsets of the parts laid end to end; throws where the total does not fit an int (MPI's counts).
+std::vector<int> offsetsOf(const std::vector<int>& counts) {
+  std::vector<int> offsets(counts.size());
+  long long total = 0;
+  for (std::size_t r = 0; r < counts.size(); ++r) {
+    offsets[r] = static_cast<int>(total);
+    total += counts[r];
   }
-  if (static_cast<int>(local.size()) != counts[static_cast<std::size_t>(rank_)])
-    throw ComputeError("MPI: this rank holds the wrong number of fitted values");
-  std::vector<double> all(n);
-  check(MPI_Allgatherv(local.data(), static_cast<int>(local.size()), MPI_DOUBLE, all.data(), counts.data(),
+  if (total > std::numeric_limits<int>::max()) throw ComputeError("MPI: the ranks' parts hold more than 2^31 values");
+  return offsets;
+}
+
+std::size_t totalOf(const std::vector<int>& counts, const std::vector<int>& offsets) {
+  return static_cast<std::size_t>(offsets.back()) + static_cast<std::size_t>(counts.back());
+}
+
+}  // namespace
+
+std::vector<double> MpiReducer::gather(const std::vector<double>& local) {
+  const std::vector<int> counts = allCounts(local.size(), size_);
+  const std::vector<int> offsets = offsetsOf(counts);
+  std::vector<double> all(totalOf(counts, offsets));
+  check(MPI_Allgatherv(local.data(), counts[static_cast<std::size_t>(rank_)], MPI_DOUBLE, all.data(), counts.data(),
                        offsets.data(), MPI_DOUBLE, MPI_COMM_WORLD),
         "MPI_Allgatherv");
   return all;
+}
+
+std::vector<std::vector<double>> MpiReducer::allGather(const std::vector<double>& local) {
+  const std::vector<int> counts = allCounts(local.size(), size_);
+  const std::vector<int> offsets = offsetsOf(counts);
+  std::vector<double> all(totalOf(counts, offsets));
+  check(MPI_Allgatherv(local.data(), counts[static_cast<std::size_t>(rank_)], MPI_DOUBLE, all.data(), counts.data(),
+                       offsets.data(), MPI_DOUBLE, MPI_COMM_WORLD),
+        "MPI_Allgatherv");
+  std::vector<std::vector<double>> parts(counts.size());
+  for (std::size_t r = 0; r < counts.size(); ++r)
+    parts[r].assign(all.begin() + offsets[r], all.begin() + offsets[r] + counts[r]);
+  return parts;
+}
+
+std::vector<std::string> MpiReducer::allGatherText(const std::string& local) {
+  const std::vector<int> counts = allCounts(local.size(), size_);
+  const std::vector<int> offsets = offsetsOf(counts);
+  std::string all(totalOf(counts, offsets), '\0');
+  check(MPI_Allgatherv(local.data(), counts[static_cast<std::size_t>(rank_)], MPI_CHAR, all.data(), counts.data(),
+                       offsets.data(), MPI_CHAR, MPI_COMM_WORLD),
+        "MPI_Allgatherv");
+  std::vector<std::string> parts(counts.size());
+  for (std::size_t r = 0; r < counts.size(); ++r)
+    parts[r] = all.substr(static_cast<std::size_t>(offsets[r]), static_cast<std::size_t>(counts[r]));
+  return parts;
 }
 
 #else
@@ -111,8 +157,9 @@ void MpiSession::abort(int status) { std::_Exit(status); }
 MpiReducer::MpiReducer() { noMpi(); }
 void MpiReducer::sum(std::vector<double>&) { noMpi(); }
 std::string MpiReducer::name() const { return "MPI"; }
-std::pair<std::size_t, std::size_t> MpiReducer::rows(std::size_t n) const { return {0, n}; }
-std::vector<double> MpiReducer::gather(const std::vector<double>& local, std::size_t) { return local; }
+std::vector<std::vector<double>> MpiReducer::allGather(const std::vector<double>& local) { return {local}; }
+std::vector<std::string> MpiReducer::allGatherText(const std::string& local) { return {local}; }
+std::vector<double> MpiReducer::gather(const std::vector<double>& local) { return local; }
 
 #endif
 

@@ -1,11 +1,11 @@
 #pragma once
-// The processes of `mpirun -np N gamboost fit --distributed` (issue 15): one MPI rank per process, each driving the
-// sharded backend (compute/ShardedBackend.hpp) on its own row range; MpiReducer adds their partial sums over
-// MPI_COMM_WORLD. Built only where CMake found MPI (GB_WITH_MPI, GB_HAVE_MPI); elsewhere MpiSession throws
-// InputError "--distributed: this build has no MPI ...".
+// The processes of `mpirun -np N gamboost fit --distributed` (issue 15): one MPI rank per process, each reading its own
+// part of the CSV (data/CsvPart.hpp) and driving the sharded backend (compute/ShardedBackend.hpp) on those rows;
+// MpiReducer (a common/ShardReducer.hpp) combines their partial sums and counts over MPI_COMM_WORLD. Built only where
+// CMake found MPI (GB_WITH_MPI, GB_HAVE_MPI); elsewhere MpiSession throws InputError "--distributed: this build has no
+// MPI ...".
 #include <cstddef>
 #include <memory>
-#include <utility>
 #include <vector>
 
 #include "compute/Backend.hpp"
@@ -34,15 +34,17 @@ class MpiSession {
 
 // A ShardReducer over MPI_COMM_WORLD (needs a live MpiSession). sum(): MPI_Allgather of every rank's vector (the same
 // length on every rank, checked), then the sum in rank order, so every rank gets the same bits whatever the timing.
-// rows(n): rank r of N holds ShardedBackend::shardRows(n, N, r). gather(): MPI_Allgatherv of the ranks' slices in
-// rank order, so every rank has all n fitted values.
+// allGather(), allGatherText() and gather(): MPI_Allgather of the lengths, then MPI_Allgatherv of the values.
 class MpiReducer final : public ShardReducer {
  public:
   MpiReducer();
   void sum(std::vector<double>& values) override;
   std::string name() const override;
-  std::pair<std::size_t, std::size_t> rows(std::size_t n) const override;
-  std::vector<double> gather(const std::vector<double>& local, std::size_t n) override;
+  int processes() const override { return size_; }
+  int process() const override { return rank_; }
+  std::vector<std::vector<double>> allGather(const std::vector<double>& local) override;
+  std::vector<std::string> allGatherText(const std::string& local) override;
+  std::vector<double> gather(const std::vector<double>& local) override;
 
  private:
   int rank_ = 0, size_ = 1;

@@ -1,6 +1,6 @@
 #pragma once
-// One slice of a fit's rows, as the row-sharded backend (compute/ShardedBackend.hpp) drives it, and the one
-// interface through which the shards' partial sums are added across processes (ShardReducer).
+// One slice of a fit's rows, as the row-sharded backend (compute/ShardedBackend.hpp) drives it. The shards' partial
+// sums are added across processes through common/ShardReducer.hpp.
 //
 // A shard holds a contiguous range of rows: y, the covariates, the case and out-of-bag weights and its slice of the
 // fit f. It never selects: it returns partial sums over its rows (B_j'(w u), sum v loss, B_j'B_l), the backend adds
@@ -11,6 +11,7 @@
 #include <utility>
 #include <vector>
 
+#include "common/ShardReducer.hpp"
 #include "compute/Backend.hpp"
 
 namespace gb {
@@ -51,30 +52,6 @@ class RowShard {
   // Seconds this shard has spent moving the exchanged values between its memory and the host (reads timed after its
   // device finished computing them, and the step's writes); 0 where nothing is copied.
   virtual double transferSeconds() const { return 0.0; }
-};
-
-// Adds partial sums across processes. Within one process the backend has already added its shards' parts in shard
-// order; a reducer of several processes (MPI: MPI_Allgather of every rank's vector, then the sum in rank order, so the
-// result does not depend on timing) replaces `values` by the sum over all processes, identical on every one.
-class ShardReducer {
- public:
-  virtual ~ShardReducer() = default;
-  virtual void sum(std::vector<double>& values) = 0;
-  // A short name for the timing record ("" within one process).
-  virtual std::string name() const { return {}; }
-  // The rows [begin, end) of n that this process's shards hold (all of them within one process).
-  virtual std::pair<std::size_t, std::size_t> rows(std::size_t n) const { return {0, n}; }
-  // All n values, this process's `local` ones (its rows(n)) and every other process's, in row order.
-  virtual std::vector<double> gather(const std::vector<double>& local, std::size_t n) {
-    (void)n;
-    return local;
-  }
-};
-
-// One process: the local sum is the sum.
-class LocalReducer final : public ShardReducer {
- public:
-  void sum(std::vector<double>& values) override { (void)values; }
 };
 
 }  // namespace gb

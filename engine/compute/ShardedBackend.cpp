@@ -243,16 +243,15 @@ BackendInfo ShardedBackend::info() const {
 void ShardedBackend::prepare(const BoostProblem& problem) {
   State& s = *s_;
   requireCompleteProblem(problem, "sharded backend");
+  // The problem is this process's rows (all of them within one process; a rank's part of a distributed fit).
   const std::size_t n = problem.rows;
-  const auto [first, last] = s.reducer->rows(n);  // this process's rows; the other processes hold the rest
-  if (last - first < s.devices.size())
-    throw InputError(optionMessage("--devices", std::to_string(s.devices.size()) +
-                                                    " devices need at least as many rows; the "
-                                                    "data has " +
-                                                    std::to_string(n)));
+  if (n < s.devices.size())
+    throw InputError(optionMessage(
+        "--devices", std::to_string(s.devices.size()) + " devices need at least as many rows; the " +
+                         (s.reducer->processes() > 1 ? "rank's part of the " : "") + "data has " + std::to_string(n)));
   s.problem = problem;
   s.policy = policy_;
-  const std::vector<std::pair<std::size_t, std::size_t>> ranges = s.layOut(first, last);
+  const std::vector<std::pair<std::size_t, std::size_t>> ranges = s.layOut(0, n);
   // Every shard in parallel, each reading its rows of x in place (a slice copies only y, the weights and the
   // linear and factor learners' x).
   {
@@ -269,11 +268,13 @@ void ShardedBackend::prepare(const BoostProblem& problem) {
     s.totalCoefs += static_cast<std::size_t>(learners[j].numColumns());
   }
   const std::vector<double>* v = problem.oobWeights ? problem.oobWeights : problem.weights;
-  s.totalWeight = 0.0;
+  std::vector<double> total{0.0};
   if (v)
-    for (double w : *v) s.totalWeight += w;
+    for (double w : *v) total[0] += w;
   else
-    s.totalWeight = static_cast<double>(n);
+    total[0] = static_cast<double>(n);
+  s.reducer->sum(total);  // the other processes' rows
+  s.totalWeight = total[0];
   s.cached = !problem.gradientEachIteration() && s.policy.refreshInterval > 1;
   for (const auto& shard : s.shards) s.cached = s.cached && shard->crossProductsInOnePass();
   s.reduction.assign(learners.size(), 0.0);
@@ -291,27 +292,32 @@ void ShardedBackend::iterate(int count, std::vector<IterationResult>& out) {
   for (int it = 0; it < count; ++it) out.push_back(s_->iterateOnce());
 }
 
-std::vector<double> ShardedBackend::fitted() {
+// f on this process's rows, in shard order.
+std::vector<double> ShardedBackend::localFitted() {
   std::vector<std::vector<double>> parts(s_->shards.size());
   s_->workers.run(parts.size(), [&](std::size_t d) { parts[d] = s_->shards[d]->fitted(); });
   std::vector<double> f;
   f.reserve(s_->problem.rows);
   for (const std::vector<double>& part : parts) f.insert(f.end(), part.begin(), part.end());
-  return s_->reducer->gather(f, s_->problem.rows);
+  return f;
 }
+
+std::vector<double> ShardedBackend::fitted() { return s_->reducer->gather(localFitted()); }
 
 CandidateScores ShardedBackend::candidates() {
   State& s = *s_;
   if (!s.prepared) throw ComputeError("sharded backend: candidates() before prepare()");
   // Exact c from the shards, leaving the incremental state as it was: asking must not change the fit.
   exactScoresKeepingState(s);
-  const std::vector<double> f = fitted();
+  const std::vector<double> f = localFitted();
   const std::vector<double>& y = *s.problem.response;
-  double uwu = 0.0;
+  std::vector<double> sums{0.0};
   for (std::size_t i = 0; i < y.size(); ++i) {
     const double u = s.problem.family.ngradient(y[i], f[i]);
-    uwu += (s.problem.weights ? (*s.problem.weights)[i] : 1.0) * u * u;
+    sums[0] += (s.problem.weights ? (*s.problem.weights)[i] : 1.0) * u * u;
   }
+  s.reducer->sum(sums);
+  const double uwu = sums[0];
   CandidateScores scores;
   scores.residualSumOfSquares = uwu;
   for (double r : s.reduction) scores.rss.push_back(uwu - r);

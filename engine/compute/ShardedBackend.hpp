@@ -3,6 +3,8 @@
 // rows, driven as one fit. Per iteration:
 //   every shard: its part of c = B_j'(w u) for every learner          (in parallel, one thread per shard)
 //   host:        c = the parts added in shard order, then ShardReducer::sum (across processes; nothing in one)
+// The problem given to prepare() is this process's rows: all of them within one process; one rank's part of the
+// rows in a distributed fit (fitted() then gathers every rank's part, in rank order).
 //                delta_j = P_j c_j, r_j = c_j'Q_j c_j, j* = bestLearner(r) (the CPU backend's rule and tie-break)
 //   every shard: f += nu B_j* delta_j*                                 (in parallel)
 //   risk:        the shards' sums of v * loss, added in shard order, over the sum of v.
@@ -52,6 +54,7 @@ class ShardedBackend final : public Backend {
 
  private:
   struct State;
+  std::vector<double> localFitted();
   std::unique_ptr<State> s_;
 };
 

@@ -1,6 +1,7 @@
 #include "data/CsvBlocks.hpp"
 
 #include <fcntl.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -69,7 +70,16 @@ void BlockReader::refill(const char* keep) {
   }
   filled_ = kept;
   while (!eof_ && filled_ < capacity_) {
-    const ssize_t got = ::read(fd_, buffer_.get() + filled_, capacity_ - filled_);
+    std::size_t want = capacity_ - filled_;
+    if (limit_ > 0) {
+      const std::uint64_t at = base_ + filled_;
+      want = static_cast<std::size_t>(std::min<std::uint64_t>(want, limit_ > at ? limit_ - at : 0));
+      if (want == 0) {
+        eof_ = true;
+        break;
+      }
+    }
+    const ssize_t got = ::read(fd_, buffer_.get() + filled_, want);
     if (got < 0) {
       if (errno == EINTR) continue;
       throw InputError(locate(path_, 0, 0, "cannot read: " + systemError()));
@@ -77,6 +87,44 @@ void BlockReader::refill(const char* keep) {
     if (got == 0) eof_ = true;
     filled_ += static_cast<std::size_t>(got);
   }
+}
+
+void BlockReader::restart(std::uint64_t offset, std::uint64_t limit) {
+  if (::lseek(fd_, static_cast<off_t>(offset), SEEK_SET) < 0)
+    throw InputError(locate(path_, 0, 0, "cannot read: " + systemError()));
+  base_ = offset;
+  filled_ = 0;
+  limit_ = limit;
+  eof_ = limit <= offset;
+}
+
+MappedFile::MappedFile(const std::string& path) {
+  struct stat st {};
+  // Opening a pipe would wait for its writer and lose what it writes: only a regular file is opened here.
+  if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+    size_ = static_cast<std::size_t>(st.st_size);
+    void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
+    if (p != MAP_FAILED) {
+      data_ = static_cast<const char*>(p);
+      ::madvise(p, size_, MADV_WILLNEED);
+    }
+  }
+  ::close(fd);
+}
+
+MappedFile::~MappedFile() {
+  if (data_) ::munmap(const_cast<char*>(data_), size_);
+}
+
+void MappedFile::release(const char* b, const char* e) {
+  if (b == e) return;
+  const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const std::uintptr_t from = reinterpret_cast<std::uintptr_t>(b) / page * page;
+  ::madvise(reinterpret_cast<void*>(from), static_cast<std::size_t>(reinterpret_cast<std::uintptr_t>(e) - from),
+            MADV_DONTNEED);
 }
 
 void ColumnChunks::ensureRoom() {

@@ -27,6 +27,9 @@ class BlockReader {
 
   // Keeps [keep, end()) (moved to data()) and appends the next block. Pointers into the buffer become invalid.
   void refill(const char* keep);
+  // Continues at byte `offset` of a regular file and ends (eof()) at byte `limit`: one process's part of the rows
+  // (data/CsvPart.hpp). The buffer is emptied; refill() reads from there.
+  void restart(std::uint64_t offset, std::uint64_t limit);
 
  private:
   std::string path_;
@@ -34,8 +37,29 @@ class BlockReader {
   std::unique_ptr<char[]> buffer_;
   std::size_t capacity_ = 0, filled_ = 0;
   std::uint64_t base_ = 0, fileSize_ = 0;
+  std::uint64_t limit_ = 0;  // 0: the file's end; else restart()'s limit
   bool eof_ = false;
   bool regularFile_ = true;
+};
+
+// A regular file mapped read-only; empty (data() null) when it cannot be (a pipe, an empty file).
+class MappedFile {
+ public:
+  explicit MappedFile(const std::string& path);
+  ~MappedFile();
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+
+  const char* data() const { return data_; }
+  std::size_t size() const { return size_; }
+
+  // Unmaps the pages of [b, e) from this process (they stay in the page cache; a later read maps them again), so
+  // that the peak memory is the table plus the chunks being read, not the whole file as well.
+  static void release(const char* b, const char* e);
+
+ private:
+  const char* data_ = nullptr;
+  std::size_t size_ = 0;
 };
 
 // Values of every column, collected in chunks of rows. No vector ever doubles while reading (that would need

@@ -1,10 +1,6 @@
 #include "data/CsvChunked.hpp"
 
-#include <fcntl.h>
 #include <omp.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -20,48 +16,6 @@
 namespace gb::csv {
 
 namespace {
-
-// A regular file mapped read-only; empty (data() null) when it cannot be.
-class MappedFile {
- public:
-  explicit MappedFile(const std::string& path) {
-    struct stat st {};
-    // Opening a pipe would wait for its writer and lose what it writes: only a regular file is opened here.
-    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) return;
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) return;
-    if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-      size_ = static_cast<std::size_t>(st.st_size);
-      void* p = ::mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
-      if (p != MAP_FAILED) {
-        data_ = static_cast<const char*>(p);
-        ::madvise(p, size_, MADV_WILLNEED);
-      }
-    }
-    ::close(fd);
-  }
-  ~MappedFile() {
-    if (data_) ::munmap(const_cast<char*>(data_), size_);
-  }
-  MappedFile(const MappedFile&) = delete;
-  MappedFile& operator=(const MappedFile&) = delete;
-
-  const char* data() const { return data_; }
-  std::size_t size() const { return size_; }
-
-  // Unmaps the pages of [b, e) from this process (they stay in the page cache; a later read maps them again), so
-  // that the peak memory is the table plus the chunks being read, not the whole file as well.
-  static void release(const char* b, const char* e) {
-    const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
-    const std::uintptr_t from = reinterpret_cast<std::uintptr_t>(b) / page * page;
-    ::madvise(reinterpret_cast<void*>(from), static_cast<std::size_t>(reinterpret_cast<std::uintptr_t>(e) - from),
-              MADV_DONTNEED);
-  }
-
- private:
-  const char* data_ = nullptr;
-  std::size_t size_ = 0;
-};
 
 using Chunks = std::vector<std::pair<const char*, const char*>>;
 

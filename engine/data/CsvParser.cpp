@@ -95,7 +95,7 @@ void CsvParser::readHeader() {
 CsvParser::Layout CsvParser::readLayout() {
   skipBomAndCheckNotEmpty();
   readHeader();
-  return {in_.offsetOf(p_), delimiter_, names_, rowLabels_, maxRowBytes_};
+  return {in_.offsetOf(p_), delimiter_, names_, rowLabels_, maxRowBytes_, line_};
 }
 
 void CsvParser::checkNames() {
@@ -123,10 +123,87 @@ void CsvParser::checkNumericColumns() const {
     if (modes_[entry.first] == CellMode::Number &&
         (!first || std::make_pair(entry.second.line, entry.first) < std::make_pair(first->second.line, first->first)))
       first = &entry;
-  if (first)
-    fail(first->second.line, first->first + 1,
-         column(first->first) + ": value " + quotedForMessage(first->second.text) +
-             " is not finite (infinite, or beyond the range of a double); write a missing value as NA");
+  if (first) fail(first->second.line, first->first + 1, infiniteMessage(first->first, first->second.text));
+}
+
+std::string CsvParser::infiniteMessage(std::size_t c, const std::string& text) const {
+  return column(c) + ": value " + quotedForMessage(text) +
+         " is not finite (infinite, or beyond the range of a double); write a missing value as NA";
+}
+
+std::string CsvParser::blankLineMessage(std::size_t fields, bool afterCr) {
+  return "empty line before more data (every row needs " + std::to_string(fields) + " fields)" +
+         (afterCr ? "; lines end in \"\\r\\r\\n\" (a CRLF file converted twice?)" : "");
+}
+
+namespace {
+
+// Whether every text reads as a number once its decimal commas are points.
+bool allNumbersWithPoints(const std::vector<std::string>& texts,
+                          const std::function<std::string_view(std::string_view)>& trim) {
+  for (const std::string& text : texts) {
+    std::string number(trim(text));
+    std::replace(number.begin(), number.end(), ',', '.');
+    double value = 0;
+    const char* const e = number.data() + number.size();
+    if (parseDouble(number.data(), e, value) != e) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+void CsvParser::checkParts(const std::vector<PartSummary>& parts,
+                           const std::function<std::vector<std::string>(std::size_t)>& textOf) const {
+  long pendingBlank = 0;  // a blank line that ended an earlier part: an error if any later part holds a row
+  bool pendingCr = false;
+  std::size_t rows = 0;
+  for (const PartSummary& part : parts) {
+    if (pendingBlank != 0 && (part.rows > 0 || !part.error.empty()))
+      fail(pendingBlank, 1, blankLineMessage(names_.size(), pendingCr));
+    if (!part.error.empty()) throw InputError(part.error);
+    if (pendingBlank == 0 && part.trailingBlankLine != 0) {
+      pendingBlank = part.trailingBlankLine;
+      pendingCr = part.trailingBlankAfterCr;
+    }
+    rows += part.rows;
+  }
+  if (rows == 0) fail(parts.back().endLine, 1, "no data rows (only a header line)");
+  const std::size_t cols = names_.size();
+  std::vector<char> text(cols, 0);
+  for (const PartSummary& part : parts)
+    for (std::size_t c = 0; c < cols; ++c) text[c] |= part.text[c];
+  long line = 0;
+  std::size_t column = 0;
+  const std::string* infinite = nullptr;
+  for (std::size_t c = 0; c < cols; ++c)
+    for (const PartSummary& part : parts)  // the first part with one holds the column's first
+      if (!text[c] && part.infiniteLine[c] != 0) {
+        if (!infinite || part.infiniteLine[c] < line) {
+          line = part.infiniteLine[c];
+          column = c;
+          infinite = &part.infiniteText[c];
+        }
+        break;
+      }
+  if (infinite) fail(line, column + 1, infiniteMessage(column, *infinite));
+  const auto trimmed = [this](std::string_view t) { return trim(t); };
+  for (std::size_t c = 0; c < cols; ++c)
+    for (const PartSummary& part : parts)
+      if (text[c] && part.decimalCommaLine[c] != 0) {
+        if (allNumbersWithPoints(textOf(c), trimmed))
+          fail(part.decimalCommaLine[c], c + 1,
+               this->column(c) + ": not a number: " + quotedForMessage(part.decimalCommaText[c]) +
+                   " (a decimal comma? numbers need a decimal point)");
+        break;
+      }
+}
+
+std::vector<std::string> CsvParser::partTexts(std::size_t c) const {
+  std::vector<std::string> texts;
+  if (const TextLevels* levels = text_->find(c))
+    for (const auto& entry : levels->codes) texts.push_back(entry.first);
+  return texts;
 }
 
 // A text column whose every text is a number once its decimal commas are points ("2,5" in a ';' file) was
@@ -135,15 +212,9 @@ void CsvParser::checkDecimalCommas() const {
   for (std::size_t c = 0; c < names_.size(); ++c) {
     const TextLevels* levels = text_->find(c);
     if (!levels || levels->decimalCommaLine == 0) continue;
-    bool allNumbers = true;
-    for (const auto& [text, code] : levels->codes) {
-      std::string number(trim(text));
-      std::replace(number.begin(), number.end(), ',', '.');
-      double value = 0;
-      const char* const e = number.data() + number.size();
-      allNumbers = allNumbers && parseDouble(number.data(), e, value) == e;
-    }
-    if (allNumbers)
+    std::vector<std::string> texts;
+    for (const auto& entry : levels->codes) texts.push_back(entry.first);
+    if (allNumbersWithPoints(texts, [this](std::string_view t) { return trim(t); }))
       fail(levels->decimalCommaLine, c + 1,
            column(c) + ": not a number: " + quotedForMessage(levels->decimalCommaText) +
                " (a decimal comma? numbers need a decimal point)");

@@ -4,6 +4,7 @@
 // their values). Rows and cells are in CsvReader.cpp (one translation unit, so the numeric fast path inlines);
 // the header and the checks on whole columns are in CsvParser.cpp.
 #include <cstddef>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <string>
@@ -52,8 +53,46 @@ class CsvParser {
     std::vector<std::string> names;
     bool rowLabels = false;
     std::size_t maxRowBytes = 0;
+    long dataLine = 2;  // the first data row's line (a header may span lines inside quotes)
   };
   Layout readLayout();
+
+  // One process's part of the rows (data/CsvPart.hpp): the bytes [begin, end) of the file, whole lines, numbered from
+  // firstLine; afterLoneCr: the line before begin ended in a lone "\r".
+  struct Range {
+    std::uint64_t begin = 0, end = 0;
+    long firstLine = 2;
+    bool afterLoneCr = false;
+  };
+  // What the processes exchange about their parts before the table is final: the checks that need the whole file.
+  struct PartSummary {
+    std::size_t rows = 0;
+    long endLine = 0;            // the line after the part's last
+    std::string error;           // the InputError that stopped this part's rows, "" when none
+    long trailingBlankLine = 0;  // the first of the blank lines that end this part (0: it ends in a row)
+    bool trailingBlankAfterCr = false;
+    std::vector<char> text;          // per column: turned text in this part
+    std::vector<long> infiniteLine;  // per column: the first infinite value (0: none)
+    std::vector<std::string> infiniteText;
+    std::vector<long> decimalCommaLine;  // per column: the first text that reads as a number with a decimal comma
+    std::vector<std::string> decimalCommaText;
+  };
+  // Reads the header as read() does, then the rows of `range` only into data.columns (one per header field, the row
+  // labels' too); an error in the rows goes into the summary rather than being thrown.
+  PartSummary readPart(const Range& range, Dataset& data);
+  // The checks read() makes once the whole file has gone by, on every part's summary (in process order): the first
+  // error in file order (a blank line before more rows, in a later part, included), no data rows, an infinite value in
+  // a numeric column. Throws it, the same on every process. textOf(c) gives every part's first-pass texts of column
+  // c, for the decimal-comma check (called only for a column where a part met such a text).
+  void checkParts(const std::vector<PartSummary>& parts,
+                  const std::function<std::vector<std::string>(std::size_t)>& textOf) const;
+  // This part's first-pass texts of column c (for checkParts' textOf).
+  std::vector<std::string> partTexts(std::size_t c) const;
+  // Once the processes agreed which columns are text (`text`, per header field): reads again the rows of this part
+  // whose texts the first pass did not keep, and gives data its local levels (sorted), kinds and names; the row
+  // labels' column is dropped.
+  void finishPart(const std::vector<char>& text, Dataset& data);
+  static std::string blankLineMessage(std::size_t fields, bool afterCr);
 
  private:
   enum class Row { Done, Blank, NeedMore, End };
@@ -71,6 +110,9 @@ class CsvParser {
   template <class Sink>
   void readRows(Sink& sink, std::size_t maxRows);
   void reread(std::size_t rows, std::vector<std::vector<double>>& columns);
+  void enterRange();
+  static void dropRowLabels(Dataset& data);
+  std::string infiniteMessage(std::size_t c, const std::string& text) const;
   void rereadTexts(Dataset& data);
   // The hot path: inlined into the row loop (as it was while the parser lived in one file), kept in CsvReader.cpp.
   [[gnu::always_inline]] inline Row parseRow(double* const* slots, std::size_t slot);
@@ -115,6 +157,8 @@ class CsvParser {
   const ColumnChunks* values_ = nullptr;  // the first pass's values, to tell whether a column held numbers
   std::string quoted_;                    // the unescaped text of the last quoted cell
   std::unordered_map<std::size_t, Cell> firstInfinite_;  // per column; an error if the column stays numeric
+  bool inRange_ = false;  // a part's read (readPart): after the header, the rows of range_ only
+  Range range_;
 };
 
 }  // namespace gb::csv

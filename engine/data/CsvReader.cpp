@@ -172,10 +172,7 @@ CsvParser::Row CsvParser::parseRow(double* const* slots, std::size_t slot) {
     p_ = p + blank;
     return Row::Blank;
   }
-  if (firstBlankLine_ != 0)
-    fail(firstBlankLine_, 1,
-         "empty line before more data (every row needs " + std::to_string(names_.size()) + " fields)" +
-             (firstBlankAfterCr_ ? "; lines end in \"\\r\\r\\n\" (a CRLF file converted twice?)" : ""));
+  if (firstBlankLine_ != 0) fail(firstBlankLine_, 1, blankLineMessage(names_.size(), firstBlankAfterCr_));
   const std::size_t cols = names_.size();
   for (std::size_t c = 0; c < cols; ++c) {
     double value;
@@ -240,13 +237,7 @@ Dataset CsvParser::read(std::size_t maxRows) {
   rereadTexts(data);
   data.names = std::move(names_);
   text_->finish(data);
-  if (rowLabels_) {
-    data.names.erase(data.names.begin());
-    data.columns.erase(data.columns.begin());
-    data.kinds.erase(data.kinds.begin());
-    data.levels.erase(data.levels.begin());
-    data.rowLabelsNote = "column 1 has no name: taken as R's row names and ignored";
-  }
+  if (rowLabels_) dropRowLabels(data);
   return data;
 }
 
@@ -272,6 +263,7 @@ void CsvParser::rereadTexts(Dataset& data) {
 void CsvParser::reread(std::size_t rows, std::vector<std::vector<double>>& columns) {
   skipBomAndCheckNotEmpty();
   readHeader();
+  enterRange();
   std::vector<double> scratch(rows);  // where the cells of the other columns go
   std::vector<double*> slots(names_.size(), scratch.data());
   modes_.assign(names_.size(), CellMode::Skip);
@@ -291,6 +283,91 @@ void CsvParser::reread(std::size_t rows, std::vector<std::vector<double>>& colum
     void commitRow() { ++filled_; }
   } sink{slots};
   readRows(sink, rows);
+}
+
+void CsvParser::dropRowLabels(Dataset& data) {
+  data.names.erase(data.names.begin());
+  data.columns.erase(data.columns.begin());
+  data.kinds.erase(data.kinds.begin());
+  data.levels.erase(data.levels.begin());
+  data.rowLabelsNote = "column 1 has no name: taken as R's row names and ignored";
+}
+
+void CsvParser::enterRange() {
+  if (!inRange_) return;
+  in_.restart(range_.begin, range_.end);
+  p_ = in_.data();
+  line_ = range_.firstLine;
+  lastBreakWasLoneCr_ = range_.afterLoneCr;
+}
+
+CsvParser::PartSummary CsvParser::readPart(const Range& range, Dataset& data) {
+  inRange_ = true;
+  range_ = range;
+  skipBomAndCheckNotEmpty();
+  readHeader();
+  enterRange();
+  ownText_ = std::make_unique<TextColumns>(names_.size());
+  text_ = ownText_.get();
+  modes_.assign(names_.size(), CellMode::Number);
+  if (rowLabels_) modes_[0] = CellMode::Skip;
+  ColumnChunks values(names_.size());
+  values_ = &values;
+  PartSummary part;
+  try {
+    readRows(values, std::numeric_limits<std::size_t>::max());
+  } catch (const InputError& e) {
+    part.error = e.what();
+  }
+  values_ = nullptr;
+  part.rows = values.rows();
+  part.endLine = line_;
+  if (part.error.empty()) {
+    part.trailingBlankLine = firstBlankLine_;
+    part.trailingBlankAfterCr = firstBlankAfterCr_;
+  }
+  const std::size_t cols = names_.size();
+  part.text.assign(cols, 0);
+  part.infiniteLine.assign(cols, 0);
+  part.infiniteText.assign(cols, {});
+  part.decimalCommaLine.assign(cols, 0);
+  part.decimalCommaText.assign(cols, {});
+  for (std::size_t c = 0; c < cols; ++c) {
+    part.text[c] = modes_[c] == CellMode::Text ? 1 : 0;
+    if (const auto it = firstInfinite_.find(c); it != firstInfinite_.end()) {
+      part.infiniteLine[c] = it->second.line;
+      part.infiniteText[c] = it->second.text;
+    }
+    if (const TextLevels* levels = text_->find(c)) {
+      part.decimalCommaLine[c] = levels->decimalCommaLine;
+      part.decimalCommaText[c] = levels->decimalCommaText;
+    }
+  }
+  data.source = path_;
+  data.columns = values.assemble();
+  return part;
+}
+
+void CsvParser::finishPart(const std::vector<char>& text, Dataset& data) {
+  const std::size_t rows = data.rows();
+  for (std::size_t c = 0; c < names_.size(); ++c) {
+    if (!text[c] || modes_[c] != CellMode::Number) continue;
+    // Text elsewhere in the file: this part's numbers are levels too ("1.50" as written), read again as texts.
+    const std::vector<double>& x = data.columns[c];
+    const bool numbers = std::any_of(x.begin(), x.end(), [](double v) { return !std::isnan(v); });
+    text_->add(c, rows, range_.firstLine, numbers);
+    modes_[c] = CellMode::Text;
+  }
+  if (const std::size_t again = text_->rowsToReread(); again > 0) {
+    const CsvProgress none;
+    CsvParser second(path_, options_, blockBytes_, none, text_);
+    second.inRange_ = true;
+    second.range_ = range_;
+    second.reread(again, data.columns);
+  }
+  text_->finish(data);
+  data.names = names_;
+  if (rowLabels_) dropRowLabels(data);
 }
 
 }  // namespace csv

@@ -18,6 +18,9 @@ struct Dataset {
   // Per column: for Text, the levels sorted by byte order (R's factor() in the C locale), unique; else empty.
   std::vector<std::vector<std::string>> levels;
   std::string rowLabelsNote;  // "" or why a column was taken as row labels and dropped (R's write.csv row names)
+  // Rows of the input before this table's first row: 0 for a whole file; where a process's part of a file read by
+  // several starts (data/CsvPart.hpp). Error messages name input rows (and lines) counting from the file's first.
+  std::size_t firstRow = 0;
 
   std::size_t rows() const { return columns.empty() ? 0 : columns.front().size(); }
   std::size_t cols() const { return columns.size(); }

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/Error.hpp"
+
 namespace gb {
 
 namespace {
@@ -12,14 +14,20 @@ double sign(double v) { return v > 0.0 ? 1.0 : (v < 0.0 ? -1.0 : 0.0); }
 // mboost clips the binomial f to [-36, 36] before forming p (exp(72) is far inside the double range).
 double clipped(double f) { return std::min(std::abs(f), 36.0) * sign(f); }
 
-double weightedMean(const std::vector<double>& v, const std::vector<double>& w, bool positive) {
+// {sum w v, sum w} (v: 1 where positive and v > 0), the parts of a weighted mean.
+std::vector<double> meanSums(const std::vector<double>& v, const std::vector<double>& w, bool positive) {
   double num = 0.0, den = 0.0;
   for (std::size_t i = 0; i < v.size(); ++i) {
     const double wi = w.empty() ? 1.0 : w[i];
     num += wi * (positive ? (v[i] > 0.0 ? 1.0 : 0.0) : v[i]);
     den += wi;
   }
-  return num / den;
+  return {num, den};
+}
+
+double weightedMean(const std::vector<double>& v, const std::vector<double>& w, bool positive) {
+  const std::vector<double> sums = meanSums(v, w, positive);
+  return sums[0] / sums[1];
 }
 
 }  // namespace
@@ -93,8 +101,8 @@ double FamilyFunctions::response(double f) const {
   }
 }
 
-double FamilyFunctions::risk(const std::vector<double>& y, const std::vector<double>& f,
-                             const std::vector<double>& w) const {
+double FamilyFunctions::risk(const std::vector<double>& y, const std::vector<double>& f, const std::vector<double>& w,
+                             ShardReducer* group) const {
   double num = 0.0, den = 0.0;
   for (std::size_t i = 0; i < y.size(); ++i) {
     const double wi = w.empty() ? 1.0 : w[i];
@@ -102,7 +110,23 @@ double FamilyFunctions::risk(const std::vector<double>& y, const std::vector<dou
     num += wi * loss(y[i], f[i]);
     den += wi;
   }
-  return num / den;
+  if (!group) return num / den;
+  std::vector<double> sums{num, den};
+  group->sum(sums);
+  return sums[0] / sums[1];
+}
+
+double FamilyFunctions::offset(const std::vector<double>& y, const std::vector<double>& w, ShardReducer* group) const {
+  if (!group) return offset(y, w);
+  if (family != Family::Gaussian && family != Family::Binomial && family != Family::Poisson)
+    throw InputError(optionMessage("--distributed", "--family " + toString(family) +
+                                                        ": its offset is a median of all rows, which is not built "
+                                                        "across processes yet; give the starting value with --offset"));
+  std::vector<double> sums = meanSums(y, w, family == Family::Binomial);
+  group->sum(sums);
+  const double mean = sums[0] / sums[1];
+  if (family == Family::Binomial) return 0.5 * std::log(mean / (1.0 - mean));
+  return family == Family::Poisson ? std::log(mean) : mean;
 }
 
 double FamilyFunctions::offset(const std::vector<double>& y, const std::vector<double>& w) const {

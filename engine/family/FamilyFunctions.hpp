@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "common/ShardReducer.hpp"
 #include "settings/ModelSettings.hpp"
 
 namespace gb {
@@ -28,10 +29,15 @@ struct FamilyFunctions {
   double loss(double y, double f) const;
   // The mean on the response scale: f, the probability exp(f) / (exp(f) + exp(-f)), the rate exp(f).
   double response(double f) const;
-  // sum(w loss(y_i, f_i)) / sum(w); w empty means all 1.
-  double risk(const std::vector<double>& y, const std::vector<double>& f, const std::vector<double>& w) const;
+  // sum(w loss(y_i, f_i)) / sum(w); w empty means all 1. group: the sums over every process's rows
+  // (common/ShardReducer.hpp), added in process order.
+  double risk(const std::vector<double>& y, const std::vector<double>& f, const std::vector<double>& w,
+              ShardReducer* group = nullptr) const;
   // The family's offset from the (coded) response and the weights (empty: all 1).
   double offset(const std::vector<double>& y, const std::vector<double>& w) const;
+  // The same over every process's rows: the weighted means of gaussian, binomial and poisson from their sums; the
+  // median-based offsets (laplace, huber, quantile) throw InputError naming --distributed and --offset.
+  double offset(const std::vector<double>& y, const std::vector<double>& w, ShardReducer* group) const;
   // What the fitted values mean, for plots: "mean", "half log-odds (mboost's Binomial)", "log rate", ...
   std::string scaleName() const;
 };

@@ -4,8 +4,6 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
-#include <exception>
-#include <optional>
 #include <utility>
 
 #include "common/Error.hpp"
@@ -76,14 +74,12 @@ void finishLearner(Learner& learner, double targetEdf, EdfDefinition definition)
   learner.rssMatrix = 0.5 * (q + q.transpose());
 }
 
-namespace {
+std::string nonFiniteMessage(const std::string& name, LearnerType type, std::size_t row) {
+  const std::string who = type == LearnerType::Spline ? "'" + name + "'" : quotedForMessage(name);
+  return "learner " + who + ": non-finite value at row " + std::to_string(row + 1);
+}
 
-void checkCovariate(const std::string& name, const std::vector<double>& x, const SplineSpec& spec, double* lo,
-                    double* hi) {
-  const CovariateScan scan = x.empty() ? CovariateScan{0.0, 0.0, 0} : scanCovariate(x.data(), x.size());
-  if (scan.firstNonFinite < x.size())
-    throw InputError("learner '" + name + "': non-finite value at row " + std::to_string(scan.firstNonFinite + 1));
-  const double mn = scan.lo, mx = scan.hi;
+void checkSplineRange(const std::string& name, double mn, double mx, const SplineSpec& spec) {
   if (!(mn < mx))
     throw InputError("learner '" + name + "': covariate is constant (all values " + formatNumber(mn, 10) + ")");
   // Checked here, where the column is known, rather than left to SplineBasis (whose message cannot name it).
@@ -91,8 +87,24 @@ void checkCovariate(const std::string& name, const std::vector<double>& x, const
   if (!problem.empty())
     throw InputError("column " + quotedForMessage(name) + ": values span [" + formatNumber(mn, 17) + ", " +
                      formatNumber(mx, 17) + "], " + problem);
-  *lo = mn;
-  *hi = mx;
+}
+
+void checkSplineRows(const std::string& name, std::size_t rows, int k) {
+  if (rows < static_cast<std::size_t>(k))
+    throw InputError("learner '" + name + "': " + std::to_string(rows) + " rows < " + std::to_string(k) +
+                     " basis columns");
+}
+
+namespace {
+
+void checkCovariate(const std::string& name, const std::vector<double>& x, const SplineSpec& spec, double* lo,
+                    double* hi) {
+  const CovariateScan scan = x.empty() ? CovariateScan{0.0, 0.0, 0} : scanCovariate(x.data(), x.size());
+  if (scan.firstNonFinite < x.size())
+    throw InputError(nonFiniteMessage(name, LearnerType::Spline, scan.firstNonFinite));
+  checkSplineRange(name, scan.lo, scan.hi, spec);
+  *lo = scan.lo;
+  *hi = scan.hi;
 }
 
 Learner buildSpline(const std::string& name, int column, const std::vector<double>& x, const double* w,
@@ -101,36 +113,12 @@ Learner buildSpline(const std::string& name, int column, const std::vector<doubl
   checkCovariate(name, x, settings.spline, &lo, &hi);
   SplineBasis basis(lo, hi, settings.spline);
   const int k = basis.numColumns();
-  if (x.size() < static_cast<std::size_t>(k))
-    throw InputError("learner '" + name + "': " + std::to_string(x.size()) + " rows < " + std::to_string(k) +
-                     " basis columns");
+  checkSplineRows(name, x.size(), k);
   Learner learner{name, column, basis, LearnerType::Spline, {}, {}, {}, 0.0, 0.0, {}, {}, {}};
   learner.gram = gramMatrix(learner.basis, x.data(), x.size(), w);
   learner.penalty = penaltyMatrix(k, settings.penalty, settings.differences);
   finishLearner(learner, settings.edf, settings.edfDefinition);
   return learner;
-}
-
-// build(j) for j = 0..count-1 across the cores; the first failing learner in learner order is reported, whichever
-// thread met it first.
-template <typename Build>
-std::vector<Learner> buildEach(std::size_t count, Build build) {
-  std::vector<std::optional<Learner>> built(count);
-  std::vector<std::exception_ptr> errors(count);
-#pragma omp parallel for schedule(dynamic, 1)
-  for (int j = 0; j < static_cast<int>(count); ++j) {
-    try {
-      built[static_cast<std::size_t>(j)].emplace(build(static_cast<std::size_t>(j)));
-    } catch (...) {
-      errors[static_cast<std::size_t>(j)] = std::current_exception();
-    }
-  }
-  for (const auto& e : errors)
-    if (e) std::rethrow_exception(e);
-  std::vector<Learner> learners;
-  learners.reserve(count);
-  for (auto& l : built) learners.push_back(std::move(*l));
-  return learners;
 }
 
 }  // namespace
@@ -147,7 +135,8 @@ std::vector<Learner> buildLearners(const Dataset& data, const ModelSettings& set
   });
 }
 
-std::vector<Learner> buildLearners(const ModelFrame& frame, const ModelSettings& settings) {
+std::vector<Learner> buildLearners(const ModelFrame& frame, const ModelSettings& settings, ShardReducer* group) {
+  if (group) return buildLearnersTogether(frame, settings, *group);
   settings.validate();
   struct Spec {
     const std::string* name;

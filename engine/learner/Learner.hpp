@@ -38,7 +38,10 @@ struct Learner {
 
 // The learners of a model frame, in the order splines, linears, factors, with the weights in every G and lambda
 // (mboost's df2lambda on X'WX). Throws InputError as buildLearners does.
-std::vector<Learner> buildLearners(const ModelFrame& frame, const ModelSettings& settings);
+// group: the processes of a distributed fit (common/ShardReducer.hpp), each holding its part of the frame's rows;
+// every process then gets the same learners, from the ranges and sums over all rows (added in process order).
+std::vector<Learner> buildLearners(const ModelFrame& frame, const ModelSettings& settings,
+                                   ShardReducer* group = nullptr);
 
 // Builds one learner per name in settings.learners (all non-response columns when empty), lambda from the edf.
 // Throws InputError for: unknown column, constant covariate, fewer rows than basis columns, edf at or below

@@ -1,5 +1,7 @@
 #pragma once
 // Internal to the learner layer: the steps that build one learner of each type.
+#include <exception>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,5 +18,46 @@ Learner buildLinear(const std::string& name, int column, const std::vector<doubl
 // bols(f): codes 0..L-1 of `levels`; columns 1 and one indicator per level after the first; ridge on all L.
 Learner buildFactor(const std::string& name, int column, const std::vector<double>& codes,
                     const std::vector<std::string>& levels, const double* w, const ModelSettings& settings);
+
+// The checks of a covariate's values, and the learners from their sums (over every process's rows in a distributed
+// fit): a linear term from sum w, sum w x, sum w x^2; a factor from each level's total weight.
+std::string nonFiniteMessage(const std::string& name, LearnerType type, std::size_t row);
+void checkSplineRange(const std::string& name, double lo, double hi, const SplineSpec& spec);
+void checkSplineRows(const std::string& name, std::size_t rows, int k);
+void checkLinearRange(const std::string& name, double lo, double hi);
+Learner finishLinear(const std::string& name, int column, double lo, double hi, double sw, double swx, double swxx,
+                     const ModelSettings& settings);
+Learner finishFactor(const std::string& name, int column, const std::vector<std::string>& levels,
+                     const std::vector<double>& weightPerLevel, const ModelSettings& settings);
+
+// A linear or factor learner without its matrices: the spline basis is unused by these learners and is built over
+// [lo, hi] (a valid range) so that the member exists.
+Learner olsLearner(const std::string& name, int column, LearnerType type, double lo, double hi,
+                   const ModelSettings& settings);
+
+// buildLearners with the rows spread over processes (learner/LearnerTogether.cpp).
+std::vector<Learner> buildLearnersTogether(const ModelFrame& frame, const ModelSettings& settings, ShardReducer& group);
+
+// build(j) for j = 0..count-1 across the cores; the first failing learner in learner order is reported, whichever
+// thread met it first.
+template <typename Build>
+std::vector<Learner> buildEach(std::size_t count, Build build) {
+  std::vector<std::optional<Learner>> built(count);
+  std::vector<std::exception_ptr> errors(count);
+#pragma omp parallel for schedule(dynamic, 1)
+  for (int j = 0; j < static_cast<int>(count); ++j) {
+    try {
+      built[static_cast<std::size_t>(j)].emplace(build(static_cast<std::size_t>(j)));
+    } catch (...) {
+      errors[static_cast<std::size_t>(j)] = std::current_exception();
+    }
+  }
+  for (const auto& e : errors)
+    if (e) std::rethrow_exception(e);
+  std::vector<Learner> learners;
+  learners.reserve(count);
+  for (auto& l : built) learners.push_back(std::move(*l));
+  return learners;
+}
 
 }  // namespace gb

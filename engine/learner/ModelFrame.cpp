@@ -18,10 +18,12 @@ namespace {
 
 std::string sourceOf(const Dataset& data) { return data.source.empty() ? "the data" : data.source; }
 
-// Line of a data row in its CSV file (header on line 1, no line breaks inside cells).
-long lineOf(std::size_t row) { return static_cast<long>(row) + 2; }
+// Line of a data row in its CSV file (header on line 1, no line breaks inside cells); row counts from data's first.
+long lineOf(const Dataset& data, std::size_t row) { return static_cast<long>(data.firstRow + row) + 2; }
 
-std::string at(const Dataset& data, std::size_t row) { return sourceOf(data) + ":" + std::to_string(lineOf(row)); }
+std::string at(const Dataset& data, std::size_t row) {
+  return sourceOf(data) + ":" + std::to_string(lineOf(data, row));
+}
 
 // The learner lists as the user gave them, or gamboost's y ~ . (numeric: spline, text: factor).
 void resolveColumns(const Dataset& data, const ModelSettings& s, ModelFrame& f) {
@@ -104,13 +106,13 @@ bool hasMissing(const std::vector<double>& x) {
   return std::any_of(nan.begin(), nan.end(), [](int v) { return v != 0; });
 }
 
-// Drops rows with a missing value in a used column (--missing omit) or names the first (--missing fail).
-void omitMissing(const std::shared_ptr<const Dataset>& data, const ModelSettings& s, ModelFrame& f) {
-  const std::vector<std::string> used = usedColumns(s, f);
-  const std::size_t n = data->rows();
-  f.inputRows = n;
+// keptRows (as input rows) of this process's rows; per used column, its rows missing there. --missing fail throws for
+// the first missing value.
+std::vector<std::size_t> keepComplete(const Dataset& data, const ModelSettings& s, const std::vector<std::string>& used,
+                                      ModelFrame& f) {
+  const std::size_t n = data.rows();
   std::vector<const std::vector<double>*> cols;
-  for (const auto& name : used) cols.push_back(&data->column(name));
+  for (const auto& name : used) cols.push_back(&data.column(name));
   std::vector<std::size_t> perColumn(used.size(), 0);
   f.keptRows.clear();
   // One vectorised pass per column, the columns across the cores (8 GB at n = 1e7, p = 100: one core alone took
@@ -121,25 +123,45 @@ void omitMissing(const std::shared_ptr<const Dataset>& data, const ModelSettings
   for (std::ptrdiff_t u = 0; u < columnCount; ++u) missing |= hasMissing(*cols[static_cast<std::size_t>(u)]) ? 1 : 0;
   if (missing == 0) {
     f.keptRows.resize(n);  // the common case, found by one vectorised pass per column
-    std::iota(f.keptRows.begin(), f.keptRows.end(), std::size_t{0});
-    return;
+    std::iota(f.keptRows.begin(), f.keptRows.end(), data.firstRow);
+    return perColumn;
   }
   for (std::size_t i = 0; i < n; ++i) {
     bool complete = true;
     for (std::size_t u = 0; u < cols.size(); ++u)
       if (std::isnan((*cols[u])[i])) {
         if (s.missing == MissingPolicy::Fail)
-          throw InputError(at(*data, i) + ": column " + quotedForMessage(used[u]) +
+          throw InputError(at(data, i) + ": column " + quotedForMessage(used[u]) +
                            ": missing value (NA or empty; --missing omit drops such rows)");
         ++perColumn[u];
         complete = false;
       }
-    if (complete) f.keptRows.push_back(i);
+    if (complete) f.keptRows.push_back(data.firstRow + i);
+  }
+  return perColumn;
+}
+
+// Drops rows with a missing value in a used column (--missing omit) or names the first (--missing fail). With a
+// group, the counts are over every process's rows.
+void omitMissing(const std::shared_ptr<const Dataset>& data, const ModelSettings& s, ModelFrame& f,
+                 ShardReducer* group) {
+  const std::vector<std::string> used = usedColumns(s, f);
+  std::vector<std::size_t> perColumn;
+  checkTogether(group, [&] { perColumn = keepComplete(*data, s, used, f); });
+  f.inputRows = data->rows();
+  f.usedRows = f.keptRows.size();
+  if (group) {
+    std::vector<double> counts{static_cast<double>(f.inputRows), static_cast<double>(f.usedRows)};
+    for (std::size_t c : perColumn) counts.push_back(static_cast<double>(c));
+    group->sum(counts);
+    f.inputRows = static_cast<std::size_t>(counts[0]);
+    f.usedRows = static_cast<std::size_t>(counts[1]);
+    for (std::size_t u = 0; u < perColumn.size(); ++u) perColumn[u] = static_cast<std::size_t>(counts[2 + u]);
   }
   for (std::size_t u = 0; u < used.size(); ++u)
     if (perColumn[u] > 0) f.omittedByColumn.emplace_back(used[u], perColumn[u]);
-  if (f.keptRows.empty())
-    throw InputError(sourceOf(*data) + ": every one of the " + std::to_string(n) +
+  if (f.usedRows == 0)
+    throw InputError(sourceOf(*data) + ": every one of the " + std::to_string(f.inputRows) +
                      " rows has a missing value in a used column (" + f.omissionNote() + ")");
 }
 
@@ -150,6 +172,7 @@ std::shared_ptr<const Dataset> usedRows(const std::shared_ptr<const Dataset>& da
   auto out = std::make_shared<Dataset>();
   out->source = data->source;
   out->rowLabelsNote = data->rowLabelsNote;
+  out->firstRow = data->firstRow;
   const std::vector<std::string> names = usedColumns(s, f);
   for (const std::string& name : names) {
     const auto c = static_cast<std::size_t>(data->columnIndex(name));
@@ -158,7 +181,7 @@ std::shared_ptr<const Dataset> usedRows(const std::shared_ptr<const Dataset>& da
     out->levels.push_back(data->levelsOf(c));
     std::vector<double> column;
     column.reserve(f.keptRows.size());
-    for (std::size_t i : f.keptRows) column.push_back(data->columns[c][i]);
+    for (std::size_t i : f.keptRows) column.push_back(data->columns[c][i - data->firstRow]);  // keptRows: input rows
     out->columns.push_back(std::move(column));
   }
   return out;
@@ -167,7 +190,7 @@ std::shared_ptr<const Dataset> usedRows(const std::shared_ptr<const Dataset>& da
 }  // namespace
 
 std::string ModelFrame::omissionNote() const {
-  if (omittedRows() == 0 && !keptRows.empty()) return "";
+  if (omittedRows() == 0 && usedRows > 0) return "";
   std::string by;
   for (const auto& [name, count] : omittedByColumn)
     by += (by.empty() ? "" : ", ") + quotedForMessage(name) + " " + std::to_string(count);
@@ -176,15 +199,24 @@ std::string ModelFrame::omissionNote() const {
 }
 
 // Defined in ModelFrameResponse.cpp: the response coded for the family, and the factor columns as level codes.
-void codeResponse(const Dataset& data, const ModelSettings& s, ModelFrame& f);
-std::shared_ptr<const Dataset> codeFactors(std::shared_ptr<const Dataset> data, const ModelFrame& f);
+void codeResponse(const Dataset& data, const ModelSettings& s, ModelFrame& f, ShardReducer* group);
+std::shared_ptr<const Dataset> codeFactors(std::shared_ptr<const Dataset> data, const ModelFrame& f,
+                                           ShardReducer* group);
 
-void rescaleWeights(std::vector<double>& w) {
+void rescaleWeights(std::vector<double>& w, ShardReducer* group) {
   double fractional = 0.0, positive = 0.0, total = 0.0;
   for (double v : w) {
     fractional = std::max(fractional, std::abs(v - std::floor(v)));
     positive += v > 0.0 ? 1.0 : 0.0;
     total += v;
+  }
+  if (group) {
+    std::vector<double> most{fractional}, sums{positive, total};
+    reduceMax(group, most);
+    group->sum(sums);
+    fractional = most[0];
+    positive = sums[0];
+    total = sums[1];
   }
   if (fractional >= std::sqrt(std::numeric_limits<double>::epsilon()) && total > 0.0)
     for (double& v : w) v = v / total * positive;
@@ -214,22 +246,24 @@ void applyFold(ModelFrame& f, const std::vector<double>& foldByInputRow, const s
   f.oobWeights = std::move(oob);
 }
 
-ModelFrame buildModelFrame(std::shared_ptr<const Dataset> data, const ModelSettings& settings) {
+ModelFrame buildModelFrame(std::shared_ptr<const Dataset> data, const ModelSettings& settings, ShardReducer* group) {
   if (!data) throw InputError("no data");
-  if (data->rows() == 0) throw InputError(sourceOf(*data) + ": no rows");
+  const double rows = group ? countBefore(group, static_cast<double>(data->rows())).second : data->rows();
+  if (rows == 0) throw InputError(sourceOf(*data) + ": no rows");
   ModelFrame f;
   resolveColumns(*data, settings, f);
-  checkWeights(*data, settings);
-  omitMissing(data, settings, f);
-  f.data = codeFactors(usedRows(data, settings, f), f);
-  codeResponse(*f.data, settings, f);
+  checkTogether(group, [&] { checkWeights(*data, settings); });
+  omitMissing(data, settings, f, group);
+  f.data = codeFactors(usedRows(data, settings, f), f, group);
+  codeResponse(*f.data, settings, f, group);
   if (!settings.weights.empty()) {
     f.weights = f.data->column(settings.weights);
-    double total = 0.0;
-    for (double w : f.weights) total += w;
-    if (!(total > 0.0)) throw InputError(optionMessage("--weights", "every used row has weight 0: nothing to fit"));
+    std::vector<double> total{0.0};
+    for (double w : f.weights) total[0] += w;
+    if (group) group->sum(total);
+    if (!(total[0] > 0.0)) throw InputError(optionMessage("--weights", "every used row has weight 0: nothing to fit"));
     // The fit and the risk do not change; the lambdas come out on mboost's scale.
-    rescaleWeights(f.weights);
+    rescaleWeights(f.weights, group);
   }
   return f;
 }

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "common/ShardReducer.hpp"
 #include "data/Dataset.hpp"
 #include "settings/ModelSettings.hpp"
 
@@ -18,10 +19,11 @@ struct ModelFrame {
   std::vector<double> weights;                         // one per used row; empty when no --weights
   std::vector<std::string> splines, linears, factors;  // the resolved learner columns
   std::vector<double> oobWeights;     // a resampling fold's out-of-bag weights (applyFold); empty otherwise
-  std::vector<std::size_t> keptRows;  // input row of each used row (0-based)
-  std::size_t inputRows = 0;
+  std::vector<std::size_t> keptRows;  // input row of each used row (0-based, counted from the file's first row)
+  // Rows of the input and rows used, over all processes of a distributed fit (this process holds keptRows of them).
+  std::size_t inputRows = 0, usedRows = 0;
   std::vector<std::pair<std::string, std::size_t>> omittedByColumn;  // rows missing per used column (> 0 only)
-  std::size_t omittedRows() const { return inputRows - keptRows.size(); }
+  std::size_t omittedRows() const { return inputRows - usedRows; }
   // "airquality.csv: 42 of 153 rows omitted for missing values (Ozone 37, Solar.R 7)", or "" when none.
   std::string omissionNote() const;
 };
@@ -30,7 +32,12 @@ struct ModelFrame {
 // column as a spline or linear learner or as a numeric response, a missing value with --missing fail, a negative,
 // missing or non-finite weight (or non-integer with quantile), every row omitted, a binomial response that is not
 // 0/1 or two levels, a poisson response with negative or non-integer counts, a factor with one level.
-ModelFrame buildModelFrame(std::shared_ptr<const Dataset> data, const ModelSettings& settings);
+// `group` (common/ShardReducer.hpp): the processes of a distributed fit, each holding a contiguous part of the input
+// rows (data->firstRow says where it starts); the frame is then this process's rows of the frame one process would
+// build from all of them (levels, omitted counts and checks over all rows; the first error in row order reported on
+// every process). Null: one process holds every row.
+ModelFrame buildModelFrame(std::shared_ptr<const Dataset> data, const ModelSettings& settings,
+                           ShardReducer* group = nullptr);
 
 // Makes the frame a resampling fold's (mboost's cvrisk: the fit's weights are the fold's, rescaled as mboost_fit
 // rescales them; the out-of-bag weights are the case weights, 1 without --weights, on the rows the fold leaves out
@@ -39,6 +46,6 @@ ModelFrame buildModelFrame(std::shared_ptr<const Dataset> data, const ModelSetti
 void applyFold(ModelFrame& frame, const std::vector<double>& foldByInputRow, const std::string& what);
 
 // mboost's rescale_weights: weights that are not all integers are scaled to sum to the number of positive ones.
-void rescaleWeights(std::vector<double>& w);
+void rescaleWeights(std::vector<double>& w, ShardReducer* group = nullptr);
 
 }  // namespace gb

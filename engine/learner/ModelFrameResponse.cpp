@@ -17,22 +17,23 @@ std::string inputLine(const ModelFrame& f, const Dataset& data, std::size_t row)
   return (data.source.empty() ? std::string("the data") : data.source) + ":" + std::to_string(input + 2);
 }
 
-// Levels that occur (codes of a text column), sorted like the column's levels.
-std::vector<int> presentCodes(const std::vector<double>& codes, std::size_t levels) {
-  std::vector<char> seen(levels, 0);
-  for (double v : codes) seen[static_cast<std::size_t>(v)] = 1;
+// Levels that occur (codes of a text column), sorted like the column's levels; over every process's rows with a group.
+std::vector<int> presentCodes(const std::vector<double>& codes, std::size_t levels, ShardReducer* group) {
+  std::vector<double> seen(levels, 0.0);
+  for (double v : codes) seen[static_cast<std::size_t>(v)] = 1.0;
+  if (group) group->sum(seen);
   std::vector<int> present;
   for (std::size_t l = 0; l < levels; ++l)
-    if (seen[l]) present.push_back(static_cast<int>(l));
+    if (seen[l] > 0.0) present.push_back(static_cast<int>(l));
   return present;
 }
 
-void codeBinomial(const Dataset& data, std::size_t c, const ModelSettings& s, ModelFrame& f) {
+void codeBinomial(const Dataset& data, std::size_t c, const ModelSettings& s, ModelFrame& f, ShardReducer* group) {
   const std::vector<double>& y = data.columns[c];
   const std::string who = "response " + quotedForMessage(s.response) + " with --family binomial";
   if (data.isText(c)) {
     const std::vector<std::string>& levels = data.levelsOf(c);
-    const std::vector<int> present = presentCodes(y, levels.size());
+    const std::vector<int> present = presentCodes(y, levels.size(), group);
     if (present.size() != 2) {
       std::string list;
       for (std::size_t i = 0; i < present.size() && i < 5; ++i)
@@ -47,23 +48,26 @@ void codeBinomial(const Dataset& data, std::size_t c, const ModelSettings& s, Mo
     return;
   }
   f.response.resize(y.size());
-  bool zero = false, one = false;
-  for (std::size_t i = 0; i < y.size(); ++i) {
-    if (y[i] != 0.0 && y[i] != 1.0)
-      throw InputError(inputLine(f, data, i) + ": " + who + ": value " + formatNumber(y[i], 10) +
-                       " is neither 0 nor 1 (a binary response is 0/1 or a text column with two levels)");
-    zero |= y[i] == 0.0;
-    one |= y[i] == 1.0;
-    f.response[i] = y[i] == 1.0 ? 1.0 : -1.0;
-  }
+  std::vector<double> seen{0.0, 0.0};  // rows that are 0, rows that are 1
+  checkTogether(group, [&] {
+    for (std::size_t i = 0; i < y.size(); ++i) {
+      if (y[i] != 0.0 && y[i] != 1.0)
+        throw InputError(inputLine(f, data, i) + ": " + who + ": value " + formatNumber(y[i], 10) +
+                         " is neither 0 nor 1 (a binary response is 0/1 or a text column with two levels)");
+      seen[y[i] == 1.0 ? 1 : 0] = 1.0;
+      f.response[i] = y[i] == 1.0 ? 1.0 : -1.0;
+    }
+  });
+  if (group) group->sum(seen);
+  const bool zero = seen[0] > 0.0, one = seen[1] > 0.0;
   if (!zero || !one)
     throw InputError(
         optionMessage("--response", who + ": every used row is " + (one ? "1" : "0") + " (both classes are needed)"));
   f.responseLevels = {"0", "1"};
 }
 
-void codeNumeric(const Dataset& data, std::size_t c, const ModelSettings& s, ModelFrame& f) {
-  const std::vector<double>& y = data.columns[c];
+void checkNumericResponse(const Dataset& data, const std::vector<double>& y, const ModelSettings& s,
+                          const ModelFrame& f) {
   for (std::size_t i = 0; i < y.size(); ++i) {
     if (!std::isfinite(y[i]))
       throw InputError(inputLine(f, data, i) + ": response " + quotedForMessage(s.response) + ": value " +
@@ -73,29 +77,41 @@ void codeNumeric(const Dataset& data, std::size_t c, const ModelSettings& s, Mod
                        " with --family poisson: " + formatNumber(y[i], 10) +
                        " is not a count (a non-negative integer)");
   }
+}
+
+void codeNumeric(const Dataset& data, std::size_t c, const ModelSettings& s, ModelFrame& f, ShardReducer* group) {
+  const std::vector<double>& y = data.columns[c];
+  checkTogether(group, [&] { checkNumericResponse(data, y, s, f); });
   f.response = y;
 }
 
-// The levels of a numeric column used as a factor: its distinct values in numeric order (R's as.factor).
-std::vector<double> numericLevels(const std::vector<double>& x) {
+// The levels of a numeric column used as a factor: its distinct values in numeric order (R's as.factor), over every
+// process's rows with a group.
+std::vector<double> numericLevels(const std::vector<double>& x, ShardReducer* group) {
   std::vector<double> v = x;
   std::sort(v.begin(), v.end());
   v.erase(std::unique(v.begin(), v.end()), v.end());
-  return v;
+  if (!group) return v;
+  std::vector<double> all;
+  for (const std::vector<double>& part : group->allGather(v)) all.insert(all.end(), part.begin(), part.end());
+  std::sort(all.begin(), all.end());
+  all.erase(std::unique(all.begin(), all.end()), all.end());
+  return all;
 }
 
 }  // namespace
 
-void codeResponse(const Dataset& data, const ModelSettings& s, ModelFrame& f) {
+void codeResponse(const Dataset& data, const ModelSettings& s, ModelFrame& f, ShardReducer* group) {
   const auto c = static_cast<std::size_t>(data.columnIndex(s.response));
-  if (s.family == Family::Binomial) return codeBinomial(data, c, s, f);
+  if (s.family == Family::Binomial) return codeBinomial(data, c, s, f, group);
   if (data.isText(c))
     throw InputError(optionMessage("--response", "column " + quotedForMessage(s.response) + " holds text; --family " +
                                                      toString(s.family) + " needs numbers"));
-  codeNumeric(data, c, s, f);
+  codeNumeric(data, c, s, f, group);
 }
 
-std::shared_ptr<const Dataset> codeFactors(std::shared_ptr<const Dataset> data, const ModelFrame& f) {
+std::shared_ptr<const Dataset> codeFactors(std::shared_ptr<const Dataset> data, const ModelFrame& f,
+                                           ShardReducer* group) {
   std::shared_ptr<Dataset> copy;
   for (const std::string& name : f.factors) {
     const auto c = static_cast<std::size_t>(data->columnIndex(name));
@@ -103,7 +119,7 @@ std::shared_ptr<const Dataset> codeFactors(std::shared_ptr<const Dataset> data, 
     std::vector<std::string> levels;
     std::vector<double> codes;
     if (data->isText(c)) {
-      const std::vector<int> present = presentCodes(x, data->levelsOf(c).size());
+      const std::vector<int> present = presentCodes(x, data->levelsOf(c).size(), group);
       for (int l : present) levels.push_back(data->levelsOf(c)[static_cast<std::size_t>(l)]);
       if (present.size() != data->levelsOf(c).size()) {
         std::vector<double> index(data->levelsOf(c).size(), -1.0);
@@ -113,7 +129,7 @@ std::shared_ptr<const Dataset> codeFactors(std::shared_ptr<const Dataset> data, 
         for (double v : x) codes.push_back(index[static_cast<std::size_t>(v)]);
       }
     } else {
-      const std::vector<double> values = numericLevels(x);
+      const std::vector<double> values = numericLevels(x, group);
       std::map<double, double> index;
       for (std::size_t l = 0; l < values.size(); ++l) {
         index.emplace(values[l], static_cast<double>(l));

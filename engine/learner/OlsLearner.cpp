@@ -9,24 +9,18 @@
 
 namespace gb {
 
-namespace {
-
-Learner emptyLearner(const std::string& name, int column, LearnerType type, double lo, double hi,
-                     const ModelSettings& settings) {
-  // The spline basis is not used by these learners; it is built over a valid range so that the member exists.
+Learner olsLearner(const std::string& name, int column, LearnerType type, double lo, double hi,
+                   const ModelSettings& settings) {
   SplineSpec spec = settings.spline;
   spec.knots = 1;
   return Learner{name, column, SplineBasis(lo, hi, spec), type, {}, {}, {}, 0.0, 0.0, {}, {}, {}};
 }
 
-}  // namespace
-
 Learner buildLinear(const std::string& name, int column, const std::vector<double>& x, const double* w,
                     const ModelSettings& settings) {
   double sw = 0.0, swx = 0.0, swxx = 0.0, lo = x.empty() ? 0.0 : x[0], hi = lo;
   for (std::size_t i = 0; i < x.size(); ++i) {
-    if (!std::isfinite(x[i]))
-      throw InputError("learner " + quotedForMessage(name) + ": non-finite value at row " + std::to_string(i + 1));
+    if (!std::isfinite(x[i])) throw InputError(nonFiniteMessage(name, LearnerType::Linear, i));
     const double wi = w ? w[i] : 1.0;
     sw += wi;
     swx += wi * x[i];
@@ -34,10 +28,19 @@ Learner buildLinear(const std::string& name, int column, const std::vector<doubl
     lo = std::min(lo, x[i]);
     hi = std::max(hi, x[i]);
   }
+  checkLinearRange(name, lo, hi);
+  return finishLinear(name, column, lo, hi, sw, swx, swxx, settings);
+}
+
+void checkLinearRange(const std::string& name, double lo, double hi) {
   if (!(lo < hi))
     throw InputError("learner " + quotedForMessage(name) + ": covariate is constant (all values " +
                      formatNumber(lo, 10) + ")");
-  Learner l = emptyLearner(name, column, LearnerType::Linear, lo, hi, settings);
+}
+
+Learner finishLinear(const std::string& name, int column, double lo, double hi, double sw, double swx, double swxx,
+                     const ModelSettings& settings) {
+  Learner l = olsLearner(name, column, LearnerType::Linear, lo, hi, settings);
   l.gram.resize(2, 2);
   l.gram << sw, swx, swx, swxx;
   l.penalty = Eigen::MatrixXd::Identity(2, 2);
@@ -47,10 +50,16 @@ Learner buildLinear(const std::string& name, int column, const std::vector<doubl
 
 Learner buildFactor(const std::string& name, int column, const std::vector<double>& codes,
                     const std::vector<std::string>& levels, const double* w, const ModelSettings& settings) {
+  std::vector<double> perLevel(levels.size(), 0.0);
+  for (std::size_t i = 0; i < codes.size(); ++i) perLevel[static_cast<std::size_t>(codes[i])] += w ? w[i] : 1.0;
+  return finishFactor(name, column, levels, perLevel, settings);
+}
+
+Learner finishFactor(const std::string& name, int column, const std::vector<std::string>& levels,
+                     const std::vector<double>& weightPerLevel, const ModelSettings& settings) {
   const auto L = static_cast<Eigen::Index>(levels.size());
-  Eigen::VectorXd perLevel = Eigen::VectorXd::Zero(L);
-  for (std::size_t i = 0; i < codes.size(); ++i) perLevel[static_cast<Eigen::Index>(codes[i])] += w ? w[i] : 1.0;
-  Learner l = emptyLearner(name, column, LearnerType::Factor, 0.0, 1.0, settings);
+  const Eigen::Map<const Eigen::VectorXd> perLevel(weightPerLevel.data(), L);
+  Learner l = olsLearner(name, column, LearnerType::Factor, 0.0, 1.0, settings);
   l.levels = levels;
   // X = [1, 1{f = level 2}, ..., 1{f = level L}]: X'WX has the total weight in (0, 0) and each level's weight on
   // its diagonal entry and in the intercept's row and column.

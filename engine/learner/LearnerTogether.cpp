@@ -1,0 +1,151 @@
+// buildLearners for a distributed fit (issue 15): each process holds a part of the frame's rows; the learners come out
+// the same on every process, and the same as one process would build from all rows up to the order of the sums:
+//   1. each process scans its part of every covariate (range, first non-finite value);
+//   2. the ranges are combined exactly (minimum, maximum); the checks run in learner order on every process;
+//   3. each process forms its part of every learner's sums (G = B'WB over its rows for a spline, sum w, w x, w x^2 for
+//      a linear term, each level's weight for a factor), all in one vector, added in process order (ShardReducer::sum);
+//   4. lambda, P and Q from the summed G, as for one process (finishLearner).
+#include <cmath>
+#include <limits>
+
+#include "common/ShardReducer.hpp"
+#include "learner/GramMatrix.hpp"
+#include "learner/LearnerSetup.hpp"
+#include "spline/Penalty.hpp"
+
+namespace gb {
+
+namespace {
+
+struct Spec {
+  std::string name;
+  LearnerType type;
+  int column;
+};
+
+std::vector<Spec> specsOf(const ModelFrame& frame) {
+  std::vector<Spec> specs;
+  const Dataset& data = *frame.data;
+  for (const auto& n : frame.splines) specs.push_back({n, LearnerType::Spline, data.columnIndex(n)});
+  for (const auto& n : frame.linears) specs.push_back({n, LearnerType::Linear, data.columnIndex(n)});
+  for (const auto& n : frame.factors) specs.push_back({n, LearnerType::Factor, data.columnIndex(n)});
+  return specs;
+}
+
+// Every covariate's range over all processes; throws the first learner's problem (in learner order): a non-finite
+// value (the lowest process's), a constant covariate, a range the basis cannot take, fewer rows than basis columns.
+void checkRanges(const ModelFrame& frame, const ModelSettings& settings, const std::vector<Spec>& specs,
+                 ShardReducer& group, std::vector<double>& lo, std::vector<double>& hi) {
+  const std::size_t m = specs.size();
+  lo.assign(m, std::numeric_limits<double>::infinity());
+  hi.assign(m, -std::numeric_limits<double>::infinity());
+  std::vector<double> firstBad(m, -1.0);  // this part's first non-finite row, -1 for none
+#pragma omp parallel for schedule(dynamic, 1)
+  for (int j = 0; j < static_cast<int>(m); ++j) {
+    const Spec& spec = specs[static_cast<std::size_t>(j)];
+    const std::vector<double>& x = frame.data->columns[static_cast<std::size_t>(spec.column)];
+    if (spec.type == LearnerType::Factor || x.empty()) continue;
+    const CovariateScan scan = scanCovariate(x.data(), x.size());
+    lo[static_cast<std::size_t>(j)] = scan.lo;
+    hi[static_cast<std::size_t>(j)] = scan.hi;
+    if (scan.firstNonFinite < x.size())
+      firstBad[static_cast<std::size_t>(j)] = static_cast<double>(scan.firstNonFinite);
+  }
+  const std::vector<std::vector<double>> bad = group.allGather(firstBad);
+  reduceMin(&group, lo);
+  reduceMax(&group, hi);
+  for (std::size_t j = 0; j < m; ++j) {
+    const Spec& spec = specs[j];
+    if (spec.type == LearnerType::Factor) continue;
+    for (const std::vector<double>& part : bad)
+      if (part.at(j) >= 0.0)
+        throw InputError(nonFiniteMessage(spec.name, spec.type, static_cast<std::size_t>(part[j])));
+    if (spec.type == LearnerType::Linear) {
+      checkLinearRange(spec.name, lo[j], hi[j]);
+      continue;
+    }
+    checkSplineRange(spec.name, lo[j], hi[j], settings.spline);
+    checkSplineRows(spec.name, frame.usedRows, SplineBasis(lo[j], hi[j], settings.spline).numColumns());
+  }
+}
+
+// How many sums learner j contributes: k^2 (a spline's G), 3 (a linear term), L (a factor's level weights).
+std::size_t sumCount(const Spec& spec, const ModelFrame& frame, const ModelSettings& settings, double lo, double hi) {
+  if (spec.type == LearnerType::Linear) return 3;
+  if (spec.type == LearnerType::Factor) return frame.data->levelsOf(static_cast<std::size_t>(spec.column)).size();
+  const auto k = static_cast<std::size_t>(SplineBasis(lo, hi, settings.spline).numColumns());
+  return k * k;
+}
+
+// This process's sums of learner j, written at `out`.
+void partSums(const Spec& spec, const ModelFrame& frame, const ModelSettings& settings, double lo, double hi,
+              double* out) {
+  const std::vector<double>& x = frame.data->columns[static_cast<std::size_t>(spec.column)];
+  const double* w = frame.weights.empty() ? nullptr : frame.weights.data();
+  if (spec.type == LearnerType::Spline) {
+    const Eigen::MatrixXd g = gramMatrix(SplineBasis(lo, hi, settings.spline), x.data(), x.size(), w);
+    std::copy(g.data(), g.data() + g.size(), out);
+  } else if (spec.type == LearnerType::Linear) {
+    double sw = 0.0, swx = 0.0, swxx = 0.0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      const double wi = w ? w[i] : 1.0;
+      sw += wi;
+      swx += wi * x[i];
+      swxx += wi * x[i] * x[i];
+    }
+    out[0] = sw;
+    out[1] = swx;
+    out[2] = swxx;
+  } else {
+    for (std::size_t i = 0; i < x.size(); ++i) out[static_cast<std::size_t>(x[i])] += w ? w[i] : 1.0;
+  }
+}
+
+}  // namespace
+
+std::vector<Learner> buildLearnersTogether(const ModelFrame& frame, const ModelSettings& settings,
+                                           ShardReducer& group) {
+  settings.validate();
+  const std::vector<Spec> specs = specsOf(frame);
+  std::vector<double> lo, hi;
+  checkRanges(frame, settings, specs, group, lo, hi);
+  std::vector<std::size_t> offset(specs.size() + 1, 0);
+  for (std::size_t j = 0; j < specs.size(); ++j)
+    offset[j + 1] = offset[j] + sumCount(specs[j], frame, settings, lo[j], hi[j]);
+  std::vector<double> sums(offset.back(), 0.0);
+#pragma omp parallel for schedule(dynamic, 1)
+  for (int j = 0; j < static_cast<int>(specs.size()); ++j) {
+    const auto u = static_cast<std::size_t>(j);
+    partSums(specs[u], frame, settings, lo[u], hi[u], sums.data() + offset[u]);
+  }
+  group.sum(sums);  // in process order: the same bits on every process
+  return buildEach(specs.size(), [&](std::size_t j) {
+    const Spec& spec = specs[j];
+    const double* s = sums.data() + offset[j];
+    if (spec.type == LearnerType::Linear)
+      return finishLinear(spec.name, spec.column, lo[j], hi[j], s[0], s[1], s[2], settings);
+    if (spec.type == LearnerType::Factor) {
+      const std::vector<std::string>& levels = frame.data->levelsOf(static_cast<std::size_t>(spec.column));
+      return finishFactor(spec.name, spec.column, levels, std::vector<double>(s, s + levels.size()), settings);
+    }
+    Learner learner{spec.name,
+                    spec.column,
+                    SplineBasis(lo[j], hi[j], settings.spline),
+                    LearnerType::Spline,
+                    {},
+                    {},
+                    {},
+                    0.0,
+                    0.0,
+                    {},
+                    {},
+                    {}};
+    const int k = learner.basis.numColumns();
+    learner.gram = Eigen::Map<const Eigen::MatrixXd>(s, k, k);
+    learner.penalty = penaltyMatrix(k, settings.penalty, settings.differences);
+    finishLearner(learner, settings.edf, settings.edfDefinition);
+    return learner;
+  });
+}
+
+}  // namespace gb
