@@ -5,7 +5,7 @@
 // corrupts the host's heap for a kernel whose barriers sit behind a return or an if (seen with cross_sort_count).
 //   cross_sort_count   a group per chunk of SORT_ROWS rows: how many of its rows fall in each interval m of l,
 //                      and each row's rank among them;
-//   cross_sort_scan    one group: where chunk c's rows of interval m start in the order sorted by interval;
+//   cross_sort_scan    a group per interval m: how many of its rows lie in the chunks before each chunk;
 //   cross_sort_gather  a group per (chunk, block of learners): x of every learner copied into that order, and
 //                      l's local coordinate u_l of each position;
 //   cross_sorted_fill  a group per (learner j, segment of positions): the positions of interval m have B_l
@@ -46,12 +46,17 @@ inline void sort_count(int n, bool active, int l, __global const REAL* x, __glob
   barrier(CLK_LOCAL_MEM_FENCE);
   const REAL lo = geometry[2 * l], inverseSpacing = geometry[2 * l + 1];
   __global const REAL* xl = x + (size_t)l * n;
-  const int begin = c * SORT_ROWS, end = active ? min(n, begin + SORT_ROWS) : begin;
-  for (int i = begin + t; i < end; i += SORT_GROUP) {
-    REAL u;
-    const int q = locate(xl[i], lo, inverseSpacing, &u);
-    keys[i] = q * SORT_ROWS + atomic_inc(rows + q);
-  }
+  const int begin = c * SORT_ROWS, count = active ? min(n - begin, SORT_ROWS) : 0;
+  REAL xs[SORT_ITEM_ROWS];  // all loads first, then the atomics
+  #pragma unroll
+  for (int k = 0; k < SORT_ITEM_ROWS; ++k) xs[k] = xl[begin + max(0, min(t + SORT_GROUP * k, count - 1))];
+  #pragma unroll
+  for (int k = 0; k < SORT_ITEM_ROWS; ++k)
+    if (t + SORT_GROUP * k < count) {
+      REAL u;
+      const int q = locate(xs[k], lo, inverseSpacing, &u);
+      keys[begin + t + SORT_GROUP * k] = q * SORT_ROWS + atomic_inc(rows + q);
+    }
   barrier(CLK_LOCAL_MEM_FENCE);
   if (active)
     for (int m = t; m < INTERVALS; m += SORT_GROUP) counts[m * chunks + c] = rows[m];
@@ -66,62 +71,69 @@ __kernel __attribute__((reqd_work_group_size(SORT_GROUP, 1, 1))) void cross_sort
   sort_count(n, active, learnerIndex[0], x, geometry, counts, keys, rows);
 }
 
-// counts (interval-major, INTERVALS x chunks) := their exclusive prefix sums, the first sorted position of each
-// (interval, chunk); bucketStart[m] = the first position of interval m, bucketStart[INTERVALS] = n. One group;
-// each work-item sums a contiguous run, the runs' totals are scanned, then each run is rewritten.
-inline void sort_scan(int n, bool active, int chunks, __global int* counts, __global int* bucketStart,
-                      __local int* runs) {
-  const int t = get_local_id(0), total = active ? INTERVALS * chunks : 0, per = (total + SCAN_GROUP - 1) / SCAN_GROUP;
-  const int begin = min(total, t * per), end = min(total, begin + per);
-  int sum = 0;
-  for (int i = begin; i < end; ++i) sum += counts[i];
-  runs[t] = sum;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  if (t == 0) {
-    int before = 0;
-    for (int r = 0; r < SCAN_GROUP; ++r) {
-      const int v = runs[r];
-      runs[r] = before;
-      before += v;
+// Group m: counts[m * chunks + c] := the rows of interval m in chunks before c (an exclusive prefix sum, in place)
+// and totals[m] := all rows of interval m. Tiles of SCAN_GROUP chunks, each scanned in local memory.
+inline void sort_scan(bool active, int chunks, __global int* counts, __global int* totals, __local int* part) {
+  const int t = get_local_id(0), m = get_group_id(0);
+  __global int* row = counts + (size_t)m * chunks;
+  const int tiles = active ? (chunks + SCAN_GROUP - 1) / SCAN_GROUP : 0;
+  int carry = 0;
+  for (int tile = 0; tile < tiles; ++tile) {
+    const int c = tile * SCAN_GROUP + t;
+    const int v = c < chunks ? row[c] : 0;
+    part[t] = v;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int d = 1; d < SCAN_GROUP; d *= 2) {  // inclusive scan of the tile (Hillis-Steele)
+      const int add = t >= d ? part[t - d] : 0;
+      barrier(CLK_LOCAL_MEM_FENCE);
+      part[t] += add;
+      barrier(CLK_LOCAL_MEM_FENCE);
     }
+    if (c < chunks) row[c] = carry + part[t] - v;
+    carry += part[SCAN_GROUP - 1];
+    barrier(CLK_LOCAL_MEM_FENCE);
   }
-  barrier(CLK_LOCAL_MEM_FENCE);
-  int before = runs[t];
-  for (int i = begin; i < end; ++i) {
-    const int v = counts[i];
-    counts[i] = before;
-    before += v;
-  }
-  barrier(CLK_GLOBAL_MEM_FENCE);
-  if (active)
-    for (int m = t; m < INTERVALS; m += SCAN_GROUP) bucketStart[m] = counts[m * chunks];
-  if (active && t == 0) bucketStart[INTERVALS] = n;
+  if (active && t == 0) totals[m] = carry;
 }
 
 __kernel __attribute__((reqd_work_group_size(SCAN_GROUP, 1, 1))) void cross_sort_scan(
-    int n, int chunks, __global const int* cacheState, __global int* counts, __global int* bucketStart) {
-  __local int runs[SCAN_GROUP];
+    int chunks, __global const int* cacheState, __global int* counts, __global int* totals) {
+  __local int part[SCAN_GROUP];
   const bool active = cacheState[0] >= 0;
   EXIT_UNLESS(active)
-  sort_scan(n, active, chunks, counts, bucketStart, runs);
+  sort_scan(active, chunks, counts, totals, part);
 }
 
-// Group (c, b): the rows of chunk c at their positions offsets[q * chunks + c] + rank (from their keys); for the
-// learners b * learnersPerGroup onwards, x_j of the chunk is staged in local memory in row order (coalesced reads)
-// and written out in position order (coalesced writes but at interval boundaries). Groups (c, 0) also write u_l.
+// Group (c, b): the rows of chunk c at their sorted positions: first position of interval q + the rows of q in
+// chunks before c + the row's rank (its key); for the learners b * learnersPerGroup onwards, x_j of the chunk is
+// staged in local memory in row order (coalesced reads) and written out in position order (coalesced writes but
+// at interval boundaries). Groups (c, 0) also write u_l, group (0, 0) the intervals' first positions.
 inline void sort_gather(int n, bool active, int learners, int learnersPerGroup, int l, __global const REAL* x,
                         __global const REAL* geometry, __global const int* keys, __global const int* offsets,
-                        __global REAL* xSorted, __global REAL* uSorted, __local REAL* stage, __local ushort* source,
-                        __local int* target, __local int* start) {
+                        __global const int* totals, __global int* bucketStart, __global REAL* xSorted,
+                        __global REAL* uSorted, __local REAL* stage, __local ushort* source, __local int* target,
+                        __local int* start, __local int* base) {
   const int t = get_local_id(0), c = get_group_id(0), chunks = get_num_groups(0);
   const int begin = c * SORT_ROWS, count = active ? min(n - begin, SORT_ROWS) : 0;
-  if (active && t == 0) {  // the chunk's rows of interval m: the next (interval, chunk) entry's offset minus this one's
-    int before = 0;
-    for (int m = 0; m < INTERVALS; ++m) {
-      const int at = m * chunks + c, next = at + 1 < INTERVALS * chunks ? offsets[at + 1] : n;
-      start[m] = before;
-      before += next - offsets[at];
+  for (int m = t; m < INTERVALS; m += SORT_GROUP)
+    if (active) {  // this chunk's rows of interval m (start) and those before it (base), then summed below
+      const int before = offsets[m * chunks + c];
+      start[m] = (c + 1 < chunks ? offsets[m * chunks + c + 1] : totals[m]) - before;
+      base[m] = before;
+      target[m] = totals[m];  // target is free until the positions are placed
     }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (active && t == 0) {
+    int inChunk = 0, first = 0;
+    for (int m = 0; m < INTERVALS; ++m) {
+      const int rows = start[m];
+      start[m] = inChunk;
+      inChunk += rows;
+      base[m] += first;
+      if (c == 0 && get_group_id(1) == 0) bucketStart[m] = first;
+      first += target[m];
+    }
+    if (c == 0 && get_group_id(1) == 0) bucketStart[INTERVALS] = n;
   }
   barrier(CLK_LOCAL_MEM_FENCE);
   const bool writesU = get_group_id(1) == 0;
@@ -132,7 +144,7 @@ inline void sort_gather(int n, bool active, int learners, int learnersPerGroup, 
     if (r < count) {
       const int key = keys[begin + r], q = key / SORT_ROWS, rank = key % SORT_ROWS;
       source[start[q] + rank] = (ushort)r;
-      target[start[q] + rank] = offsets[q * chunks + c] + rank;
+      target[start[q] + rank] = base[q] + rank;
       // u as locate() computes it, for the interval the key holds
       if (writesU) stage[r] = (x[(size_t)l * n + begin + r] - lo) * inverseSpacing - (REAL)q;
     }
@@ -170,15 +182,16 @@ inline void sort_gather(int n, bool active, int learners, int learnersPerGroup, 
 __kernel __attribute__((reqd_work_group_size(SORT_GROUP, 1, 1))) void cross_sort_gather(
     int n, int learners, int learnersPerGroup, __global const int* learnerIndex, __global const int* cacheState,
     __global const REAL* x, __global const REAL* geometry, __global const int* keys, __global const int* offsets,
-    __global REAL* xSorted, __global REAL* uSorted) {
+    __global const int* totals, __global int* bucketStart, __global REAL* xSorted, __global REAL* uSorted) {
   __local REAL stage[SORT_ROWS];
   __local ushort source[SORT_ROWS];  // the chunk's row at each of its sorted positions
   __local int target[SORT_ROWS];     // the global position of each of its sorted positions
   __local int start[INTERVALS];      // where each interval's rows begin among the chunk's sorted positions
+  __local int base[INTERVALS];       // the global position of the chunk's first row of each interval
   const bool active = cacheState[0] >= 0;
   EXIT_UNLESS(active)
-  sort_gather(n, active, learners, learnersPerGroup, learnerIndex[0], x, geometry, keys, offsets, xSorted, uSorted,
-              stage, source, target, start);
+  sort_gather(n, active, learners, learnersPerGroup, learnerIndex[0], x, geometry, keys, offsets, totals, bucketStart,
+              xSorted, uSorted, stage, source, target, start, base);
 }
 
 // ---- cross_sorted_fill ----------------------------------------------------------------------------------------
@@ -253,7 +266,7 @@ inline void strip_flush(__local REAL4* strip, int m, __global REAL* out) {
 
 // The intervals of l whose positions meet [first, last): from the one holding `first` to the one holding last - 1
 // (none when first >= last).
-inline void strip_intervals(__global const int* bucketStart, int first, int last, int* mFirst, int* mLast) {
+inline void strip_intervals(__local const int* bucketStart, int first, int last, int* mFirst, int* mLast) {
   *mFirst = 0;
   *mLast = -1;
   if (first >= last) return;
@@ -267,15 +280,18 @@ inline void strip_intervals(__global const int* bucketStart, int first, int last
 inline void sorted_fill(int n, bool active, int segmentRows, int learners, int l, int slot,
                         __global const REAL* xSorted, __global const REAL* uSorted, __global const int* bucketStart,
                         __global const REAL* geometry, __global const REAL* poly, __global REAL* cache,
-                        __local REAL4* strip) {
+                        __local REAL4* strip, __local int* starts) {
   const int j = get_group_id(0);
   __local REAL4* mine = strip + get_local_id(0);
+  // (bucketStart holds some values even when nothing is to be filled: the loads need no condition)
+  for (int m = get_local_id(0); m <= INTERVALS; m += STRIP_LANES) starts[m] = bucketStart[m];
   if (active)
     for (int a = 0; a < K; ++a) mine[a * STRIP_LANES] = (REAL4)((REAL)0);
+  barrier(CLK_LOCAL_MEM_FENCE);
   const int first = (int)min((long)n, (long)get_group_id(1) * segmentRows);
   const int last = active ? (int)min((long)n, (long)first + segmentRows) : first;
   int mFirst, mLast;
-  strip_intervals(bucketStart, first, last, &mFirst, &mLast);
+  strip_intervals(starts, first, last, &mFirst, &mLast);
   const REAL lo = geometry[2 * j], inverseSpacing = geometry[2 * j + 1];
   __global const REAL* xj = xSorted + (size_t)j * n;
   __global const REAL* pj = poly + (size_t)j * INTERVALS * W * W;
@@ -286,7 +302,7 @@ inline void sorted_fill(int n, bool active, int segmentRows, int learners, int l
   __global REAL* out = cache + ((size_t)max(slot, 0) * learners + j) * K * K;
   REAL xa[STRIP_ROWS], ua[STRIP_ROWS], xb[STRIP_ROWS], ub[STRIP_ROWS];
   for (int m = mFirst; m <= mLast; ++m) {  // the same bounds for the whole group
-    const int begin = max(first, bucketStart[m]), end = min(last, bucketStart[m + 1]);
+    const int begin = max(first, starts[m]), end = min(last, starts[m + 1]);
     REAL pieceL[W * W];
     #pragma unroll
     for (int e = 0; e < W * W; ++e) pieceL[e] = pl[m * W * W + e];
@@ -309,9 +325,10 @@ __kernel __attribute__((reqd_work_group_size(STRIP_LANES, 1, 1))) void cross_sor
     __global const REAL* xSorted, __global const REAL* uSorted, __global const int* bucketStart,
     __global const REAL* geometry, __global const REAL* poly, __global REAL* cache) {
   __local REAL4 strip[K * STRIP_LANES];
+  __local int starts[INTERVALS + 1];
   const int slot = cacheState[0];
   EXIT_UNLESS(slot >= 0)
   sorted_fill(n, slot >= 0, segmentRows, learners, learnerIndex[0], slot, xSorted, uSorted, bucketStart, geometry,
-              poly, cache, strip);
+              poly, cache, strip, starts);
 }
 #endif

@@ -41,7 +41,7 @@ SortedFillShape sortedFillShape(std::size_t rows, int learners, int k, int inter
   // (40 KiB), 2048 in double; smaller chunks where that still leaves fewer than 4 per compute unit.
   std::size_t most = 4096;
   while (most > kSortGroup &&
-         most * (realBytes + 6) + 4 * static_cast<std::size_t>(intervals) > std::min(local, kGatherBudget))
+         most * (realBytes + 6) + 8 * static_cast<std::size_t>(intervals) > std::min(local, kGatherBudget))
     most /= 2;
   std::size_t sortRows = kSortGroup;
   while (sortRows * 2 <= most && sortRows * 2 * 4 * units <= rows) sortRows *= 2;
@@ -60,8 +60,8 @@ SortedFillShape sortedFillShape(std::size_t rows, int learners, int k, int inter
     s.segmentRows = ceilDiv(ceilDiv(std::max<std::size_t>(rows, 1), segments), s.stripLanes) * s.stripLanes;
     s.segments = ceilDiv(std::max<std::size_t>(rows, 1), s.segmentRows);
   }
-  s.scratchBytes = (L + 1) * rows * realBytes + rows * 4 +
-                   (static_cast<std::size_t>(intervals) * s.chunks + static_cast<std::size_t>(intervals) + 1) * 4;
+  s.scratchBytes =
+      (L + 1) * rows * realBytes + rows * 4 + (static_cast<std::size_t>(intervals) * (s.chunks + 2) + 1) * 4;
   return s;
 }
 
@@ -145,6 +145,7 @@ void CrossFill::prepareSorted() {
   uSorted_ = Buffer(p_.ctx, p_.n * real);
   keys_ = Buffer(p_.ctx, p_.n * sizeof(cl_int));
   offsets_ = Buffer(p_.ctx, intervals * shape_.chunks * sizeof(cl_int));
+  totals_ = Buffer(p_.ctx, intervals * sizeof(cl_int));
   bucketStart_ = Buffer(p_.ctx, (intervals + 1) * sizeof(cl_int));
 }
 
@@ -176,12 +177,12 @@ void CrossFill::launchSorted(const Buffer& cacheState, Buffer& cache) {
   const std::size_t groups = shape_.chunks * kSortGroup;
   CrossSortCountArgs{n, &p_.index, &cacheState, &d.x(), &d.geometry(), &offsets_, &keys_}.bind(count_);
   count_.launch(p_.ctx, {groups}, {kSortGroup});
-  CrossSortScanArgs{n, chunks, &cacheState, &offsets_, &bucketStart_}.bind(scan_);
-  scan_.launch(p_.ctx, {kSortGroup}, {kSortGroup});
+  CrossSortScanArgs{chunks, &cacheState, &offsets_, &totals_}.bind(scan_);
+  scan_.launch(p_.ctx, {kSortGroup * static_cast<std::size_t>(p_.data->intervals())}, {kSortGroup});
   const cl_int perGroup = static_cast<cl_int>(ceilDiv(static_cast<std::size_t>(p_.L), shape_.learnerBlocks));
   const std::size_t blocks = ceilDiv(static_cast<std::size_t>(p_.L), static_cast<std::size_t>(perGroup));
-  CrossSortGatherArgs{n,      p_.L,      perGroup,  &p_.index, &cacheState, &d.x(), &d.geometry(),
-                      &keys_, &offsets_, &xSorted_, &uSorted_}
+  CrossSortGatherArgs{n,      p_.L,      perGroup, &p_.index,     &cacheState, &d.x(),   &d.geometry(),
+                      &keys_, &offsets_, &totals_, &bucketStart_, &xSorted_,   &uSorted_}
       .bind(gather_);
   gather_.launch(p_.ctx, {groups, blocks}, {kSortGroup, 1});
   CrossSortedFillArgs{n,

@@ -26,7 +26,8 @@ struct SortedFillShape {
   int stripLanes = 0;           // work-items of cross_sorted_fill (a power of two); 0: the strips do not fit
   std::size_t segmentRows = 0;  // positions per cross_sorted_fill group
   std::size_t segments = 0;
-  std::size_t scratchBytes = 0;  // the sorted copy of x, u_l, the rows' keys, the counts and the interval starts
+  std::size_t scratchBytes =
+      0;  // the sorted copy of x, u_l, the rows' keys, the counts, the intervals' totals and starts
 };
 SortedFillShape sortedFillShape(std::size_t rows, int learners, int k, int intervals, std::size_t realBytes,
                                 int computeUnits, std::size_t localMemoryBytes);
@@ -55,7 +56,7 @@ class CrossFill {
   std::size_t chunkRows_ = 0, chunks_ = 0;  // compact_x_cross_fill's
   SortedFillShape shape_;
   Kernel count_, scan_, gather_, sortedFill_;
-  Buffer xSorted_, uSorted_, keys_, offsets_, bucketStart_;
+  Buffer xSorted_, uSorted_, keys_, offsets_, totals_, bucketStart_;
 };
 
 }  // namespace gb::ocl

@@ -164,16 +164,16 @@ struct CrossSortCountArgs {  // cross_sort_count
   cl_uint bind(Kernel& k) const { return bindArgs(k, n, learnerIndex, cacheState, x, geometry, counts, keys); }
 };
 struct CrossSortScanArgs {  // cross_sort_scan
-  cl_int n{}, chunks{};
-  Mem cacheState{}, counts{}, bucketStart{};
-  cl_uint bind(Kernel& k) const { return bindArgs(k, n, chunks, cacheState, counts, bucketStart); }
+  cl_int chunks{};
+  Mem cacheState{}, counts{}, totals{};
+  cl_uint bind(Kernel& k) const { return bindArgs(k, chunks, cacheState, counts, totals); }
 };
 struct CrossSortGatherArgs {  // cross_sort_gather
   cl_int n{}, learners{}, learnersPerGroup{};
-  Mem learnerIndex{}, cacheState{}, x{}, geometry{}, keys{}, offsets{}, xSorted{}, uSorted{};
+  Mem learnerIndex{}, cacheState{}, x{}, geometry{}, keys{}, offsets{}, totals{}, bucketStart{}, xSorted{}, uSorted{};
   cl_uint bind(Kernel& k) const {
-    return bindArgs(k, n, learners, learnersPerGroup, learnerIndex, cacheState, x, geometry, keys, offsets, xSorted,
-                    uSorted);
+    return bindArgs(k, n, learners, learnersPerGroup, learnerIndex, cacheState, x, geometry, keys, offsets, totals,
+                    bucketStart, xSorted, uSorted);
   }
 };
 struct CrossSortedFillArgs {  // cross_sorted_fill

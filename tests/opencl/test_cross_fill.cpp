@@ -161,7 +161,7 @@ void TestCrossFill::sortedShapeCoversRows() {
         for (std::size_t real : {4, 8}) {
           const ocl::SortedFillShape s = ocl::sortedFillShape(rows, 100, k, k - 3, real, units, 48 << 10);
           QVERIFY(s.sortRows % 256 == 0 && s.sortRows >= 256 && s.sortRows <= 4096);
-          QVERIFY(s.sortRows * (real + 6) + 4 * static_cast<std::size_t>(k - 3) <= (44u << 10));
+          QVERIFY(s.sortRows * (real + 6) + 8 * static_cast<std::size_t>(k - 3) <= (44u << 10));
           QCOMPARE(s.chunks, (rows + s.sortRows - 1) / s.sortRows);
           QVERIFY(s.stripLanes == 0 || k * 4 * real * static_cast<std::size_t>(s.stripLanes) <= (40u << 10));
           if (s.stripLanes == 0) continue;
