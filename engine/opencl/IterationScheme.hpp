@@ -5,13 +5,15 @@
 //   fused       CPU devices (PoCL): solve + select in one launch, exact B'g every iteration;
 //   fused-cached CPU devices with compact_x: the cross-product cache, c_j -= (B_j'B_l) nu delta_l between exact
 //               B'g every refreshInterval iterations; the update fills a newly selected learner's slot (2 launches);
-//   gpu-cached  GPU devices: the same cache, correction + solve, select + claim, update, fill by many work-groups.
+//   gpu-cached  GPU devices: the same cache, correction + solve, select + claim, update, fill by many work-groups
+//               (opencl/CrossFill.hpp; its name says which fill: "gpu-cached, sorted fill").
 // A scheme drives the DeviceProblem; all share its buffers and steps. A new scheme (e.g. a negative-gradient
 // step before every exact B'(w u)) is a class with these three methods and a line in chooseScheme().
 #include <memory>
 #include <string>
 
 #include "compute/IterationPolicy.hpp"
+#include "opencl/CrossFill.hpp"
 #include "opencl/DeviceProblem.hpp"
 
 namespace gb::ocl {
@@ -75,21 +77,6 @@ struct CrossCache {
   Buffer cache, slotOf, slotOwner, cacheState, step;
   // Tables for `slots` slots (0 gives one-entry tables that no kernel reads).
   void allocate(DeviceProblem& p, int count);
-};
-
-// compact_x_cross_fill (kernels/compact_cross.cl): B_j'B_l of every learner j for learner `index[0]` into the slot
-// `cacheState[0]` of `cache` (nothing when that slot is negative). Groups of 256 work-items, about 32 per compute unit
-// over all learners, chunks of at least 8 k^2 rows (the block's clearing and its k^2 global adds stay small) and at
-// most 2^23 (FILL_FIXED's cells hold 2^24 rows in double). Used by the GPU cached scheme and the sharded backend.
-class CrossFill {
- public:
-  explicit CrossFill(DeviceProblem& p);
-  void launch(const Buffer& cacheState, Buffer& cache);
-
- private:
-  DeviceProblem& p_;
-  Kernel kernel_;
-  std::size_t chunkRows_ = 0, chunks_ = 0;
 };
 
 std::unique_ptr<IterationScheme> makePlainScheme(DeviceProblem& problem);

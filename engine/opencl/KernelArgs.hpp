@@ -157,6 +157,34 @@ struct CrossFillArgs {  // compact_x_cross_fill
   }
 };
 
+// ---- cross_sorted.cl (opencl/CrossFill.cpp) ----
+struct CrossSortCountArgs {  // cross_sort_count
+  cl_int n{};
+  Mem learnerIndex{}, cacheState{}, x{}, geometry{}, counts{}, keys{};
+  cl_uint bind(Kernel& k) const { return bindArgs(k, n, learnerIndex, cacheState, x, geometry, counts, keys); }
+};
+struct CrossSortScanArgs {  // cross_sort_scan
+  cl_int chunks{};
+  Mem cacheState{}, counts{}, totals{};
+  cl_uint bind(Kernel& k) const { return bindArgs(k, chunks, cacheState, counts, totals); }
+};
+struct CrossSortGatherArgs {  // cross_sort_gather
+  cl_int n{}, learners{}, learnersPerGroup{};
+  Mem learnerIndex{}, cacheState{}, x{}, geometry{}, keys{}, offsets{}, totals{}, bucketStart{}, xSorted{}, uSorted{};
+  cl_uint bind(Kernel& k) const {
+    return bindArgs(k, n, learners, learnersPerGroup, learnerIndex, cacheState, x, geometry, keys, offsets, totals,
+                    bucketStart, xSorted, uSorted);
+  }
+};
+struct CrossSortedFillArgs {  // cross_sorted_fill
+  cl_int n{}, segmentRows{}, learners{};
+  Mem learnerIndex{}, cacheState{}, xSorted{}, uSorted{}, bucketStart{}, geometry{}, poly{}, cache{};
+  cl_uint bind(Kernel& k) const {
+    return bindArgs(k, n, segmentRows, learners, learnerIndex, cacheState, xSorted, uSorted, bucketStart, geometry,
+                    poly, cache);
+  }
+};
+
 // ---- compact_update.cl ----
 struct CompactXUpdateArgs {  // compact_x_update; compact_x_update_cross with the cache fields
   cl_int n{}, groupRows{};

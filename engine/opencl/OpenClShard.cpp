@@ -51,19 +51,20 @@ struct OpenClShard::State {
     transferSeconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     return result;
   }
-  // B_j'B_l in one pass on GPU devices (compact_x_cross_fill into a one-slot cache).
+  // B_j'B_l in one pass on GPU devices (opencl/CrossFill.hpp into a one-slot cache).
   std::unique_ptr<CrossFill> crossFill;
   Buffer crossState, crossBlock;
 
   void prepareCrossFill() {
     crossFill.reset();
     if (!p().params.gpu || p().isDense || !crossBlockFits(p().spec, isDouble)) return;
-    crossFill = std::make_unique<CrossFill>(p());
+    const std::size_t k = static_cast<std::size_t>(p().k);
+    const std::size_t blockBytes = static_cast<std::size_t>(p().L) * k * k * p().realBytes();
+    crossFill = std::make_unique<CrossFill>(p(), blockBytes);
     const cl_int slot = 0;
     crossState = Buffer(*ctx, sizeof(cl_int));
     crossState.write(*ctx, &slot, sizeof(slot));
-    const std::size_t k = static_cast<std::size_t>(p().k);
-    crossBlock = Buffer(*ctx, static_cast<std::size_t>(p().L) * k * k * p().realBytes());
+    crossBlock = Buffer(*ctx, blockBytes);
   }
 
   std::vector<double> deviceCrossProducts(int learner) {
@@ -149,7 +150,8 @@ OpenClShard::~OpenClShard() = default;
 BackendInfo OpenClShard::info() const {
   const std::string name =
       s_->device.info.address.empty() ? s_->device.info.name : s_->device.info.address + " " + s_->device.info.name;
-  return BackendInfo{"opencl", name, s_->kernelName, s_->isDouble ? "double" : "float", "", "shard"};
+  const std::string scheme = s_->crossFill ? "shard, " + s_->crossFill->label() : "shard";
+  return BackendInfo{"opencl", name, s_->kernelName, s_->isDouble ? "double" : "float", "", scheme};
 }
 
 void OpenClShard::prepare(const BoostProblem& slice) {

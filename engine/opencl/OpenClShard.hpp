@@ -5,10 +5,9 @@
 // (family_gradient), the compact B'(w u) of every spline learner and the sums of the linear and factor learners,
 // and downloads them (sum_j k_j REALs); the step comes back from the host as delta_j*, written into the device's
 // delta row and applied by the compact update (or linear_update / level_update). At least one spline learner.
-// B_j'B_l for the host's cache: on GPU parameters, one compact_x_cross_fill pass (kernels/compact_cross.cl, the GPU
-// cached scheme's fill). CPU devices (PoCL) have none: k passes of B'g (tried: 24 x 36 ms a selected learner at
-// n = 1e5, p = 100) or the GPU fill run there cost more than the exact B'g each iteration, so they go without the
-// cache.
+// B_j'B_l for the host's cache: on GPU parameters, one pass of the GPU cached scheme's fill (opencl/CrossFill.hpp).
+// CPU devices (PoCL) have none: k passes of B'g (tried: 24 x 36 ms a selected learner at n = 1e5, p = 100) or the
+// GPU fill run there cost more than the exact B'g each iteration, so they go without the cache.
 #include <memory>
 #include <string>
 #include <vector>

@@ -1,5 +1,6 @@
 // The GPU cross-product cache scheme (opencl/IterationScheme.hpp): learner_correct_solve, learner_select_claim,
-// the update, and compact_x_cross_fill by many work-groups per learner; the exact B'g every refreshInterval.
+// the update, and the cache fill (opencl/CrossFill.hpp) by many work-groups per learner; the exact B'g every
+// refreshInterval.
 #include <algorithm>
 
 #include "opencl/IterationScheme.hpp"
@@ -10,12 +11,13 @@ namespace {
 
 class GpuCachedScheme final : public CachedScheme {
  public:
-  GpuCachedScheme(DeviceProblem& p, const IterationPolicy& policy, int slots) : CachedScheme(p, policy), fill_(p) {
+  GpuCachedScheme(DeviceProblem& p, const IterationPolicy& policy, int slots)
+      : CachedScheme(p, policy), fill_(p, static_cast<std::size_t>(slots) * p.L * p.k * p.k * p.realBytes()) {
     cache_.allocate(p, slots);
     correctSolve_ = Kernel(p.ctx.kernel("learner_select", "learner_correct_solve", p.options()));
     selectClaim_ = Kernel(p.ctx.kernel("learner_select", "learner_select_claim", p.options()));
   }
-  std::string name() const override { return "gpu-cached"; }
+  std::string name() const override { return "gpu-cached, " + fill_.label(); }
   bool usesCrossCache() const override { return true; }
 
   void iteration(int it) override {
@@ -56,34 +58,7 @@ class GpuCachedScheme final : public CachedScheme {
   CrossFill fill_;
 };
 
-constexpr std::size_t kFillLanes = 256;  // FILL_LANES of kernels/compact_cross.cl
-
 }  // namespace
-
-CrossFill::CrossFill(DeviceProblem& p)
-    : p_(p), kernel_(p.ctx.kernel("compact_cross", "compact_x_cross_fill", p.options())) {
-  const std::size_t units = static_cast<std::size_t>(std::max(1, p.ctx.device().info.computeUnits));
-  const std::size_t learners = static_cast<std::size_t>(p.L), k = static_cast<std::size_t>(p.k);
-  const std::size_t chunks = (units * 32 + learners - 1) / learners;
-  chunkRows_ = std::min(std::max((p.n + chunks - 1) / chunks, 8 * k * k), std::size_t(1) << 23);
-  chunkRows_ = (chunkRows_ + kFillLanes - 1) / kFillLanes * kFillLanes;
-  chunks_ = (p.n + chunkRows_ - 1) / chunkRows_;
-}
-
-void CrossFill::launch(const Buffer& cacheState, Buffer& cache) {
-  const CompactData& d = *p_.data;
-  CrossFillArgs{static_cast<cl_int>(p_.n),
-                static_cast<cl_int>(chunkRows_),
-                p_.L,
-                &p_.index,
-                &cacheState,
-                &d.x(),
-                &d.geometry(),
-                &d.polynomials(),
-                &cache}
-      .bind(kernel_);
-  kernel_.launch(p_.ctx, {kFillLanes * static_cast<std::size_t>(p_.L), chunks_}, {kFillLanes, 1});
-}
 
 std::unique_ptr<IterationScheme> makeGpuCachedScheme(DeviceProblem& p, const IterationPolicy& policy) {
   const int slots = policy.slotsThatFit(p.L, static_cast<std::size_t>(p.L) * p.k * p.k * p.realBytes());

@@ -46,6 +46,7 @@ std::string OpenClTuning::describe() const {
   if (refreshInterval >= 0) add("GAMBOOST_OPENCL_REFRESH=" + std::to_string(refreshInterval));
   if (compactLanes >= 0) add("GAMBOOST_COMPACT_LANES=" + std::to_string(compactLanes));
   if (!kernelDefines.empty()) add("GAMBOOST_KERNEL_DEFINES=" + kernelDefines);
+  if (!crossFill.empty()) add("GAMBOOST_CROSS_FILL=" + crossFill);
   return out;
 }
 
@@ -62,6 +63,11 @@ OpenClTuning openClTuningFromEnvironment() {
   if (const char* defines = std::getenv("GAMBOOST_KERNEL_DEFINES"); defines && *defines) {
     t.kernelDefines = defines;
     checkDefines(t.kernelDefines);
+  }
+  if (const char* fill = std::getenv("GAMBOOST_CROSS_FILL"); fill && *fill) {
+    t.crossFill = fill;
+    if (t.crossFill != "sorted" && t.crossFill != "atomics")
+      throw InputError("GAMBOOST_CROSS_FILL: " + quotedForMessage(t.crossFill) + " is not 'sorted' or 'atomics'");
   }
   return t;
 }

@@ -5,6 +5,7 @@
 //   GAMBOOST_COMPACT_LANES    work-group size of compact_x's lane-private kernel (a power of two up to 256);
 //                             0 selects the atomics kernel instead
 //   GAMBOOST_KERNEL_DEFINES   extra -DNAME[=VALUE] options for the compact kernels' builds
+//   GAMBOOST_CROSS_FILL       sorted | atomics: the GPU cross-product cache fill (opencl/CrossFill.hpp)
 #include <string>
 
 namespace gb::ocl {
@@ -13,6 +14,7 @@ struct OpenClTuning {
   int refreshInterval = -1;  // -1: the backend's default (50)
   int compactLanes = -1;     // -1: the kernel table's default (32 on GPUs)
   std::string kernelDefines;
+  std::string crossFill;  // "": the default (sorted where it applies); "sorted" or "atomics"
   // "GAMBOOST_OPENCL_REFRESH=0 GAMBOOST_KERNEL_DEFINES=-DLANE_ROWS=16": the variables that were set; "" for none.
   std::string describe() const;
 };

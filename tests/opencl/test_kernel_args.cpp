@@ -133,6 +133,21 @@ class TestKernelArgs : public QObject {
     QCOMPARE(CompactXReduceArgs{}.bind(reduceColumns), declaredArgs(reduceColumns));
   }
 
+  // kernels/cross_sorted.cl, built as CrossFill builds it (the GPU plan's options and the fill's shape).
+  void crossSortedKernels() {
+    Context ctx(gbocltest::testDevice());
+    Plan p(ctx, CompactKernel::CompactX, true);
+    const std::string o = p.plan->options() + " -DSORT_ROWS=512 -DSTRIP_LANES=32 -DSTRIP_EDGES=1";
+    Kernel count(ctx.kernel("cross_sorted", "cross_sort_count", o));
+    QCOMPARE(CrossSortCountArgs{}.bind(count), declaredArgs(count));
+    Kernel scan(ctx.kernel("cross_sorted", "cross_sort_scan", o));
+    QCOMPARE(CrossSortScanArgs{}.bind(scan), declaredArgs(scan));
+    Kernel gather(ctx.kernel("cross_sorted", "cross_sort_gather", o));
+    QCOMPARE(CrossSortGatherArgs{}.bind(gather), declaredArgs(gather));
+    Kernel fill(ctx.kernel("cross_sorted", "cross_sorted_fill", o));
+    QCOMPARE(CrossSortedFillArgs{}.bind(fill), declaredArgs(fill));
+  }
+
   // kernels/fold_path.cl, built as FoldPath builds it (a family, fold counts), in the CPU and the GPU variant.
   void foldKernels_data() { compactAndIterationKernels_data(); }
   void foldKernels() {

@@ -77,7 +77,9 @@ class TestOpenClBackend : public QObject {
   void crossCacheFloatMatchesCpu();
   void gpuVariantCacheDoubleMatchesCpu_data();
   void gpuVariantCacheDoubleMatchesCpu();
+  void gpuVariantCacheFloatMatchesCpu_data();
   void gpuVariantCacheFloatMatchesCpu();
+  void cleanup() { qunsetenv("GAMBOOST_CROSS_FILL"); }
 };
 
 void TestOpenClBackend::doubleMatchesCpu_data() {
@@ -166,10 +168,13 @@ std::unique_ptr<OpenClBackend> cachedBackend(const std::string& precision, int r
 
 // Double with the cache against the CPU backend: same path, risks and fitted within 1e-9 (both correct c by
 // cached cross-products, summed in other orders; the GPU fill's atomics add in no fixed order either).
-void checkDoubleCache(const std::string& kernel, int refresh, int batch, int cacheSlots, bool gpuVariant) {
+// knots: the paper's 12 (k = 16) unless given; *fitted (if given): the fitted values' normwise difference.
+void checkDoubleCache(const std::string& kernel, int refresh, int batch, int cacheSlots, bool gpuVariant,
+                      int knots = 12, double* fitted = nullptr) {
   const int covariates = 20, mstop = 120;
   const auto data = paperData(2501, covariates, 44);
   ModelSettings settings = ModelSettings::paperPreset();
+  settings.spline.knots = knots;
   const std::size_t k = static_cast<std::size_t>(settings.spline.knots + settings.spline.degree + 1);
   Booster cpu(data, settings, std::make_unique<CpuBackend>());
   cpu.run(mstop);
@@ -178,6 +183,7 @@ void checkDoubleCache(const std::string& kernel, int refresh, int batch, int cac
   const OpenClBackend* raw = backend.get();
   Booster gpu(data, settings, std::move(backend));
   QVERIFY(raw->usesCrossCache());
+  if (gpuVariant) qInfo("scheme: %s", raw->info().scheme.c_str());
   QCOMPARE(gpu.run(mstop, {}, batch), mstop);
   QCOMPARE(gpu.path().learner, cpu.path().learner);
   if (cacheSlots > 0) {  // the row only tests eviction if more learners than slots were selected
@@ -187,6 +193,7 @@ void checkDoubleCache(const std::string& kernel, int refresh, int batch, int cac
     QVERIFY2(static_cast<int>(distinct.size()) > cacheSlots, qPrintable(QString("%1 learners").arg(distinct.size())));
   }
   expectSameRisksAndFitted(gpu, cpu);
+  if (fitted) *fitted = normwiseRelative(gpu.fitted(), cpu.fitted());
 }
 
 // Float, refresh 50 over 200 iterations in batches of 30: the same tolerances as floatMatchesCpu (float sums:
@@ -235,28 +242,63 @@ void TestOpenClBackend::crossCacheFloatMatchesCpu() {
   checkFloatCache("compact_x", false);
 }
 
-// The GPU scheme (learner_correct_solve, learner_select_claim, compact_x_cross_fill with local and global
-// compare-and-swap atomics) forced on the test device; on a real GPU it is the default path.
+// The GPU scheme (learner_correct_solve, learner_select_claim, the cache fill of opencl/CrossFill.hpp with its
+// global compare-and-swap adds) forced on the test device; on a real GPU it is the default path. Both fills
+// (GAMBOOST_CROSS_FILL: sorted, the default, and atomics); k from 8 to 64. With the sorted fill the fitted values
+// must also agree within 1e-12 normwise: the fill's sums differ from the CPU's only in order (~1e-15 relative per
+// cross-product), and the path repeats the same 120 steps.
 void TestOpenClBackend::gpuVariantCacheDoubleMatchesCpu_data() {
+  QTest::addColumn<QString>("fill");
   QTest::addColumn<QString>("kernel");
   QTest::addColumn<int>("refresh");
   QTest::addColumn<int>("batch");
   QTest::addColumn<int>("cacheSlots");
-  QTest::newRow("compact_x, refresh 9, batches of 4") << "compact_x" << 9 << 4 << 0;
-  QTest::newRow("compact_sorted, 8 slots, evicted") << "compact_sorted" << 1000 << 5 << 8;
-  QTest::newRow("compact, refresh 50, one batch") << "compact" << 50 << 0 << 0;
+  QTest::addColumn<int>("knots");
+  QTest::newRow("sorted, compact_x, refresh 9, batches of 4") << "sorted"
+                                                              << "compact_x" << 9 << 4 << 0 << 12;
+  QTest::newRow("sorted, compact_sorted, 8 slots, evicted") << "sorted"
+                                                            << "compact_sorted" << 1000 << 5 << 8 << 12;
+  QTest::newRow("sorted, compact, refresh 50, one batch") << "sorted"
+                                                          << "compact" << 50 << 0 << 0 << 12;
+  QTest::newRow("sorted, k 8, refresh 1000") << "sorted"
+                                             << "compact_x" << 1000 << 0 << 0 << 4;
+  QTest::newRow("sorted, k 64, refresh 9, batches of 4") << "sorted"
+                                                         << "compact_x" << 9 << 4 << 0 << 60;
+  QTest::newRow("atomics, compact_x, refresh 9, batches of 4") << "atomics"
+                                                               << "compact_x" << 9 << 4 << 0 << 12;
+  QTest::newRow("atomics, k 64, refresh 1000") << "atomics"
+                                               << "compact_x" << 1000 << 0 << 0 << 60;
 }
 
 void TestOpenClBackend::gpuVariantCacheDoubleMatchesCpu() {
+  QFETCH(QString, fill);
   QFETCH(QString, kernel);
   QFETCH(int, refresh);
   QFETCH(int, batch);
   QFETCH(int, cacheSlots);
+  QFETCH(int, knots);
   if (!gbocltest::testDevice().info.fp64) QSKIP("device has no fp64");
-  checkDoubleCache(kernel.toStdString(), refresh, batch, cacheSlots, true);
+  qputenv("GAMBOOST_CROSS_FILL", fill.toUtf8());
+  double fitted = 1.0;
+  checkDoubleCache(kernel.toStdString(), refresh, batch, cacheSlots, true, knots, &fitted);
+  qunsetenv("GAMBOOST_CROSS_FILL");
+  if (QTest::currentTestFailed()) return;
+  qInfo("fitted values within %.2e normwise of the CPU backend's", fitted);
+  if (fill == "sorted") QVERIFY2(fitted <= 1e-12, qPrintable(QString("fitted differ by %1 normwise").arg(fitted)));
 }
 
-void TestOpenClBackend::gpuVariantCacheFloatMatchesCpu() { checkFloatCache("compact_x", true); }
+void TestOpenClBackend::gpuVariantCacheFloatMatchesCpu_data() {
+  QTest::addColumn<QString>("fill");
+  QTest::newRow("sorted") << "sorted";
+  QTest::newRow("atomics") << "atomics";
+}
+
+void TestOpenClBackend::gpuVariantCacheFloatMatchesCpu() {
+  QFETCH(QString, fill);
+  qputenv("GAMBOOST_CROSS_FILL", fill.toUtf8());
+  checkFloatCache("compact_x", true);
+  qunsetenv("GAMBOOST_CROSS_FILL");
+}
 
 QTEST_APPLESS_MAIN(TestOpenClBackend)
 #include "test_opencl_backend.moc"

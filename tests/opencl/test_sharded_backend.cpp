@@ -126,6 +126,7 @@ class TestShardedBackend : public QObject {
     if (!gbocltest::testDevice().info.fp64) QSKIP("device has no fp64");
     twoShardDevices();
   }
+  void cleanup() { qunsetenv("GAMBOOST_CROSS_FILL"); }
   void gaussianCachedEqualsSingleDevice_data();
   void gaussianCachedEqualsSingleDevice();
   void familiesEqualSingleDevice_data();
@@ -144,11 +145,13 @@ void TestShardedBackend::gaussianCachedEqualsSingleDevice_data() {
   QTest::addColumn<int>("batch");
   QTest::addColumn<bool>("gpu");
   QTest::addColumn<bool>("sameDevice");
-  QTest::newRow("device's own kernels") << 50 << 0 << false << false;
-  QTest::newRow("no cache (refresh 0)") << 0 << 0 << false << false;
-  QTest::newRow("GPU kernel variants, cache, refresh 50") << 50 << 0 << true << false;
-  QTest::newRow("GPU kernel variants, cache, refresh 7, batches of 11") << 7 << 11 << true << false;
-  QTest::newRow("the same device twice, cache") << 50 << 0 << true << true;
+  QTest::addColumn<QString>("fill");  // GAMBOOST_CROSS_FILL of the GPU variants ("": the default, sorted)
+  QTest::newRow("device's own kernels") << 50 << 0 << false << false << "";
+  QTest::newRow("no cache (refresh 0)") << 0 << 0 << false << false << "";
+  QTest::newRow("GPU kernel variants, cache, refresh 50") << 50 << 0 << true << false << "";
+  QTest::newRow("GPU kernel variants, cache, refresh 7, batches of 11") << 7 << 11 << true << false << "";
+  QTest::newRow("GPU kernel variants, atomics fill, refresh 7") << 7 << 0 << true << false << "atomics";
+  QTest::newRow("the same device twice, cache") << 50 << 0 << true << true << "";
 }
 
 void TestShardedBackend::gaussianCachedEqualsSingleDevice() {
@@ -156,6 +159,8 @@ void TestShardedBackend::gaussianCachedEqualsSingleDevice() {
   QFETCH(int, batch);
   QFETCH(bool, gpu);
   QFETCH(bool, sameDevice);
+  QFETCH(QString, fill);
+  if (!fill.isEmpty()) qputenv("GAMBOOST_CROSS_FILL", fill.toUtf8());
   PaperDataSpec spec;
   spec.rows = 3001;
   spec.covariates = 12;
@@ -167,6 +172,7 @@ void TestShardedBackend::gaussianCachedEqualsSingleDevice() {
   Booster single(data, settings, singleDevice(refresh, gpu));
   single.run(settings.mstop);
   Booster sharded(data, settings, twoShards(refresh, gpu, sameDevice));
+  qunsetenv("GAMBOOST_CROSS_FILL");
   QCOMPARE(sharded.run(settings.mstop, {}, batch), settings.mstop);
   QCOMPARE(sharded.backendInfo().backend, std::string("sharded"));
   // The cache where the shards fill B_j'B_l in one pass (GPU kernels); else exact c every iteration.

@@ -44,6 +44,7 @@ class TuningTest : public QObject {
     qunsetenv("GAMBOOST_OPENCL_REFRESH");
     qunsetenv("GAMBOOST_COMPACT_LANES");
     qunsetenv("GAMBOOST_KERNEL_DEFINES");
+    qunsetenv("GAMBOOST_CROSS_FILL");
   }
 
   void nothingSetMeansDefaults() {
@@ -57,11 +58,13 @@ class TuningTest : public QObject {
     qputenv("GAMBOOST_OPENCL_REFRESH", "0");
     qputenv("GAMBOOST_COMPACT_LANES", "16");
     qputenv("GAMBOOST_KERNEL_DEFINES", "-DLANE_ROWS=16 -DFOO");
+    qputenv("GAMBOOST_CROSS_FILL", "atomics");
     const gb::ocl::OpenClTuning t = openClTuningFromEnvironment();
     QCOMPARE(t.refreshInterval, 0);
     QCOMPARE(t.compactLanes, 16);
+    QCOMPARE(t.crossFill, std::string("atomics"));
     QCOMPARE(t.describe(), std::string("GAMBOOST_OPENCL_REFRESH=0 GAMBOOST_COMPACT_LANES=16 "
-                                       "GAMBOOST_KERNEL_DEFINES=-DLANE_ROWS=16 -DFOO"));
+                                       "GAMBOOST_KERNEL_DEFINES=-DLANE_ROWS=16 -DFOO GAMBOOST_CROSS_FILL=atomics"));
   }
 
   void badValuesNameTheirVariable_data() {
@@ -75,6 +78,7 @@ class TuningTest : public QObject {
     QTest::newRow("defines: other option")
         << QByteArray("GAMBOOST_KERNEL_DEFINES") << QByteArray("-cl-fast-relaxed-math");
     QTest::newRow("defines: quote") << QByteArray("GAMBOOST_KERNEL_DEFINES") << QByteArray("-DX=\"a\"");
+    QTest::newRow("cross fill name") << QByteArray("GAMBOOST_CROSS_FILL") << QByteArray("fast");
   }
 
   void badValuesNameTheirVariable() {
