@@ -280,8 +280,10 @@ std::unique_ptr<ShardedBackend> makeShardedOpenClBackend(const ComputeSettings& 
         std::make_unique<OpenClShard>(d, kernel, resolveDoublePrecision(toString(compute.precision), d.info)));
   auto backend = std::make_unique<ShardedBackend>(std::move(shards));
   // As the single-device backend: GAMBOOST_OPENCL_REFRESH sets the refresh interval (0: no cache) for benchmarks.
-  if (const OpenClTuning tuning = openClTuningFromEnvironment(); tuning.refreshInterval >= 0)
-    backend->setRefreshInterval(tuning.refreshInterval);
+  const OpenClTuning tuning = openClTuningFromEnvironment();
+  if (tuning.refreshInterval >= 0) backend->setRefreshInterval(tuning.refreshInterval);
+  // GAMBOOST_SHARD_ROWS caps the rows per shard (benchmarks: the cost of pieces taking turns on one device).
+  if (tuning.shardRows > 0) backend->setMaxShardRows(static_cast<std::size_t>(tuning.shardRows));
   return backend;
 }
 

@@ -47,6 +47,7 @@ std::string OpenClTuning::describe() const {
   if (compactLanes >= 0) add("GAMBOOST_COMPACT_LANES=" + std::to_string(compactLanes));
   if (!kernelDefines.empty()) add("GAMBOOST_KERNEL_DEFINES=" + kernelDefines);
   if (!crossFill.empty()) add("GAMBOOST_CROSS_FILL=" + crossFill);
+  if (shardRows >= 0) add("GAMBOOST_SHARD_ROWS=" + std::to_string(shardRows));
   return out;
 }
 
@@ -68,6 +69,11 @@ OpenClTuning openClTuningFromEnvironment() {
     t.crossFill = fill;
     if (t.crossFill != "sorted" && t.crossFill != "atomics")
       throw InputError("GAMBOOST_CROSS_FILL: " + quotedForMessage(t.crossFill) + " is not 'sorted' or 'atomics'");
+  }
+  // Benchmarks: a device's rows in pieces of at most this many (as when its largest allocation cannot hold them).
+  if (const char* rows = std::getenv("GAMBOOST_SHARD_ROWS"); rows && *rows) {
+    t.shardRows = wholeNumber("GAMBOOST_SHARD_ROWS", rows, 2000000000);
+    if (t.shardRows < 1) throw InputError("GAMBOOST_SHARD_ROWS: must be at least 1");
   }
   return t;
 }

@@ -45,12 +45,14 @@ class TuningTest : public QObject {
     qunsetenv("GAMBOOST_COMPACT_LANES");
     qunsetenv("GAMBOOST_KERNEL_DEFINES");
     qunsetenv("GAMBOOST_CROSS_FILL");
+    qunsetenv("GAMBOOST_SHARD_ROWS");
   }
 
   void nothingSetMeansDefaults() {
     const gb::ocl::OpenClTuning t = openClTuningFromEnvironment();
     QCOMPARE(t.refreshInterval, -1);
     QCOMPARE(t.compactLanes, -1);
+    QCOMPARE(t.shardRows, -1LL);
     QVERIFY(t.describe().empty());
   }
 
@@ -59,12 +61,15 @@ class TuningTest : public QObject {
     qputenv("GAMBOOST_COMPACT_LANES", "16");
     qputenv("GAMBOOST_KERNEL_DEFINES", "-DLANE_ROWS=16 -DFOO");
     qputenv("GAMBOOST_CROSS_FILL", "atomics");
+    qputenv("GAMBOOST_SHARD_ROWS", "14000000");
     const gb::ocl::OpenClTuning t = openClTuningFromEnvironment();
+    QCOMPARE(t.shardRows, 14000000LL);
     QCOMPARE(t.refreshInterval, 0);
     QCOMPARE(t.compactLanes, 16);
     QCOMPARE(t.crossFill, std::string("atomics"));
     QCOMPARE(t.describe(), std::string("GAMBOOST_OPENCL_REFRESH=0 GAMBOOST_COMPACT_LANES=16 "
-                                       "GAMBOOST_KERNEL_DEFINES=-DLANE_ROWS=16 -DFOO GAMBOOST_CROSS_FILL=atomics"));
+                                       "GAMBOOST_KERNEL_DEFINES=-DLANE_ROWS=16 -DFOO GAMBOOST_CROSS_FILL=atomics "
+                                       "GAMBOOST_SHARD_ROWS=14000000"));
   }
 
   void badValuesNameTheirVariable_data() {
@@ -79,6 +84,8 @@ class TuningTest : public QObject {
         << QByteArray("GAMBOOST_KERNEL_DEFINES") << QByteArray("-cl-fast-relaxed-math");
     QTest::newRow("defines: quote") << QByteArray("GAMBOOST_KERNEL_DEFINES") << QByteArray("-DX=\"a\"");
     QTest::newRow("cross fill name") << QByteArray("GAMBOOST_CROSS_FILL") << QByteArray("fast");
+    QTest::newRow("shard rows 0") << QByteArray("GAMBOOST_SHARD_ROWS") << QByteArray("0");
+    QTest::newRow("shard rows text") << QByteArray("GAMBOOST_SHARD_ROWS") << QByteArray("many");
   }
 
   void badValuesNameTheirVariable() {

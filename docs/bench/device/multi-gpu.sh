@@ -11,6 +11,7 @@
 #   STEP=scale   ...                                   # 1, 2 and 4 GPUs in ONE bench fit (one data set, configs
 #                                                      # opencl:compact_x:float@A, @A+B, @A+B+C+D), then its table
 #   STEP=big     ...                                   # ROWS on all GPUs only (n = 3e8 on 4: one GPU cannot hold it)
+#   STEP=pieces  ...                                   # ROWS=40000000 on one GPU in 1 piece, then in 3 (their cost)
 #   STEP=profile ...                                   # all GPUs with --profile: stages and kernels by name
 # A device's rows that its largest allocation cannot hold go to several pieces on it (RowShard::maxRows), so one
 # GPU runs n = 1e8 through the sharded backend; result.json's device then says "(N pieces)".
@@ -72,6 +73,8 @@ case $STEP in
          [ "$n" -ge 4 ] && c="$c,opencl:compact_x:float@$(at 4)"
          multi scale $c ;;
   big) multi big "opencl:compact_x:float@$(at $n)" ;;
+  pieces) multi pieces1 "opencl:compact_x:float@$(at 1)"  # ROWS=40000000: one piece (16 GB of x fits)
+          GAMBOOST_SHARD_ROWS=$(( (ROWS + 2) / 3 )) multi pieces3 "opencl:compact_x:float@$(at 1)" ;;
   profile) multi profile "opencl:compact_x:float@$(at $n)" --profile; grep -v "^bench fit:" $D/profile-$ROWS.err ;;
   devices) nvidia-smi topo -m | tee $D/topo.txt; $G devices | tee $D/devices.txt; echo "GPUs: $gpus" ;;
   one) bench one --device "$(first 1)" ;;
