@@ -42,6 +42,22 @@ class RowShard {
   // sum over this shard's rows of v * loss(y, f), v the out-of-bag weights, else the case weights, else 1 (with the
   // family's constant terms, e.g. Poisson's w lgamma(y + 1)).
   virtual double lossSum() = 0;
+  // The steps in order, each as addStep then lossSum would do it, returning each step's loss sum. The backend hands
+  // a batch of steps where it picks them without the shards (the cached Gaussian scheme); a device shard may queue
+  // them all and wait once instead of once a step.
+  struct Step {
+    int learner = 0;
+    std::vector<double> delta;
+  };
+  virtual std::vector<double> stepsAndLosses(const std::vector<Step>& steps) {
+    std::vector<double> losses;
+    losses.reserve(steps.size());
+    for (const Step& step : steps) {
+      addStep(step.learner, step.delta);
+      losses.push_back(lossSum());
+    }
+    return losses;
+  }
   // This shard's B_j'B_l for every learner j (spline learners): sum_j k_j rows of k_l values, row-major. Called only
   // where crossProductsInOnePass() (after prepare()): the cache pays only when a fill costs about one pass over the
   // rows; otherwise the backend forms c exactly every iteration.

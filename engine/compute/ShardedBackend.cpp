@@ -169,15 +169,41 @@ struct ShardedBackend::State {
            std::to_string(static_cast<long long>(exchangedBytes / iterations + 0.5)) + " B/iteration";
   }
 
-  IterationResult iterateOnce() {
-    if (!cached || policy.refreshDue(cValid, sinceRefresh)) exactCoefficients();
+  // Cached scheme: the steps picked but not yet sent to the shards, and their results (risk still to come).
+  std::vector<RowShard::Step> pendingSteps;
+  std::vector<IterationResult> pendingResults;
+
+  // Sends the pending steps to every shard as one batch, then their risks (loss sums added in shard order, then
+  // across processes, as stepAndRisk adds one) complete the results, which go to `out`.
+  void flush(std::vector<IterationResult>& out) {
+    if (pendingSteps.empty()) return;
+    const std::vector<double> sums = reduce([&](RowShard& s) { return s.stepsAndLosses(pendingSteps); });
+    for (std::size_t i = 0; i < pendingSteps.size(); ++i) {
+      pendingResults[i].risk = sums.at(i) / totalWeight;
+      exchangedBytes +=
+          static_cast<double>((pendingSteps[i].delta.size() * sizeof(double) + sizeof(int)) * shards.size());
+      out.push_back(std::move(pendingResults[i]));
+    }
+    iterations += static_cast<int>(pendingSteps.size());
+    pendingSteps.clear();
+    pendingResults.clear();
+  }
+
+  // One iteration. The cached scheme picks every step from c on the host, so the shards need not answer before the
+  // next pick: the step waits in pendingSteps until an exact c is due (flushed first, since c then comes from the
+  // shards' f) or the batch ends. Fills read only x, so they need no flush.
+  void iterateOnce(std::vector<IterationResult>& out) {
+    if (!cached || policy.refreshDue(cValid, sinceRefresh)) {
+      flush(out);
+      exactCoefficients();
+    }
     computeReductions();
     const std::size_t best = bestLearner(reduction);
     const Learner& learner = (*problem.learners)[best];
     const Eigen::VectorXd delta = learner.solveMatrix * cOf(best);
-    const std::vector<double> deltaHost(delta.data(), delta.data() + delta.size());
+    std::vector<double> deltaHost(delta.data(), delta.data() + delta.size());
     IterationResult result;
-    result.risk = stepAndRisk(static_cast<int>(best), deltaHost);
+    if (!cached) result.risk = stepAndRisk(static_cast<int>(best), deltaHost);
     result.learner = static_cast<int>(best);
     const Eigen::VectorXd step = problem.nu * delta;
     result.delta.assign(step.data(), step.data() + step.size());
@@ -190,8 +216,11 @@ struct ShardedBackend::State {
       } else {
         cValid = false;
       }
+      pendingSteps.push_back({static_cast<int>(best), std::move(deltaHost)});
+      pendingResults.push_back(std::move(result));
+      return;
     }
-    return result;
+    out.push_back(std::move(result));
   }
 };
 
@@ -284,12 +313,15 @@ void ShardedBackend::prepare(const BoostProblem& problem) {
   s.sinceRefresh = 0;
   s.iterations = 0;
   s.exchangedBytes = s.hostSeconds = 0.0;
+  s.pendingSteps.clear();
+  s.pendingResults.clear();
   s.prepared = true;
 }
 
 void ShardedBackend::iterate(int count, std::vector<IterationResult>& out) {
   if (!s_->prepared) throw ComputeError("sharded backend: iterate() before prepare()");
-  for (int it = 0; it < count; ++it) out.push_back(s_->iterateOnce());
+  for (int it = 0; it < count; ++it) s_->iterateOnce(out);
+  s_->flush(out);
 }
 
 // f on this process's rows, in shard order.

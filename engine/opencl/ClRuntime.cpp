@@ -327,6 +327,12 @@ void Buffer::enqueueWrite(Context& ctx, const void* host, std::size_t bytes, std
         "clEnqueueWriteBuffer");
 }
 
+void Buffer::enqueueRead(Context& ctx, void* host, std::size_t bytes, std::size_t offset) const {
+  checkRange(offset, bytes, bytes_, "Buffer::enqueueRead");
+  check(clEnqueueReadBuffer(ctx.queue(), mem_, CL_FALSE, offset, bytes, host, 0, nullptr, nullptr),
+        "clEnqueueReadBuffer");
+}
+
 void Buffer::read(Context& ctx, void* host, std::size_t bytes, std::size_t offset) const {
   checkRange(offset, bytes, bytes_, "Buffer::read");
   finishBeforeTransfer(ctx);

@@ -85,6 +85,8 @@ class Buffer {
   // read, finish()) has returned.
   void enqueueWrite(Context& ctx, const void* host, std::size_t bytes, std::size_t offset = 0);
   void read(Context& ctx, void* host, std::size_t bytes, std::size_t offset = 0) const;
+  // The read queued without waiting: `host` holds the values once a later blocking call on ctx's queue returned.
+  void enqueueRead(Context& ctx, void* host, std::size_t bytes, std::size_t offset = 0) const;
   void fill(Context& ctx, const void* pattern, std::size_t patternBytes);
 
  private:

@@ -252,6 +252,53 @@ double OpenClShard::lossSum() {
   return sum;
 }
 
+std::vector<double> OpenClShard::stepsAndLosses(const std::vector<Step>& steps) {
+  State& s = *s_;
+  DeviceProblem& p = s.p();
+  const std::size_t k = static_cast<std::size_t>(p.k), parts = p.partialCount, count = steps.size();
+  bool queued = s.lossFromUpdate;
+  for (const Step& step : steps) queued = queued && step.learner >= 0 && step.learner < p.L && step.delta.size() == k;
+  if (!queued) return RowShard::stepsAndLosses(steps);
+  if (s.stepPending) s.ctx->finish();
+  // Host memory for every step's values and loss partials, alive until the finish below.
+  std::vector<cl_int> index(count);
+  std::vector<double> valuesD, partialsD;
+  std::vector<float> valuesF, partialsF;
+  if (s.isDouble) {
+    valuesD.resize(count * k);
+    partialsD.resize(count * parts);
+  } else {
+    valuesF.resize(count * k);
+    partialsF.resize(count * parts);
+  }
+  const std::size_t rowBytes = k * p.realBytes(), partBytes = parts * p.realBytes();
+  for (std::size_t i = 0; i < count; ++i) {
+    index[i] = steps[i].learner;
+    void* values = s.isDouble ? static_cast<void*>(valuesD.data() + i * k) : static_cast<void*>(valuesF.data() + i * k);
+    for (std::size_t a = 0; a < k; ++a) {
+      if (s.isDouble)
+        valuesD[i * k + a] = steps[i].delta[a];
+      else
+        valuesF[i * k + a] = static_cast<float>(steps[i].delta[a]);
+    }
+    p.delta.enqueueWrite(*s.ctx, values, rowBytes, static_cast<std::size_t>(steps[i].learner) * rowBytes);
+    p.index.enqueueWrite(*s.ctx, &index[i], sizeof(cl_int));
+    p.update();
+    void* partials = s.isDouble ? static_cast<void*>(partialsD.data() + i * parts)
+                                : static_cast<void*>(partialsF.data() + i * parts);
+    p.partials.enqueueRead(*s.ctx, partials, partBytes);
+  }
+  s.ctx->finish();
+  s.stepPending = false;
+  s.updatePartialsCurrent = true;
+  // Each step's sum as lossSum forms it: its partials in order, in double.
+  std::vector<double> losses(count, 0.0);
+  for (std::size_t i = 0; i < count; ++i)
+    for (std::size_t b = 0; b < parts; ++b)
+      losses[i] += s.isDouble ? partialsD[i * parts + b] : static_cast<double>(partialsF[i * parts + b]);
+  return losses;
+}
+
 std::vector<double> OpenClShard::crossProducts(int learner) {
   State& s = *s_;
   DeviceProblem& p = s.p();

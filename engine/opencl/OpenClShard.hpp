@@ -37,6 +37,9 @@ class OpenClShard final : public RowShard {
   std::vector<double> coefficients() override;
   void addStep(int learner, const std::vector<double>& delta) override;
   double lossSum() override;
+  // Unweighted Gaussian spline steps: every step's writes, update and read of its loss partials queued, then one
+  // wait; anything else as the default does.
+  std::vector<double> stepsAndLosses(const std::vector<Step>& steps) override;
   std::vector<double> crossProducts(int learner) override;  // only where crossProductsInOnePass()
   bool crossProductsInOnePass() const override;
   std::vector<double> fitted() override;
