@@ -113,23 +113,26 @@ std::size_t totalOf(const std::vector<int>& counts, const std::vector<int>& offs
 
 }  // namespace
 
-std::vector<double> MpiReducer::gather(const std::vector<double>& local) {
-  const std::vector<int> counts = allCounts(local.size(), size_);
-  const std::vector<int> offsets = offsetsOf(counts);
+// Every rank's `local` (lengths may differ) in rank order; `counts` and `offsets` receive each rank's share.
+static std::vector<double> allGatherv(const std::vector<double>& local, int rank, int size, std::vector<int>& counts,
+                                      std::vector<int>& offsets) {
+  counts = allCounts(local.size(), size);
+  offsets = offsetsOf(counts);
   std::vector<double> all(totalOf(counts, offsets));
-  check(MPI_Allgatherv(local.data(), counts[static_cast<std::size_t>(rank_)], MPI_DOUBLE, all.data(), counts.data(),
+  check(MPI_Allgatherv(local.data(), counts[static_cast<std::size_t>(rank)], MPI_DOUBLE, all.data(), counts.data(),
                        offsets.data(), MPI_DOUBLE, MPI_COMM_WORLD),
         "MPI_Allgatherv");
   return all;
 }
 
+std::vector<double> MpiReducer::gather(const std::vector<double>& local) {
+  std::vector<int> counts, offsets;
+  return allGatherv(local, rank_, size_, counts, offsets);
+}
+
 std::vector<std::vector<double>> MpiReducer::allGather(const std::vector<double>& local) {
-  const std::vector<int> counts = allCounts(local.size(), size_);
-  const std::vector<int> offsets = offsetsOf(counts);
-  std::vector<double> all(totalOf(counts, offsets));
-  check(MPI_Allgatherv(local.data(), counts[static_cast<std::size_t>(rank_)], MPI_DOUBLE, all.data(), counts.data(),
-                       offsets.data(), MPI_DOUBLE, MPI_COMM_WORLD),
-        "MPI_Allgatherv");
+  std::vector<int> counts, offsets;
+  const std::vector<double> all = allGatherv(local, rank_, size_, counts, offsets);
   std::vector<std::vector<double>> parts(counts.size());
   for (std::size_t r = 0; r < counts.size(); ++r)
     parts[r].assign(all.begin() + offsets[r], all.begin() + offsets[r] + counts[r]);

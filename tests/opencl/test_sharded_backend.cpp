@@ -54,6 +54,24 @@ std::shared_ptr<const Dataset> randomData(std::size_t n) {
   return d;
 }
 
+// Settings for randomData: splines of x1..x3 (knots 8), mstop 60, nu 0.2; with ols the linear learner lin and the
+// factor fac, with weights the case weights w.
+ModelSettings randomDataSettings(Family family, const QString& response, bool ols, bool weights) {
+  ModelSettings s;
+  s.family = family;
+  s.response = response.toStdString();
+  s.spline.knots = 8;
+  s.mstop = 60;
+  s.nu = 0.2;
+  s.learners = {"x1", "x2", "x3"};
+  if (ols) {
+    s.linears = {"lin"};
+    s.factors = {"fac"};
+  }
+  if (weights) s.weights = "w";
+  return s;
+}
+
 // The test device's address split in two, or the device twice where it cannot be split.
 std::vector<ocl::Device> twoShardDevices() {
   const ocl::Device device = gbocltest::testDevice();
@@ -208,18 +226,7 @@ void TestShardedBackend::familiesEqualSingleDevice() {
   QFETCH(bool, weights);
   QFETCH(bool, ols);
   const auto data = randomData(1201);
-  ModelSettings s;
-  s.family = static_cast<Family>(family);
-  s.response = response.toStdString();
-  s.spline.knots = 8;
-  s.mstop = 60;
-  s.nu = 0.2;
-  s.learners = {"x1", "x2", "x3"};
-  if (ols) {
-    s.linears = {"lin"};
-    s.factors = {"fac"};
-  }
-  if (weights) s.weights = "w";
+  const ModelSettings s = randomDataSettings(static_cast<Family>(family), response, ols, weights);
   Booster single(data, s, singleDevice());
   single.run(s.mstop);
   Booster sharded(data, s, twoShards());
@@ -265,18 +272,7 @@ void TestShardedBackend::piecesOfDevicesEqualSingleDevice() {
   QFETCH(QString, response);
   QFETCH(bool, ols);
   const auto data = randomData(1301);
-  ModelSettings s;
-  s.family = static_cast<Family>(family);
-  s.response = response.toStdString();
-  s.spline.knots = 8;
-  s.mstop = 60;
-  s.nu = 0.2;
-  s.learners = {"x1", "x2", "x3"};
-  if (ols) {
-    s.linears = {"lin"};
-    s.factors = {"fac"};
-    s.weights = "w";
-  }
+  const ModelSettings s = randomDataSettings(static_cast<Family>(family), response, ols, ols);
   Booster single(data, s, singleDevice(IterationPolicy::kDefaultRefreshInterval, !ols));
   single.run(s.mstop);
   auto backend = twoShards(IterationPolicy::kDefaultRefreshInterval, !ols);
