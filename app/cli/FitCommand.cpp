@@ -165,6 +165,9 @@ void checkDistributedOptions(const FitOptions& o) {
 }
 
 // writes: this process writes the outputs and prints the notes and the summary (false on MPI ranks other than 0).
+// Iterations per batch on every rank of fit --distributed.
+constexpr int kDistributedBatch = 100;
+
 // group: the MPI ranks of fit --distributed (each reads its part of the file and fits its rows); null for one process.
 int runFit(const FitOptions& o, const std::vector<Override>& overrides, bool writes = true,
            ShardReducer* group = nullptr) {
@@ -214,12 +217,18 @@ int runFit(const FitOptions& o, const std::vector<Override>& overrides, bool wri
   }
   const int mstop = booster.settings().mstop;
   ProgressPrinter fitting("fit", !o.quiet);
-  booster.run(mstop, [&fitting, mstop](const Booster& b) {
-    fitting.update(static_cast<double>(b.iteration()) / mstop, "iteration " + std::to_string(b.iteration()) + "/" +
-                                                                   std::to_string(mstop) + ", risk " +
-                                                                   formatNumber(b.path().risk.back(), 6));
-    return true;
-  });
+  // MPI ranks must ask their backends for the same batches (the sharded cached scheme exchanges once a batch):
+  // a fixed batch, not the automatic one, which follows each rank's own clock.
+  const int batch = group ? kDistributedBatch : 0;
+  booster.run(
+      mstop,
+      [&fitting, mstop](const Booster& b) {
+        fitting.update(static_cast<double>(b.iteration()) / mstop, "iteration " + std::to_string(b.iteration()) + "/" +
+                                                                       std::to_string(mstop) + ", risk " +
+                                                                       formatNumber(b.path().risk.back(), 6));
+        return true;
+      },
+      batch);
   checkFinite(booster, o.data);
   for (const std::string& note : fitNotes(booster))
     if (writes) std::cerr << "gamboost: note: " << note << std::endl;

@@ -320,6 +320,14 @@ void ShardedBackend::prepare(const BoostProblem& problem) {
 
 void ShardedBackend::iterate(int count, std::vector<IterationResult>& out) {
   if (!s_->prepared) throw ComputeError("sharded backend: iterate() before prepare()");
+  if (s_->reducer->processes() > 1) {
+    // Every process must take the same batches: the cached scheme exchanges once a batch, and a process that
+    // batched otherwise would meet the others in a different exchange.
+    std::vector<double> counts{static_cast<double>(count)};
+    s_->reducer->sum(counts);
+    if (counts[0] != static_cast<double>(count) * s_->reducer->processes())
+      throw ComputeError("sharded backend: the processes asked for batches of different sizes");
+  }
   for (int it = 0; it < count; ++it) s_->iterateOnce(out);
   s_->flush(out);
 }

@@ -105,6 +105,7 @@ OpenClBackend::OpenClBackend(const ComputeSettings& compute) : s_(std::make_uniq
   // Benchmarks compare with and without the cache through the CLI: GAMBOOST_OPENCL_REFRESH=0 turns it off.
   s.tuning = openClTuningFromEnvironment();
   if (s.tuning.refreshInterval >= 0) policy_.refreshInterval = s.tuning.refreshInterval;
+  s.forceGpuKernels = s.tuning.gpuKernels;
 }
 
 OpenClBackend::~OpenClBackend() = default;

@@ -321,13 +321,13 @@ std::unique_ptr<ShardedBackend> makeShardedOpenClBackend(const ComputeSettings& 
   if (compute.backend != BackendKind::OpenCl)
     throw InputError(optionMessage("--devices", "the sharded backend runs on OpenCL devices; leave out --backend cpu"));
   const std::string kernel = resolveKernelName(compute.kernel);
+  const OpenClTuning tuning = openClTuningFromEnvironment();
   std::vector<std::unique_ptr<RowShard>> shards;
   for (const Device& d : resolveDeviceList(compute.devices))
-    shards.push_back(
-        std::make_unique<OpenClShard>(d, kernel, resolveDoublePrecision(toString(compute.precision), d.info)));
+    shards.push_back(std::make_unique<OpenClShard>(
+        d, kernel, resolveDoublePrecision(toString(compute.precision), d.info), tuning.gpuKernels));
   auto backend = std::make_unique<ShardedBackend>(std::move(shards));
   // As the single-device backend: GAMBOOST_OPENCL_REFRESH sets the refresh interval (0: no cache) for benchmarks.
-  const OpenClTuning tuning = openClTuningFromEnvironment();
   if (tuning.refreshInterval >= 0) backend->setRefreshInterval(tuning.refreshInterval);
   // GAMBOOST_SHARD_ROWS caps the rows per shard (benchmarks: the cost of pieces taking turns on one device).
   if (tuning.shardRows > 0) backend->setMaxShardRows(static_cast<std::size_t>(tuning.shardRows));

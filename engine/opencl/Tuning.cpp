@@ -48,6 +48,7 @@ std::string OpenClTuning::describe() const {
   if (!kernelDefines.empty()) add("GAMBOOST_KERNEL_DEFINES=" + kernelDefines);
   if (!crossFill.empty()) add("GAMBOOST_CROSS_FILL=" + crossFill);
   if (shardRows >= 0) add("GAMBOOST_SHARD_ROWS=" + std::to_string(shardRows));
+  if (gpuKernels) add("GAMBOOST_GPU_KERNELS=1");
   return out;
 }
 
@@ -74,6 +75,13 @@ OpenClTuning openClTuningFromEnvironment() {
   if (const char* rows = std::getenv("GAMBOOST_SHARD_ROWS"); rows && *rows) {
     t.shardRows = wholeNumber("GAMBOOST_SHARD_ROWS", rows, 2000000000);
     if (t.shardRows < 1) throw InputError("GAMBOOST_SHARD_ROWS: must be at least 1");
+  }
+  // Tests: the GPU kernel variants (the one-pass cross-product fill among them) on a CPU device, e.g. the sharded
+  // cached scheme through mpirun on PoCL.
+  if (const char* gpu = std::getenv("GAMBOOST_GPU_KERNELS"); gpu && *gpu) {
+    if (std::string(gpu) != "1" && std::string(gpu) != "0")
+      throw InputError("GAMBOOST_GPU_KERNELS: " + quotedForMessage(gpu) + " is not 0 or 1");
+    t.gpuKernels = std::string(gpu) == "1";
   }
   return t;
 }

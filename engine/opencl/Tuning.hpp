@@ -14,8 +14,10 @@ struct OpenClTuning {
   int refreshInterval = -1;  // -1: the backend's default (50)
   int compactLanes = -1;     // -1: the kernel table's default (32 on GPUs)
   std::string kernelDefines;
-  std::string crossFill;     // "": the default (sorted where it applies); "sorted" or "atomics"
-  long long shardRows = -1;  // -1: no cap; else at most this many rows per shard of the sharded backend
+  std::string crossFill;  // "": the default (sorted where it applies); "sorted" or "atomics"
+  long long shardRows = -1;
+  bool gpuKernels = false;  // GAMBOOST_GPU_KERNELS=1 (tests): the GPU kernel variants, and their cache, on any device
+                            // // -1: no cap; else at most this many rows per shard of the sharded backend
   // "GAMBOOST_OPENCL_REFRESH=0 GAMBOOST_KERNEL_DEFINES=-DLANE_ROWS=16": the variables that were set; "" for none.
   std::string describe() const;
 };

@@ -6,6 +6,7 @@
 // on one rank alone.
 #include <QFileInfo>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QSet>
 #include <QtTest>
 #include <algorithm>
@@ -73,16 +74,24 @@ CliResult CliDistributedTest::runMpirun(const QStringList& arguments) { return g
 void CliDistributedTest::twoRanksEqualOneProcess_data() {
   QTest::addColumn<QString>("family");
   QTest::addColumn<int>("ranks");
-  QTest::newRow("gaussian, 2 ranks") << "gaussian" << 2;
-  QTest::newRow("binomial, 2 ranks") << "binomial" << 2;
-  QTest::newRow("gaussian, 3 ranks") << "gaussian" << 3;
-  QTest::newRow("binomial, 3 ranks") << "binomial" << 3;
+  QTest::addColumn<bool>("gpuKernels");
+  QTest::newRow("gaussian, 2 ranks") << "gaussian" << 2 << false;
+  QTest::newRow("binomial, 2 ranks") << "binomial" << 2 << false;
+  QTest::newRow("gaussian, 3 ranks") << "gaussian" << 3 << false;
+  QTest::newRow("binomial, 3 ranks") << "binomial" << 3 << false;
+  // The cross-product cache: CPU devices have no one-pass fill of their own, GAMBOOST_GPU_KERNELS=1 runs the GPU
+  // kernel variants (the fill among them) on PoCL, so the ranks exchange B_j'B_l and send steps in batches.
+  QTest::newRow("gaussian, cached, 2 ranks") << "gaussian" << 2 << true;
+  QTest::newRow("gaussian, cached, 3 ranks") << "gaussian" << 3 << true;
 }
 
 // Each rank reads only its part of the file: result.json's "distributed" record says which bytes and rows.
 void CliDistributedTest::twoRanksEqualOneProcess() {
   QFETCH(QString, family);
   QFETCH(int, ranks);
+  QFETCH(bool, gpuKernels);
+  if (gpuKernels) qputenv("GAMBOOST_GPU_KERNELS", "1");  // inherited by mpirun and its ranks
+  const auto restore = qScopeGuard([] { qunsetenv("GAMBOOST_GPU_KERNELS"); });
   if (mpirun_.isEmpty()) QSKIP("mpirun is missing (scripts/setup.sh installs openmpi-bin)");
   if (address_.isEmpty()) QSKIP("no OpenCL device");
   const QStringList common{"fit",      "--data",   scratch_.path(family + ".csv"),
@@ -106,6 +115,7 @@ void CliDistributedTest::twoRanksEqualOneProcess() {
   QVERIFY2(fitted <= 1e-12, qPrintable(QString::number(fitted)));
   QVERIFY2(risk <= 1e-12, qPrintable(QString::number(risk)));
   QCOMPARE(QString::fromStdString(b["timing"]["backend"]), QString("sharded (MPI, %1 ranks)").arg(ranks));
+  if (gpuKernels) QCOMPARE(QString::fromStdString(b["timing"]["scheme"]), QString("sharded-cached"));
   verifyPartsRead(b["distributed"], ranks, QFileInfo(scratch_.path(family + ".csv")).size(), 3000);
 }
 
