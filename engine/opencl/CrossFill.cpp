@@ -12,9 +12,10 @@ namespace gb::ocl {
 
 namespace {
 
-constexpr std::size_t kFillLanes = 256;  // FILL_LANES of kernels/compact_cross.cl
-constexpr std::size_t kSortGroup = 256;  // SORT_GROUP and SCAN_GROUP of kernels/cross_sorted.cl
-constexpr std::size_t kStripRows = 8;    // STRIP_ROWS' default there
+constexpr std::size_t kFillLanes = 256;      // FILL_LANES of kernels/compact_cross.cl
+constexpr double kSortedFillMinPairs = 3e7;  // n x learners from which the sorted fill is the default
+constexpr std::size_t kSortGroup = 256;      // SORT_GROUP and SCAN_GROUP of kernels/cross_sorted.cl
+constexpr std::size_t kStripRows = 8;        // STRIP_ROWS' default there
 // Local memory of one work-group, of the 48 KiB NVIDIA gives: the gather's staging, the fill's strips (which
 // leave room for the 7 groups of 32 lanes an SM holds at k = 64 in float).
 constexpr std::size_t kGatherBudget = std::size_t(44) << 10;
@@ -73,6 +74,14 @@ CrossFill::CrossFill(DeviceProblem& p, std::size_t otherBytes) : p_(p) {
     return;
   }
   std::string why = sortedUnavailable(otherBytes);
+  // Unasked, the sorted fill runs only where it pays: it saves about 48 ms a fill per 1e9 (row, learner) pairs (58 ->
+  // 10 ms on the H100 at n = 1e7, p = 100) but adds three launches to every iteration, which mostly return at once
+  // (about 20 us an iteration). With about 20 fills in 1000 iterations that breaks even near n x learners = 2e7; at
+  // n = 1e5, p = 100 the sorted fill made the fit 0.178 s against 0.089 s (docs/performance.md).
+  const double pairs = static_cast<double>(p_.n) * p_.L;
+  if (why.empty() && asked.empty() && pairs < kSortedFillMinPairs)
+    why = "n x learners = " + std::to_string(static_cast<long long>(pairs)) + ", below the " +
+          std::to_string(static_cast<long long>(kSortedFillMinPairs)) + " where it pays";
   if (why.empty()) {
     try {
       prepareSorted();
