@@ -95,6 +95,7 @@ class CsvParser {
   static std::string blankLineMessage(std::size_t fields, bool afterCr);
 
  private:
+  void startRows();  // the text columns and cell modes before the first data row
   enum class Row { Done, Blank, NeedMore, End };
   struct Cell {  // where a value was found, for an error raised once the column's kind is known
     long line = 0;

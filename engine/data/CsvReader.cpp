@@ -216,13 +216,19 @@ void CsvParser::readRows(Sink& sink, std::size_t maxRows) {
   }
 }
 
-Dataset CsvParser::read(std::size_t maxRows) {
-  skipBomAndCheckNotEmpty();
-  readHeader();
+// After the header: fresh text columns, every column read as numbers until a cell says otherwise, R's row names
+// skipped.
+void CsvParser::startRows() {
   ownText_ = std::make_unique<TextColumns>(names_.size());
   text_ = ownText_.get();
   modes_.assign(names_.size(), CellMode::Number);
   if (rowLabels_) modes_[0] = CellMode::Skip;
+}
+
+Dataset CsvParser::read(std::size_t maxRows) {
+  skipBomAndCheckNotEmpty();
+  readHeader();
+  startRows();
   ColumnChunks values(names_.size());
   values_ = &values;
   readRows(values, maxRows);
@@ -307,10 +313,7 @@ CsvParser::PartSummary CsvParser::readPart(const Range& range, Dataset& data) {
   skipBomAndCheckNotEmpty();
   readHeader();
   enterRange();
-  ownText_ = std::make_unique<TextColumns>(names_.size());
-  text_ = ownText_.get();
-  modes_.assign(names_.size(), CellMode::Number);
-  if (rowLabels_) modes_[0] = CellMode::Skip;
+  startRows();
   ColumnChunks values(names_.size());
   values_ = &values;
   PartSummary part;
