@@ -3,7 +3,8 @@
 //   learner_select: risk of the previous update from its g'g partials, then j* = argmax_j r_j (ties: lowest
 //                   index) and the record (j*, risk, nu * delta_j*) of this iteration in the history buffer;
 //   learner_solve_select (CPU devices): both in one launch, after the cross-product cache's correction of c;
-//   learner_correct_solve + learner_select_claim (GPU devices): the same in a launch per learner and one select.
+//   learner_correct_solve + learner_select_claim (GPU devices): the same in a launch per learner and one select;
+//   learner_correct_solve_select (GPU devices): both in one launch, the last work-group to finish selecting.
 //
 // Defines: REAL, REAL_IS_DOUBLE, K, REDUCE_GROUP (a power of two).
 // History record m: RECORD = K + 2 REALs: [j* (exact in REAL below 2^24), risk, nu * delta_j* (K)].
@@ -75,7 +76,9 @@ inline void finish_risk(int partialCount, __global const REAL* partials, REAL in
 }
 
 // j* = argmax_j reduction[j], ties to the lowest index; the same value in every work-item.
-inline int argmax_learner(int learners, __global const REAL* reduction, __local REAL* value, __local int* index) {
+// reduction is volatile: learner_correct_solve_select reads what other work-groups of its launch wrote.
+inline int argmax_learner(int learners, __global const volatile REAL* reduction, __local REAL* value,
+                          __local int* index) {
   const int lid = get_local_id(0);
   // Each work-item scans learners lid, lid + G, ... in increasing order: strict > keeps the lowest index.
   REAL best = -INFINITY;
@@ -104,7 +107,7 @@ inline int argmax_learner(int learners, __global const REAL* reduction, __local 
 
 // Writes record `record`: [chosen, (its risk comes with the next launch), nu * delta_chosen], sets learnerIndex[0]
 // and, when step is not null, step = nu * delta_chosen (the cache correction's step). Every work-item calls it.
-inline void record_selection(int chosen, int record, REAL nu, __global const REAL* delta, __global REAL* history,
+inline void record_selection(int chosen, int record, REAL nu, __global const volatile REAL* delta, __global REAL* history,
                              __global REAL* step, __global int* learnerIndex) {
   const int lid = get_local_id(0);
   for (int a = lid; a < K; a += REDUCE_GROUP) {
@@ -194,12 +197,11 @@ __kernel __attribute__((reqd_work_group_size(REDUCE_GROUP, 1, 1))) void learner_
 // ---- GPU devices: the same scheme in two launches (a single work-group would serialise L k x k products) ----
 // learner_correct_solve: a work-group per learner j; with applyPending, c_j -= G_{j,l} step first (l and step of
 // the previous selection), then delta_j and r_j as learner_solve.
-__kernel __attribute__((reqd_work_group_size(REDUCE_GROUP, 1, 1))) void learner_correct_solve(
-    int learners, __global REAL* c, __global const REAL* P, __global const REAL* Q, __global REAL* delta,
-    __global REAL* reduction, int applyPending, __global const int* learnerIndex, __global const int* slotOf,
-    __global const REAL* cache, __global const REAL* step) {
-  __local REAL cj[K];
-  __local REAL sums[REDUCE_GROUP];
+inline void correct_solve_group(int learners, __global REAL* c, __global const REAL* P, __global const REAL* Q,
+                                __global REAL* delta, __global REAL* reduction, int applyPending,
+                                __global const int* learnerIndex, __global const int* slotOf,
+                                __global const REAL* cache, __global const REAL* step, __local REAL* cj,
+                                __local REAL* sums) {
   const int j = get_group_id(0);
   __global const REAL* Gj = (__global const REAL*)0;
   if (applyPending) Gj = cache + ((size_t)slotOf[learnerIndex[0]] * learners + j) * K * K;
@@ -217,24 +219,72 @@ __kernel __attribute__((reqd_work_group_size(REDUCE_GROUP, 1, 1))) void learner_
   solve_learner(j, cj, P, Q, delta, reduction, sums);
 }
 
+__kernel __attribute__((reqd_work_group_size(REDUCE_GROUP, 1, 1))) void learner_correct_solve(
+    int learners, __global REAL* c, __global const REAL* P, __global const REAL* Q, __global REAL* delta,
+    __global REAL* reduction, int applyPending, __global const int* learnerIndex, __global const int* slotOf,
+    __global const REAL* cache, __global const REAL* step) {
+  __local REAL cj[K];
+  __local REAL sums[REDUCE_GROUP];
+  correct_solve_group(learners, c, P, Q, delta, reduction, applyPending, learnerIndex, slotOf, cache, step, cj, sums);
+}
+
 // learner_select_claim: one work-group. learner_select, plus the step nu delta_j* for the next correction and,
 // when j* has no slot yet, a claimed slot that the group zeroes for compact_x_cross_fill's atomic sums.
-__kernel __attribute__((reqd_work_group_size(REDUCE_GROUP, 1, 1))) void learner_select_claim(
-    int learners, __global const REAL* reduction, __global const REAL* delta, REAL nu, __global int* learnerIndex,
-    int partialCount, __global const REAL* partials, REAL inverseRows, __global REAL* residualSquares,
-    __global REAL* history, int previousRecord, int record, int slots, __global int* slotOf,
-    __global int* slotOwner, __global int* cacheState, __global REAL* step, __global REAL* cache) {
-  __local REAL value[REDUCE_GROUP];
-  __local int index[REDUCE_GROUP];
-  __local int fill;
+// The parameters of learner_select_claim after its first three, as one macro: learner_correct_solve_select has them too.
+#define SELECT_CLAIM_PARAMS                                                                                       \
+  REAL nu, __global int *learnerIndex, int partialCount, __global const REAL *partials, REAL inverseRows,        \
+      __global REAL *residualSquares, __global REAL *history, int previousRecord, int record, int slots,          \
+      __global int *slotOf, __global int *slotOwner, __global int *cacheState, __global REAL *step,               \
+      __global REAL *cache
+#define SELECT_CLAIM_ARGS                                                                                          \
+  nu, learnerIndex, partialCount, partials, inverseRows, residualSquares, history, previousRecord, record, slots,  \
+      slotOf, slotOwner, cacheState, step, cache
+
+inline void select_claim_group(int learners, __global const volatile REAL* reduction,
+                               __global const volatile REAL* delta, SELECT_CLAIM_PARAMS, __local REAL* value,
+                               __local int* index, __local int* fillSlot) {
   finish_risk(partialCount, partials, inverseRows, residualSquares, history, previousRecord, value);
   if (record < 0) return;
   const int chosen = argmax_learner(learners, reduction, value, index);
   const int lid = get_local_id(0);
   record_selection(chosen, record, nu, delta, history, step, learnerIndex);
-  if (lid == 0) fill = claim_slot(chosen, slots, slotOf, slotOwner, cacheState);
+  if (lid == 0) *fillSlot = claim_slot(chosen, slots, slotOf, slotOwner, cacheState);
   barrier(CLK_LOCAL_MEM_FENCE);
+  const int fill = *fillSlot;
   if (fill < 0) return;
   __global REAL* G = cache + (size_t)fill * learners * K * K;
   for (size_t m = lid; m < (size_t)learners * K * K; m += REDUCE_GROUP) G[m] = (REAL)0;
+}
+
+__kernel __attribute__((reqd_work_group_size(REDUCE_GROUP, 1, 1))) void learner_select_claim(
+    int learners, __global const REAL* reduction, __global const REAL* delta, SELECT_CLAIM_PARAMS) {
+  __local REAL value[REDUCE_GROUP];
+  __local int index[REDUCE_GROUP];
+  __local int fill;
+  select_claim_group(learners, reduction, delta, SELECT_CLAIM_ARGS, value, index, &fill);
+}
+
+// learner_correct_solve_select: learner_correct_solve's work-group per learner, then the last work-group to finish
+// does learner_select_claim's work, one launch an iteration fewer (at n = 1e5 a launch cost more than its work).
+// Each group commits its delta_j and r_j device-wide (mem_fence) before it counts itself done with an OpenCL 1.2
+// atomic on done[0]; the group that counts `learners` reads them back through volatile loads and sets done[0] to 0
+// again for the next launch. No group waits for another, so the order the groups run in cannot deadlock it.
+__kernel __attribute__((reqd_work_group_size(REDUCE_GROUP, 1, 1))) void learner_correct_solve_select(
+    int learners, __global REAL* c, __global const REAL* P, __global const REAL* Q, __global REAL* delta,
+    __global REAL* reduction, int applyPending, SELECT_CLAIM_PARAMS, __global volatile int* done) {
+  __local REAL cj[K];
+  __local REAL value[REDUCE_GROUP];
+  __local int index[REDUCE_GROUP];
+  __local int flag;
+  correct_solve_group(learners, c, P, Q, delta, reduction, applyPending, learnerIndex, slotOf, cache, step, cj,
+                      value);
+  mem_fence(CLK_GLOBAL_MEM_FENCE);
+  barrier(CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE);
+  if (get_local_id(0) == 0) flag = atomic_inc(done) == learners - 1;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (!flag) return;
+  mem_fence(CLK_GLOBAL_MEM_FENCE);
+  barrier(CLK_LOCAL_MEM_FENCE);  // every work-item has read flag before select_claim_group reuses it
+  select_claim_group(learners, reduction, delta, SELECT_CLAIM_ARGS, value, index, &flag);
+  if (get_local_id(0) == 0) *done = 0;
 }

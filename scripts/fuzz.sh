@@ -18,12 +18,17 @@ FUZZERS=("$@")
 if [ ${#FUZZERS[@]} -eq 0 ]; then FUZZERS=(fuzz_csv fuzz_model fuzz_options); fi
 BUILD_DIR=${GB_FUZZ_BUILD_DIR:-build-fuzz}
 
-launcher=()
-command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+configure_args=()
+command -v ccache >/dev/null && configure_args=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+# With precompiled headers (cmake/Pch.cmake) ccache caches a compile only with this sloppiness.
+export CCACHE_SLOPPINESS=${CCACHE_SLOPPINESS:-pch_defines,time_macros}
+# Ninja for a new build folder: it compiles a library's sources while the libraries below it still compile, where
+# make waited for each engine layer in turn (a folder made earlier keeps its generator).
+[ ! -f "$BUILD_DIR/CMakeCache.txt" ] && command -v ninja >/dev/null && configure_args+=(-G Ninja)
 start=$SECONDS
 cmake -S . -B "$BUILD_DIR" -DCMAKE_CXX_COMPILER=clang++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DGB_FUZZ=ON -DGB_BUILD_GUI=OFF -DGB_BUILD_TESTS=OFF \
-  -DGB_WITH_OPENCL=OFF "${launcher[@]}" >/dev/null
+  -DGB_WITH_OPENCL=OFF "${configure_args[@]}" >/dev/null
 cmake --build "$BUILD_DIR" -j "$(nproc)" --target "${FUZZERS[@]}"
 echo "fuzz: built in $((SECONDS - start)) s"
 

@@ -15,12 +15,22 @@ cd "$(dirname "$0")/.."
 ROOT=$PWD
 BUILD_DIR=${GB_ASAN_BUILD_DIR:-build-asan}
 
-launcher=()
-command -v ccache >/dev/null && launcher=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+configure_args=()
+command -v ccache >/dev/null && configure_args=(-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+# With precompiled headers (cmake/Pch.cmake) ccache caches a compile only with this sloppiness.
+export CCACHE_SLOPPINESS=${CCACHE_SLOPPINESS:-pch_defines,time_macros}
+# Ninja for a new build folder: it compiles a library's sources while the libraries below it still compile, where
+# make waited for each engine layer in turn (a folder made earlier keeps its generator).
+[ ! -f "$BUILD_DIR/CMakeCache.txt" ] && command -v ninja >/dev/null && configure_args+=(-G Ninja)
 start=$SECONDS
+# PoCL's kernel cache is shared with the Release build (GB_SANITIZE_POCL_CACHE, default build/pocl-cache): the
+# kernels are PoCL's LLVM output, not instrumented code, and compiling them again under ASan's allocator took most
+# of the OpenCL tests' time here.
+pocl_cache=${GB_SANITIZE_POCL_CACHE:-$ROOT/${GB_BUILD_DIR:-build}/pocl-cache}
+mkdir -p "$pocl_cache"
 cmake -S . -B "$BUILD_DIR" -DCMAKE_CXX_COMPILER=g++ -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DGB_SANITIZE=ON \
-  -DGB_BUILD_GUI="${GB_SANITIZE_GUI:-OFF}" "${launcher[@]}" "$@" >/dev/null
+  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" -DGB_SANITIZE=ON -DGB_TEST_POCL_CACHE="$pocl_cache" \
+  -DGB_BUILD_GUI="${GB_SANITIZE_GUI:-OFF}" "${configure_args[@]}" "$@" >/dev/null
 cmake --build "$BUILD_DIR" -j "$(nproc)"
 echo "sanitize: built in $((SECONDS - start)) s"
 
@@ -43,16 +53,17 @@ status=0
 # tracer crash ended one of them at its exit (2026-11-25: "Tracer caught signal 11 ... LeakSanitizer has encountered
 # a fatal error", exit status non-zero, so the test failed). These run with AddressSanitizer and UBSan as every test,
 # but without the leak check; every other test (the OpenCL backend's and families' in-process ones too) keeps it.
-noLeakCheck='^(opencl.test_kernel_args|reference.test_family_references|reference.test_cv_references)$'
+# opencl.test_cross_fill (one OpenCL program set per data row) met the same tracer crash at its exit on 2026-11-26.
+noLeakCheck='^(opencl.test_kernel_args|opencl.test_cross_fill|reference.test_family_references|reference.test_cv_references)$'
 # cli.test_cli_distributed(_read) run `mpirun -np 2|3 gamboost fit --distributed`: under the sanitizers that is Open MPI's
-# own start-up and shutdown (its allocations at MPI_Finalize and MPI_Abort, its process launcher), not our code, and
+# own start-up and shutdown (its allocations at MPI_Finalize and MPI_Abort, its process configure_args), not our code, and
 # it is not run here; the Release step runs it, and the MPI code's arithmetic is the sharded backend's, which
 # opencl.test_sharded_backend checks here in one process.
 notSanitized='^cli.test_cli_distributed(_read)?$'
 (cd "$BUILD_DIR" && ctest --output-on-failure -j "$(nproc)" -E "$noLeakCheck|$notSanitized" ${GB_SANITIZE_CTEST_ARGS:-}) ||
   status=$?
 (cd "$BUILD_DIR" && ASAN_OPTIONS="${ASAN_OPTIONS/detect_leaks=1/detect_leaks=0}" \
-  ctest --output-on-failure -R "$noLeakCheck" ${GB_SANITIZE_CTEST_ARGS:-}) || status=$?
+  ctest --output-on-failure -j "$(nproc)" -R "$noLeakCheck" ${GB_SANITIZE_CTEST_ARGS:-}) || status=$?
 if compgen -G "$logs/report*" >/dev/null; then
   echo "sanitize: sanitizer reports (in $logs):"
   for f in "$logs"/report*; do

@@ -4,7 +4,7 @@
 set -euo pipefail
 
 PACKAGES=(
-  g++ cmake make pkg-config
+  g++ cmake make ninja-build pkg-config
   libeigen3-dev libboost-math-dev nlohmann-json3-dev libcli11-dev libfast-float-dev
   ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers pocl-opencl-icd clinfo libclblast-dev
   libopenmpi-dev openmpi-bin   # fit --distributed (issue 15): Open MPI, and mpirun for its CI test

@@ -109,6 +109,18 @@ struct LearnerSelectClaimArgs {  // learner_select_claim
     return bindArgs(k, learners, reduction, delta, records, slotCount, slotOf, slotOwner, cacheState, step, cache);
   }
 };
+struct LearnerCorrectSolveSelectArgs {  // learner_correct_solve_select
+  cl_int learners{};
+  Mem c{}, P{}, Q{}, delta{}, reduction{};
+  cl_int applyPending{};
+  RecordArgs records{};
+  cl_int slotCount{};
+  Mem slotOf{}, slotOwner{}, cacheState{}, step{}, cache{}, done{};
+  cl_uint bind(Kernel& k) const {
+    return bindArgs(k, learners, c, P, Q, delta, reduction, applyPending, records, slotCount, slotOf, slotOwner,
+                    cacheState, step, cache, done);
+  }
+};
 
 // ---- compact_btg.cl ----
 struct CompactXPartialArgs {  // compact_x_partial_local; compact_x_partial_columns with poly

@@ -1,9 +1,10 @@
-// The GPU cross-product cache scheme (opencl/IterationScheme.hpp): learner_correct_solve, learner_select_claim,
-// the update, and the cache fill (opencl/CrossFill.hpp) by many work-groups per learner; the exact B'g every
-// refreshInterval.
+// The GPU cross-product cache scheme (opencl/IterationScheme.hpp): learner_correct_solve_select (or, with
+// GAMBOOST_FUSED_SELECT=0, learner_correct_solve and learner_select_claim), the update, and the cache fill
+// (opencl/CrossFill.hpp) by many work-groups per learner; the exact B'g every refreshInterval.
 #include <algorithm>
 
 #include "opencl/IterationScheme.hpp"
+#include "opencl/Tuning.hpp"
 
 namespace gb::ocl {
 
@@ -14,21 +15,28 @@ class GpuCachedScheme final : public CachedScheme {
   GpuCachedScheme(DeviceProblem& p, const IterationPolicy& policy, int slots)
       : CachedScheme(p, policy), fill_(p, static_cast<std::size_t>(slots) * p.L * p.k * p.k * p.realBytes()) {
     cache_.allocate(p, slots);
-    correctSolve_ = Kernel(p.ctx.kernel("learner_select", "learner_correct_solve", p.options()));
-    selectClaim_ = Kernel(p.ctx.kernel("learner_select", "learner_select_claim", p.options()));
+    fused_ = openClTuningFromEnvironment().fusedSelect;
+    if (fused_) {
+      const cl_int zero = 0;
+      done_ = Buffer(p.ctx, sizeof zero);
+      done_.write(p.ctx, &zero, sizeof zero);
+      correctSolve_ = Kernel(p.ctx.kernel("learner_select", "learner_correct_solve_select", p.options()));
+    } else {
+      correctSolve_ = Kernel(p.ctx.kernel("learner_select", "learner_correct_solve", p.options()));
+      selectClaim_ = Kernel(p.ctx.kernel("learner_select", "learner_select_claim", p.options()));
+    }
   }
-  std::string name() const override { return "gpu-cached, " + fill_.label(); }
+  std::string name() const override { return std::string("gpu-cached, ") + (fused_ ? "" : "unfused, ") + fill_.label(); }
   bool usesCrossCache() const override { return true; }
 
   void iteration(int it) override {
     refreshIfDue(false);
-    const std::size_t group = static_cast<std::size_t>(p_.params.reduceGroupSize);
-    LearnerCorrectSolveArgs{
-        p_.L,      &p_.c,          &p_.P,         &p_.Q,       &p_.delta, &p_.reduction, cCurrent_ ? 0 : 1,
-        &p_.index, &cache_.slotOf, &cache_.cache, &cache_.step}
-        .bind(correctSolve_);
-    correctSolve_.launch(p_.ctx, {group * static_cast<std::size_t>(p_.L)}, {group});
-    selectClaim(it - 1, it);
+    if (fused_) {
+      correctSolveSelect(it - 1, it);
+    } else {
+      correctSolve();
+      selectClaim(it - 1, it);
+    }
     p_.plan->update(p_.index, p_.delta, p_.nu, p_.y, p_.mu, p_.g, p_.partials);
     fill_.launch(cache_.cacheState, cache_.cache);
     stepped();
@@ -37,6 +45,33 @@ class GpuCachedScheme final : public CachedScheme {
   void finish(int last) override { p_.selectAndRecord(last, -1); }
 
  private:
+  std::size_t group() const { return static_cast<std::size_t>(p_.params.reduceGroupSize); }
+  void correctSolveSelect(int previous, int record) {
+    LearnerCorrectSolveSelectArgs{p_.L,
+                                  &p_.c,
+                                  &p_.P,
+                                  &p_.Q,
+                                  &p_.delta,
+                                  &p_.reduction,
+                                  cCurrent_ ? 0 : 1,
+                                  p_.recordArgs(previous, record),
+                                  cache_.slotCount,
+                                  &cache_.slotOf,
+                                  &cache_.slotOwner,
+                                  &cache_.cacheState,
+                                  &cache_.step,
+                                  &cache_.cache,
+                                  &done_}
+        .bind(correctSolve_);
+    correctSolve_.launch(p_.ctx, {group() * static_cast<std::size_t>(p_.L)}, {group()});
+  }
+  void correctSolve() {
+    LearnerCorrectSolveArgs{
+        p_.L,      &p_.c,          &p_.P,         &p_.Q,       &p_.delta, &p_.reduction, cCurrent_ ? 0 : 1,
+        &p_.index, &cache_.slotOf, &cache_.cache, &cache_.step}
+        .bind(correctSolve_);
+    correctSolve_.launch(p_.ctx, {group() * static_cast<std::size_t>(p_.L)}, {group()});
+  }
   void selectClaim(int previous, int record) {
     LearnerSelectClaimArgs{p_.L,
                            &p_.reduction,
@@ -49,11 +84,12 @@ class GpuCachedScheme final : public CachedScheme {
                            &cache_.step,
                            &cache_.cache}
         .bind(selectClaim_);
-    const std::size_t group = static_cast<std::size_t>(p_.params.reduceGroupSize);
-    selectClaim_.launch(p_.ctx, {group}, {group});
+    selectClaim_.launch(p_.ctx, {group()}, {group()});
   }
 
   CrossCache cache_;
+  bool fused_ = true;
+  Buffer done_;  // learner_correct_solve_select's count of finished work-groups, 0 between launches
   Kernel correctSolve_, selectClaim_;
   CrossFill fill_;
 };

@@ -49,6 +49,7 @@ std::string OpenClTuning::describe() const {
   if (!crossFill.empty()) add("GAMBOOST_CROSS_FILL=" + crossFill);
   if (shardRows >= 0) add("GAMBOOST_SHARD_ROWS=" + std::to_string(shardRows));
   if (gpuKernels) add("GAMBOOST_GPU_KERNELS=1");
+  if (!fusedSelect) add("GAMBOOST_FUSED_SELECT=0");
   return out;
 }
 
@@ -82,6 +83,13 @@ OpenClTuning openClTuningFromEnvironment() {
     if (std::string(gpu) != "1" && std::string(gpu) != "0")
       throw InputError("GAMBOOST_GPU_KERNELS: " + quotedForMessage(gpu) + " is not 0 or 1");
     t.gpuKernels = std::string(gpu) == "1";
+  }
+  // Benchmarks: the GPU cached scheme's correction-and-solve and its select in separate launches, as before the
+  // fused kernel, to measure what the launch saved.
+  if (const char* fused = std::getenv("GAMBOOST_FUSED_SELECT"); fused && *fused) {
+    if (std::string(fused) != "1" && std::string(fused) != "0")
+      throw InputError("GAMBOOST_FUSED_SELECT: " + quotedForMessage(fused) + " is not 0 or 1");
+    t.fusedSelect = std::string(fused) == "1";
   }
   return t;
 }

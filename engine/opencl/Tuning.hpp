@@ -6,6 +6,7 @@
 //                             0 selects the atomics kernel instead
 //   GAMBOOST_KERNEL_DEFINES   extra -DNAME[=VALUE] options for the compact kernels' builds
 //   GAMBOOST_CROSS_FILL       sorted | atomics: the GPU cross-product cache fill (opencl/CrossFill.hpp)
+//   GAMBOOST_FUSED_SELECT     1 (default) | 0: the GPU cached scheme's solve and select in one launch or in two
 #include <string>
 
 namespace gb::ocl {
@@ -15,9 +16,9 @@ struct OpenClTuning {
   int compactLanes = -1;     // -1: the kernel table's default (32 on GPUs)
   std::string kernelDefines;
   std::string crossFill;  // "": the default (sorted where it applies); "sorted" or "atomics"
-  long long shardRows = -1;
+  long long shardRows = -1;  // -1: no cap; else at most this many rows per shard of the sharded backend
   bool gpuKernels = false;  // GAMBOOST_GPU_KERNELS=1 (tests): the GPU kernel variants, and their cache, on any device
-                            // // -1: no cap; else at most this many rows per shard of the sharded backend
+  bool fusedSelect = true;  // GAMBOOST_FUSED_SELECT=0: learner_correct_solve and learner_select_claim in two launches
   // "GAMBOOST_OPENCL_REFRESH=0 GAMBOOST_KERNEL_DEFINES=-DLANE_ROWS=16": the variables that were set; "" for none.
   std::string describe() const;
 };

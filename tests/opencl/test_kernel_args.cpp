@@ -86,6 +86,8 @@ class TestKernelArgs : public QObject {
                 LearnerCorrectSolveArgs{0, {}, {}, {}, {}, {}, 0, {}, {}, {}, {}});
     expectBound("learner_select", "learner_select_claim",
                 LearnerSelectClaimArgs{0, {}, {}, RecordArgs{r, {}, 0, {}, r}});
+    expectBound("learner_select", "learner_correct_solve_select",
+                LearnerCorrectSolveSelectArgs{0, {}, {}, {}, {}, {}, 0, RecordArgs{r, {}, 0, {}, r}});
     expectBound("compact_cross", "compact_x_cross_fill", CrossFillArgs{});
     expectBound("compact_btg", "compact_x_reduce", CompactXReduceArgs{});
     expectBound("compact_btg", "compact_reduce", CompactReduceArgs{});
@@ -113,7 +115,7 @@ class TestKernelArgs : public QObject {
 
   void checkedAll() {
     for (const char* name : {"learner_solve", "learner_select", "learner_solve_select", "learner_correct_solve",
-                             "learner_select_claim", "compact_x_cross_fill", "compact_x_reduce", "compact_reduce",
+                             "learner_select_claim", "learner_correct_solve_select", "compact_x_cross_fill", "compact_x_reduce", "compact_reduce",
                              "compact_x_partial_private", "compact_x_partial_local", "compact_partial_local",
                              "compact_partial_private", "compact_x_update", "compact_x_update_cross", "compact_update",
                              "vector_update", "compact_x_forward", "compact_forward", "compact_x_dense"})

@@ -183,7 +183,11 @@ void checkDoubleCache(const std::string& kernel, int refresh, int batch, int cac
   const OpenClBackend* raw = backend.get();
   Booster gpu(data, settings, std::move(backend));
   QVERIFY(raw->usesCrossCache());
-  if (gpuVariant) qInfo("scheme: %s", raw->info().scheme.c_str());
+  if (gpuVariant) {
+    qInfo("scheme: %s", raw->info().scheme.c_str());
+    const bool unfused = qgetenv("GAMBOOST_FUSED_SELECT") == "0";
+    QCOMPARE(raw->info().scheme.find("unfused") != std::string::npos, unfused);
+  }
   QCOMPARE(gpu.run(mstop, {}, batch), mstop);
   QCOMPARE(gpu.path().learner, cpu.path().learner);
   if (cacheSlots > 0) {  // the row only tests eviction if more learners than slots were selected
@@ -242,8 +246,9 @@ void TestOpenClBackend::crossCacheFloatMatchesCpu() {
   checkFloatCache("compact_x", false);
 }
 
-// The GPU scheme (learner_correct_solve, learner_select_claim, the cache fill of opencl/CrossFill.hpp with its
-// global compare-and-swap adds) forced on the test device; on a real GPU it is the default path. Both fills
+// The GPU scheme (learner_correct_solve_select, or with fused false learner_correct_solve and learner_select_claim;
+// the cache fill of opencl/CrossFill.hpp with its global compare-and-swap adds) forced on the test device; on a
+// real GPU it is the default path. Both fills
 // (GAMBOOST_CROSS_FILL: sorted, the default, and atomics); k from 8 to 64. With the sorted fill the fitted values
 // must also agree within 1e-12 normwise: the fill's sums differ from the CPU's only in order (~1e-15 relative per
 // cross-product), and the path repeats the same 120 steps.
@@ -254,20 +259,23 @@ void TestOpenClBackend::gpuVariantCacheDoubleMatchesCpu_data() {
   QTest::addColumn<int>("batch");
   QTest::addColumn<int>("cacheSlots");
   QTest::addColumn<int>("knots");
+  QTest::addColumn<bool>("fused");  // GAMBOOST_FUSED_SELECT
   QTest::newRow("sorted, compact_x, refresh 9, batches of 4") << "sorted"
-                                                              << "compact_x" << 9 << 4 << 0 << 12;
+                                                              << "compact_x" << 9 << 4 << 0 << 12 << true;
+  QTest::newRow("sorted, unfused select, refresh 9, batches of 4") << "sorted"
+                                                                   << "compact_x" << 9 << 4 << 0 << 12 << false;
   QTest::newRow("sorted, compact_sorted, 8 slots, evicted") << "sorted"
-                                                            << "compact_sorted" << 1000 << 5 << 8 << 12;
+                                                            << "compact_sorted" << 1000 << 5 << 8 << 12 << true;
   QTest::newRow("sorted, compact, refresh 50, one batch") << "sorted"
-                                                          << "compact" << 50 << 0 << 0 << 12;
+                                                          << "compact" << 50 << 0 << 0 << 12 << true;
   QTest::newRow("sorted, k 8, refresh 1000") << "sorted"
-                                             << "compact_x" << 1000 << 0 << 0 << 4;
+                                             << "compact_x" << 1000 << 0 << 0 << 4 << true;
   QTest::newRow("sorted, k 64, refresh 9, batches of 4") << "sorted"
-                                                         << "compact_x" << 9 << 4 << 0 << 60;
+                                                         << "compact_x" << 9 << 4 << 0 << 60 << true;
   QTest::newRow("atomics, compact_x, refresh 9, batches of 4") << "atomics"
-                                                               << "compact_x" << 9 << 4 << 0 << 12;
+                                                               << "compact_x" << 9 << 4 << 0 << 12 << true;
   QTest::newRow("atomics, k 64, refresh 1000") << "atomics"
-                                               << "compact_x" << 1000 << 0 << 0 << 60;
+                                               << "compact_x" << 1000 << 0 << 0 << 60 << true;
 }
 
 void TestOpenClBackend::gpuVariantCacheDoubleMatchesCpu() {
@@ -277,11 +285,14 @@ void TestOpenClBackend::gpuVariantCacheDoubleMatchesCpu() {
   QFETCH(int, batch);
   QFETCH(int, cacheSlots);
   QFETCH(int, knots);
+  QFETCH(bool, fused);
   if (!gbocltest::testDevice().info.fp64) QSKIP("device has no fp64");
   qputenv("GAMBOOST_CROSS_FILL", fill.toUtf8());
+  qputenv("GAMBOOST_FUSED_SELECT", fused ? "1" : "0");
   double fitted = 1.0;
   checkDoubleCache(kernel.toStdString(), refresh, batch, cacheSlots, true, knots, &fitted);
   qunsetenv("GAMBOOST_CROSS_FILL");
+  qunsetenv("GAMBOOST_FUSED_SELECT");
   if (QTest::currentTestFailed()) return;
   qInfo("fitted values within %.2e normwise of the CPU backend's", fitted);
   if (fill == "sorted") QVERIFY2(fitted <= 1e-12, qPrintable(QString("fitted differ by %1 normwise").arg(fitted)));
