@@ -26,7 +26,9 @@ class GpuCachedScheme final : public CachedScheme {
       selectClaim_ = Kernel(p.ctx.kernel("learner_select", "learner_select_claim", p.options()));
     }
   }
-  std::string name() const override { return std::string("gpu-cached, ") + (fused_ ? "" : "unfused, ") + fill_.label(); }
+  std::string name() const override {
+    return std::string("gpu-cached, ") + (fused_ ? "" : "unfused, ") + fill_.label();
+  }
   bool usesCrossCache() const override { return true; }
 
   void iteration(int it) override {

@@ -15,10 +15,10 @@ struct OpenClTuning {
   int refreshInterval = -1;  // -1: the backend's default (50)
   int compactLanes = -1;     // -1: the kernel table's default (32 on GPUs)
   std::string kernelDefines;
-  std::string crossFill;  // "": the default (sorted where it applies); "sorted" or "atomics"
+  std::string crossFill;     // "": the default (sorted where it applies); "sorted" or "atomics"
   long long shardRows = -1;  // -1: no cap; else at most this many rows per shard of the sharded backend
-  bool gpuKernels = false;  // GAMBOOST_GPU_KERNELS=1 (tests): the GPU kernel variants, and their cache, on any device
-  bool fusedSelect = true;  // GAMBOOST_FUSED_SELECT=0: learner_correct_solve and learner_select_claim in two launches
+  bool gpuKernels = false;   // GAMBOOST_GPU_KERNELS=1 (tests): the GPU kernel variants, and their cache, on any device
+  bool fusedSelect = true;   // GAMBOOST_FUSED_SELECT=0: learner_correct_solve and learner_select_claim in two launches
   // "GAMBOOST_OPENCL_REFRESH=0 GAMBOOST_KERNEL_DEFINES=-DLANE_ROWS=16": the variables that were set; "" for none.
   std::string describe() const;
 };

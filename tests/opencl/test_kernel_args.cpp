@@ -114,11 +114,16 @@ class TestKernelArgs : public QObject {
   }
 
   void checkedAll() {
-    for (const char* name : {"learner_solve", "learner_select", "learner_solve_select", "learner_correct_solve",
-                             "learner_select_claim", "learner_correct_solve_select", "compact_x_cross_fill", "compact_x_reduce", "compact_reduce",
-                             "compact_x_partial_private", "compact_x_partial_local", "compact_partial_local",
-                             "compact_partial_private", "compact_x_update", "compact_x_update_cross", "compact_update",
-                             "vector_update", "compact_x_forward", "compact_forward", "compact_x_dense"})
+    for (const char* name : {"learner_solve",           "learner_select",
+                             "learner_solve_select",    "learner_correct_solve",
+                             "learner_select_claim",    "learner_correct_solve_select",
+                             "compact_x_cross_fill",    "compact_x_reduce",
+                             "compact_reduce",          "compact_x_partial_private",
+                             "compact_x_partial_local", "compact_partial_local",
+                             "compact_partial_private", "compact_x_update",
+                             "compact_x_update_cross",  "compact_update",
+                             "vector_update",           "compact_x_forward",
+                             "compact_forward",         "compact_x_dense"})
       QVERIFY2(checked().count(name), name);
   }
 
