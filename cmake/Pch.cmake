@@ -15,3 +15,20 @@ function(gb_precompile target)
     target_precompile_headers(${target} PRIVATE ${ARGN})
   endif()
 endfunction()
+
+# Unity builds of the engine's layers and the CLI library (GB_UNITY, default ON): their sources compiled in
+# batches of 8 share the parsing of the headers they all include. A clean build on 2 cores compiles the engine three
+# times (Release, the sanitizer step, the fuzz step), where it took about 2.4, 5 and 3.5 s a source.
+# gb_unity(<target> [SEPARATE <source>...]): SEPARATE names the sources that keep their own translation unit
+# because a file-local helper of theirs has the same name as another source's of the same target.
+option(GB_UNITY "Compile the engine and CLI libraries in unity batches" ON)
+function(gb_unity target)
+  cmake_parse_arguments(U "" "" "SEPARATE" ${ARGN})
+  if(NOT GB_UNITY)
+    return()
+  endif()
+  set_target_properties(${target} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE 8)
+  foreach(source IN LISTS U_SEPARATE)
+    set_source_files_properties(${source} TARGET_DIRECTORY ${target} PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
+  endforeach()
+endfunction()

@@ -77,6 +77,7 @@ struct CrossCache {
   Buffer cache, slotOf, slotOwner, cacheState, step;
   // Tables for `slots` slots (0 gives one-entry tables that no kernel reads).
   void allocate(DeviceProblem& p, int count);
+  ClaimArgs claimArgs() { return ClaimArgs{slotCount, &slotOf, &slotOwner, &cacheState, &step, &cache}; }
 };
 
 std::unique_ptr<IterationScheme> makePlainScheme(DeviceProblem& problem);

@@ -34,6 +34,14 @@ struct RecordArgs {
   cl_int previousRecord{}, record{};
 };
 
+// The run that learner_select_claim and learner_correct_solve_select end with (SELECT_CLAIM_PARAMS after the
+// record run): the cache's slot count, which slot each learner has and which learner each slot holds, the fill
+// state, the step of the last update and the cache blocks (CrossCache::claimArgs gives them).
+struct ClaimArgs {
+  cl_int slotCount{};
+  Mem slotOf{}, slotOwner{}, cacheState{}, step{}, cache{};
+};
+
 namespace detail {
 template <typename T>
 void bindOne(Kernel& k, cl_uint& index, const T& value) {
@@ -58,9 +66,18 @@ inline void bindOne(Kernel& k, cl_uint& index, const RecordArgs& r) {
   bindOne(k, index, r.previousRecord);
   bindOne(k, index, r.record);
 }
+inline void bindOne(Kernel& k, cl_uint& index, const ClaimArgs& c) {
+  bindOne(k, index, c.slotCount);
+  bindOne(k, index, c.slotOf);
+  bindOne(k, index, c.slotOwner);
+  bindOne(k, index, c.cacheState);
+  bindOne(k, index, c.step);
+  bindOne(k, index, c.cache);
+}
 }  // namespace detail
 
-// Binds the arguments in order (0, 1, ...; a RecordArgs stands for its nine) and returns how many were bound.
+// Binds the arguments in order (0, 1, ...; a RecordArgs stands for its nine, a ClaimArgs for its six) and returns
+// how many were bound.
 template <typename... Args>
 cl_uint bindArgs(Kernel& kernel, const Args&... args) {
   cl_uint index = 0;
@@ -103,22 +120,18 @@ struct LearnerSelectClaimArgs {  // learner_select_claim
   cl_int learners{};
   Mem reduction{}, delta{};
   RecordArgs records{};
-  cl_int slotCount{};
-  Mem slotOf{}, slotOwner{}, cacheState{}, step{}, cache{};
-  cl_uint bind(Kernel& k) const {
-    return bindArgs(k, learners, reduction, delta, records, slotCount, slotOf, slotOwner, cacheState, step, cache);
-  }
+  ClaimArgs claim{};
+  cl_uint bind(Kernel& k) const { return bindArgs(k, learners, reduction, delta, records, claim); }
 };
 struct LearnerCorrectSolveSelectArgs {  // learner_correct_solve_select
   cl_int learners{};
   Mem c{}, P{}, Q{}, delta{}, reduction{};
   cl_int applyPending{};
   RecordArgs records{};
-  cl_int slotCount{};
-  Mem slotOf{}, slotOwner{}, cacheState{}, step{}, cache{}, done{};
+  ClaimArgs claim{};
+  Mem done{};
   cl_uint bind(Kernel& k) const {
-    return bindArgs(k, learners, c, P, Q, delta, reduction, applyPending, records, slotCount, slotOf, slotOwner,
-                    cacheState, step, cache, done);
+    return bindArgs(k, learners, c, P, Q, delta, reduction, applyPending, records, claim, done);
   }
 };
 

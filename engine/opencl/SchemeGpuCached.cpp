@@ -57,12 +57,7 @@ class GpuCachedScheme final : public CachedScheme {
                                   &p_.reduction,
                                   cCurrent_ ? 0 : 1,
                                   p_.recordArgs(previous, record),
-                                  cache_.slotCount,
-                                  &cache_.slotOf,
-                                  &cache_.slotOwner,
-                                  &cache_.cacheState,
-                                  &cache_.step,
-                                  &cache_.cache,
+                                  cache_.claimArgs(),
                                   &done_}
         .bind(correctSolve_);
     correctSolve_.launch(p_.ctx, {group() * static_cast<std::size_t>(p_.L)}, {group()});
@@ -75,17 +70,8 @@ class GpuCachedScheme final : public CachedScheme {
     correctSolve_.launch(p_.ctx, {group() * static_cast<std::size_t>(p_.L)}, {group()});
   }
   void selectClaim(int previous, int record) {
-    LearnerSelectClaimArgs{p_.L,
-                           &p_.reduction,
-                           &p_.delta,
-                           p_.recordArgs(previous, record),
-                           cache_.slotCount,
-                           &cache_.slotOf,
-                           &cache_.slotOwner,
-                           &cache_.cacheState,
-                           &cache_.step,
-                           &cache_.cache}
-        .bind(selectClaim_);
+    LearnerSelectClaimArgs{p_.L, &p_.reduction, &p_.delta, p_.recordArgs(previous, record), cache_.claimArgs()}.bind(
+        selectClaim_);
     selectClaim_.launch(p_.ctx, {group()}, {group()});
   }
 
