@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <memory>
 #include <string>
+#include <utility>
 
 #include "common/Error.hpp"
 #include "compute/FoldDesign.hpp"
@@ -12,19 +14,6 @@
 #include "opencl/OpenClBackend.hpp"
 
 namespace gb::ocl {
-
-namespace {
-
-// Fold b's values of a per-row quantity, row-major with the folds contiguous and `stride` values a row (the padding
-// folds hold 0: no weight, so no gradient and no loss), kernels/fold_path.cl's layout.
-std::vector<double> interleave(const std::vector<std::vector<double>>& perFold, std::size_t rows, std::size_t stride) {
-  std::vector<double> out(rows * stride, 0.0);
-  for (std::size_t b = 0; b < perFold.size(); ++b)
-    for (std::size_t i = 0; i < rows; ++i) out[i * stride + b] = perFold[b][i];
-  return out;
-}
-
-}  // namespace
 
 struct FoldPath::Impl {
   Context* ctx = nullptr;
@@ -91,39 +80,74 @@ struct FoldPath::Impl {
   }
 
   void uploadFolds(const std::vector<BoostProblem>& folds) {
-    // Per fold: weights, out-of-bag weights, mu (the offset) and w u at it; P and Q of every learner.
-    std::vector<std::vector<double>> hw(F), ho(F), hmu(F), hwu(F);
-    std::vector<double> hP, hQ, inverse;
+    // Per fold: the out-of-bag total, Poisson's risk constant, P and Q of every learner (folds in parallel).
     const std::vector<double>& hy = *folds.front().response;
-    for (std::size_t b = 0; b < F; ++b) {
+    const std::size_t block = static_cast<std::size_t>(L) * k * k;
+    std::vector<double> hP(F * block), hQ(F * block), inverse(F);
+    totalWeight.assign(F, 0.0);
+    riskConstant.assign(F, 0.0);
+#pragma omp parallel for schedule(dynamic, 1)
+    for (int fb = 0; fb < static_cast<int>(F); ++fb) {
+      const auto b = static_cast<std::size_t>(fb);
       const BoostProblem& f = folds[b];
-      hw[b] = f.weights ? *f.weights : std::vector<double>(n, 1.0);
-      ho[b] = *f.oobWeights;
-      hmu[b].assign(n, f.offset);
-      hwu[b].resize(n);
-      for (std::size_t i = 0; i < n; ++i) hwu[b][i] = hw[b][i] * f.family.ngradient(hy[i], f.offset);
       double total = 0.0;
-      for (double v : ho[b]) total += v;
-      if (!(total > 0.0)) throw InputError("fold " + std::to_string(b + 1) + ": no out-of-bag rows");
-      totalWeight.push_back(total);
-      inverse.push_back(1.0 / total);
-      riskConstant.push_back(FamilyKernels::riskConstant(deviceFamily(f.family.family), hy, ho[b]));
+      for (double v : *f.oobWeights) total += v;
+      totalWeight[b] = total;
+      inverse[b] = 1.0 / total;
+      riskConstant[b] = FamilyKernels::riskConstant(deviceFamily(f.family.family), hy, *f.oobWeights);
+      std::size_t at = b * block;
       for (const Learner& l : *f.learners)
-        for (std::size_t a = 0; a < k; ++a)
-          for (std::size_t e = 0; e < k; ++e) {
-            hP.push_back(l.solveMatrix(static_cast<Eigen::Index>(a), static_cast<Eigen::Index>(e)));
-            hQ.push_back(l.rssMatrix(static_cast<Eigen::Index>(a), static_cast<Eigen::Index>(e)));
+        for (Eigen::Index a = 0; a < static_cast<Eigen::Index>(k); ++a)
+          for (Eigen::Index e = 0; e < static_cast<Eigen::Index>(k); ++e, ++at) {
+            hP[at] = l.solveMatrix(a, e);
+            hQ[at] = l.rssMatrix(a, e);
           }
     }
-    const auto rowStride = static_cast<std::size_t>(stride);
+    for (std::size_t b = 0; b < F; ++b)
+      if (!(totalWeight[b] > 0.0)) throw InputError("fold " + std::to_string(b + 1) + ": no out-of-bag rows");
     y = upload(hy);
-    w = upload(interleave(hw, n, rowStride));
-    o = upload(interleave(ho, n, rowStride));
-    mu = upload(interleave(hmu, n, rowStride));
-    wu = upload(interleave(hwu, n, rowStride));
+    if (isDouble)
+      uploadRows<double>(folds);
+    else
+      uploadRows<float>(folds);
     P = upload(hP);
     Q = upload(hQ);
     inverseWeights = upload(inverse);
+  }
+
+  // w, o, mu (the offset) and w u at it, every fold's value of a row side by side (kernels/fold_path.cl's layout:
+  // `stride` values a row, the padding folds 0), in the device's precision: each built in one parallel pass over the
+  // rows into one staging array (fresh pages cost more than the pass) and uploaded.
+  template <typename T>
+  void uploadRows(const std::vector<BoostProblem>& folds) {
+    const std::vector<double>& hy = *folds.front().response;
+    const auto rowStride = static_cast<std::size_t>(stride);
+    const std::size_t count = n * rowStride, bytes = count * sizeof(T);
+    std::unique_ptr<T[]> staging(new T[count]);
+    T* rows = staging.get();
+    for (int field = 0; field < 4; ++field) {
+#pragma omp parallel for schedule(static)
+      for (long long r = 0; r < static_cast<long long>(n); ++r) {
+        const auto i = static_cast<std::size_t>(r);
+        T* row = rows + i * rowStride;
+        for (std::size_t b = 0; b < rowStride; ++b) {
+          if (b >= F) {
+            row[b] = T(0);
+            continue;
+          }
+          const BoostProblem& f = folds[b];
+          const double wi = f.weights ? (*f.weights)[i] : 1.0;
+          const double value = field == 0   ? wi
+                               : field == 1 ? (*f.oobWeights)[i]
+                               : field == 2 ? f.offset
+                                            : wi * f.family.ngradient(hy[i], f.offset);
+          row[b] = static_cast<T>(value);
+        }
+      }
+      Buffer& target = field == 0 ? w : field == 1 ? o : field == 2 ? mu : wu;
+      target = Buffer(*ctx, bytes);
+      target.write(*ctx, rows, bytes);
+    }
   }
 
   void ensureHistory(std::size_t count) {
