@@ -5,7 +5,6 @@
 #include <cstdlib>
 #include <memory>
 #include <string>
-#include <utility>
 
 #include "common/Error.hpp"
 #include "compute/FoldDesign.hpp"
@@ -122,32 +121,24 @@ struct FoldPath::Impl {
   void uploadRows(const std::vector<BoostProblem>& folds) {
     const std::vector<double>& hy = *folds.front().response;
     const auto rowStride = static_cast<std::size_t>(stride);
-    const std::size_t count = n * rowStride, bytes = count * sizeof(T);
-    std::unique_ptr<T[]> staging(new T[count]);
-    T* rows = staging.get();
-    for (int field = 0; field < 4; ++field) {
+    const std::size_t bytes = n * rowStride * sizeof(T);
+    std::unique_ptr<T[]> staging(new T[n * rowStride]);
+    auto put = [&](Buffer& target, auto valueOf) {
+      T* rows = staging.get();
 #pragma omp parallel for schedule(static)
       for (long long r = 0; r < static_cast<long long>(n); ++r) {
         const auto i = static_cast<std::size_t>(r);
-        T* row = rows + i * rowStride;
-        for (std::size_t b = 0; b < rowStride; ++b) {
-          if (b >= F) {
-            row[b] = T(0);
-            continue;
-          }
-          const BoostProblem& f = folds[b];
-          const double wi = f.weights ? (*f.weights)[i] : 1.0;
-          const double value = field == 0   ? wi
-                               : field == 1 ? (*f.oobWeights)[i]
-                               : field == 2 ? f.offset
-                                            : wi * f.family.ngradient(hy[i], f.offset);
-          row[b] = static_cast<T>(value);
-        }
+        for (std::size_t b = 0; b < rowStride; ++b)
+          rows[i * rowStride + b] = b < F ? static_cast<T>(valueOf(folds[b], i)) : T(0);
       }
-      Buffer& target = field == 0 ? w : field == 1 ? o : field == 2 ? mu : wu;
       target = Buffer(*ctx, bytes);
       target.write(*ctx, rows, bytes);
-    }
+    };
+    auto weight = [](const BoostProblem& f, std::size_t i) { return f.weights ? (*f.weights)[i] : 1.0; };
+    put(w, weight);
+    put(o, [](const BoostProblem& f, std::size_t i) { return (*f.oobWeights)[i]; });
+    put(mu, [](const BoostProblem& f, std::size_t) { return f.offset; });
+    put(wu, [&](const BoostProblem& f, std::size_t i) { return weight(f, i) * f.family.ngradient(hy[i], f.offset); });
   }
 
   void ensureHistory(std::size_t count) {
