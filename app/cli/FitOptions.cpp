@@ -191,9 +191,17 @@ std::shared_ptr<const Dataset> readData(const std::string& path, bool quiet, int
 }
 
 void addFoldOptions(CLI::App* sub, FoldOptions& f) {
-  addIntOption(sub, "--kfold", f.kfold, "K-fold cross-validation with K folds")->group("Folds");
-  addIntOption(sub, "--bootstrap", f.bootstrap, "B bootstrap samples (the default: 25)")->group("Folds");
-  addIntOption(sub, "--subsample", f.subsample, "B subsamples of --prob of the rows")->group("Folds");
+  // Each count option records that it was given, so that --kfold 0 or --bootstrap 0 is an error, not the default.
+  const auto given = [](bool& flag) { return [&flag](const std::string&) { flag = true; }; };
+  addIntOption(sub, "--kfold", f.kfold, "K-fold cross-validation with K folds")
+      ->group("Folds")
+      ->each(given(f.kfoldGiven));
+  addIntOption(sub, "--bootstrap", f.bootstrap, "B bootstrap samples (the default: 25)")
+      ->group("Folds")
+      ->each(given(f.bootstrapGiven));
+  addIntOption(sub, "--subsample", f.subsample, "B subsamples of --prob of the rows")
+      ->group("Folds")
+      ->each(given(f.subsampleGiven));
   addRealOption(sub, "--prob", f.prob, "Share of the rows in each subsample, in (0, 1)")->group("Folds");
   sub->add_option("--folds-file", f.foldsFile,
                   "CSV of fold weights: a header, one column per fold, one row per data row (non-negative integers)")
@@ -202,14 +210,14 @@ void addFoldOptions(CLI::App* sub, FoldOptions& f) {
 }
 
 ResamplingFolds makeFolds(const FoldOptions& o, const Dataset& data, const ModelSettings& s) {
-  const int given = (o.kfold > 0) + (o.bootstrap > 0) + (o.subsample > 0) + !o.foldsFile.empty();
+  const int given = o.kfoldGiven + o.bootstrapGiven + o.subsampleGiven + !o.foldsFile.empty();
   if (given > 1)
     throw InputError(optionMessage("--kfold", "give one of --kfold, --bootstrap, --subsample and --folds-file"));
   const std::vector<double> w = s.weights.empty() ? std::vector<double>{} : data.column(s.weights);
   if (!o.foldsFile.empty()) return foldsFromTable(readCsv(o.foldsFile), data.rows());
-  if (o.kfold > 0) return kfoldFolds(data.rows(), o.kfold, o.seed, w);
-  if (o.subsample > 0) return subsampleFolds(data.rows(), o.subsample, o.prob, o.seed, w);
-  return bootstrapFolds(data.rows(), o.bootstrap > 0 ? o.bootstrap : 25, o.seed, w);  // mboost's default: 25
+  if (o.kfoldGiven) return kfoldFolds(data.rows(), o.kfold, o.seed, w);
+  if (o.subsampleGiven) return subsampleFolds(data.rows(), o.subsample, o.prob, o.seed, w);
+  return bootstrapFolds(data.rows(), o.bootstrapGiven ? o.bootstrap : 25, o.seed, w);  // mboost's default: 25
 }
 
 }  // namespace gb::cli

@@ -18,7 +18,8 @@ namespace gb::cli {
 
 // Which resampling chooses mstop (gamboost cv, fit --mstop cv): one of the four, or the default 25 bootstraps.
 struct FoldOptions {
-  int kfold = 0, bootstrap = 0, subsample = 0;
+  int kfold = 0, bootstrap = 0, subsample = 0;  // read only where given (kfoldGiven, ...): 0 and negatives are errors
+  bool kfoldGiven = false, bootstrapGiven = false, subsampleGiven = false;
   double prob = 0.5;
   std::string foldsFile;
   std::uint64_t seed = 1;

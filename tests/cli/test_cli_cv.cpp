@@ -67,6 +67,13 @@ class TestCliCv : public QObject {
     QTest::newRow("too few rows") << shortFile << QStringList{} << "w.csv:\\d+:1: --folds-file has 2 rows, the data 30";
     QTest::newRow("two fold options") << good << QStringList{"--kfold", "3"} << "--kfold: give one of";
     QTest::newRow("kfold 1") << QByteArray() << QStringList{"--kfold", "1"} << "--kfold: must be in 2..30";
+    // 0 is not "not given": it must not fall back to the default 25 bootstraps
+    QTest::newRow("kfold 0") << QByteArray() << QStringList{"--kfold", "0"}
+                             << "--kfold: must be in 2..30 \\(the data rows\\), got 0";
+    QTest::newRow("bootstrap 0") << QByteArray() << QStringList{"--bootstrap", "0"}
+                                 << "--bootstrap: must be at least 1, got 0";
+    QTest::newRow("subsample -2") << QByteArray() << QStringList{"--subsample", "-2"}
+                                  << "--subsample: must be at least 1, got -2";
     QTest::newRow("prob 1") << QByteArray() << QStringList{"--subsample", "3", "--prob", "1"} << "--prob: must be in";
   }
 
