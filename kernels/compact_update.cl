@@ -56,6 +56,14 @@ inline REAL apply_step(int i, REAL f, __global const REAL* y, __global REAL* mu,
   return r * r;
 }
 
+// The residual alone, g -= f (mu is y - g, formed when asked: fitted_from_residual); returns g^2. Reads and writes
+// 2 REALs a row where apply_step moves 4 (y, mu read, mu and g written).
+inline REAL apply_residual_step(int i, REAL f, __global REAL* g) {
+  const REAL r = g[i] - f;
+  g[i] = r;
+  return r * r;
+}
+
 // partials[group] = sum over the group's work-items of `mine`.
 inline void group_sum(REAL mine, __local REAL* scratch, __global REAL* partials) {
   const int lid = get_local_id(0);
@@ -68,11 +76,12 @@ inline void group_sum(REAL mine, __local REAL* scratch, __global REAL* partials)
   if (lid == 0) partials[get_group_id(0)] = scratch[0];
 }
 
-// compact_x's update over this group's rows (A and scratch: the kernel's local arrays).
+// compact_x's update over this group's rows (A and scratch: the kernel's local arrays); with keepMu 0 the residual
+// alone (apply_residual_step).
 inline void x_update_rows(int n, int groupRows, __global const int* learnerIndex, __global const REAL* delta,
                           REAL scale, __global const REAL* x, __global const REAL* geometry,
                           __global const REAL* poly, __global const REAL* y, __global REAL* mu, __global REAL* g,
-                          __global REAL* partials, __local REAL* A, __local REAL* scratch) {
+                          int keepMu, __global REAL* partials, __local REAL* A, __local REAL* scratch) {
   const int j = learnerIndex[0];
   step_table(poly + (size_t)j * INTERVALS * W * W, delta + (size_t)j * K, scale, A);
   const REAL lo = geometry[2 * j], inverseSpacing = geometry[2 * j + 1];
@@ -80,17 +89,25 @@ inline void x_update_rows(int n, int groupRows, __global const int* learnerIndex
   int i, end, step;
   my_rows(n, groupRows, &i, &end, &step);
   REAL ss = (REAL)0;
-  for (; i < end; i += step) ss += apply_step(i, eval_table(A, xj[i], lo, inverseSpacing), y, mu, g);
+  if (keepMu)
+    for (; i < end; i += step) ss += apply_step(i, eval_table(A, xj[i], lo, inverseSpacing), y, mu, g);
+  else
+    for (; i < end; i += step) ss += apply_residual_step(i, eval_table(A, xj[i], lo, inverseSpacing), g);
   group_sum(ss, scratch, partials);
 }
 
 __kernel __attribute__((reqd_work_group_size(UPDATE_GROUP, 1, 1))) void compact_x_update(
     int n, int groupRows, __global const int* learnerIndex, __global const REAL* delta, REAL scale,
     __global const REAL* x, __global const REAL* geometry, __global const REAL* poly, __global const REAL* y,
-    __global REAL* mu, __global REAL* g, __global REAL* partials) {
+    __global REAL* mu, __global REAL* g, int keepMu, __global REAL* partials) {
   __local REAL A[MOMENTS];
   __local REAL scratch[UPDATE_GROUP];
-  x_update_rows(n, groupRows, learnerIndex, delta, scale, x, geometry, poly, y, mu, g, partials, A, scratch);
+  x_update_rows(n, groupRows, learnerIndex, delta, scale, x, geometry, poly, y, mu, g, keepMu, partials, A, scratch);
+}
+
+// mu = y - g, for a fit that kept only the residual (x_update_rows with keepMu 0).
+__kernel void fitted_from_residual(int n, __global const REAL* y, __global const REAL* g, __global REAL* mu) {
+  for (int i = get_global_id(0); i < n; i += get_global_size(0)) mu[i] = y[i] - g[i];
 }
 
 #ifdef FAMILY
@@ -260,7 +277,7 @@ __kernel __attribute__((reqd_work_group_size(UPDATE_GROUP, 1, 1))) void compact_
   __local REAL scratch[UPDATE_GROUP];
   const int group = get_group_id(0);
   if (group < updateGroups) {
-    x_update_rows(n, groupRows, learnerIndex, delta, scale, x, geometry, poly, y, mu, g, partials, A, scratch);
+    x_update_rows(n, groupRows, learnerIndex, delta, scale, x, geometry, poly, y, mu, g, 1, partials, A, scratch);
     return;
   }
   const int slot = cacheState[0], j = group - updateGroups;

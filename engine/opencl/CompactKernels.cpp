@@ -103,13 +103,16 @@ CompactData::CompactData(Context& ctx, const std::vector<const SplineBasis*>& ba
     weights_ = Buffer(ctx, L * rows * w * real, CL_MEM_READ_ONLY);
   }
   uploadColumns(ctx, x_, x, rows, double_);  // converted on all cores, through pinned buffers
-  std::vector<double> geometry(2 * L), weights, one(w);
+  // Every learner's table in one write (it was a blocking write per learner: 112 uploads at p = 100).
+  std::vector<double> geometry(2 * L), weights, one(w), tables(L * polySize);
   std::vector<cl_int> first;
   for (std::size_t j = 0; j < L; ++j) {
     const SplineBasis& b = *bases[j];
     geometry[2 * j] = b.lo();
     geometry[2 * j + 1] = 1.0 / b.spacing();
-    writeReal(ctx, poly_, b.polynomialTable(), j * polySize, double_);
+    const std::vector<double>& table = b.polynomialTable();
+    if (table.size() != polySize) throw ComputeError("CompactData: a learner's polynomial table has the wrong size");
+    std::copy(table.begin(), table.end(), tables.begin() + static_cast<std::ptrdiff_t>(j * polySize));
     const int d = b.degree(), intervals = b.numIntervals();
     if (uniform_ != Uniform::None && !piecesMatch(b, d, intervals - d)) uniform_ = Uniform::None;
     if (uniform_ == Uniform::All && !(piecesMatch(b, 0, d) && piecesMatch(b, intervals - d, intervals)))
@@ -124,6 +127,7 @@ CompactData::CompactData(Context& ctx, const std::vector<const SplineBasis*>& ba
     firstColumn_.write(ctx, first.data(), rows * sizeof(cl_int), j * rows * sizeof(cl_int));
     writeReal(ctx, weights_, weights, j * rows * w, double_);
   }
+  writeReal(ctx, poly_, tables, 0, double_);
   writeReal(ctx, geometry_, geometry, 0, double_);
   if (storeSorted) uploadSorted(ctx, bases, x);
 }
@@ -178,7 +182,7 @@ struct CompactPlan::Impl {
   int width = 0;                                   // partials per (learner, chunk)
   int lanes = 0;                                   // > 0: compact_x_partial_columns with that group size
   std::string options;                             // the build options of every kernel of the plan
-  Kernel partial, reduce, update, forward, dense;
+  Kernel partial, reduce, update, forward, dense, fitted;
   Buffer partials;
 
   bool sortedOnDevice() const { return kind == CompactKernel::Sorted && params.gpu; }
@@ -297,6 +301,7 @@ CompactPlan::CompactPlan(Context& ctx, const CompactData& data, CompactKernel ke
   s.update = Kernel(ctx.kernel("compact_update", x ? "compact_x_update" : "compact_update", options));
   s.forward = Kernel(ctx.kernel("compact_update", x ? "compact_x_forward" : "compact_forward", options));
   s.dense = Kernel(ctx.kernel("compact_update", "compact_x_dense", options));
+  s.fitted = Kernel(ctx.kernel("compact_update", "fitted_from_residual", options));
   s.width = s.lanes > 0 ? columnBins : x ? data.intervals() * w : data.k();
   const std::size_t slots = std::max(static_cast<std::size_t>(data.learners()) * s.chunks(s.chunkRowsAll),
                                      static_cast<std::size_t>(s.chunks(s.chunkRowsOne)));
@@ -363,6 +368,41 @@ void CompactPlan::update(const Buffer& learnerIndex, const Buffer& delta, double
         .bind(s.update);
   const std::size_t group = static_cast<std::size_t>(s.params.updateGroupSize);
   s.launch(s.update, {group * static_cast<std::size_t>(s.updateGroups())}, {group}, events);
+}
+
+void CompactPlan::residualUpdate(const Buffer& learnerIndex, const Buffer& delta, double scale, const Buffer& g,
+                                 const Buffer& partials, std::vector<cl_event>* events) {
+  Impl& s = *impl_;
+  if (s.kind == CompactKernel::Compact)
+    throw ComputeError("CompactPlan::residualUpdate: the compact kernel keeps mu (use update)");
+  if (partials.bytes() < updatePartials() * s.data->realBytes())
+    throw ComputeError("CompactPlan::residualUpdate: partials buffer holds fewer than " +
+                       std::to_string(updatePartials()) + " values");
+  const int n = static_cast<int>(s.data->rows()), groupRows = static_cast<int>(s.params.updateGroupRows);
+  // y and mu are not read: g stands in for both (a kernel argument must be a valid buffer).
+  CompactXUpdateArgs args{n,
+                          groupRows,
+                          &learnerIndex,
+                          &delta,
+                          s.real(scale),
+                          &s.data->x(),
+                          &s.data->geometry(),
+                          &s.data->polynomials(),
+                          &g,
+                          &g,
+                          &g,
+                          &partials};
+  args.keepMu = 0;
+  args.bind(s.update);
+  const std::size_t group = static_cast<std::size_t>(s.params.updateGroupSize);
+  s.launch(s.update, {group * static_cast<std::size_t>(s.updateGroups())}, {group}, events);
+}
+
+void CompactPlan::fittedFromResidual(const Buffer& y, const Buffer& g, const Buffer& mu) {
+  Impl& s = *impl_;
+  FittedFromResidualArgs{static_cast<cl_int>(s.data->rows()), &y, &g, &mu}.bind(s.fitted);
+  const std::size_t group = 64, groups = std::min<std::size_t>((s.data->rows() + group - 1) / group, 4096);
+  s.launch(s.fitted, {group * std::max<std::size_t>(groups, 1)}, {group}, nullptr);
 }
 
 std::size_t CompactPlan::updatePartials() const { return static_cast<std::size_t>(impl_->updateGroups()); }

@@ -118,6 +118,12 @@ class CompactPlan {
   //   partials[b] = sum of g_i^2 over work-group b's rows (updatePartials() entries).
   void update(const Buffer& learnerIndex, const Buffer& delta, double scale, const Buffer& y, const Buffer& mu,
               const Buffer& g, const Buffer& partials, std::vector<cl_event>* events = nullptr);
+  // The same step on the residual alone (compact_x and compact_sorted; throws for compact): g -= scale * B_j delta_j
+  // and partials as above; mu is not touched (fittedFromResidual forms it).
+  void residualUpdate(const Buffer& learnerIndex, const Buffer& delta, double scale, const Buffer& g,
+                      const Buffer& partials, std::vector<cl_event>* events = nullptr);
+  // mu = y - g.
+  void fittedFromResidual(const Buffer& y, const Buffer& g, const Buffer& mu);
   std::size_t updatePartials() const;
 
   // Writes the dense B (rows x learners*k, row-major: learner j owns columns [j*k, (j+1)*k)) into `dense`,

@@ -12,7 +12,8 @@ namespace gb::ocl {
 
 namespace {
 
-constexpr std::size_t kFillLanes = 256;      // FILL_LANES of kernels/compact_cross.cl
+constexpr std::size_t kFillLanes = 256;  // FILL_LANES of kernels/compact_cross.cl
+constexpr std::size_t kFusedFillGroupsPerUnit = 4;
 constexpr double kSortedFillMinPairs = 3e7;  // n x learners from which the sorted fill is the default
 constexpr std::size_t kSortGroup = 256;      // SORT_GROUP and SCAN_GROUP of kernels/cross_sorted.cl
 constexpr std::size_t kStripRows = 8;        // STRIP_ROWS' default there
@@ -66,10 +67,10 @@ SortedFillShape sortedFillShape(std::size_t rows, int learners, int k, int inter
   return s;
 }
 
-CrossFill::CrossFill(DeviceProblem& p, std::size_t otherBytes) : p_(p) {
+CrossFill::CrossFill(DeviceProblem& p, std::size_t otherBytes, bool withUpdate) : p_(p) {
   const std::string asked = openClTuningFromEnvironment().crossFill;
   if (asked == "atomics") {
-    prepareAtomics();
+    prepareAtomics(withUpdate);
     label_ = "atomics fill";
     return;
   }
@@ -96,7 +97,7 @@ CrossFill::CrossFill(DeviceProblem& p, std::size_t otherBytes) : p_(p) {
       keys_ = Buffer();
     }
   }
-  prepareAtomics();
+  prepareAtomics(withUpdate);
   label_ = "atomics fill (sorted fill: " + why + ")";
 }
 
@@ -121,7 +122,7 @@ std::string CrossFill::sortedUnavailable(std::size_t otherBytes) const {
   return "";
 }
 
-void CrossFill::prepareAtomics() {
+void CrossFill::prepareAtomics(bool withUpdate) {
   fill_ = Kernel(p_.ctx.kernel("compact_cross", "compact_x_cross_fill", p_.options()));
   const std::size_t units = static_cast<std::size_t>(std::max(1, p_.ctx.device().info.computeUnits));
   const std::size_t learners = static_cast<std::size_t>(p_.L), k = static_cast<std::size_t>(p_.k);
@@ -129,6 +130,24 @@ void CrossFill::prepareAtomics() {
   chunkRows_ = std::min(std::max((p_.n + chunks - 1) / chunks, 8 * k * k), std::size_t(1) << 23);
   chunkRows_ = (chunkRows_ + kFillLanes - 1) / kFillLanes * kFillLanes;
   chunks_ = (p_.n + chunkRows_ - 1) / chunkRows_;
+  // The fused launch takes the (learner, chunk) tasks kFusedFillGroupsPerUnit groups a compute unit at a time: few
+  // enough that an iteration with nothing to fill pays little for them, enough to keep every unit busy in a fill.
+  if (withUpdate && openClTuningFromEnvironment().fusedFill && p_.compactKind != CompactKernel::Compact &&
+      static_cast<std::size_t>(p_.params.updateGroupSize) == kFillLanes) {
+    updateFill_ = Kernel(
+        p_.ctx.kernel("compact_update+compact_cross", "compact_x_update_fill", p_.options() + " -DGB_WITH_UPDATE=1"));
+    fusedGroups_ = std::min(learners * chunks_, units * kFusedFillGroupsPerUnit);
+  }
+}
+
+void CrossFill::launchWithUpdate(const CompactXUpdateArgs& update, std::size_t updateGroups, const Buffer& cacheState,
+                                 Buffer& cache) {
+  if (!fusesUpdate()) throw ComputeError("CrossFill::launchWithUpdate: the fused update and fill were not built");
+  CompactXUpdateFillArgs{update, static_cast<cl_int>(updateGroups), static_cast<cl_int>(chunkRows_), p_.L, &cacheState,
+                         &cache}
+      .bind(updateFill_);
+  const std::size_t groups = std::max(updateGroups, fusedGroups_);
+  updateFill_.launch(p_.ctx, {kFillLanes * groups}, {kFillLanes});
 }
 
 void CrossFill::prepareSorted() {

@@ -15,6 +15,7 @@
 
 #include "opencl/ClRuntime.hpp"
 #include "opencl/DeviceProblem.hpp"
+#include "opencl/KernelArgs.hpp"
 
 namespace gb::ocl {
 
@@ -36,15 +37,22 @@ class CrossFill {
  public:
   enum class Kind { Atomics, Sorted };
   // otherBytes: device memory the caller holds besides the DeviceProblem (the cache), for the scratch's check.
-  CrossFill(DeviceProblem& p, std::size_t otherBytes);
+  // withUpdate: also build compact_x_update_fill, the update and the atomics fill in one launch (fusesUpdate()).
+  CrossFill(DeviceProblem& p, std::size_t otherBytes, bool withUpdate = false);
   void launch(const Buffer& cacheState, Buffer& cache);
+  // Whether launchWithUpdate() is there: the atomics fill, asked for with withUpdate, on compact_x data, with
+  // GPU kernel parameters (the update's groups as wide as the fill's).
+  bool fusesUpdate() const { return fusedGroups_ > 0; }
+  // compact_x_update over the update's groups (update.keepMu as there), then this fill, in one launch.
+  void launchWithUpdate(const CompactXUpdateArgs& update, std::size_t updateGroups, const Buffer& cacheState,
+                        Buffer& cache);
   Kind kind() const { return kind_; }
   // "sorted fill", "atomics fill", or "atomics fill (sorted fill: <why not>)".
   const std::string& label() const { return label_; }
 
  private:
   std::string sortedUnavailable(std::size_t otherBytes) const;
-  void prepareAtomics();
+  void prepareAtomics(bool withUpdate);
   void prepareSorted();
   void launchAtomics(const Buffer& cacheState, Buffer& cache);
   void launchSorted(const Buffer& cacheState, Buffer& cache);
@@ -52,8 +60,9 @@ class CrossFill {
   DeviceProblem& p_;
   Kind kind_ = Kind::Atomics;
   std::string label_;
-  Kernel fill_;
+  Kernel fill_, updateFill_;
   std::size_t chunkRows_ = 0, chunks_ = 0;  // compact_x_cross_fill's
+  std::size_t fusedGroups_ = 0;             // compact_x_update_fill's groups for its fill tasks; 0: not built
   SortedFillShape shape_;
   Kernel count_, scan_, gather_, sortedFill_;
   Buffer xSorted_, uSorted_, keys_, offsets_, totals_, bucketStart_;

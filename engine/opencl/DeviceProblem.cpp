@@ -151,6 +151,11 @@ void DeviceProblem::update() {
   vectorUpdate_.launch(ctx, {group * partialCount}, {group});
 }
 
+std::vector<double> DeviceProblem::fitted() {
+  if (residualOnly) plan->fittedFromResidual(y, g, mu);
+  return download(mu, n);
+}
+
 std::vector<IterationResult> DeviceProblem::readRecords(int count) {
   const std::size_t width = static_cast<std::size_t>(k) + 2;
   const std::vector<double> values = download(records, static_cast<std::size_t>(count) * width);

@@ -42,6 +42,8 @@ class DeviceProblem {
   Buffer y, mu, g, c, P, Q, delta, reduction, index, partials, residualSquares, records;
   std::size_t partialCount = 0;
   std::size_t history = 0;  // records the history buffer holds
+  // Set by a scheme whose update keeps only g (CompactPlan::residualUpdate): mu is then y - g, formed by fitted().
+  bool residualOnly = false;
 
   std::size_t realBytes() const { return isDouble ? 8 : 4; }
   RealArg real(double v) const { return {v, isDouble}; }
@@ -61,6 +63,8 @@ class DeviceProblem {
   RecordArgs recordArgs(int previous, int record);
   // (4): mu += nu B_j* delta_j*, g = y - mu, partial sums of g'g.
   void update();
+  // The fitted values mu (from y - g where residualOnly).
+  std::vector<double> fitted();
   // The records of one batch, checked.
   std::vector<IterationResult> readRecords(int count);
 

@@ -216,9 +216,25 @@ struct CompactXUpdateArgs {  // compact_x_update; compact_x_update_cross with th
   Mem learnerIndex{}, delta{};
   RealArg scale{};
   Mem x{}, geometry{}, poly{}, y{}, mu{}, g{}, partials{};
+  cl_int keepMu = 1;  // 0: the residual alone (g -= f), mu left as it was (compact_x_update, compact_x_update_fill)
   cl_uint bind(Kernel& k) const {
-    return bindArgs(k, n, groupRows, learnerIndex, delta, scale, x, geometry, poly, y, mu, g, partials);
+    return bindArgs(k, n, groupRows, learnerIndex, delta, scale, x, geometry, poly, y, mu, g, keepMu, partials);
   }
+};
+struct CompactXUpdateFillArgs {  // compact_x_update_fill (program compact_update+compact_cross)
+  CompactXUpdateArgs update;
+  cl_int updateGroups{}, chunkRows{}, learners{};
+  Mem cacheState{}, cache{};
+  cl_uint bind(Kernel& k) const {
+    const CompactXUpdateArgs& u = update;
+    return bindArgs(k, u.n, u.groupRows, u.learnerIndex, u.delta, u.scale, u.x, u.geometry, u.poly, u.y, u.mu, u.g,
+                    u.keepMu, u.partials, updateGroups, chunkRows, learners, cacheState, cache);
+  }
+};
+struct FittedFromResidualArgs {  // fitted_from_residual
+  cl_int n{};
+  Mem y{}, g{}, mu{};
+  cl_uint bind(Kernel& k) const { return bindArgs(k, n, y, g, mu); }
 };
 struct CompactXFamilySelectUpdateArgs {  // compact_x_family_select_update (the gradient path)
   cl_int n{}, groupRows{}, learners{};

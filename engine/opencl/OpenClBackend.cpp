@@ -157,7 +157,7 @@ void OpenClBackend::iterate(int count, std::vector<IterationResult>& out) {
 std::vector<double> OpenClBackend::fitted() {
   if (!s_->prepared) throw ComputeError("opencl backend: fitted() before prepare()");
   if (s_->gradient) return s_->gradient->fitted();
-  return s_->problem->download(s_->problem->mu, s_->problem->n);
+  return s_->problem->fitted();
 }
 
 bool OpenClBackend::usesCrossCache() const { return s_->scheme && s_->scheme->usesCrossCache(); }

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -210,11 +211,19 @@ DeviceContext::~DeviceContext() {
 }
 
 std::string programSource(const std::string& file) {
-  try {
-    return kernelSource("common") + "\n#line 1\n" + kernelSource(file);
-  } catch (const std::out_of_range&) {
-    throw ComputeError("no kernel file kernels/" + file + ".cl embedded in this build");
+  std::string source = kernelSource("common");
+  std::size_t begin = 0;
+  while (begin <= file.size()) {
+    const std::size_t plus = std::min(file.find('+', begin), file.size());
+    const std::string part = file.substr(begin, plus - begin);
+    try {
+      source += "\n#line 1\n" + kernelSource(part);
+    } catch (const std::out_of_range&) {
+      throw ComputeError("no kernel file kernels/" + part + ".cl embedded in this build");
+    }
+    begin = plus + 1;
   }
+  return source;
 }
 
 cl_program DeviceContext::program(const std::string& file, const std::string& options) {

@@ -54,8 +54,9 @@ class DeviceContext {
 std::shared_ptr<DeviceContext> sharedDeviceContext(const Device& device);
 
 // The source a program is built from: kernels/common.cl (the precision preamble and the shared helpers), a
-// "#line 1", then kernels/<file>.cl. The disk cache's key hashes this whole text. Throws ComputeError for a file
-// that is not embedded.
+// "#line 1", then kernels/<file>.cl; `file` may name several files joined by '+' ("compact_update+compact_cross"),
+// each put in that order after its own "#line 1". The disk cache's key hashes this whole text. Throws ComputeError
+// for a file that is not embedded.
 std::string programSource(const std::string& file);
 
 }  // namespace gb::ocl

@@ -13,9 +13,13 @@ namespace {
 class GpuCachedScheme final : public CachedScheme {
  public:
   GpuCachedScheme(DeviceProblem& p, const IterationPolicy& policy, int slots)
-      : CachedScheme(p, policy), fill_(p, static_cast<std::size_t>(slots) * p.L * p.k * p.k * p.realBytes()) {
+      : CachedScheme(p, policy), fill_(p, static_cast<std::size_t>(slots) * p.L * p.k * p.k * p.realBytes(), true) {
     cache_.allocate(p, slots);
-    fused_ = openClTuningFromEnvironment().fusedSelect;
+    const OpenClTuning tuning = openClTuningFromEnvironment();
+    fused_ = tuning.fusedSelect;
+    // The Gaussian residual shortcut needs only g: the update moves 2 REALs a row instead of 4, and mu = y - g is
+    // formed when the fitted values are asked for (DeviceProblem::fitted).
+    p.residualOnly = tuning.residualUpdate && p.compactKind != CompactKernel::Compact;
     if (fused_) {
       const cl_int zero = 0;
       done_ = Buffer(p.ctx, sizeof zero);
@@ -27,7 +31,8 @@ class GpuCachedScheme final : public CachedScheme {
     }
   }
   std::string name() const override {
-    return std::string("gpu-cached, ") + (fused_ ? "" : "unfused, ") + fill_.label();
+    return std::string("gpu-cached, ") + (fused_ ? "" : "unfused, ") + fill_.label() +
+           (fill_.fusesUpdate() ? " with the update" : "") + (p_.residualOnly ? ", residual update" : "");
   }
   bool usesCrossCache() const override { return true; }
 
@@ -39,8 +44,7 @@ class GpuCachedScheme final : public CachedScheme {
       correctSolve();
       selectClaim(it - 1, it);
     }
-    p_.plan->update(p_.index, p_.delta, p_.nu, p_.y, p_.mu, p_.g, p_.partials);
-    fill_.launch(cache_.cacheState, cache_.cache);
+    update();
     stepped();
   }
   // After a batch only the risk of the last record is missing: the plain select finishes it.
@@ -48,6 +52,32 @@ class GpuCachedScheme final : public CachedScheme {
 
  private:
   std::size_t group() const { return static_cast<std::size_t>(p_.params.reduceGroupSize); }
+  // mu and g (or g alone) for the selected step, and the fill of a newly claimed slot: one launch or two.
+  void update() {
+    if (fill_.fusesUpdate()) {
+      const CompactData& d = *p_.data;
+      CompactXUpdateArgs u{static_cast<cl_int>(p_.n),
+                           static_cast<cl_int>(p_.params.updateGroupRows),
+                           &p_.index,
+                           &p_.delta,
+                           p_.real(p_.nu),
+                           &d.x(),
+                           &d.geometry(),
+                           &d.polynomials(),
+                           &p_.y,
+                           &p_.mu,
+                           &p_.g,
+                           &p_.partials};
+      u.keepMu = p_.residualOnly ? 0 : 1;
+      fill_.launchWithUpdate(u, p_.partialCount, cache_.cacheState, cache_.cache);
+      return;
+    }
+    if (p_.residualOnly)
+      p_.plan->residualUpdate(p_.index, p_.delta, p_.nu, p_.g, p_.partials);
+    else
+      p_.plan->update(p_.index, p_.delta, p_.nu, p_.y, p_.mu, p_.g, p_.partials);
+    fill_.launch(cache_.cacheState, cache_.cache);
+  }
   void correctSolveSelect(int previous, int record) {
     LearnerCorrectSolveSelectArgs{p_.L,
                                   &p_.c,

@@ -38,6 +38,15 @@ void checkDefines(const std::string& text) {
   }
 }
 
+// A 0/1 switch: `fallback` when unset or empty.
+bool zeroOrOne(const char* variable, bool fallback) {
+  const char* value = std::getenv(variable);
+  if (!value || !*value) return fallback;
+  if (std::string(value) != "1" && std::string(value) != "0")
+    throw InputError(std::string(variable) + ": " + quotedForMessage(value) + " is not 0 or 1");
+  return std::string(value) == "1";
+}
+
 }  // namespace
 
 std::string OpenClTuning::describe() const {
@@ -50,6 +59,8 @@ std::string OpenClTuning::describe() const {
   if (shardRows >= 0) add("GAMBOOST_SHARD_ROWS=" + std::to_string(shardRows));
   if (gpuKernels) add("GAMBOOST_GPU_KERNELS=1");
   if (!fusedSelect) add("GAMBOOST_FUSED_SELECT=0");
+  if (!fusedFill) add("GAMBOOST_FUSED_FILL=0");
+  if (!residualUpdate) add("GAMBOOST_RESIDUAL_UPDATE=0");
   return out;
 }
 
@@ -79,18 +90,13 @@ OpenClTuning openClTuningFromEnvironment() {
   }
   // Tests: the GPU kernel variants (the one-pass cross-product fill among them) on a CPU device, e.g. the sharded
   // cached scheme through mpirun on PoCL.
-  if (const char* gpu = std::getenv("GAMBOOST_GPU_KERNELS"); gpu && *gpu) {
-    if (std::string(gpu) != "1" && std::string(gpu) != "0")
-      throw InputError("GAMBOOST_GPU_KERNELS: " + quotedForMessage(gpu) + " is not 0 or 1");
-    t.gpuKernels = std::string(gpu) == "1";
-  }
-  // Benchmarks: the GPU cached scheme's correction-and-solve and its select in separate launches, as before the
-  // fused kernel, to measure what the launch saved.
-  if (const char* fused = std::getenv("GAMBOOST_FUSED_SELECT"); fused && *fused) {
-    if (std::string(fused) != "1" && std::string(fused) != "0")
-      throw InputError("GAMBOOST_FUSED_SELECT: " + quotedForMessage(fused) + " is not 0 or 1");
-    t.fusedSelect = std::string(fused) == "1";
-  }
+  t.gpuKernels = zeroOrOne("GAMBOOST_GPU_KERNELS", false);
+  // Benchmarks: the GPU cached scheme as before each of its fusions, to measure what each saved: the
+  // correction-and-solve and the select in separate launches; the update and the atomics fill in separate
+  // launches; the update keeping mu as well as g.
+  t.fusedSelect = zeroOrOne("GAMBOOST_FUSED_SELECT", true);
+  t.fusedFill = zeroOrOne("GAMBOOST_FUSED_FILL", true);
+  t.residualUpdate = zeroOrOne("GAMBOOST_RESIDUAL_UPDATE", true);
   return t;
 }
 

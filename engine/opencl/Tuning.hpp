@@ -7,6 +7,8 @@
 //   GAMBOOST_KERNEL_DEFINES   extra -DNAME[=VALUE] options for the compact kernels' builds
 //   GAMBOOST_CROSS_FILL       sorted | atomics: the GPU cross-product cache fill (opencl/CrossFill.hpp)
 //   GAMBOOST_FUSED_SELECT     1 (default) | 0: the GPU cached scheme's solve and select in one launch or in two
+//   GAMBOOST_FUSED_FILL       1 (default) | 0: its update and atomics fill in one launch or in two
+//   GAMBOOST_RESIDUAL_UPDATE  1 (default) | 0: its update writes g alone (mu = y - g when asked) or mu and g
 #include <string>
 
 namespace gb::ocl {
@@ -19,6 +21,8 @@ struct OpenClTuning {
   long long shardRows = -1;  // -1: no cap; else at most this many rows per shard of the sharded backend
   bool gpuKernels = false;   // GAMBOOST_GPU_KERNELS=1 (tests): the GPU kernel variants, and their cache, on any device
   bool fusedSelect = true;   // GAMBOOST_FUSED_SELECT=0: learner_correct_solve and learner_select_claim in two launches
+  bool fusedFill = true;     // GAMBOOST_FUSED_FILL=0: compact_x_update and compact_x_cross_fill in two launches
+  bool residualUpdate = true;  // GAMBOOST_RESIDUAL_UPDATE=0: the update writes mu and g
   // "GAMBOOST_OPENCL_REFRESH=0 GAMBOOST_KERNEL_DEFINES=-DLANE_ROWS=16": the variables that were set; "" for none.
   std::string describe() const;
 };

@@ -239,6 +239,26 @@ void TestCompactKernels::matchesReference() {
       // g'g of rows whose g carries an absolute error ~ eps * |y|: relative error ~ eps * |y| / |g| plus the sum.
       QVERIFY2(std::abs(ssGot - ss) <= (isDouble ? 1e-11 : 1e-4) * ss,
                (name + " g'g " + QByteArray::number(ssGot, 'g', 17) + " vs " + QByteArray::number(ss, 'g', 17)));
+
+      // The residual alone (compact_x, compact_sorted): g -= nu B_j delta_j from g0 = y - mu0, the same g'g, and
+      // mu = y - g formed afterwards; the same bounds (one subtraction more than the update's, of like size).
+      if (kind == CompactKernel::Compact) continue;
+      std::vector<double> g0(p.n);
+      for (std::size_t i = 0; i < p.n; ++i) g0[i] = y[i] - mu0[i];
+      Buffer gResidual = upload(ctx, asReal(g0, isDouble), isDouble), muFormed(ctx, p.n * data.realBytes());
+      poison(ctx, partials, isDouble);
+      poison(ctx, muFormed, isDouble);
+      plan.residualUpdate(index, deltaBuffer, nu, gResidual, partials);
+      e = maxScaledError(download(ctx, gResidual, p.n, isDouble), gWant, magnitude);
+      QVERIFY2(e <= rowTol, (name + " residual update g error " + QByteArray::number(e)));
+      ssGot = 0.0;
+      for (double v : download(ctx, partials, plan.updatePartials(), isDouble)) ssGot += v;
+      QVERIFY2(
+          std::abs(ssGot - ss) <= (isDouble ? 1e-11 : 1e-4) * ss,
+          (name + " residual g'g " + QByteArray::number(ssGot, 'g', 17) + " vs " + QByteArray::number(ss, 'g', 17)));
+      plan.fittedFromResidual(yBuffer, gResidual, muFormed);
+      e = maxScaledError(download(ctx, muFormed, p.n, isDouble), muWant, magnitude);
+      QVERIFY2(e <= rowTol, (name + " mu from the residual error " + QByteArray::number(e)));
     }
   }
 }

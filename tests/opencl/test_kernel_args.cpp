@@ -111,6 +111,11 @@ class TestKernelArgs : public QObject {
     expectBound("compact_update", "compact_x_forward", CompactXForwardArgs{});
     expectBound("compact_update", "compact_forward", CompactForwardArgs{});
     expectBound("compact_update", "compact_x_dense", CompactXDenseArgs{});
+    expectBound("compact_update", "fitted_from_residual", FittedFromResidualArgs{});
+    if (gpu) {  // the GPU cached scheme's update and atomics fill in one launch, built as CrossFill builds it
+      Kernel both(ctx.kernel("compact_update+compact_cross", "compact_x_update_fill", o + " -DGB_WITH_UPDATE=1"));
+      QCOMPARE((CompactXUpdateFillArgs{{0, 0, {}, {}, r}}.bind(both)), declaredArgs(both));
+    }
   }
 
   void checkedAll() {
@@ -123,7 +128,8 @@ class TestKernelArgs : public QObject {
                              "compact_partial_private", "compact_x_update",
                              "compact_x_update_cross",  "compact_update",
                              "vector_update",           "compact_x_forward",
-                             "compact_forward",         "compact_x_dense"})
+                             "compact_forward",         "compact_x_dense",
+                             "fitted_from_residual"})
       QVERIFY2(checked().count(name), name);
   }
 

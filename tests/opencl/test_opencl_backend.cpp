@@ -168,9 +168,10 @@ std::unique_ptr<OpenClBackend> cachedBackend(const std::string& precision, int r
 
 // Double with the cache against the CPU backend: same path, risks and fitted within 1e-9 (both correct c by
 // cached cross-products, summed in other orders; the GPU fill's atomics add in no fixed order either).
-// knots: the paper's 12 (k = 16) unless given; *fitted (if given): the fitted values' normwise difference.
+// knots: the paper's 12 (k = 16) unless given; *fitted (if given): the fitted values' normwise difference; *scheme (if
+// given, with gpuVariant): the scheme the backend reports.
 void checkDoubleCache(const std::string& kernel, int refresh, int batch, int cacheSlots, bool gpuVariant,
-                      int knots = 12, double* fitted = nullptr) {
+                      int knots = 12, double* fitted = nullptr, std::string* scheme = nullptr) {
   const int covariates = 20, mstop = 120;
   const auto data = paperData(2501, covariates, 44);
   ModelSettings settings = ModelSettings::paperPreset();
@@ -187,6 +188,7 @@ void checkDoubleCache(const std::string& kernel, int refresh, int batch, int cac
     qInfo("scheme: %s", raw->info().scheme.c_str());
     const bool unfused = qgetenv("GAMBOOST_FUSED_SELECT") == "0";
     QCOMPARE(raw->info().scheme.find("unfused") != std::string::npos, unfused);
+    if (scheme) *scheme = raw->info().scheme;
   }
   QCOMPARE(gpu.run(mstop, {}, batch), mstop);
   QCOMPARE(gpu.path().learner, cpu.path().learner);
@@ -259,23 +261,30 @@ void TestOpenClBackend::gpuVariantCacheDoubleMatchesCpu_data() {
   QTest::addColumn<int>("batch");
   QTest::addColumn<int>("cacheSlots");
   QTest::addColumn<int>("knots");
-  QTest::addColumn<bool>("fused");  // GAMBOOST_FUSED_SELECT
+  QTest::addColumn<bool>("fused");          // GAMBOOST_FUSED_SELECT
+  QTest::addColumn<bool>("unfusedUpdate");  // GAMBOOST_FUSED_FILL=0 and GAMBOOST_RESIDUAL_UPDATE=0
   QTest::newRow("sorted, compact_x, refresh 9, batches of 4") << "sorted"
-                                                              << "compact_x" << 9 << 4 << 0 << 12 << true;
-  QTest::newRow("sorted, unfused select, refresh 9, batches of 4") << "sorted"
-                                                                   << "compact_x" << 9 << 4 << 0 << 12 << false;
-  QTest::newRow("sorted, compact_sorted, 8 slots, evicted") << "sorted"
-                                                            << "compact_sorted" << 1000 << 5 << 8 << 12 << true;
+                                                              << "compact_x" << 9 << 4 << 0 << 12 << true << false;
+  QTest::newRow("sorted, unfused select, refresh 9, batches of 4")
+      << "sorted"
+      << "compact_x" << 9 << 4 << 0 << 12 << false << false;
+  QTest::newRow("sorted, compact_sorted, 8 slots, evicted")
+      << "sorted"
+      << "compact_sorted" << 1000 << 5 << 8 << 12 << true << false;
   QTest::newRow("sorted, compact, refresh 50, one batch") << "sorted"
-                                                          << "compact" << 50 << 0 << 0 << 12 << true;
+                                                          << "compact" << 50 << 0 << 0 << 12 << true << false;
   QTest::newRow("sorted, k 8, refresh 1000") << "sorted"
-                                             << "compact_x" << 1000 << 0 << 0 << 4 << true;
+                                             << "compact_x" << 1000 << 0 << 0 << 4 << true << false;
   QTest::newRow("sorted, k 64, refresh 9, batches of 4") << "sorted"
-                                                         << "compact_x" << 9 << 4 << 0 << 60 << true;
+                                                         << "compact_x" << 9 << 4 << 0 << 60 << true << false;
   QTest::newRow("atomics, compact_x, refresh 9, batches of 4") << "atomics"
-                                                               << "compact_x" << 9 << 4 << 0 << 12 << true;
+                                                               << "compact_x" << 9 << 4 << 0 << 12 << true << false;
   QTest::newRow("atomics, k 64, refresh 1000") << "atomics"
-                                               << "compact_x" << 1000 << 0 << 0 << 60 << true;
+                                               << "compact_x" << 1000 << 0 << 0 << 60 << true << false;
+  QTest::newRow("atomics, update and fill apart, mu kept") << "atomics"
+                                                           << "compact_x" << 9 << 4 << 0 << 12 << true << true;
+  QTest::newRow("sorted, mu kept, refresh 9, batches of 4") << "sorted"
+                                                            << "compact_x" << 9 << 4 << 0 << 12 << true << true;
 }
 
 void TestOpenClBackend::gpuVariantCacheDoubleMatchesCpu() {
@@ -286,13 +295,24 @@ void TestOpenClBackend::gpuVariantCacheDoubleMatchesCpu() {
   QFETCH(int, cacheSlots);
   QFETCH(int, knots);
   QFETCH(bool, fused);
+  QFETCH(bool, unfusedUpdate);
   if (!gbocltest::testDevice().info.fp64) QSKIP("device has no fp64");
   qputenv("GAMBOOST_CROSS_FILL", fill.toUtf8());
   qputenv("GAMBOOST_FUSED_SELECT", fused ? "1" : "0");
+  qputenv("GAMBOOST_FUSED_FILL", unfusedUpdate ? "0" : "1");
+  qputenv("GAMBOOST_RESIDUAL_UPDATE", unfusedUpdate ? "0" : "1");
   double fitted = 1.0;
-  checkDoubleCache(kernel.toStdString(), refresh, batch, cacheSlots, true, knots, &fitted);
+  std::string scheme;
+  checkDoubleCache(kernel.toStdString(), refresh, batch, cacheSlots, true, knots, &fitted, &scheme);
   qunsetenv("GAMBOOST_CROSS_FILL");
   qunsetenv("GAMBOOST_FUSED_SELECT");
+  qunsetenv("GAMBOOST_FUSED_FILL");
+  qunsetenv("GAMBOOST_RESIDUAL_UPDATE");
+  if (QTest::currentTestFailed()) return;
+  // Which update ran: the fused update-and-fill only with the atomics fill; g alone wherever x is on the device.
+  const bool x = kernel != "compact";
+  QCOMPARE(scheme.find("with the update") != std::string::npos, fill == "atomics" && x && !unfusedUpdate);
+  QCOMPARE(scheme.find("residual update") != std::string::npos, x && !unfusedUpdate);
   if (QTest::currentTestFailed()) return;
   qInfo("fitted values within %.2e normwise of the CPU backend's", fitted);
   if (fill == "sorted") QVERIFY2(fitted <= 1e-12, qPrintable(QString("fitted differ by %1 normwise").arg(fitted)));
