@@ -118,6 +118,15 @@ GB_DEFINE_CAS_ADD(global_add, __global)
 #endif
 #endif
 
+// The cross-product cache (kernels/compact_cross.cl, cross_sorted.cl): a fill of learner l's slot needs B_j'B_l for
+// every j; where j holds a slot itself (copyCached, slotOf[j] >= 0, j != l), that slot's block for l is B_l'B_j,
+// summed from the same rows when j was filled, and its transpose is copied instead of summed again.
+#define GB_COPIES_CACHED(j, l) (copyCached && (j) != (l) && slotOf[j] >= 0)
+// out[a][b] = from[b][a] (K x K), by the work-items of one group.
+inline void cache_copy_transposed(__global const REAL* from, __global REAL* out) {
+  for (int e = get_local_id(0); e < K * K; e += get_local_size(0)) out[e] = from[(e % K) * K + e / K];
+}
+
 // Row-block product of W x W blocks given by index expressions: STORE(a, b, sum_c A(a, c) B(c, b)) for all a, b.
 #define GB_BLOCK_PRODUCT(A, B, STORE)                                    \
   _Pragma("unroll") for (int a_ = 0; a_ < W; ++a_)                       \

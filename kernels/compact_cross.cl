@@ -92,17 +92,28 @@ inline void cross_fill_rows(int n, int begin, int end, int j, int l, __global co
   barrier(CLK_LOCAL_MEM_FENCE);  // the block is read before the next task zeroes it
 }
 
+// Task (j, chunk) of the fill of slot `slot`: j's rows of the chunk summed, or (GB_COPIES_CACHED) nothing but, in
+// chunk 0, the transpose of j's own block for l.
+inline void cross_fill_task(int n, int chunk, int chunkRows, int learners, int slot, int j, int l,
+                            __global const REAL* x, __global const REAL* geometry, __global const REAL* poly,
+                            __global REAL* cache, __global const int* slotOf, int copyCached,
+                            __local FILL_CELL* block) {
+  const bool copy = GB_COPIES_CACHED(j, l);
+  const int begin = chunk * chunkRows, end = copy ? begin : min(n, begin + chunkRows);
+  __global REAL* out = cache + ((size_t)slot * learners + j) * K * K;
+  cross_fill_rows(n, begin, end, j, l, x, geometry, poly, out, block);
+  if (copy && chunk == 0) cache_copy_transposed(cache + ((size_t)slotOf[j] * learners + l) * K * K, out);
+}
+
 __kernel __attribute__((reqd_work_group_size(FILL_LANES, 1, 1))) void compact_x_cross_fill(
     int n, int chunkRows, int learners, __global const int* learnerIndex, __global const int* cacheState,
-    __global const REAL* x, __global const REAL* geometry, __global const REAL* poly, __global REAL* cache) {
+    __global const REAL* x, __global const REAL* geometry, __global const REAL* poly, __global REAL* cache,
+    __global const int* slotOf, int copyCached) {
   const int slot = cacheState[0];
   if (slot < 0) return;
   __local FILL_CELL block[K * FILL_STRIDE];
-  const int j = get_group_id(0);
-  int begin, end;
-  chunk_rows(n, chunkRows, &begin, &end);
-  cross_fill_rows(n, begin, end, j, learnerIndex[0], x, geometry, poly, cache + ((size_t)slot * learners + j) * K * K,
-                  block);
+  cross_fill_task(n, get_group_id(1), chunkRows, learners, slot, get_group_id(0), learnerIndex[0], x, geometry, poly,
+                  cache, slotOf, copyCached, block);
 }
 
 #ifdef GB_WITH_UPDATE
@@ -119,7 +130,7 @@ __kernel __attribute__((reqd_work_group_size(FILL_LANES, 1, 1))) void compact_x_
     int n, int groupRows, __global const int* learnerIndex, __global const REAL* delta, REAL scale,
     __global const REAL* x, __global const REAL* geometry, __global const REAL* poly, __global const REAL* y,
     __global REAL* mu, __global REAL* g, int keepMu, __global REAL* partials, int updateGroups, int chunkRows,
-    int learners, __global const int* cacheState, __global REAL* cache) {
+    int learners, __global const int* cacheState, __global REAL* cache, __global const int* slotOf, int copyCached) {
   __local REAL A[MOMENTS];
   __local REAL scratch[UPDATE_GROUP];
   __local FILL_CELL block[K * FILL_STRIDE];
@@ -131,11 +142,9 @@ __kernel __attribute__((reqd_work_group_size(FILL_LANES, 1, 1))) void compact_x_
   const int chunks = (n + chunkRows - 1) / chunkRows;
   const int tasks = slot >= 0 ? learners * chunks : 0;
   const int l = learnerIndex[0];
-  for (int t = group; t < tasks; t += get_num_groups(0)) {
-    const int j = t % learners, begin = (t / learners) * chunkRows;
-    cross_fill_rows(n, begin, min(n, begin + chunkRows), j, l, x, geometry, poly,
-                    cache + ((size_t)slot * learners + j) * K * K, block);
-  }
+  for (int t = group; t < tasks; t += get_num_groups(0))
+    cross_fill_task(n, t / learners, chunkRows, learners, slot, t % learners, l, x, geometry, poly, cache, slotOf,
+                    copyCached, block);
 }
 #endif
 #endif

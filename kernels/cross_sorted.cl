@@ -111,8 +111,8 @@ __kernel __attribute__((reqd_work_group_size(SCAN_GROUP, 1, 1))) void cross_sort
 inline void sort_gather(int n, bool active, int learners, int learnersPerGroup, int l, __global const REAL* x,
                         __global const REAL* geometry, __global const int* keys, __global const int* offsets,
                         __global const int* totals, __global int* bucketStart, __global REAL* xSorted,
-                        __global REAL* uSorted, __local REAL* stage, __local ushort* source, __local int* target,
-                        __local int* start, __local int* base) {
+                        __global REAL* uSorted, __global const int* slotOf, int copyCached, __local REAL* stage,
+                        __local ushort* source, __local int* target, __local int* start, __local int* base) {
   const int t = get_local_id(0), c = get_group_id(0), chunks = get_num_groups(0);
   const int begin = c * SORT_ROWS, count = active ? min(n - begin, SORT_ROWS) : 0;
   for (int m = t; m < INTERVALS; m += SORT_GROUP)
@@ -165,24 +165,31 @@ inline void sort_gather(int n, bool active, int learners, int learnersPerGroup, 
   }
   const int j0 = get_group_id(1) * learnersPerGroup, j1 = active ? min(learners, j0 + learnersPerGroup) : j0;
   for (int j = j0; j < j1; ++j) {
+    // A learner whose block is copied (cross_sorted_fill) needs no sorted x; the barriers stay unconditional.
+    const bool copied = GB_COPIES_CACHED(j, l);
     __global const REAL* xj = x + (size_t)j * n + begin;
     barrier(CLK_LOCAL_MEM_FENCE);  // the previous learner's (or u_l's) reads of stage are done
-    #pragma unroll
-    for (int k = 0; k < SORT_ITEM_ROWS; ++k) {
-      const int r = min(t + SORT_GROUP * k, count - 1);
-      stage[r] = xj[r];
+    if (!copied) {
+      #pragma unroll
+      for (int k = 0; k < SORT_ITEM_ROWS; ++k) {
+        const int r = min(t + SORT_GROUP * k, count - 1);
+        stage[r] = xj[r];
+      }
     }
     barrier(CLK_LOCAL_MEM_FENCE);
     __global REAL* out = xSorted + (size_t)j * n;
-    #pragma unroll
-    for (int k = 0; k < SORT_ITEM_ROWS; ++k) out[to[k]] = stage[from[k]];
+    if (!copied) {
+      #pragma unroll
+      for (int k = 0; k < SORT_ITEM_ROWS; ++k) out[to[k]] = stage[from[k]];
+    }
   }
 }
 
 __kernel __attribute__((reqd_work_group_size(SORT_GROUP, 1, 1))) void cross_sort_gather(
     int n, int learners, int learnersPerGroup, __global const int* learnerIndex, __global const int* cacheState,
     __global const REAL* x, __global const REAL* geometry, __global const int* keys, __global const int* offsets,
-    __global const int* totals, __global int* bucketStart, __global REAL* xSorted, __global REAL* uSorted) {
+    __global const int* totals, __global int* bucketStart, __global REAL* xSorted, __global REAL* uSorted,
+    __global const int* slotOf, int copyCached) {
   __local REAL stage[SORT_ROWS];
   __local ushort source[SORT_ROWS];  // the chunk's row at each of its sorted positions
   __local int target[SORT_ROWS];     // the global position of each of its sorted positions
@@ -191,7 +198,7 @@ __kernel __attribute__((reqd_work_group_size(SORT_GROUP, 1, 1))) void cross_sort
   const bool active = cacheState[0] >= 0;
   EXIT_UNLESS(active)
   sort_gather(n, active, learners, learnersPerGroup, learnerIndex[0], x, geometry, keys, offsets, totals, bucketStart,
-              xSorted, uSorted, stage, source, target, start, base);
+              xSorted, uSorted, slotOf, copyCached, stage, source, target, start, base);
 }
 
 // ---- cross_sorted_fill ----------------------------------------------------------------------------------------
@@ -280,8 +287,9 @@ inline void strip_intervals(__local const int* bucketStart, int first, int last,
 inline void sorted_fill(int n, bool active, int segmentRows, int learners, int l, int slot,
                         __global const REAL* xSorted, __global const REAL* uSorted, __global const int* bucketStart,
                         __global const REAL* geometry, __global const REAL* poly, __global REAL* cache,
-                        __local REAL4* strip, __local int* starts) {
+                        __global const int* slotOf, int copyCached, __local REAL4* strip, __local int* starts) {
   const int j = get_group_id(0);
+  const bool copy = active && GB_COPIES_CACHED(j, l);
   __local REAL4* mine = strip + get_local_id(0);
   // (bucketStart holds some values even when nothing is to be filled: the loads need no condition)
   for (int m = get_local_id(0); m <= INTERVALS; m += STRIP_LANES) starts[m] = bucketStart[m];
@@ -289,7 +297,7 @@ inline void sorted_fill(int n, bool active, int segmentRows, int learners, int l
     for (int a = 0; a < K; ++a) mine[a * STRIP_LANES] = (REAL4)((REAL)0);
   barrier(CLK_LOCAL_MEM_FENCE);
   const int first = (int)min((long)n, (long)get_group_id(1) * segmentRows);
-  const int last = active ? (int)min((long)n, (long)first + segmentRows) : first;
+  const int last = active && !copy ? (int)min((long)n, (long)first + segmentRows) : first;
   int mFirst, mLast;
   strip_intervals(starts, first, last, &mFirst, &mLast);
   const REAL lo = geometry[2 * j], inverseSpacing = geometry[2 * j + 1];
@@ -318,17 +326,19 @@ inline void sorted_fill(int n, bool active, int segmentRows, int learners, int l
     }
     strip_flush(strip, m, out);
   }
+  if (copy && get_group_id(1) == 0) cache_copy_transposed(cache + ((size_t)slotOf[j] * learners + l) * K * K, out);
 }
 
 __kernel __attribute__((reqd_work_group_size(STRIP_LANES, 1, 1))) void cross_sorted_fill(
     int n, int segmentRows, int learners, __global const int* learnerIndex, __global const int* cacheState,
     __global const REAL* xSorted, __global const REAL* uSorted, __global const int* bucketStart,
-    __global const REAL* geometry, __global const REAL* poly, __global REAL* cache) {
+    __global const REAL* geometry, __global const REAL* poly, __global REAL* cache, __global const int* slotOf,
+    int copyCached) {
   __local REAL4 strip[K * STRIP_LANES];
   __local int starts[INTERVALS + 1];
   const int slot = cacheState[0];
   EXIT_UNLESS(slot >= 0)
   sorted_fill(n, slot >= 0, segmentRows, learners, learnerIndex[0], slot, xSorted, uSorted, bucketStart, geometry,
-              poly, cache, strip, starts);
+              poly, cache, slotOf, copyCached, strip, starts);
 }
 #endif

@@ -141,10 +141,11 @@ void CrossFill::prepareAtomics(bool withUpdate) {
 }
 
 void CrossFill::launchWithUpdate(const CompactXUpdateArgs& update, std::size_t updateGroups, const Buffer& cacheState,
-                                 Buffer& cache) {
+                                 Buffer& cache, const Buffer* slotOf) {
   if (!fusesUpdate()) throw ComputeError("CrossFill::launchWithUpdate: the fused update and fill were not built");
-  CompactXUpdateFillArgs{update, static_cast<cl_int>(updateGroups), static_cast<cl_int>(chunkRows_), p_.L, &cacheState,
-                         &cache}
+  CompactXUpdateFillArgs{
+      update,          static_cast<cl_int>(updateGroups), static_cast<cl_int>(chunkRows_), p_.L, &cacheState, &cache,
+      copyArgs(slotOf)}
       .bind(updateFill_);
   const std::size_t groups = std::max(updateGroups, fusedGroups_);
   updateFill_.launch(p_.ctx, {kFillLanes * groups}, {kFillLanes});
@@ -177,14 +178,19 @@ void CrossFill::prepareSorted() {
   bucketStart_ = Buffer(p_.ctx, (intervals + 1) * sizeof(cl_int));
 }
 
-void CrossFill::launch(const Buffer& cacheState, Buffer& cache) {
-  if (kind_ == Kind::Sorted)
-    launchSorted(cacheState, cache);
-  else
-    launchAtomics(cacheState, cache);
+CopyCachedArgs CrossFill::copyArgs(const Buffer* slotOf) const {
+  const bool copy = slotOf && openClTuningFromEnvironment().cacheCopy;
+  return CopyCachedArgs{slotOf, copy ? 1 : 0};
 }
 
-void CrossFill::launchAtomics(const Buffer& cacheState, Buffer& cache) {
+void CrossFill::launch(const Buffer& cacheState, Buffer& cache, const Buffer* slotOf) {
+  if (kind_ == Kind::Sorted)
+    launchSorted(cacheState, cache, copyArgs(slotOf));
+  else
+    launchAtomics(cacheState, cache, copyArgs(slotOf));
+}
+
+void CrossFill::launchAtomics(const Buffer& cacheState, Buffer& cache, const CopyCachedArgs& copy) {
   const CompactData& d = *p_.data;
   CrossFillArgs{static_cast<cl_int>(p_.n),
                 static_cast<cl_int>(chunkRows_),
@@ -194,12 +200,13 @@ void CrossFill::launchAtomics(const Buffer& cacheState, Buffer& cache) {
                 &d.x(),
                 &d.geometry(),
                 &d.polynomials(),
-                &cache}
+                &cache,
+                copy}
       .bind(fill_);
   fill_.launch(p_.ctx, {kFillLanes * static_cast<std::size_t>(p_.L), chunks_}, {kFillLanes, 1});
 }
 
-void CrossFill::launchSorted(const Buffer& cacheState, Buffer& cache) {
+void CrossFill::launchSorted(const Buffer& cacheState, Buffer& cache, const CopyCachedArgs& copy) {
   const CompactData& d = *p_.data;
   const cl_int n = static_cast<cl_int>(p_.n), chunks = static_cast<cl_int>(shape_.chunks);
   const std::size_t groups = shape_.chunks * kSortGroup;
@@ -209,8 +216,8 @@ void CrossFill::launchSorted(const Buffer& cacheState, Buffer& cache) {
   scan_.launch(p_.ctx, {kSortGroup * static_cast<std::size_t>(p_.data->intervals())}, {kSortGroup});
   const cl_int perGroup = static_cast<cl_int>(ceilDiv(static_cast<std::size_t>(p_.L), shape_.learnerBlocks));
   const std::size_t blocks = ceilDiv(static_cast<std::size_t>(p_.L), static_cast<std::size_t>(perGroup));
-  CrossSortGatherArgs{n,      p_.L,      perGroup, &p_.index,     &cacheState, &d.x(),   &d.geometry(),
-                      &keys_, &offsets_, &totals_, &bucketStart_, &xSorted_,   &uSorted_}
+  CrossSortGatherArgs{n,      p_.L,      perGroup, &p_.index,     &cacheState, &d.x(),    &d.geometry(),
+                      &keys_, &offsets_, &totals_, &bucketStart_, &xSorted_,   &uSorted_, copy}
       .bind(gather_);
   gather_.launch(p_.ctx, {groups, blocks}, {kSortGroup, 1});
   CrossSortedFillArgs{n,
@@ -223,7 +230,8 @@ void CrossFill::launchSorted(const Buffer& cacheState, Buffer& cache) {
                       &bucketStart_,
                       &d.geometry(),
                       &d.polynomials(),
-                      &cache}
+                      &cache,
+                      copy}
       .bind(sortedFill_);
   const std::size_t lanes = static_cast<std::size_t>(shape_.stripLanes);
   sortedFill_.launch(p_.ctx, {lanes * static_cast<std::size_t>(p_.L), shape_.segments}, {lanes, 1});

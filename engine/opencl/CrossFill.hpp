@@ -39,13 +39,15 @@ class CrossFill {
   // otherBytes: device memory the caller holds besides the DeviceProblem (the cache), for the scratch's check.
   // withUpdate: also build compact_x_update_fill, the update and the atomics fill in one launch (fusesUpdate()).
   CrossFill(DeviceProblem& p, std::size_t otherBytes, bool withUpdate = false);
-  void launch(const Buffer& cacheState, Buffer& cache);
+  // slotOf (the GPU cached scheme's): a learner j that holds a slot gets the transpose of its block for l copied
+  // instead of summed (GAMBOOST_CACHE_COPY=0: summed); null (the sharded backend's one block): every j summed.
+  void launch(const Buffer& cacheState, Buffer& cache, const Buffer* slotOf = nullptr);
   // Whether launchWithUpdate() is there: the atomics fill, asked for with withUpdate, on compact_x data, with
   // GPU kernel parameters (the update's groups as wide as the fill's).
   bool fusesUpdate() const { return fusedGroups_ > 0; }
   // compact_x_update over the update's groups (update.keepMu as there), then this fill, in one launch.
   void launchWithUpdate(const CompactXUpdateArgs& update, std::size_t updateGroups, const Buffer& cacheState,
-                        Buffer& cache);
+                        Buffer& cache, const Buffer* slotOf = nullptr);
   Kind kind() const { return kind_; }
   // "sorted fill", "atomics fill", or "atomics fill (sorted fill: <why not>)".
   const std::string& label() const { return label_; }
@@ -54,8 +56,9 @@ class CrossFill {
   std::string sortedUnavailable(std::size_t otherBytes) const;
   void prepareAtomics(bool withUpdate);
   void prepareSorted();
-  void launchAtomics(const Buffer& cacheState, Buffer& cache);
-  void launchSorted(const Buffer& cacheState, Buffer& cache);
+  CopyCachedArgs copyArgs(const Buffer* slotOf) const;
+  void launchAtomics(const Buffer& cacheState, Buffer& cache, const CopyCachedArgs& copy);
+  void launchSorted(const Buffer& cacheState, Buffer& cache, const CopyCachedArgs& copy);
 
   DeviceProblem& p_;
   Kind kind_ = Kind::Atomics;

@@ -174,11 +174,18 @@ struct CompactReduceArgs {  // compact_reduce
   Mem partials{}, out{};
   cl_uint bind(Kernel& k) const { return bindArgs(k, chunks, partials, out); }
 };
+// The fills' last two parameters: the learners' slots, and whether a learner holding one is copied (1) or summed.
+struct CopyCachedArgs {
+  Mem slotOf{};
+  cl_int copyCached{};
+};
 struct CrossFillArgs {  // compact_x_cross_fill
   cl_int n{}, chunkRows{}, learners{};
   Mem learnerIndex{}, cacheState{}, x{}, geometry{}, poly{}, cache{};
+  CopyCachedArgs copy{};
   cl_uint bind(Kernel& k) const {
-    return bindArgs(k, n, chunkRows, learners, learnerIndex, cacheState, x, geometry, poly, cache);
+    return bindArgs(k, n, chunkRows, learners, learnerIndex, cacheState, x, geometry, poly, cache, copy.slotOf,
+                    copy.copyCached);
   }
 };
 
@@ -196,17 +203,19 @@ struct CrossSortScanArgs {  // cross_sort_scan
 struct CrossSortGatherArgs {  // cross_sort_gather
   cl_int n{}, learners{}, learnersPerGroup{};
   Mem learnerIndex{}, cacheState{}, x{}, geometry{}, keys{}, offsets{}, totals{}, bucketStart{}, xSorted{}, uSorted{};
+  CopyCachedArgs copy{};
   cl_uint bind(Kernel& k) const {
     return bindArgs(k, n, learners, learnersPerGroup, learnerIndex, cacheState, x, geometry, keys, offsets, totals,
-                    bucketStart, xSorted, uSorted);
+                    bucketStart, xSorted, uSorted, copy.slotOf, copy.copyCached);
   }
 };
 struct CrossSortedFillArgs {  // cross_sorted_fill
   cl_int n{}, segmentRows{}, learners{};
   Mem learnerIndex{}, cacheState{}, xSorted{}, uSorted{}, bucketStart{}, geometry{}, poly{}, cache{};
+  CopyCachedArgs copy{};
   cl_uint bind(Kernel& k) const {
     return bindArgs(k, n, segmentRows, learners, learnerIndex, cacheState, xSorted, uSorted, bucketStart, geometry,
-                    poly, cache);
+                    poly, cache, copy.slotOf, copy.copyCached);
   }
 };
 
@@ -225,10 +234,12 @@ struct CompactXUpdateFillArgs {  // compact_x_update_fill (program compact_updat
   CompactXUpdateArgs update;
   cl_int updateGroups{}, chunkRows{}, learners{};
   Mem cacheState{}, cache{};
+  CopyCachedArgs copy{};
   cl_uint bind(Kernel& k) const {
     const CompactXUpdateArgs& u = update;
     return bindArgs(k, u.n, u.groupRows, u.learnerIndex, u.delta, u.scale, u.x, u.geometry, u.poly, u.y, u.mu, u.g,
-                    u.keepMu, u.partials, updateGroups, chunkRows, learners, cacheState, cache);
+                    u.keepMu, u.partials, updateGroups, chunkRows, learners, cacheState, cache, copy.slotOf,
+                    copy.copyCached);
   }
 };
 struct FittedFromResidualArgs {  // fitted_from_residual

@@ -69,14 +69,14 @@ class GpuCachedScheme final : public CachedScheme {
                            &p_.g,
                            &p_.partials};
       u.keepMu = p_.residualOnly ? 0 : 1;
-      fill_.launchWithUpdate(u, p_.partialCount, cache_.cacheState, cache_.cache);
+      fill_.launchWithUpdate(u, p_.partialCount, cache_.cacheState, cache_.cache, &cache_.slotOf);
       return;
     }
     if (p_.residualOnly)
       p_.plan->residualUpdate(p_.index, p_.delta, p_.nu, p_.g, p_.partials);
     else
       p_.plan->update(p_.index, p_.delta, p_.nu, p_.y, p_.mu, p_.g, p_.partials);
-    fill_.launch(cache_.cacheState, cache_.cache);
+    fill_.launch(cache_.cacheState, cache_.cache, &cache_.slotOf);
   }
   void correctSolveSelect(int previous, int record) {
     LearnerCorrectSolveSelectArgs{p_.L,

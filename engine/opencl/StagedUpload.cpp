@@ -85,9 +85,11 @@ void uploadColumns(Context& ctx, Buffer& buffer, const std::vector<const double*
     throw ComputeError("uploadColumns: " + std::to_string(total) + " values at " + std::to_string(offset) +
                        " exceed the buffer");
   const ScopedStage timed("upload", total * real);
-  const std::size_t perChunk = std::max<std::size_t>(1, std::min(total, kStagingBytes / real));
-  // Pinning host memory costs time of its own (tens of ms for the 2 x 40 MB a transfer of 40 MB once staged on the
-  // H100 host): the second buffer only where there is a second chunk.
+  // Pinning host memory costs about 0.7 ms per MiB on the H100 host (2 x 16 MiB: 15 ms; a 40 MB transfer took 24 ms
+  // through 2 x 40 MB, 8 ms through 2 x 1 MiB): chunks of a 64th of the transfer, within 1 and 16 MiB, and the second
+  // buffer only where there is a second chunk.
+  const std::size_t chunkBytes = std::clamp(total * real / 64, kStagingMinBytes, kStagingBytes);
+  const std::size_t perChunk = std::max<std::size_t>(1, std::min(total, chunkBytes / real));
   Staging a(ctx, perChunk * real);
   std::unique_ptr<Staging> b;
   if (total > perChunk) b = std::make_unique<Staging>(ctx, perChunk * real);

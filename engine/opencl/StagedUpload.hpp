@@ -16,8 +16,9 @@ namespace gb::ocl {
 void uploadColumns(Context& ctx, Buffer& buffer, const std::vector<const double*>& columns, std::size_t rows,
                    bool isDouble, std::size_t offset = 0);
 
-// Bytes of one staging buffer (two are used where the transfer is larger); a smaller transfer stages just its size.
-// 16 MiB keeps the pinned allocation small at small n and is still 0.6 ms of PCIe per chunk at n = 1e7.
+// Bytes of one staging buffer (two are used where the transfer is larger): a 64th of the transfer within these
+// bounds; a smaller transfer stages just its size. 16 MiB is still 0.6 ms of PCIe per chunk at n = 1e7.
+constexpr std::size_t kStagingMinBytes = std::size_t(1) << 20;
 constexpr std::size_t kStagingBytes = std::size_t(16) << 20;
 
 }  // namespace gb::ocl

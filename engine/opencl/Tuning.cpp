@@ -61,6 +61,7 @@ std::string OpenClTuning::describe() const {
   if (!fusedSelect) add("GAMBOOST_FUSED_SELECT=0");
   if (!fusedFill) add("GAMBOOST_FUSED_FILL=0");
   if (!residualUpdate) add("GAMBOOST_RESIDUAL_UPDATE=0");
+  if (!cacheCopy) add("GAMBOOST_CACHE_COPY=0");
   return out;
 }
 
@@ -97,6 +98,7 @@ OpenClTuning openClTuningFromEnvironment() {
   t.fusedSelect = zeroOrOne("GAMBOOST_FUSED_SELECT", true);
   t.fusedFill = zeroOrOne("GAMBOOST_FUSED_FILL", true);
   t.residualUpdate = zeroOrOne("GAMBOOST_RESIDUAL_UPDATE", true);
+  t.cacheCopy = zeroOrOne("GAMBOOST_CACHE_COPY", true);
   return t;
 }
 

@@ -9,6 +9,8 @@
 //   GAMBOOST_FUSED_SELECT     1 (default) | 0: the GPU cached scheme's solve and select in one launch or in two
 //   GAMBOOST_FUSED_FILL       1 (default) | 0: its update and atomics fill in one launch or in two
 //   GAMBOOST_RESIDUAL_UPDATE  1 (default) | 0: its update writes g alone (mu = y - g when asked) or mu and g
+//   GAMBOOST_CACHE_COPY       1 (default) | 0: its fill copies the transposed block of a learner that holds a slot,
+//                             or sums that learner's rows again
 #include <string>
 
 namespace gb::ocl {
@@ -23,6 +25,7 @@ struct OpenClTuning {
   bool fusedSelect = true;   // GAMBOOST_FUSED_SELECT=0: learner_correct_solve and learner_select_claim in two launches
   bool fusedFill = true;     // GAMBOOST_FUSED_FILL=0: compact_x_update and compact_x_cross_fill in two launches
   bool residualUpdate = true;  // GAMBOOST_RESIDUAL_UPDATE=0: the update writes mu and g
+  bool cacheCopy = true;       // GAMBOOST_CACHE_COPY=0: the fill sums every learner's rows
   // "GAMBOOST_OPENCL_REFRESH=0 GAMBOOST_KERNEL_DEFINES=-DLANE_ROWS=16": the variables that were set; "" for none.
   std::string describe() const;
 };

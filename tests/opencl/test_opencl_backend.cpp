@@ -262,7 +262,7 @@ void TestOpenClBackend::gpuVariantCacheDoubleMatchesCpu_data() {
   QTest::addColumn<int>("cacheSlots");
   QTest::addColumn<int>("knots");
   QTest::addColumn<bool>("fused");          // GAMBOOST_FUSED_SELECT
-  QTest::addColumn<bool>("unfusedUpdate");  // GAMBOOST_FUSED_FILL=0 and GAMBOOST_RESIDUAL_UPDATE=0
+  QTest::addColumn<bool>("unfusedUpdate");  // GAMBOOST_FUSED_FILL=0, GAMBOOST_RESIDUAL_UPDATE=0, GAMBOOST_CACHE_COPY=0
   QTest::newRow("sorted, compact_x, refresh 9, batches of 4") << "sorted"
                                                               << "compact_x" << 9 << 4 << 0 << 12 << true << false;
   QTest::newRow("sorted, unfused select, refresh 9, batches of 4")
@@ -301,6 +301,7 @@ void TestOpenClBackend::gpuVariantCacheDoubleMatchesCpu() {
   qputenv("GAMBOOST_FUSED_SELECT", fused ? "1" : "0");
   qputenv("GAMBOOST_FUSED_FILL", unfusedUpdate ? "0" : "1");
   qputenv("GAMBOOST_RESIDUAL_UPDATE", unfusedUpdate ? "0" : "1");
+  qputenv("GAMBOOST_CACHE_COPY", unfusedUpdate ? "0" : "1");
   double fitted = 1.0;
   std::string scheme;
   checkDoubleCache(kernel.toStdString(), refresh, batch, cacheSlots, true, knots, &fitted, &scheme);
@@ -308,6 +309,7 @@ void TestOpenClBackend::gpuVariantCacheDoubleMatchesCpu() {
   qunsetenv("GAMBOOST_FUSED_SELECT");
   qunsetenv("GAMBOOST_FUSED_FILL");
   qunsetenv("GAMBOOST_RESIDUAL_UPDATE");
+  qunsetenv("GAMBOOST_CACHE_COPY");
   if (QTest::currentTestFailed()) return;
   // Which update ran: the fused update-and-fill only with the atomics fill; g alone wherever x is on the device.
   const bool x = kernel != "compact";
