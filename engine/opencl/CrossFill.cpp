@@ -16,7 +16,8 @@ constexpr std::size_t kFillLanes = 256;  // FILL_LANES of kernels/compact_cross.
 constexpr std::size_t kFusedFillGroupsPerUnit = 4;
 constexpr double kSortedFillMinPairs = 3e7;  // n x learners from which the sorted fill is the default
 constexpr std::size_t kSortGroup = 256;      // SORT_GROUP and SCAN_GROUP of kernels/cross_sorted.cl
-constexpr std::size_t kStripRows = 8;        // STRIP_ROWS' default there
+// STRIP_ROWS' default there: 16 positions a lane and block in float, 8 in double.
+std::size_t stripRows(std::size_t realBytes) { return realBytes == 4 ? 16 : 8; }
 // Local memory of one work-group, of the 48 KiB NVIDIA gives: the gather's staging, the fill's strips (which
 // leave room for the 7 groups of 32 lanes an SM holds at k = 64 in float).
 constexpr std::size_t kGatherBudget = std::size_t(44) << 10;
@@ -56,7 +57,7 @@ SortedFillShape sortedFillShape(std::size_t rows, int learners, int k, int inter
     if (lane * static_cast<std::size_t>(lanes) <= std::min(local, kStripBudget)) s.stripLanes = lanes;
   if (s.stripLanes > 0) {
     // About 32 groups per compute unit over all learners; a segment at least two blocks of positions long.
-    const std::size_t least = 2 * kStripRows * static_cast<std::size_t>(s.stripLanes);
+    const std::size_t least = 2 * stripRows(realBytes) * static_cast<std::size_t>(s.stripLanes);
     const std::size_t segments =
         std::clamp<std::size_t>(ceilDiv(32 * units, L), 1, std::max<std::size_t>(1, rows / least));
     s.segmentRows = ceilDiv(ceilDiv(std::max<std::size_t>(rows, 1), segments), s.stripLanes) * s.stripLanes;
@@ -85,7 +86,7 @@ CrossFill::CrossFill(DeviceProblem& p, std::size_t otherBytes, bool withUpdate) 
           std::to_string(static_cast<long long>(kSortedFillMinPairs)) + " where it pays";
   if (why.empty()) {
     try {
-      prepareSorted();
+      prepareSorted(withUpdate);
       kind_ = Kind::Sorted;
       label_ = "sorted fill";
       return;
@@ -143,15 +144,23 @@ void CrossFill::prepareAtomics(bool withUpdate) {
 void CrossFill::launchWithUpdate(const CompactXUpdateArgs& update, std::size_t updateGroups, const Buffer& cacheState,
                                  Buffer& cache, const Buffer* slotOf) {
   if (!fusesUpdate()) throw ComputeError("CrossFill::launchWithUpdate: the fused update and fill were not built");
+  const std::size_t groups = std::max(updateGroups, fusedGroups_);
+  if (kind_ == Kind::Sorted) {
+    CompactXUpdateCountArgs{
+        update, static_cast<cl_int>(updateGroups), static_cast<cl_int>(shape_.chunks), &cacheState, &offsets_, &keys_}
+        .bind(updateFill_);
+    updateFill_.launch(p_.ctx, {kSortGroup * groups}, {kSortGroup});
+    launchSorted(cacheState, cache, copyArgs(slotOf), true);
+    return;
+  }
   CompactXUpdateFillArgs{
       update,          static_cast<cl_int>(updateGroups), static_cast<cl_int>(chunkRows_), p_.L, &cacheState, &cache,
       copyArgs(slotOf)}
       .bind(updateFill_);
-  const std::size_t groups = std::max(updateGroups, fusedGroups_);
   updateFill_.launch(p_.ctx, {kFillLanes * groups}, {kFillLanes});
 }
 
-void CrossFill::prepareSorted() {
+void CrossFill::prepareSorted(bool withUpdate) {
   const CompactData& d = *p_.data;
   shape_ = sortedFillShape(p_.n, p_.L, p_.k, d.intervals(), p_.realBytes(), p_.ctx.device().info.computeUnits,
                            p_.params.localMemoryBytes);
@@ -169,6 +178,12 @@ void CrossFill::prepareSorted() {
   scan_ = Kernel(p_.ctx.kernel("cross_sorted", "cross_sort_scan", options));
   gather_ = Kernel(p_.ctx.kernel("cross_sorted", "cross_sort_gather", options));
   sortedFill_ = Kernel(p_.ctx.kernel("cross_sorted", "cross_sorted_fill", options));
+  if (withUpdate && openClTuningFromEnvironment().fusedFill && p_.compactKind != CompactKernel::Compact &&
+      static_cast<std::size_t>(p_.params.updateGroupSize) == kSortGroup) {
+    updateFill_ =
+        Kernel(p_.ctx.kernel("compact_update+cross_sorted", "compact_x_update_count", options + " -DGB_WITH_UPDATE=1"));
+    fusedGroups_ = shape_.chunks;
+  }
   const std::size_t real = p_.realBytes(), intervals = static_cast<std::size_t>(d.intervals());
   xSorted_ = Buffer(p_.ctx, static_cast<std::size_t>(p_.L) * p_.n * real);
   uSorted_ = Buffer(p_.ctx, p_.n * real);
@@ -185,7 +200,7 @@ CopyCachedArgs CrossFill::copyArgs(const Buffer* slotOf) const {
 
 void CrossFill::launch(const Buffer& cacheState, Buffer& cache, const Buffer* slotOf) {
   if (kind_ == Kind::Sorted)
-    launchSorted(cacheState, cache, copyArgs(slotOf));
+    launchSorted(cacheState, cache, copyArgs(slotOf), false);
   else
     launchAtomics(cacheState, cache, copyArgs(slotOf));
 }
@@ -206,12 +221,14 @@ void CrossFill::launchAtomics(const Buffer& cacheState, Buffer& cache, const Cop
   fill_.launch(p_.ctx, {kFillLanes * static_cast<std::size_t>(p_.L), chunks_}, {kFillLanes, 1});
 }
 
-void CrossFill::launchSorted(const Buffer& cacheState, Buffer& cache, const CopyCachedArgs& copy) {
+void CrossFill::launchSorted(const Buffer& cacheState, Buffer& cache, const CopyCachedArgs& copy, bool counted) {
   const CompactData& d = *p_.data;
   const cl_int n = static_cast<cl_int>(p_.n), chunks = static_cast<cl_int>(shape_.chunks);
   const std::size_t groups = shape_.chunks * kSortGroup;
-  CrossSortCountArgs{n, &p_.index, &cacheState, &d.x(), &d.geometry(), &offsets_, &keys_}.bind(count_);
-  count_.launch(p_.ctx, {groups}, {kSortGroup});
+  if (!counted) {
+    CrossSortCountArgs{n, &p_.index, &cacheState, &d.x(), &d.geometry(), &offsets_, &keys_}.bind(count_);
+    count_.launch(p_.ctx, {groups}, {kSortGroup});
+  }
   CrossSortScanArgs{chunks, &cacheState, &offsets_, &totals_}.bind(scan_);
   scan_.launch(p_.ctx, {kSortGroup * static_cast<std::size_t>(p_.data->intervals())}, {kSortGroup});
   const cl_int perGroup = static_cast<cl_int>(ceilDiv(static_cast<std::size_t>(p_.L), shape_.learnerBlocks));

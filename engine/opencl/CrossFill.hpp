@@ -42,10 +42,12 @@ class CrossFill {
   // slotOf (the GPU cached scheme's): a learner j that holds a slot gets the transpose of its block for l copied
   // instead of summed (GAMBOOST_CACHE_COPY=0: summed); null (the sharded backend's one block): every j summed.
   void launch(const Buffer& cacheState, Buffer& cache, const Buffer* slotOf = nullptr);
-  // Whether launchWithUpdate() is there: the atomics fill, asked for with withUpdate, on compact_x data, with
-  // GPU kernel parameters (the update's groups as wide as the fill's).
+  // Whether launchWithUpdate() is there: asked for with withUpdate, on compact_x data, with GPU kernel parameters
+  // (the update's groups as wide as the fill's).
   bool fusesUpdate() const { return fusedGroups_ > 0; }
-  // compact_x_update over the update's groups (update.keepMu as there), then this fill, in one launch.
+  // compact_x_update over the update's groups (update.keepMu as there) and the fill: the atomics fill in the same
+  // launch (compact_x_update_fill); the sorted fill's count in the same launch (compact_x_update_count), then its
+  // scan, gather and fill.
   void launchWithUpdate(const CompactXUpdateArgs& update, std::size_t updateGroups, const Buffer& cacheState,
                         Buffer& cache, const Buffer* slotOf = nullptr);
   Kind kind() const { return kind_; }
@@ -55,17 +57,18 @@ class CrossFill {
  private:
   std::string sortedUnavailable(std::size_t otherBytes) const;
   void prepareAtomics(bool withUpdate);
-  void prepareSorted();
+  void prepareSorted(bool withUpdate);
   CopyCachedArgs copyArgs(const Buffer* slotOf) const;
   void launchAtomics(const Buffer& cacheState, Buffer& cache, const CopyCachedArgs& copy);
-  void launchSorted(const Buffer& cacheState, Buffer& cache, const CopyCachedArgs& copy);
+  // counted: the update launch (compact_x_update_count) has run the count.
+  void launchSorted(const Buffer& cacheState, Buffer& cache, const CopyCachedArgs& copy, bool counted);
 
   DeviceProblem& p_;
   Kind kind_ = Kind::Atomics;
   std::string label_;
   Kernel fill_, updateFill_;
   std::size_t chunkRows_ = 0, chunks_ = 0;  // compact_x_cross_fill's
-  std::size_t fusedGroups_ = 0;             // compact_x_update_fill's groups for its fill tasks; 0: not built
+  std::size_t fusedGroups_ = 0;  // groups the fused launch needs for its fill tasks or count chunks; 0: not built
   SortedFillShape shape_;
   Kernel count_, scan_, gather_, sortedFill_;
   Buffer xSorted_, uSorted_, keys_, offsets_, totals_, bucketStart_;

@@ -242,6 +242,16 @@ struct CompactXUpdateFillArgs {  // compact_x_update_fill (program compact_updat
                     copy.copyCached);
   }
 };
+struct CompactXUpdateCountArgs {  // compact_x_update_count (program compact_update+cross_sorted)
+  CompactXUpdateArgs update;
+  cl_int updateGroups{}, chunks{};
+  Mem cacheState{}, counts{}, keys{};
+  cl_uint bind(Kernel& k) const {
+    const CompactXUpdateArgs& u = update;
+    return bindArgs(k, u.n, u.groupRows, u.learnerIndex, u.delta, u.scale, u.x, u.geometry, u.poly, u.y, u.mu, u.g,
+                    u.keepMu, u.partials, updateGroups, chunks, cacheState, counts, keys);
+  }
+};
 struct FittedFromResidualArgs {  // fitted_from_residual
   cl_int n{};
   Mem y{}, g{}, mu{};

@@ -159,6 +159,9 @@ class TestKernelArgs : public QObject {
     QCOMPARE(CrossSortGatherArgs{}.bind(gather), declaredArgs(gather));
     Kernel fill(ctx.kernel("cross_sorted", "cross_sorted_fill", o));
     QCOMPARE(CrossSortedFillArgs{}.bind(fill), declaredArgs(fill));
+    Kernel updateCount(ctx.kernel("compact_update+cross_sorted", "compact_x_update_count", o + " -DGB_WITH_UPDATE=1"));
+    const RealArg r{1.0, false};
+    QCOMPARE((CompactXUpdateCountArgs{{0, 0, {}, {}, r}}.bind(updateCount)), declaredArgs(updateCount));
   }
 
   // kernels/fold_path.cl, built as FoldPath builds it (a family, fold counts), in the CPU and the GPU variant.
