@@ -127,17 +127,13 @@ __kernel __attribute__((reqd_work_group_size(FILL_LANES, 1, 1))) void compact_x_
 #error "compact_x_update_fill needs UPDATE_GROUP == FILL_LANES"
 #endif
 __kernel __attribute__((reqd_work_group_size(FILL_LANES, 1, 1))) void compact_x_update_fill(
-    int n, int groupRows, __global const int* learnerIndex, __global const REAL* delta, REAL scale,
-    __global const REAL* x, __global const REAL* geometry, __global const REAL* poly, __global const REAL* y,
-    __global REAL* mu, __global REAL* g, int keepMu, __global REAL* partials, int updateGroups, int chunkRows,
-    int learners, __global const int* cacheState, __global REAL* cache, __global const int* slotOf, int copyCached) {
+    X_UPDATE_PARAMS, int updateGroups, int chunkRows, int learners, __global const int* cacheState,
+    __global REAL* cache, __global const int* slotOf, int copyCached) {
   __local REAL A[MOMENTS];
   __local REAL scratch[UPDATE_GROUP];
   __local FILL_CELL block[K * FILL_STRIDE];
   const int group = get_group_id(0);
-  if (group < updateGroups)
-    x_update_rows(n, groupRows, learnerIndex, delta, scale, x, geometry, poly, y, mu, g, keepMu, partials, A,
-                  scratch);
+  if (group < updateGroups) X_UPDATE_ROWS(A, scratch);
   const int slot = cacheState[0];
   const int chunks = (n + chunkRows - 1) / chunkRows;
   const int tasks = slot >= 0 ? learners * chunks : 0;

@@ -96,13 +96,19 @@ inline void x_update_rows(int n, int groupRows, __global const int* learnerIndex
   group_sum(ss, scratch, partials);
 }
 
-__kernel __attribute__((reqd_work_group_size(UPDATE_GROUP, 1, 1))) void compact_x_update(
-    int n, int groupRows, __global const int* learnerIndex, __global const REAL* delta, REAL scale,
-    __global const REAL* x, __global const REAL* geometry, __global const REAL* poly, __global const REAL* y,
-    __global REAL* mu, __global REAL* g, int keepMu, __global REAL* partials) {
+// compact_x_update's parameters, and the update part of the kernels that fuse a fill's first step into its launch
+// (kernels/compact_cross.cl, cross_sorted.cl): the parameters, and the call of x_update_rows on them.
+#define X_UPDATE_PARAMS                                                                                           \
+  int n, int groupRows, __global const int *learnerIndex, __global const REAL *delta, REAL scale,               \
+      __global const REAL *x, __global const REAL *geometry, __global const REAL *poly, __global const REAL *y, \
+      __global REAL *mu, __global REAL *g, int keepMu, __global REAL *partials
+#define X_UPDATE_ROWS(A, scratch) \
+  x_update_rows(n, groupRows, learnerIndex, delta, scale, x, geometry, poly, y, mu, g, keepMu, partials, A, scratch)
+
+__kernel __attribute__((reqd_work_group_size(UPDATE_GROUP, 1, 1))) void compact_x_update(X_UPDATE_PARAMS) {
   __local REAL A[MOMENTS];
   __local REAL scratch[UPDATE_GROUP];
-  x_update_rows(n, groupRows, learnerIndex, delta, scale, x, geometry, poly, y, mu, g, keepMu, partials, A, scratch);
+  X_UPDATE_ROWS(A, scratch);
 }
 
 // mu = y - g, for a fit that kept only the residual (x_update_rows with keepMu 0).

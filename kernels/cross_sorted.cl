@@ -86,17 +86,13 @@ __kernel __attribute__((reqd_work_group_size(SORT_GROUP, 1, 1))) void cross_sort
 #error "compact_x_update_count needs UPDATE_GROUP == SORT_GROUP"
 #endif
 __kernel __attribute__((reqd_work_group_size(SORT_GROUP, 1, 1))) void compact_x_update_count(
-    int n, int groupRows, __global const int* learnerIndex, __global const REAL* delta, REAL scale,
-    __global const REAL* x, __global const REAL* geometry, __global const REAL* poly, __global const REAL* y,
-    __global REAL* mu, __global REAL* g, int keepMu, __global REAL* partials, int updateGroups, int chunks,
-    __global const int* cacheState, __global int* counts, __global int* keys) {
+    X_UPDATE_PARAMS, int updateGroups, int chunks, __global const int* cacheState, __global int* counts,
+    __global int* keys) {
   __local REAL A[MOMENTS];
   __local REAL scratch[UPDATE_GROUP];
   __local int rows[INTERVALS];
   const int group = get_group_id(0);
-  if (group < updateGroups)
-    x_update_rows(n, groupRows, learnerIndex, delta, scale, x, geometry, poly, y, mu, g, keepMu, partials, A,
-                  scratch);
+  if (group < updateGroups) X_UPDATE_ROWS(A, scratch);
   const bool active = cacheState[0] >= 0;
   const int l = learnerIndex[0];
   for (int c = group; active && c < chunks; c += get_num_groups(0))

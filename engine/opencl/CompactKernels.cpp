@@ -199,6 +199,28 @@ struct CompactPlan::Impl {
     k.launch(*ctx, global, local, events ? &e : nullptr);
     if (events) events->push_back(e);
   }
+  // The update kernel on these buffers (keepMu: mu and g, else g alone; the compact kernel always keeps mu).
+  void runUpdate(const char* who, const Buffer& learnerIndex, const Buffer& delta, double scale, const Buffer& y,
+                 const Buffer& mu, const Buffer& g, const Buffer& partials, bool keepMu,
+                 std::vector<cl_event>* events) {
+    if (partials.bytes() < static_cast<std::size_t>(updateGroups()) * data->realBytes())
+      throw ComputeError(std::string(who) + ": partials buffer holds fewer than " + std::to_string(updateGroups()) +
+                         " values");
+    const int n = static_cast<int>(data->rows()), groupRows = static_cast<int>(params.updateGroupRows);
+    if (kind != CompactKernel::Compact) {
+      CompactXUpdateArgs args{n,          groupRows,         &learnerIndex,        &delta, real(scale),
+                              &data->x(), &data->geometry(), &data->polynomials(), &y,     &mu,
+                              &g,         &partials};
+      args.keepMu = keepMu ? 1 : 0;
+      args.bind(update);
+    } else {
+      CompactUpdateArgs{n,   groupRows, &learnerIndex, &delta, real(scale), &data->firstColumn(), &data->weights(), &y,
+                        &mu, &g,        &partials}
+          .bind(update);
+    }
+    const std::size_t group = static_cast<std::size_t>(params.updateGroupSize);
+    launch(update, {group * static_cast<std::size_t>(updateGroups())}, {group}, events);
+  }
 
   // The fewest bytes B'g of `count` learners must move (as `bench kernels` counts them, KernelBenchmark.cpp): per
   // learner its x (compact: first column + d + 1 weights; sorted: row in chunk + u), then g once and the outputs.
@@ -342,60 +364,15 @@ void CompactPlan::forwardOne(int learner, const Buffer& delta, const Buffer& out
 
 void CompactPlan::update(const Buffer& learnerIndex, const Buffer& delta, double scale, const Buffer& y,
                          const Buffer& mu, const Buffer& g, const Buffer& partials, std::vector<cl_event>* events) {
-  Impl& s = *impl_;
-  if (partials.bytes() < updatePartials() * s.data->realBytes())
-    throw ComputeError("CompactPlan::update: partials buffer holds fewer than " + std::to_string(updatePartials()) +
-                       " values");
-  const int n = static_cast<int>(s.data->rows()), groupRows = static_cast<int>(s.params.updateGroupRows);
-  if (s.kind != CompactKernel::Compact)
-    CompactXUpdateArgs{n,
-                       groupRows,
-                       &learnerIndex,
-                       &delta,
-                       s.real(scale),
-                       &s.data->x(),
-                       &s.data->geometry(),
-                       &s.data->polynomials(),
-                       &y,
-                       &mu,
-                       &g,
-                       &partials}
-        .bind(s.update);
-  else
-    CompactUpdateArgs{
-        n,   groupRows, &learnerIndex, &delta, s.real(scale), &s.data->firstColumn(), &s.data->weights(), &y,
-        &mu, &g,        &partials}
-        .bind(s.update);
-  const std::size_t group = static_cast<std::size_t>(s.params.updateGroupSize);
-  s.launch(s.update, {group * static_cast<std::size_t>(s.updateGroups())}, {group}, events);
+  impl_->runUpdate("CompactPlan::update", learnerIndex, delta, scale, y, mu, g, partials, true, events);
 }
 
 void CompactPlan::residualUpdate(const Buffer& learnerIndex, const Buffer& delta, double scale, const Buffer& g,
                                  const Buffer& partials, std::vector<cl_event>* events) {
-  Impl& s = *impl_;
-  if (s.kind == CompactKernel::Compact)
+  if (impl_->kind == CompactKernel::Compact)
     throw ComputeError("CompactPlan::residualUpdate: the compact kernel keeps mu (use update)");
-  if (partials.bytes() < updatePartials() * s.data->realBytes())
-    throw ComputeError("CompactPlan::residualUpdate: partials buffer holds fewer than " +
-                       std::to_string(updatePartials()) + " values");
-  const int n = static_cast<int>(s.data->rows()), groupRows = static_cast<int>(s.params.updateGroupRows);
   // y and mu are not read: g stands in for both (a kernel argument must be a valid buffer).
-  CompactXUpdateArgs args{n,
-                          groupRows,
-                          &learnerIndex,
-                          &delta,
-                          s.real(scale),
-                          &s.data->x(),
-                          &s.data->geometry(),
-                          &s.data->polynomials(),
-                          &g,
-                          &g,
-                          &g,
-                          &partials};
-  args.keepMu = 0;
-  args.bind(s.update);
-  const std::size_t group = static_cast<std::size_t>(s.params.updateGroupSize);
-  s.launch(s.update, {group * static_cast<std::size_t>(s.updateGroups())}, {group}, events);
+  impl_->runUpdate("CompactPlan::residualUpdate", learnerIndex, delta, scale, g, g, g, partials, false, events);
 }
 
 void CompactPlan::fittedFromResidual(const Buffer& y, const Buffer& g, const Buffer& mu) {
