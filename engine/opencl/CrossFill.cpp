@@ -68,7 +68,8 @@ SortedFillShape sortedFillShape(std::size_t rows, int learners, int k, int inter
   return s;
 }
 
-CrossFill::CrossFill(DeviceProblem& p, std::size_t otherBytes, bool withUpdate) : p_(p) {
+CrossFill::CrossFill(DeviceProblem& p, std::size_t otherBytes, bool withUpdate)
+    : p_(p), copyCached_(openClTuningFromEnvironment().cacheCopy) {
   const std::string asked = openClTuningFromEnvironment().crossFill;
   if (asked == "atomics") {
     prepareAtomics(withUpdate);
@@ -194,8 +195,7 @@ void CrossFill::prepareSorted(bool withUpdate) {
 }
 
 CopyCachedArgs CrossFill::copyArgs(const Buffer* slotOf) const {
-  const bool copy = slotOf && openClTuningFromEnvironment().cacheCopy;
-  return CopyCachedArgs{slotOf, copy ? 1 : 0};
+  return CopyCachedArgs{slotOf, slotOf && copyCached_ ? 1 : 0};
 }
 
 void CrossFill::launch(const Buffer& cacheState, Buffer& cache, const Buffer* slotOf) {

@@ -64,6 +64,7 @@ class CrossFill {
   void launchSorted(const Buffer& cacheState, Buffer& cache, const CopyCachedArgs& copy, bool counted);
 
   DeviceProblem& p_;
+  const bool copyCached_;  // GAMBOOST_CACHE_COPY, read once (launches run every iteration)
   Kind kind_ = Kind::Atomics;
   std::string label_;
   Kernel fill_, updateFill_;
