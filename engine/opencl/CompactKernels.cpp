@@ -199,6 +199,23 @@ struct CompactPlan::Impl {
     k.launch(*ctx, global, local, events ? &e : nullptr);
     if (events) events->push_back(e);
   }
+  CompactXUpdateArgs xUpdateArgs(const Buffer& learnerIndex, const Buffer& delta, double scale, const Buffer& y,
+                                 const Buffer& mu, const Buffer& g, const Buffer& partials, bool keepMu) const {
+    CompactXUpdateArgs args{static_cast<cl_int>(data->rows()),
+                            static_cast<cl_int>(params.updateGroupRows),
+                            &learnerIndex,
+                            &delta,
+                            real(scale),
+                            &data->x(),
+                            &data->geometry(),
+                            &data->polynomials(),
+                            &y,
+                            &mu,
+                            &g,
+                            &partials};
+    args.keepMu = keepMu ? 1 : 0;
+    return args;
+  }
   // The update kernel on these buffers (keepMu: mu and g, else g alone; the compact kernel always keeps mu).
   void runUpdate(const char* who, const Buffer& learnerIndex, const Buffer& delta, double scale, const Buffer& y,
                  const Buffer& mu, const Buffer& g, const Buffer& partials, bool keepMu,
@@ -208,11 +225,7 @@ struct CompactPlan::Impl {
                          " values");
     const int n = static_cast<int>(data->rows()), groupRows = static_cast<int>(params.updateGroupRows);
     if (kind != CompactKernel::Compact) {
-      CompactXUpdateArgs args{n,          groupRows,         &learnerIndex,        &delta, real(scale),
-                              &data->x(), &data->geometry(), &data->polynomials(), &y,     &mu,
-                              &g,         &partials};
-      args.keepMu = keepMu ? 1 : 0;
-      args.bind(update);
+      xUpdateArgs(learnerIndex, delta, scale, y, mu, g, partials, keepMu).bind(update);
     } else {
       CompactUpdateArgs{n,   groupRows, &learnerIndex, &delta, real(scale), &data->firstColumn(), &data->weights(), &y,
                         &mu, &g,        &partials}
@@ -380,6 +393,12 @@ void CompactPlan::fittedFromResidual(const Buffer& y, const Buffer& g, const Buf
   FittedFromResidualArgs{static_cast<cl_int>(s.data->rows()), &y, &g, &mu}.bind(s.fitted);
   const std::size_t group = 64, groups = std::min<std::size_t>((s.data->rows() + group - 1) / group, 4096);
   s.launch(s.fitted, {group * std::max<std::size_t>(groups, 1)}, {group}, nullptr);
+}
+
+CompactXUpdateArgs CompactPlan::xUpdateArgs(const Buffer& learnerIndex, const Buffer& delta, double scale,
+                                            const Buffer& y, const Buffer& mu, const Buffer& g, const Buffer& partials,
+                                            bool keepMu) const {
+  return impl_->xUpdateArgs(learnerIndex, delta, scale, y, mu, g, partials, keepMu);
 }
 
 std::size_t CompactPlan::updatePartials() const { return static_cast<std::size_t>(impl_->updateGroups()); }

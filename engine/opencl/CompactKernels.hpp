@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "opencl/ClRuntime.hpp"
+#include "opencl/KernelArgs.hpp"
 #include "opencl/KernelParameters.hpp"
 #include "spline/SplineBasis.hpp"
 
@@ -125,6 +126,10 @@ class CompactPlan {
   // mu = y - g.
   void fittedFromResidual(const Buffer& y, const Buffer& g, const Buffer& mu);
   std::size_t updatePartials() const;
+  // compact_x_update's arguments on these buffers (compact_x and compact_sorted), for launches that fuse the update
+  // with other work (opencl/CrossFill.hpp); keepMu false: g alone.
+  CompactXUpdateArgs xUpdateArgs(const Buffer& learnerIndex, const Buffer& delta, double scale, const Buffer& y,
+                                 const Buffer& mu, const Buffer& g, const Buffer& partials, bool keepMu) const;
 
   // Writes the dense B (rows x learners*k, row-major: learner j owns columns [j*k, (j+1)*k)) into `dense`,
   // computed on the device from the compact data (for the dense kernels of DenseGemv.hpp).

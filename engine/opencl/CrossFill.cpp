@@ -134,8 +134,7 @@ void CrossFill::prepareAtomics(bool withUpdate) {
   chunks_ = (p_.n + chunkRows_ - 1) / chunkRows_;
   // The fused launch takes the (learner, chunk) tasks kFusedFillGroupsPerUnit groups a compute unit at a time: few
   // enough that an iteration with nothing to fill pays little for them, enough to keep every unit busy in a fill.
-  if (withUpdate && openClTuningFromEnvironment().fusedFill && p_.compactKind != CompactKernel::Compact &&
-      static_cast<std::size_t>(p_.params.updateGroupSize) == kFillLanes) {
+  if (fusesUpdateFor(withUpdate, kFillLanes)) {
     updateFill_ = Kernel(
         p_.ctx.kernel("compact_update+compact_cross", "compact_x_update_fill", p_.options() + " -DGB_WITH_UPDATE=1"));
     fusedGroups_ = std::min(learners * chunks_, units * kFusedFillGroupsPerUnit);
@@ -179,8 +178,7 @@ void CrossFill::prepareSorted(bool withUpdate) {
   scan_ = Kernel(p_.ctx.kernel("cross_sorted", "cross_sort_scan", options));
   gather_ = Kernel(p_.ctx.kernel("cross_sorted", "cross_sort_gather", options));
   sortedFill_ = Kernel(p_.ctx.kernel("cross_sorted", "cross_sorted_fill", options));
-  if (withUpdate && openClTuningFromEnvironment().fusedFill && p_.compactKind != CompactKernel::Compact &&
-      static_cast<std::size_t>(p_.params.updateGroupSize) == kSortGroup) {
+  if (fusesUpdateFor(withUpdate, kSortGroup)) {
     updateFill_ =
         Kernel(p_.ctx.kernel("compact_update+cross_sorted", "compact_x_update_count", options + " -DGB_WITH_UPDATE=1"));
     fusedGroups_ = shape_.chunks;
@@ -192,6 +190,11 @@ void CrossFill::prepareSorted(bool withUpdate) {
   offsets_ = Buffer(p_.ctx, intervals * shape_.chunks * sizeof(cl_int));
   totals_ = Buffer(p_.ctx, intervals * sizeof(cl_int));
   bucketStart_ = Buffer(p_.ctx, (intervals + 1) * sizeof(cl_int));
+}
+
+bool CrossFill::fusesUpdateFor(bool withUpdate, std::size_t groupSize) const {
+  return withUpdate && openClTuningFromEnvironment().fusedFill && p_.compactKind != CompactKernel::Compact &&
+         static_cast<std::size_t>(p_.params.updateGroupSize) == groupSize;
 }
 
 CopyCachedArgs CrossFill::copyArgs(const Buffer* slotOf) const {

@@ -58,6 +58,9 @@ class CrossFill {
   std::string sortedUnavailable(std::size_t otherBytes) const;
   void prepareAtomics(bool withUpdate);
   void prepareSorted(bool withUpdate);
+  // Whether the update is fused into the fill's first launch: asked for, GAMBOOST_FUSED_FILL, x on the device and
+  // the update's groups as wide as that launch's (groupSize).
+  bool fusesUpdateFor(bool withUpdate, std::size_t groupSize) const;
   CopyCachedArgs copyArgs(const Buffer* slotOf) const;
   void launchAtomics(const Buffer& cacheState, Buffer& cache, const CopyCachedArgs& copy);
   // counted: the update launch (compact_x_update_count) has run the count.

@@ -55,20 +55,8 @@ class GpuCachedScheme final : public CachedScheme {
   // mu and g (or g alone) for the selected step, and the fill of a newly claimed slot: one launch or two.
   void update() {
     if (fill_.fusesUpdate()) {
-      const CompactData& d = *p_.data;
-      CompactXUpdateArgs u{static_cast<cl_int>(p_.n),
-                           static_cast<cl_int>(p_.params.updateGroupRows),
-                           &p_.index,
-                           &p_.delta,
-                           p_.real(p_.nu),
-                           &d.x(),
-                           &d.geometry(),
-                           &d.polynomials(),
-                           &p_.y,
-                           &p_.mu,
-                           &p_.g,
-                           &p_.partials};
-      u.keepMu = p_.residualOnly ? 0 : 1;
+      const CompactXUpdateArgs u =
+          p_.plan->xUpdateArgs(p_.index, p_.delta, p_.nu, p_.y, p_.mu, p_.g, p_.partials, !p_.residualOnly);
       fill_.launchWithUpdate(u, p_.partialCount, cache_.cacheState, cache_.cache, &cache_.slotOf);
       return;
     }
