@@ -149,40 +149,6 @@ inline void load_lane_rows(__global const REAL* xj, __global const REAL* g, int 
   }
 }
 
-// The lane kernels' rows of chunk (n, chunkRows) for learner xj: whole blocks through two register buffers in turn,
-// then the last < BLOCK_ROWS rows one per lane. BIN uses X and G, the row's x and g.
-#define LANE_ROW_LOOP(BIN)                                                                                     \
-  {                                                                                                            \
-    int begin, end;                                                                                            \
-    chunk_rows(n, chunkRows, &begin, &end);                                                                    \
-    REAL xa[LANE_ROWS], ga[LANE_ROWS], xb[LANE_ROWS], gb[LANE_ROWS];                                           \
-    int i = begin;                                                                                             \
-    if (i + BLOCK_ROWS <= end) load_lane_rows(xj, g, i, xa, ga);                                               \
-    for (; i + 2 * BLOCK_ROWS <= end; i += 2 * BLOCK_ROWS) {                                                   \
-      load_lane_rows(xj, g, i + BLOCK_ROWS, xb, gb);                                                           \
-      _Pragma("unroll") for (int r = 0; r < LANE_ROWS; ++r) {                                                  \
-        const REAL X = xa[r], G = ga[r];                                                                       \
-        BIN;                                                                                                   \
-      }                                                                                                        \
-      if (i + 3 * BLOCK_ROWS <= end) load_lane_rows(xj, g, i + 2 * BLOCK_ROWS, xa, ga);                        \
-      _Pragma("unroll") for (int r = 0; r < LANE_ROWS; ++r) {                                                  \
-        const REAL X = xb[r], G = gb[r];                                                                       \
-        BIN;                                                                                                   \
-      }                                                                                                        \
-    }                                                                                                          \
-    if (i + BLOCK_ROWS <= end) {                                                                               \
-      _Pragma("unroll") for (int r = 0; r < LANE_ROWS; ++r) {                                                  \
-        const REAL X = xa[r], G = ga[r];                                                                       \
-        BIN;                                                                                                   \
-      }                                                                                                        \
-      i += BLOCK_ROWS;                                                                                         \
-    }                                                                                                          \
-    for (int row = i + (int)get_local_id(0); row < end; row += LANES) {                                       \
-      const REAL X = xj[row], G = g[row];                                                                      \
-      BIN;                                                                                                     \
-    }                                                                                                          \
-  }
-
 // Adds row (xv, gv) to this lane's copy: g w_r(u) to columns q + r (Horner on the shared pieces), or for an edge
 // interval g u^s to its slots.
 inline void bin_column_row(__local REAL* mine, REAL xv, REAL gv, REAL lo, REAL inverseSpacing, const REAL* piece) {
@@ -226,7 +192,26 @@ __kernel __attribute__((reqd_work_group_size(LANES, 1, 1))) void compact_x_parti
   for (int m = 0; m < W * W; ++m) piece[m] = shared[m];
   __local REAL* mine = bins + lane;
   for (int b = 0; b < COLUMN_BINS; ++b) mine[b * LANES] = (REAL)0;  // only this lane touches its copy until the sum
-  LANE_ROW_LOOP(bin_column_row(mine, X, G, lo, inverseSpacing, piece))
+  int begin, end;
+  chunk_rows(n, chunkRows, &begin, &end);
+  // Whole blocks, two register buffers in turn; then the last < BLOCK_ROWS rows one per lane.
+  REAL xa[LANE_ROWS], ga[LANE_ROWS], xb[LANE_ROWS], gb[LANE_ROWS];
+  int i = begin;
+  if (i + BLOCK_ROWS <= end) load_lane_rows(xj, g, i, xa, ga);
+  for (; i + 2 * BLOCK_ROWS <= end; i += 2 * BLOCK_ROWS) {
+    load_lane_rows(xj, g, i + BLOCK_ROWS, xb, gb);
+    #pragma unroll
+    for (int r = 0; r < LANE_ROWS; ++r) bin_column_row(mine, xa[r], ga[r], lo, inverseSpacing, piece);
+    if (i + 3 * BLOCK_ROWS <= end) load_lane_rows(xj, g, i + 2 * BLOCK_ROWS, xa, ga);
+    #pragma unroll
+    for (int r = 0; r < LANE_ROWS; ++r) bin_column_row(mine, xb[r], gb[r], lo, inverseSpacing, piece);
+  }
+  if (i + BLOCK_ROWS <= end) {
+    #pragma unroll
+    for (int r = 0; r < LANE_ROWS; ++r) bin_column_row(mine, xa[r], ga[r], lo, inverseSpacing, piece);
+    i += BLOCK_ROWS;
+  }
+  for (int row = i + lane; row < end; row += LANES) bin_column_row(mine, xj[row], g[row], lo, inverseSpacing, piece);
   barrier(CLK_LOCAL_MEM_FENCE);
   __global REAL* out = partials + partial_offset(COLUMN_BINS);
   for (int b = lane; b < COLUMN_BINS; b += LANES) {
@@ -235,46 +220,6 @@ __kernel __attribute__((reqd_work_group_size(LANES, 1, 1))) void compact_x_parti
     out[b] = sum;
   }
 }
-
-// ---- compact_x, lane-private moments (GPU, float, DEGREE 3; LANE_MOMENTS=1) ------------------------------------
-// As compact_x_partial_columns, but each lane keeps the moments g u^s (s < 4) of its rows per interval, one float4
-// per interval (interval q of lane L at q * LANES + L, so a quarter-warp's 16-byte accesses hit distinct banks).
-// Binning a row is one 16-byte local load, four adds and one 16-byte store, and the moments take three multiplies:
-// the columns kernel spends 16 instructions on the pieces (Horner and the products with g) and four scalar
-// load-add-stores. The cost is local memory: 4 INTERVALS floats a lane instead of K, so fewer groups fit a
-// compute unit. The partials are moments (q W + s), which compact_x_reduce turns into columns with the table,
-// edge intervals included.
-#if defined(LANE_MOMENTS) && LANE_MOMENTS && !defined(REAL_IS_DOUBLE) && DEGREE == 3
-inline void bin_moment_row(__local float4* mine, float xv, float gv, float lo, float inverseSpacing) {
-  float u;
-  const int q = locate_row(xv, lo, inverseSpacing, &u);
-  const float gu = gv * u, gu2 = gu * u;
-  __local float4* at = mine + q * LANES;
-  *at += (float4)(gv, gu, gu2, gu2 * u);
-}
-
-__kernel __attribute__((reqd_work_group_size(LANES, 1, 1))) void compact_x_partial_lane_moments(
-    int n, int chunkRows, int learnerBegin, __global const REAL* x, __global const REAL* g,
-    __global const REAL* geometry, __global const REAL* poly, __global REAL* partials) {
-  __local float4 bins[INTERVALS * LANES];
-  const int lane = get_local_id(0);
-  const int j = learnerBegin + get_group_id(0);
-  const REAL lo = geometry[2 * j], inverseSpacing = geometry[2 * j + 1];
-  __global const REAL* xj = x + (size_t)j * n;
-  __local float4* mine = bins + lane;
-  for (int q = 0; q < INTERVALS; ++q) mine[q * LANES] = (float4)(0.0f);  // only this lane touches its copy
-  LANE_ROW_LOOP(bin_moment_row(mine, X, G, lo, inverseSpacing))
-  barrier(CLK_LOCAL_MEM_FENCE);
-  __global REAL* out = partials + partial_offset(MOMENTS);
-  __local const float* values = (__local const float*)bins;
-  for (int m = lane; m < MOMENTS; m += LANES) {
-    const int q = m / W, s = m % W;
-    float sum = 0.0f;
-    for (int t = 0; t < LANES; ++t) sum += values[(q * LANES + ((lane + t) & (LANES - 1))) * W + s];
-    out[m] = sum;
-  }
-}
-#endif  // LANE_MOMENTS
 #endif  // LANES
 
 // ---- compact: sums from the stored basis -----------------------------------------------------------------------

@@ -33,11 +33,7 @@ std::string today() {
 }
 
 nlohmann::json shapeJson(const LaneTuning& s) {
-  return {{"lanes", s.lanes},
-          {"lane_rows", s.laneRows},
-          {"lane_red", s.laneRed},
-          {"groups_per_unit", s.groupsPerUnit},
-          {"lane_moments", s.laneMoments}};
+  return {{"lanes", s.lanes}, {"lane_rows", s.laneRows}, {"lane_red", s.laneRed}, {"groups_per_unit", s.groupsPerUnit}};
 }
 
 // The candidates' rows, in the order they ran (the kernel names carry the shape labels).
@@ -70,9 +66,6 @@ std::vector<LaneTuning> defaultTuneGrid(bool nvidia) {
     for (int rows : {4, 8, 16})
       for (int red = 0; red <= (nvidia ? 1 : 0); ++red)
         for (int groups : {8, 16, 32}) grid.push_back(LaneTuning{lanes, rows, red == 1, groups});
-  // Lane moments (float, degree 3): 4 x INTERVALS floats a lane, so one warp a group fits (red does not apply).
-  for (int rows : {8, 16})
-    for (int groups : {8, 16, 32}) grid.push_back(LaneTuning{32, rows, false, groups, true});
   return grid;
 }
 

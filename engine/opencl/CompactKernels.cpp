@@ -181,7 +181,6 @@ struct CompactPlan::Impl {
   std::size_t chunkRowsAll = 0, chunkRowsOne = 0;  // B'g chunks: batched and per-learner launches
   int width = 0;                                   // partials per (learner, chunk)
   int lanes = 0;                                   // > 0: compact_x_partial_columns with that group size
-  bool laneMoments = false;                        // ... or compact_x_partial_lane_moments
   std::string options;                             // the build options of every kernel of the plan
   Kernel partial, reduce, update, forward, dense, fitted;
   Buffer partials;
@@ -296,13 +295,7 @@ CompactPlan::CompactPlan(Context& ctx, const CompactData& data, CompactKernel ke
   const int w = data.degree() + 1;
   const int edgeSlots = data.uniformPieces() == CompactData::Uniform::All ? 0 : 2 * data.degree();
   const int columnBins = data.k() + edgeSlots * w;  // values per lane of compact_x_partial_columns
-  // Lane moments: float, cubic, any knots (the reduction applies each interval's own pieces), 4 x INTERVALS floats.
-  const bool moments = parameters.gpu && parameters.laneMoments && !data.doublePrecision() && data.degree() == 3;
-  if (kernel == CompactKernel::CompactX && moments) {
-    s.lanes = laneCount(parameters, static_cast<std::size_t>(data.intervals()) * w * sizeof(float));
-    s.laneMoments = s.lanes > 0;
-  }
-  if (kernel == CompactKernel::CompactX && !s.laneMoments && data.uniformPieces() != CompactData::Uniform::None)
+  if (kernel == CompactKernel::CompactX && data.uniformPieces() != CompactData::Uniform::None)
     s.lanes = laneCount(parameters, static_cast<std::size_t>(columnBins) * data.realBytes());
   KernelParameters one = kernelParameters(ctx.device().info, data.rows(), 1);
   s.chunkRowsAll = s.lanes > 0 ? parameters.laneChunkRows : parameters.btgChunkRows;
@@ -317,13 +310,11 @@ CompactPlan::CompactPlan(Context& ctx, const CompactData& data, CompactKernel ke
   // The columns kernel's shape; VEC = 4 (16-byte loads) where every learner's rows start 16-byte aligned.
   const std::string columnOptions = " -DLANES=" + std::to_string(s.lanes) +
                                     " -DEDGE_SLOTS=" + std::to_string(edgeSlots) +
-                                    " -DVEC=" + (data.rows() % 4 == 0 ? "4" : "1") +
-                                    (s.laneMoments ? " -DLANE_MOMENTS=1" : "");
+                                    " -DVEC=" + (data.rows() % 4 == 0 ? "4" : "1");
   std::string options = buildOptions(parameters, spec, data.doublePrecision()) + columnOptions;
   const bool x = kernel != CompactKernel::Compact;  // compact_x and compact_sorted share moments and B delta
   const std::string partialName =
       s.sortedOnDevice() ? "compact_sorted_partial_local"
-      : s.laneMoments ? "compact_x_partial_lane_moments"
       : s.lanes > 0
           ? "compact_x_partial_columns"
           : (x ? "compact_x" : "compact") + std::string(parameters.gpu ? "_partial_local" : "_partial_private");
@@ -338,7 +329,7 @@ CompactPlan::CompactPlan(Context& ctx, const CompactData& data, CompactKernel ke
   }
   s.options = options;
   s.reduce = Kernel(ctx.kernel("compact_btg",
-                               s.lanes > 0 && !s.laneMoments ? "compact_x_reduce_columns"
+                               s.lanes > 0 ? "compact_x_reduce_columns"
                                : x         ? "compact_x_reduce"
                                            : "compact_reduce",
                                options));
@@ -346,7 +337,7 @@ CompactPlan::CompactPlan(Context& ctx, const CompactData& data, CompactKernel ke
   s.forward = Kernel(ctx.kernel("compact_update", x ? "compact_x_forward" : "compact_forward", options));
   s.dense = Kernel(ctx.kernel("compact_update", "compact_x_dense", options));
   s.fitted = Kernel(ctx.kernel("compact_update", "fitted_from_residual", options));
-  s.width = s.lanes > 0 && !s.laneMoments ? columnBins : x ? data.intervals() * w : data.k();
+  s.width = s.lanes > 0 ? columnBins : x ? data.intervals() * w : data.k();
   const std::size_t slots = std::max(static_cast<std::size_t>(data.learners()) * s.chunks(s.chunkRowsAll),
                                      static_cast<std::size_t>(s.chunks(s.chunkRowsOne)));
   s.partials = Buffer(ctx, slots * static_cast<std::size_t>(s.width) * data.realBytes());
@@ -357,8 +348,6 @@ CompactPlan::~CompactPlan() = default;
 CompactKernel CompactPlan::kernel() const { return impl_->kind; }
 
 int CompactPlan::lanes() const { return impl_->lanes; }
-
-bool CompactPlan::laneMoments() const { return impl_->laneMoments; }
 
 const std::string& CompactPlan::options() const { return impl_->options; }
 

@@ -101,8 +101,6 @@ class CompactPlan {
   CompactKernel kernel() const;
   // Work-items of compact_x_partial_columns, the lane-private B'g kernel; 0 where another B'g kernel runs.
   int lanes() const;
-  // Whether that kernel is compact_x_partial_lane_moments (lane-private moments) rather than the columns kernel.
-  bool laneMoments() const;
   // The build options of the plan's kernels (buildOptions plus the columns kernel's shape, and the portable atomics
   // where the driver rejected the PTX ones): other kernels of an iteration use them too, so each .cl file is built
   // once per fit.

@@ -46,8 +46,6 @@ KernelParameters kernelParameters(const ComputeDeviceInfo& device, std::size_t r
     p.lanes = lanes >= 0 ? lanes : shape.lanes;
     p.laneRows = shape.laneRows;
     p.laneRed = shape.laneRed && p.nvidiaAtomics;
-    const int moments = openClTuningFromEnvironment().laneMoments;
-    p.laneMoments = moments >= 0 ? moments == 1 : shape.laneMoments;
     const std::size_t groups = units * static_cast<std::size_t>(shape.groupsPerUnit);
     p.laneChunkRows = roundUp(std::clamp<std::size_t>(work / groups, 8192, 65536), 32 * 8);
     p.reduceGroupSize = 64;

@@ -54,7 +54,6 @@ std::string OpenClTuning::describe() const {
   const auto add = [&out](const std::string& item) { out += (out.empty() ? "" : " ") + item; };
   if (refreshInterval >= 0) add("GAMBOOST_OPENCL_REFRESH=" + std::to_string(refreshInterval));
   if (compactLanes >= 0) add("GAMBOOST_COMPACT_LANES=" + std::to_string(compactLanes));
-  if (laneMoments >= 0) add("GAMBOOST_LANE_MOMENTS=" + std::to_string(laneMoments));
   if (!kernelDefines.empty()) add("GAMBOOST_KERNEL_DEFINES=" + kernelDefines);
   if (!crossFill.empty()) add("GAMBOOST_CROSS_FILL=" + crossFill);
   if (shardRows >= 0) add("GAMBOOST_SHARD_ROWS=" + std::to_string(shardRows));
@@ -76,8 +75,6 @@ OpenClTuning openClTuningFromEnvironment() {
       throw InputError("GAMBOOST_COMPACT_LANES: " + std::to_string(t.compactLanes) +
                        " is not 0 or a power of two up to 256");
   }
-  if (const char* moments = std::getenv("GAMBOOST_LANE_MOMENTS"); moments && *moments)
-    t.laneMoments = zeroOrOne("GAMBOOST_LANE_MOMENTS", false) ? 1 : 0;
   if (const char* defines = std::getenv("GAMBOOST_KERNEL_DEFINES"); defines && *defines) {
     t.kernelDefines = defines;
     checkDefines(t.kernelDefines);

@@ -4,8 +4,6 @@
 //   GAMBOOST_OPENCL_REFRESH   iterations between exact B'g passes with the cross-product cache; 0 turns the cache off
 //   GAMBOOST_COMPACT_LANES    work-group size of compact_x's lane-private kernel (a power of two up to 256);
 //                             0 selects the atomics kernel instead
-//   GAMBOOST_LANE_MOMENTS     1 | 0: compact_x's lane kernel keeps moments (float, degree 3) or columns; unset: the
-//                             device's tuning entry (columns without one)
 //   GAMBOOST_KERNEL_DEFINES   extra -DNAME[=VALUE] options for the compact kernels' builds
 //   GAMBOOST_CROSS_FILL       sorted | atomics: the GPU cross-product cache fill (opencl/CrossFill.hpp)
 //   GAMBOOST_FUSED_SELECT     1 (default) | 0: the GPU cached scheme's solve and select in one launch or in two
@@ -20,7 +18,6 @@ namespace gb::ocl {
 struct OpenClTuning {
   int refreshInterval = -1;  // -1: the backend's default (50)
   int compactLanes = -1;     // -1: the kernel table's default (32 on GPUs)
-  int laneMoments = -1;      // -1: the tuning entry's choice; 0 or 1 from GAMBOOST_LANE_MOMENTS
   std::string kernelDefines;
   std::string crossFill;     // "": the default (sorted where it applies); "sorted" or "atomics"
   long long shardRows = -1;  // -1: no cap; else at most this many rows per shard of the sharded backend

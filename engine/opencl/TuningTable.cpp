@@ -50,14 +50,13 @@ nlohmann::json TuningEntry::toJson() const {
           {"lane_rows", lanes.laneRows},
           {"lane_red", lanes.laneRed},
           {"groups_per_unit", lanes.groupsPerUnit},
-          {"lane_moments", lanes.laneMoments},
           {"measured", measured}};
 }
 
 TuningEntry TuningEntry::fromJson(const nlohmann::json& j) {
   jf::rejectUnknownKeys(j,
                         {"device", "compute_units", "global_memory_bytes", "lanes", "lane_rows", "lane_red",
-                         "groups_per_unit", "lane_moments", "measured"},
+                         "groups_per_unit", "measured"},
                         "");
   TuningEntry e;
   e.device = jf::text(jf::member(j, "device", ""), "device");
@@ -71,10 +70,6 @@ TuningEntry TuningEntry::fromJson(const nlohmann::json& j) {
   e.lanes.laneRed = red.get<bool>();
   e.lanes.groupsPerUnit =
       static_cast<int>(jf::integer(jf::member(j, "groups_per_unit", ""), "groups_per_unit", 1, 1024));
-  if (const auto it = j.find("lane_moments"); it != j.end()) {  // optional: entries written before it existed
-    if (!it->is_boolean()) jf::fail("lane_moments", "must be true or false, got " + jf::describe(*it));
-    e.lanes.laneMoments = it->get<bool>();
-  }
   if (const auto it = j.find("measured"); it != j.end()) e.measured = jf::text(*it, "measured");
   return e;
 }

@@ -10,18 +10,15 @@ struct LaneTuning {
   int laneRows = 8;        // rows per lane and block in flight (LANE_ROWS)
   bool laneRed = false;    // column adds as NVIDIA red.shared instructions (LANE_RED)
   int groupsPerUnit = 16;  // groups per compute unit when the rows allow (sets the chunk size)
-  bool laneMoments = false;  // float, degree 3: lane-private moments, compact_x_partial_lane_moments (LANE_MOMENTS)
   bool operator==(const LaneTuning& o) const {
-    return lanes == o.lanes && laneRows == o.laneRows && laneRed == o.laneRed && groupsPerUnit == o.groupsPerUnit &&
-           laneMoments == o.laneMoments;
+    return lanes == o.lanes && laneRows == o.laneRows && laneRed == o.laneRed && groupsPerUnit == o.groupsPerUnit;
   }
 };
 
-// "lanes32-rows8-red0-groups16" ("...-moments" with lane moments): how the shape is named in reports.
+// "lanes32-rows8-red0-groups16": how the shape is named in reports.
 inline std::string laneShapeLabel(const LaneTuning& t) {
   return "lanes" + std::to_string(t.lanes) + "-rows" + std::to_string(t.laneRows) + "-red" +
-         std::to_string(t.laneRed ? 1 : 0) + "-groups" + std::to_string(t.groupsPerUnit) +
-         (t.laneMoments ? "-moments" : "");
+         std::to_string(t.laneRed ? 1 : 0) + "-groups" + std::to_string(t.groupsPerUnit);
 }
 
 }  // namespace gb

@@ -85,12 +85,11 @@ void referenceBtg(const Problem& p, int j, std::vector<double>* c, std::vector<d
 }
 
 // lanes: the GPU variant's compact_x kernel, 0 for local atomics, 32 for lane-private columns.
-KernelParameters parametersFor(bool gpuVariant, int lanes, bool moments, const Device& device, std::size_t n) {
+KernelParameters parametersFor(bool gpuVariant, int lanes, const Device& device, std::size_t n) {
   ComputeDeviceInfo info = device.info;
   info.type = gpuVariant ? "GPU" : "CPU";
   KernelParameters params = kernelParameters(info, n, 3);
   params.lanes = lanes;
-  params.laneMoments = moments;
   params.nvidiaAtomics = gpuVariant && params.nvidiaAtomics && device.info.type == "GPU";
   // Batched groups over two sorted chunks (compact_sorted's loop) while per-learner launches take one.
   if (gpuVariant) params.btgChunkRows = 2 * kSortChunkRows;
@@ -118,28 +117,20 @@ void TestCompactKernels::matchesReference_data() {
   QTest::addColumn<bool>("gpuVariant");
   QTest::addColumn<int>("lanes");
   QTest::addColumn<bool>("clamped");
-  QTest::addColumn<bool>("moments");
   QTest::addColumn<quint64>("seed");
   // Each row is one program build per kernel file (about 1 s on a cold PoCL cache): few, but covering k = 5, 16,
   // 64, both precisions and both variants.
   // The lanes rows cover compact_x_partial_columns' shapes: edge slots (clamped) or not, 16-byte loads (rows a
   // multiple of 4) or not, float (conversion-free locate) and double, degree 2 and 3.
-  QTest::newRow("k5 float cpu n1000") << 1000 << 1 << 3 << false << false << 0 << true << false << quint64(101);
-  QTest::newRow("k16 double cpu n4099") << 4099 << 12 << 3 << true << false << 0 << true << false << quint64(102);
-  QTest::newRow("k64 float cpu n4099") << 4099 << 60 << 3 << false << false << 0 << true << false << quint64(103);
-  QTest::newRow("k16 float gpu lanes clamped n9001") << 9001 << 12 << 3 << false << true << 32 << true << false << quint64(104);
-  QTest::newRow("k64 float gpu lanes n70000") << 70000 << 60 << 3 << false << true << 32 << false << false << quint64(107);
-  QTest::newRow("k64 double gpu lanes clamped n1000") << 1000 << 60 << 3 << true << true << 32 << true << false << quint64(105);
-  QTest::newRow("k5 double gpu lanes deg2 n4099") << 4099 << 2 << 2 << true << true << 32 << false << false << quint64(106);
-  QTest::newRow("k16 float gpu atomics n9001") << 9001 << 12 << 3 << false << true << 0 << true << false << quint64(108);
-  QTest::newRow("k64 double gpu atomics n1000") << 1000 << 60 << 3 << true << true << 0 << true << false << quint64(109);
-  // compact_x_partial_lane_moments: float and cubic only (a double or degree-2 row asking for it gets columns).
-  QTest::newRow("k64 float gpu lane moments n70000") << 70000 << 60 << 3 << false << true << 32 << false << true
-                                                     << quint64(110);
-  QTest::newRow("k16 float gpu lane moments clamped n9001") << 9001 << 12 << 3 << false << true << 32 << true << true
-                                                            << quint64(111);
-  QTest::newRow("k16 double gpu lane moments asked n4099") << 4099 << 12 << 3 << true << true << 32 << false << true
-                                                           << quint64(112);
+  QTest::newRow("k5 float cpu n1000") << 1000 << 1 << 3 << false << false << 0 << true << quint64(101);
+  QTest::newRow("k16 double cpu n4099") << 4099 << 12 << 3 << true << false << 0 << true << quint64(102);
+  QTest::newRow("k64 float cpu n4099") << 4099 << 60 << 3 << false << false << 0 << true << quint64(103);
+  QTest::newRow("k16 float gpu lanes clamped n9001") << 9001 << 12 << 3 << false << true << 32 << true << quint64(104);
+  QTest::newRow("k64 float gpu lanes n70000") << 70000 << 60 << 3 << false << true << 32 << false << quint64(107);
+  QTest::newRow("k64 double gpu lanes clamped n1000") << 1000 << 60 << 3 << true << true << 32 << true << quint64(105);
+  QTest::newRow("k5 double gpu lanes deg2 n4099") << 4099 << 2 << 2 << true << true << 32 << false << quint64(106);
+  QTest::newRow("k16 float gpu atomics n9001") << 9001 << 12 << 3 << false << true << 0 << true << quint64(108);
+  QTest::newRow("k64 double gpu atomics n1000") << 1000 << 60 << 3 << true << true << 0 << true << quint64(109);
 }
 
 void TestCompactKernels::matchesReference() {
@@ -150,7 +141,6 @@ void TestCompactKernels::matchesReference() {
   QFETCH(bool, gpuVariant);
   QFETCH(int, lanes);
   QFETCH(bool, clamped);
-  QFETCH(bool, moments);
   QFETCH(quint64, seed);
   qInfo("seed %llu", static_cast<unsigned long long>(seed));
   const Device device = testDevice();
@@ -167,7 +157,7 @@ void TestCompactKernels::matchesReference() {
     return 1e-12 + 8 * 2.2e-16 * largest / p.bases[j].spacing();
   };
   CompactData data(ctx, p.basisPointers(), p.xPointers(), p.n, isDouble, true, true);
-  const KernelParameters params = parametersFor(gpuVariant, lanes, moments, device, p.n);
+  const KernelParameters params = parametersFor(gpuVariant, lanes, device, p.n);
   Buffer g = upload(ctx, p.g, isDouble);
 
   std::vector<std::vector<double>> cRef(L), scaleStored(L), scaleX(L);
@@ -176,10 +166,7 @@ void TestCompactKernels::matchesReference() {
   for (CompactKernel kind : {CompactKernel::CompactX, CompactKernel::Compact, CompactKernel::Sorted}) {
     const QByteArray name = QByteArray::fromStdString(toString(kind));
     CompactPlan plan(ctx, data, kind, params);
-    if (kind == CompactKernel::CompactX) {  // the kernel this row is about runs
-      QCOMPARE(plan.lanes(), lanes);
-      QCOMPARE(plan.laneMoments(), moments && !isDouble);
-    }
+    if (kind == CompactKernel::CompactX) QCOMPARE(plan.lanes(), lanes);  // the kernel this row is about runs
     const auto& scale = kind == CompactKernel::Compact ? scaleStored : scaleX;
     // Batched B'g.
     Buffer all(ctx, static_cast<std::size_t>(L * k) * data.realBytes());

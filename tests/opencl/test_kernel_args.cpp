@@ -142,9 +142,6 @@ class TestKernelArgs : public QObject {
     Kernel columns(ctx.kernel("compact_btg", "compact_x_partial_columns", q.plan->options() + " -DLANES=32"));
     const Buffer any(ctx, 64);
     QCOMPARE((CompactXPartialArgs{0, 0, 0, {}, {}, {}, &any, {}}.bind(columns)), declaredArgs(columns));
-    Kernel moments(
-        ctx.kernel("compact_btg", "compact_x_partial_lane_moments", q.plan->options() + " -DLANES=32 -DLANE_MOMENTS=1"));
-    QCOMPARE((CompactXPartialArgs{0, 0, 0, {}, {}, {}, &any, {}}.bind(moments)), declaredArgs(moments));
     Kernel reduceColumns(ctx.kernel("compact_btg", "compact_x_reduce_columns", q.plan->options() + " -DLANES=32"));
     QCOMPARE(CompactXReduceArgs{}.bind(reduceColumns), declaredArgs(reduceColumns));
   }
