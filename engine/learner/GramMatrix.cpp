@@ -43,10 +43,10 @@ CovariateScan scanCovariate(const double* x, std::size_t n) {
   double anyBad = 0.0;
   for (double b : bad) anyBad += b;
   if (anyBad != 0.0 || std::isnan(anyBad))
-    for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t i = 0; i < n && !scan.hasNaN; ++i)
       if (!std::isfinite(x[i])) {
-        scan.firstNonFinite = i;
-        break;
+        scan.firstNonFinite = std::min(scan.firstNonFinite, i);
+        scan.hasNaN = std::isnan(x[i]);
       }
   return scan;
 }

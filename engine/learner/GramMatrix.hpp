@@ -11,8 +11,9 @@ namespace gb {
 struct CovariateScan {
   double lo = 0.0, hi = 0.0;   // min and max over the finite values
   std::size_t firstNonFinite;  // the first row holding inf or NaN, or n when there is none
+  bool hasNaN = false;         // some row holds a NaN (a missing value)
 };
-// min, max and the first non-finite row of x[0..n), n > 0.
+// min, max, the first non-finite row of x[0..n) and whether a NaN is among them, n > 0.
 CovariateScan scanCovariate(const double* x, std::size_t n);
 
 // G = B'WB from the compact basis, in one pass over x (no dense B); w null means unweighted. Accumulated per

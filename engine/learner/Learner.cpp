@@ -97,9 +97,12 @@ void checkSplineRows(const std::string& name, std::size_t rows, int k) {
 
 namespace {
 
-void checkCovariate(const std::string& name, const std::vector<double>& x, const SplineSpec& spec, double* lo,
-                    double* hi) {
-  const CovariateScan scan = x.empty() ? CovariateScan{0.0, 0.0, 0} : scanCovariate(x.data(), x.size());
+// `known`: the column's scan from the model frame's pass, or null to scan x here.
+void checkCovariate(const std::string& name, const std::vector<double>& x, const CovariateScan* known,
+                    const SplineSpec& spec, double* lo, double* hi) {
+  const CovariateScan scan = known       ? *known
+                             : x.empty() ? CovariateScan{0.0, 0.0, 0}
+                                         : scanCovariate(x.data(), x.size());
   if (scan.firstNonFinite < x.size())
     throw InputError(nonFiniteMessage(name, LearnerType::Spline, scan.firstNonFinite));
   checkSplineRange(name, scan.lo, scan.hi, spec);
@@ -108,9 +111,9 @@ void checkCovariate(const std::string& name, const std::vector<double>& x, const
 }
 
 Learner buildSpline(const std::string& name, int column, const std::vector<double>& x, const double* w,
-                    const ModelSettings& settings) {
+                    const ModelSettings& settings, const CovariateScan* known = nullptr) {
   double lo = 0.0, hi = 0.0;
-  checkCovariate(name, x, settings.spline, &lo, &hi);
+  checkCovariate(name, x, known, settings.spline, &lo, &hi);
   SplineBasis basis(lo, hi, settings.spline);
   const int k = basis.numColumns();
   checkSplineRows(name, x.size(), k);
@@ -155,7 +158,8 @@ std::vector<Learner> buildLearners(const ModelFrame& frame, const ModelSettings&
     if (specs[j].type == LearnerType::Linear) return buildLinear(name, c, x, w, settings);
     if (specs[j].type == LearnerType::Factor)
       return buildFactor(name, c, x, data.levelsOf(static_cast<std::size_t>(c)), w, settings);
-    return buildSpline(name, c, x, w, settings);
+    const auto scan = frame.columnScans.find(name);
+    return buildSpline(name, c, x, w, settings, scan == frame.columnScans.end() ? nullptr : &scan->second);
   });
 }
 

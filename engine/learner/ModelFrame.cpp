@@ -95,17 +95,6 @@ void checkWeights(const Dataset& data, const ModelSettings& s) {
   }
 }
 
-// Whether x holds a NaN (a missing value): branch-free over lanes, so the loop vectorises.
-bool hasMissing(const std::vector<double>& x) {
-  constexpr std::size_t kLanes = 8;
-  std::array<int, kLanes> nan{};
-  const std::size_t whole = x.size() / kLanes * kLanes;
-  for (std::size_t i = 0; i < whole; i += kLanes)
-    for (std::size_t k = 0; k < kLanes; ++k) nan[k] |= x[i + k] != x[i + k] ? 1 : 0;
-  for (std::size_t i = whole; i < x.size(); ++i) nan[0] |= x[i] != x[i] ? 1 : 0;
-  return std::any_of(nan.begin(), nan.end(), [](int v) { return v != 0; });
-}
-
 // keptRows (as input rows) of this process's rows; per used column, its rows missing there. --missing fail throws for
 // the first missing value.
 std::vector<std::size_t> keepComplete(const Dataset& data, const ModelSettings& s, const std::vector<std::string>& used,
@@ -116,14 +105,22 @@ std::vector<std::size_t> keepComplete(const Dataset& data, const ModelSettings& 
   std::vector<std::size_t> perColumn(used.size(), 0);
   f.keptRows.clear();
   // One vectorised pass per column, the columns across the cores (8 GB at n = 1e7, p = 100: one core alone took
-  // most of a second).
+  // most of a second). It also finds each column's range and first non-finite row, which the learners reuse.
   int missing = 0;
   const auto columnCount = static_cast<std::ptrdiff_t>(cols.size());
+  std::vector<CovariateScan> scans(cols.size(), CovariateScan{0.0, 0.0, 0});
 #pragma omp parallel for schedule(dynamic, 1) reduction(| : missing)
-  for (std::ptrdiff_t u = 0; u < columnCount; ++u) missing |= hasMissing(*cols[static_cast<std::size_t>(u)]) ? 1 : 0;
+  for (std::ptrdiff_t u = 0; u < columnCount; ++u) {
+    const std::vector<double>& x = *cols[static_cast<std::size_t>(u)];
+    if (x.empty()) continue;
+    scans[static_cast<std::size_t>(u)] = scanCovariate(x.data(), x.size());
+    missing |= scans[static_cast<std::size_t>(u)].hasNaN ? 1 : 0;
+  }
   if (missing == 0) {
     f.keptRows.resize(n);  // the common case, found by one vectorised pass per column
     std::iota(f.keptRows.begin(), f.keptRows.end(), data.firstRow);
+    for (std::size_t u = 0; u < cols.size(); ++u)
+      if (!cols[u]->empty()) f.columnScans.emplace(used[u], scans[u]);
     return perColumn;
   }
   for (std::size_t i = 0; i < n; ++i) {
@@ -255,6 +252,7 @@ ModelFrame buildModelFrame(std::shared_ptr<const Dataset> data, const ModelSetti
   checkTogether(group, [&] { checkWeights(*data, settings); });
   omitMissing(data, settings, f, group);
   f.data = codeFactors(usedRows(data, settings, f), f, group);
+  for (const std::string& name : f.factors) f.columnScans.erase(name);  // recoded: their scans no longer hold
   codeResponse(*f.data, settings, f, group);
   if (!settings.weights.empty()) {
     f.weights = f.data->column(settings.weights);

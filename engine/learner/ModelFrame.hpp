@@ -2,12 +2,14 @@
 // The model frame of a fit (R's model.frame + na.omit): which columns are the response, the weights and each kind
 // of learner; the rows a fit uses; the response coded for the family. Everything after it (knots, lambdas, the
 // offset) sees only the used rows.
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "common/ShardReducer.hpp"
 #include "data/Dataset.hpp"
+#include "learner/GramMatrix.hpp"
 #include "settings/ModelSettings.hpp"
 
 namespace gb {
@@ -23,6 +25,9 @@ struct ModelFrame {
   // Rows of the input and rows used, over all processes of a distributed fit (this process holds keptRows of them).
   std::size_t inputRows = 0, usedRows = 0;
   std::vector<std::pair<std::string, std::size_t>> omittedByColumn;  // rows missing per used column (> 0 only)
+  // Range and finiteness of each used column over the used rows, from the missing-value pass, so that the learners
+  // do not read x again for them; filled only where no row was omitted (the scans are of the input's rows).
+  std::map<std::string, CovariateScan> columnScans;
   std::size_t omittedRows() const { return inputRows - usedRows; }
   // "airquality.csv: 42 of 153 rows omitted for missing values (Ozone 37, Solar.R 7)", or "" when none.
   std::string omissionNote() const;

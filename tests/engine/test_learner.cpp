@@ -5,6 +5,7 @@
 
 #include "common/Error.hpp"
 #include "learner/Learner.hpp"
+#include "learner/ModelFrame.hpp"
 #include "support/DenseReference.hpp"
 #include "support/TestSupport.hpp"
 
@@ -31,6 +32,8 @@ class TestLearner : public QObject {
   void unpenalisedSingularGramUsesPseudoInverse();
   void keepsLearnerOrder();
   void errorsNameTheLearner();
+  void scanFindsNaNAndFirstNonFinite();
+  void frameScansStandInForTheLearnersOwn();
 };
 
 void TestLearner::gramMatchesDenseBasis_data() {
@@ -183,6 +186,63 @@ void TestLearner::errorsNameTheLearner() {
   s = ModelSettings{};
   s.learners = {"x2"};
   QCOMPARE(inputErrorOf([&] { buildLearners(*data, s); }), QStringLiteral("learner 'x2': non-finite value at row 18"));
+}
+
+void TestLearner::scanFindsNaNAndFirstNonFinite() {
+  const double inf = HUGE_VAL, nan = std::nan("");
+  const std::vector<double> clean{3.0, -1.0, 2.0, 7.5, 0.0, 1.0, 2.0, 3.0, 4.0, -2.0};
+  CovariateScan s = scanCovariate(clean.data(), clean.size());
+  QCOMPARE(s.lo, -2.0);
+  QCOMPARE(s.hi, 7.5);
+  QCOMPARE(s.firstNonFinite, clean.size());
+  QVERIFY(!s.hasNaN);
+  // An inf alone is not missing; a NaN anywhere is, whatever comes first (rows past the 8 lanes included).
+  std::vector<double> x = clean;
+  x[9] = -inf;
+  s = scanCovariate(x.data(), x.size());
+  QCOMPARE(s.firstNonFinite, std::size_t(9));
+  QVERIFY(!s.hasNaN);
+  x[2] = inf;
+  x[6] = nan;
+  s = scanCovariate(x.data(), x.size());
+  QCOMPARE(s.firstNonFinite, std::size_t(2));
+  QVERIFY(s.hasNaN);
+  x = clean;
+  x[1] = nan;
+  x[4] = inf;
+  s = scanCovariate(x.data(), x.size());
+  QCOMPARE(s.firstNonFinite, std::size_t(1));
+  QVERIFY(s.hasNaN);
+}
+
+// The model frame's missing-value pass also scans each column, and the learners take its range instead of reading x
+// again: the same knots and Gram as learners that scan for themselves, and the same message for an inf.
+void TestLearner::frameScansStandInForTheLearnersOwn() {
+  auto data = gbtest::makeSmoothData(300, 4, 12);
+  ModelSettings s;
+  const ModelFrame frame = buildModelFrame(data, s);
+  QCOMPARE(frame.columnScans.size(), std::size_t(5));  // y and x1..x4
+  const std::vector<Learner> fromFrame = buildLearners(frame, s, nullptr);
+  const std::vector<Learner> own = buildLearners(*data, s);
+  QCOMPARE(fromFrame.size(), own.size());
+  for (std::size_t j = 0; j < own.size(); ++j) {
+    const auto& x = data->columns[static_cast<std::size_t>(own[j].column)];
+    QCOMPARE(frame.columnScans.at(own[j].name).lo, *std::min_element(x.begin(), x.end()));
+    QCOMPARE(frame.columnScans.at(own[j].name).hi, *std::max_element(x.begin(), x.end()));
+    QCOMPARE(fromFrame[j].basis.lo(), own[j].basis.lo());
+    QCOMPARE(fromFrame[j].basis.hi(), own[j].basis.hi());
+    QCOMPARE(fromFrame[j].gram, own[j].gram);
+  }
+  // A missing value omits its row: no scans (they would include it), and the learners scan the used rows.
+  auto gap = gbtest::makeSmoothData(300, 4, 12);
+  gap->columns[3][40] = std::nan("");
+  QVERIFY(buildModelFrame(gap, s).columnScans.empty());
+  // An inf is not missing: the frame keeps every row, and the learner built from its scan names the row.
+  data->columns[2][117] = -HUGE_VAL;
+  const ModelFrame withInf = buildModelFrame(data, s);
+  QCOMPARE(withInf.columnScans.at("x2").firstNonFinite, std::size_t(117));
+  QCOMPARE(inputErrorOf([&] { buildLearners(withInf, s, nullptr); }),
+           QStringLiteral("learner 'x2': non-finite value at row 118"));
 }
 
 QTEST_APPLESS_MAIN(TestLearner)
