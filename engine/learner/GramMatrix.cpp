@@ -18,6 +18,7 @@ constexpr int kLanes = 8;
 // Rows per block of the Gram pass: interval and local coordinate for a block first (vectorised, with the division
 // of SplineBasis::evaluateFast), then the power sums row by row.
 constexpr std::size_t kGramBlock = 2048;
+constexpr std::size_t kRowsPerLine = 8;  // doubles in a 64-byte cache line
 
 }  // namespace
 
@@ -90,8 +91,15 @@ void powerSums(const SplineBasis& basis, const double* x, std::size_t n, const d
       u[r] = t - c;
     }
     const double* w = weights ? weights + begin : nullptr;
+    // The next block's x (and w) is fetched while this one's sums are added, so that the memory stream and the adds
+    // overlap (the locate loop alone waits on memory): 1.9 -> 1.45 ns a row on one core of the 2-core machine.
+    const bool nextBlock = begin + 2 * kGramBlock <= n;
     std::size_t r = 0;
     for (; r + 1 < rows; r += 2) {
+      if (nextBlock && r % kRowsPerLine == 0) {
+        __builtin_prefetch(xb + kGramBlock + r);
+        if (w) __builtin_prefetch(w + kGramBlock + r);
+      }
       add(sums + q[r] * M, w ? w[r] : 1.0, u[r]);
       add(s1 + q[r + 1] * M, w ? w[r + 1] : 1.0, u[r + 1]);
     }
