@@ -40,9 +40,10 @@ class Booster {
   Booster(std::shared_ptr<const Dataset> data, ModelSettings settings, std::unique_ptr<Backend> backend,
           ShardReducer* group = nullptr);
   // A resampling fold's fit (mboost's cvrisk): weights `fold` (one per input row, learner/ModelFrame.hpp applyFold),
-  // the offset and every lambda from them, knots from all used rows, path().risk the out-of-bag risk.
+  // the offset and every lambda from them, knots from all used rows, path().risk the out-of-bag risk. allRows: the
+  // model frame of every used row (buildModelFrame(data, settings)), built once for all folds; null builds it here.
   Booster(std::shared_ptr<const Dataset> data, ModelSettings settings, std::unique_ptr<Backend> backend,
-          const std::vector<double>& fold, const std::string& foldName);
+          const std::vector<double>& fold, const std::string& foldName, const ModelFrame* allRows = nullptr);
   // fit --holdout (compute/Holdout.hpp): a fold's fit that holds out a share of the used rows; path().risk stays the
   // fit's own risk over the rows it is fitted on, heldOut() follows the held-out rows' risk.
   Booster(std::shared_ptr<const Dataset> data, ModelSettings settings, std::unique_ptr<Backend> backend,

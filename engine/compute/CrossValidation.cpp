@@ -5,6 +5,7 @@
 #include <cmath>
 #include <exception>
 #include <numeric>
+#include <optional>
 #include <random>
 
 #include "common/Error.hpp"
@@ -54,7 +55,8 @@ std::string foldMessage(int b, const std::string& what, const std::string& label
 
 // Sets up folds [begin, end) (in parallel: each fold's Gram and lambdas are its own) with problem-capturing backends.
 std::vector<std::unique_ptr<Booster>> setUpFolds(const std::shared_ptr<const Dataset>& data,
-                                                 const ModelSettings& settings, const std::string& label,
+                                                 const ModelSettings& settings, const ModelFrame& allRows,
+                                                 const std::string& label,
                                                  const std::vector<std::vector<double>>& weights, int begin,
                                                  std::vector<ProblemCapture*>& captures) {
   std::vector<std::unique_ptr<Booster>> boosters(weights.size());
@@ -69,7 +71,7 @@ std::vector<std::unique_ptr<Booster>> setUpFolds(const std::shared_ptr<const Dat
       auto capture = std::make_unique<ProblemCapture>();
       captures[i] = capture.get();
       boosters[i] = std::make_unique<Booster>(data, settings, std::move(capture), weights[i],
-                                              label + " " + std::to_string(b + 1));
+                                              label + " " + std::to_string(b + 1), &allRows);
     } catch (const InputError& e) {
       errors[i] = std::make_exception_ptr(InputError(foldMessage(b, e.what(), label)));
     } catch (...) {
@@ -187,6 +189,10 @@ bool runFoldsBatched(const std::shared_ptr<const Dataset>& data, const ModelSett
   if (size <= 0) return false;
   using Clock = std::chrono::steady_clock;
   auto since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
+  // Every fold's frame is this one with the fold's weights: the missing-value and range pass runs once.
+  const auto framing = Clock::now();
+  const ModelFrame allRows = buildModelFrame(data, settings);
+  if (run.setupSeconds) *run.setupSeconds += since(framing);
   for (int begin = 0; begin < run.count; begin += size) {
     if (run.keepGoing && !run.keepGoing()) return true;
     const int end = std::min(run.count, begin + size);
@@ -195,7 +201,7 @@ bool runFoldsBatched(const std::shared_ptr<const Dataset>& data, const ModelSett
     for (int b = begin; b < end; ++b) weights.push_back(run.weightsOf(b));
     std::vector<ProblemCapture*> captures;
     const std::vector<std::unique_ptr<Booster>> boosters =
-        setUpFolds(data, settings, run.label, weights, begin, captures);
+        setUpFolds(data, settings, allRows, run.label, weights, begin, captures);
     std::vector<BoostProblem> problems;
     for (const ProblemCapture* c : captures) problems.push_back(c->problem);
     const std::unique_ptr<FoldBatch> batch = backend.prepareFolds(problems);
@@ -252,9 +258,11 @@ CvResult crossValidate(std::shared_ptr<const Dataset> data, const ModelSettings&
     const std::unique_ptr<Backend> backend = makeBackend();
     batched = crossValidateBatched(data, settings, folds, *backend, result);
   }
+  std::optional<ModelFrame> allRows;  // the folds' shared frame (see runFoldsBatched)
+  if (!batched && count > 0) allRows.emplace(buildModelFrame(data, settings));
   forEachFold(batched ? 0 : count, parallelFolds, "fold", [&](int b) {
     const auto i = static_cast<std::size_t>(b);
-    Booster booster(data, settings, makeBackend(), folds.weights[i], "fold " + std::to_string(b + 1));
+    Booster booster(data, settings, makeBackend(), folds.weights[i], "fold " + std::to_string(b + 1), &*allRows);
     booster.run(settings.mstop);
     result.risk[i] = booster.path().risk;
   });

@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cmath>
 #include <mutex>
+#include <optional>
 
 #include "common/Error.hpp"
 #include "family/FamilyFunctions.hpp"
@@ -128,6 +129,8 @@ std::optional<EffectBands> effectBands(std::shared_ptr<const Dataset> data, cons
     batched = runFoldsBatched(data, fitted.settings(), *backend, run);
   }
   BandSampler sampler(fitted.frame(), seed);
+  std::optional<ModelFrame> allRows;  // every refit's frame with its weights (the pass over x runs once)
+  if (!batched && replicates > 0) allRows.emplace(buildModelFrame(data, fitted.settings()));
   int drawn = 0;
   // Replicate b is the b-th sample drawn, whichever thread draws it, so the bands do not depend on the threads.
   forEachFold(batched ? 0 : replicates, parallel, "bootstrap", [&](int) {
@@ -141,7 +144,7 @@ std::optional<EffectBands> effectBands(std::shared_ptr<const Dataset> data, cons
     }
     const std::string name = "bootstrap " + std::to_string(b + 1);
     try {
-      Booster refit(data, fitted.settings(), makeBackend(), weights, name);
+      Booster refit(data, fitted.settings(), makeBackend(), weights, name, &*allRows);
       refit.run(mstop, [&](const Booster&) { return keepGoing(); });
       if (refit.iteration() < mstop) return;
       store(b, refit.coefficients());
