@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "common/Error.hpp"
+#include "common/SystemResources.hpp"
 #include "opencl/KernelArgs.hpp"
 #include "opencl/StagedUpload.hpp"
 
@@ -133,7 +134,8 @@ CompactData::CompactData(Context& ctx, const std::vector<const SplineBasis*>& ba
 }
 
 // Per learner and chunk of kSortChunkRows rows: a counting sort of the rows by interval, with the interval and
-// u computed in double exactly as the CPU backend locates rows.
+// u computed in double exactly as the CPU backend locates rows. Learners are sorted on all cores, a block of them at
+// a time (one per core), and written in order (it was one learner after another: 0.88 s at n = 1e6, p = 100).
 void CompactData::uploadSorted(Context& ctx, const std::vector<const SplineBasis*>& bases,
                                const std::vector<const double*>& x) {
   const std::size_t L = bases.size(), chunks = (rows_ + sortChunk_ - 1) / sortChunk_;
@@ -141,31 +143,50 @@ void CompactData::uploadSorted(Context& ctx, const std::vector<const SplineBasis
   order_ = Buffer(ctx, L * rows_ * sizeof(cl_ushort), CL_MEM_READ_ONLY);
   sortedU_ = Buffer(ctx, L * rows_ * realBytes(), CL_MEM_READ_ONLY);
   starts_ = Buffer(ctx, L * chunks * width * sizeof(cl_int), CL_MEM_READ_ONLY);
-  std::vector<cl_ushort> order(rows_);
-  std::vector<double> u(rows_), t(rows_);
-  std::vector<cl_int> starts(chunks * width), q(rows_);
-  for (std::size_t j = 0; j < L; ++j) {
+  struct Sorted {
+    std::vector<cl_ushort> order;
+    std::vector<double> u, t;
+    std::vector<cl_int> starts, q;
+  };
+  auto sortLearner = [&](std::size_t j, Sorted& s) {
+    s.order.resize(rows_);
+    s.u.resize(rows_);
+    s.t.resize(rows_);
+    s.q.resize(rows_);
+    s.starts.assign(chunks * width, 0);
     const double lo = bases[j]->lo(), inverse = 1.0 / bases[j]->spacing();
     for (std::size_t i = 0; i < rows_; ++i) {
-      t[i] = (x[j][i] - lo) * inverse;
-      q[i] = std::clamp(static_cast<int>(t[i]), 0, intervals_ - 1);
+      s.t[i] = (x[j][i] - lo) * inverse;
+      s.q[i] = std::clamp(static_cast<int>(s.t[i]), 0, intervals_ - 1);
     }
+    std::vector<cl_int> next(width);
     for (std::size_t c = 0; c < chunks; ++c) {
       const std::size_t begin = c * sortChunk_, end = std::min(rows_, begin + sortChunk_);
-      cl_int* first = starts.data() + c * width;
-      std::fill(first, first + width, 0);
-      for (std::size_t i = begin; i < end; ++i) ++first[q[i] + 1];
+      cl_int* first = s.starts.data() + c * width;
+      for (std::size_t i = begin; i < end; ++i) ++first[s.q[i] + 1];
       for (std::size_t b = 1; b < width; ++b) first[b] += first[b - 1];
-      std::vector<cl_int> next(first, first + width - 1);
+      std::copy(first, first + width, next.begin());
       for (std::size_t i = begin; i < end; ++i) {
-        const std::size_t at = begin + static_cast<std::size_t>(next[q[i]]++);
-        order[at] = static_cast<cl_ushort>(i - begin);
-        u[at] = t[i] - q[i];
+        const std::size_t at = begin + static_cast<std::size_t>(next[static_cast<std::size_t>(s.q[i])]++);
+        s.order[at] = static_cast<cl_ushort>(i - begin);
+        s.u[at] = s.t[i] - s.q[i];
       }
     }
-    order_.write(ctx, order.data(), rows_ * sizeof(cl_ushort), j * rows_ * sizeof(cl_ushort));
-    writeReal(ctx, sortedU_, u, j * rows_, double_);
-    starts_.write(ctx, starts.data(), starts.size() * sizeof(cl_int), j * starts.size() * sizeof(cl_int));
+  };
+  const std::size_t block = std::min(L, static_cast<std::size_t>(std::max(1, availableCores())));
+  std::vector<Sorted> sorted(block);
+  for (std::size_t j0 = 0; j0 < L; j0 += block) {
+    const auto count = static_cast<std::ptrdiff_t>(std::min(block, L - j0));
+#pragma omp parallel for schedule(dynamic, 1)
+    for (std::ptrdiff_t s = 0; s < count; ++s)
+      sortLearner(j0 + static_cast<std::size_t>(s), sorted[static_cast<std::size_t>(s)]);
+    for (std::size_t s = 0; s < static_cast<std::size_t>(count); ++s) {
+      const std::size_t j = j0 + s;
+      const Sorted& one = sorted[s];
+      order_.write(ctx, one.order.data(), rows_ * sizeof(cl_ushort), j * rows_ * sizeof(cl_ushort));
+      writeReal(ctx, sortedU_, one.u, j * rows_, double_);
+      starts_.write(ctx, one.starts.data(), one.starts.size() * sizeof(cl_int), j * one.starts.size() * sizeof(cl_int));
+    }
   }
 }
 
