@@ -51,6 +51,23 @@ void timeFolds(const std::shared_ptr<const Dataset>& data, const FitBenchOptions
   timing.cvBatched = cv.batched;
 }
 
+// One more run of the folds under a RunProfile (fit --bootstrap with --profile): the budget to stderr.
+void profiledFolds(const std::shared_ptr<const Dataset>& data, const FitBenchOptions& options,
+                   const ComputeSettings& compute, const FitTiming& timing) {
+  RunProfile profile;
+  {
+    RunProfile::Activation active(profile);
+    const ResamplingFolds folds = bootstrapFolds(data->rows(), options.bootstrap, options.seed, {});
+    const FoldBackends backends = foldBackends(compute);
+    crossValidate(data, options.model, folds, backends.make, backends.parallel);
+  }
+  profile.drain();
+  std::cerr << "profile of " << options.bootstrap << " bootstrap folds of " << timing.rows << " rows, "
+            << timing.info.backend << ":" << timing.info.kernel << ":" << timing.info.precision
+            << " (stages on several threads add up their thread-seconds)\n";
+  printProfile(std::cerr, profile, measureProfileFloors(compute), options.model.mstop);
+}
+
 }  // namespace
 
 // The paper's Gaussian response made into one the family models: binomial 0/1 (y above its median), poisson counts
@@ -145,6 +162,7 @@ FitBenchReport runFitBenchmark(const FitBenchOptions& options) {
         }
         if (options.profile) profiledFit(data, options, compute, timing);
         if (options.bootstrap > 0) timeFolds(data, options, compute, timing);
+        if (options.bootstrap > 0 && options.profile) profiledFolds(data, options, compute, timing);
         const std::vector<int>& reference =
             result.timings.size() > firstOfRows ? result.timings[firstOfRows].path : timing.path;
         timing.samePathIterations = commonPrefix(timing.path, reference);

@@ -10,6 +10,7 @@
 
 #include "common/Error.hpp"
 #include "common/Format.hpp"
+#include "common/RunProfile.hpp"
 #include "common/SystemResources.hpp"
 #include "common/Text.hpp"
 #include "compute/Booster.hpp"
@@ -191,20 +192,26 @@ bool runFoldsBatched(const std::shared_ptr<const Dataset>& data, const ModelSett
   auto since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
   // Every fold's frame is this one with the fold's weights: the missing-value and range pass runs once.
   const auto framing = Clock::now();
+  std::optional<ScopedStage> frameStage(std::in_place, "model frame");
   const ModelFrame allRows = buildModelFrame(data, settings);
+  frameStage.reset();
   if (run.setupSeconds) *run.setupSeconds += since(framing);
   for (int begin = 0; begin < run.count; begin += size) {
     if (run.keepGoing && !run.keepGoing()) return true;
     const int end = std::min(run.count, begin + size);
     const auto start = Clock::now();
+    std::optional<ScopedStage> stage(std::in_place, "folds' weights drawn");
     std::vector<std::vector<double>> weights;
     for (int b = begin; b < end; ++b) weights.push_back(run.weightsOf(b));
     std::vector<ProblemCapture*> captures;
+    stage.emplace("folds' offsets, Grams and lambdas (wall)");
     const std::vector<std::unique_ptr<Booster>> boosters =
         setUpFolds(data, settings, allRows, run.label, weights, begin, captures);
+    stage.emplace("folds' batch set-up (wall)");
     std::vector<BoostProblem> problems;
     for (const ProblemCapture* c : captures) problems.push_back(c->problem);
     const std::unique_ptr<FoldBatch> batch = backend.prepareFolds(problems);
+    stage.reset();
     if (!batch) return false;  // only the first batch can get here: the model is the same in every batch
     if (run.setupSeconds) *run.setupSeconds += since(start);
     const auto iterating = Clock::now();

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "common/Error.hpp"
+#include "common/RunProfile.hpp"
 #include "compute/FoldDesign.hpp"
 #include "opencl/FamilyKernels.hpp"
 #include "opencl/FoldKernelArgs.hpp"
@@ -172,7 +173,10 @@ FoldPath::FoldPath(Context& ctx, const std::vector<BoostProblem>& folds, const D
     bases.push_back(&(*first.learners)[j].basis);
     x.push_back(first.covariates[j]->data());
   }
-  s.data = std::make_unique<CompactData>(ctx, bases, x, s.n, s.isDouble, false, true, kFoldChunkRows);
+  {
+    const ScopedStage timed("x and its rows sorted by interval, uploaded");
+    s.data = std::make_unique<CompactData>(ctx, bases, x, s.n, s.isDouble, false, true, kFoldChunkRows);
+  }
   s.params = kernelParameters(ctx.device().info, s.n, s.L);
   if (options.forceGpuKernels && !s.params.gpu) {
     ComputeDeviceInfo gpu = ctx.device().info;
@@ -182,7 +186,10 @@ FoldPath::FoldPath(Context& ctx, const std::vector<BoostProblem>& folds, const D
   }
   s.chooseShape(ctx.device().info.computeUnits, bases.front()->degree());
   s.buildKernels(bases.front()->spec(), first.family.family);
-  s.uploadFolds(folds);
+  {
+    const ScopedStage timed("folds' rows (w, o, mu, w u), P and Q, uploaded");
+    s.uploadFolds(folds);
+  }
   const std::size_t fl = s.F * static_cast<std::size_t>(s.L);
   s.c = Buffer(ctx, fl * s.k * s.realBytes());
   s.delta = Buffer(ctx, fl * s.k * s.realBytes());
