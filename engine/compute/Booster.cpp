@@ -55,6 +55,17 @@ Booster::Booster(std::shared_ptr<const Dataset> data, ModelSettings settings, st
 }
 
 Booster::Booster(std::shared_ptr<const Dataset> data, ModelSettings settings, std::unique_ptr<Backend> backend,
+                 ModelFrame foldFrame)
+    : settings_(std::move(settings)), data_(std::move(data)) {
+  const auto start = Clock::now();
+  if (!data_) throw InputError("no data");
+  settings_.validate();
+  frame_ = std::move(foldFrame);
+  setUp(std::move(backend));
+  setupSeconds_ = secondsSince(start);
+}
+
+Booster::Booster(std::shared_ptr<const Dataset> data, ModelSettings settings, std::unique_ptr<Backend> backend,
                  const HoldoutSpec& holdout)
     : settings_(std::move(settings)), data_(std::move(data)) {
   const auto start = Clock::now();

@@ -44,6 +44,9 @@ class Booster {
   // model frame of every used row (buildModelFrame(data, settings)), built once for all folds; null builds it here.
   Booster(std::shared_ptr<const Dataset> data, ModelSettings settings, std::unique_ptr<Backend> backend,
           const std::vector<double>& fold, const std::string& foldName, const ModelFrame* allRows = nullptr);
+  // A fold's fit from its frame, the fold already applied (applyFold), e.g. with its Grams (compute/FoldGrams.hpp).
+  Booster(std::shared_ptr<const Dataset> data, ModelSettings settings, std::unique_ptr<Backend> backend,
+          ModelFrame foldFrame);
   // fit --holdout (compute/Holdout.hpp): a fold's fit that holds out a share of the used rows; path().risk stays the
   // fit's own risk over the rows it is fitted on, heldOut() follows the held-out rows' risk.
   Booster(std::shared_ptr<const Dataset> data, ModelSettings settings, std::unique_ptr<Backend> backend,

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cmath>
 #include <exception>
+#include <functional>
 #include <numeric>
 #include <optional>
 #include <random>
@@ -15,6 +16,7 @@
 #include "common/Text.hpp"
 #include "compute/Booster.hpp"
 #include "compute/CpuBackend.hpp"
+#include "compute/FoldGrams.hpp"
 
 namespace gb {
 
@@ -54,7 +56,9 @@ std::string foldMessage(int b, const std::string& what, const std::string& label
   return what.rfind(label + " ", 0) == 0 ? what : label + " " + std::to_string(b + 1) + ": " + what;
 }
 
-// Sets up folds [begin, end) (in parallel: each fold's Gram and lambdas are its own) with problem-capturing backends.
+// Sets up folds [begin, end) with problem-capturing backends: their frames (the frame of all rows with each fold
+// applied), their Grams together (one pass over each covariate for all of them), then each fold's offset and lambdas
+// (folds in parallel).
 std::vector<std::unique_ptr<Booster>> setUpFolds(const std::shared_ptr<const Dataset>& data,
                                                  const ModelSettings& settings, const ModelFrame& allRows,
                                                  const std::string& label,
@@ -64,23 +68,33 @@ std::vector<std::unique_ptr<Booster>> setUpFolds(const std::shared_ptr<const Dat
   captures.assign(boosters.size(), nullptr);
   std::vector<std::exception_ptr> errors(boosters.size());
   const int count = static_cast<int>(weights.size());
+  auto each = [&](const std::function<void(std::size_t, const std::string&)>& step) {
 #pragma omp parallel for schedule(dynamic, 1)
-  for (int f = 0; f < count; ++f) {
-    const auto i = static_cast<std::size_t>(f);
-    const int b = begin + f;
-    try {
-      auto capture = std::make_unique<ProblemCapture>();
-      captures[i] = capture.get();
-      boosters[i] = std::make_unique<Booster>(data, settings, std::move(capture), weights[i],
-                                              label + " " + std::to_string(b + 1), &allRows);
-    } catch (const InputError& e) {
-      errors[i] = std::make_exception_ptr(InputError(foldMessage(b, e.what(), label)));
-    } catch (...) {
-      errors[i] = std::current_exception();
+    for (int f = 0; f < count; ++f) {
+      const auto i = static_cast<std::size_t>(f);
+      const int b = begin + f;
+      try {
+        step(i, label + " " + std::to_string(b + 1));
+      } catch (const InputError& e) {
+        errors[i] = std::make_exception_ptr(InputError(foldMessage(b, e.what(), label)));
+      } catch (...) {
+        errors[i] = std::current_exception();
+      }
     }
-  }
-  for (const auto& e : errors)
-    if (e) std::rethrow_exception(e);
+    for (const auto& e : errors)
+      if (e) std::rethrow_exception(e);
+  };
+  std::vector<ModelFrame> frames(weights.size());
+  each([&](std::size_t i, const std::string& name) {
+    frames[i] = allRows;
+    applyFold(frames[i], weights[i], name);
+  });
+  addFoldGrams(frames, settings);
+  each([&](std::size_t i, const std::string&) {
+    auto capture = std::make_unique<ProblemCapture>();
+    captures[i] = capture.get();
+    boosters[i] = std::make_unique<Booster>(data, settings, std::move(capture), std::move(frames[i]));
+  });
   return boosters;
 }
 

@@ -58,25 +58,34 @@ namespace {
 using Quad = double __attribute__((vector_size(32)));
 
 // S[q][m] += w u^m (m = 0..2D, padded to M, a multiple of 4: the extra powers are summed and never used) over the
-// rows. Two copies of the sums (even and odd rows) so that neighbouring rows in the same interval do not wait on each
-// other's store. Per block: interval and local coordinate of every row first (branch-free, so it vectorises, with the
-// division, floor and clamp of SplineBasis::evaluateFast), then per row M / 4 vector read-modify-writes.
-template <int D>
-void powerSums(const SplineBasis& basis, const double* x, std::size_t n, const double* weights, double* sums) {
+// rows, for each of `sets` weight vectors (null: every weight 1) into its own sums (sets x 2 x intervals x M). Two
+// copies of the sums (even and odd rows) so that neighbouring rows in the same interval do not wait on each other's
+// store. Per block: interval and local coordinate of every row first (branch-free, so it vectorises, with the
+// division, floor and clamp of SplineBasis::evaluateFast), then per row and set M / 4 vector read-modify-writes. Each
+// set's sums are those of a pass of its own, bit for bit: the same products are added in the same order.
+template <int D, bool kOneSet>
+void powerSums(const SplineBasis& basis, const double* x, std::size_t n, const double* const* weights, int setCount,
+               double* sums) {
+  const int sets = kOneSet ? 1 : setCount;  // one set (the single Gram) compiles to the loop without the set loop
   constexpr int M = (2 * D + 1 + 3) / 4 * 4;
   const double lo = basis.lo(), dx = basis.spacing();
   const int last = basis.numIntervals() - 1;
-  double* s1 = sums + static_cast<std::size_t>(basis.numIntervals()) * M;
+  const std::size_t copy = static_cast<std::size_t>(basis.numIntervals()) * M;  // one copy of one set's sums
   alignas(32) std::array<int, kGramBlock> q;
   alignas(32) std::array<double, kGramBlock> u;
-  auto add = [](double* s, double wi, double ui) {
-    const double u2 = ui * ui;
-    Quad p = Quad{1.0, ui, u2, u2 * ui} * wi;
-    for (int k = 0; k < M / 4; ++k, p *= u2 * u2) {
-      Quad acc;
-      std::memcpy(&acc, s + 4 * k, sizeof acc);
-      acc += p;
-      std::memcpy(s + 4 * k, &acc, sizeof acc);
+  // Row i's powers 1, u, u^2, ... times each set's weight, into copy `half` of every set's sums.
+  auto add = [&](std::size_t i, std::size_t r, std::size_t half) {
+    const double ui = u[r], u2 = ui * ui, u4 = u2 * u2;
+    const Quad base{1.0, ui, u2, u2 * ui};
+    for (int f = 0; f < sets; ++f) {
+      double* s = sums + (2 * static_cast<std::size_t>(f) + half) * copy + static_cast<std::size_t>(q[r]) * M;
+      Quad p = base * (weights[f] ? weights[f][i] : 1.0);
+      for (int k = 0; k < M / 4; ++k, p *= u4) {
+        Quad acc;
+        std::memcpy(&acc, s + 4 * k, sizeof acc);
+        acc += p;
+        std::memcpy(s + 4 * k, &acc, sizeof acc);
+      }
     }
   };
   for (std::size_t begin = 0; begin < n; begin += kGramBlock) {
@@ -90,33 +99,32 @@ void powerSums(const SplineBasis& basis, const double* x, std::size_t n, const d
       q[r] = c;
       u[r] = t - c;
     }
-    const double* w = weights ? weights + begin : nullptr;
-    // The next block's x (and w) is fetched while this one's sums are added, so that the memory stream and the adds
-    // overlap (the locate loop alone waits on memory): 1.9 -> 1.45 ns a row on one core of the 2-core machine.
+    // The next block's x (and weights) is fetched while this one's sums are added, so that the memory stream and the
+    // adds overlap (the locate loop alone waits on memory): 1.9 -> 1.45 ns a row on one core of the 2-core machine.
     const bool nextBlock = begin + 2 * kGramBlock <= n;
     std::size_t r = 0;
     for (; r + 1 < rows; r += 2) {
       if (nextBlock && r % kRowsPerLine == 0) {
         __builtin_prefetch(xb + kGramBlock + r);
-        if (w) __builtin_prefetch(w + kGramBlock + r);
+        for (int f = 0; f < sets; ++f)
+          if (weights[f]) __builtin_prefetch(weights[f] + begin + kGramBlock + r);
       }
-      add(sums + q[r] * M, w ? w[r] : 1.0, u[r]);
-      add(s1 + q[r + 1] * M, w ? w[r + 1] : 1.0, u[r + 1]);
+      add(begin + r, r, 0);
+      add(begin + r + 1, r + 1, 1);
     }
-    if (r < rows) add(sums + q[r] * M, w ? w[r] : 1.0, u[r]);
+    if (r < rows) add(begin + r, r, 0);
   }
 }
 
+// G = sum over intervals q of Poly_q H_q Poly_q', H_q[s][t] = S_q,s+t, from the two copies of one set's sums.
 template <int D>
-Eigen::MatrixXd gramOf(const SplineBasis& basis, const double* x, std::size_t n, const double* weights) {
+Eigen::MatrixXd gramFromSums(const SplineBasis& basis, const double* sums) {
   constexpr int W = D + 1;
   constexpr int M = (2 * D + 1 + 3) / 4 * 4;
   const int intervals = basis.numIntervals();
-  std::vector<double> sums(2 * static_cast<std::size_t>(intervals) * M, 0.0);
-  powerSums<D>(basis, x, n, weights, sums.data());
   Eigen::MatrixXd gram = Eigen::MatrixXd::Zero(basis.numColumns(), basis.numColumns());
   for (int q = 0; q < intervals; ++q) {
-    const double* s0 = sums.data() + static_cast<std::size_t>(q) * M;
+    const double* s0 = sums + static_cast<std::size_t>(q) * M;
     const double* s1 = s0 + static_cast<std::size_t>(intervals) * M;
     double h[2 * D + 1];
     for (int m = 0; m <= 2 * D; ++m) h[m] = s0[m] + s1[m];
@@ -132,10 +140,26 @@ Eigen::MatrixXd gramOf(const SplineBasis& basis, const double* x, std::size_t n,
   return gram;
 }
 
+template <int D>
+std::vector<Eigen::MatrixXd> gramsOf(const SplineBasis& basis, const double* x, std::size_t n,
+                                     const std::vector<const double*>& weights) {
+  constexpr int M = (2 * D + 1 + 3) / 4 * 4;
+  const std::size_t set = 2 * static_cast<std::size_t>(basis.numIntervals()) * M;
+  std::vector<double> sums(weights.size() * set, 0.0);
+  if (weights.size() == 1)
+    powerSums<D, true>(basis, x, n, weights.data(), 1, sums.data());
+  else
+    powerSums<D, false>(basis, x, n, weights.data(), static_cast<int>(weights.size()), sums.data());
+  std::vector<Eigen::MatrixXd> grams;
+  for (std::size_t f = 0; f < weights.size(); ++f) grams.push_back(gramFromSums<D>(basis, sums.data() + f * set));
+  return grams;
+}
+
 template <std::size_t... I>
 constexpr auto gramTable(std::index_sequence<I...>) {
-  return std::array<Eigen::MatrixXd (*)(const SplineBasis&, const double*, std::size_t, const double*), sizeof...(I)>{
-      &gramOf<int(I) + 1>...};
+  return std::array<std::vector<Eigen::MatrixXd> (*)(const SplineBasis&, const double*, std::size_t,
+                                                     const std::vector<const double*>&),
+                    sizeof...(I)>{&gramsOf<int(I) + 1>...};
 }
 
 }  // namespace
@@ -143,6 +167,14 @@ constexpr auto gramTable(std::index_sequence<I...>) {
 Eigen::MatrixXd gramMatrix(const SplineBasis& basis, const double* x, std::size_t n, const double* weights) {
   const ScopedStage timed("basis and Gram", n * sizeof(double) * (weights ? 2 : 1));
   static constexpr auto table = gramTable(std::make_index_sequence<SplineBasis::kMaxDegree>{});
+  return table[static_cast<std::size_t>(basis.degree() - 1)](basis, x, n, {weights}).front();
+}
+
+std::vector<Eigen::MatrixXd> gramMatrices(const SplineBasis& basis, const double* x, std::size_t n,
+                                          const std::vector<const double*>& weights) {
+  const ScopedStage timed("basis and Gram", n * sizeof(double) * (1 + weights.size()));
+  static constexpr auto table = gramTable(std::make_index_sequence<SplineBasis::kMaxDegree>{});
+  if (weights.empty()) return {};
   return table[static_cast<std::size_t>(basis.degree() - 1)](basis, x, n, weights);
 }
 

@@ -3,6 +3,7 @@
 // compact basis (one pass, no dense B). Both run on the calling thread; buildLearners spreads learners across cores.
 #include <Eigen/Core>
 #include <cstddef>
+#include <vector>
 
 #include "spline/SplineBasis.hpp"
 
@@ -20,5 +21,10 @@ CovariateScan scanCovariate(const double* x, std::size_t n);
 // interval q as power sums S_q,m = sum w u^m (m = 0..2 degree) and folded as G_q = Poly_q H_q Poly_q' with
 // H_q[s][t] = S_q,s+t: 2 degree + 1 additions per row instead of (degree + 1)^2 products.
 Eigen::MatrixXd gramMatrix(const SplineBasis& basis, const double* x, std::size_t n, const double* w = nullptr);
+
+// gramMatrix(basis, x, n, weights[f]) for every f, in one pass over x (the folds of a cross-validation: x is read and
+// located once, and each fold's weights are added to its own sums). Bit for bit the Grams of separate passes.
+std::vector<Eigen::MatrixXd> gramMatrices(const SplineBasis& basis, const double* x, std::size_t n,
+                                          const std::vector<const double*>& weights);
 
 }  // namespace gb

@@ -111,14 +111,16 @@ void checkCovariate(const std::string& name, const std::vector<double>& x, const
 }
 
 Learner buildSpline(const std::string& name, int column, const std::vector<double>& x, const double* w,
-                    const ModelSettings& settings, const CovariateScan* known = nullptr) {
+                    const ModelSettings& settings, const CovariateScan* known = nullptr,
+                    const Eigen::MatrixXd* gram = nullptr) {
   double lo = 0.0, hi = 0.0;
   checkCovariate(name, x, known, settings.spline, &lo, &hi);
   SplineBasis basis(lo, hi, settings.spline);
   const int k = basis.numColumns();
   checkSplineRows(name, x.size(), k);
   Learner learner{name, column, basis, LearnerType::Spline, {}, {}, {}, 0.0, 0.0, {}, {}, {}};
-  learner.gram = gramMatrix(learner.basis, x.data(), x.size(), w);
+  if (gram && gram->rows() != k) throw ComputeError("learner '" + name + "': a precomputed Gram of the wrong size");
+  learner.gram = gram ? *gram : gramMatrix(learner.basis, x.data(), x.size(), w);
   learner.penalty = penaltyMatrix(k, settings.penalty, settings.differences);
   finishLearner(learner, settings.edf, settings.edfDefinition);
   return learner;
@@ -159,7 +161,9 @@ std::vector<Learner> buildLearners(const ModelFrame& frame, const ModelSettings&
     if (specs[j].type == LearnerType::Factor)
       return buildFactor(name, c, x, data.levelsOf(static_cast<std::size_t>(c)), w, settings);
     const auto scan = frame.columnScans.find(name);
-    return buildSpline(name, c, x, w, settings, scan == frame.columnScans.end() ? nullptr : &scan->second);
+    const auto gram = frame.grams.find(name);
+    return buildSpline(name, c, x, w, settings, scan == frame.columnScans.end() ? nullptr : &scan->second,
+                       gram == frame.grams.end() ? nullptr : &gram->second);
   });
 }
 

@@ -28,6 +28,9 @@ struct ModelFrame {
   // Range and finiteness of each used column over the used rows, from the missing-value pass, so that the learners
   // do not read x again for them; filled only where no row was omitted (the scans are of the input's rows).
   std::map<std::string, CovariateScan> columnScans;
+  // Spline learners' Gram matrices B'WB under this frame's weights, where they were computed beforehand (the folds of
+  // a batch, in one pass over each covariate: compute/FoldGrams.hpp); the learners use them instead of a pass.
+  std::map<std::string, Eigen::MatrixXd> grams;
   std::size_t omittedRows() const { return inputRows - usedRows; }
   // "airquality.csv: 42 of 153 rows omitted for missing values (Ozone 37, Solar.R 7)", or "" when none.
   std::string omissionNote() const;

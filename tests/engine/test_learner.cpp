@@ -34,6 +34,7 @@ class TestLearner : public QObject {
   void errorsNameTheLearner();
   void scanFindsNaNAndFirstNonFinite();
   void frameScansStandInForTheLearnersOwn();
+  void gramsOfSeveralWeightsAreEachPassGram();
 };
 
 void TestLearner::gramMatchesDenseBasis_data() {
@@ -243,6 +244,30 @@ void TestLearner::frameScansStandInForTheLearnersOwn() {
   QCOMPARE(withInf.columnScans.at("x2").firstNonFinite, std::size_t(117));
   QCOMPARE(inputErrorOf([&] { buildLearners(withInf, s, nullptr); }),
            QStringLiteral("learner 'x2': non-finite value at row 118"));
+}
+
+// gramMatrices (the folds' Grams in one pass) gives each weight vector's gramMatrix bit for bit, unweighted included,
+// for every degree, and for row counts that end inside a block and inside a pair of rows.
+void TestLearner::gramsOfSeveralWeightsAreEachPassGram() {
+  const quint64 seed = 131;
+  qInfo("seed %llu", static_cast<unsigned long long>(seed));
+  gbtest::TestRng rng(seed);
+  for (std::size_t n : {std::size_t(7), std::size_t(2049), std::size_t(5001)}) {
+    std::vector<double> x(n), w1(n), w2(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      x[i] = rng.uniform(-1.0, 3.0);
+      w1[i] = std::floor(rng.uniform(0.0, 4.0));  // bootstrap-like counts, zeros included
+      w2[i] = rng.uniform(0.0, 2.0);
+    }
+    for (int degree = 1; degree <= 5; ++degree) {
+      const SplineBasis basis(-1.0, 3.0, SplineSpec{9, degree, Boundary::Extended});
+      const std::vector<Eigen::MatrixXd> grams = gramMatrices(basis, x.data(), n, {w1.data(), nullptr, w2.data()});
+      QCOMPARE(grams.size(), std::size_t(3));
+      QCOMPARE(grams[0], gramMatrix(basis, x.data(), n, w1.data()));
+      QCOMPARE(grams[1], gramMatrix(basis, x.data(), n));
+      QCOMPARE(grams[2], gramMatrix(basis, x.data(), n, w2.data()));
+    }
+  }
 }
 
 QTEST_APPLESS_MAIN(TestLearner)
