@@ -21,19 +21,8 @@ for b in old gpu; do
   echo "-- 2a $b --profile"
   ./build-$b/app/gamboost $F --reps 1 --profile --out $R/2a-$b-profile 2>&1 | grep -E "model frame|offset|learners|basis|lambda|backend|upload|program|copy"
 done
-$G generate --rows 1000000 --covariates 100 --seed 1 --out /tmp/big.csv > /dev/null 2>&1
-fit() { ./build-$1/app/gamboost fit --data /tmp/big.csv --knots 60 --mstop 1000 --backend opencl --precision float \
-  --quiet --out /tmp/r-$1.json "${@:2}"; }
-for b in old gpu; do fit $b > /dev/null 2>&1; done
-for pass in 1 2 3; do
-  for b in old gpu; do
-    /usr/bin/time -f "1 $b pass $pass: wall %e s, user %U s, max RSS %M KB" bash -c "$(declare -f fit); fit $b" 2>&1 | tail -1
-  done
-done
-for b in old gpu; do
-  echo "-- 1 $b --profile"
-  fit $b --profile 2>&1 | grep -E "read|parse|model frame|learners|basis|lambda|backend|upload|program|iterations|download|result"
-done
+# Point 1: the CSV before and after (that script builds nothing new: both builds are there).
+REBUILD=0 bash "$(dirname "$0")/h100-csv-before-after.sh"
 python3 -c "
 import json; a = json.load(open('/tmp/r-old.json')); b = json.load(open('/tmp/r-gpu.json'))
 print('same path:', a['path']['learner'] == b['path']['learner'], 'max |fitted diff|:', max(abs(x - y) for x, y in zip(a['fitted'], b['fitted'])))"
