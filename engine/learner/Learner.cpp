@@ -95,29 +95,26 @@ void checkSplineRows(const std::string& name, std::size_t rows, int k) {
                      " basis columns");
 }
 
-namespace {
-
-// `known`: the column's scan from the model frame's pass, or null to scan x here.
-void checkCovariate(const std::string& name, const std::vector<double>& x, const CovariateScan* known,
-                    const SplineSpec& spec, double* lo, double* hi) {
+SplineBasis splineBasisOf(const std::string& name, const std::vector<double>& x, const CovariateScan* known,
+                          const SplineSpec& spec) {
   const CovariateScan scan = known       ? *known
                              : x.empty() ? CovariateScan{0.0, 0.0, 0}
                                          : scanCovariate(x.data(), x.size());
   if (scan.firstNonFinite < x.size())
     throw InputError(nonFiniteMessage(name, LearnerType::Spline, scan.firstNonFinite));
   checkSplineRange(name, scan.lo, scan.hi, spec);
-  *lo = scan.lo;
-  *hi = scan.hi;
+  SplineBasis basis(scan.lo, scan.hi, spec);
+  checkSplineRows(name, x.size(), basis.numColumns());
+  return basis;
 }
+
+namespace {
 
 Learner buildSpline(const std::string& name, int column, const std::vector<double>& x, const double* w,
                     const ModelSettings& settings, const CovariateScan* known = nullptr,
                     const Eigen::MatrixXd* gram = nullptr) {
-  double lo = 0.0, hi = 0.0;
-  checkCovariate(name, x, known, settings.spline, &lo, &hi);
-  SplineBasis basis(lo, hi, settings.spline);
+  const SplineBasis basis = splineBasisOf(name, x, known, settings.spline);
   const int k = basis.numColumns();
-  checkSplineRows(name, x.size(), k);
   Learner learner{name, column, basis, LearnerType::Spline, {}, {}, {}, 0.0, 0.0, {}, {}, {}};
   if (gram && gram->rows() != k) throw ComputeError("learner '" + name + "': a precomputed Gram of the wrong size");
   learner.gram = gram ? *gram : gramMatrix(learner.basis, x.data(), x.size(), w);

@@ -43,6 +43,12 @@ struct Learner {
 std::vector<Learner> buildLearners(const ModelFrame& frame, const ModelSettings& settings,
                                    ShardReducer* group = nullptr);
 
+// The basis of spline learner `name` on covariate x: knots from its range (`known`, the model frame's scan of x, or
+// null to scan x here). Throws InputError for a non-finite value, a constant covariate, a range the spline options
+// cannot cover, or fewer rows than basis columns.
+SplineBasis splineBasisOf(const std::string& name, const std::vector<double>& x, const CovariateScan* known,
+                          const SplineSpec& spec);
+
 // Builds one learner per name in settings.learners (all non-response columns when empty), lambda from the edf.
 // Throws InputError for: unknown column, constant covariate, fewer rows than basis columns, edf at or below
 // the penalty's null space, and bad spline options. Uses both cores across learners.
