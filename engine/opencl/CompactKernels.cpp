@@ -7,6 +7,7 @@
 #include "common/Error.hpp"
 #include "common/SystemResources.hpp"
 #include "opencl/KernelArgs.hpp"
+#include "opencl/PackedBtg.hpp"
 #include "opencl/StagedUpload.hpp"
 
 namespace gb::ocl {
@@ -194,6 +195,27 @@ CompactData::~CompactData() = default;
 
 // ---------------------------------------------------------------------------------------------------------------
 
+namespace {
+
+// The packed copy for the batched B'g where it applies and a quarter of the device's memory holds it; null
+// otherwise, or where the device cannot make it (the columns kernel serves then).
+std::unique_ptr<PackedBtg> packedCopy(Context& ctx, const CompactData& data, const KernelParameters& p,
+                                      const std::string& options) {
+  if (!PackedBtg::applies(data, p)) return nullptr;
+  const ComputeDeviceInfo& info = ctx.device().info;
+  const std::size_t bytes = PackedBtg::deviceBytes(data.rows(), data.learners(), data.intervals());
+  if ((info.maxAllocationBytes && bytes > info.maxAllocationBytes) ||
+      (info.globalMemoryBytes && bytes > info.globalMemoryBytes / 4))
+    return nullptr;
+  try {
+    return std::make_unique<PackedBtg>(ctx, data, p, options);
+  } catch (const ComputeError&) {
+    return nullptr;
+  }
+}
+
+}  // namespace
+
 struct CompactPlan::Impl {
   Context* ctx;
   const CompactData* data;
@@ -205,6 +227,7 @@ struct CompactPlan::Impl {
   std::string options;                             // the build options of every kernel of the plan
   Kernel partial, reduce, update, forward, dense, fitted;
   Buffer partials;
+  std::unique_ptr<PackedBtg> packed;  // the batched B'g from the packed copy, where it applies
 
   bool sortedOnDevice() const { return kind == CompactKernel::Sorted && params.gpu; }
   bool xPrivate() const { return kind != CompactKernel::Compact && !params.gpu; }
@@ -268,6 +291,7 @@ struct CompactPlan::Impl {
   // Partials of learners [begin, begin + count) then their reduction into out (count x k).
   void transposed(int begin, int count, std::size_t chunkRows, const Buffer& g, const Buffer& out,
                   std::vector<cl_event>* events) {
+    if (packed && begin == 0 && count == data->learners()) return packed->transposed(g, out, events);
     const int n = static_cast<int>(data->rows()), ch = chunks(chunkRows), rows = static_cast<int>(chunkRows);
     std::size_t groups = static_cast<std::size_t>(count);
     if (sortedOnDevice())
@@ -359,6 +383,7 @@ CompactPlan::CompactPlan(Context& ctx, const CompactData& data, CompactKernel ke
   s.dense = Kernel(ctx.kernel("compact_update", "compact_x_dense", options));
   s.fitted = Kernel(ctx.kernel("compact_update", "fitted_from_residual", options));
   s.width = s.lanes > 0 ? columnBins : x ? data.intervals() * w : data.k();
+  if (kernel == CompactKernel::CompactX && parameters.packedBtg) s.packed = packedCopy(ctx, data, s.params, options);
   const std::size_t slots = std::max(static_cast<std::size_t>(data.learners()) * s.chunks(s.chunkRowsAll),
                                      static_cast<std::size_t>(s.chunks(s.chunkRowsOne)));
   s.partials = Buffer(ctx, slots * static_cast<std::size_t>(s.width) * data.realBytes());
@@ -443,6 +468,10 @@ void CompactPlan::expandDense(const Buffer& dense, std::vector<cl_event>* events
   s.launch(s.dense, {rows, static_cast<std::size_t>(s.data->learners())}, {tile, 1}, events);
 }
 
-std::size_t CompactPlan::scratchBytes() const { return impl_->partials.bytes(); }
+std::size_t CompactPlan::scratchBytes() const {
+  return impl_->partials.bytes() + (impl_->packed ? impl_->packed->scratchBytes() : 0);
+}
+
+bool CompactPlan::packed() const { return impl_->packed != nullptr; }
 
 }  // namespace gb::ocl

@@ -135,8 +135,10 @@ class CompactPlan {
   // computed on the device from the compact data (for the dense kernels of DenseGemv.hpp).
   void expandDense(const Buffer& dense, std::vector<cl_event>* events = nullptr);
 
-  // Bytes of device scratch (partials) the plan allocated.
+  // Bytes of device scratch (partials, and the packed copy) the plan allocated.
   std::size_t scratchBytes() const;
+  // Whether the batched B'g runs from the packed sorted copy of x (opencl/PackedBtg.hpp).
+  bool packed() const;
 
  private:
   struct Impl;

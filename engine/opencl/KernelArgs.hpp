@@ -164,6 +164,18 @@ struct CompactSortedPartialArgs {  // compact_sorted_partial_local
   Mem order{}, sortedU{}, starts{}, g{}, partials{};
   cl_uint bind(Kernel& k) const { return bindArgs(k, n, chunkRows, learnerBegin, order, sortedU, starts, g, partials); }
 };
+struct CompactPackArgs {  // compact_pack (kernels/compact_packed.cl)
+  cl_int n{}, chunks{};
+  Mem x{}, geometry{}, packed{}, header{};
+  cl_uint bind(Kernel& k) const { return bindArgs(k, n, chunks, x, geometry, packed, header); }
+};
+struct CompactPackedPartialArgs {  // compact_packed_partial
+  cl_int n{}, chunks{}, chunksPerGroup{}, learnerBegin{}, learnerCount{};
+  Mem packed{}, header{}, g{}, poly{}, partials{};
+  cl_uint bind(Kernel& k) const {
+    return bindArgs(k, n, chunks, chunksPerGroup, learnerBegin, learnerCount, packed, header, g, poly, partials);
+  }
+};
 struct CompactXReduceArgs {  // compact_x_reduce, compact_x_reduce_columns
   cl_int chunks{}, learnerBegin{};
   Mem partials{}, poly{}, out{};

@@ -42,7 +42,9 @@ KernelParameters kernelParameters(const ComputeDeviceInfo& device, std::size_t r
     // 256..2048 rows so that summing its copies (once per group) stays a few per cent of the work.
     // GAMBOOST_COMPACT_LANES=0 selects the atomics kernel instead (for comparing the two in `bench`).
     const LaneTuning shape = gpuLaneTuning(device);
-    const int lanes = openClTuningFromEnvironment().compactLanes;
+    const OpenClTuning tuning = openClTuningFromEnvironment();
+    const int lanes = tuning.compactLanes;
+    p.packedBtg = tuning.packedBtg;
     p.lanes = lanes >= 0 ? lanes : shape.lanes;
     p.laneRows = shape.laneRows;
     p.laneRed = shape.laneRed && p.nvidiaAtomics;

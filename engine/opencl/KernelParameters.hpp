@@ -27,6 +27,7 @@ struct KernelParameters {
   std::size_t laneChunkRows = 0;     // rows per (learner, chunk) group of compact_x_partial_columns
   int laneRows = 8;                  // GPU: rows per lane and block of compact_x_partial_columns (LANE_ROWS)
   bool laneRed = false;              // GPU (NVIDIA): its column adds as red.shared instructions (LANE_RED)
+  bool packedBtg = false;            // GPU: the batched compact_x B'g from the packed sorted copy (PackedBtg.hpp)
   std::size_t localMemoryBytes = 0;  // the device's local memory per work-group
   int reduceGroupSize = 64;          // work-items of the per-learner reduction / solve / select kernels
   int updateGroupSize = 64;          // work-items per group of the update kernel

@@ -84,12 +84,14 @@ void referenceBtg(const Problem& p, int j, std::vector<double>* c, std::vector<d
   }
 }
 
-// lanes: the GPU variant's compact_x kernel, 0 for local atomics, 32 for lane-private columns.
-KernelParameters parametersFor(bool gpuVariant, int lanes, const Device& device, std::size_t n) {
+// lanes: the GPU variant's compact_x kernel, 0 for local atomics, 32 for lane-private columns; packed: its batched
+// B'g from the packed sorted copy (opencl/PackedBtg.hpp) instead.
+KernelParameters parametersFor(bool gpuVariant, int lanes, bool packed, const Device& device, std::size_t n) {
   ComputeDeviceInfo info = device.info;
   info.type = gpuVariant ? "GPU" : "CPU";
   KernelParameters params = kernelParameters(info, n, 3);
   params.lanes = lanes;
+  params.packedBtg = packed;
   params.nvidiaAtomics = gpuVariant && params.nvidiaAtomics && device.info.type == "GPU";
   // Batched groups over two sorted chunks (compact_sorted's loop) while per-learner launches take one.
   if (gpuVariant) params.btgChunkRows = 2 * kSortChunkRows;
@@ -118,19 +120,32 @@ void TestCompactKernels::matchesReference_data() {
   QTest::addColumn<int>("lanes");
   QTest::addColumn<bool>("clamped");
   QTest::addColumn<quint64>("seed");
+  QTest::addColumn<bool>("packed");
   // Each row is one program build per kernel file (about 1 s on a cold PoCL cache): few, but covering k = 5, 16,
   // 64, both precisions and both variants.
   // The lanes rows cover compact_x_partial_columns' shapes: edge slots (clamped) or not, 16-byte loads (rows a
   // multiple of 4) or not, float (conversion-free locate) and double, degree 2 and 3.
-  QTest::newRow("k5 float cpu n1000") << 1000 << 1 << 3 << false << false << 0 << true << quint64(101);
-  QTest::newRow("k16 double cpu n4099") << 4099 << 12 << 3 << true << false << 0 << true << quint64(102);
-  QTest::newRow("k64 float cpu n4099") << 4099 << 60 << 3 << false << false << 0 << true << quint64(103);
-  QTest::newRow("k16 float gpu lanes clamped n9001") << 9001 << 12 << 3 << false << true << 32 << true << quint64(104);
-  QTest::newRow("k64 float gpu lanes n70000") << 70000 << 60 << 3 << false << true << 32 << false << quint64(107);
-  QTest::newRow("k64 double gpu lanes clamped n1000") << 1000 << 60 << 3 << true << true << 32 << true << quint64(105);
-  QTest::newRow("k5 double gpu lanes deg2 n4099") << 4099 << 2 << 2 << true << true << 32 << false << quint64(106);
-  QTest::newRow("k16 float gpu atomics n9001") << 9001 << 12 << 3 << false << true << 0 << true << quint64(108);
-  QTest::newRow("k64 double gpu atomics n1000") << 1000 << 60 << 3 << true << true << 0 << true << quint64(109);
+  QTest::newRow("k5 float cpu n1000") << 1000 << 1 << 3 << false << false << 0 << true << quint64(101) << false;
+  QTest::newRow("k16 double cpu n4099") << 4099 << 12 << 3 << true << false << 0 << true << quint64(102) << false;
+  QTest::newRow("k64 float cpu n4099") << 4099 << 60 << 3 << false << false << 0 << true << quint64(103) << false;
+  QTest::newRow("k16 float gpu lanes clamped n9001")
+      << 9001 << 12 << 3 << false << true << 32 << true << quint64(104) << false;
+  QTest::newRow("k64 float gpu lanes n70000")
+      << 70000 << 60 << 3 << false << true << 32 << false << quint64(107) << false;
+  QTest::newRow("k64 double gpu lanes clamped n1000")
+      << 1000 << 60 << 3 << true << true << 32 << true << quint64(105) << false;
+  QTest::newRow("k5 double gpu lanes deg2 n4099")
+      << 4099 << 2 << 2 << true << true << 32 << false << quint64(106) << false;
+  QTest::newRow("k16 float gpu atomics n9001")
+      << 9001 << 12 << 3 << false << true << 0 << true << quint64(108) << false;
+  QTest::newRow("k64 double gpu atomics n1000")
+      << 1000 << 60 << 3 << true << true << 0 << true << quint64(109) << false;
+  // The packed B'g: n = 70000 ends in a chunk of 368 rows (2048-row chunks), whose sparse intervals give lanes more
+  // segment ends than they hold at once (the drain inside a run); learner 1 clamped (edge pieces of its own).
+  QTest::newRow("k64 float gpu packed clamped n70000")
+      << 70000 << 60 << 3 << false << true << 32 << true << quint64(110) << true;
+  QTest::newRow("k16 float gpu packed n9001")
+      << 9001 << 12 << 3 << false << true << 32 << false << quint64(111) << true;
 }
 
 void TestCompactKernels::matchesReference() {
@@ -142,6 +157,7 @@ void TestCompactKernels::matchesReference() {
   QFETCH(int, lanes);
   QFETCH(bool, clamped);
   QFETCH(quint64, seed);
+  QFETCH(bool, packed);
   qInfo("seed %llu", static_cast<unsigned long long>(seed));
   const Device device = testDevice();
   if (isDouble && !device.info.fp64) QSKIP("device has no fp64");
@@ -157,7 +173,7 @@ void TestCompactKernels::matchesReference() {
     return 1e-12 + 8 * 2.2e-16 * largest / p.bases[j].spacing();
   };
   CompactData data(ctx, p.basisPointers(), p.xPointers(), p.n, isDouble, true, true);
-  const KernelParameters params = parametersFor(gpuVariant, lanes, device, p.n);
+  const KernelParameters params = parametersFor(gpuVariant, lanes, packed, device, p.n);
   Buffer g = upload(ctx, p.g, isDouble);
 
   std::vector<std::vector<double>> cRef(L), scaleStored(L), scaleX(L);
@@ -166,7 +182,10 @@ void TestCompactKernels::matchesReference() {
   for (CompactKernel kind : {CompactKernel::CompactX, CompactKernel::Compact, CompactKernel::Sorted}) {
     const QByteArray name = QByteArray::fromStdString(toString(kind));
     CompactPlan plan(ctx, data, kind, params);
-    if (kind == CompactKernel::CompactX) QCOMPARE(plan.lanes(), lanes);  // the kernel this row is about runs
+    if (kind == CompactKernel::CompactX) {  // the kernel this row is about runs
+      QCOMPARE(plan.lanes(), lanes);
+      QCOMPARE(plan.packed(), packed);
+    }
     const auto& scale = kind == CompactKernel::Compact ? scaleStored : scaleX;
     // Batched B'g.
     Buffer all(ctx, static_cast<std::size_t>(L * k) * data.realBytes());

@@ -144,6 +144,12 @@ class TestKernelArgs : public QObject {
     QCOMPARE((CompactXPartialArgs{0, 0, 0, {}, {}, {}, &any, {}}.bind(columns)), declaredArgs(columns));
     Kernel reduceColumns(ctx.kernel("compact_btg", "compact_x_reduce_columns", q.plan->options() + " -DLANES=32"));
     QCOMPARE(CompactXReduceArgs{}.bind(reduceColumns), declaredArgs(reduceColumns));
+    // kernels/compact_packed.cl, with the shape defines PackedBtg adds.
+    const std::string packed = q.plan->options() + " -DPACK_WARPS=4 -DPACK_LEARNERS=2 -DPACK_SLOTS=4";
+    Kernel pack(ctx.kernel("compact_packed", "compact_pack", packed));
+    QCOMPARE(CompactPackArgs{}.bind(pack), declaredArgs(pack));
+    Kernel packedPartial(ctx.kernel("compact_packed", "compact_packed_partial", packed));
+    QCOMPARE(CompactPackedPartialArgs{}.bind(packedPartial), declaredArgs(packedPartial));
   }
 
   // kernels/cross_sorted.cl, built as CrossFill builds it (the GPU plan's options and the fill's shape).

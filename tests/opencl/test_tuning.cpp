@@ -46,6 +46,8 @@ class TuningTest : public QObject {
     qunsetenv("GAMBOOST_KERNEL_DEFINES");
     qunsetenv("GAMBOOST_CROSS_FILL");
     qunsetenv("GAMBOOST_SHARD_ROWS");
+    qunsetenv("GAMBOOST_PACKED_BTG");
+    qunsetenv("GAMBOOST_PACK_SHAPE");
   }
 
   void nothingSetMeansDefaults() {
@@ -53,7 +55,20 @@ class TuningTest : public QObject {
     QCOMPARE(t.refreshInterval, -1);
     QCOMPARE(t.compactLanes, -1);
     QCOMPARE(t.shardRows, -1LL);
+    QVERIFY(!t.packedBtg);
+    QCOMPARE(t.packWarps, 0);
     QVERIFY(t.describe().empty());
+  }
+
+  void packedShapeIsRead() {
+    qputenv("GAMBOOST_PACKED_BTG", "1");
+    qputenv("GAMBOOST_PACK_SHAPE", "4,20,8");
+    const gb::ocl::OpenClTuning t = openClTuningFromEnvironment();
+    QVERIFY(t.packedBtg);
+    QCOMPARE(t.packWarps, 4);
+    QCOMPARE(t.packLearners, 20);
+    QCOMPARE(t.packSlots, 8);
+    QCOMPARE(t.describe(), std::string("GAMBOOST_PACKED_BTG=1 GAMBOOST_PACK_SHAPE=4,20,8"));
   }
 
   void validValuesAreReadAndDescribed() {
@@ -86,6 +101,11 @@ class TuningTest : public QObject {
     QTest::newRow("cross fill name") << QByteArray("GAMBOOST_CROSS_FILL") << QByteArray("fast");
     QTest::newRow("shard rows 0") << QByteArray("GAMBOOST_SHARD_ROWS") << QByteArray("0");
     QTest::newRow("shard rows text") << QByteArray("GAMBOOST_SHARD_ROWS") << QByteArray("many");
+    QTest::newRow("packed 2") << QByteArray("GAMBOOST_PACKED_BTG") << QByteArray("2");
+    QTest::newRow("pack shape two parts") << QByteArray("GAMBOOST_PACK_SHAPE") << QByteArray("4,20");
+    QTest::newRow("pack shape 9 warps") << QByteArray("GAMBOOST_PACK_SHAPE") << QByteArray("9,20,8");
+    QTest::newRow("pack shape 3 slots") << QByteArray("GAMBOOST_PACK_SHAPE") << QByteArray("4,20,3");
+    QTest::newRow("pack shape text") << QByteArray("GAMBOOST_PACK_SHAPE") << QByteArray("4,x,8");
   }
 
   void badValuesNameTheirVariable() {

@@ -1,0 +1,289 @@
+// B'g of every learner from the packed interval-sorted layout (engine/opencl/PackedBtg.hpp): GPU, float, cubic.
+//
+// Defines: those of compact_btg.cl (REAL = float, DEGREE = 3, INTERVALS <= 255, BTG_GROUP > 1, GB_NV_PTX_ATOMICS),
+// and for compact_packed_partial PACK_WARPS (32-wide warps a group), PACK_LEARNERS (learners whose moments a group
+// keeps in local memory) and PACK_SLOTS (segment ends a lane holds before it adds them to the moments).
+//
+// The layout, per learner and chunk of PACK_ROWS rows, written once by compact_pack from x:
+// - the chunk's rows sorted by interval (then by row), PACK_RUN to a lane: sorted position p = PACK_RUN L + i is lane
+//   L's row i, and its word sits at word (i / 4) 128 + 4 L + i % 4, so a warp's 16-byte loads read 512 consecutive
+//   bytes;
+// - a word is  last << 31 | row << 20 | v:  the row within the chunk (11 bits), u = v / 2^19 (v <= 2^19: u to
+//   +-9.5e-7, finer than the float locate's own rounding of about 4e-6 at 60 intervals), and last = the row is the
+//   last of its interval in the chunk. 4 bytes a row, as many as x in float;
+// - a header of PACK_HEADER bytes: the segment (the index among the chunk's non-empty intervals) of each lane's
+//   first row (32 bytes); each lane's round for adding its open segment (below; 32 bytes); the number of rounds
+//   (1 byte, then 15 spare); the interval of each segment.
+// A lane keeps running sums of g u^s over its rows (no branch a row); where a row ends its interval it stores the
+// sums (one 16-byte local store, predicated), and differences of the stored sums are the segments' moments, added
+// to the learner's moments M[q][s] once per segment. At the end a group turns its moments into columns through
+// the polynomial table, and compact_reduce (compact_btg.cl) sums the groups' columns.
+#define PACK_ROWS 2048
+#define PACK_RUN (PACK_ROWS / 32)
+#define PACK_MAP 80                                             // where the map of segments to intervals begins
+#define PACK_HEADER (PACK_MAP + (INTERVALS + 4 + 15) / 16 * 16)  // 4 bytes to spare: the map is read a word past a place
+#define PACK_U_SCALE 524288.0f  // 2^19
+
+#if !defined(REAL_IS_DOUBLE) && DEGREE == 3 && INTERVALS <= 255 && defined(BTG_GROUP) && BTG_GROUP > 1
+
+// One work-group of 256 per (chunk, learner): dimension 0 is the chunk, 1 the learner. Rows past n are padding in
+// the last interval (g is 0 there).
+__kernel __attribute__((reqd_work_group_size(256, 1, 1))) void compact_pack(int n, int chunks, __global const REAL* x,
+                                                                          __global const REAL* geometry,
+                                                                          __global uint* packed,
+                                                                          __global uchar* header) {
+  __local uint keys[PACK_ROWS];
+  __local uint vs[PACK_ROWS];
+  __local int segmentOf[INTERVALS];
+  const int c = get_group_id(0), j = get_group_id(1), lid = get_local_id(0);
+  const float lo = geometry[2 * j], inverseSpacing = geometry[2 * j + 1];
+  const long first = (long)c * PACK_ROWS;
+  const int len = (int)min((long)PACK_ROWS, (long)n - first);
+  __global const REAL* xj = x + (size_t)j * n + first;
+  for (int q = lid; q < INTERVALS; q += 256) segmentOf[q] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  for (int r = lid; r < PACK_ROWS; r += 256) {
+    int q = INTERVALS - 1;
+    uint v = 0;
+    if (r < len) {
+      float u;
+      q = locate_row(xj[r], lo, inverseSpacing, &u);
+      v = (uint)clamp(rint(u * PACK_U_SCALE), 0.0f, PACK_U_SCALE);
+    }
+    segmentOf[q] = 1;  // every writer writes 1
+    keys[r] = (uint)q << 11 | (uint)r;
+    vs[r] = v;
+  }
+  // Bitonic sort of the keys (interval, row), ascending.
+  for (int size = 2; size <= PACK_ROWS; size <<= 1) {
+    for (int stride = size >> 1; stride > 0; stride >>= 1) {
+      barrier(CLK_LOCAL_MEM_FENCE);
+      for (int t = lid; t < PACK_ROWS / 2; t += 256) {
+        const int a = 2 * t - (t & (stride - 1)), b = a + stride;
+        const uint ka = keys[a], kb = keys[b];
+        if ((ka > kb) == ((a & size) == 0)) {
+          keys[a] = kb;
+          keys[b] = ka;
+        }
+      }
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid == 0) {  // segment index of each non-empty interval, -1 for an empty one
+    int s = 0;
+    for (int q = 0; q < INTERVALS; ++q) {
+      const int present = segmentOf[q];
+      segmentOf[q] = present ? s : -1;
+      s += present;
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const size_t at = (size_t)j * chunks + c;
+  __global uint* out = packed + at * PACK_ROWS;
+  for (int p = lid; p < PACK_ROWS; p += 256) {
+    const uint key = keys[p], row = key & 2047u;
+    const bool last = p == PACK_ROWS - 1 || (keys[p + 1] >> 11) != (key >> 11);
+    const int lane = p / PACK_RUN, i = p % PACK_RUN;
+    out[(i / 4) * 128 + 4 * lane + i % 4] = (last ? 0x80000000u : 0u) | row << 20 | vs[row];
+  }
+  __global uchar* h = header + at * PACK_HEADER;
+  if (lid < 32) h[lid] = (uchar)segmentOf[keys[lid * PACK_RUN] >> 11];
+  // A lane's open segment: its last interval where its last row is not the interval's last. Lanes whose runs lie
+  // inside one interval share it with the lane before; such lanes add it in turns (round 0, 1, ...), so no two
+  // lanes add to one interval in the same instruction (the adds are plain loads and stores).
+  if (lid == 0) {
+    int round = 0, rounds = 1, openBefore = -1;
+    for (int lane = 0; lane < 32; ++lane) {
+      const int p = lane * PACK_RUN + PACK_RUN - 1, q = (int)(keys[p] >> 11);
+      const bool open = p < PACK_ROWS - 1 && (int)(keys[p + 1] >> 11) == q;
+      round = open && q == openBefore ? round + 1 : 0;
+      rounds = max(rounds, round + 1);
+      h[32 + lane] = (uchar)round;
+      openBefore = open ? q : -1;
+    }
+    h[64] = (uchar)rounds;
+  }
+  for (int q = lid; q < INTERVALS; q += 256)
+    if (segmentOf[q] >= 0) h[PACK_MAP + segmentOf[q]] = (uchar)q;
+}
+
+#ifdef PACK_WARPS
+// Adds the moments of `count` stored segment ends (differences of the running sums) to the learner's moments, and
+// moves *segment and *base past them. Lanes of a warp may share an interval at their runs' ends: atomic adds.
+// first4: the intervals of segments first .. first + 3, a byte each (read when the run began).
+inline int pack_interval(__global const uchar* h, int first, uint first4, int segment) {
+  const int k = segment - first;
+  return k < 4 ? (int)((first4 >> (8 * k)) & 255u) : (int)h[PACK_MAP + segment];
+}
+
+// Adds the moments of `count` stored segment ends (differences of the running sums) to the learner's moments, and
+// moves *segment and *base past them. A stored end closes its interval, so no other lane adds to that interval in
+// the same instruction: plain loads and stores.
+inline void pack_drain(__local REAL* moments, __global const uchar* h, int first, uint first4,
+                       __local const float4* ends, int count, int* segment, float4* base) {
+  for (int s = 0; s < count; ++s) {
+    const float4 end = ends[s * 32];
+    __local float4* m = (__local float4*)(moments + pack_interval(h, first, first4, *segment) * W);
+    *m += end - *base;
+    *base = end;
+    ++*segment;
+  }
+}
+
+// One row's word w_ and its g t_: the terms g u^s added to the running sums; at the last row of an interval the
+// sums are stored (a predicated store, no branch).
+#define PACK_ROW(word, gv)                                                  \
+  {                                                                         \
+    const uint w_ = (word);                                                 \
+    const float u_ = as_float(0x3F800000u + ((w_ & 0xFFFFFu) << 4)) - 1.0f; \
+    float t_ = (gv);                                                        \
+    run.x += t_;                                                            \
+    t_ *= u_;                                                               \
+    run.y += t_;                                                            \
+    t_ *= u_;                                                               \
+    run.z += t_;                                                            \
+    t_ *= u_;                                                               \
+    run.w += t_;                                                            \
+    if (w_ >> 31) *endp = run;                                              \
+    endp += (w_ >> 31) << 5;                                                \
+  }
+#define PACK_ROW_OF(w) ((w) >> 20 & 2047u)
+// Four words (v) of a lane with their g (gv[0..3], gathered before): a lane stores at most 4 ends here, so it
+// drains before when more than PACK_SLOTS - 4 are held.
+#define PACK_ROWS_4(v, gv)                                                \
+  {                                                                       \
+    if (endp - ends > 32 * (PACK_SLOTS - 4)) {                            \
+      pack_drain(mine, h, first, first4, ends, (int)(endp - ends) / 32,   \
+                 &segment, &base);                                        \
+      endp = ends;                                                        \
+    }                                                                     \
+    PACK_ROW((v).x, (gv)[0])                                              \
+    PACK_ROW((v).y, (gv)[1])                                              \
+    PACK_ROW((v).z, (gv)[2])                                              \
+    PACK_ROW((v).w, (gv)[3])                                              \
+  }
+#define PACK_GATHER_4(v, gv)                                                              \
+  {                                                                                       \
+    (gv)[0] = gs[PACK_ROW_OF((v).x)], (gv)[1] = gs[PACK_ROW_OF((v).y)];           \
+    (gv)[2] = gs[PACK_ROW_OF((v).z)], (gv)[3] = gs[PACK_ROW_OF((v).w)];           \
+  }
+
+// The chunk's g from row `first` into gs (zero past n): 16-byte loads, all issued before any is stored.
+inline void pack_load_g(__global const REAL* g, long first, int n, __local REAL* gs) {
+#define PACK_G_LOADS ((PACK_ROWS / 4 + 32 * PACK_WARPS - 1) / (32 * PACK_WARPS))
+  const int lid = get_local_id(0);
+  if (first + PACK_ROWS <= n) {
+    float4 v[PACK_G_LOADS];
+    #pragma unroll
+    for (int e = 0; e < PACK_G_LOADS; ++e)
+      if (lid + e * 32 * PACK_WARPS < PACK_ROWS / 4) v[e] = vload4(lid + e * 32 * PACK_WARPS, g + first);
+    #pragma unroll
+    for (int e = 0; e < PACK_G_LOADS; ++e)
+      if (lid + e * 32 * PACK_WARPS < PACK_ROWS / 4) vstore4(v[e], lid + e * 32 * PACK_WARPS, gs);
+  } else {
+    for (int r = lid; r < PACK_ROWS; r += 32 * PACK_WARPS) gs[r] = first + r < n ? g[first + r] : (REAL)0;
+  }
+#undef PACK_G_LOADS
+}
+
+// The group's columns from its learners' moments, c_{q+r} = sum_s poly(q, r, s) M[q][s]: learner l's K columns at
+// out[l * chunkGroups * K] (poly and out start at the group's first learner).
+inline void pack_columns(__global const REAL* poly, __local const REAL* moments, int count, int chunkGroups,
+                         __global REAL* out) {
+  for (int e = get_local_id(0); e < count * K; e += 32 * PACK_WARPS) {
+    const int l = e / K, column = e % K;
+    __global const REAL* pj = poly + (size_t)l * INTERVALS * W * W;
+    REAL sum = (REAL)0;
+    #pragma unroll
+    for (int r = 0; r < W; ++r) {
+      const int q = column - r;
+      if (q >= 0 && q < INTERVALS)
+        for (int s = 0; s < W; ++s) sum += pj[(q * W + r) * W + s] * moments[l * MOMENTS + q * W + s];
+    }
+    out[(size_t)l * chunkGroups * K + column] = sum;
+  }
+}
+
+// Work-groups: (learner block, chunk group) with the block fastest, so the groups that read one chunk of g run
+// together. A group keeps the moments of PACK_LEARNERS learners and walks chunksPerGroup chunks: each chunk's g
+// in local memory, then each warp takes the group's learners in turn, a lane its PACK_RUN rows. Partials: per
+// learner (from learnerBegin), per chunk group, K columns, as compact_reduce reads them.
+__kernel __attribute__((reqd_work_group_size(32 * PACK_WARPS, 1, 1))) void compact_packed_partial(
+    int n, int chunks, int chunksPerGroup, int learnerBegin, int learnerCount, __global const uint* packed,
+    __global const uchar* header, __global const REAL* g, __global const REAL* poly, __global REAL* partials) {
+  __local REAL gs[PACK_ROWS];
+  __local float4 momentsOf[PACK_LEARNERS * INTERVALS];  // float4: an interval's moments are one 16-byte access
+  __local REAL* moments = (__local REAL*)momentsOf;
+  __local float4 endsOfAll[PACK_WARPS * PACK_SLOTS * 32];
+  const int blocks = (learnerCount + PACK_LEARNERS - 1) / PACK_LEARNERS;
+  const int block = get_group_id(0) % blocks, chunkGroup = get_group_id(0) / blocks;
+  const int chunkGroups = get_num_groups(0) / blocks;
+  const int l0 = block * PACK_LEARNERS, count = min(PACK_LEARNERS, learnerCount - l0);
+  const int lid = get_local_id(0), warp = lid / 32, lane = lid % 32;
+  for (int m = lid; m < PACK_LEARNERS * MOMENTS; m += 32 * PACK_WARPS) moments[m] = (REAL)0;
+  __local float4* ends = endsOfAll + warp * PACK_SLOTS * 32 + lane;  // slot s at ends[s * 32]
+  const int c0 = chunkGroup * chunksPerGroup, c1 = min(chunks, c0 + chunksPerGroup);
+  for (int c = c0; c < c1; ++c) {
+    const long first = (long)c * PACK_ROWS;
+    barrier(CLK_LOCAL_MEM_FENCE);  // the previous chunk's rows are done with gs (and the moments are zero)
+    pack_load_g(g, first, n, gs);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    // Each warp's first four words of its first learner; later ones are loaded during the learner before.
+    uint4 a0, a1, a2, a3;
+    if (warp < count) {
+      __global const uint4* words = (__global const uint4*)(packed + ((size_t)(learnerBegin + l0 + warp) * chunks + c) *
+                                                                        PACK_ROWS) + lane;
+      a0 = words[0], a1 = words[32], a2 = words[64], a3 = words[96];
+    }
+    for (int l = warp; l < count; l += PACK_WARPS) {
+      const size_t at = (size_t)(learnerBegin + l0 + l) * chunks + c;
+      __global const uint4* words = (__global const uint4*)(packed + at * PACK_ROWS) + lane;
+      const bool another = l + PACK_WARPS < count;
+      __global const uint4* nextWords = another ? words + (size_t)PACK_WARPS * chunks * (PACK_ROWS / 4) : words;
+      __global const uchar* h = header + at * PACK_HEADER;
+      __local REAL* mine = moments + l * MOMENTS;
+      // The lane's first segment and the intervals of its first four (one unaligned word of the map).
+      const int first = h[lane], round = h[32 + lane], rounds = h[64];
+      __global const uint* map = (__global const uint*)(h + PACK_MAP);
+      const uint lo = map[first / 4], hi = map[first / 4 + 1], shift = 8 * (first & 3);
+      const uint first4 = shift ? (lo >> shift) | (hi << (32 - shift)) : lo;
+      int segment = first;
+      __local float4* endp = ends;  // where the next segment end goes: ends + 32 (ends held)
+      float4 run = (float4)(0.0f), base = (float4)(0.0f);
+      // Four words a lane (16 rows) a step, the next four loading while these are summed (in the last step, the
+      // next learner's first four); the step is not unrolled, so the code stays small.
+      uint lastWord = 0;
+      #pragma unroll 1
+      for (int step = 0; step < PACK_RUN / 16; ++step) {
+        const bool more = step + 1 < PACK_RUN / 16;
+        __global const uint4* from = more ? words + (4 * step + 4) * 32 : nextWords;
+        uint4 b0 = a0, b1 = a1, b2 = a2, b3 = a3;
+        if (more || another) b0 = from[0], b1 = from[32], b2 = from[64], b3 = from[96];
+        float g0[4], g1[4], g2[4], g3[4];  // the 16 rows' g gathered first: 16 local loads in flight
+        PACK_GATHER_4(a0, g0)
+        PACK_GATHER_4(a1, g1)
+        PACK_GATHER_4(a2, g2)
+        PACK_GATHER_4(a3, g3)
+        PACK_ROWS_4(a0, g0)
+        PACK_ROWS_4(a1, g1)
+        PACK_ROWS_4(a2, g2)
+        PACK_ROWS_4(a3, g3)
+        lastWord = a3.w;
+        a0 = b0, a1 = b1, a2 = b2, a3 = b3;
+      }
+      pack_drain(mine, h, first, first4, ends, (int)(endp - ends) / 32, &segment, &base);
+      // The run's open segment (its last rows, whose interval goes on into the next lane's run), in the lane's round.
+      const bool isOpen = !(lastWord >> 31);
+      const float4 open = run - base;
+      __local float4* m = (__local float4*)(mine + (isOpen ? pack_interval(h, first, first4, segment) : 0) * W);
+      for (int r = 0; r < rounds; ++r)
+        if (r == round && isOpen) *m += open;
+    }
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  pack_columns(poly + (size_t)(learnerBegin + l0) * INTERVALS * W * W, moments, count, chunkGroups,
+               partials + ((size_t)l0 * chunkGroups + chunkGroup) * K);
+}
+#endif  // PACK_WARPS
+
+#endif
