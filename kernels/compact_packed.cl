@@ -23,6 +23,9 @@
 #define PACK_MAP 80                                             // where the map of segments to intervals begins
 #define PACK_HEADER (PACK_MAP + (INTERVALS + 4 + 15) / 16 * 16)  // 4 bytes to spare: the map is read a word past a place
 #define PACK_U_SCALE 524288.0f  // 2^19
+#ifndef PACK_DEPTH
+#define PACK_DEPTH 4  // 16-byte words a lane loads ahead (4 or 8; 16 rows or 32)
+#endif
 
 #if !defined(REAL_IS_DOUBLE) && DEGREE == 3 && INTERVALS <= 255 && defined(BTG_GROUP) && BTG_GROUP > 1
 
@@ -228,12 +231,13 @@ __kernel __attribute__((reqd_work_group_size(32 * PACK_WARPS, 1, 1))) void compa
     barrier(CLK_LOCAL_MEM_FENCE);  // the previous chunk's rows are done with gs (and the moments are zero)
     pack_load_g(g, first, n, gs);
     barrier(CLK_LOCAL_MEM_FENCE);
-    // Each warp's first four words of its first learner; later ones are loaded during the learner before.
-    uint4 a0, a1, a2, a3;
+    // Each warp's first words of its first learner; later ones are loaded during the learner before.
+    uint4 a[PACK_DEPTH];
     if (warp < count) {
       __global const uint4* words = (__global const uint4*)(packed + ((size_t)(learnerBegin + l0 + warp) * chunks + c) *
                                                                         PACK_ROWS) + lane;
-      a0 = words[0], a1 = words[32], a2 = words[64], a3 = words[96];
+      #pragma unroll
+      for (int v = 0; v < PACK_DEPTH; ++v) a[v] = words[v * 32];
     }
     for (int l = warp; l < count; l += PACK_WARPS) {
       const size_t at = (size_t)(learnerBegin + l0 + l) * chunks + c;
@@ -250,26 +254,24 @@ __kernel __attribute__((reqd_work_group_size(32 * PACK_WARPS, 1, 1))) void compa
       int segment = first;
       __local float4* endp = ends;  // where the next segment end goes: ends + 32 (ends held)
       float4 run = (float4)(0.0f), base = (float4)(0.0f);
-      // Four words a lane (16 rows) a step, the next four loading while these are summed (in the last step, the
-      // next learner's first four); the step is not unrolled, so the code stays small.
+      // PACK_DEPTH words a lane (4 rows each) a step, the next step's loading while these are summed (in the last
+      // step, the next learner's first); the step is not unrolled, so the code stays small.
       uint lastWord = 0;
       #pragma unroll 1
-      for (int step = 0; step < PACK_RUN / 16; ++step) {
-        const bool more = step + 1 < PACK_RUN / 16;
-        __global const uint4* from = more ? words + (4 * step + 4) * 32 : nextWords;
-        uint4 b0 = a0, b1 = a1, b2 = a2, b3 = a3;
-        if (more || another) b0 = from[0], b1 = from[32], b2 = from[64], b3 = from[96];
-        float g0[4], g1[4], g2[4], g3[4];  // the 16 rows' g gathered first: 16 local loads in flight
-        PACK_GATHER_4(a0, g0)
-        PACK_GATHER_4(a1, g1)
-        PACK_GATHER_4(a2, g2)
-        PACK_GATHER_4(a3, g3)
-        PACK_ROWS_4(a0, g0)
-        PACK_ROWS_4(a1, g1)
-        PACK_ROWS_4(a2, g2)
-        PACK_ROWS_4(a3, g3)
-        lastWord = a3.w;
-        a0 = b0, a1 = b1, a2 = b2, a3 = b3;
+      for (int step = 0; step < PACK_RUN / (4 * PACK_DEPTH); ++step) {
+        const bool more = step + 1 < PACK_RUN / (4 * PACK_DEPTH);
+        __global const uint4* from = more ? words + (PACK_DEPTH * step + PACK_DEPTH) * 32 : nextWords;
+        uint4 b[PACK_DEPTH];
+        #pragma unroll
+        for (int v = 0; v < PACK_DEPTH; ++v) b[v] = more || another ? from[v * 32] : a[v];
+        float gv[PACK_DEPTH][4];  // every row's g gathered first: 4 PACK_DEPTH local loads in flight
+        #pragma unroll
+        for (int v = 0; v < PACK_DEPTH; ++v) PACK_GATHER_4(a[v], gv[v])
+        #pragma unroll
+        for (int v = 0; v < PACK_DEPTH; ++v) PACK_ROWS_4(a[v], gv[v])
+        lastWord = a[PACK_DEPTH - 1].w;
+        #pragma unroll
+        for (int v = 0; v < PACK_DEPTH; ++v) a[v] = b[v];
       }
       pack_drain(mine, h, first, first4, ends, (int)(endp - ends) / 32, &segment, &base);
       // The run's open segment (its last rows, whose interval goes on into the next lane's run), in the lane's round.
