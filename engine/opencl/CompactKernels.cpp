@@ -291,7 +291,8 @@ struct CompactPlan::Impl {
   // Partials of learners [begin, begin + count) then their reduction into out (count x k).
   void transposed(int begin, int count, std::size_t chunkRows, const Buffer& g, const Buffer& out,
                   std::vector<cl_event>* events) {
-    if (packed && begin == 0 && count == data->learners()) return packed->transposed(g, out, events);
+    if (packed && begin == 0 && count == data->learners())
+      return packed->transposed(g, out, fewestBytes(count), events);
     const int n = static_cast<int>(data->rows()), ch = chunks(chunkRows), rows = static_cast<int>(chunkRows);
     std::size_t groups = static_cast<std::size_t>(count);
     if (sortedOnDevice())

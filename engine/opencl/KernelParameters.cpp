@@ -45,6 +45,9 @@ KernelParameters kernelParameters(const ComputeDeviceInfo& device, std::size_t r
     const OpenClTuning tuning = openClTuningFromEnvironment();
     const int lanes = tuning.compactLanes;
     p.packedBtg = tuning.packedBtg;
+    p.packWarps = tuning.packWarps;
+    p.packLearners = tuning.packLearners;
+    p.packSlots = tuning.packSlots;
     p.lanes = lanes >= 0 ? lanes : shape.lanes;
     p.laneRows = shape.laneRows;
     p.laneRed = shape.laneRed && p.nvidiaAtomics;

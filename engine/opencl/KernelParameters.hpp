@@ -18,22 +18,23 @@ constexpr std::size_t kMaxCrossBlockBytes = std::size_t(40) << 10;
 bool crossBlockFits(const SplineSpec& spec, bool doublePrecision);
 
 struct KernelParameters {
-  bool gpu = false;                  // local-memory bins with atomics (GPU) vs private accumulators (CPU)
-  bool nvidiaAtomics = false;        // inline PTX red.shared.add.f32 for local float atomics (NVIDIA only)
-  int btgGroupSize = 1;              // work-items per (learner, chunk) group of the B'g partial kernels
-  std::size_t btgChunkRows = 0;      // rows per (learner, chunk) group
-  int binCopies = 1;                 // local bin replicas per group (GPU: one per sub-group, cuts conflicts)
-  int lanes = 0;                     // GPU: work-items (one warp) of compact_x_partial_columns; 0: atomics kernel
-  std::size_t laneChunkRows = 0;     // rows per (learner, chunk) group of compact_x_partial_columns
-  int laneRows = 8;                  // GPU: rows per lane and block of compact_x_partial_columns (LANE_ROWS)
-  bool laneRed = false;              // GPU (NVIDIA): its column adds as red.shared instructions (LANE_RED)
-  bool packedBtg = false;            // GPU: the batched compact_x B'g from the packed sorted copy (PackedBtg.hpp)
-  std::size_t localMemoryBytes = 0;  // the device's local memory per work-group
-  int reduceGroupSize = 64;          // work-items of the per-learner reduction / solve / select kernels
-  int updateGroupSize = 64;          // work-items per group of the update kernel
-  std::size_t updateGroupRows = 0;   // rows per update group
-  int learnersPerItem = 1;           // CPU: learners one work-item sums over the same block of rows (g stays in L1)
-  int rowBlock = 1024;               // CPU: rows per such block
+  bool gpu = false;               // local-memory bins with atomics (GPU) vs private accumulators (CPU)
+  bool nvidiaAtomics = false;     // inline PTX red.shared.add.f32 for local float atomics (NVIDIA only)
+  int btgGroupSize = 1;           // work-items per (learner, chunk) group of the B'g partial kernels
+  std::size_t btgChunkRows = 0;   // rows per (learner, chunk) group
+  int binCopies = 1;              // local bin replicas per group (GPU: one per sub-group, cuts conflicts)
+  int lanes = 0;                  // GPU: work-items (one warp) of compact_x_partial_columns; 0: atomics kernel
+  std::size_t laneChunkRows = 0;  // rows per (learner, chunk) group of compact_x_partial_columns
+  int laneRows = 8;               // GPU: rows per lane and block of compact_x_partial_columns (LANE_ROWS)
+  bool laneRed = false;           // GPU (NVIDIA): its column adds as red.shared instructions (LANE_RED)
+  bool packedBtg = false;         // GPU: the batched compact_x B'g from the packed sorted copy (PackedBtg.hpp)
+  int packWarps = 0, packLearners = 0, packSlots = 0;  // its shape (GAMBOOST_PACK_SHAPE); 0: PackedBtg chooses
+  std::size_t localMemoryBytes = 0;                    // the device's local memory per work-group
+  int reduceGroupSize = 64;         // work-items of the per-learner reduction / solve / select kernels
+  int updateGroupSize = 64;         // work-items per group of the update kernel
+  std::size_t updateGroupRows = 0;  // rows per update group
+  int learnersPerItem = 1;          // CPU: learners one work-item sums over the same block of rows (g stays in L1)
+  int rowBlock = 1024;              // CPU: rows per such block
 };
 
 // Parameters for a device (info.type "GPU" -> GPU table; anything else -> CPU table). rows adapts chunk sizes

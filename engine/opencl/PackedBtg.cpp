@@ -4,7 +4,6 @@
 
 #include "common/Error.hpp"
 #include "opencl/KernelArgs.hpp"
-#include "opencl/Tuning.hpp"
 
 namespace gb::ocl {
 
@@ -64,12 +63,11 @@ PackedBtg::PackedBtg(Context& ctx, const CompactData& data, const KernelParamete
   if (!applies(data, p)) throw ComputeError("compact_packed: does not apply to this data or device");
   const int learners = data.learners();
   chunks_ = static_cast<int>(packChunks(data.rows()));
-  const OpenClTuning tuning = openClTuningFromEnvironment();
   int slots = kPackSlots;
-  if (tuning.packWarps > 0) {  // GAMBOOST_PACK_SHAPE
-    warps_ = tuning.packWarps;
-    learnersPerGroup_ = std::min(tuning.packLearners, learners);
-    slots = tuning.packSlots;
+  if (p.packWarps > 0) {  // GAMBOOST_PACK_SHAPE
+    warps_ = p.packWarps;
+    learnersPerGroup_ = std::min(p.packLearners, learners);
+    slots = p.packSlots;
     if (packLocalBytes(warps_, learnersPerGroup_, slots, data.intervals()) >
         std::min<std::size_t>(p.localMemoryBytes, std::size_t(48) << 10))
       throw InputError("GAMBOOST_PACK_SHAPE: " + std::to_string(warps_) + " warps, " +
@@ -105,7 +103,8 @@ PackedBtg::PackedBtg(Context& ctx, const CompactData& data, const KernelParamete
 
 PackedBtg::~PackedBtg() = default;
 
-void PackedBtg::transposed(const Buffer& g, const Buffer& out, std::vector<cl_event>* events) {
+void PackedBtg::transposed(const Buffer& g, const Buffer& out, std::uint64_t profileBytes,
+                           std::vector<cl_event>* events) {
   const int learners = data_->learners();
   CompactPackedPartialArgs{static_cast<cl_int>(data_->rows()),
                            chunks_,
@@ -118,9 +117,7 @@ void PackedBtg::transposed(const Buffer& g, const Buffer& out, std::vector<cl_ev
                            &data_->polynomials(),
                            &partials_}
       .bind(partial_);
-  // The same floor as the columns kernel's: x in float (4 bytes a row and learner), g once, the output.
-  const std::uint64_t n = data_->rows(), k = static_cast<std::uint64_t>(data_->k());
-  partial_.setProfileBytes(static_cast<std::uint64_t>(learners) * n * 4 + n * 4 + k * learners * 4);
+  partial_.setProfileBytes(profileBytes);
   const std::size_t group = static_cast<std::size_t>(32 * warps_);
   cl_event e = nullptr;
   partial_.launch(*ctx_, {group * static_cast<std::size_t>(blocks_ * chunkGroups_)}, {group}, events ? &e : nullptr);

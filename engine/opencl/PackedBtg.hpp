@@ -8,6 +8,7 @@
 // batched B'g of compact_x with GAMBOOST_PACKED_BTG=1, where it applies and the device has room for the copy. It is
 // not the default: at n = 1e7, p = 100, k = 64 it took the H200 from 64% to 67% of copy and the H100 from 86.6% to
 // 85.5%, and it costs a second copy of x and its packing (docs/performance.md, "Why 4 is not met").
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -30,8 +31,10 @@ class PackedBtg {
   PackedBtg(const PackedBtg&) = delete;
   PackedBtg& operator=(const PackedBtg&) = delete;
 
-  // out[j*k + c] = (B_j'g)_c for every learner j.
-  void transposed(const Buffer& g, const Buffer& out, std::vector<cl_event>* events = nullptr);
+  // out[j*k + c] = (B_j'g)_c for every learner j. profileBytes: the B'g's byte floor, for the profile (the plan
+  // counts it as for the columns kernel: the packed copy moves as many bytes as x in float).
+  void transposed(const Buffer& g, const Buffer& out, std::uint64_t profileBytes,
+                  std::vector<cl_event>* events = nullptr);
   // "warps 5, learners 20 a group, 8 slots, 12 chunks a group": the launch shape, for reports.
   std::string shape() const;
   std::size_t scratchBytes() const;
