@@ -8,9 +8,10 @@
 // - the chunk's rows sorted by interval (then by row), PACK_RUN to a lane: sorted position p = PACK_RUN L + i is lane
 //   L's row i, and its word sits at word (i / 4) 128 + 4 L + i % 4, so a warp's 16-byte loads read 512 consecutive
 //   bytes;
-// - a word is  last << 31 | row << 20 | v:  the row within the chunk (11 bits), u = v / 2^19 (v <= 2^19: u to
-//   +-9.5e-7, finer than the float locate's own rounding of about 4e-6 at 60 intervals), and last = the row is the
-//   last of its interval in the chunk. 4 bytes a row, as many as x in float;
+// - a word is  v << 13 | row << 2 | last:  u = v / 2^19 (v < 2^19: u to +-9.5e-7, at most 1.9e-6 below 1, finer
+//   than the float locate's own rounding of about 4e-6 at 60 intervals), the row within the chunk (11 bits) at bits
+//   2..12 so that the word masked is the row's byte offset in the chunk's g, and last = the row is the last of its
+//   interval in the chunk (bit 1 is 0). 4 bytes a row, as many as x in float;
 // - a header of PACK_HEADER bytes: the segment (the index among the chunk's non-empty intervals) of each lane's
 //   first row (32 bytes); each lane's round for adding its open segment (below; 32 bytes); the number of rounds
 //   (1 byte, then 15 spare); the interval of each segment.
@@ -23,8 +24,13 @@
 #define PACK_MAP 80                                             // where the map of segments to intervals begins
 #define PACK_HEADER (PACK_MAP + (INTERVALS + 4 + 15) / 16 * 16)  // 4 bytes to spare: the map is read a word past a place
 #define PACK_U_SCALE 524288.0f  // 2^19
-#ifndef PACK_DEPTH
-#define PACK_DEPTH 4  // 16-byte words a lane loads ahead (4 or 8; 16 rows or 32)
+#define PACK_V_MAX (PACK_U_SCALE - 1.0f)
+#define PACK_WORD(last, row, v) ((v) << 13 | (row) << 2 | (last))
+#define PACK_LAST(w) ((w) & 1u)
+#define PACK_G(w) (*(__local const float*)((__local const uchar*)gs + ((w) & 0x1FFCu)))  // gs: the chunk's g
+#define PACK_U(w) (as_float((((w) >> 9) & 0x7FFFF0u) | 0x3F800000u) - 1.0f)
+#ifndef PACK_RING
+#define PACK_RING 8  // a lane's 16-byte words in registers: one summed while the others load (2, 4, 8 or 16)
 #endif
 
 #if !defined(REAL_IS_DOUBLE) && DEGREE == 3 && INTERVALS <= 255 && defined(BTG_GROUP) && BTG_GROUP > 1
@@ -51,7 +57,7 @@ __kernel __attribute__((reqd_work_group_size(256, 1, 1))) void compact_pack(int 
     if (r < len) {
       float u;
       q = locate_row(xj[r], lo, inverseSpacing, &u);
-      v = (uint)clamp(rint(u * PACK_U_SCALE), 0.0f, PACK_U_SCALE);
+      v = (uint)clamp(rint(u * PACK_U_SCALE), 0.0f, PACK_V_MAX);
     }
     segmentOf[q] = 1;  // every writer writes 1
     keys[r] = (uint)q << 11 | (uint)r;
@@ -87,7 +93,7 @@ __kernel __attribute__((reqd_work_group_size(256, 1, 1))) void compact_pack(int 
     const uint key = keys[p], row = key & 2047u;
     const bool last = p == PACK_ROWS - 1 || (keys[p + 1] >> 11) != (key >> 11);
     const int lane = p / PACK_RUN, i = p % PACK_RUN;
-    out[(i / 4) * 128 + 4 * lane + i % 4] = (last ? 0x80000000u : 0u) | row << 20 | vs[row];
+    out[(i / 4) * 128 + 4 * lane + i % 4] = PACK_WORD(last ? 1u : 0u, row, vs[row]);
   }
   __global uchar* h = header + at * PACK_HEADER;
   if (lid < 32) h[lid] = (uchar)segmentOf[keys[lid * PACK_RUN] >> 11];
@@ -134,43 +140,62 @@ inline void pack_drain(__local REAL* moments, __global const uchar* h, int first
 }
 
 // One row's word w_ and its g t_: the terms g u^s added to the running sums; at the last row of an interval the
-// sums are stored (a predicated store, no branch).
-#define PACK_ROW(word, gv)                                                  \
-  {                                                                         \
-    const uint w_ = (word);                                                 \
-    const float u_ = as_float(0x3F800000u + ((w_ & 0xFFFFFu) << 4)) - 1.0f; \
-    float t_ = (gv);                                                        \
-    run.x += t_;                                                            \
-    t_ *= u_;                                                               \
-    run.y += t_;                                                            \
-    t_ *= u_;                                                               \
-    run.z += t_;                                                            \
-    t_ *= u_;                                                               \
-    run.w += t_;                                                            \
-    if (w_ >> 31) *endp = run;                                              \
-    endp += (w_ >> 31) << 5;                                                \
+// sums are stored (a predicated store, no branch). eb is the byte offset of the lane's next end in endsOfAll (an
+// int from the array's start, so the store is one 32-bit address), 512 bytes (32 lanes of float4) a held end.
+#define PACK_ROW(word, gv)                                                          \
+  {                                                                                 \
+    const uint w_ = (word);                                                         \
+    const float u_ = PACK_U(w_);                                                    \
+    float t_ = (gv);                                                                \
+    run.x += t_;                                                                    \
+    t_ *= u_;                                                                       \
+    run.y += t_;                                                                    \
+    t_ *= u_;                                                                       \
+    run.z += t_;                                                                    \
+    t_ *= u_;                                                                       \
+    run.w += t_;                                                                    \
+    if (PACK_LAST(w_)) *(__local float4*)((__local uchar*)endsOfAll + eb) = run;    \
+    eb += (int)PACK_LAST(w_) << 9;                                                  \
   }
-#define PACK_ROW_OF(w) ((w) >> 20 & 2047u)
 // Four words (v) of a lane with their g (gv[0..3], gathered before): a lane stores at most 4 ends here, so it
 // drains before when more than PACK_SLOTS - 4 are held.
-#define PACK_ROWS_4(v, gv)                                                \
-  {                                                                       \
-    if (endp - ends > 32 * (PACK_SLOTS - 4)) {                            \
-      pack_drain(mine, h, first, first4, ends, (int)(endp - ends) / 32,   \
-                 &segment, &base);                                        \
-      endp = ends;                                                        \
-    }                                                                     \
-    PACK_ROW((v).x, (gv)[0])                                              \
-    PACK_ROW((v).y, (gv)[1])                                              \
-    PACK_ROW((v).z, (gv)[2])                                              \
-    PACK_ROW((v).w, (gv)[3])                                              \
+#define PACK_ROWS_4(v, gv)                                                                     \
+  {                                                                                            \
+    if (eb - eb0 > 512 * (PACK_SLOTS - 4)) {                                                   \
+      pack_drain(mine, h, first, first4, (__local const float4*)((__local const uchar*)endsOfAll + eb0), \
+                 (eb - eb0) >> 9, &segment, &base);                                             \
+      eb = eb0;                                                                                \
+    }                                                                                          \
+    PACK_ROW((v).x, (gv)[0])                                                                   \
+    PACK_ROW((v).y, (gv)[1])                                                                   \
+    PACK_ROW((v).z, (gv)[2])                                                                   \
+    PACK_ROW((v).w, (gv)[3])                                                                   \
   }
 #define PACK_GATHER_4(v, gv)                                                              \
   {                                                                                       \
-    (gv)[0] = gs[PACK_ROW_OF((v).x)], (gv)[1] = gs[PACK_ROW_OF((v).y)];           \
-    (gv)[2] = gs[PACK_ROW_OF((v).z)], (gv)[3] = gs[PACK_ROW_OF((v).w)];           \
+    (gv)[0] = PACK_G((v).x), (gv)[1] = PACK_G((v).y);                                     \
+    (gv)[2] = PACK_G((v).z), (gv)[3] = PACK_G((v).w);                                     \
   }
 
+#if PACK_RING != 2 && PACK_RING != 4 && PACK_RING != 8 && PACK_RING != 16
+#error "PACK_RING divides a run's 16 words (2, 4, 8 or 16): the next learner's word j must land in a[j % PACK_RING]"
+#endif
+#if PACK_RUN != 64
+#error "a lane's run is 16 words (PACK_EACH16)"
+#endif
+#define PACK_EACH16(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15)
+// Step i of the ring (i a literal): gather word i + 1's g, sum word i's rows, load word i + PACK_RING in its place.
+#define PACK_RING_STEP(i)                                                                       \
+  {                                                                                             \
+    if ((i) < 15) PACK_GATHER_4(a[((i) + 1) % PACK_RING], gn)                                   \
+    PACK_ROWS_4(a[(i) % PACK_RING], gv)                                                         \
+    if ((i) == 15) lastWord = a[(i) % PACK_RING].w;                                             \
+    if ((i) + PACK_RING < 16)                                                                   \
+      a[(i) % PACK_RING] = words[((i) + PACK_RING) * 32];                                       \
+    else if (another)                                                                           \
+      a[(i) % PACK_RING] = nextWords[((i) + PACK_RING - 16) * 32];                              \
+    gv[0] = gn[0], gv[1] = gn[1], gv[2] = gn[2], gv[3] = gn[3];                                 \
+  }
 // The chunk's g from row `first` into gs (zero past n): 16-byte loads, all issued before any is stored.
 inline void pack_load_g(__global const REAL* g, long first, int n, __local REAL* gs) {
 #define PACK_G_LOADS ((PACK_ROWS / 4 + 32 * PACK_WARPS - 1) / (32 * PACK_WARPS))
@@ -224,7 +249,7 @@ __kernel __attribute__((reqd_work_group_size(32 * PACK_WARPS, 1, 1))) void compa
   const int l0 = block * PACK_LEARNERS, count = min(PACK_LEARNERS, learnerCount - l0);
   const int lid = get_local_id(0), warp = lid / 32, lane = lid % 32;
   for (int m = lid; m < PACK_LEARNERS * MOMENTS; m += 32 * PACK_WARPS) moments[m] = (REAL)0;
-  __local float4* ends = endsOfAll + warp * PACK_SLOTS * 32 + lane;  // slot s at ends[s * 32]
+  const int eb0 = (warp * PACK_SLOTS * 32 + lane) * 16;  // the lane's first end, in bytes; slot s 512 s further
   const int c0 = chunkGroup * chunksPerGroup, c1 = min(chunks, c0 + chunksPerGroup);
   for (int c = c0; c < c1; ++c) {
     const long first = (long)c * PACK_ROWS;
@@ -232,12 +257,12 @@ __kernel __attribute__((reqd_work_group_size(32 * PACK_WARPS, 1, 1))) void compa
     pack_load_g(g, first, n, gs);
     barrier(CLK_LOCAL_MEM_FENCE);
     // Each warp's first words of its first learner; later ones are loaded during the learner before.
-    uint4 a[PACK_DEPTH];
+    uint4 a[PACK_RING];
     if (warp < count) {
       __global const uint4* words = (__global const uint4*)(packed + ((size_t)(learnerBegin + l0 + warp) * chunks + c) *
                                                                         PACK_ROWS) + lane;
       #pragma unroll
-      for (int v = 0; v < PACK_DEPTH; ++v) a[v] = words[v * 32];
+      for (int v = 0; v < PACK_RING; ++v) a[v] = words[v * 32];
     }
     for (int l = warp; l < count; l += PACK_WARPS) {
       const size_t at = (size_t)(learnerBegin + l0 + l) * chunks + c;
@@ -252,30 +277,19 @@ __kernel __attribute__((reqd_work_group_size(32 * PACK_WARPS, 1, 1))) void compa
       const uint lo = map[first / 4], hi = map[first / 4 + 1], shift = 8 * (first & 3);
       const uint first4 = shift ? (lo >> shift) | (hi << (32 - shift)) : lo;
       int segment = first;
-      __local float4* endp = ends;  // where the next segment end goes: ends + 32 (ends held)
+      int eb = eb0;  // where the lane's next segment end goes (eb - eb0 = 512 x ends held)
       float4 run = (float4)(0.0f), base = (float4)(0.0f);
-      // PACK_DEPTH words a lane (4 rows each) a step, the next step's loading while these are summed (in the last
-      // step, the next learner's first); the step is not unrolled, so the code stays small.
       uint lastWord = 0;
-      #pragma unroll 1
-      for (int step = 0; step < PACK_RUN / (4 * PACK_DEPTH); ++step) {
-        const bool more = step + 1 < PACK_RUN / (4 * PACK_DEPTH);
-        __global const uint4* from = more ? words + (PACK_DEPTH * step + PACK_DEPTH) * 32 : nextWords;
-        uint4 b[PACK_DEPTH];
-        #pragma unroll
-        for (int v = 0; v < PACK_DEPTH; ++v) b[v] = more || another ? from[v * 32] : a[v];
-        float gv[PACK_DEPTH][4];  // every row's g gathered first: 4 PACK_DEPTH local loads in flight
-        #pragma unroll
-        for (int v = 0; v < PACK_DEPTH; ++v) PACK_GATHER_4(a[v], gv[v])
-        #pragma unroll
-        for (int v = 0; v < PACK_DEPTH; ++v) PACK_ROWS_4(a[v], gv[v])
-        lastWord = a[PACK_DEPTH - 1].w;
-        #pragma unroll
-        for (int v = 0; v < PACK_DEPTH; ++v) a[v] = b[v];
-      }
-      pack_drain(mine, h, first, first4, ends, (int)(endp - ends) / 32, &segment, &base);
+      // The run's 16 words in a ring of PACK_RING registers: word i is summed from a[i % PACK_RING], which then
+      // takes word i + PACK_RING (in the last PACK_RING steps, the next learner's first words), so PACK_RING - 1
+      // words a lane are in flight while one is summed. Each word's g is gathered a word ahead.
+      float gv[4], gn[4];
+      PACK_GATHER_4(a[0], gv)
+      PACK_EACH16(PACK_RING_STEP)
+      pack_drain(mine, h, first, first4, (__local const float4*)((__local const uchar*)endsOfAll + eb0),
+                 (eb - eb0) >> 9, &segment, &base);
       // The run's open segment (its last rows, whose interval goes on into the next lane's run), in the lane's round.
-      const bool isOpen = !(lastWord >> 31);
+      const bool isOpen = !PACK_LAST(lastWord);
       const float4 open = run - base;
       __local float4* m = (__local float4*)(mine + (isOpen ? pack_interval(h, first, first4, segment) : 0) * W);
       for (int r = 0; r < rounds; ++r)

@@ -48,6 +48,7 @@ KernelParameters kernelParameters(const ComputeDeviceInfo& device, std::size_t r
     p.packWarps = tuning.packWarps;
     p.packLearners = tuning.packLearners;
     p.packSlots = tuning.packSlots;
+    p.packGroups = tuning.packGroups;
     p.lanes = lanes >= 0 ? lanes : shape.lanes;
     p.laneRows = shape.laneRows;
     p.laneRed = shape.laneRed && p.nvidiaAtomics;

@@ -29,6 +29,7 @@ struct KernelParameters {
   bool laneRed = false;           // GPU (NVIDIA): its column adds as red.shared instructions (LANE_RED)
   bool packedBtg = false;         // GPU: the batched compact_x B'g from the packed sorted copy (PackedBtg.hpp)
   int packWarps = 0, packLearners = 0, packSlots = 0;  // its shape (GAMBOOST_PACK_SHAPE); 0: PackedBtg chooses
+  int packGroups = 0;                                  // its groups per compute unit (GAMBOOST_PACK_GROUPS); 0: 4
   std::size_t localMemoryBytes = 0;                    // the device's local memory per work-group
   int reduceGroupSize = 64;         // work-items of the per-learner reduction / solve / select kernels
   int updateGroupSize = 64;         // work-items per group of the update kernel

@@ -79,6 +79,7 @@ std::string OpenClTuning::describe() const {
   if (packWarps > 0)
     add("GAMBOOST_PACK_SHAPE=" + std::to_string(packWarps) + "," + std::to_string(packLearners) + "," +
         std::to_string(packSlots));
+  if (packGroups > 0) add("GAMBOOST_PACK_GROUPS=" + std::to_string(packGroups));
   return out;
 }
 
@@ -129,6 +130,10 @@ OpenClTuning openClTuningFromEnvironment() {
     if (t.packWarps < 1 || t.packLearners < 1 || t.packSlots < 4)
       throw InputError("GAMBOOST_PACK_SHAPE: " + quotedForMessage(shape) +
                        " needs 1-8 warps, at least 1 learner and 4-16 slots");
+  }
+  if (const char* groups = std::getenv("GAMBOOST_PACK_GROUPS"); groups && *groups) {
+    t.packGroups = wholeNumber("GAMBOOST_PACK_GROUPS", groups, 64);
+    if (t.packGroups < 1) throw InputError("GAMBOOST_PACK_GROUPS: " + quotedForMessage(groups) + " is not 1-64");
   }
   return t;
 }

@@ -15,6 +15,8 @@
 //                             of x (opencl/PackedBtg.hpp) instead of from x by the lane-private columns kernel
 //   GAMBOOST_PACK_SHAPE       W,L,S: that B'g's work-groups of W warps (1-8) keeping L learners' moments, S segment
 //                             ends a lane (4-16); default: the most learners that fit, with the fewest idle warps
+//   GAMBOOST_PACK_GROUPS      G: that B'g's work-groups per compute unit (1-64; default 4, one wave of 4 resident
+//                             groups on the H100 and H200), each taking an equal share of the chunks
 #include <string>
 
 namespace gb::ocl {
@@ -32,6 +34,7 @@ struct OpenClTuning {
   bool cacheCopy = true;       // GAMBOOST_CACHE_COPY=0: the fill sums every learner's rows
   bool packedBtg = false;      // GAMBOOST_PACKED_BTG=1: the batched B'g from the packed sorted copy
   int packWarps = 0, packLearners = 0, packSlots = 0;  // GAMBOOST_PACK_SHAPE (0: chosen by PackedBtg)
+  int packGroups = 0;                                  // GAMBOOST_PACK_GROUPS (0: PackedBtg's default)
   // "GAMBOOST_OPENCL_REFRESH=0 GAMBOOST_KERNEL_DEFINES=-DLANE_ROWS=16": the variables that were set; "" for none.
   std::string describe() const;
 };

@@ -121,31 +121,33 @@ void TestCompactKernels::matchesReference_data() {
   QTest::addColumn<bool>("clamped");
   QTest::addColumn<quint64>("seed");
   QTest::addColumn<bool>("packed");
+  QTest::addColumn<int>("packWarps");  // packed: warps a group (its learners in turn when fewer than L); 0: default
   // Each row is one program build per kernel file (about 1 s on a cold PoCL cache): few, but covering k = 5, 16,
   // 64, both precisions and both variants.
   // The lanes rows cover compact_x_partial_columns' shapes: edge slots (clamped) or not, 16-byte loads (rows a
   // multiple of 4) or not, float (conversion-free locate) and double, degree 2 and 3.
-  QTest::newRow("k5 float cpu n1000") << 1000 << 1 << 3 << false << false << 0 << true << quint64(101) << false;
-  QTest::newRow("k16 double cpu n4099") << 4099 << 12 << 3 << true << false << 0 << true << quint64(102) << false;
-  QTest::newRow("k64 float cpu n4099") << 4099 << 60 << 3 << false << false << 0 << true << quint64(103) << false;
+  QTest::newRow("k5 float cpu n1000") << 1000 << 1 << 3 << false << false << 0 << true << quint64(101) << false << 0;
+  QTest::newRow("k16 double cpu n4099") << 4099 << 12 << 3 << true << false << 0 << true << quint64(102) << false << 0;
+  QTest::newRow("k64 float cpu n4099") << 4099 << 60 << 3 << false << false << 0 << true << quint64(103) << false << 0;
   QTest::newRow("k16 float gpu lanes clamped n9001")
-      << 9001 << 12 << 3 << false << true << 32 << true << quint64(104) << false;
+      << 9001 << 12 << 3 << false << true << 32 << true << quint64(104) << false << 0;
   QTest::newRow("k64 float gpu lanes n70000")
-      << 70000 << 60 << 3 << false << true << 32 << false << quint64(107) << false;
+      << 70000 << 60 << 3 << false << true << 32 << false << quint64(107) << false << 0;
   QTest::newRow("k64 double gpu lanes clamped n1000")
-      << 1000 << 60 << 3 << true << true << 32 << true << quint64(105) << false;
+      << 1000 << 60 << 3 << true << true << 32 << true << quint64(105) << false << 0;
   QTest::newRow("k5 double gpu lanes deg2 n4099")
-      << 4099 << 2 << 2 << true << true << 32 << false << quint64(106) << false;
+      << 4099 << 2 << 2 << true << true << 32 << false << quint64(106) << false << 0;
   QTest::newRow("k16 float gpu atomics n9001")
-      << 9001 << 12 << 3 << false << true << 0 << true << quint64(108) << false;
+      << 9001 << 12 << 3 << false << true << 0 << true << quint64(108) << false << 0;
   QTest::newRow("k64 double gpu atomics n1000")
-      << 1000 << 60 << 3 << true << true << 0 << true << quint64(109) << false;
+      << 1000 << 60 << 3 << true << true << 0 << true << quint64(109) << false << 0;
   // The packed B'g: n = 70000 ends in a chunk of 368 rows (2048-row chunks), whose sparse intervals give lanes more
   // segment ends than they hold at once (the drain inside a run); learner 1 clamped (edge pieces of its own).
   QTest::newRow("k64 float gpu packed clamped n70000")
-      << 70000 << 60 << 3 << false << true << 32 << true << quint64(110) << true;
-  QTest::newRow("k16 float gpu packed n9001")
-      << 9001 << 12 << 3 << false << true << 32 << false << quint64(111) << true;
+      << 70000 << 60 << 3 << false << true << 32 << true << quint64(110) << true << 0;
+  // Two warps for the three learners, so warp 0 preloads its next learner's first words during learner 0; 9 slots.
+  QTest::newRow("k16 float gpu packed 2 warps n9001")
+      << 9001 << 12 << 3 << false << true << 32 << false << quint64(111) << true << 2;
 }
 
 void TestCompactKernels::matchesReference() {
@@ -158,6 +160,7 @@ void TestCompactKernels::matchesReference() {
   QFETCH(bool, clamped);
   QFETCH(quint64, seed);
   QFETCH(bool, packed);
+  QFETCH(int, packWarps);
   qInfo("seed %llu", static_cast<unsigned long long>(seed));
   const Device device = testDevice();
   if (isDouble && !device.info.fp64) QSKIP("device has no fp64");
@@ -173,7 +176,8 @@ void TestCompactKernels::matchesReference() {
     return 1e-12 + 8 * 2.2e-16 * largest / p.bases[j].spacing();
   };
   CompactData data(ctx, p.basisPointers(), p.xPointers(), p.n, isDouble, true, true);
-  const KernelParameters params = parametersFor(gpuVariant, lanes, packed, device, p.n);
+  KernelParameters params = parametersFor(gpuVariant, lanes, packed, device, p.n);
+  if (packWarps > 0) params.packWarps = packWarps, params.packLearners = L, params.packSlots = 9;
   Buffer g = upload(ctx, p.g, isDouble);
 
   std::vector<std::vector<double>> cRef(L), scaleStored(L), scaleX(L);

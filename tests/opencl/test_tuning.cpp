@@ -48,6 +48,7 @@ class TuningTest : public QObject {
     qunsetenv("GAMBOOST_SHARD_ROWS");
     qunsetenv("GAMBOOST_PACKED_BTG");
     qunsetenv("GAMBOOST_PACK_SHAPE");
+    qunsetenv("GAMBOOST_PACK_GROUPS");
   }
 
   void nothingSetMeansDefaults() {
@@ -63,12 +64,14 @@ class TuningTest : public QObject {
   void packedShapeIsRead() {
     qputenv("GAMBOOST_PACKED_BTG", "1");
     qputenv("GAMBOOST_PACK_SHAPE", "4,20,8");
+    qputenv("GAMBOOST_PACK_GROUPS", "8");
     const gb::ocl::OpenClTuning t = openClTuningFromEnvironment();
     QVERIFY(t.packedBtg);
     QCOMPARE(t.packWarps, 4);
     QCOMPARE(t.packLearners, 20);
     QCOMPARE(t.packSlots, 8);
-    QCOMPARE(t.describe(), std::string("GAMBOOST_PACKED_BTG=1 GAMBOOST_PACK_SHAPE=4,20,8"));
+    QCOMPARE(t.packGroups, 8);
+    QCOMPARE(t.describe(), std::string("GAMBOOST_PACKED_BTG=1 GAMBOOST_PACK_SHAPE=4,20,8 GAMBOOST_PACK_GROUPS=8"));
   }
 
   void validValuesAreReadAndDescribed() {
@@ -106,6 +109,8 @@ class TuningTest : public QObject {
     QTest::newRow("pack shape 9 warps") << QByteArray("GAMBOOST_PACK_SHAPE") << QByteArray("9,20,8");
     QTest::newRow("pack shape 3 slots") << QByteArray("GAMBOOST_PACK_SHAPE") << QByteArray("4,20,3");
     QTest::newRow("pack shape text") << QByteArray("GAMBOOST_PACK_SHAPE") << QByteArray("4,x,8");
+    QTest::newRow("pack groups 0") << QByteArray("GAMBOOST_PACK_GROUPS") << QByteArray("0");
+    QTest::newRow("pack groups 65") << QByteArray("GAMBOOST_PACK_GROUPS") << QByteArray("65");
   }
 
   void badValuesNameTheirVariable() {
