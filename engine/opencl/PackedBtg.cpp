@@ -19,7 +19,7 @@ std::size_t packChunks(std::size_t rows) { return (rows + kPackRows - 1) / kPack
 // Warps a group and learners a group: the learners' moments, the chunk's g and the lanes' segment ends must fit
 // the group's local memory (at most 48 KiB, NVIDIA's limit); of the warp counts that fit, the one that leaves the
 // fewest warps idle in a group's last turn over its learners, then the fewest warps (on the H200 4 warps of 20
-// learners beat 5 of 20: 67% of copy against 63%, docs/performance.md).
+// learners beat 5 of 20: 67% of copy against 63% with the kernel of 2026-11-27's first version, docs/performance.md).
 std::size_t packLocalBytes(int warps, int learners, int slots, int intervals) {
   return kPackRows * sizeof(float) + static_cast<std::size_t>(warps) * slots * 32 * 16 + 256 +
          static_cast<std::size_t>(learners) * intervals * 4 * sizeof(float);

@@ -6,8 +6,10 @@
 //
 // It applies to the GPU kernels in float with cubic splines of at most 255 intervals. CompactPlan uses it for the
 // batched B'g of compact_x with GAMBOOST_PACKED_BTG=1, where it applies and the device has room for the copy. It is
-// not the default: at n = 1e7, p = 100, k = 64 it took the H200 from 64% to 67% of copy and the H100 from 86.6% to
-// 85.5%, and it costs a second copy of x and its packing (docs/performance.md, "Why 4 is not met").
+// not the default. At n = 1e7, p = 100, k = 64 it gives the H200 77% of copy against the columns kernel's 64.6%,
+// and the H100 89.4% against 86.9% (the Binomial fit 1.81 -> 1.64 s), but the Gaussian fit, with 20 exact B'g
+// passes, gains nothing, and it costs a second copy of x and its packing at set-up (docs/performance.md, "Why 4 is
+// not met").
 #include <cstdint>
 #include <string>
 #include <vector>
