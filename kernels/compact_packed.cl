@@ -2,7 +2,8 @@
 //
 // Defines: those of compact_btg.cl (REAL = float, DEGREE = 3, INTERVALS <= 255, BTG_GROUP > 1, GB_NV_PTX_ATOMICS),
 // and for compact_packed_partial PACK_WARPS (32-wide warps a group), PACK_LEARNERS (learners whose moments a group
-// keeps in local memory) and PACK_SLOTS (segment ends a lane holds before it adds them to the moments).
+// keeps in local memory) and PACK_SLOTS (segment ends a lane holds before it adds them to the moments); optional
+// PACK_RING (a lane's words in registers, 8 unless set through GAMBOOST_KERNEL_DEFINES).
 //
 // The layout, per learner and chunk of PACK_ROWS rows, written once by compact_pack from x:
 // - the chunk's rows sorted by interval (then by row), PACK_RUN to a lane: sorted position p = PACK_RUN L + i is lane
