@@ -2,6 +2,7 @@
 // plots; an impossible option or an unusable backend fails the fit with a message; the window stays usable.
 #include <qcustomplot.h>
 
+#include <QProgressBar>
 #include <QtTest>
 
 #include "data/ColumnRolesTable.hpp"
@@ -21,6 +22,12 @@ QString writeFile(const QString& name, const QByteArray& text) {
   f.open(QIODevice::WriteOnly | QIODevice::Truncate);
   f.write(text);
   return path;
+}
+
+QProgressBar* barWithTip(const QWidget& parent, const QString& tip) {
+  for (QProgressBar* b : parent.findChildren<QProgressBar*>())
+    if (b->toolTip() == tip) return b;
+  return nullptr;
 }
 
 }  // namespace
@@ -59,6 +66,9 @@ class ErrorsTest : public QObject {
     QCOMPARE(w->riskPlot()->riskGraph()->data()->size(), riskPointsBefore);
     QCOMPARE(w->dataPanel()->previewTable()->item(0, 1)->text(), previewBefore);
     QCOMPARE(w->controller()->data(), dataBefore);
+    QProgressBar* csvBar = barWithTip(*w->dataPanel(), "Progress of the CSV read");
+    QVERIFY(csvBar);
+    QVERIFY2(csvBar->text().contains("failed"), qPrintable(csvBar->text()));  // not a bare 0% beside the old data
 
     // A good file then loads, with y as the response and the rest learners.
     const QString good = writeFile("good.csv", "a,y,b\n1,2,3\n4,5,6.5\n7,8,9\n");
@@ -69,6 +79,7 @@ class ErrorsTest : public QObject {
     QCOMPARE(w->dataPanel()->roles().response, QString("y"));
     QCOMPARE(w->dataPanel()->roles().learners, QStringList({"a", "b"}));
     QCOMPARE(w->dataPanel()->previewTable()->item(1, 2)->text(), QString("6.5"));
+    QCOMPARE(csvBar->text(), QString("100%"));
   }
 
   void badOptionFailsTheFitWithAMessage() {

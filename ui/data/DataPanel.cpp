@@ -251,10 +251,10 @@ bool DataPanel::generate() {
     } else {
       sink_->error(tr("Generate data"), error + tr(" (the current data is unchanged)"), details);
     }
-    genProgress_->setValue(ok ? 1000 : 0);
+    showOutcome(genProgress_, progress_, ok, error.contains("cancelled"));
     emit loadFinished(ok);
   };
-  genProgress_->setValue(0);
+  startBar(genProgress_);
   DataSourceSpec what;
   what.kind = DataSourceSpec::Kind::Paper;
   what.paper = spec;
@@ -307,7 +307,7 @@ bool DataPanel::openCsv(const QString& path) {
     } else {
       sink_->error(tr("Open CSV"), error + tr(" (the current data is unchanged)"), details);
     }
-    progress_->setValue(ok ? 1000 : 0);
+    showOutcome(progress_, genProgress_, ok, error.contains("cancelled"));
     emit loadFinished(ok);
   };
   auto work = [result, missing, truth, truthProblem, path](TaskWorker& w) {
@@ -324,9 +324,22 @@ bool DataPanel::openCsv(const QString& path) {
       *truthProblem = QString::fromStdString(e.what());
     }
   };
-  progress_->setValue(0);
+  startBar(progress_);
   sink_->info(tr("Reading %1 ...").arg(path));
   return runJob(Job::Read, std::move(work), std::move(done));
+}
+
+void DataPanel::startBar(QProgressBar* bar) {
+  bar->setFormat(QStringLiteral("%p%"));
+  bar->setValue(0);
+}
+
+// A job's bar ends full, or empty saying why (the data is then unchanged); a job that brings new data empties the
+// other source's bar, which would otherwise still show its own last load.
+void DataPanel::showOutcome(QProgressBar* bar, QProgressBar* other, bool ok, bool cancelled) {
+  bar->setFormat(ok ? QStringLiteral("%p%") : cancelled ? tr("cancelled") : tr("failed; data unchanged"));
+  bar->setValue(ok ? 1000 : 0);
+  if (ok) startBar(other);
 }
 
 bool DataPanel::isLoading() const { return loader_->isRunning(); }
