@@ -77,7 +77,7 @@ PackedBtg::PackedBtg(Context& ctx, const CompactData& data, const KernelParamete
     choosePackShape(learners, data.intervals(), p.localMemoryBytes, &warps_, &learnersPerGroup_);
   }
   blocks_ = (learners + learnersPerGroup_ - 1) / learnersPerGroup_;
-  // One wave: as many groups as the compute units hold at once (4 each on the H100 and H200: 128 registers a
+  // One wave: as many groups as the compute units hold at once (4 each on the H100 and H200: 124 registers a
   // work-item and 44 KB of local memory a group), each with an equal share of the chunks. On the H200 that gave 69.6%
   // of copy against 68.2% for about 16 groups a unit, whose last partial wave ran alone (docs/performance.md).
   const int units = std::max(1, ctx.device().info.computeUnits);

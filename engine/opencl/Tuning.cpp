@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
+#include <cstring>
 #include <sstream>
 #include <vector>
 
@@ -132,8 +133,11 @@ OpenClTuning openClTuningFromEnvironment() {
                        " needs 1-8 warps, at least 1 learner and 4-16 slots");
   }
   if (const char* groups = std::getenv("GAMBOOST_PACK_GROUPS"); groups && *groups) {
-    t.packGroups = wholeNumber("GAMBOOST_PACK_GROUPS", groups, 64);
-    if (t.packGroups < 1) throw InputError("GAMBOOST_PACK_GROUPS: " + quotedForMessage(groups) + " is not 1-64");
+    int value = 0;
+    const auto [end, error] = std::from_chars(groups, groups + std::strlen(groups), value);
+    if (error != std::errc() || *end != '\0' || value < 1 || value > 64)
+      throw InputError("GAMBOOST_PACK_GROUPS: " + quotedForMessage(groups) + " is not a whole number from 1 to 64");
+    t.packGroups = value;
   }
   return t;
 }
