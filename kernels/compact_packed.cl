@@ -30,6 +30,14 @@
 #define PACK_LAST(w) ((w) & 1u)
 #define PACK_G(w) (*(__local const float*)((__local const uchar*)gs + ((w) & 0x1FFCu)))  // gs: the chunk's g
 #define PACK_U(w) (as_float((((w) >> 9) & 0x7FFFF0u) | 0x3F800000u) - 1.0f)
+// PACK_LOCAL_HEADER (an experiment, through GAMBOOST_KERNEL_DEFINES; not measured yet): a group's headers of the
+// chunk are read into local memory with the chunk's g, before its barrier, so a learner's header costs no global
+// latency (on the H200 a third of the kernel's long_scoreboard stalls waited on it; docs/performance.md).
+#ifdef PACK_LOCAL_HEADER
+#define PACK_HSPACE __local
+#else
+#define PACK_HSPACE __global
+#endif
 #ifndef PACK_RING
 #define PACK_RING 8  // a lane's 16-byte words in registers: one summed while the others load (2, 4, 8 or 16)
 #endif
@@ -121,7 +129,7 @@ __kernel __attribute__((reqd_work_group_size(256, 1, 1))) void compact_pack(int 
 // Adds the moments of `count` stored segment ends (differences of the running sums) to the learner's moments, and
 // moves *segment and *base past them. Lanes of a warp may share an interval at their runs' ends: atomic adds.
 // first4: the intervals of segments first .. first + 3, a byte each (read when the run began).
-inline int pack_interval(__global const uchar* h, int first, uint first4, int segment) {
+inline int pack_interval(PACK_HSPACE const uchar* h, int first, uint first4, int segment) {
   const int k = segment - first;
   return k < 4 ? (int)((first4 >> (8 * k)) & 255u) : (int)h[PACK_MAP + segment];
 }
@@ -129,7 +137,7 @@ inline int pack_interval(__global const uchar* h, int first, uint first4, int se
 // Adds the moments of `count` stored segment ends (differences of the running sums) to the learner's moments, and
 // moves *segment and *base past them. A stored end closes its interval, so no other lane adds to that interval in
 // the same instruction: plain loads and stores.
-inline void pack_drain(__local REAL* moments, __global const uchar* h, int first, uint first4,
+inline void pack_drain(__local REAL* moments, PACK_HSPACE const uchar* h, int first, uint first4,
                        __local const float4* ends, int count, int* segment, float4* base) {
   for (int s = 0; s < count; ++s) {
     const float4 end = ends[s * 32];
@@ -244,6 +252,9 @@ __kernel __attribute__((reqd_work_group_size(32 * PACK_WARPS, 1, 1))) void compa
   __local float4 momentsOf[PACK_LEARNERS * INTERVALS];  // float4: an interval's moments are one 16-byte access
   __local REAL* moments = (__local REAL*)momentsOf;
   __local float4 endsOfAll[PACK_WARPS * PACK_SLOTS * 32];
+#ifdef PACK_LOCAL_HEADER
+  __local uint4 headersOf[PACK_LEARNERS * (PACK_HEADER / 16)];
+#endif
   const int blocks = (learnerCount + PACK_LEARNERS - 1) / PACK_LEARNERS;
   const int block = get_group_id(0) % blocks, chunkGroup = get_group_id(0) / blocks;
   const int chunkGroups = get_num_groups(0) / blocks;
@@ -256,6 +267,13 @@ __kernel __attribute__((reqd_work_group_size(32 * PACK_WARPS, 1, 1))) void compa
     const long first = (long)c * PACK_ROWS;
     barrier(CLK_LOCAL_MEM_FENCE);  // the previous chunk's rows are done with gs (and the moments are zero)
     pack_load_g(g, first, n, gs);
+#ifdef PACK_LOCAL_HEADER
+    for (int e = lid; e < count * (PACK_HEADER / 16); e += 32 * PACK_WARPS) {
+      const int l = e / (PACK_HEADER / 16);
+      headersOf[e] = ((__global const uint4*)(header + ((size_t)(learnerBegin + l0 + l) * chunks + c) *
+                                                          PACK_HEADER))[e % (PACK_HEADER / 16)];
+    }
+#endif
     barrier(CLK_LOCAL_MEM_FENCE);
     // Each warp's first words of its first learner; later ones are loaded during the learner before.
     uint4 a[PACK_RING];
@@ -270,11 +288,15 @@ __kernel __attribute__((reqd_work_group_size(32 * PACK_WARPS, 1, 1))) void compa
       __global const uint4* words = (__global const uint4*)(packed + at * PACK_ROWS) + lane;
       const bool another = l + PACK_WARPS < count;
       __global const uint4* nextWords = another ? words + (size_t)PACK_WARPS * chunks * (PACK_ROWS / 4) : words;
+#ifdef PACK_LOCAL_HEADER
+      __local const uchar* h = (__local const uchar*)headersOf + l * PACK_HEADER;
+#else
       __global const uchar* h = header + at * PACK_HEADER;
+#endif
       __local REAL* mine = moments + l * MOMENTS;
       // The lane's first segment and the intervals of its first four (one unaligned word of the map).
       const int first = h[lane], round = h[32 + lane], rounds = h[64];
-      __global const uint* map = (__global const uint*)(h + PACK_MAP);
+      PACK_HSPACE const uint* map = (PACK_HSPACE const uint*)(h + PACK_MAP);
       const uint lo = map[first / 4], hi = map[first / 4 + 1], shift = 8 * (first & 3);
       const uint first4 = shift ? (lo >> shift) | (hi << (32 - shift)) : lo;
       int segment = first;
