@@ -171,8 +171,7 @@ inline void pack_drain(__local REAL* moments, PACK_HSPACE const uchar* h, int fi
 #define PACK_ROWS_4(v, gv)                                                                     \
   {                                                                                            \
     if (eb - eb0 > 512 * (PACK_SLOTS - 4)) {                                                   \
-      pack_drain(mine, h, first, first4, (__local const float4*)((__local const uchar*)endsOfAll + eb0), \
-                 (eb - eb0) >> 9, &segment, &base);                                             \
+      pack_drain(mine, h, first, first4, PACK_ENDS, (eb - eb0) >> 9, &segment, &base);          \
       eb = eb0;                                                                                \
     }                                                                                          \
     PACK_ROW((v).x, (gv)[0])                                                                   \
@@ -192,6 +191,8 @@ inline void pack_drain(__local REAL* moments, PACK_HSPACE const uchar* h, int fi
 #if PACK_RUN != 64
 #error "a lane's run is 16 words (PACK_EACH16)"
 #endif
+// The lane's held segment ends (slot s at PACK_ENDS[32 s]), for the drains.
+#define PACK_ENDS ((__local const float4*)((__local const uchar*)endsOfAll + eb0))
 #define PACK_EACH16(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15)
 // Step i of the ring (i a literal): gather word i + 1's g, sum word i's rows, load word i + PACK_RING in its place.
 #define PACK_RING_STEP(i)                                                                       \
@@ -309,7 +310,7 @@ __kernel __attribute__((reqd_work_group_size(32 * PACK_WARPS, 1, 1))) void compa
       float gv[4], gn[4];
       PACK_GATHER_4(a[0], gv)
       PACK_EACH16(PACK_RING_STEP)
-      pack_drain(mine, h, first, first4, (__local const float4*)((__local const uchar*)endsOfAll + eb0),
+      pack_drain(mine, h, first, first4, PACK_ENDS,
                  (eb - eb0) >> 9, &segment, &base);
       // The run's open segment (its last rows, whose interval goes on into the next lane's run), in the lane's round.
       const bool isOpen = !PACK_LAST(lastWord);

@@ -10,6 +10,7 @@ namespace gb::ocl {
 namespace {
 
 constexpr std::size_t kPackRows = 2048;  // PACK_ROWS in kernels/compact_packed.cl
+constexpr int kPackGroupsPerUnit = 4;    // work-groups a compute unit, unless GAMBOOST_PACK_GROUPS says
 constexpr int kPackSlots = 8;            // segment ends a lane holds (PACK_SLOTS), unless GAMBOOST_PACK_SHAPE says
 
 std::size_t packHeaderBytes(int intervals) { return 80 + static_cast<std::size_t>((intervals + 4 + 15) / 16 * 16); }
@@ -88,7 +89,7 @@ PackedBtg::PackedBtg(Context& ctx, const CompactData& data, const KernelParamete
   // work-item and 44 KB of local memory a group), each with an equal share of the chunks. On the H200 that gave 69.6%
   // of copy against 68.2% for about 16 groups a unit, whose last partial wave ran alone (docs/performance.md).
   const int units = std::max(1, ctx.device().info.computeUnits);
-  const int wanted = std::max(1, (p.packGroups > 0 ? p.packGroups : 4) * units / blocks_);
+  const int wanted = std::max(1, (p.packGroups > 0 ? p.packGroups : kPackGroupsPerUnit) * units / blocks_);
   chunksPerGroup_ = std::max(1, (chunks_ + wanted - 1) / wanted);
   chunkGroups_ = (chunks_ + chunksPerGroup_ - 1) / chunksPerGroup_;
   reduceGroup_ = p.reduceGroupSize;

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
-#include <cstring>
 #include <sstream>
 #include <vector>
 
@@ -14,12 +13,12 @@ namespace gb::ocl {
 
 namespace {
 
-int wholeNumber(const char* variable, const std::string& text, int most) {
+int wholeNumber(const char* variable, const std::string& text, int most, int least = 0) {
   int value = -1;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
-  if (error != std::errc() || end != text.data() + text.size() || value < 0 || value > most)
-    throw InputError(std::string(variable) + ": " + quotedForMessage(text) + " is not a whole number from 0 to " +
-                     std::to_string(most));
+  if (error != std::errc() || end != text.data() + text.size() || value < least || value > most)
+    throw InputError(std::string(variable) + ": " + quotedForMessage(text) + " is not a whole number from " +
+                     std::to_string(least) + " to " + std::to_string(most));
   return value;
 }
 
@@ -132,13 +131,8 @@ OpenClTuning openClTuningFromEnvironment() {
       throw InputError("GAMBOOST_PACK_SHAPE: " + quotedForMessage(shape) +
                        " needs 1-8 warps, at least 1 learner and 4-16 slots");
   }
-  if (const char* groups = std::getenv("GAMBOOST_PACK_GROUPS"); groups && *groups) {
-    int value = 0;
-    const auto [end, error] = std::from_chars(groups, groups + std::strlen(groups), value);
-    if (error != std::errc() || *end != '\0' || value < 1 || value > 64)
-      throw InputError("GAMBOOST_PACK_GROUPS: " + quotedForMessage(groups) + " is not a whole number from 1 to 64");
-    t.packGroups = value;
-  }
+  if (const char* groups = std::getenv("GAMBOOST_PACK_GROUPS"); groups && *groups)
+    t.packGroups = wholeNumber("GAMBOOST_PACK_GROUPS", groups, 64, 1);
   return t;
 }
 
