@@ -6,9 +6,9 @@
 // PACK_RING (a lane's words in registers, 8 unless set through GAMBOOST_KERNEL_DEFINES).
 //
 // The layout, per learner and chunk of PACK_ROWS rows, written once by compact_pack from x:
-// - the chunk's rows sorted by interval (then by row), PACK_RUN to a lane: sorted position p = PACK_RUN L + i is lane
-//   L's row i, and its word sits at word (i / 4) 128 + 4 L + i % 4, so a warp's 16-byte loads read 512 consecutive
-//   bytes;
+// - the chunk's rows sorted by interval (within an interval in the order compact_pack chooses for the banks of the
+//   gathers of g), PACK_RUN to a lane: sorted position p = PACK_RUN L + i is lane L's row i, and its word sits at
+//   word (i / 4) 128 + 4 L + i % 4, so a warp's 16-byte loads read 512 consecutive bytes;
 // - a word is  v << 13 | row << 2 | last:  u = v / 2^19 (v < 2^19: u to +-9.5e-7, at most 1.9e-6 below 1, finer
 //   than the float locate's own rounding of about 4e-6 at 60 intervals), the row within the chunk (11 bits) at bits
 //   2..12 so that the word masked is the row's byte offset in the chunk's g, and last = the row is the last of its
@@ -30,19 +30,43 @@
 #define PACK_LAST(w) ((w) & 1u)
 #define PACK_G(w) (*(__local const float*)((__local const uchar*)gs + ((w) & 0x1FFCu)))  // gs: the chunk's g
 #define PACK_U(w) (as_float((((w) >> 9) & 0x7FFFF0u) | 0x3F800000u) - 1.0f)
-// PACK_LOCAL_HEADER (an experiment, through GAMBOOST_KERNEL_DEFINES; not measured yet): a group's headers of the
-// chunk are read into local memory with the chunk's g, before its barrier, so a learner's header costs no global
-// latency (on the H200 a third of the kernel's long_scoreboard stalls waited on it; docs/performance.md).
-#ifdef PACK_LOCAL_HEADER
-#define PACK_HSPACE __local
-#else
-#define PACK_HSPACE __global
-#endif
 #ifndef PACK_RING
 #define PACK_RING 8  // a lane's 16-byte words in registers: one summed while the others load (2, 4, 8 or 16)
 #endif
 
 #if !defined(REAL_IS_DOUBLE) && DEGREE == 3 && INTERVALS <= 255 && defined(BTG_GROUP) && BTG_GROUP > 1
+
+// Rows within an interval may come in any order. Lane L's row i (sorted position PACK_RUN L + i) has its g
+// gathered by compact_packed_partial in the same instruction as the other lanes' row i, and those gathers take
+// as many local-memory wavefronts as the most rows in one bank (row % 32). So each lane orders the rows of each
+// piece of its run (a piece: its rows of one interval) so that its row i's bank is one no lane has claimed for
+// step i yet, where the piece has such a row (random rows: 3.5 wavefronts a gather, 2.1 ordered).
+// claimed: the banks claimed by some lane for its row i; ordered: the rows in their sorted positions.
+inline void pack_order_rows(__local const uint* keys, __local uint* claimed, __local ushort* ordered) {
+  const int lid = get_local_id(0);
+  if (lid < PACK_RUN) claimed[lid] = 0;
+  barrier(CLK_LOCAL_MEM_FENCE);
+  if (lid < 32) {
+    const int begin = lid * PACK_RUN;
+    ulong used = 0;  // the run's rows already placed, by sorted position - begin
+    int pieceBegin = begin, pieceEnd = begin;
+    for (int i = 0; i < PACK_RUN; ++i) {
+      const int p = begin + i;
+      if (p == pieceEnd)
+        for (pieceBegin = p; pieceEnd < begin + PACK_RUN && (keys[pieceEnd] >> 11) == (keys[p] >> 11);) ++pieceEnd;
+      int pick = -1, spare = -1;
+      for (int e = pieceBegin - begin; e < pieceEnd - begin && pick < 0; ++e) {
+        if ((used >> e) & 1) continue;
+        if (spare < 0) spare = e;
+        const uint bank = 1u << (keys[begin + e] & 31u);
+        if (!(claimed[i] & bank) && !(atomic_or(&claimed[i], bank) & bank)) pick = e;
+      }
+      if (pick < 0) pick = spare;
+      used |= (ulong)1 << pick;
+      ordered[p] = (ushort)(keys[begin + pick] & 2047u);
+    }
+  }
+}
 
 // One work-group of 256 per (chunk, learner): dimension 0 is the chunk, 1 the learner. Rows past n are padding in
 // the last interval (g is 0 there).
@@ -53,6 +77,8 @@ __kernel __attribute__((reqd_work_group_size(256, 1, 1))) void compact_pack(int 
   __local uint keys[PACK_ROWS];
   __local uint vs[PACK_ROWS];
   __local int segmentOf[INTERVALS];
+  __local uint claimed[PACK_RUN];
+  __local ushort ordered[PACK_ROWS];
   const int c = get_group_id(0), j = get_group_id(1), lid = get_local_id(0);
   const float lo = geometry[2 * j], inverseSpacing = geometry[2 * j + 1];
   const long first = (long)c * PACK_ROWS;
@@ -95,11 +121,13 @@ __kernel __attribute__((reqd_work_group_size(256, 1, 1))) void compact_pack(int 
       s += present;
     }
   }
+  pack_order_rows(keys, claimed, ordered);
   barrier(CLK_LOCAL_MEM_FENCE);
   const size_t at = (size_t)j * chunks + c;
   __global uint* out = packed + at * PACK_ROWS;
   for (int p = lid; p < PACK_ROWS; p += 256) {
-    const uint key = keys[p], row = key & 2047u;
+    const uint key = keys[p];
+    const uint row = ordered[p];
     const bool last = p == PACK_ROWS - 1 || (keys[p + 1] >> 11) != (key >> 11);
     const int lane = p / PACK_RUN, i = p % PACK_RUN;
     out[(i / 4) * 128 + 4 * lane + i % 4] = PACK_WORD(last ? 1u : 0u, row, vs[row]);
@@ -129,7 +157,7 @@ __kernel __attribute__((reqd_work_group_size(256, 1, 1))) void compact_pack(int 
 // Adds the moments of `count` stored segment ends (differences of the running sums) to the learner's moments, and
 // moves *segment and *base past them. Lanes of a warp may share an interval at their runs' ends: atomic adds.
 // first4: the intervals of segments first .. first + 3, a byte each (read when the run began).
-inline int pack_interval(PACK_HSPACE const uchar* h, int first, uint first4, int segment) {
+inline int pack_interval(__local const uchar* h, int first, uint first4, int segment) {
   const int k = segment - first;
   return k < 4 ? (int)((first4 >> (8 * k)) & 255u) : (int)h[PACK_MAP + segment];
 }
@@ -137,7 +165,7 @@ inline int pack_interval(PACK_HSPACE const uchar* h, int first, uint first4, int
 // Adds the moments of `count` stored segment ends (differences of the running sums) to the learner's moments, and
 // moves *segment and *base past them. A stored end closes its interval, so no other lane adds to that interval in
 // the same instruction: plain loads and stores.
-inline void pack_drain(__local REAL* moments, PACK_HSPACE const uchar* h, int first, uint first4,
+inline void pack_drain(__local REAL* moments, __local const uchar* h, int first, uint first4,
                        __local const float4* ends, int count, int* segment, float4* base) {
   for (int s = 0; s < count; ++s) {
     const float4 end = ends[s * 32];
@@ -202,26 +230,57 @@ inline void pack_drain(__local REAL* moments, PACK_HSPACE const uchar* h, int fi
     if ((i) == 15) lastWord = a[(i) % PACK_RING].w;                                             \
     if ((i) + PACK_RING < 16)                                                                   \
       a[(i) % PACK_RING] = words[((i) + PACK_RING) * 32];                                       \
-    else if (another)                                                                           \
+    else if (more)                                                                              \
       a[(i) % PACK_RING] = nextWords[((i) + PACK_RING - 16) * 32];                              \
     gv[0] = gn[0], gv[1] = gn[1], gv[2] = gn[2], gv[3] = gn[3];                                 \
   }
-// The chunk's g from row `first` into gs (zero past n): 16-byte loads, all issued before any is stored.
-inline void pack_load_g(__global const REAL* g, long first, int n, __local REAL* gs) {
+// The chunk's g from row `first` into gs (zero past n) in two halves: pack_g_issue's 16-byte loads into v, before
+// the barrier that frees gs, then pack_g_store's stores (a chunk past n is read and stored by the store half).
 #define PACK_G_LOADS ((PACK_ROWS / 4 + 32 * PACK_WARPS - 1) / (32 * PACK_WARPS))
+#define PACK_H_LOADS ((PACK_LEARNERS * (PACK_HEADER / 16) + 32 * PACK_WARPS - 1) / (32 * PACK_WARPS))
+inline void pack_g_issue(__global const REAL* g, long first, int n, float4* v) {
   const int lid = get_local_id(0);
   if (first + PACK_ROWS <= n) {
-    float4 v[PACK_G_LOADS];
     #pragma unroll
     for (int e = 0; e < PACK_G_LOADS; ++e)
       if (lid + e * 32 * PACK_WARPS < PACK_ROWS / 4) v[e] = vload4(lid + e * 32 * PACK_WARPS, g + first);
+  }
+}
+inline void pack_g_store(__global const REAL* g, long first, int n, const float4* v, __local REAL* gs) {
+  const int lid = get_local_id(0);
+  if (first + PACK_ROWS <= n) {
     #pragma unroll
     for (int e = 0; e < PACK_G_LOADS; ++e)
       if (lid + e * 32 * PACK_WARPS < PACK_ROWS / 4) vstore4(v[e], lid + e * 32 * PACK_WARPS, gs);
   } else {
     for (int r = lid; r < PACK_ROWS; r += 32 * PACK_WARPS) gs[r] = first + r < n ? g[first + r] : (REAL)0;
   }
-#undef PACK_G_LOADS
+}
+
+// Chunk c's g into gs (zero past n) and the headers of the group's learners (count of them from firstLearner, each
+// PACK_HEADER / 16 uint4) into headersOf: loaded into registers before the barrier that frees gs and headersOf (the
+// previous chunk's rows are done with them), and stored after it, so a learner's header costs no global latency (on
+// the H200 a third of the kernel's long_scoreboard stalls had waited on it).
+inline void pack_load_chunk(__global const uchar* header, __global const REAL* g, int n, int chunks, int c,
+                            int firstLearner, int count, __local REAL* gs, __local uint4* headersOf) {
+  const int lid = get_local_id(0);
+  const long first = (long)c * PACK_ROWS;
+  uint4 hl[PACK_H_LOADS];
+  #pragma unroll
+  for (int e = 0; e < PACK_H_LOADS; ++e) {
+    const int i = lid + e * 32 * PACK_WARPS, l = i / (PACK_HEADER / 16);
+    if (i < count * (PACK_HEADER / 16))
+      hl[e] = ((__global const uint4*)(header + ((size_t)(firstLearner + l) * chunks + c) * PACK_HEADER))
+          [i % (PACK_HEADER / 16)];
+  }
+  float4 gl[PACK_G_LOADS];
+  pack_g_issue(g, first, n, gl);
+  barrier(CLK_LOCAL_MEM_FENCE);  // (the moments are zero before the first chunk's)
+  pack_g_store(g, first, n, gl, gs);
+  #pragma unroll
+  for (int e = 0; e < PACK_H_LOADS; ++e)
+    if (lid + e * 32 * PACK_WARPS < count * (PACK_HEADER / 16)) headersOf[lid + e * 32 * PACK_WARPS] = hl[e];
+  barrier(CLK_LOCAL_MEM_FENCE);
 }
 
 // The group's columns from its learners' moments, c_{q+r} = sum_s poly(q, r, s) M[q][s]: learner l's K columns at
@@ -253,9 +312,7 @@ __kernel __attribute__((reqd_work_group_size(32 * PACK_WARPS, 1, 1))) void compa
   __local float4 momentsOf[PACK_LEARNERS * INTERVALS];  // float4: an interval's moments are one 16-byte access
   __local REAL* moments = (__local REAL*)momentsOf;
   __local float4 endsOfAll[PACK_WARPS * PACK_SLOTS * 32];
-#ifdef PACK_LOCAL_HEADER
   __local uint4 headersOf[PACK_LEARNERS * (PACK_HEADER / 16)];
-#endif
   const int blocks = (learnerCount + PACK_LEARNERS - 1) / PACK_LEARNERS;
   const int block = get_group_id(0) % blocks, chunkGroup = get_group_id(0) / blocks;
   const int chunkGroups = get_num_groups(0) / blocks;
@@ -264,40 +321,31 @@ __kernel __attribute__((reqd_work_group_size(32 * PACK_WARPS, 1, 1))) void compa
   for (int m = lid; m < PACK_LEARNERS * MOMENTS; m += 32 * PACK_WARPS) moments[m] = (REAL)0;
   const int eb0 = (warp * PACK_SLOTS * 32 + lane) * 16;  // the lane's first end, in bytes; slot s 512 s further
   const int c0 = chunkGroup * chunksPerGroup, c1 = min(chunks, c0 + chunksPerGroup);
+  // The ring of a lane's words (below): a warp's first words of its first learner of the group's first chunk;
+  // later ones are loaded during the learner before (for a warp's first learner of a chunk, during its last learner
+  // of the chunk before).
+  uint4 a[PACK_RING];
+  if (warp < count && c0 < c1) {
+    __global const uint4* words =
+        (__global const uint4*)(packed + ((size_t)(learnerBegin + l0 + warp) * chunks + c0) * PACK_ROWS) + lane;
+    #pragma unroll
+    for (int v = 0; v < PACK_RING; ++v) a[v] = words[v * 32];
+  }
   for (int c = c0; c < c1; ++c) {
-    const long first = (long)c * PACK_ROWS;
-    barrier(CLK_LOCAL_MEM_FENCE);  // the previous chunk's rows are done with gs (and the moments are zero)
-    pack_load_g(g, first, n, gs);
-#ifdef PACK_LOCAL_HEADER
-    for (int e = lid; e < count * (PACK_HEADER / 16); e += 32 * PACK_WARPS) {
-      const int l = e / (PACK_HEADER / 16);
-      headersOf[e] = ((__global const uint4*)(header + ((size_t)(learnerBegin + l0 + l) * chunks + c) *
-                                                          PACK_HEADER))[e % (PACK_HEADER / 16)];
-    }
-#endif
-    barrier(CLK_LOCAL_MEM_FENCE);
-    // Each warp's first words of its first learner; later ones are loaded during the learner before.
-    uint4 a[PACK_RING];
-    if (warp < count) {
-      __global const uint4* words = (__global const uint4*)(packed + ((size_t)(learnerBegin + l0 + warp) * chunks + c) *
-                                                                        PACK_ROWS) + lane;
-      #pragma unroll
-      for (int v = 0; v < PACK_RING; ++v) a[v] = words[v * 32];
-    }
+    pack_load_chunk(header, g, n, chunks, c, learnerBegin + l0, count, gs, headersOf);
     for (int l = warp; l < count; l += PACK_WARPS) {
       const size_t at = (size_t)(learnerBegin + l0 + l) * chunks + c;
       __global const uint4* words = (__global const uint4*)(packed + at * PACK_ROWS) + lane;
-      const bool another = l + PACK_WARPS < count;
-      __global const uint4* nextWords = another ? words + (size_t)PACK_WARPS * chunks * (PACK_ROWS / 4) : words;
-#ifdef PACK_LOCAL_HEADER
+      const bool another = l + PACK_WARPS < count, more = another || c + 1 < c1;
+      __global const uint4* nextWords =
+          another ? words + (size_t)PACK_WARPS * chunks * (PACK_ROWS / 4)
+                  : (__global const uint4*)(packed + ((size_t)(learnerBegin + l0 + warp) * chunks + c + 1) * PACK_ROWS) +
+                        lane;
       __local const uchar* h = (__local const uchar*)headersOf + l * PACK_HEADER;
-#else
-      __global const uchar* h = header + at * PACK_HEADER;
-#endif
       __local REAL* mine = moments + l * MOMENTS;
       // The lane's first segment and the intervals of its first four (one unaligned word of the map).
       const int first = h[lane], round = h[32 + lane], rounds = h[64];
-      PACK_HSPACE const uint* map = (PACK_HSPACE const uint*)(h + PACK_MAP);
+      __local const uint* map = (__local const uint*)(h + PACK_MAP);
       const uint lo = map[first / 4], hi = map[first / 4 + 1], shift = 8 * (first & 3);
       const uint first4 = shift ? (lo >> shift) | (hi << (32 - shift)) : lo;
       int segment = first;

@@ -110,6 +110,7 @@ int runKernelBench(KernelBenchCli o) {
   }
   printTable(std::cout,
              {"kernel", "op", "granularity", "rows", "k", "median", "GB/s", "of copy", "max rel err", "reps"}, rows);
+  for (const std::string& note : report.notes) std::cout << "note: " << note << "\n";
   writeReportFiles(outputs, o.out, report.toJson(), report.toCsv());
   if (!report.failures.empty()) {
     // The report is written (it shows the errors), but a wrong kernel must not look like a successful run.

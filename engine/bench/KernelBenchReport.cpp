@@ -78,7 +78,7 @@ nlohmann::json KernelBenchReport::toJson() const {
   return {{"platform", platform},   {"device", device},
           {"precision", precision}, {"copy_gb_per_s", copyGigabytesPerSecond},
           {"failures", failures},   {"cancelled", cancelled},
-          {"timings", timingsJson}};
+          {"notes", notes},         {"timings", timingsJson}};
 }
 
 KernelBenchReport KernelBenchReport::fromJson(const nlohmann::json& j) {
@@ -89,6 +89,7 @@ KernelBenchReport KernelBenchReport::fromJson(const nlohmann::json& j) {
   r.copyGigabytesPerSecond = field<double>(j, "copy_gb_per_s", "the report");
   optionalField(j, "failures", "the report", &r.failures);
   optionalField(j, "cancelled", "the report", &r.cancelled);
+  optionalField(j, "notes", "the report", &r.notes);
   const auto& list = j.contains("timings") ? j.at("timings") : nlohmann::json();
   if (!list.is_array()) throw InputError("kernel benchmark report: \"timings\" is missing or not an array");
   for (std::size_t i = 0; i < list.size(); ++i)

@@ -83,6 +83,12 @@ std::unique_ptr<CompactData> makeCompactData(Context& ctx, const CaseData& d, bo
 
 double Runner::copyBandwidth() { return deviceCopyBandwidth(ctx_); }
 
+// How a plan's batched B'g ran when it read the packed copy (the kernel's name does not say).
+std::string packedNote(const std::string& name, const CompactPlan& plan) {
+  return name + ": the batched B'g read the packed sorted copy of x (" + plan.packedShape() +
+         "; GAMBOOST_PACKED_BTG=0 for the columns kernel)";
+}
+
 // The compact kernels asked for; compact_x once per lane shape when `bench tune` gives shapes.
 std::vector<CompactVariant> compactVariants(const KernelBenchOptions& o, const std::string& device) {
   std::vector<CompactVariant> variants;
@@ -123,7 +129,6 @@ void Runner::compactSection(const CaseData& d) {
   const bool storeSorted = wanted("compact_sorted") && sortedFit.empty();
   std::unique_ptr<CompactData> data;
   if (xFit.empty()) data = makeCompactData(ctx_, d, dbl_, storeBasis, storeSorted);
-
   Buffer g = upload(d.g), delta = upload(d.delta), y = upload(d.y), mu(ctx_, n * static_cast<std::size_t>(s_));
   Buffer deltaFirst = upload(std::vector<double>(d.delta.begin(), d.delta.begin() + d.k));
   Buffer out(ctx_, p * k * static_cast<std::size_t>(s_)), outOne(ctx_, k * static_cast<std::size_t>(s_));
@@ -152,6 +157,7 @@ void Runner::compactSection(const CaseData& d) {
           [&] { poison(out); }, [&] { return kbench::maxScaledError(download(out, p * k), d.btg); });
       continue;
     }
+    if (plan.packed()) report_.notes.push_back(packedNote(v.name, plan));
     Buffer partials(ctx_, std::max<std::size_t>(1, plan.updatePartials()) * static_cast<std::size_t>(s_));
     measure(
         rowFor(v, "Btg", false), [&](std::vector<cl_event>& ev) { plan.transposedOne(0, g, outOne, &ev); },

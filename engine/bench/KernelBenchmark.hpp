@@ -60,7 +60,8 @@ struct KernelBenchReport {
   // Added: kernels whose output failed the check against the CPU reference (also in their rows' `skipped`);
   // the CLI should exit non-zero after writing the report when this is not empty.
   std::vector<std::string> failures;
-  bool cancelled = false;  // the progress callback returned false; timings holds what ran
+  bool cancelled = false;          // the progress callback returned false; timings holds what ran
+  std::vector<std::string> notes;  // how kernels ran where the name does not say (compact_x's packed copy)
   nlohmann::json toJson() const;
   std::string toCsv() const;
   static KernelBenchReport fromJson(const nlohmann::json& j);  // throws InputError on a malformed file

@@ -33,7 +33,11 @@ std::string today() {
 }
 
 nlohmann::json shapeJson(const LaneTuning& s) {
-  return {{"lanes", s.lanes}, {"lane_rows", s.laneRows}, {"lane_red", s.laneRed}, {"groups_per_unit", s.groupsPerUnit}};
+  return {{"lanes", s.lanes},
+          {"lane_rows", s.laneRows},
+          {"lane_red", s.laneRed},
+          {"groups_per_unit", s.groupsPerUnit},
+          {"packed_btg", s.packed}};
 }
 
 // The candidates' rows, in the order they ran (the kernel names carry the shape labels).
@@ -66,6 +70,9 @@ std::vector<LaneTuning> defaultTuneGrid(bool nvidia) {
     for (int rows : {4, 8, 16})
       for (int red = 0; red <= (nvidia ? 1 : 0); ++red)
         for (int groups : {8, 16, 32}) grid.push_back(LaneTuning{lanes, rows, red == 1, groups});
+  LaneTuning packed;  // the packed copy's batched B'g (its own shape is chosen by PackedBtg)
+  packed.packed = true;
+  grid.push_back(packed);
   return grid;
 }
 

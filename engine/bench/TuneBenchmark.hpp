@@ -42,7 +42,8 @@ struct TuneReport {
   nlohmann::json toJson() const;
 };
 
-// The search grid: lanes {32, 64} x rows per lane {4, 8, 16} x red {off, on (NVIDIA only)} x groups {8, 16, 32}.
+// The search grid: lanes {32, 64} x rows per lane {4, 8, 16} x red {off, on (NVIDIA only)} x groups {8, 16, 32},
+// and the packed copy's B'g (with the default lane shape for the launches it does not serve).
 std::vector<LaneTuning> defaultTuneGrid(bool nvidia);
 
 // Throws InputError for bad options, ComputeError for OpenCL failures or when no candidate passes its check.

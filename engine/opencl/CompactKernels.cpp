@@ -475,4 +475,10 @@ std::size_t CompactPlan::scratchBytes() const {
 
 bool CompactPlan::packed() const { return impl_->packed != nullptr; }
 
+std::string CompactPlan::packedShape() const { return impl_->packed ? impl_->packed->shape() : std::string(); }
+
+std::vector<std::uint32_t> CompactPlan::packedWords(int learner, int chunk) const {
+  return impl_->packed ? impl_->packed->words(learner, chunk) : std::vector<std::uint32_t>{};
+}
+
 }  // namespace gb::ocl

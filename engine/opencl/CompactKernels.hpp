@@ -15,6 +15,7 @@
 //
 // Each B'g is two launches: per-(learner, chunk of rows) partials, then one work-group per learner reducing them.
 // Launchers append their events to `events` when given (see eventsSeconds in ClRuntime.hpp); the caller releases.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -139,6 +140,11 @@ class CompactPlan {
   std::size_t scratchBytes() const;
   // Whether the batched B'g runs from the packed sorted copy of x (opencl/PackedBtg.hpp).
   bool packed() const;
+  // Tests: the packed copy's words of (learner, 2048-row chunk) in layout order (kernels/compact_packed.cl); empty
+  // without a packed copy.
+  std::vector<std::uint32_t> packedWords(int learner, int chunk) const;
+  // The packed B'g's launch shape ("warps 4, learners 20 a group, ..."), "" without a packed copy.
+  std::string packedShape() const;
 
  private:
   struct Impl;

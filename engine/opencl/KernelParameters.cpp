@@ -44,7 +44,7 @@ KernelParameters kernelParameters(const ComputeDeviceInfo& device, std::size_t r
     const LaneTuning shape = gpuLaneTuning(device);
     const OpenClTuning tuning = openClTuningFromEnvironment();
     const int lanes = tuning.compactLanes;
-    p.packedBtg = tuning.packedBtg;
+    p.packedBtg = tuning.packedBtg >= 0 ? tuning.packedBtg == 1 : shape.packed;
     p.packWarps = tuning.packWarps;
     p.packLearners = tuning.packLearners;
     p.packSlots = tuning.packSlots;

@@ -21,23 +21,22 @@ std::size_t packChunks(std::size_t rows) { return (rows + kPackRows - 1) / kPack
 // the group's local memory (at most 48 KiB, NVIDIA's limit); of the warp counts that fit, the one that leaves the
 // fewest warps idle in a group's last turn over its learners, then the fewest warps (on the H200 4 warps of 20
 // learners beat 5 of 20: 67% of copy against 63% with the kernel of 2026-11-27's first version, docs/performance.md).
-// A learner's share: its moments, and with PACK_LOCAL_HEADER (an experiment through GAMBOOST_KERNEL_DEFINES) its
-// header of the chunk.
-std::size_t packLearnerBytes(int intervals, bool localHeader) {
-  return static_cast<std::size_t>(intervals) * 4 * sizeof(float) + (localHeader ? packHeaderBytes(intervals) : 0);
+// A learner's share: its moments and its header of the chunk.
+std::size_t packLearnerBytes(int intervals) {
+  return static_cast<std::size_t>(intervals) * 4 * sizeof(float) + packHeaderBytes(intervals);
 }
 
-std::size_t packLocalBytes(int warps, int learners, int slots, int intervals, bool localHeader) {
+std::size_t packLocalBytes(int warps, int learners, int slots, int intervals) {
   return kPackRows * sizeof(float) + static_cast<std::size_t>(warps) * slots * 32 * 16 + 256 +
-         static_cast<std::size_t>(learners) * packLearnerBytes(intervals, localHeader);
+         static_cast<std::size_t>(learners) * packLearnerBytes(intervals);
 }
 
-void choosePackShape(int learners, int intervals, bool localHeader, std::size_t localBytes, int* warps, int* perGroup) {
+void choosePackShape(int learners, int intervals, std::size_t localBytes, int* warps, int* perGroup) {
   const std::size_t local = std::min<std::size_t>(localBytes, std::size_t(48) << 10);
-  const std::size_t momentBytes = packLearnerBytes(intervals, localHeader);
+  const std::size_t momentBytes = packLearnerBytes(intervals);
   int bestIdle = -1;
   for (int w = 4; w <= 8; ++w) {
-    const std::size_t fixed = packLocalBytes(w, 0, kPackSlots, intervals, localHeader);
+    const std::size_t fixed = packLocalBytes(w, 0, kPackSlots, intervals);
     if (fixed + momentBytes > local) continue;
     const int most = static_cast<int>((local - fixed) / momentBytes);
     const int blocks = (learners + most - 1) / most;
@@ -57,7 +56,7 @@ void choosePackShape(int learners, int intervals, bool localHeader, std::size_t 
 bool PackedBtg::applies(const CompactData& data, const KernelParameters& p) {
   return p.gpu && p.btgGroupSize > 1 && !data.doublePrecision() && data.degree() == 3 && data.intervals() <= 255 &&
          data.rows() > 0 && data.rows() <= static_cast<std::size_t>(2000000000) &&
-         p.localMemoryBytes >= packLocalBytes(4, 1, kPackSlots, data.intervals(), true);
+         p.localMemoryBytes >= packLocalBytes(4, 1, kPackSlots, data.intervals());
 }
 
 std::size_t PackedBtg::deviceBytes(std::size_t rows, int learners, int intervals) {
@@ -71,22 +70,21 @@ PackedBtg::PackedBtg(Context& ctx, const CompactData& data, const KernelParamete
   const int learners = data.learners();
   chunks_ = static_cast<int>(packChunks(data.rows()));
   int slots = kPackSlots;
-  const bool localHeader = options.find("-DPACK_LOCAL_HEADER") != std::string::npos;
   if (p.packWarps > 0) {  // GAMBOOST_PACK_SHAPE
     warps_ = p.packWarps;
     learnersPerGroup_ = std::min(p.packLearners, learners);
     slots = p.packSlots;
-    if (packLocalBytes(warps_, learnersPerGroup_, slots, data.intervals(), localHeader) >
+    if (packLocalBytes(warps_, learnersPerGroup_, slots, data.intervals()) >
         std::min<std::size_t>(p.localMemoryBytes, std::size_t(48) << 10))
       throw InputError("GAMBOOST_PACK_SHAPE: " + std::to_string(warps_) + " warps, " +
                        std::to_string(learnersPerGroup_) + " learners and " + std::to_string(slots) +
                        " slots need more local memory than a work-group has");
   } else {
-    choosePackShape(learners, data.intervals(), localHeader, p.localMemoryBytes, &warps_, &learnersPerGroup_);
+    choosePackShape(learners, data.intervals(), p.localMemoryBytes, &warps_, &learnersPerGroup_);
   }
   blocks_ = (learners + learnersPerGroup_ - 1) / learnersPerGroup_;
-  // One wave: as many groups as the compute units hold at once (4 each on the H100 and H200: 124 registers a
-  // work-item and 44 KB of local memory a group), each with an equal share of the chunks. On the H200 that gave 69.6%
+  // One wave: as many groups as the compute units hold at once (4 each on the H100 and H200: 125 registers a
+  // work-item and 47 KB of local memory a group), each with an equal share of the chunks. On the H200 that gave 69.6%
   // of copy against 68.2% for about 16 groups a unit, whose last partial wave ran alone (docs/performance.md).
   const int units = std::max(1, ctx.device().info.computeUnits);
   const int wanted = std::max(1, (p.packGroups > 0 ? p.packGroups : kPackGroupsPerUnit) * units / blocks_);
@@ -112,6 +110,15 @@ PackedBtg::PackedBtg(Context& ctx, const CompactData& data, const KernelParamete
 }
 
 PackedBtg::~PackedBtg() = default;
+
+std::vector<std::uint32_t> PackedBtg::words(int learner, int chunk) const {
+  if (learner < 0 || learner >= data_->learners() || chunk < 0 || chunk >= chunks_)
+    throw ComputeError("compact_packed: no cell (" + std::to_string(learner) + ", " + std::to_string(chunk) + ")");
+  std::vector<std::uint32_t> out(kPackRows);
+  const std::size_t cell = static_cast<std::size_t>(learner) * chunks_ + static_cast<std::size_t>(chunk);
+  packed_.read(*ctx_, out.data(), kPackRows * sizeof(cl_uint), cell * kPackRows * sizeof(cl_uint));
+  return out;
+}
 
 void PackedBtg::transposed(const Buffer& g, const Buffer& out, std::uint64_t profileBytes,
                            std::vector<cl_event>* events) {

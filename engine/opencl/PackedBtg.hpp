@@ -40,6 +40,8 @@ class PackedBtg {
   // "warps 5, learners 20 a group, 8 slots, 12 chunks a group": the launch shape, for reports.
   std::string shape() const;
   std::size_t scratchBytes() const;
+  // Tests: the 2048 words of (learner, chunk), downloaded, in layout order.
+  std::vector<std::uint32_t> words(int learner, int chunk) const;
 
  private:
   Context* ctx_;

@@ -75,7 +75,7 @@ std::string OpenClTuning::describe() const {
   if (!fusedFill) add("GAMBOOST_FUSED_FILL=0");
   if (!residualUpdate) add("GAMBOOST_RESIDUAL_UPDATE=0");
   if (!cacheCopy) add("GAMBOOST_CACHE_COPY=0");
-  if (packedBtg) add("GAMBOOST_PACKED_BTG=1");
+  if (packedBtg >= 0) add("GAMBOOST_PACKED_BTG=" + std::to_string(packedBtg));
   if (packWarps > 0)
     add("GAMBOOST_PACK_SHAPE=" + std::to_string(packWarps) + "," + std::to_string(packLearners) + "," +
         std::to_string(packSlots));
@@ -117,9 +117,10 @@ OpenClTuning openClTuningFromEnvironment() {
   t.fusedFill = zeroOrOne("GAMBOOST_FUSED_FILL", true);
   t.residualUpdate = zeroOrOne("GAMBOOST_RESIDUAL_UPDATE", true);
   t.cacheCopy = zeroOrOne("GAMBOOST_CACHE_COPY", true);
-  // Benchmarks: the packed B'g (not the default: on the H200 77% of copy against the columns kernel's 64.6%, on the
-  // H100 89.4% against 86.9%, for 4 bytes a row and learner more device memory and its packing at set-up).
-  t.packedBtg = zeroOrOne("GAMBOOST_PACKED_BTG", false);
+  // Benchmarks: the packed B'g on or off whatever the device's tuning entry says (it costs 4 bytes a row and
+  // learner more device memory and its packing at set-up; docs/performance.md has what it gains on each card).
+  if (const char* packed = std::getenv("GAMBOOST_PACKED_BTG"); packed && *packed)
+    t.packedBtg = zeroOrOne("GAMBOOST_PACKED_BTG", false) ? 1 : 0;
   if (const char* shape = std::getenv("GAMBOOST_PACK_SHAPE"); shape && *shape) {
     const std::vector<std::string> parts = splitPackShape(shape);
     if (parts.size() != 3)

@@ -11,8 +11,9 @@
 //   GAMBOOST_RESIDUAL_UPDATE  1 (default) | 0: its update writes g alone (mu = y - g when asked) or mu and g
 //   GAMBOOST_CACHE_COPY       1 (default) | 0: its fill copies the transposed block of a learner that holds a slot,
 //                             or sums that learner's rows again
-//   GAMBOOST_PACKED_BTG       0 (default) | 1: the batched compact_x B'g on GPUs in float from a packed sorted copy
-//                             of x (opencl/PackedBtg.hpp) instead of from x by the lane-private columns kernel
+//   GAMBOOST_PACKED_BTG       0 | 1: the batched compact_x B'g on GPUs in float from a packed sorted copy of x
+//                             (opencl/PackedBtg.hpp) instead of from x by the lane-private columns kernel; unset:
+//                             as the device's tuning entry says (opencl/TuningTable.hpp; the H200's is packed)
 //   GAMBOOST_PACK_SHAPE       W,L,S: that B'g's work-groups of W warps (1-8) keeping L learners' moments, S segment
 //                             ends a lane (4-16); default: the most learners that fit, with the fewest idle warps
 //   GAMBOOST_PACK_GROUPS      G: that B'g's work-groups per compute unit (1-64; default 4, one wave of 4 resident
@@ -32,7 +33,7 @@ struct OpenClTuning {
   bool fusedFill = true;     // GAMBOOST_FUSED_FILL=0: compact_x_update and compact_x_cross_fill in two launches
   bool residualUpdate = true;  // GAMBOOST_RESIDUAL_UPDATE=0: the update writes mu and g
   bool cacheCopy = true;       // GAMBOOST_CACHE_COPY=0: the fill sums every learner's rows
-  bool packedBtg = false;      // GAMBOOST_PACKED_BTG=1: the batched B'g from the packed sorted copy
+  int packedBtg = -1;          // GAMBOOST_PACKED_BTG: 1 the batched B'g from the packed sorted copy, 0 not; -1 unset
   int packWarps = 0, packLearners = 0, packSlots = 0;  // GAMBOOST_PACK_SHAPE (0: chosen by PackedBtg)
   int packGroups = 0;                                  // GAMBOOST_PACK_GROUPS (0: PackedBtg's default)
   // "GAMBOOST_OPENCL_REFRESH=0 GAMBOOST_KERNEL_DEFINES=-DLANE_ROWS=16": the variables that were set; "" for none.

@@ -16,12 +16,16 @@ namespace jf = gb::jsonfield;
 
 namespace {
 
-// Devices the project measured. Each line says which run chose it (docs/performance.md, "Kernel parameters per
-// device"). The H100's entry is the shape the defaults were tuned on (docs/perf/kernels.md).
+// Devices the project measured. Each line says which run chose it (docs/performance.md, issue 14's point 4). The
+// H100's entry is the shape the defaults were tuned on (docs/perf/kernels.md). On the H200 no lane shape passed 65%
+// of copy (bench tune, 2026-11-26: groups 8 the best), and the packed copy's B'g reaches 85%.
 const std::vector<TuningEntry>& builtInTable() {
   static const std::vector<TuningEntry> table = {
       {"NVIDIA H100 80GB HBM3", 132, 0, LaneTuning{32, 8, false, 16},
        "compact_x n=1e7 p=100 k=64 float: 1.555 ms, 86.7-88.9% of copy (docs/perf/kernels.md, 2026-11-23)"},
+      {"NVIDIA H200", 132, 0, LaneTuning{32, 8, false, 8, true},
+       "compact_x n=1e7 p=100 k=64 float: packed 1.1 ms, 85.3-85.6% of copy; lanes32-rows8-red0-groups8 65.3% "
+       "(docs/performance.md, 2026-11-27)"},
   };
   return table;
 }
@@ -50,13 +54,14 @@ nlohmann::json TuningEntry::toJson() const {
           {"lane_rows", lanes.laneRows},
           {"lane_red", lanes.laneRed},
           {"groups_per_unit", lanes.groupsPerUnit},
+          {"packed_btg", lanes.packed},
           {"measured", measured}};
 }
 
 TuningEntry TuningEntry::fromJson(const nlohmann::json& j) {
   jf::rejectUnknownKeys(j,
                         {"device", "compute_units", "global_memory_bytes", "lanes", "lane_rows", "lane_red",
-                         "groups_per_unit", "measured"},
+                         "groups_per_unit", "packed_btg", "measured"},
                         "");
   TuningEntry e;
   e.device = jf::text(jf::member(j, "device", ""), "device");
@@ -70,6 +75,10 @@ TuningEntry TuningEntry::fromJson(const nlohmann::json& j) {
   e.lanes.laneRed = red.get<bool>();
   e.lanes.groupsPerUnit =
       static_cast<int>(jf::integer(jf::member(j, "groups_per_unit", ""), "groups_per_unit", 1, 1024));
+  if (const auto it = j.find("packed_btg"); it != j.end()) {  // absent in files written before it existed
+    if (!it->is_boolean()) jf::fail("packed_btg", "must be true or false, got " + jf::describe(*it));
+    e.lanes.packed = it->get<bool>();
+  }
   if (const auto it = j.find("measured"); it != j.end()) e.measured = jf::text(*it, "measured");
   return e;
 }

@@ -56,7 +56,7 @@ class TuningTest : public QObject {
     QCOMPARE(t.refreshInterval, -1);
     QCOMPARE(t.compactLanes, -1);
     QCOMPARE(t.shardRows, -1LL);
-    QVERIFY(!t.packedBtg);
+    QCOMPARE(t.packedBtg, -1);  // unset: the device's tuning entry decides
     QCOMPARE(t.packWarps, 0);
     QVERIFY(t.describe().empty());
   }
@@ -66,12 +66,15 @@ class TuningTest : public QObject {
     qputenv("GAMBOOST_PACK_SHAPE", "4,20,8");
     qputenv("GAMBOOST_PACK_GROUPS", "8");
     const gb::ocl::OpenClTuning t = openClTuningFromEnvironment();
-    QVERIFY(t.packedBtg);
+    QCOMPARE(t.packedBtg, 1);
     QCOMPARE(t.packWarps, 4);
     QCOMPARE(t.packLearners, 20);
     QCOMPARE(t.packSlots, 8);
     QCOMPARE(t.packGroups, 8);
     QCOMPARE(t.describe(), std::string("GAMBOOST_PACKED_BTG=1 GAMBOOST_PACK_SHAPE=4,20,8 GAMBOOST_PACK_GROUPS=8"));
+    qputenv("GAMBOOST_PACKED_BTG", "0");  // off even where the device's tuning entry says packed
+    QCOMPARE(openClTuningFromEnvironment().packedBtg, 0);
+    QVERIFY(openClTuningFromEnvironment().describe().find("GAMBOOST_PACKED_BTG=0") != std::string::npos);
   }
 
   void validValuesAreReadAndDescribed() {

@@ -51,14 +51,48 @@ class TuningTableTest : public QObject {
     qunsetenv("GAMBOOST_TUNING_FILE");
   }
 
-  void builtInEntryIsTheH100s() {
+  void builtInEntriesAreTheH100sAndH200s() {
     ComputeDeviceInfo h100 = gpuNamed("NVIDIA H100 80GB HBM3", 132);
     const auto entry = ocl::tuningFor(h100);
     QVERIFY(entry.has_value());
     QVERIFY(entry->lanes == LaneTuning{});  // the defaults were tuned there
-    h100.computeUnits = 114;                // a PCIe H100 is another device
+    QVERIFY(!ocl::kernelParameters(h100, 10000000, 100).packedBtg);
+    h100.computeUnits = 114;  // a PCIe H100 is another device
     QVERIFY(!ocl::tuningFor(h100).has_value());
     QVERIFY(!ocl::tuningFor(gpuNamed("Some GPU")).has_value());
+    // The H200's batched B'g reads the packed copy unless GAMBOOST_PACKED_BTG says otherwise.
+    const ComputeDeviceInfo h200 = gpuNamed("NVIDIA H200", 132);
+    const auto h200Entry = ocl::tuningFor(h200);
+    QVERIFY(h200Entry.has_value() && h200Entry->lanes.packed);
+    QVERIFY(ocl::kernelParameters(h200, 10000000, 100).packedBtg);
+    qputenv("GAMBOOST_PACKED_BTG", "0");
+    QVERIFY(!ocl::kernelParameters(h200, 10000000, 100).packedBtg);
+    qputenv("GAMBOOST_PACKED_BTG", "1");
+    QVERIFY(ocl::kernelParameters(gpuNamed("NVIDIA H100 80GB HBM3", 132), 10000000, 100).packedBtg);
+    qunsetenv("GAMBOOST_PACKED_BTG");
+  }
+
+  // packed_btg round-trips through the file; an entry written before it existed reads as not packed.
+  void packedChoiceIsStoredAndOptional() {
+    const ComputeDeviceInfo d = gpuNamed("Test GPU");
+    LaneTuning packed;
+    packed.packed = true;
+    ocl::storeTuningEntry(ocl::userTuningFile(), TuningEntry{d.name, 0, 0, packed, ""});
+    QVERIFY(ocl::tuningFor(d)->lanes.packed);
+    QVERIFY(ocl::kernelParameters(d, 1000000, 10).packedBtg);
+    QCOMPARE(QString::fromStdString(laneShapeLabel(packed)), QStringLiteral("lanes32-rows8-red0-groups16-packed"));
+    const QString path = dir_.path() + "/tuning.json";
+    writeFile(path, R"({"devices": [{"device": "Test GPU", "compute_units": 0, "global_memory_bytes": 0, "lanes": 32,)"
+                    R"( "lane_rows": 8, "lane_red": false, "groups_per_unit": 16}]})");
+    QVERIFY(!ocl::tuningFor(d)->lanes.packed);
+    writeFile(path, R"({"devices": [{"device": "Test GPU", "compute_units": 0, "global_memory_bytes": 0, "lanes": 32,)"
+                    R"( "lane_rows": 8, "lane_red": false, "groups_per_unit": 16, "packed_btg": 1}]})");
+    try {
+      ocl::readTuningFile(path.toStdString());
+      QFAIL("packed_btg 1 was accepted");
+    } catch (const InputError& e) {
+      QVERIFY2(QString::fromUtf8(e.what()).contains("devices[0].packed_btg"), e.what());
+    }
   }
 
   void storedEntryIsFoundAndReplaced() {
