@@ -39,32 +39,35 @@
 // Rows within an interval may come in any order. Lane L's row i (sorted position PACK_RUN L + i) has its g
 // gathered by compact_packed_partial in the same instruction as the other lanes' row i, and those gathers take
 // as many local-memory wavefronts as the most rows in one bank (row % 32). So each lane orders the rows of each
-// piece of its run (a piece: its rows of one interval) so that its row i's bank is one no lane has claimed for
-// step i yet, where the piece has such a row (random rows: 3.5 wavefronts a gather, 2.1 ordered).
-// claimed: the banks claimed by some lane for its row i; ordered: the rows in their sorted positions.
+// piece of its run (a piece: its rows of one interval) so that its row i's bank is one that no lane before it has
+// claimed for row i, where the piece has such a row (uniform rows: 3.5 wavefronts a gather, 2.15 ordered). Lane L
+// takes its row i at step i + L, after lane L - 1 took its row i: the order is the same in every run (so are the
+// B'g's float sums). claimed: banks claimed for each row i; ordered: the rows in their sorted positions.
 inline void pack_order_rows(__local const uint* keys, __local uint* claimed, __local ushort* ordered) {
-  const int lid = get_local_id(0);
+  const int lid = get_local_id(0), begin = lid * PACK_RUN;
   if (lid < PACK_RUN) claimed[lid] = 0;
-  barrier(CLK_LOCAL_MEM_FENCE);
-  if (lid < 32) {
-    const int begin = lid * PACK_RUN;
-    ulong used = 0;  // the run's rows already placed, by sorted position - begin
-    int pieceBegin = begin, pieceEnd = begin;
-    for (int i = 0; i < PACK_RUN; ++i) {
-      const int p = begin + i;
-      if (p == pieceEnd)
-        for (pieceBegin = p; pieceEnd < begin + PACK_RUN && (keys[pieceEnd] >> 11) == (keys[p] >> 11);) ++pieceEnd;
-      int pick = -1, spare = -1;
-      for (int e = pieceBegin - begin; e < pieceEnd - begin && pick < 0; ++e) {
-        if ((used >> e) & 1) continue;
-        if (spare < 0) spare = e;
-        const uint bank = 1u << (keys[begin + e] & 31u);
-        if (!(claimed[i] & bank) && !(atomic_or(&claimed[i], bank) & bank)) pick = e;
-      }
-      if (pick < 0) pick = spare;
-      used |= (ulong)1 << pick;
-      ordered[p] = (ushort)(keys[begin + pick] & 2047u);
+  ulong used = 0, piece = 0;  // the run's rows already placed, and those of the current piece (bit p - begin)
+  int pieceEnd = begin;
+  for (int step = 0; step < PACK_RUN + 31; ++step) {
+    barrier(CLK_LOCAL_MEM_FENCE);  // lane lid - 1 has claimed for row i
+    const int i = step - lid, p = begin + i;
+    if (lid >= 32 || i < 0 || i >= PACK_RUN) continue;
+    if (p == pieceEnd) {
+      for (piece = 0; pieceEnd < begin + PACK_RUN && (keys[pieceEnd] >> 11) == (keys[p] >> 11); ++pieceEnd)
+        piece |= (ulong)1 << (pieceEnd - begin);
     }
+    const ulong open = piece & ~used;  // never empty: the piece has as many rows as positions
+    int pick = 63 - (int)clz(open & (~open + 1));  // the first open row, unless one has an unclaimed bank
+    for (ulong rest = open; rest; rest &= rest - 1) {
+      const int e = 63 - (int)clz(rest & (~rest + 1));
+      if (!((claimed[i] >> (keys[begin + e] & 31u)) & 1u)) {
+        pick = e;
+        break;
+      }
+    }
+    claimed[i] |= 1u << (keys[begin + pick] & 31u);
+    used |= (ulong)1 << pick;
+    ordered[p] = (ushort)(keys[begin + pick] & 2047u);
   }
 }
 

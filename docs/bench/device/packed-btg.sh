@@ -13,7 +13,7 @@ bk() {  # label, environment...
   local label=$1; shift
   echo "== $label $*"
   env "$@" timeout 150 $G bench kernels --rows 10000000 --k 64 --covariates 100 --reps ${REPS:-20} \
-    --kernels compact_x --out "$R/$label" 2>&1 | grep -E "copy bandwidth|Btg|error|Error"
+    --kernels compact_x --out "$R/$label" 2>&1 | grep -E "copy bandwidth|Btg|note|error|Error"
 }
 for round in $(seq ${ROUNDS:-2}); do
   bk default$round
