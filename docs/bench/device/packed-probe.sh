@@ -53,3 +53,20 @@ PY
   grep -E "Duration|Issued Warp|Eligible Warps|Achieved Occupancy|Executed Instructions  " $R/$label-ncu.txt
   grep -E "warp_latency_issue_stalled|issue_stalled.*per_warp_active" $R/$label-stalls.txt | sort -k2 -g -r | head -14
 done
+# The SASS lines with the most stall samples, of each profiled variant (a wait that is not spread over the loop
+# shows up here: e.g. loads that share a scoreboard).
+for f in $R/*-sass.csv; do
+  [ -f "$f" ] || continue
+  echo "-- $(basename $f): the SASS lines with the most stall samples"
+  python3 - "$f" <<'PY'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+head, data = rows[1], rows[2:]
+ix = {h: i for i, h in enumerate(head)}
+num = lambda s: float(s.replace(",", "")) if s.replace(",", "").replace(".", "").isdigit() else 0.0
+total = sum(num(r[ix["Warp Stall Sampling (All Samples)"]]) for r in data) or 1.0
+for k, r in sorted(enumerate(data), key=lambda kr: -num(kr[1][ix["Warp Stall Sampling (All Samples)"]]))[:8]:
+    print(f'{100 * num(r[ix["Warp Stall Sampling (All Samples)"]]) / total:5.1f}%  line {k:5d}  long_sb '
+          f'{num(r[ix["stall_long_sb"]]):7.0f}  {r[ix["Source"]].strip()[:70]}')
+PY
+done
