@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "common/Error.hpp"
+#include "common/RunProfile.hpp"
 #include "opencl/KernelArgs.hpp"
 
 namespace gb::ocl {
@@ -105,6 +106,7 @@ PackedBtg::PackedBtg(Context& ctx, const CompactData& data, const KernelParamete
   reduce_ = Kernel(ctx.kernel("compact_btg", "compact_reduce", options));
   CompactPackArgs{static_cast<cl_int>(data.rows()), chunks_, &data.x(), &data.geometry(), &packed_, &header_}.bind(
       pack);
+  const ScopedStage timed("x packed by interval (device)");
   pack.launch(ctx, {static_cast<std::size_t>(chunks_) * 256, static_cast<std::size_t>(learners)}, {256, 1});
   ctx.finish();  // allocation failures surface here, where the caller can still fall back
 }
