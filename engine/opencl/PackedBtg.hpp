@@ -5,11 +5,11 @@
 // lane-private columns kernel (compact_x_partial_columns) touches four local values per row instead.
 //
 // It applies to the GPU kernels in float with cubic splines of at most 255 intervals. CompactPlan uses it for the
-// batched B'g of compact_x with GAMBOOST_PACKED_BTG=1, where it applies and the device has room for the copy. It is
-// not the default. At n = 1e7, p = 100, k = 64 it gives the H200 77% of copy against the columns kernel's 64.6%,
-// and the H100 89.4% against 86.9% (the Binomial fit 1.81 -> 1.64 s), but the Gaussian fit, with 20 exact B'g
-// passes, gains nothing, and it costs a second copy of x and its packing at set-up (docs/performance.md, "Why 4 is
-// not met").
+// batched B'g of compact_x where the device's tuning entry says so (the H200's does) or GAMBOOST_PACKED_BTG=1, where
+// it applies and the device has room for the copy. At n = 1e7, p = 100, k = 64 it gives the H200 87% of copy
+// against the columns kernel's 64%, and the H100 95% against 87% (the Binomial fit 1.84 -> 1.56 s there), but the
+// Gaussian fit, with 20 exact B'g passes, gains little, and it costs a second copy of x and its packing at set-up
+// (docs/performance.md, "The packed B'g at 85-89% of copy").
 #include <cstdint>
 #include <string>
 #include <vector>
