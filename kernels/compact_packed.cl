@@ -157,9 +157,8 @@ __kernel __attribute__((reqd_work_group_size(256, 1, 1))) void compact_pack(int 
 }
 
 #ifdef PACK_WARPS
-// Adds the moments of `count` stored segment ends (differences of the running sums) to the learner's moments, and
-// moves *segment and *base past them. Lanes of a warp may share an interval at their runs' ends: atomic adds.
-// first4: the intervals of segments first .. first + 3, a byte each (read when the run began).
+// The interval of the chunk's segment `segment`, from the header h; first4: the intervals of segments first ..
+// first + 3, a byte each (read when the lane's run began), so most lookups need no header read.
 inline int pack_interval(__local const uchar* h, int first, uint first4, int segment) {
   const int k = segment - first;
   return k < 4 ? (int)((first4 >> (8 * k)) & 255u) : (int)h[PACK_MAP + segment];

@@ -49,6 +49,7 @@ class TuningTableTest : public QObject {
   void cleanup() {
     QFile::remove(dir_.path() + "/tuning.json");
     qunsetenv("GAMBOOST_TUNING_FILE");
+    qunsetenv("GAMBOOST_PACKED_BTG");  // set by builtInEntriesAreTheH100sAndH200s
   }
 
   void builtInEntriesAreTheH100sAndH200s() {
