@@ -6,7 +6,7 @@
 #   VARIANTS="base: r8:-DPACK_FORMAT=2+-DPACK_RING=8"  label:GAMBOOST_KERNEL_DEFINES pairs ("+" a space)
 #   CPG="47 12"     chunks a group for the probe's timings (the first one is profiled), MAXREG="0 96" register caps
 #   NCU_FOR="f2"    the labels to profile (default: all; "" for timings only); outputs stay few (the machine
-#                   sends back about 8 files)
+#                   sends back about 8 files); NCU_KERNEL=compact_pack profiles the packing instead of the B'g
 # Run from the repository root on the GPU machine with .device carried.
 set -u
 . "$(dirname "$0")/prelude.sh"
@@ -36,7 +36,8 @@ for variant in ${VARIANTS:-base:}; do
   done
   [ -n "$NCUBIN" ] && [[ " ${NCU_FOR-$label} " == *" $label "* ]] || continue
   cpg=${CPG:-47}; cpg=${cpg%% *}
-  PROBE_LEARNERS=$L timeout 300 $NCUBIN --kernel-name compact_packed_partial --launch-skip 1 --launch-count 1 \
+  kernel=${NCU_KERNEL:-compact_packed_partial}; skip=1; [ "$kernel" = compact_pack ] && skip=0
+  PROBE_LEARNERS=$L timeout 300 $NCUBIN --kernel-name $kernel --launch-skip $skip --launch-count 1 \
     --set full --import-source no -o /tmp/$label /tmp/probe /tmp/$label.ptx.bin 10000000 100 61 $W $cpg 3 \
     > /tmp/ncu-run-$label.txt 2>&1 || tail -5 /tmp/ncu-run-$label.txt
   $NCUBIN -i /tmp/$label.ncu-rep --print-summary none > $R/$label-ncu.txt 2>&1
