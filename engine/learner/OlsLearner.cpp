@@ -1,5 +1,6 @@
 // mboost's bols() learners: a linear term and a factor (treatment contrasts), each with a ridge penalty S = I on
 // every column, the intercept included (mboost's X_ols: K = diag(ncol(X))).
+#include <algorithm>
 #include <cmath>
 
 #include "common/Error.hpp"
@@ -51,8 +52,21 @@ Learner finishLinear(const std::string& name, int column, double lo, double hi, 
 Learner buildFactor(const std::string& name, int column, const std::vector<double>& codes,
                     const std::vector<std::string>& levels, const double* w, const ModelSettings& settings) {
   std::vector<double> perLevel(levels.size(), 0.0);
-  for (std::size_t i = 0; i < codes.size(); ++i) perLevel[static_cast<std::size_t>(codes[i])] += w ? w[i] : 1.0;
-  return finishFactor(name, column, levels, perLevel, settings);
+  std::vector<std::size_t> rowsOf(levels.size(), 0);
+  for (std::size_t i = 0; i < codes.size(); ++i) {
+    perLevel[static_cast<std::size_t>(codes[i])] += w ? w[i] : 1.0;
+    ++rowsOf[static_cast<std::size_t>(codes[i])];
+  }
+  Learner l = finishFactor(name, column, levels, perLevel, settings);
+  // A text column with a level for every row (R's row names kept as a column, an id): as a factor it can fit each
+  // row by itself, and it is often chosen first. mboost would fit it too; the user should know.
+  if (levels.size() > 1 && std::all_of(rowsOf.begin(), rowsOf.end(), [](std::size_t r) { return r == 1; })) {
+    const std::string note = "learner '" + name + "': each of its " + std::to_string(levels.size()) +
+                             " levels holds a single row: an identifier? As a factor it can fit every row by "
+                             "itself; leave it out of the learners unless that is meant";
+    l.note = l.note.empty() ? note : l.note + "; " + note;
+  }
+  return l;
 }
 
 Learner finishFactor(const std::string& name, int column, const std::vector<std::string>& levels,

@@ -5,6 +5,7 @@
 
 #include "common/Error.hpp"
 #include "learner/Learner.hpp"
+#include "learner/LearnerSetup.hpp"
 #include "learner/ModelFrame.hpp"
 #include "support/DenseReference.hpp"
 #include "support/TestSupport.hpp"
@@ -35,6 +36,7 @@ class TestLearner : public QObject {
   void scanFindsNaNAndFirstNonFinite();
   void frameScansStandInForTheLearnersOwn();
   void gramsOfSeveralWeightsAreEachPassGram();
+  void identifierFactorIsNoted();
 };
 
 void TestLearner::gramMatchesDenseBasis_data() {
@@ -268,6 +270,19 @@ void TestLearner::gramsOfSeveralWeightsAreEachPassGram() {
       QCOMPARE(grams[2], gramMatrix(basis, x.data(), n, w2.data()));
     }
   }
+}
+
+// A text column with one row for each level (mtcars' car names kept as a column) gets a note; a factor whose levels
+// repeat, or whose rows per level differ, gets none.
+void TestLearner::identifierFactorIsNoted() {
+  const ModelSettings s;
+  const std::vector<std::string> levels{"Fiat 128", "Honda Civic", "Mazda RX4", "Valiant"};
+  const Learner id = buildFactor("car", 0, {2, 0, 3, 1}, levels, nullptr, s);
+  QVERIFY2(id.note.find("learner 'car': each of its 4 levels holds a single row: an identifier?") != std::string::npos,
+           id.note.c_str());
+  QVERIFY(buildFactor("car", 0, {2, 0, 3, 1, 1}, levels, nullptr, s).note.empty());
+  QVERIFY(buildFactor("cyl", 0, {0, 1, 0, 1}, {"4", "6"}, nullptr, s).note.empty());
+  QVERIFY(buildFactor("one", 0, {0}, {"a"}, nullptr, s).note.empty());  // one level: nothing to fit by row
 }
 
 QTEST_APPLESS_MAIN(TestLearner)
