@@ -113,11 +113,12 @@ std::string CrossFill::sortedUnavailable(std::size_t otherBytes) const {
   if (device.maxAllocationBytes && copy > device.maxAllocationBytes)
     return "its copy of x, " + gigabytes(copy) + ", exceeds the largest allocation, " +
            gigabytes(device.maxAllocationBytes);
-  // What the fit already holds: the compact data, about 8 n-vectors, the caller's cache; 10% left for the rest.
+  // What the fit already holds: the compact data, the plan's scratch (with the packed copy of x where the batched
+  // B'g reads one), about 8 n-vectors, the caller's cache; 10% left for the rest.
   const CompactData& d = *p_.data;
   const std::size_t held =
       CompactData::deviceBytes(p_.n, p_.L, p_.spec, p_.isDouble, d.hasBasis(), d.hasSorted(), d.sortChunkRows()) +
-      8 * p_.n * p_.realBytes() + otherBytes;
+      (p_.plan ? p_.plan->scratchBytes() : 0) + 8 * p_.n * p_.realBytes() + otherBytes;
   if (device.globalMemoryBytes && (held + s.scratchBytes) > device.globalMemoryBytes / 10 * 9)
     return "its scratch of " + gigabytes(s.scratchBytes) + " and the fit's " + gigabytes(held) + " exceed 90% of " +
            gigabytes(device.globalMemoryBytes);
