@@ -79,15 +79,15 @@ std::unique_ptr<CompactData> makeCompactData(Context& ctx, const CaseData& d, bo
   return std::make_unique<CompactData>(ctx, bases, xs, d.rows, dbl, basis, sorted);
 }
 
-}  // namespace
-
-double Runner::copyBandwidth() { return deviceCopyBandwidth(ctx_); }
-
 // How a plan's batched B'g ran when it read the packed copy (the kernel's name does not say).
 std::string packedNote(const std::string& name, const CompactPlan& plan) {
   return name + ": the batched B'g read the packed sorted copy of x (" + plan.packedShape() +
          "; GAMBOOST_PACKED_BTG=0 for the columns kernel)";
 }
+
+}  // namespace
+
+double Runner::copyBandwidth() { return deviceCopyBandwidth(ctx_); }
 
 // The compact kernels asked for; compact_x once per lane shape when `bench tune` gives shapes.
 std::vector<CompactVariant> compactVariants(const KernelBenchOptions& o, const std::string& device) {

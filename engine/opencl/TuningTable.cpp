@@ -18,13 +18,13 @@ namespace {
 
 // Devices the project measured. Each line says which run chose it (docs/performance.md, issue 14's point 4). The
 // H100's entry is the shape the defaults were tuned on (docs/perf/kernels.md). On the H200 no lane shape passed 65%
-// of copy (bench tune, 2026-11-26: groups 8 the best), and the packed copy's B'g reaches 85%.
+// of copy (bench tune, 2026-11-26: groups 8 the best), and the packed copy's B'g reaches 87-89%.
 const std::vector<TuningEntry>& builtInTable() {
   static const std::vector<TuningEntry> table = {
       {"NVIDIA H100 80GB HBM3", 132, 0, LaneTuning{32, 8, false, 16},
        "compact_x n=1e7 p=100 k=64 float: 1.555 ms, 86.7-88.9% of copy (docs/perf/kernels.md, 2026-11-23)"},
       {"NVIDIA H200", 132, 0, LaneTuning{32, 8, false, 8, true},
-       "compact_x n=1e7 p=100 k=64 float: packed 1.1 ms, 85.3-85.6% of copy; lanes32-rows8-red0-groups8 65.3% "
+       "compact_x n=1e7 p=100 k=64 float: packed 1.1 ms, 86.9-89.5% of copy; lanes32-rows8-red0-groups8 65.3% "
        "(docs/performance.md, 2026-11-27)"},
   };
   return table;

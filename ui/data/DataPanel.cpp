@@ -218,13 +218,15 @@ bool DataPanel::runJob(Job job, TaskWorker::Work work, JobDone done) {
   if (!notBusy(job == Job::Generate ? tr("Generate data") : tr("Open CSV"))) return false;
   auto connection = std::make_shared<QMetaObject::Connection>();
   *connection = connect(loader_, &WorkerThread::finished, this,
-                        [this, connection, done](bool ok, const QString& error, const QString& details) {
+                        [this, connection, job, done](bool ok, const QString& error, const QString& details) {
                           disconnect(*connection);
                           job_ = Job::None;
                           setBusy(false);
+                          showOutcome(job, ok, error.contains("cancelled"));
                           done(ok, error, details);
                         });
   job_ = job;
+  startBar(barOf(job));
   loader_->start(std::move(work));
   setBusy(true);
   return true;
@@ -251,10 +253,8 @@ bool DataPanel::generate() {
     } else {
       sink_->error(tr("Generate data"), error + tr(" (the current data is unchanged)"), details);
     }
-    showOutcome(genProgress_, progress_, ok, error.contains("cancelled"));
     emit loadFinished(ok);
   };
-  startBar(genProgress_);
   DataSourceSpec what;
   what.kind = DataSourceSpec::Kind::Paper;
   what.paper = spec;
@@ -307,7 +307,6 @@ bool DataPanel::openCsv(const QString& path) {
     } else {
       sink_->error(tr("Open CSV"), error + tr(" (the current data is unchanged)"), details);
     }
-    showOutcome(progress_, genProgress_, ok, error.contains("cancelled"));
     emit loadFinished(ok);
   };
   auto work = [result, missing, truth, truthProblem, path](TaskWorker& w) {
@@ -324,10 +323,11 @@ bool DataPanel::openCsv(const QString& path) {
       *truthProblem = QString::fromStdString(e.what());
     }
   };
-  startBar(progress_);
   sink_->info(tr("Reading %1 ...").arg(path));
   return runJob(Job::Read, std::move(work), std::move(done));
 }
+
+QProgressBar* DataPanel::barOf(Job job) const { return job == Job::Generate ? genProgress_ : progress_; }
 
 void DataPanel::startBar(QProgressBar* bar) {
   bar->setFormat(QStringLiteral("%p%"));
@@ -336,10 +336,11 @@ void DataPanel::startBar(QProgressBar* bar) {
 
 // A job's bar ends full, or empty saying why (the data is then unchanged); a job that brings new data empties the
 // other source's bar, which would otherwise still show its own last load.
-void DataPanel::showOutcome(QProgressBar* bar, QProgressBar* other, bool ok, bool cancelled) {
+void DataPanel::showOutcome(Job job, bool ok, bool cancelled) {
+  QProgressBar* bar = barOf(job);
   bar->setFormat(ok ? QStringLiteral("%p%") : cancelled ? tr("cancelled") : tr("failed; data unchanged"));
   bar->setValue(ok ? 1000 : 0);
-  if (ok) startBar(other);
+  if (ok) startBar(barOf(job == Job::Generate ? Job::Read : Job::Generate));
 }
 
 bool DataPanel::isLoading() const { return loader_->isRunning(); }

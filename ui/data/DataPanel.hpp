@@ -79,8 +79,9 @@ class DataPanel : public QWidget {
   void updateEstimate();
   bool notBusy(const QString& title);  // false (and a message) while a read or generate runs
   bool runJob(Job job, std::function<void(TaskWorker&)> work, JobDone done);
+  QProgressBar* barOf(Job job) const;  // the job's data source's progress bar
   static void startBar(QProgressBar* bar);
-  void showOutcome(QProgressBar* bar, QProgressBar* other, bool ok, bool cancelled);
+  void showOutcome(Job job, bool ok, bool cancelled);
   void setBusy(bool busy);
   void installGenerated(gb::PaperData& paper, const std::vector<std::size_t>& missing);
   // missing: per column, counted off the window's thread.
