@@ -18,6 +18,8 @@
 //   FOLD_WARPS  learners per B'g group (GPU: 8, walking the same chunks so that w u is read from L1; CPU: 1)
 //   FOLD_CHUNK  rows per interval-sorted chunk (CompactData's sorted layout built with this chunk)
 //   FOLD_LANES  work-items per fold_select_update group, one per fold (a multiple of 32 >= FOLDS)
+//   FOLD_ROWS4  1: the GPU B'g takes 4 rows a warp step, 4 folds a lane (NVIDIA, W = 4, FOLD_GROUP = 32); 0: a lane
+//               per fold
 // W, MOMENTS, locate(), GB_HORNER and the family functions come from kernels/common.cl.
 #define RECORD (K + 2)
 #define UPDATE_BATCH 4
@@ -54,7 +56,137 @@ typedef double4 FOLD_REAL4;
 typedef float4 FOLD_REAL4;
 #endif
 
-#if FOLD_GROUP > 1
+#if FOLD_GROUP > 1 && FOLD_ROWS4
+// NVIDIA, cubic splines (W = 4), float, 32 fold slots (FOLD_PASS = FOLD_GROUP = 32); in tests any device, with a
+// warp a group. A warp per learner takes 4 rows a step, 8 lanes a row and 4 folds a lane (one 16-byte load of the
+// row's w u), so a (row, learner) costs about 6 warp instructions instead of about 14 with a lane per fold (a lane's
+// 16 moment adds serve 4 folds, and one set of loads and addresses serves 4 rows). Lane (g, f) = 8 g + f keeps the
+// moments of folds 4 f .. 4 f + 3 for the rows g, g + 4, ... of the interval. At the interval's end the four row
+// groups' moments are summed (rows4_sum): lane (g, f) gets fold 4 f + g's four sums and adds its 4 columns into
+// its fold's bins (a fold a lane, no atomics).
+#ifdef REAL_IS_DOUBLE
+#error "FOLD_ROWS4 is for float (FoldPath)"
+#endif
+#ifndef FR_STEPS
+#define FR_STEPS 2  // whole warp steps (4 rows each) whose loads are issued together
+#endif
+
+// The 4 moments of 4 folds for one row: v holds the folds' w u, m[4 e + s] += v_e u^s.
+inline void rows4_add(float* m, float4 v, float u) {
+  const float u2 = u * u, u3 = u2 * u;
+  const float e[4] = {v.x, v.y, v.z, v.w};
+  #pragma unroll
+  for (int f = 0; f < 4; ++f) {
+    m[4 * f] += e[f];
+    m[4 * f + 1] = fma(e[f], u, m[4 * f + 1]);
+    m[4 * f + 2] = fma(e[f], u2, m[4 * f + 2]);
+    m[4 * f + 3] = fma(e[f], u3, m[4 * f + 3]);
+  }
+}
+
+#ifdef GB_NV_PTX_ATOMICS
+#define FR_SUMS 0  // local floats a lane for rows4_sum
+inline float lane_xor(float v, int mask) {
+  uint r;
+  asm volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(as_uint(v)), "r"(mask));
+  return as_float(r);
+}
+// Lane (g, f)'s fold 4 f + g, its moments summed over the 4 row groups by two butterfly steps: over g ^ 2 each lane
+// keeps the pair of folds holding its own and sends the other pair, over g ^ 1 the fold itself.
+inline float4 rows4_sum(const float* m, int g, __local float* sums, int lane) {
+  const bool hi = (g >> 1) != 0, lo = (g & 1) != 0;
+  float pair[8];
+  #pragma unroll
+  for (int a = 0; a < 8; ++a) pair[a] = (hi ? m[8 + a] : m[a]) + lane_xor(hi ? m[a] : m[8 + a], 16);
+  float r[4];
+  #pragma unroll
+  for (int s = 0; s < 4; ++s) r[s] = (lo ? pair[4 + s] : pair[s]) + lane_xor(lo ? pair[s] : pair[4 + s], 8);
+  return (float4)(r[0], r[1], r[2], r[3]);
+}
+#else
+#define FR_SUMS 20  // 16 moments, padded: a quarter warp's 16-byte accesses fall in distinct banks
+// Tests on a CPU device: through local memory, with one warp a group (FoldPath), so the group's barrier is the
+// warp's.
+inline float4 rows4_sum(const float* m, int g, __local float* sums, int lane) {
+  __local float4* mine = (__local float4*)(sums + lane * FR_SUMS);
+  #pragma unroll
+  for (int e = 0; e < 4; ++e) mine[e] = (float4)(m[4 * e], m[4 * e + 1], m[4 * e + 2], m[4 * e + 3]);
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const int f = lane % 8;
+  float4 s = ((__local float4*)(sums + f * FR_SUMS))[g];
+  #pragma unroll
+  for (int h = 1; h < 4; ++h) s += ((__local float4*)(sums + (8 * h + f) * FR_SUMS))[g];
+  barrier(CLK_LOCAL_MEM_FENCE);  // every lane has read the sums before the next interval writes them
+  return s;
+}
+#endif
+
+__kernel __attribute__((reqd_work_group_size(FOLD_GROUP * FOLD_WARPS, 1, 1))) void fold_btg_partial(
+    int n, int learners, int chunksPerRange, __global const ushort* order, __global const REAL* sortedU,
+    __global const int* starts, __global const REAL* poly, __global const REAL* wu, __global REAL* partials) {
+  __local REAL allBins[FOLD_WARPS * K * FOLD_GROUP];
+  __local float allSums[FOLD_WARPS * FOLD_GROUP * FR_SUMS + 1];
+  const int warp = get_local_id(0) / FOLD_GROUP, lane = get_local_id(0) % FOLD_GROUP;
+  const int g = lane / 8, f = lane % 8, fold = 4 * f + g;
+  const int j = get_group_id(0) * FOLD_WARPS + warp, range = get_group_id(1);
+  const bool active = j < learners;  // a group's last warps may have no learner; they still meet the barriers
+  const int jj = active ? j : 0;
+  __local REAL* bins = allBins + warp * K * FOLD_GROUP + fold;  // column c of this lane's fold at bins[c * 32]
+  __local float* sums = allSums + warp * FOLD_GROUP * FR_SUMS;
+  for (int c = 0; c < K; ++c) bins[c * FOLD_GROUP] = (REAL)0;
+  const int chunks = (n + FOLD_CHUNK - 1) / FOLD_CHUNK;
+  __global const REAL* pj = poly + (size_t)jj * INTERVALS * W * W;
+  const int c0 = range * chunksPerRange, c1 = min(chunks, c0 + chunksPerRange);
+  const bool loads = 4 * f < FOLD_STRIDE;  // lanes past the row's folds load nothing
+  const float4 zero = (float4)(0.0f);
+  for (int ch = c0; ch < c1; ++ch) {
+    barrier(CLK_LOCAL_MEM_FENCE);  // the group's warps walk the same chunk: its w u stays in L1 between them
+    if (!active) continue;
+    const int rowBase = ch * FOLD_CHUNK;
+    __global const int* first = starts + ((size_t)jj * chunks + ch) * (INTERVALS + 1);
+    __global const ushort* oj = order + (size_t)jj * n + rowBase;
+    __global const REAL* uj = sortedU + (size_t)jj * n + rowBase;
+    __global const float4* wuChunk = (__global const float4*)(wu + (size_t)rowBase * FOLD_STRIDE + 4 * f);
+    int p = first[0];
+    for (int q = 0; q < INTERVALS; ++q) {
+      const int end = first[q + 1];
+      if (p == end) continue;
+      float m[16];
+      #pragma unroll
+      for (int a = 0; a < 16; ++a) m[a] = 0.0f;
+      // FR_STEPS whole steps at a time: their loads are independent, so their latencies overlap.
+      for (; p + 4 * FR_STEPS <= end; p += 4 * FR_STEPS) {
+        float u[FR_STEPS];
+        float4 v[FR_STEPS];
+        #pragma unroll
+        for (int e = 0; e < FR_STEPS; ++e) {
+          u[e] = uj[p + 4 * e + g];
+          v[e] = loads ? wuChunk[(size_t)oj[p + 4 * e + g] * (FOLD_STRIDE / 4)] : zero;
+        }
+        #pragma unroll
+        for (int e = 0; e < FR_STEPS; ++e) rows4_add(m, v[e], u[e]);
+      }
+      for (; p < end; p += 4) {  // the last steps: rows past the interval's end load no w u and add 0
+        const int r = min(p + g, end - 1);
+        const float u = uj[r];
+        const float4 v = (loads && p + g < end) ? wuChunk[(size_t)oj[r] * (FOLD_STRIDE / 4)] : zero;
+        rows4_add(m, v, u);
+      }
+      p = end;
+      const float4 s = rows4_sum(m, g, sums, lane);
+      #pragma unroll
+      for (int r = 0; r < W; ++r) {
+        __global const REAL* pr = pj + (q * W + r) * W;
+        bins[(q + r) * FOLD_GROUP] += pr[0] * s.x + pr[1] * s.y + pr[2] * s.z + pr[3] * s.w;
+      }
+    }
+  }
+  if (!active) return;
+  __global REAL* out = partials + ((size_t)range * learners + j) * K * FOLD_PASS;
+  for (int c = 0; c < K; ++c) out[c * FOLD_PASS + fold] = bins[c * FOLD_GROUP];
+}
+
+#elif FOLD_GROUP > 1
 #define ROW_BATCH 8
 // GPU: a warp per learner and a work-item (lane) per fold (FOLD_PASS = FOLD_GROUP lanes, one pass). The warp walks
 // each chunk's sorted rows together: a row's order and u are one broadcast load, its folds' w u one coalesced load

@@ -58,9 +58,9 @@ int runCv(const CvOptions& o, const std::vector<Override>& overrides) {
   if (!o.fit.folds.foldsFile.empty()) out["settings"]["folds_file"] = o.fit.folds.foldsFile;
   out["settings"]["seed"] = o.fit.folds.seed;
   const BackendInfo info = all->backendInfo();
-  out["timing"] = {{"read_s", readSeconds},       {"cv_s", cvSeconds},           {"backend", info.backend},
-                   {"device", info.device},       {"precision", info.precision}, {"parallel_folds", parallel},
-                   {"folds_together", cv.batched}};
+  out["timing"] = {{"read_s", readSeconds},        {"cv_s", cvSeconds},           {"backend", info.backend},
+                   {"device", info.device},        {"precision", info.precision}, {"parallel_folds", parallel},
+                   {"folds_together", cv.batched}, {"tuning", info.tuning}};
   if (!o.refit.empty()) {
     const int chosen = std::max(1, cv.mstop);  // a model has at least one iteration
     all->run(chosen);

@@ -21,6 +21,9 @@ struct FoldPath::Impl {
   std::size_t n = 0, F = 0, k = 0;
   int L = 0, passes = 1, pass = 4, stride = 4, warps = 1, ranges = 1, chunksPerRange = 1, updateGroups = 1,
       updateRows = 1;
+  bool rows4 = false;                      // the GPU B'g with 4 rows a warp step and 4 folds a lane (FOLD_ROWS4)
+  std::size_t chunkRows = kFoldChunkRows;  // rows per interval-sorted chunk (chooseShape)
+  bool forced = false;  // tests: the GPU variants on a CPU device (portable atomics, barriers for warp syncs)
   double nu = 0.1, param = 0.0;
   std::vector<double> riskConstant, totalWeight;  // per fold: Poisson's sum(o lgamma(y + 1)), sum(o)
   std::unique_ptr<CompactData> data;
@@ -41,7 +44,7 @@ struct FoldPath::Impl {
   RealArg real(double v) const { return {v, isDouble}; }
   // The launch shape: passes and folds per pass, the per-fold stride, learners per B'g group, the row ranges of the
   // B'g and the update's groups.
-  void chooseShape(int computeUnits, int degree) {
+  void chooseShape(const ComputeDeviceInfo& device, int degree, const FoldShape& want) {
     // GPU: a lane per fold, one pass. CPU: the folds a work-item keeps in registers, a multiple of 4 (aligned vector
     // loads): (DEGREE + 1) per fold, 128 floats or 64 doubles at most. The per-fold arrays get `stride` values a row.
     const int folds = static_cast<int>(F);
@@ -50,13 +53,27 @@ struct FoldPath::Impl {
     passes = params.gpu ? 1 : (folds + maxPass - 1) / maxPass;
     pass = params.gpu ? group : ((folds + passes - 1) / passes + 3) / 4 * 4;
     stride = params.gpu ? (folds + 3) / 4 * 4 : passes * pass;
-    // GPU: 8 learners (warps) a group walk the same chunks, so a chunk's w u is fetched into L1 once for all 8.
-    warps = params.gpu ? 8 : 1;
-    const int units = std::max(1, computeUnits);
-    const int chunks = static_cast<int>((n + kFoldChunkRows - 1) / kFoldChunkRows);
+    // The B'g with 4 rows a step: on NVIDIA (its warp shuffles are inline PTX) and in tests on a CPU device (with
+    // one warp a group, whose barrier stands in for the warp's), in float (in double the lane-per-fold kernel was
+    // faster: docs/performance.md). Its chunks are longer: it pays per interval of a chunk, not per row.
+    rows4 = params.gpu && (params.nvidiaAtomics || forced) && degree == 3 && !isDouble && want.rows4;
+    chunkRows = want.chunkRows > 0 ? static_cast<std::size_t>(want.chunkRows)
+                : rows4            ? kFoldChunkRows4
+                                   : kFoldChunkRows;
+    // GPU: up to 8 learners (warps) a group walk the same chunks, so a chunk's w u is fetched into L1 once for
+    // all of them; as many as the group's local memory holds (each warp's bins, K x 32; with 4 rows a step on a
+    // CPU device, its 32 lanes' 20 sums too).
+    const std::size_t warpBytes = (k * 32 + (rows4 && !params.nvidiaAtomics ? 32 * 20 : 0)) * realBytes();
+    const std::size_t local = device.localMemoryBytes > 0 ? device.localMemoryBytes : 32768;
+    warps = params.gpu ? static_cast<int>(std::clamp<std::size_t>(local / warpBytes, 1, 8)) : 1;
+    if (params.gpu && want.warps > 0) warps = std::min(warps, want.warps);
+    if (rows4 && !params.nvidiaAtomics) warps = 1;
+    const int units = std::max(1, device.computeUnits);
+    const int chunks = static_cast<int>((n + chunkRows - 1) / chunkRows);
     const int blocks = (L + warps - 1) / warps;
     // B'g groups: about 8 per compute unit on a GPU, 4 on a CPU device, over learner blocks x ranges x passes.
-    const int wantedRanges = std::max(1, (units * (params.gpu ? 8 : 4)) / (blocks * passes));
+    const int perUnit = want.groupsPerUnit > 0 ? want.groupsPerUnit : params.gpu ? 8 : 4;
+    const int wantedRanges = std::max(1, (units * perUnit) / (blocks * passes));
     chunksPerRange = std::max(1, (chunks + wantedRanges - 1) / wantedRanges);
     ranges = (chunks + chunksPerRange - 1) / chunksPerRange;
     updateGroups = static_cast<int>(std::clamp<std::size_t>((n + 63) / 64, 1, units * (params.gpu ? 16 : 4)));
@@ -70,8 +87,8 @@ struct FoldPath::Impl {
         buildOptions(params, spec, isDouble) + " -DFAMILY=" + std::to_string(static_cast<int>(family)) +
         " -DFOLDS=" + std::to_string(static_cast<int>(F)) + " -DFOLD_PASS=" + std::to_string(pass) +
         " -DFOLD_STRIDE=" + std::to_string(stride) + " -DFOLD_WARPS=" + std::to_string(warps) +
-        " -DFOLD_GROUP=" + std::to_string(group) + " -DFOLD_CHUNK=" + std::to_string(kFoldChunkRows) +
-        " -DFOLD_LANES=" + std::to_string(kMaxFolds);
+        " -DFOLD_GROUP=" + std::to_string(group) + " -DFOLD_CHUNK=" + std::to_string(chunkRows) +
+        " -DFOLD_LANES=" + std::to_string(kMaxFolds) + " -DFOLD_ROWS4=" + (rows4 ? "1" : "0");
     btg = Kernel(ctx->kernel("fold_path", "fold_btg_partial", opts));
     reduce = Kernel(ctx->kernel("fold_path", "fold_btg_reduce", opts));
     selectUpdate = Kernel(ctx->kernel("fold_path", "fold_select_update", opts));
@@ -153,7 +170,8 @@ bool FoldPath::supports(const std::vector<BoostProblem>& folds) {
   return foldsShareSplineDesign(folds, static_cast<std::size_t>(kMaxFolds));
 }
 
-FoldPath::FoldPath(Context& ctx, const std::vector<BoostProblem>& folds, const DeviceProblemOptions& options)
+FoldPath::FoldPath(Context& ctx, const std::vector<BoostProblem>& folds, const DeviceProblemOptions& options,
+                   const FoldShape& shape)
     : impl_(std::make_unique<Impl>()) {
   if (!supports(folds)) throw ComputeError("opencl backend: these folds cannot run as one batch");
   Impl& s = *impl_;
@@ -173,18 +191,19 @@ FoldPath::FoldPath(Context& ctx, const std::vector<BoostProblem>& folds, const D
     bases.push_back(&(*first.learners)[j].basis);
     x.push_back(first.covariates[j]->data());
   }
-  {
-    const ScopedStage timed("x and its rows sorted by interval, uploaded");
-    s.data = std::make_unique<CompactData>(ctx, bases, x, s.n, s.isDouble, false, true, kFoldChunkRows);
-  }
   s.params = kernelParameters(ctx.device().info, s.n, s.L);
   if (options.forceGpuKernels && !s.params.gpu) {
     ComputeDeviceInfo gpu = ctx.device().info;
     gpu.type = "GPU";
     s.params = kernelParameters(gpu, s.n, s.L);
     s.params.nvidiaAtomics = false;  // the portable compare-and-swap atomics
+    s.forced = true;
   }
-  s.chooseShape(ctx.device().info.computeUnits, bases.front()->degree());
+  s.chooseShape(ctx.device().info, bases.front()->degree(), shape);
+  {
+    const ScopedStage timed("x and its rows sorted by interval, uploaded");
+    s.data = std::make_unique<CompactData>(ctx, bases, x, s.n, s.isDouble, false, true, s.chunkRows);
+  }
   s.buildKernels(bases.front()->spec(), first.family.family);
   {
     const ScopedStage timed("folds' rows (w, o, mu, w u), P and Q, uploaded");

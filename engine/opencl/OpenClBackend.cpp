@@ -167,7 +167,8 @@ std::size_t OpenClBackend::foldBatchSize() const { return static_cast<std::size_
 std::unique_ptr<FoldBatch> OpenClBackend::prepareFolds(const std::vector<BoostProblem>& folds) {
   State& s = *s_;
   if (!FoldPath::supports(folds)) return nullptr;
-  return std::make_unique<FoldPath>(*s.ctx, folds, DeviceProblemOptions{s.kernelName, s.isDouble, s.forceGpuKernels});
+  return std::make_unique<FoldPath>(*s.ctx, folds, DeviceProblemOptions{s.kernelName, s.isDouble, s.forceGpuKernels},
+                                    s.tuning.fold);
 }
 
 void OpenClBackend::setForceGpuKernels(bool force) { s_->forceGpuKernels = force; }

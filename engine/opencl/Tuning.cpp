@@ -75,6 +75,10 @@ std::string OpenClTuning::describe() const {
   if (!fusedFill) add("GAMBOOST_FUSED_FILL=0");
   if (!residualUpdate) add("GAMBOOST_RESIDUAL_UPDATE=0");
   if (!cacheCopy) add("GAMBOOST_CACHE_COPY=0");
+  if (!fold.rows4) add("GAMBOOST_FOLD_ROWS4=0");
+  if (fold.warps > 0 || fold.groupsPerUnit > 0 || fold.chunkRows > 0)
+    add("GAMBOOST_FOLD_SHAPE=" + std::to_string(fold.warps) + "," + std::to_string(fold.groupsPerUnit) + "," +
+        std::to_string(fold.chunkRows));
   if (packedBtg >= 0) add("GAMBOOST_PACKED_BTG=" + std::to_string(packedBtg));
   if (packWarps > 0)
     add("GAMBOOST_PACK_SHAPE=" + std::to_string(packWarps) + "," + std::to_string(packLearners) + "," +
@@ -117,6 +121,20 @@ OpenClTuning openClTuningFromEnvironment() {
   t.fusedFill = zeroOrOne("GAMBOOST_FUSED_FILL", true);
   t.residualUpdate = zeroOrOne("GAMBOOST_RESIDUAL_UPDATE", true);
   t.cacheCopy = zeroOrOne("GAMBOOST_CACHE_COPY", true);
+  // Benchmarks: the folds' B'g as before the 4-rows-a-step kernel, to measure it against the same run.
+  t.fold.rows4 = zeroOrOne("GAMBOOST_FOLD_ROWS4", true);
+  if (const char* shape = std::getenv("GAMBOOST_FOLD_SHAPE"); shape && *shape) {
+    const std::vector<std::string> parts = splitPackShape(shape);
+    if (parts.size() != 3)
+      throw InputError("GAMBOOST_FOLD_SHAPE: " + quotedForMessage(shape) +
+                       " is not W,G,C (warps, groups per compute unit, chunk rows)");
+    t.fold.warps = wholeNumber("GAMBOOST_FOLD_SHAPE", parts[0].c_str(), 8);
+    t.fold.groupsPerUnit = wholeNumber("GAMBOOST_FOLD_SHAPE", parts[1].c_str(), 64);
+    t.fold.chunkRows = wholeNumber("GAMBOOST_FOLD_SHAPE", parts[2].c_str(), 65536);
+    if (t.fold.chunkRows > 0 && t.fold.chunkRows < 64)
+      throw InputError("GAMBOOST_FOLD_SHAPE: chunks of " + std::to_string(t.fold.chunkRows) +
+                       " rows: at least 64 (or 0)");
+  }
   // Benchmarks: the packed B'g on or off whatever the device's tuning entry says (it costs 4 bytes a row and
   // learner more device memory and its packing at set-up; docs/performance.md has what it gains on each card).
   if (const char* packed = std::getenv("GAMBOOST_PACKED_BTG"); packed && *packed)

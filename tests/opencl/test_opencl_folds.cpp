@@ -1,6 +1,7 @@
 // The OpenCL fold batch (opencl/FoldPath.hpp: every fold advancing together, one pass over x per iteration) against
 // crossValidate on the CPU backend, fold by fold, on random data: every family, bootstrap, k-fold (more folds than
-// one batch holds) and subsample folds, with and without case weights, with the CPU and the GPU kernel variants.
+// one batch holds) and subsample folds, with and without case weights, with the CPU and the GPU kernel variants (the
+// GPU B'g in float both with 4 rows a warp step and with a lane per fold), over three of its 2048-row chunks.
 // In double the out-of-bag risk matrices agree within 1e-10 relative (the same sums in other orders, ~1e-15 each,
 // over 60 iterations that select the same learners); in float within 1e-4 (float rounding of the weighted sums).
 // A model with a linear learner is not batched and still agrees.
@@ -108,17 +109,21 @@ void TestOpenClFolds::matchesCpu() {
   s.learners = {"x1", "x2", "x3"};
   if (linear) s.linears = {"x2"}, s.learners = {"x1", "x3"};
   if (weights) s.weights = "w";
-  auto data = randomData(700);
+  auto data = randomData(5000);  // three of the 4-rows-a-step B'g's 2048-row chunks
   const std::vector<double> caseWeights = weights ? data->columns[3] : std::vector<double>{};
   const ResamplingFolds f = foldsOf(folds, data->rows(), caseWeights);
   const CvResult cpu = crossValidate(
       data, s, f, [] { return std::make_unique<CpuBackend>(1); }, 1);
   QVERIFY(!cpu.batched);
-  for (const bool gpuKernels : {false, true})
+  // Kernel variants: 0 the CPU kernels, 1 the GPU kernels (the B'g with 4 rows a warp step in float, FOLD_ROWS4),
+  // 2 the GPU kernels with the lane-per-fold B'g in float too (GAMBOOST_FOLD_ROWS4=0).
+  for (const int variant : {0, 1, 2})
     for (const char* precision : {"double", "float"}) {
-      const bool isDouble = std::string(precision) == "double";
+      const bool isDouble = std::string(precision) == "double", gpuKernels = variant > 0;
       if (isDouble && !gbocltest::testDevice().info.fp64) continue;
       if (!everyVariant && (gpuKernels || !isDouble)) continue;
+      if (variant == 2 && isDouble) continue;  // double has the lane-per-fold kernel only
+      if (variant == 2) qputenv("GAMBOOST_FOLD_ROWS4", "0");
       ComputeSettings c;
       c.backend = BackendKind::OpenCl;
       c.precision = precisionFromString(precision);
@@ -130,9 +135,10 @@ void TestOpenClFolds::matchesCpu() {
             return b;
           },
           1);
+      qunsetenv("GAMBOOST_FOLD_ROWS4");
       const double err = relative(gpu.risk, cpu.risk), tolerance = std::string(precision) == "double" ? 1e-10 : 1e-4;
-      qInfo("%s %s kernels: risk matrix within %.2e (batched %d)", precision, gpuKernels ? "GPU" : "CPU", err,
-            gpu.batched);
+      const char* names[] = {"CPU", "GPU", "GPU lane-per-fold"};
+      qInfo("%s %s kernels: risk matrix within %.2e (batched %d)", precision, names[variant], err, gpu.batched);
       QCOMPARE(gpu.batched, !linear);
       QCOMPARE(gpu.risk.size(), cpu.risk.size());
       QVERIFY2(err < tolerance, precision);
