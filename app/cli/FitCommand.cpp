@@ -94,11 +94,9 @@ nlohmann::json resultJson(const Booster& booster, const Model& model, const FitO
 // Nothing non-finite is written with exit status 0: a diverged fit is reported instead of saved as nulls.
 void checkFinite(const Booster& booster, const std::string& dataPath) {
   const std::vector<double>& risk = booster.path().risk;
-  // Gaussian fits diverge only where the data's scale is beyond double precision; poisson (exp(f)) and binomial can
-  // overshoot when a step is too long for the gradient's scale, as mboost's do ("Infinite residuals").
-  const std::string why = booster.settings().family == Family::Gaussian
-                              ? "the data's scale is beyond double precision; rescale it"
-                              : "the steps overshoot for this family: lower --nu, e.g. --nu 0.01";
+  // Poisson (exp(f)) and binomial can overshoot when a step is too long for the gradient's scale, as mboost's do
+  // ("Infinite residuals").
+  const std::string why = divergenceAdvice(booster.settings().family);
   for (std::size_t m = 0; m < risk.size(); ++m)
     if (!std::isfinite(risk[m]))
       throw InputError(dataPath + ": the fit diverged: the risk is " + formatNumber(risk[m], 6) + " after iteration " +

@@ -263,6 +263,19 @@ void forEachFold(int count, int parallel, const std::string& label, const std::f
     if (e) std::rethrow_exception(e);
 }
 
+std::string divergenceAdvice(Family family) {
+  return family == Family::Gaussian ? "the data's scale is beyond double precision; rescale it"
+                                    : "the steps overshoot for this family: lower --nu, e.g. --nu 0.01";
+}
+
+void checkFoldRisk(int fold, const std::vector<double>& risk, Family family) {
+  for (std::size_t m = 0; m < risk.size(); ++m)
+    if (!std::isfinite(risk[m]))
+      throw InputError("fold " + std::to_string(fold) + " diverged: its out-of-bag risk is " +
+                       (std::isnan(risk[m]) ? std::string("NaN") : formatNumber(risk[m], 6)) + " after iteration " +
+                       std::to_string(m) + " (" + divergenceAdvice(family) + ")");
+}
+
 FoldBackends foldBackends(const ComputeSettings& compute) {
   if (compute.backend != BackendKind::Cpu) return {[compute] { return makeBackend(compute); }, 1};
   return {[]() -> std::unique_ptr<Backend> { return std::make_unique<CpuBackend>(1); },
@@ -288,6 +301,8 @@ CvResult crossValidate(std::shared_ptr<const Dataset> data, const ModelSettings&
     result.risk[i] = booster.path().risk;
   });
   result.batched = batched;
+  for (std::size_t b = 0; b < result.risk.size(); ++b)
+    checkFoldRisk(static_cast<int>(b) + 1, result.risk[b], settings.family);
   const std::size_t steps = static_cast<std::size_t>(settings.mstop) + 1;
   result.mean.assign(steps, 0.0);
   for (const auto& r : result.risk)

@@ -97,10 +97,18 @@ bool runFoldsBatched(const std::shared_ptr<const Dataset>& data, const ModelSett
 // first fold's error (in fold order) is rethrown. crossValidate and effectBands run their fits through it.
 void forEachFold(int count, int parallel, const std::string& label, const std::function<void(int)>& fitFold);
 
+// What to do about a fit whose risk became non-finite: gaussian fits diverge only where the data's scale is beyond
+// double precision; the other families' steps can overshoot the gradient's scale (poisson's exp(f)), as mboost's do.
+std::string divergenceAdvice(Family family);
+
+// Throws InputError "fold F diverged: ..." where fold F's (1-based) risk curve holds a value that is not finite, so
+// that no mean of NaN and no mstop chosen from it is reported (`fit` reports a diverged fit the same way).
+void checkFoldRisk(int fold, const std::vector<double>& risk, Family family);
+
 // Fits every fold to settings.mstop iterations. `parallelFolds` > 1 runs that many folds at once (CPU backends of
 // one thread each). With 1, a backend that batches folds (Backend::foldBatchSize, the OpenCL backend for spline
 // models) runs up to that many folds together, their set-ups (weights, offsets, lambdas) in parallel on the CPU. Throws
-// InputError naming the fold ("fold 3: ...") for a fold that cannot be fitted.
+// InputError naming the fold ("fold 3: ...") for a fold that cannot be fitted or that diverged (checkFoldRisk).
 CvResult crossValidate(std::shared_ptr<const Dataset> data, const ModelSettings& settings, const ResamplingFolds& folds,
                        const BackendMaker& makeBackend, int parallelFolds);
 

@@ -54,6 +54,24 @@ class TestCliCv : public QObject {
                    "--mstop: 'cvx' is not an integer");
   }
 
+  // A fold whose steps overshoot (poisson counts of 0 and 80 at nu 0.1: exp(f) grows past double) is exit 2 naming
+  // the fold and --nu, for cv and for fit --mstop cv, and nothing is written (it was a cv.json of nulls, mstop 0).
+  void divergedFoldIsAnError() {
+    Scratch s;
+    QByteArray csv = "y,x\n";
+    for (int i = 0; i < 60; ++i) csv += QByteArray(i > 30 ? "80," : "0,") + QByteArray::number(i / 60.0) + "\n";
+    writeFile(s.path("d.csv"), csv);
+    const QStringList common{"--data", s.path("d.csv"), "--family", "poisson", "--knots", "4", "--kfold", "3"};
+    const QString pattern = "fold \\d diverged: its out-of-bag risk is (inf|NaN) after iteration \\d+ \\(.*--nu";
+    verifyRejected(runGamboost(QStringList{"cv"} + common + QStringList{"--mstop", "40", "--out", s.path("cv.json")}),
+                   pattern);
+    QVERIFY(!QFileInfo::exists(s.path("cv.json")));
+    verifyRejected(runGamboost(QStringList{"fit"} + common +
+                               QStringList{"--mstop", "cv", "--cv-grid", "40", "--out", s.path("r.json")}),
+                   pattern);
+    QVERIFY(!QFileInfo::exists(s.path("r.json")));
+  }
+
   void rejects_data() {
     QTest::addColumn<QByteArray>("folds");
     QTest::addColumn<QStringList>("options");

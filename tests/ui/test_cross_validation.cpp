@@ -156,6 +156,28 @@ class CrossValidationTest : public QObject {
     QVERIFY(cv->runButton()->isEnabled());
   }
 
+  // A fold whose steps overshoot (poisson counts of 0 and 80 at nu 0.1) is an error naming the fold and --nu, not
+  // curves of NaN with a minimum chosen among them.
+  void divergedFoldGoesToTheErrorPath() {
+    auto w = gbtest::emptyWindow("cv-diverged");
+    QByteArray csv = "y,x\n";
+    for (int i = 0; i < 60; ++i) csv += QByteArray(i > 30 ? "80," : "0,") + QByteArray::number(i / 60.0) + "\n";
+    QVERIFY(gbtest::openCsvText(*w, "diverges.csv", csv));
+    gbtest::chooseFamily(*w, "poisson", 40);
+    CrossValidationView* cv = w->cvView();
+    configure(cv, FoldType::KFold, 3, 1);
+    QSignalSpy finished(cv, &CrossValidationView::finished);
+    QTest::mouseClick(cv->runButton(), Qt::LeftButton);
+    QVERIFY(finished.wait(30000));
+    QCOMPARE(finished.at(0).at(0).toBool(), false);
+    const QString error = w->messages()->lastError();
+    QVERIFY2(error.contains(QRegularExpression("fold \\d diverged: .* after iteration \\d+ .*lower nu")),
+             qPrintable(error));
+    QCOMPARE(cv->chosenMstop(), -1);
+    QVERIFY(!cv->useButton()->isEnabled());
+    QVERIFY(cv->runButton()->isEnabled());
+  }
+
   void foldsFileRunsTheFilesFolds() {
     const int rows = 300, mstop = 60;
     auto w = gbtest::makeWindow(rows, 6, mstop, 7, "cv-file");

@@ -27,24 +27,6 @@ using namespace gbui;
 
 namespace {
 
-// Writes `text` to a scratch CSV and loads it like File > Open; false if the read failed.
-bool openCsv(MainWindow& w, const QString& name, const QByteArray& text) {
-  const QString path = gbtest::scratchPath(name);
-  QFile f(path);
-  if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)) return false;
-  f.write(text);
-  f.close();
-  QSignalSpy loaded(w.dataPanel(), &DataPanel::loadFinished);
-  if (!w.dataPanel()->openCsv(path) || !loaded.wait(10000)) return false;
-  return loaded.takeFirst().at(0).toBool();
-}
-
-void chooseFamily(ModelPanel* panel, const char* family, int mstop) {
-  QComboBox* box = panel->familyBox();
-  box->setCurrentIndex(box->findData(QString(family)));
-  panel->mstopBox()->setValue(mstop);
-}
-
 void setRole(MainWindow& w, const QString& column, ColumnRolesTable::Role role) {
   ColumnRolesTable* t = w.dataPanel()->rolesTable();
   for (int r = 0; r < t->rowCount(); ++r)
@@ -114,7 +96,7 @@ class FamiliesTest : public QObject {
              QByteArray::number(a, 'g', 12) + "," + QByteArray::number(b, 'g', 12) + "," + QByteArray::number(g) + "," +
              QByteArray::number(1 + i % 2) + "\n";
     }
-    QVERIFY(openCsv(*w, "roles.csv", csv));
+    QVERIFY(gbtest::openCsvText(*w, "roles.csv", csv));
     setRole(*w, "b", ColumnRolesTable::Linear);
     setRole(*w, "g", ColumnRolesTable::Factor);
     setRole(*w, "w", ColumnRolesTable::Weights);
@@ -149,8 +131,8 @@ class FamiliesTest : public QObject {
   // A 0/1 response fitted as binomial: f is half the log-odds on every effect plot, the risk is a likelihood.
   void binomialFitNamesItsScale() {
     auto w = gbtest::emptyWindow("binomial");
-    QVERIFY(openCsv(*w, "binomial.csv", binomialCsv(400)));
-    chooseFamily(w->modelPanel(), "binomial", 120);
+    QVERIFY(gbtest::openCsvText(*w, "binomial.csv", binomialCsv(400)));
+    gbtest::chooseFamily(*w, "binomial", 120);
     QVERIFY(gbtest::fitAndWait(*w));
     QCOMPARE(w->controller()->state(), FitState::Finished);
     QVERIFY(w->controller()->booster()->settings().family == gb::Family::Binomial);
@@ -232,7 +214,7 @@ class FamiliesTest : public QObject {
     ModelPanel* panel = w->modelPanel();
     QVERIFY(!panel->huberDeltaBox()->isVisibleTo(panel));
     QVERIFY(!panel->tauBox()->isVisibleTo(panel));
-    chooseFamily(panel, "huber", 30);
+    gbtest::chooseFamily(*w, "huber", 30);
     QVERIFY(panel->huberDeltaBox()->isVisibleTo(panel));
     QVERIFY(!panel->tauBox()->isVisibleTo(panel));
     QCOMPARE(panel->huberDeltaBox()->value(), 0.0);

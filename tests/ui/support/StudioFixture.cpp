@@ -1,7 +1,9 @@
 #include "support/StudioFixture.hpp"
 
+#include <QComboBox>
 #include <QCoreApplication>
 #include <QDir>
+#include <QFile>
 #include <QFileInfo>
 #include <QPushButton>
 #include <QSignalSpy>
@@ -83,5 +85,22 @@ bool triggerAndWait(gbui::MainWindow& w, QPushButton* button, int timeoutMs) {
 
 bool fitAndWait(gbui::MainWindow& w, int timeoutMs) { return triggerAndWait(w, w.fitButton(), timeoutMs); }
 bool stepAndWait(gbui::MainWindow& w, int timeoutMs) { return triggerAndWait(w, w.stepButton(), timeoutMs); }
+
+bool openCsvText(gbui::MainWindow& w, const QString& name, const QByteArray& text) {
+  const QString path = scratchPath(name);
+  QFile f(path);
+  if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)) return false;
+  f.write(text);
+  f.close();
+  QSignalSpy loaded(w.dataPanel(), &gbui::DataPanel::loadFinished);
+  if (!w.dataPanel()->openCsv(path) || !loaded.wait(10000)) return false;
+  return loaded.takeFirst().at(0).toBool();
+}
+
+void chooseFamily(gbui::MainWindow& w, const char* family, int mstop) {
+  QComboBox* box = w.modelPanel()->familyBox();
+  box->setCurrentIndex(box->findData(QString(family)));
+  w.modelPanel()->mstopBox()->setValue(mstop);
+}
 
 }  // namespace gbtest

@@ -1,6 +1,7 @@
 #pragma once
 // Shared set-up for the GUI tests: a window that never opens a dialog (messages go to MessageSink::lastError),
 // keeps its QSettings in the test's scratch directory, and helpers that drive it like a user.
+#include <QByteArray>
 #include <QPushButton>
 #include <QString>
 #include <memory>
@@ -28,6 +29,12 @@ std::unique_ptr<gbui::MainWindow> makeWindow(std::size_t rows, int covariates, i
 // Opens a session and waits until its data is generated or read (its roles and Cross-validation tab are then in
 // place); false when openSession refuses or on timeout.
 bool openSessionAndWait(gbui::MainWindow& w, const QString& path, int timeoutMs = 20000);
+
+// Writes `text` to a scratch CSV `name` and loads it like File > Open; false if the read failed or timed out.
+bool openCsvText(gbui::MainWindow& w, const QString& name, const QByteArray& text);
+
+// Picks `family` (its data value in the model panel's family box, e.g. "binomial") and sets mstop.
+void chooseFamily(gbui::MainWindow& w, const char* family, int mstop);
 
 // Triggers Fit (or Step) and waits for the job to end; false on timeout.
 bool fitAndWait(gbui::MainWindow& w, int timeoutMs = 20000);
