@@ -59,8 +59,9 @@ typedef float4 FOLD_REAL4;
 #if FOLD_GROUP > 1 && FOLD_ROWS4
 // NVIDIA, cubic splines (W = 4), float, 32 fold slots (FOLD_PASS = FOLD_GROUP = 32); in tests any device, with a
 // warp a group. A warp per learner takes 4 rows a step, 8 lanes a row and 4 folds a lane (one 16-byte load of the
-// row's w u), so a (row, learner) costs about 6 warp instructions instead of about 14 with a lane per fold (a lane's
-// 16 moment adds serve 4 folds, and one set of loads and addresses serves 4 rows). Lane (g, f) = 8 g + f keeps the
+// row's w u), so a (row, learner) costs about 6 warp instructions instead of about 14 with a lane per fold, counted
+// from the source (a lane's 16 moment adds serve 4 folds, and one set of loads and addresses serves 4 rows); on the
+// H100 the B'g went from 3084 to 2067 us (docs/performance.md). Lane (g, f) = 8 g + f keeps the
 // moments of folds 4 f .. 4 f + 3 for the rows g, g + 4, ... of the interval. At the interval's end the four row
 // groups' moments are summed (rows4_sum): lane (g, f) gets fold 4 f + g's four sums and adds its 4 columns into
 // its fold's bins (a fold a lane, no atomics).
@@ -69,6 +70,9 @@ typedef float4 FOLD_REAL4;
 #endif
 #ifndef FR_STEPS
 #define FR_STEPS 2  // whole warp steps (4 rows each) whose loads are issued together
+#endif
+#if FR_STEPS < 1
+#error "FR_STEPS must be at least 1"
 #endif
 
 // The 4 moments of 4 folds for one row: v holds the folds' w u, m[4 e + s] += v_e u^s.

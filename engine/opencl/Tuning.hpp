@@ -11,8 +11,8 @@
 //   GAMBOOST_RESIDUAL_UPDATE  1 (default) | 0: its update writes g alone (mu = y - g when asked) or mu and g
 //   GAMBOOST_CACHE_COPY       1 (default) | 0: its fill copies the transposed block of a learner that holds a slot,
 //                             or sums that learner's rows again
-//   GAMBOOST_FOLD_ROWS4       1 (default) | 0: the folds' B'g on NVIDIA GPUs (cubic splines) with 4 rows a warp step
-//                             and 4 folds a lane, or with a lane per fold (kernels/fold_path.cl)
+//   GAMBOOST_FOLD_ROWS4       1 (default) | 0: the folds' B'g on NVIDIA GPUs in float (cubic splines) with 4 rows a
+//                             warp step and 4 folds a lane, or with a lane per fold (kernels/fold_path.cl)
 //   GAMBOOST_FOLD_SHAPE       W,G,C: that B'g's work-groups of W warps (1-8), G of them per compute unit (1-64),
 //                             over chunks of C rows (64-65536); 0 for any of them keeps FoldPath's choice
 //   GAMBOOST_PACKED_BTG       0 | 1: the batched compact_x B'g on GPUs in float from a packed sorted copy of x
