@@ -51,13 +51,19 @@ void checkDefines(const std::string& text) {
   }
 }
 
-// A 0/1 switch: `fallback` when unset or empty.
-bool zeroOrOne(const char* variable, bool fallback) {
+// A 0/1 switch read once: 1, 0, or -1 when unset or empty.
+int zeroOneOrUnset(const char* variable) {
   const char* value = std::getenv(variable);
-  if (!value || !*value) return fallback;
+  if (!value || !*value) return -1;
   if (std::string(value) != "1" && std::string(value) != "0")
     throw InputError(std::string(variable) + ": " + quotedForMessage(value) + " is not 0 or 1");
-  return std::string(value) == "1";
+  return std::string(value) == "1" ? 1 : 0;
+}
+
+// A 0/1 switch: `fallback` when unset or empty.
+bool zeroOrOne(const char* variable, bool fallback) {
+  const int value = zeroOneOrUnset(variable);
+  return value < 0 ? fallback : value == 1;
 }
 
 }  // namespace
@@ -137,8 +143,7 @@ OpenClTuning openClTuningFromEnvironment() {
   }
   // Benchmarks: the packed B'g on or off whatever the device's tuning entry says (it costs 4 bytes a row and
   // learner more device memory and its packing at set-up; docs/performance.md has what it gains on each card).
-  if (const char* packed = std::getenv("GAMBOOST_PACKED_BTG"); packed && *packed)
-    t.packedBtg = zeroOrOne("GAMBOOST_PACKED_BTG", false) ? 1 : 0;
+  t.packedBtg = zeroOneOrUnset("GAMBOOST_PACKED_BTG");
   if (const char* shape = std::getenv("GAMBOOST_PACK_SHAPE"); shape && *shape) {
     const std::vector<std::string> parts = splitPackShape(shape);
     if (parts.size() != 3)
