@@ -82,6 +82,22 @@ class ErrorsTest : public QObject {
     QCOMPARE(csvBar->text(), QString("100%"));
   }
 
+  // A read that fails is an error even when its message holds the word "cancelled" (here the file's name; a column
+  // of flight data may be called so): only Cancel makes a cancellation.
+  void fileNamedCancelledFailsAsAnError() {
+    auto w = gbtest::emptyWindow("csv-cancelled");
+    const QString bad = writeFile("cancelled-orders.csv", "y,x1,x2\n1,0.5,0.25\n2,0.5\n");
+    QSignalSpy loaded(w->dataPanel(), &DataPanel::loadFinished);
+    QVERIFY(w->dataPanel()->openCsv(bad));
+    QVERIFY(loaded.wait(10000));
+    QCOMPARE(loaded.takeFirst().at(0).toBool(), false);
+    const QString error = w->messages()->lastError();
+    QVERIFY2(error.contains("cancelled-orders.csv:3:"), qPrintable(error));
+    QProgressBar* csvBar = barWithTip(*w->dataPanel(), "Progress of the CSV read");
+    QVERIFY(csvBar);
+    QVERIFY2(csvBar->text().contains("failed"), qPrintable(csvBar->text()));
+  }
+
   void badOptionFailsTheFitWithAMessage() {
     auto w = gbtest::makeWindow(500, 5, 10, 1, "badopt");
     // edf 1 is below a 2nd-order P-spline's null space (2): the engine refuses, naming both numbers.

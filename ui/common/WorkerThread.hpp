@@ -51,6 +51,8 @@ class WorkerThread : public QObject {
   // True when no thread exists or it has ended (finished() may still be queued).
   bool isJoined() const;
   void cancel() { cancel_->store(true); }
+  // Whether cancel() was called for the job started last (until the next start()).
+  bool cancelRequested() const { return cancel_->load(); }
   // Joins the thread (returns true when it is gone).
   bool wait(unsigned long ms = ULONG_MAX);
 

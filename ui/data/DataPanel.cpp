@@ -222,8 +222,9 @@ bool DataPanel::runJob(Job job, TaskWorker::Work work, JobDone done) {
                           disconnect(*connection);
                           job_ = Job::None;
                           setBusy(false);
-                          showOutcome(job, ok, error.contains("cancelled"));
-                          done(ok, error, details);
+                          const bool cancelled = !ok && loader_->cancelRequested();
+                          showOutcome(job, ok, cancelled);
+                          done(ok, cancelled, error, details);
                         });
   job_ = job;
   startBar(barOf(job));
@@ -244,11 +245,11 @@ bool DataPanel::generate() {
   if (!notBusy(tr("Generate data")) || !acceptSpec(spec)) return false;
   auto result = std::make_shared<std::shared_ptr<GeneratedData>>();
   auto work = [result, spec](TaskWorker& w) { *result = generateInWorker(spec, w); };
-  auto done = [this, result](bool ok, const QString& error, const QString& details) {
+  auto done = [this, result](bool ok, bool cancelled, const QString& error, const QString& details) {
     if (ok) {
       installGenerated((*result)->paper, (*result)->missing);
       result->reset();
-    } else if (error.contains("cancelled")) {
+    } else if (cancelled) {
       sink_->info(tr("Generate cancelled; the data is unchanged"));
     } else {
       sink_->error(tr("Generate data"), error + tr(" (the current data is unchanged)"), details);
@@ -292,7 +293,7 @@ bool DataPanel::openCsv(const QString& path) {
   auto missing = std::make_shared<std::vector<std::size_t>>();
   auto truth = std::make_shared<std::shared_ptr<const gb::TrueEffects>>();
   auto truthProblem = std::make_shared<QString>();
-  auto done = [this, result, missing, truth, truthProblem, path](bool ok, const QString& error,
+  auto done = [this, result, missing, truth, truthProblem, path](bool ok, bool cancelled, const QString& error,
                                                                  const QString& details) {
     if (ok) {
       DataSourceSpec source;
@@ -302,7 +303,7 @@ bool DataPanel::openCsv(const QString& path) {
       install(std::move(*result), source, *missing);
       sink_->info(tr("Read %1: %2 rows, %3 columns").arg(path).arg(data_->rows()).arg(data_->cols()));
       emit recentFileUsed(path);
-    } else if (error.contains("cancelled")) {
+    } else if (cancelled) {
       sink_->info(tr("Reading %1 cancelled; the data is unchanged").arg(path));
     } else {
       sink_->error(tr("Open CSV"), error + tr(" (the current data is unchanged)"), details);

@@ -71,7 +71,9 @@ class DataPanel : public QWidget {
 
  private:
   enum class Job { None, Read, Generate };
-  using JobDone = std::function<void(bool ok, const QString& error, const QString& details)>;
+  // `cancelled`: the job failed after Cancel was pressed (the worker's flag, not the message: a file or column named
+  // "cancelled" must not turn a read error into a cancellation).
+  using JobDone = std::function<void(bool ok, bool cancelled, const QString& error, const QString& details)>;
   QGroupBox* buildGeneratorBox();
   QGroupBox* buildFileBox();
   // Checks the spec in the window's words and its memory (asks or refuses); false after a message.
