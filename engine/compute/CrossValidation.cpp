@@ -106,10 +106,11 @@ bool crossValidateBatched(const std::shared_ptr<const Dataset>& data, const Mode
   run.count = static_cast<int>(folds.weights.size());
   run.iterations = settings.mstop;
   run.weightsOf = [&folds](int b) { return folds.weights[static_cast<std::size_t>(b)]; };
-  run.done = [&result](int b, const Booster& setUp, const std::vector<IterationResult>& out) {
+  run.done = [&result, &settings](int b, const Booster& setUp, const std::vector<IterationResult>& out) {
     std::vector<double>& risk = result.risk[static_cast<std::size_t>(b)];
     risk.assign(1, setUp.path().risk.front());
     for (const IterationResult& r : out) risk.push_back(r.risk);
+    checkFoldRisk(b + 1, risk, settings.family);  // before the next batch is fitted
   };
   run.setupSeconds = &result.setupSeconds;
   run.iterateSeconds = &result.iterateSeconds;
@@ -299,10 +300,9 @@ CvResult crossValidate(std::shared_ptr<const Dataset> data, const ModelSettings&
     Booster booster(data, settings, makeBackend(), folds.weights[i], "fold " + std::to_string(b + 1), &*allRows);
     booster.run(settings.mstop);
     result.risk[i] = booster.path().risk;
+    checkFoldRisk(b + 1, result.risk[i], settings.family);
   });
   result.batched = batched;
-  for (std::size_t b = 0; b < result.risk.size(); ++b)
-    checkFoldRisk(static_cast<int>(b) + 1, result.risk[b], settings.family);
   const std::size_t steps = static_cast<std::size_t>(settings.mstop) + 1;
   result.mean.assign(steps, 0.0);
   for (const auto& r : result.risk)

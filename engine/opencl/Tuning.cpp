@@ -22,9 +22,8 @@ int wholeNumber(const char* variable, const std::string& text, int most, int lea
   return value;
 }
 
-// Each token must be one define: "-DNAME" or "-DNAME=VALUE" with NAME an identifier. Anything else (another
-// compiler option, a quote, a file) would change the build in ways the result cannot describe.
-std::vector<std::string> splitPackShape(const std::string& text) {
+// "a,b,,c" -> {"a", "b", "", "c"}: the fields of GAMBOOST_PACK_SHAPE and GAMBOOST_FOLD_SHAPE.
+std::vector<std::string> splitAtCommas(const std::string& text) {
   std::vector<std::string> parts;
   std::size_t begin = 0;
   while (begin <= text.size()) {
@@ -35,6 +34,8 @@ std::vector<std::string> splitPackShape(const std::string& text) {
   return parts;
 }
 
+// Each token must be one define: "-DNAME" or "-DNAME=VALUE" with NAME an identifier. Anything else (another
+// compiler option, a quote, a file) would change the build in ways the result cannot describe.
 void checkDefines(const std::string& text) {
   std::istringstream tokens(text);
   std::string token;
@@ -130,7 +131,7 @@ OpenClTuning openClTuningFromEnvironment() {
   // Benchmarks: the folds' B'g as before the 4-rows-a-step kernel, to measure it against the same run.
   t.fold.rows4 = zeroOrOne("GAMBOOST_FOLD_ROWS4", true);
   if (const char* shape = std::getenv("GAMBOOST_FOLD_SHAPE"); shape && *shape) {
-    const std::vector<std::string> parts = splitPackShape(shape);
+    const std::vector<std::string> parts = splitAtCommas(shape);
     if (parts.size() != 3)
       throw InputError("GAMBOOST_FOLD_SHAPE: " + quotedForMessage(shape) +
                        " is not W,G,C (warps, groups per compute unit, chunk rows)");
@@ -145,7 +146,7 @@ OpenClTuning openClTuningFromEnvironment() {
   // learner more device memory and its packing at set-up; docs/performance.md has what it gains on each card).
   t.packedBtg = zeroOneOrUnset("GAMBOOST_PACKED_BTG");
   if (const char* shape = std::getenv("GAMBOOST_PACK_SHAPE"); shape && *shape) {
-    const std::vector<std::string> parts = splitPackShape(shape);
+    const std::vector<std::string> parts = splitAtCommas(shape);
     if (parts.size() != 3)
       throw InputError("GAMBOOST_PACK_SHAPE: " + quotedForMessage(shape) + " is not W,L,S (warps, learners, slots)");
     t.packWarps = wholeNumber("GAMBOOST_PACK_SHAPE", parts[0].c_str(), 8);

@@ -87,10 +87,7 @@ class ErrorsTest : public QObject {
   void fileNamedCancelledFailsAsAnError() {
     auto w = gbtest::emptyWindow("csv-cancelled");
     const QString bad = writeFile("cancelled-orders.csv", "y,x1,x2\n1,0.5,0.25\n2,0.5\n");
-    QSignalSpy loaded(w->dataPanel(), &DataPanel::loadFinished);
-    QVERIFY(w->dataPanel()->openCsv(bad));
-    QVERIFY(loaded.wait(10000));
-    QCOMPARE(loaded.takeFirst().at(0).toBool(), false);
+    QCOMPARE(gbtest::openCsvAndWait(*w, bad), std::optional<bool>(false));  // started, ended, failed
     const QString error = w->messages()->lastError();
     QVERIFY2(error.contains("cancelled-orders.csv:3:"), qPrintable(error));
     QProgressBar* csvBar = barWithTip(*w->dataPanel(), "Progress of the CSV read");

@@ -86,15 +86,19 @@ bool triggerAndWait(gbui::MainWindow& w, QPushButton* button, int timeoutMs) {
 bool fitAndWait(gbui::MainWindow& w, int timeoutMs) { return triggerAndWait(w, w.fitButton(), timeoutMs); }
 bool stepAndWait(gbui::MainWindow& w, int timeoutMs) { return triggerAndWait(w, w.stepButton(), timeoutMs); }
 
+std::optional<bool> openCsvAndWait(gbui::MainWindow& w, const QString& path) {
+  QSignalSpy loaded(w.dataPanel(), &gbui::DataPanel::loadFinished);
+  if (!w.dataPanel()->openCsv(path) || !loaded.wait(10000)) return std::nullopt;
+  return loaded.takeFirst().at(0).toBool();
+}
+
 bool openCsvText(gbui::MainWindow& w, const QString& name, const QByteArray& text) {
   const QString path = scratchPath(name);
   QFile f(path);
   if (!f.open(QIODevice::WriteOnly | QIODevice::Truncate)) return false;
   f.write(text);
   f.close();
-  QSignalSpy loaded(w.dataPanel(), &gbui::DataPanel::loadFinished);
-  if (!w.dataPanel()->openCsv(path) || !loaded.wait(10000)) return false;
-  return loaded.takeFirst().at(0).toBool();
+  return openCsvAndWait(w, path).value_or(false);
 }
 
 void chooseFamily(gbui::MainWindow& w, const char* family, int mstop) {

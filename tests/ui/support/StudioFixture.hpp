@@ -5,6 +5,7 @@
 #include <QPushButton>
 #include <QString>
 #include <memory>
+#include <optional>
 
 #include "data/PaperData.hpp"
 #include "window/MainWindow.hpp"
@@ -29,6 +30,10 @@ std::unique_ptr<gbui::MainWindow> makeWindow(std::size_t rows, int covariates, i
 // Opens a session and waits until its data is generated or read (its roles and Cross-validation tab are then in
 // place); false when openSession refuses or on timeout.
 bool openSessionAndWait(gbui::MainWindow& w, const QString& path, int timeoutMs = 20000);
+
+// Opens `path` like File > Open and waits for the read: its outcome (loadFinished's ok), or nullopt when openCsv
+// refused to start or the read did not end within 10 s.
+std::optional<bool> openCsvAndWait(gbui::MainWindow& w, const QString& path);
 
 // Writes `text` to a scratch CSV `name` and loads it like File > Open; false if the read failed or timed out.
 bool openCsvText(gbui::MainWindow& w, const QString& name, const QByteArray& text);
