@@ -36,10 +36,10 @@ FitFootprint estimateFitFootprint(std::size_t rows, std::size_t learners, const 
   return f;
 }
 
-void checkFitFootprint(std::size_t rows, std::size_t learners, const ModelSettings& settings) {
+void checkFitFootprint(std::size_t rows, std::size_t learners, std::size_t splines, const ModelSettings& settings) {
   const std::uint64_t k =
       static_cast<std::uint64_t>(settings.spline.knots) + static_cast<std::uint64_t>(settings.spline.degree) + 1;
-  if (rows < k)
+  if (splines > 0 && rows < k)
     throw InputError(optionMessage(
         "--knots", std::to_string(settings.spline.knots) + " knots give " + std::to_string(k) +
                        " basis columns per learner, more than the " + std::to_string(rows) + " rows of data" +
