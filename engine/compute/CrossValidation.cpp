@@ -1,6 +1,7 @@
 #include "compute/CrossValidation.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <exception>
@@ -181,10 +182,20 @@ ResamplingFolds subsampleFolds(std::size_t rows, int b, double prob, std::uint64
 
 ResamplingFolds foldsFromTable(const Dataset& table, std::size_t dataRows) {
   const std::string& file = table.source;
+  // One row short, with a header of numbers: the header row is most often missing (R's write.table(col.names =
+  // FALSE)), and its first row of weights was taken for the fold names.
+  const bool numberNames = std::all_of(table.names.begin(), table.names.end(), [](const std::string& n) {
+    double v = 0.0;
+    const auto [end, ec] = std::from_chars(n.data(), n.data() + n.size(), v);
+    return !n.empty() && ec == std::errc() && end == n.data() + n.size();
+  });
   if (table.rows() != dataRows)
-    throw InputError(locate(file, static_cast<long>(std::min(table.rows(), dataRows)) + 2, 1,
-                            "--folds-file has " + std::to_string(table.rows()) + " rows, the data " +
-                                std::to_string(dataRows) + " (one row of fold weights per data row)"));
+    throw InputError(locate(
+        file, static_cast<long>(std::min(table.rows(), dataRows)) + 2, 1,
+        "--folds-file has " + std::to_string(table.rows()) + " rows, the data " + std::to_string(dataRows) +
+            " (one row of fold weights per data row)" +
+            (numberNames && table.rows() + 1 == dataRows ? "; its line 1 holds only numbers: is the header row missing?"
+                                                         : "")));
   ResamplingFolds f{"folds-file", {}};
   for (std::size_t c = 0; c < table.cols(); ++c) {
     const std::vector<double>& w = table.columns[c];

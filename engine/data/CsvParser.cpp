@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "data/CsvEncoding.hpp"
+#include "data/CsvScan.hpp"
 
 namespace gb::csv {
 
@@ -102,6 +103,14 @@ void CsvParser::checkNames() {
   std::unordered_map<std::string, std::size_t> seen;
   // R's write.csv names the row-name column "": it holds labels, not data.
   rowLabels_ = names_.size() > 1 && names_[0].empty();
+  // A header of numbers alone is most often a first data row (R's write.table(col.names = FALSE)): said where such
+  // a header fails, e.g. by repeating a name.
+  const bool numbersOnly = std::all_of(names_.begin() + (rowLabels_ ? 1 : 0), names_.end(), [](const std::string& n) {
+    double v = 0.0;
+    return !n.empty() && csv::parseDouble(n.data(), n.data() + n.size(), v) == n.data() + n.size();
+  });
+  const std::string noHeader =
+      numbersOnly ? " (line 1 holds only numbers: is the header row missing? R's write.csv writes one)" : "";
   for (std::size_t c = rowLabels_ ? 1 : 0; c < names_.size(); ++c) {
     if (names_.size() == 1 && names_[0].empty())  // a blank line before the header, most often
       fail(1, 1, "no column names on line 1 (the header must be the first line)");
@@ -112,7 +121,7 @@ void CsvParser::checkNames() {
     if (!inserted)
       fail(1, c + 1,
            "duplicate column name " + quotedForMessage(names_[c]) + " in columns " + std::to_string(it->second + 1) +
-               " and " + std::to_string(c + 1));
+               " and " + std::to_string(c + 1) + noHeader);
   }
 }
 

@@ -83,6 +83,15 @@ class TestCliCv : public QObject {
     QByteArray shortFile = "a\n1\n0\n";
     QTest::newRow("negative fold weight") << negative << QStringList{} << "w.csv:2:2: fold 'b'";
     QTest::newRow("too few rows") << shortFile << QStringList{} << "w.csv:\\d+:1: --folds-file has 2 rows, the data 30";
+    // The same weights without their header row (R's write.table(col.names = FALSE)): with two folds of 0/1 the
+    // first row repeats a name, with one fold it is a row short; both say the header looks missing.
+    QByteArray headerless = "1,1\n" + good.mid(good.indexOf("\n0,1\n") + 5);  // 30 rows, the first "1,1"
+    QTest::newRow("no header, two folds")
+        << headerless << QStringList{} << "w.csv:1:2: duplicate column name .*is the header row missing";
+    QByteArray oneFold;
+    for (int i = 0; i < 30; ++i) oneFold += QByteArray::number(i % 2) + "\n";
+    QTest::newRow("no header, one fold") << oneFold << QStringList{}
+                                         << "has 29 rows, the data 30 .*is the header row missing";
     QTest::newRow("two fold options") << good << QStringList{"--kfold", "3"} << "--kfold: give one of";
     QTest::newRow("kfold 1") << QByteArray() << QStringList{"--kfold", "1"} << "--kfold: must be in 2..30";
     // 0 is not "not given": it must not fall back to the default 25 bootstraps

@@ -263,7 +263,6 @@ void CliFitTest::openMpThreadsDoNotSpin() {
            qPrintable(active.err));
 }
 
-
 // A model without splines needs no rows for a spline basis: 10 rows with a linear and a factor learner fit (a
 // spline's 24 basis columns at the default 20 knots were once checked even with no spline). Both learners are
 // unpenalised, so boosting long enough reaches the least-squares fit of y on 1, x and the indicator of g == "b",
