@@ -54,6 +54,8 @@ std::vector<std::string> fitNotes(const Booster& booster) {
   if (frame.omittedRows() > 0) notes.push_back(frame.omissionNote());
   for (const Learner& l : booster.learners())
     if (!l.note.empty()) notes.push_back(l.note);
+  if (std::string overshoot = overshootNote(booster.path().risk, booster.settings().family); !overshoot.empty())
+    notes.push_back(std::move(overshoot));
   return notes;
 }
 

@@ -280,6 +280,15 @@ std::string divergenceAdvice(Family family) {
                                     : "the steps overshoot for this family: lower --nu, e.g. --nu 0.01";
 }
 
+std::string overshootNote(const std::vector<double>& risk, Family family) {
+  if (risk.size() < 2 || !(risk.back() > risk.front())) return "";
+  const auto worst = std::max_element(risk.begin(), risk.end());
+  return "the training risk ends at " + formatNumber(risk.back(), 6) + ", above the offset's " +
+         formatNumber(risk.front(), 6) + " (it peaked at " + formatNumber(*worst, 6) + " after iteration " +
+         std::to_string(worst - risk.begin()) +
+         "): " + (family == Family::Gaussian ? std::string("the fit went wrong") : divergenceAdvice(family));
+}
+
 void checkFoldRisk(int fold, const std::vector<double>& risk, Family family) {
   for (std::size_t m = 0; m < risk.size(); ++m)
     if (!std::isfinite(risk[m]))

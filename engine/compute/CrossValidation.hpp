@@ -101,6 +101,10 @@ void forEachFold(int count, int parallel, const std::string& label, const std::f
 // double precision; the other families' steps can overshoot the gradient's scale (poisson's exp(f)), as mboost's do.
 std::string divergenceAdvice(Family family);
 
+// A note for a training risk that ends above the offset's own (risk[0]): the steps overshoot (poisson on large
+// counts at mboost's nu 0.1, for one), though every value stayed finite. Empty where the risk ends at or below it.
+std::string overshootNote(const std::vector<double>& risk, Family family);
+
 // Throws InputError "fold F diverged: ..." where fold F's (1-based) risk curve holds a value that is not finite, so
 // that no mean of NaN and no mstop chosen from it is reported (`fit` reports a diverged fit the same way).
 void checkFoldRisk(int fold, const std::vector<double>& risk, Family family);

@@ -51,6 +51,7 @@ class TestCliFamilies : public QObject {
   void rejects();
   void binomialFitWritesTheModel();
   void predictTypesAndUnseenLevels();
+  void overshootingPoissonIsNoted();
 };
 
 void TestCliFamilies::rejects_data() {
@@ -156,6 +157,29 @@ void TestCliFamilies::predictTypesAndUnseenLevels() {
   r = runGamboost({"predict", "--model", s.path("m.json"), "--data", s.path("bad.csv"), "--out", s.path("p.csv")});
   verifyRejected(r, "bad.csv:3:2: factor 'fac': level 'zz' was not seen in training");
   QVERIFY(!QFileInfo::exists(s.path("p.csv")));
+}
+
+// Poisson on counts of 10 to 70 with two factor learners (warpbreaks' shape) at mboost's nu 0.1: the steps,
+// nu (y - exp(f)) on the log scale, overshoot and the training risk ends above the offset's while staying finite
+// (mboost's too). The fit is written (exit 0) with a note that says so; at nu 0.01 the risk falls and no note.
+void TestCliFamilies::overshootingPoissonIsNoted() {
+  Scratch s;
+  QByteArray csv = "breaks,wool,tension\n";
+  for (int i = 0; i < 54; ++i)
+    csv += QByteArray::number(10 + (i * 37) % 61) + "," + (i < 27 ? "A" : "B") + "," + "LMH"[(i / 9) % 3] + "\n";
+  writeFile(s.path("d.csv"), csv);
+  const QStringList args{"--response", "breaks", "--family", "poisson", "--factor", "wool,tension"};
+  const CliResult r = runGamboost(fitArgs(s, args));
+  QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.describe()));
+  const QJsonObject j = QJsonDocument::fromJson(readFile(s.path("r.json"))).object();
+  const QJsonArray risk = j["path"].toObject()["risk"].toArray();
+  QVERIFY2(risk.last().toDouble() > risk.first().toDouble(), "the data no longer overshoot at nu 0.1");
+  const QString note = QJsonDocument(j["notes"].toArray()).toJson(QJsonDocument::Compact);
+  QVERIFY2(note.contains("above the offset's") && note.contains("lower --nu"), qPrintable(note));
+  QVERIFY2(r.err.contains("above the offset's"), qPrintable(r.err));
+  const CliResult small = runGamboost(fitArgs(s, args + QStringList{"--nu", "0.01"}));
+  QVERIFY2(small.finished && small.exitCode == 0, qPrintable(small.describe()));
+  QVERIFY2(!small.err.contains("above the offset's"), qPrintable(small.err));
 }
 
 QTEST_GUILESS_MAIN(TestCliFamilies)
