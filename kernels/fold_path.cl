@@ -20,7 +20,6 @@
 //   FOLD_LANES  work-items per fold_select_update group, one per fold (a multiple of 32 >= FOLDS)
 //   FOLD_ROWS4  1: the GPU B'g takes 4 rows a warp step, 4 folds a lane (NVIDIA, W = 4, FOLD_GROUP = 32); 0: a lane
 //               per fold
-//   FOLD_REGBINS with FOLD_ROWS4: 1 a lane's K columns in registers (K <= 32), 0 in local memory
 // W, MOMENTS, locate(), GB_HORNER and the family functions come from kernels/common.cl.
 #define RECORD (K + 2)
 #define UPDATE_BATCH 4
@@ -126,67 +125,24 @@ inline float4 rows4_sum(const float* m, int g, __local float* sums, int lane) {
 }
 #endif
 
-// The sorted rows p .. end - 1 of one interval of a chunk: lane (g, f) adds rows p + g, p + g + 4, ... to the
-// moments of its 4 folds, then the 4 row groups are summed (rows4_sum): fold 4 f + g's 4 moments.
-inline float4 rows4_interval(int p, int end, int g, bool loads, __global const ushort* oj, __global const float* uj,
-                             __global const float4* wuChunk, __local float* sums, int lane) {
-  const float4 zero = (float4)(0.0f);
-  float m[16];
-  #pragma unroll
-  for (int a = 0; a < 16; ++a) m[a] = 0.0f;
-  // FR_STEPS whole steps at a time: their loads are independent, so their latencies overlap.
-  for (; p + 4 * FR_STEPS <= end; p += 4 * FR_STEPS) {
-    float u[FR_STEPS];
-    float4 v[FR_STEPS];
-    #pragma unroll
-    for (int e = 0; e < FR_STEPS; ++e) {
-      u[e] = uj[p + 4 * e + g];
-      v[e] = loads ? wuChunk[(size_t)oj[p + 4 * e + g] * (FOLD_STRIDE / 4)] : zero;
-    }
-    #pragma unroll
-    for (int e = 0; e < FR_STEPS; ++e) rows4_add(m, v[e], u[e]);
-  }
-  for (; p < end; p += 4) {  // the last steps: rows past the interval's end load no w u and add 0
-    const int r = min(p + g, end - 1);
-    const float u = uj[r];
-    const float4 v = (loads && p + g < end) ? wuChunk[(size_t)oj[r] * (FOLD_STRIDE / 4)] : zero;
-    rows4_add(m, v, u);
-  }
-  return rows4_sum(m, g, sums, lane);
-}
-
-// FOLD_REGBINS 1 (K <= 32, FoldPath): each lane keeps its fold's K columns in registers, the interval loop unrolled
-// so that every column index is a constant; the group then needs no local memory on NVIDIA, and the L1 cache that it
-// leaves holds the chunk's w u for all the group's warps (with the bins in local memory, 8 groups of 8 warps took
-// about 200 KiB of each SM's 256 KiB, and the gathers of w u went to L2). 0: the columns in local memory.
-#if FOLD_REGBINS
-#define FOLD_BIN(c) bins[c]
-#else
-#define FOLD_BIN(c) bins[(c) * FOLD_GROUP]
-#endif
-
 __kernel __attribute__((reqd_work_group_size(FOLD_GROUP * FOLD_WARPS, 1, 1))) void fold_btg_partial(
     int n, int learners, int chunksPerRange, __global const ushort* order, __global const REAL* sortedU,
     __global const int* starts, __global const REAL* poly, __global const REAL* wu, __global REAL* partials) {
+  __local REAL allBins[FOLD_WARPS * K * FOLD_GROUP];
   __local float allSums[FOLD_WARPS * FOLD_GROUP * FR_SUMS + 1];
   const int warp = get_local_id(0) / FOLD_GROUP, lane = get_local_id(0) % FOLD_GROUP;
   const int g = lane / 8, f = lane % 8, fold = 4 * f + g;
   const int j = get_group_id(0) * FOLD_WARPS + warp, range = get_group_id(1);
   const bool active = j < learners;  // a group's last warps may have no learner; they still meet the barriers
   const int jj = active ? j : 0;
-#if FOLD_REGBINS
-  float bins[K];
-#else
-  __local REAL allBins[FOLD_WARPS * K * FOLD_GROUP];
   __local REAL* bins = allBins + warp * K * FOLD_GROUP + fold;  // column c of this lane's fold at bins[c * 32]
-#endif
   __local float* sums = allSums + warp * FOLD_GROUP * FR_SUMS;
-  #pragma unroll
-  for (int c = 0; c < K; ++c) FOLD_BIN(c) = (REAL)0;
+  for (int c = 0; c < K; ++c) bins[c * FOLD_GROUP] = (REAL)0;
   const int chunks = (n + FOLD_CHUNK - 1) / FOLD_CHUNK;
   __global const REAL* pj = poly + (size_t)jj * INTERVALS * W * W;
   const int c0 = range * chunksPerRange, c1 = min(chunks, c0 + chunksPerRange);
   const bool loads = 4 * f < FOLD_STRIDE;  // lanes past the row's folds load nothing
+  const float4 zero = (float4)(0.0f);
   for (int ch = c0; ch < c1; ++ch) {
     barrier(CLK_LOCAL_MEM_FENCE);  // the group's warps walk the same chunk: its w u stays in L1 between them
     if (!active) continue;
@@ -196,25 +152,42 @@ __kernel __attribute__((reqd_work_group_size(FOLD_GROUP * FOLD_WARPS, 1, 1))) vo
     __global const REAL* uj = sortedU + (size_t)jj * n + rowBase;
     __global const float4* wuChunk = (__global const float4*)(wu + (size_t)rowBase * FOLD_STRIDE + 4 * f);
     int p = first[0];
-#if FOLD_REGBINS && defined(GB_NV_PTX_ATOMICS)
-    #pragma unroll  // constant column indices (a CPU device keeps the bins in memory anyway, and compiles faster)
-#endif
     for (int q = 0; q < INTERVALS; ++q) {
       const int end = first[q + 1];
       if (p == end) continue;
-      const float4 s = rows4_interval(p, end, g, loads, oj, uj, wuChunk, sums, lane);
+      float m[16];
+      #pragma unroll
+      for (int a = 0; a < 16; ++a) m[a] = 0.0f;
+      // FR_STEPS whole steps at a time: their loads are independent, so their latencies overlap.
+      for (; p + 4 * FR_STEPS <= end; p += 4 * FR_STEPS) {
+        float u[FR_STEPS];
+        float4 v[FR_STEPS];
+        #pragma unroll
+        for (int e = 0; e < FR_STEPS; ++e) {
+          u[e] = uj[p + 4 * e + g];
+          v[e] = loads ? wuChunk[(size_t)oj[p + 4 * e + g] * (FOLD_STRIDE / 4)] : zero;
+        }
+        #pragma unroll
+        for (int e = 0; e < FR_STEPS; ++e) rows4_add(m, v[e], u[e]);
+      }
+      for (; p < end; p += 4) {  // the last steps: rows past the interval's end load no w u and add 0
+        const int r = min(p + g, end - 1);
+        const float u = uj[r];
+        const float4 v = (loads && p + g < end) ? wuChunk[(size_t)oj[r] * (FOLD_STRIDE / 4)] : zero;
+        rows4_add(m, v, u);
+      }
       p = end;
+      const float4 s = rows4_sum(m, g, sums, lane);
       #pragma unroll
       for (int r = 0; r < W; ++r) {
         __global const REAL* pr = pj + (q * W + r) * W;
-        FOLD_BIN(q + r) += pr[0] * s.x + pr[1] * s.y + pr[2] * s.z + pr[3] * s.w;
+        bins[(q + r) * FOLD_GROUP] += pr[0] * s.x + pr[1] * s.y + pr[2] * s.z + pr[3] * s.w;
       }
     }
   }
   if (!active) return;
   __global REAL* out = partials + ((size_t)range * learners + j) * K * FOLD_PASS;
-  #pragma unroll
-  for (int c = 0; c < K; ++c) out[c * FOLD_PASS + fold] = FOLD_BIN(c);
+  for (int c = 0; c < K; ++c) out[c * FOLD_PASS + fold] = bins[c * FOLD_GROUP];
 }
 
 #elif FOLD_GROUP > 1

@@ -22,7 +22,6 @@ struct FoldPath::Impl {
   int L = 0, passes = 1, pass = 4, stride = 4, warps = 1, ranges = 1, chunksPerRange = 1, updateGroups = 1,
       updateRows = 1;
   bool rows4 = false;                      // the GPU B'g with 4 rows a warp step and 4 folds a lane (FOLD_ROWS4)
-  bool regBins = false;                    // with rows4: a lane's K columns in registers (FOLD_REGBINS)
   std::size_t chunkRows = kFoldChunkRows;  // rows per interval-sorted chunk (chooseShape)
   bool forced = false;  // tests: the GPU variants on a CPU device (portable atomics, barriers for warp syncs)
   double nu = 0.1, param = 0.0;
@@ -61,19 +60,13 @@ struct FoldPath::Impl {
     chunkRows = want.chunkRows > 0 ? static_cast<std::size_t>(want.chunkRows)
                 : rows4            ? kFoldChunkRows4
                                    : kFoldChunkRows;
-    // GPU: the learners (warps) of a group walk the same chunks, so a chunk's w u is fetched into L1 once for all
-    // of them. With the columns in registers (K <= kFoldRegisterColumns) the group needs no local memory on NVIDIA:
-    // 16 warps by default. Otherwise up to 8, as many as the group's local memory holds (each warp's bins, K x 32;
-    // with 4 rows a step on a CPU device, its 32 lanes' 20 sums too).
-    regBins = rows4 && want.regBins && k <= static_cast<std::size_t>(kFoldRegisterColumns);
-    const std::size_t warpBytes =
-        ((regBins ? 0 : k * 32) + (rows4 && !params.nvidiaAtomics ? 32 * 20 : 0)) * realBytes();
+    // GPU: up to 8 learners (warps) a group walk the same chunks, so a chunk's w u is fetched into L1 once for
+    // all of them; as many as the group's local memory holds (each warp's bins, K x 32; with 4 rows a step on a
+    // CPU device, its 32 lanes' 20 sums too).
+    const std::size_t warpBytes = (k * 32 + (rows4 && !params.nvidiaAtomics ? 32 * 20 : 0)) * realBytes();
     const std::size_t local = device.localMemoryBytes > 0 ? device.localMemoryBytes : 32768;
-    const std::size_t maxWarps = regBins ? 32 : 8;
-    warps = !params.gpu    ? 1
-            : warpBytes == 0 ? (want.warps > 0 ? want.warps : 16)
-                             : static_cast<int>(std::clamp<std::size_t>(local / warpBytes, 1, 8));
-    if (params.gpu && want.warps > 0) warps = std::min<int>({warps, want.warps, static_cast<int>(maxWarps)});
+    warps = params.gpu ? static_cast<int>(std::clamp<std::size_t>(local / warpBytes, 1, 8)) : 1;
+    if (params.gpu && want.warps > 0) warps = std::min(warps, want.warps);
     if (rows4 && !params.nvidiaAtomics) warps = 1;
     const int units = std::max(1, device.computeUnits);
     const int chunks = static_cast<int>((n + chunkRows - 1) / chunkRows);
@@ -95,8 +88,7 @@ struct FoldPath::Impl {
         " -DFOLDS=" + std::to_string(static_cast<int>(F)) + " -DFOLD_PASS=" + std::to_string(pass) +
         " -DFOLD_STRIDE=" + std::to_string(stride) + " -DFOLD_WARPS=" + std::to_string(warps) +
         " -DFOLD_GROUP=" + std::to_string(group) + " -DFOLD_CHUNK=" + std::to_string(chunkRows) +
-        " -DFOLD_LANES=" + std::to_string(kMaxFolds) + " -DFOLD_ROWS4=" + (rows4 ? "1" : "0") +
-        " -DFOLD_REGBINS=" + (regBins ? "1" : "0");
+        " -DFOLD_LANES=" + std::to_string(kMaxFolds) + " -DFOLD_ROWS4=" + (rows4 ? "1" : "0");
     btg = Kernel(ctx->kernel("fold_path", "fold_btg_partial", opts));
     reduce = Kernel(ctx->kernel("fold_path", "fold_btg_reduce", opts));
     selectUpdate = Kernel(ctx->kernel("fold_path", "fold_select_update", opts));

@@ -83,7 +83,6 @@ std::string OpenClTuning::describe() const {
   if (!residualUpdate) add("GAMBOOST_RESIDUAL_UPDATE=0");
   if (!cacheCopy) add("GAMBOOST_CACHE_COPY=0");
   if (!fold.rows4) add("GAMBOOST_FOLD_ROWS4=0");
-  if (!fold.regBins) add("GAMBOOST_FOLD_REGBINS=0");
   if (fold.warps > 0 || fold.groupsPerUnit > 0 || fold.chunkRows > 0)
     add("GAMBOOST_FOLD_SHAPE=" + std::to_string(fold.warps) + "," + std::to_string(fold.groupsPerUnit) + "," +
         std::to_string(fold.chunkRows));
@@ -131,13 +130,12 @@ OpenClTuning openClTuningFromEnvironment() {
   t.cacheCopy = zeroOrOne("GAMBOOST_CACHE_COPY", true);
   // Benchmarks: the folds' B'g as before the 4-rows-a-step kernel, to measure it against the same run.
   t.fold.rows4 = zeroOrOne("GAMBOOST_FOLD_ROWS4", true);
-  t.fold.regBins = zeroOrOne("GAMBOOST_FOLD_REGBINS", true);
   if (const char* shape = std::getenv("GAMBOOST_FOLD_SHAPE"); shape && *shape) {
     const std::vector<std::string> parts = splitAtCommas(shape);
     if (parts.size() != 3)
       throw InputError("GAMBOOST_FOLD_SHAPE: " + quotedForMessage(shape) +
                        " is not W,G,C (warps, groups per compute unit, chunk rows)");
-    t.fold.warps = wholeNumber("GAMBOOST_FOLD_SHAPE", parts[0].c_str(), 32);
+    t.fold.warps = wholeNumber("GAMBOOST_FOLD_SHAPE", parts[0].c_str(), 8);
     t.fold.groupsPerUnit = wholeNumber("GAMBOOST_FOLD_SHAPE", parts[1].c_str(), 64);
     t.fold.chunkRows = wholeNumber("GAMBOOST_FOLD_SHAPE", parts[2].c_str(), 65536);
     if (t.fold.chunkRows > 0 && t.fold.chunkRows < 64)

@@ -13,10 +13,7 @@
 //                             or sums that learner's rows again
 //   GAMBOOST_FOLD_ROWS4       1 (default) | 0: the folds' B'g on NVIDIA GPUs in float (cubic splines) with 4 rows a
 //                             warp step and 4 folds a lane, or with a lane per fold (kernels/fold_path.cl)
-//   GAMBOOST_FOLD_REGBINS     1 (default) | 0: with 4 rows a step, a lane's columns in registers (K <= 32) or in
-//                             local memory
-//   GAMBOOST_FOLD_SHAPE       W,G,C: that B'g's work-groups of W warps (1-32; 1-8 with the columns in local
-//                             memory), G of them per compute unit (1-64),
+//   GAMBOOST_FOLD_SHAPE       W,G,C: that B'g's work-groups of W warps (1-8), G of them per compute unit (1-64),
 //                             over chunks of C rows (64-65536); 0 for any of them keeps FoldPath's choice
 //   GAMBOOST_PACKED_BTG       0 | 1: the batched compact_x B'g on GPUs in float from a packed sorted copy of x
 //                             (opencl/PackedBtg.hpp) instead of from x by the lane-private columns kernel; unset:
@@ -32,8 +29,7 @@ namespace gb::ocl {
 // The folds' B'g (opencl/FoldPath.hpp): 0 leaves a number to FoldPath.
 struct FoldShape {
   bool rows4 = true;      // GAMBOOST_FOLD_ROWS4=0: on NVIDIA with a lane per fold (as before)
-  bool regBins = true;    // GAMBOOST_FOLD_REGBINS=0: with 4 rows a step, the columns in local memory (as before)
-  int warps = 0;          // GAMBOOST_FOLD_SHAPE=W,G,C: W learners (warps) a work-group (1-32; 8 in local memory),
+  int warps = 0;          // GAMBOOST_FOLD_SHAPE=W,G,C: W learners (warps) a work-group (1-8),
   int groupsPerUnit = 0;  // G work-groups per compute unit (1-64),
   int chunkRows = 0;      // C rows per interval-sorted chunk (64-65536)
 };

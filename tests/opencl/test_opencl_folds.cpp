@@ -116,16 +116,14 @@ void TestOpenClFolds::matchesCpu() {
       data, s, f, [] { return std::make_unique<CpuBackend>(1); }, 1);
   QVERIFY(!cpu.batched);
   // Kernel variants: 0 the CPU kernels, 1 the GPU kernels (the B'g with 4 rows a warp step in float, FOLD_ROWS4),
-  // 2 the GPU kernels with the lane-per-fold B'g in float too (GAMBOOST_FOLD_ROWS4=0), 3 the 4-rows B'g with its
-  // columns in local memory instead of registers (GAMBOOST_FOLD_REGBINS=0).
-  for (const int variant : {0, 1, 2, 3})
+  // 2 the GPU kernels with the lane-per-fold B'g in float too (GAMBOOST_FOLD_ROWS4=0).
+  for (const int variant : {0, 1, 2})
     for (const char* precision : {"double", "float"}) {
       const bool isDouble = std::string(precision) == "double", gpuKernels = variant > 0;
       if (isDouble && !gbocltest::testDevice().info.fp64) continue;
       if (!everyVariant && (gpuKernels || !isDouble)) continue;
-      if (variant >= 2 && isDouble) continue;  // double has the lane-per-fold kernel only
+      if (variant == 2 && isDouble) continue;  // double has the lane-per-fold kernel only
       if (variant == 2) qputenv("GAMBOOST_FOLD_ROWS4", "0");
-      if (variant == 3) qputenv("GAMBOOST_FOLD_REGBINS", "0");
       ComputeSettings c;
       c.backend = BackendKind::OpenCl;
       c.precision = precisionFromString(precision);
@@ -138,9 +136,8 @@ void TestOpenClFolds::matchesCpu() {
           },
           1);
       qunsetenv("GAMBOOST_FOLD_ROWS4");
-      qunsetenv("GAMBOOST_FOLD_REGBINS");
       const double err = relative(gpu.risk, cpu.risk), tolerance = std::string(precision) == "double" ? 1e-10 : 1e-4;
-      const char* names[] = {"CPU", "GPU", "GPU lane-per-fold", "GPU columns in local memory"};
+      const char* names[] = {"CPU", "GPU", "GPU lane-per-fold"};
       qInfo("%s %s kernels: risk matrix within %.2e (batched %d)", precision, names[variant], err, gpu.batched);
       QCOMPARE(gpu.batched, !linear);
       QCOMPARE(gpu.risk.size(), cpu.risk.size());

@@ -1,4 +1,5 @@
 #!/bin/bash
+# Measures the kernel of commit 24d30a2 (reverted in the commit after it): run it on a checkout of 24d30a2.
 # Issue "Choosing mstop honestly", point 2: the folds' B'g (4 rows a warp step) with each lane's columns in
 # registers (FOLD_REGBINS, the default for K <= 32) against the columns in local memory (GAMBOOST_FOLD_REGBINS=0)
 # and the lane-per-fold kernel (GAMBOOST_FOLD_ROWS4=0), all from this build, in the same run.
