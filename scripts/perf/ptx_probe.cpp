@@ -6,108 +6,16 @@
 //
 // The PTX is the compact_packed program of the program cache (GAMBOOST_CACHE_DIR), built with the PACK_WARPS,
 // PACK_LEARNERS and INTERVALS that the arguments repeat. x is uniform on [0, 1), g uniform on [-1, 1).
-#include <cuda.h>
-
-#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <fstream>
 #include <random>
-#include <sstream>
-#include <string>
 #include <vector>
+
+#include "probe_cuda.hpp"
 
 namespace {
 
-void check(CUresult status, const char* what) {
-  if (status == CUDA_SUCCESS) return;
-  const char* name = nullptr;
-  cuGetErrorName(status, &name);
-  std::fprintf(stderr, "ptx_probe: %s failed: %s\n", what, name ? name : "?");
-  std::exit(1);
-}
-
-CUdeviceptr upload(const void* data, std::size_t bytes) {
-  CUdeviceptr p = 0;
-  check(cuMemAlloc(&p, bytes), "cuMemAlloc");
-  if (data) check(cuMemcpyHtoD(p, data, bytes), "cuMemcpyHtoD");
-  return p;
-}
-
-// The PTX of a program-cache entry (its text from the first comment), ready for a CUDA launch: NVIDIA's OpenCL PTX
-// reads the launch's group offsets (%envreg0-2, zero here) and group counts (%envreg6-8) from environment registers
-// that a CUDA launch does not set, so they become constants and %nctaid. PROBE_MAXREG caps the registers of
-// compact_packed_partial (.maxnreg after its .reqntid), to see what occupancy buys. Exits 2 on a bad file.
-std::string launchablePtx(const char* path) {
-  std::ifstream file(path, std::ios::binary);
-  std::stringstream text;
-  text << file.rdbuf();
-  std::string ptx = text.str();
-  const std::size_t at = ptx.find("//");
-  if (!file || at == std::string::npos) std::fprintf(stderr, "ptx_probe: no PTX in %s\n", path), std::exit(2);
-  ptx = ptx.substr(at);
-  const char* stand[][2] = {{"%envreg0;", "0;"},         {"%envreg1;", "0;"},         {"%envreg2;", "0;"},
-                            {"%envreg6;", "%nctaid.x;"}, {"%envreg7;", "%nctaid.y;"}, {"%envreg8;", "%nctaid.z;"}};
-  for (const auto& [from, to] : stand)
-    for (std::size_t p = ptx.find(from); p != std::string::npos; p = ptx.find(from, p))
-      ptx.replace(p, std::strlen(from), to);
-  if (ptx.find("%envreg") != std::string::npos) std::fprintf(stderr, "ptx_probe: an unknown %%envreg\n"), std::exit(2);
-  if (const char* cap = std::getenv("PROBE_MAXREG"); cap && std::atoi(cap) > 0) {
-    const std::size_t entry = ptx.find(".entry compact_packed_partial("), req = ptx.find(".reqntid", entry);
-    const std::size_t end = req == std::string::npos ? req : ptx.find('\n', req);
-    if (entry == std::string::npos || end == std::string::npos)
-      std::fprintf(stderr, "ptx_probe: no .reqntid\n"), std::exit(2);
-    ptx.insert(end + 1, std::string(".maxnreg ") + cap + "\n");
-  }
-  return ptx;
-}
-
-CUmodule loadModule(const std::string& ptx) {
-  CUdevice device;
-  CUcontext context;
-  check(cuInit(0), "cuInit");
-  check(cuDeviceGet(&device, 0), "cuDeviceGet");
-  check(cuDevicePrimaryCtxRetain(&context, device), "cuDevicePrimaryCtxRetain");
-  check(cuCtxSetCurrent(context), "cuCtxSetCurrent");
-  char log[8192] = {0};
-  CUjit_option options[] = {CU_JIT_ERROR_LOG_BUFFER, CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-  void* values[] = {log, reinterpret_cast<void*>(sizeof log)};
-  CUmodule module;
-  if (cuModuleLoadDataEx(&module, ptx.c_str(), 2, options, values) != CUDA_SUCCESS)
-    std::fprintf(stderr, "ptx_probe: the PTX does not load: %s\n", log), std::exit(1);
-  return module;
-}
-
-void describe(CUfunction partial, int warps) {
-  int registers = 0, shared = 0, spills = 0, perSm = 0;
-  cuFuncGetAttribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, partial);
-  cuFuncGetAttribute(&shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, partial);
-  cuFuncGetAttribute(&spills, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, partial);
-  cuOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, partial, 32 * warps, 0);
-  std::printf(
-      "compact_packed_partial: %d registers, %d bytes shared, %d bytes local (spills), %d groups of %d per SM\n",
-      registers, shared, spills, perSm, 32 * warps);
-}
-
-// The best of `reps` event times of `work`, in ms.
-template <class Work>
-float bestMs(int reps, Work work) {
-  CUevent start, stop;
-  check(cuEventCreate(&start, 0), "cuEventCreate");
-  check(cuEventCreate(&stop, 0), "cuEventCreate");
-  float best = 1e30f;
-  for (int r = 0; r < reps; ++r) {
-    cuEventRecord(start, nullptr);
-    work();
-    cuEventRecord(stop, nullptr);
-    check(cuEventSynchronize(stop), "cuEventSynchronize");
-    float ms = 0;
-    cuEventElapsedTime(&ms, start, stop);
-    best = std::min(best, ms);
-  }
-  return best;
-}
+using namespace probe;
 
 struct Shape {
   int n, learners, intervals, warps, chunksPerGroup, reps, chunks;
@@ -118,7 +26,7 @@ void run(CUmodule module, const Shape& s) {
   CUfunction pack, partial;
   check(cuModuleGetFunction(&pack, module, "compact_pack"), "compact_pack");
   check(cuModuleGetFunction(&partial, module, "compact_packed_partial"), "compact_packed_partial");
-  describe(partial, s.warps);
+  describe(partial, "compact_packed_partial", 32 * s.warps);
   std::mt19937_64 random(1);
   std::uniform_real_distribution<float> unit(0.0f, 1.0f);
   std::vector<float> x(static_cast<std::size_t>(s.n) * s.learners), g(s.n), geometry(2 * s.learners);
@@ -171,6 +79,6 @@ int main(int argc, char** argv) {
           std::atoi(argv[7]),
           0};
   s.chunks = (s.n + 2047) / 2048;
-  run(loadModule(launchablePtx(argv[1])), s);
+  run(loadModule(launchablePtx(argv[1], "compact_packed_partial")), s);
   return 0;
 }
