@@ -74,19 +74,6 @@ typedef float4 FOLD_REAL4;
 #if FR_STEPS < 1
 #error "FR_STEPS must be at least 1"
 #endif
-// FR_WINDOW 1 (NVIDIA): a warp loads 32 sorted rows' order and u at once (lane l row wb + l, one coalesced load each)
-// and hands a step's rows to its lanes by shuffles, so that the gather of w u waits on a shuffle instead of on a load
-// of the row's order at every step (Nsight Compute: that wait was the kernel's largest stall). 0: a load each.
-#ifndef FR_WINDOW
-#ifdef GB_NV_PTX_ATOMICS
-#define FR_WINDOW 1
-#else
-#define FR_WINDOW 0
-#endif
-#endif
-#if FR_WINDOW && !defined(GB_NV_PTX_ATOMICS)
-#error "FR_WINDOW needs NVIDIA's warp shuffles"
-#endif
 
 // The 4 moments of 4 folds for one row: v holds the folds' w u, m[4 e + s] += v_e u^s.
 inline void rows4_add(float* m, float4 v, float u) {
@@ -103,11 +90,6 @@ inline void rows4_add(float* m, float4 v, float u) {
 
 #ifdef GB_NV_PTX_ATOMICS
 #define FR_SUMS 0  // local floats a lane for rows4_sum
-inline uint lane_idx(uint v, int src) {
-  uint r;
-  asm volatile("shfl.sync.idx.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(v), "r"(src));
-  return r;
-}
 inline float lane_xor(float v, int mask) {
   uint r;
   asm volatile("shfl.sync.bfly.b32 %0, %1, %2, 0x1f, 0xffffffff;" : "=r"(r) : "r"(as_uint(v)), "r"(mask));
@@ -170,26 +152,6 @@ __kernel __attribute__((reqd_work_group_size(FOLD_GROUP * FOLD_WARPS, 1, 1))) vo
     __global const REAL* uj = sortedU + (size_t)jj * n + rowBase;
     __global const float4* wuChunk = (__global const float4*)(wu + (size_t)rowBase * FOLD_STRIDE + 4 * f);
     int p = first[0];
-#if FR_WINDOW
-    const int rows = first[INTERVALS];  // the chunk's rows
-    int wb = -64;                       // the window's first row: none loaded yet
-    uint wIdx = 0, wU = 0;
-#define FR_WINDOW_AT(from)                      \
-  if ((from) > wb + 32) {                       \
-    wb = p;                                     \
-    const int r = min(wb + lane, rows - 1);     \
-    wIdx = oj[r];                               \
-    wU = as_uint(uj[r]);                        \
-  }
-#define FR_ROW(row, ix, uv)               \
-  const uint ix = lane_idx(wIdx, (row) - wb); \
-  const float uv = as_float(lane_idx(wU, (row) - wb));
-#else
-#define FR_WINDOW_AT(from)
-#define FR_ROW(row, ix, uv) \
-  const uint ix = oj[row];  \
-  const float uv = uj[row];
-#endif
     for (int q = 0; q < INTERVALS; ++q) {
       const int end = first[q + 1];
       if (p == end) continue;
@@ -198,23 +160,21 @@ __kernel __attribute__((reqd_work_group_size(FOLD_GROUP * FOLD_WARPS, 1, 1))) vo
       for (int a = 0; a < 16; ++a) m[a] = 0.0f;
       // FR_STEPS whole steps at a time: their loads are independent, so their latencies overlap.
       for (; p + 4 * FR_STEPS <= end; p += 4 * FR_STEPS) {
-        FR_WINDOW_AT(p + 4 * FR_STEPS)
         float u[FR_STEPS];
         float4 v[FR_STEPS];
         #pragma unroll
         for (int e = 0; e < FR_STEPS; ++e) {
-          FR_ROW(p + 4 * e + g, ix, ue)
-          u[e] = ue;
-          v[e] = loads ? wuChunk[(size_t)ix * (FOLD_STRIDE / 4)] : zero;
+          u[e] = uj[p + 4 * e + g];
+          v[e] = loads ? wuChunk[(size_t)oj[p + 4 * e + g] * (FOLD_STRIDE / 4)] : zero;
         }
         #pragma unroll
         for (int e = 0; e < FR_STEPS; ++e) rows4_add(m, v[e], u[e]);
       }
       for (; p < end; p += 4) {  // the last steps: rows past the interval's end load no w u and add 0
-        FR_WINDOW_AT(p + 4)
-        FR_ROW(min(p + g, end - 1), ix, ue)
-        const float4 v = (loads && p + g < end) ? wuChunk[(size_t)ix * (FOLD_STRIDE / 4)] : zero;
-        rows4_add(m, v, ue);
+        const int r = min(p + g, end - 1);
+        const float u = uj[r];
+        const float4 v = (loads && p + g < end) ? wuChunk[(size_t)oj[r] * (FOLD_STRIDE / 4)] : zero;
+        rows4_add(m, v, u);
       }
       p = end;
       const float4 s = rows4_sum(m, g, sums, lane);
@@ -225,8 +185,6 @@ __kernel __attribute__((reqd_work_group_size(FOLD_GROUP * FOLD_WARPS, 1, 1))) vo
       }
     }
   }
-#undef FR_WINDOW_AT
-#undef FR_ROW
   if (!active) return;
   __global REAL* out = partials + ((size_t)range * learners + j) * K * FOLD_PASS;
   for (int c = 0; c < K; ++c) out[c * FOLD_PASS + fold] = bins[c * FOLD_GROUP];
