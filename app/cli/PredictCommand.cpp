@@ -24,7 +24,7 @@ int runPredict(const PredictOptions& o) {
   const Model model = Model::load(o.model);
   const Dataset data = readCsv(o.data);
   Prediction prediction = model.predict(data);
-  if (o.type == "response") model.toResponseScale(prediction.values);
+  if (o.type == "response") model.toResponseScale(prediction.values, o.data);
 
   Dataset table;
   table.source = o.out;

@@ -1,5 +1,6 @@
 #include "model/Model.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <unordered_map>
@@ -7,6 +8,7 @@
 #include "common/Error.hpp"
 #include "common/Format.hpp"
 #include "common/Text.hpp"
+#include "data/CsvScan.hpp"
 #include "data/CsvWriter.hpp"
 #include "family/FamilyFunctions.hpp"
 #include "model/ModelReader.hpp"
@@ -59,9 +61,16 @@ double Model::partialEffect(std::size_t learner, double x, bool* outside) const 
                        static_cast<long>(l.coefficients.size()), x, outside);
 }
 
-void Model::toResponseScale(std::vector<double>& values) const {
+void Model::toResponseScale(std::vector<double>& values, const std::string& source) const {
   const FamilyFunctions family = FamilyFunctions::from(settings);
-  for (double& v : values) v = family.response(v);
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const double f = values[i];
+    values[i] = family.response(f);
+    if (!std::isfinite(values[i]))
+      throw InputError(locate(source, static_cast<long>(i) + 2, 0,
+                              "the prediction on the response scale is not a finite number (f = " +
+                                  formatNumber(f, 10) + " on the link scale; --type link writes f)"));
+  }
 }
 
 namespace {
@@ -80,15 +89,18 @@ std::string nonFiniteReason(const LearnerModel& l, double x, bool outside) {
 std::string textCellAt(const Dataset& data, int c, const std::string& name) {
   const auto col = static_cast<std::size_t>(c);
   const std::vector<double>& x = data.columns[col];
-  // The first cell that is not a number (a column of numbers and one word is text in every cell).
+  // The first cell that the CSV reader does not take for a finite number (a column of numbers and one word is
+  // text in every cell; "0x10" is text to the reader, though strtod would read it); else the first cell.
   auto isNumber = [](const std::string& t) {
-    char* end = nullptr;
-    std::strtod(t.c_str(), &end);
-    return !t.empty() && end == t.c_str() + t.size();
+    double v = 0.0;
+    return !t.empty() && csv::parseDouble(t.data(), t.data() + t.size(), v) == t.data() + t.size() && std::isfinite(v);
   };
   std::size_t row = 0;
   while (row < x.size() && (std::isnan(x[row]) || isNumber(data.levelsOf(col)[static_cast<std::size_t>(x[row])])))
     ++row;
+  if (row == x.size())
+    row =
+        static_cast<std::size_t>(std::find_if(x.begin(), x.end(), [](double v) { return !std::isnan(v); }) - x.begin());
   const std::string cell = row < x.size() ? data.levelsOf(col)[static_cast<std::size_t>(x[row])] : "";
   return locate(
       data.source, static_cast<long>(row) + 2, c + 1,
@@ -139,9 +151,10 @@ Prediction Model::predict(const Dataset& data) const {
     const SplineBasis basis = l.basis(settings.spline);
     const auto k = static_cast<long>(l.coefficients.size());
     for (std::size_t i = 0; i < n; ++i) {
-      if (!std::isfinite(x[i]))
-        throw InputError(
-            locate(data.source, static_cast<long>(i) + 2, c + 1, quotedForMessage(l.name) + " is not a finite number"));
+      if (!std::isfinite(x[i]))  // the CSV reader takes no inf: a missing value (NA, NaN or an empty cell)
+        throw InputError(locate(data.source, static_cast<long>(i) + 2, c + 1,
+                                quotedForMessage(l.name) + " is missing (NA or empty): predict needs a value in every "
+                                                           "column of the model's learners"));
       bool outside = false;
       p.values[i] += learnerEffect(l.type, basis, l.coefficients.data(), k, x[i], &outside);
       // Checked after every learner, so the message names the cell that tipped the sum over (inf + -inf = NaN

@@ -60,8 +60,9 @@ struct Model {
   // A factor's column may hold text (matched by level name) or numbers (matched as written); an unseen level is
   // an InputError naming the level, the column and the file:line.
   Prediction predict(const Dataset& data) const;
-  // f on the response scale: the mean, the probability (binomial), the rate (poisson).
-  void toResponseScale(std::vector<double>& values) const;
+  // f on the response scale: the mean, the probability (binomial), the rate (poisson). Throws InputError naming
+  // `source`'s line of the first value that is not finite there (poisson's exp(f) overflows past f = 709.78).
+  void toResponseScale(std::vector<double>& values, const std::string& source) const;
 
   // The result.json schema of design.md section 4 without "fitted" and "timing".
   nlohmann::json toJson() const;

@@ -71,6 +71,7 @@ class CliModelInputsTest : public QObject {
   void predictRejectsModel();
   void predictRejectsDirectoryAndFifo();
   void predictRejectsOverflow();
+  void predictNamesBadCells();
   void fitRejectsHugeKnots();
   void fitRejectsTooNarrowRange();
 };
@@ -167,6 +168,34 @@ void CliModelInputsTest::predictRejectsOverflow() {
   const CliResult r = runGamboost({"predict", "--model", scratch.path("model.json"), "--data", scratch.path("new.csv"),
                                    "--out", scratch.path("pred.csv")});
   expectRejected(r, R"(new\.csv:3:1: the prediction is not a finite number \('x1' = 1e\+307 lies too far outside)",
+                 scratch, {"model.json", "new.csv"});
+}
+
+// Cells a prediction cannot use, each named by file:line(:column), nothing written: a rate exp(f) beyond the double
+// range although f is finite (poisson, --type response; --type link writes f), a cell that strtod reads as hex but
+// the CSV reader takes for text, and a missing cell.
+void CliModelInputsTest::predictNamesBadCells() {
+  Scratch scratch;
+  json poisson = handModel();
+  poisson["settings"]["family"] = "poisson";
+  writeFile(scratch.path("model.json"), QByteArray::fromStdString(poisson.dump()));
+  auto predict = [&](const QByteArray& csv, const QString& type) {
+    writeFile(scratch.path("new.csv"), csv);
+    return runGamboost({"predict", "--model", scratch.path("model.json"), "--data", scratch.path("new.csv"), "--out",
+                        scratch.path("pred.csv"), "--type", type});
+  };
+  // x1 = 3: f = 1.5 + about 100 + 2 x 600, finite, and exp(f) is inf.
+  const QByteArray far = "x1,x2\n0.5,0.5\n3,0.5\n";
+  const CliResult link = predict(far, "link");
+  QVERIFY2(link.finished && link.exitCode == 0, qPrintable(link.describe()));
+  QVERIFY(QFile::remove(scratch.path("pred.csv")));
+  expectRejected(
+      predict(far, "response"),
+      R"(new\.csv:3: the prediction on the response scale is not a finite number \(f = 1\d{3}\.\d+ on the link)",
+      scratch, {"model.json", "new.csv"});
+  expectRejected(predict("x1,x2\n0.5,0.5\n0x10,0.5\n", "link"), R"(new\.csv:3:1: 'x1' holds text \('0x10'\))", scratch,
+                 {"model.json", "new.csv"});
+  expectRejected(predict("x1,x2\n0.5,0.5\n0.5,NA\n", "link"), R"(new\.csv:3:2: 'x2' is missing \(NA or empty\))",
                  scratch, {"model.json", "new.csv"});
 }
 
