@@ -233,6 +233,31 @@ class FamiliesTest : public QObject {
     QVERIFY(w->riskPlot()->plot()->yAxis->label().contains("Huber loss"));
   }
 
+  // A fit whose training risk ends above the offset's (poisson on counts of 10 to 70 with two factor learners at
+  // nu 0.1, warpbreaks' shape) finishes with one warning in the log that says so and what to do, as `fit` notes it;
+  // a Step past mstop does not repeat it.
+  void overshootIsWarned() {
+    auto w = gbtest::emptyWindow("overshoot");
+    QByteArray csv = "y,wool,tension\n";
+    for (int i = 0; i < 54; ++i)
+      csv += QByteArray::number(10 + (i * 37) % 61) + "," + (i < 27 ? "A" : "B") + "," + "LMH"[(i / 9) % 3] + "\n";
+    QVERIFY(gbtest::openCsvText(*w, "warp.csv", csv));
+    gbtest::chooseFamily(*w, "poisson", 100);
+    QStringList warnings;
+    connect(w->messages(), &MessageSink::posted, this, [&warnings](Severity s, const QString& text, const QString&) {
+      if (s == Severity::Warning) warnings << text;
+    });
+    QVERIFY(gbtest::fitAndWait(*w));
+    QCOMPARE(w->controller()->state(), FitState::Finished);
+    const std::vector<double>& risk = w->controller()->booster()->path().risk;
+    QVERIFY2(risk.back() > risk.front(), "the data no longer overshoot at nu 0.1");
+    QCOMPARE(warnings.size(), 1);
+    QVERIFY2(warnings.front().contains("above the offset's") && warnings.front().contains("lower nu"),
+             qPrintable(warnings.front()));
+    QVERIFY(gbtest::stepAndWait(*w));
+    QCOMPARE(warnings.size(), 1);
+  }
+
   // The family's options go through a session file and the settings store; presets keep them.
   void familyOptionsPersist() {
     gb::ModelSettings s = gb::ModelSettings::mboostPreset();

@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/MessageSink.hpp"
+#include "compute/CrossValidation.hpp"
 
 namespace gbui {
 
@@ -165,6 +166,12 @@ void FitController::onJobFinished(bool ok, const QString& error, const QString& 
     if (!session_->profileReport.empty())
       messages_->info(tr("Time budget of the fit:\n") + QString::fromStdString(session_->profileReport).trimmed());
     session_->profileReport.clear();  // posted once, also when Step goes past mstop later
+    // As `fit` notes it: a training risk that ends above the offset's (the steps overshoot; poisson on large counts).
+    const std::string overshoot = gb::overshootNote(session_->booster->path().risk, session_->settings.family);
+    if (!overshoot.empty() && !session_->overshootWarned) {
+      messages_->warning(tr("Fit: ") + QString::fromStdString(overshoot).replace("--nu", "nu"));
+      session_->overshootWarned = true;
+    }
     setState(FitState::Finished);
   }
   emit jobFinished(ok);

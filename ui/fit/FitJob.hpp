@@ -26,6 +26,7 @@ struct FitSession {
   // written by the job that reaches mstop.
   std::shared_ptr<gb::RunProfile> profile;
   std::string profileReport;
+  bool overshootWarned = false;  // the warning that the risk ended above the offset's: once a session
 };
 
 enum class JobKind { Run, Step };
