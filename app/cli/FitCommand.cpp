@@ -20,6 +20,7 @@
 #include "common/Error.hpp"
 #include "compute/Booster.hpp"
 #include "compute/CrossValidation.hpp"
+#include "compute/Divergence.hpp"
 #include "compute/MpiReducer.hpp"
 #include "data/OutputFiles.hpp"
 #include "model/Model.hpp"
@@ -46,7 +47,8 @@ nlohmann::json fittedByInputRow(const std::vector<double>& fitted, const std::ve
   return out;
 }
 
-// What the user should know about the fit: row labels dropped, rows omitted, learners left unpenalised.
+// What the user should know about the fit: row labels dropped, rows omitted, learners left unpenalised, a training
+// risk that ended above the offset's.
 std::vector<std::string> fitNotes(const Booster& booster) {
   std::vector<std::string> notes;
   const ModelFrame& frame = booster.frame();

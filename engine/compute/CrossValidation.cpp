@@ -1,7 +1,6 @@
 #include "compute/CrossValidation.hpp"
 
 #include <algorithm>
-#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <exception>
@@ -18,6 +17,7 @@
 #include "compute/Booster.hpp"
 #include "compute/CpuBackend.hpp"
 #include "compute/FoldGrams.hpp"
+#include "data/CsvText.hpp"
 
 namespace gb {
 
@@ -184,18 +184,17 @@ ResamplingFolds foldsFromTable(const Dataset& table, std::size_t dataRows) {
   const std::string& file = table.source;
   // One row short, with a header of numbers: the header row is most often missing (R's write.table(col.names =
   // FALSE)), and its first row of weights was taken for the fold names.
-  const bool numberNames = std::all_of(table.names.begin(), table.names.end(), [](const std::string& n) {
-    double v = 0.0;
-    const auto [end, ec] = std::from_chars(n.data(), n.data() + n.size(), v);
-    return !n.empty() && ec == std::errc() && end == n.data() + n.size();
-  });
+  const bool headerless =
+      table.rows() + 1 == dataRows && std::all_of(table.names.begin(), table.names.end(), csv::isNumberText);
+  if (headerless)
+    throw InputError(locate(file, 1, 1,
+                            "--folds-file has " + std::to_string(table.rows()) + " rows, the data " +
+                                std::to_string(dataRows) +
+                                ", and line 1 holds only numbers: is the header row (one name per fold) missing?"));
   if (table.rows() != dataRows)
-    throw InputError(locate(
-        file, static_cast<long>(std::min(table.rows(), dataRows)) + 2, 1,
-        "--folds-file has " + std::to_string(table.rows()) + " rows, the data " + std::to_string(dataRows) +
-            " (one row of fold weights per data row)" +
-            (numberNames && table.rows() + 1 == dataRows ? "; its line 1 holds only numbers: is the header row missing?"
-                                                         : "")));
+    throw InputError(locate(file, static_cast<long>(std::min(table.rows(), dataRows)) + 2, 1,
+                            "--folds-file has " + std::to_string(table.rows()) + " rows, the data " +
+                                std::to_string(dataRows) + " (one row of fold weights per data row)"));
   ResamplingFolds f{"folds-file", {}};
   for (std::size_t c = 0; c < table.cols(); ++c) {
     const std::vector<double>& w = table.columns[c];
@@ -273,20 +272,6 @@ void forEachFold(int count, int parallel, const std::string& label, const std::f
   }
   for (const auto& e : errors)
     if (e) std::rethrow_exception(e);
-}
-
-std::string divergenceAdvice(Family family) {
-  return family == Family::Gaussian ? "the data's scale is beyond double precision; rescale it"
-                                    : "the steps overshoot for this family: lower --nu, e.g. --nu 0.01";
-}
-
-std::string overshootNote(const std::vector<double>& risk, Family family) {
-  if (risk.size() < 2 || !(risk.back() > risk.front())) return "";
-  const auto worst = std::max_element(risk.begin(), risk.end());
-  return "the training risk ends at " + formatNumber(risk.back(), 6) + ", above the offset's " +
-         formatNumber(risk.front(), 6) + " (it peaked at " + formatNumber(*worst, 6) + " after iteration " +
-         std::to_string(worst - risk.begin()) +
-         "): " + (family == Family::Gaussian ? std::string("the fit went wrong") : divergenceAdvice(family));
 }
 
 void checkFoldRisk(int fold, const std::vector<double>& risk, Family family) {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "compute/Backend.hpp"
+#include "compute/Divergence.hpp"
 #include "data/Dataset.hpp"
 #include "settings/ModelSettings.hpp"
 
@@ -96,14 +97,6 @@ bool runFoldsBatched(const std::shared_ptr<const Dataset>& data, const ModelSett
 // fold's InputError is prefixed "<label> b+1: " unless it starts with "<label> " already; after every fold ended, the
 // first fold's error (in fold order) is rethrown. crossValidate and effectBands run their fits through it.
 void forEachFold(int count, int parallel, const std::string& label, const std::function<void(int)>& fitFold);
-
-// What to do about a fit whose risk became non-finite: gaussian fits diverge only where the data's scale is beyond
-// double precision; the other families' steps can overshoot the gradient's scale (poisson's exp(f)), as mboost's do.
-std::string divergenceAdvice(Family family);
-
-// A note for a training risk that ends above the offset's own (risk[0]): the steps overshoot (poisson on large
-// counts at mboost's nu 0.1, for one), though every value stayed finite. Empty where the risk ends at or below it.
-std::string overshootNote(const std::vector<double>& risk, Family family);
 
 // Throws InputError "fold F diverged: ..." where fold F's (1-based) risk curve holds a value that is not finite, so
 // that no mean of NaN and no mstop chosen from it is reported (`fit` reports a diverged fit the same way).

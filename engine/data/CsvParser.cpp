@@ -7,7 +7,7 @@
 #include <utility>
 
 #include "data/CsvEncoding.hpp"
-#include "data/CsvScan.hpp"
+#include "data/CsvText.hpp"
 
 namespace gb::csv {
 
@@ -105,10 +105,7 @@ void CsvParser::checkNames() {
   rowLabels_ = names_.size() > 1 && names_[0].empty();
   // A header of numbers alone is most often a first data row (R's write.table(col.names = FALSE)): said where such
   // a header fails, e.g. by repeating a name.
-  const bool numbersOnly = std::all_of(names_.begin() + (rowLabels_ ? 1 : 0), names_.end(), [](const std::string& n) {
-    double v = 0.0;
-    return !n.empty() && csv::parseDouble(n.data(), n.data() + n.size(), v) == n.data() + n.size();
-  });
+  const bool numbersOnly = std::all_of(names_.begin() + (rowLabels_ ? 1 : 0), names_.end(), csv::isNumberText);
   const std::string noHeader =
       numbersOnly ? " (line 1 holds only numbers: is the header row missing? R's write.csv writes one)" : "";
   for (std::size_t c = rowLabels_ ? 1 : 0; c < names_.size(); ++c) {

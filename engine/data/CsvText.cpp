@@ -13,6 +13,15 @@ bool isMissingText(std::string_view text) {
   return parseDouble(text.data(), text.data() + text.size(), value) == text.data() + text.size() && std::isnan(value);
 }
 
+bool isNumberText(std::string_view text) {
+  const std::size_t first = text.find_first_not_of(" \t"), last = text.find_last_not_of(" \t");
+  if (first == std::string_view::npos) return false;
+  text = text.substr(first, last - first + 1);
+  double value = 0;
+  return parseDouble(text.data(), text.data() + text.size(), value) == text.data() + text.size() &&
+         std::isfinite(value);
+}
+
 TextLevels& TextColumns::add(std::size_t c, std::size_t firstTextRow, long firstTextLine, bool numbersBefore) {
   columns_[c] = std::make_unique<TextLevels>();
   columns_[c]->firstTextRow = firstTextRow;

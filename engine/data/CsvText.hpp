@@ -21,6 +21,10 @@ enum class CellMode : unsigned char { Number, Text, Skip };
 // the empty cell. `text` is already trimmed.
 bool isMissingText(std::string_view text);
 
+// True for a cell the reader takes for a finite number (spaces around it allowed, as the reader trims them; no hex,
+// no inf). Also for messages outside the reader that point at a column's first text cell or at a header of numbers.
+bool isNumberText(std::string_view text);
+
 // The levels of one text column while reading: each distinct text with a provisional code (order of first
 // appearance), and where the column turned out to be text.
 struct TextLevels {

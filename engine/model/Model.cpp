@@ -8,7 +8,7 @@
 #include "common/Error.hpp"
 #include "common/Format.hpp"
 #include "common/Text.hpp"
-#include "data/CsvScan.hpp"
+#include "data/CsvText.hpp"
 #include "data/CsvWriter.hpp"
 #include "family/FamilyFunctions.hpp"
 #include "model/ModelReader.hpp"
@@ -90,17 +90,13 @@ std::string textCellAt(const Dataset& data, int c, const std::string& name) {
   const auto col = static_cast<std::size_t>(c);
   const std::vector<double>& x = data.columns[col];
   // The first cell that the CSV reader does not take for a finite number (a column of numbers and one word is
-  // text in every cell; "0x10" is text to the reader, though strtod would read it); else the first cell.
-  auto isNumber = [](const std::string& t) {
-    double v = 0.0;
-    return !t.empty() && csv::parseDouble(t.data(), t.data() + t.size(), v) == t.data() + t.size() && std::isfinite(v);
-  };
+  // text in every cell; "0x10" is text to the reader, though strtod would read it as hex).
   std::size_t row = 0;
-  while (row < x.size() && (std::isnan(x[row]) || isNumber(data.levelsOf(col)[static_cast<std::size_t>(x[row])])))
+  while (row < x.size() &&
+         (std::isnan(x[row]) || csv::isNumberText(data.levelsOf(col)[static_cast<std::size_t>(x[row])])))
     ++row;
-  if (row == x.size())
-    row =
-        static_cast<std::size_t>(std::find_if(x.begin(), x.end(), [](double v) { return !std::isnan(v); }) - x.begin());
+  if (row == x.size())  // no such cell (cannot come from the reader): the column, not a line
+    return locate(data.source, 1, c + 1, quotedForMessage(name) + " holds text; the model's learner needs numbers");
   const std::string cell = row < x.size() ? data.levelsOf(col)[static_cast<std::size_t>(x[row])] : "";
   return locate(
       data.source, static_cast<long>(row) + 2, c + 1,
@@ -151,10 +147,13 @@ Prediction Model::predict(const Dataset& data) const {
     const SplineBasis basis = l.basis(settings.spline);
     const auto k = static_cast<long>(l.coefficients.size());
     for (std::size_t i = 0; i < n; ++i) {
-      if (!std::isfinite(x[i]))  // the CSV reader takes no inf: a missing value (NA, NaN or an empty cell)
+      if (std::isnan(x[i]))  // the reader's missing value: NA, NaN or an empty cell
         throw InputError(locate(data.source, static_cast<long>(i) + 2, c + 1,
-                                quotedForMessage(l.name) + " is missing (NA or empty): predict needs a value in every "
-                                                           "column of the model's learners"));
+                                quotedForMessage(l.name) + " is missing (NA, NaN or empty): predict needs a value in "
+                                                           "every column of the model's learners"));
+      if (!std::isfinite(x[i]))
+        throw InputError(
+            locate(data.source, static_cast<long>(i) + 2, c + 1, quotedForMessage(l.name) + " is not finite"));
       bool outside = false;
       p.values[i] += learnerEffect(l.type, basis, l.coefficients.data(), k, x[i], &outside);
       // Checked after every learner, so the message names the cell that tipped the sum over (inf + -inf = NaN

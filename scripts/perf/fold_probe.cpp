@@ -9,6 +9,7 @@
 // --bootstrap` with the INTERVALS, FOLD_STRIDE, FOLD_WARPS and FOLD_CHUNK that the arguments repeat; RANGES is the
 // number of row ranges FoldPath launched (the B'g's grid is learner blocks x ranges). x is uniform on [0, 1), so
 // each chunk's rows spread evenly over the intervals, as in the paper data; w u is uniform on [-1, 1).
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <random>
@@ -100,7 +101,13 @@ int main(int argc, char** argv) {
     return 2;
   }
   int v[8];
-  for (int i = 0; i < 8; ++i) v[i] = std::atoi(argv[i + 2]);
+  for (int i = 0; i < 8; ++i) {
+    v[i] = std::atoi(argv[i + 2]);
+    if (v[i] <= 0 || (i == 5 && v[i] > 65535)) {  // CHUNK: rows within a chunk are 16-bit
+      std::fprintf(stderr, "fold_probe: argument %d ('%s') must be a positive integer\n", i + 2, argv[i + 2]);
+      return 2;
+    }
+  }
   const Shape s{v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]};
   run(loadModule(launchablePtx(argv[1], "fold_btg_partial")), s);
   return 0;

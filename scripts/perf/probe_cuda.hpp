@@ -81,12 +81,12 @@ inline CUmodule loadModule(const std::string& ptx) {
   return module;
 }
 
-inline void describe(CUfunction partial, const char* name, int threads) {
+inline void describe(CUfunction kernel, const char* name, int threads) {
   int registers = 0, shared = 0, spills = 0, perSm = 0;
-  cuFuncGetAttribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, partial);
-  cuFuncGetAttribute(&shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, partial);
-  cuFuncGetAttribute(&spills, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, partial);
-  cuOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, partial, threads, 0);
+  cuFuncGetAttribute(&registers, CU_FUNC_ATTRIBUTE_NUM_REGS, kernel);
+  cuFuncGetAttribute(&shared, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, kernel);
+  cuFuncGetAttribute(&spills, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES, kernel);
+  cuOccupancyMaxActiveBlocksPerMultiprocessor(&perSm, kernel, threads, 0);
   std::printf("%s: %d registers, %d bytes shared, %d bytes local (spills), %d groups of %d per SM\n", name, registers,
               shared, spills, perSm, threads);
 }

@@ -83,15 +83,19 @@ class TestCliCv : public QObject {
     QByteArray shortFile = "a\n1\n0\n";
     QTest::newRow("negative fold weight") << negative << QStringList{} << "w.csv:2:2: fold 'b'";
     QTest::newRow("too few rows") << shortFile << QStringList{} << "w.csv:\\d+:1: --folds-file has 2 rows, the data 30";
-    // The same weights without their header row (R's write.table(col.names = FALSE)): with two folds of 0/1 the
-    // first row repeats a name, with one fold it is a row short; both say the header looks missing.
-    QByteArray headerless = "1,1\n" + good.mid(good.indexOf("\n0,1\n") + 5);  // 30 rows, the first "1,1"
+    // Weights without a header row (R's write.table(col.names = FALSE)): the first row is taken for the names. With
+    // two folds of 0/1 whose first row is "1,1" a name repeats; otherwise the file is a row short. Both say the header
+    // looks missing, the latter at line 1.
+    QByteArray repeated = "1,1\n" + good.mid(good.indexOf("\n0,1\n") + 5);  // 30 rows, the first "1,1"
+    QTest::newRow("no header, a name repeats")
+        << repeated << QStringList{} << "w.csv:1:2: duplicate column name .*is the header row missing";
+    QByteArray headerless = good.mid(good.indexOf('\n') + 1);  // the 30 rows of `good`, the first "0,1"
     QTest::newRow("no header, two folds")
-        << headerless << QStringList{} << "w.csv:1:2: duplicate column name .*is the header row missing";
+        << headerless << QStringList{} << "w.csv:1:1: --folds-file has 29 rows, the data 30, .*header row";
     QByteArray oneFold;
     for (int i = 0; i < 30; ++i) oneFold += QByteArray::number(i % 2) + "\n";
     QTest::newRow("no header, one fold") << oneFold << QStringList{}
-                                         << "has 29 rows, the data 30 .*is the header row missing";
+                                         << "w.csv:1:1: --folds-file has 29 rows, the data 30, .*header row";
     QTest::newRow("two fold options") << good << QStringList{"--kfold", "3"} << "--kfold: give one of";
     QTest::newRow("kfold 1") << QByteArray() << QStringList{"--kfold", "1"} << "--kfold: must be in 2..30";
     // 0 is not "not given": it must not fall back to the default 25 bootstraps

@@ -195,7 +195,10 @@ void CliModelInputsTest::predictNamesBadCells() {
       scratch, {"model.json", "new.csv"});
   expectRejected(predict("x1,x2\n0.5,0.5\n0x10,0.5\n", "link"), R"(new\.csv:3:1: 'x1' holds text \('0x10'\))", scratch,
                  {"model.json", "new.csv"});
-  expectRejected(predict("x1,x2\n0.5,0.5\n0.5,NA\n", "link"), R"(new\.csv:3:2: 'x2' is missing \(NA or empty\))",
+  // A quoted number with a space is a number to the reader (and here): the text cell is the word after it.
+  expectRejected(predict("x1,x2\n0.5,0.5\n\" 3\",0.5\nabc,0.5\n", "link"), R"(new\.csv:4:1: 'x1' holds text \('abc'\))",
+                 scratch, {"model.json", "new.csv"});
+  expectRejected(predict("x1,x2\n0.5,0.5\n0.5,NA\n", "link"), R"(new\.csv:3:2: 'x2' is missing \(NA, NaN or empty\))",
                  scratch, {"model.json", "new.csv"});
 }
 

@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/MessageSink.hpp"
-#include "compute/CrossValidation.hpp"
+#include "compute/Divergence.hpp"
 
 namespace gbui {
 
