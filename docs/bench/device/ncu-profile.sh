@@ -22,7 +22,7 @@ for n, u, v in zip(names, units, values):
         print(n, v, u)
 PY
   grep -E "Duration|Issued Warp|Eligible Warps|Achieved Occupancy|Executed Instructions  |Registers Per|L1/TEX Hit|L2 Hit|Memory Throughput|DRAM Throughput|Compute \(SM\)|Theoretical Occ|Block Limit|Shared Memory Configuration|Static Shared|Mem Busy|L1/TEX Cache Throughput|L2 Cache Throughput" $R/$label-ncu.txt | head -40
-  grep -E "warp_latency_issue_stalled|issue_stalled.*per_warp_active" $R/$label-stalls.txt | sort -k2 -g -r | head -12
+  grep -E "average_warps_issue_stalled.*per_issue_active" $R/$label-stalls.txt | sort -k2 -g -r | head -12
   echo "-- $label: the SASS lines with the most stall samples"
   python3 - /tmp/$label-sass.csv <<'PY' | tee $R/$label-sass-top.txt
 import csv, sys
