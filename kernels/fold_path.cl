@@ -69,7 +69,7 @@ typedef float4 FOLD_REAL4;
 #error "FOLD_ROWS4 is for float (FoldPath)"
 #endif
 #ifndef FR_STEPS
-#define FR_STEPS 2  // whole warp steps (4 rows each) whose loads are issued together
+#define FR_STEPS 4  // whole warp steps (4 rows each) whose loads are issued together (H100: 4 with 4-warp groups)
 #endif
 #if FR_STEPS < 1
 #error "FR_STEPS must be at least 1"

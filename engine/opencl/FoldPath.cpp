@@ -62,17 +62,26 @@ struct FoldPath::Impl {
                                    : kFoldChunkRows;
     // GPU: up to 8 learners (warps) a group walk the same chunks, so a chunk's w u is fetched into L1 once for
     // all of them; as many as the group's local memory holds (each warp's bins, K x 32; with 4 rows a step on a
-    // CPU device, its 32 lanes' 20 sums too).
+    // CPU device, its 32 lanes' 20 sums too). With 4 rows a step on NVIDIA, 4 warps a group and 16 groups a
+    // compute unit by default: the kernel waits on its loads' latency, and smaller groups wait less at each chunk's
+    // barrier (H100: 1745 us against 2070 us for 8 and 8, with FR_STEPS 4; docs/performance.md).
+    const bool rows4Nvidia = rows4 && params.nvidiaAtomics;
     const std::size_t warpBytes = (k * 32 + (rows4 && !params.nvidiaAtomics ? 32 * 20 : 0)) * realBytes();
     const std::size_t local = device.localMemoryBytes > 0 ? device.localMemoryBytes : 32768;
-    warps = params.gpu ? static_cast<int>(std::clamp<std::size_t>(local / warpBytes, 1, 8)) : 1;
-    if (params.gpu && want.warps > 0) warps = std::min(warps, want.warps);
+    const int fitting = static_cast<int>(std::clamp<std::size_t>(local / warpBytes, 1, 8));
+    warps = !params.gpu      ? 1
+            : want.warps > 0 ? std::min(fitting, want.warps)
+            : rows4Nvidia    ? std::min(fitting, kFoldRows4Warps)
+                             : fitting;
     if (rows4 && !params.nvidiaAtomics) warps = 1;
     const int units = std::max(1, device.computeUnits);
     const int chunks = static_cast<int>((n + chunkRows - 1) / chunkRows);
     const int blocks = (L + warps - 1) / warps;
     // B'g groups: about 8 per compute unit on a GPU, 4 on a CPU device, over learner blocks x ranges x passes.
-    const int perUnit = want.groupsPerUnit > 0 ? want.groupsPerUnit : params.gpu ? 8 : 4;
+    const int perUnit = want.groupsPerUnit > 0 ? want.groupsPerUnit
+                        : rows4Nvidia          ? kFoldRows4GroupsPerUnit
+                        : params.gpu           ? 8
+                                               : 4;
     const int wantedRanges = std::max(1, (units * perUnit) / (blocks * passes));
     chunksPerRange = std::max(1, (chunks + wantedRanges - 1) / wantedRanges);
     ranges = (chunks + chunksPerRange - 1) / chunksPerRange;

@@ -19,6 +19,8 @@ namespace gb::ocl {
 
 constexpr std::size_t kFoldChunkRows = 1024;   // a chunk's w u of 32 folds in float: 128 KiB, about an L1 cache
 constexpr std::size_t kFoldChunkRows4 = 2048;  // the same with 4 rows a step (fold_path.cl's FOLD_ROWS4), measured
+constexpr int kFoldRows4Warps = 4;             // the same on NVIDIA: warps a group (measured, as the next)
+constexpr int kFoldRows4GroupsPerUnit = 16;    // and groups per compute unit
 constexpr int kMaxFolds = 32;                  // a fold per work-item of one warp in fold_select_update
 
 class FoldPath final : public FoldBatch {

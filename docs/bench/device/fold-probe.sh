@@ -6,6 +6,7 @@
 # that ncu can report its stall reasons and its SASS with counts.
 #   VARIANTS="base|0,0,0| s4|0,0,0|-DFR_STEPS=4"  label|GAMBOOST_FOLD_SHAPE|GAMBOOST_KERNEL_DEFINES ("+" a space)
 #   NCU_FOR="base"  the labels to profile (default: the first; "" for timings only)
+#   MAXREG="0 48"   register caps for the probe's timings (0: none)
 # The probe's shape repeats FoldPath's for this model (100 learners, 21 intervals, 25 folds padded to 28, UNITS=132
 # compute units): change them together.
 # Run from the repository root on the GPU machine with .device carried.
@@ -31,7 +32,10 @@ for variant in $VARIANTS; do
   ptx=$(grep -l -a "entry fold_btg_partial" $cache/* 2>/dev/null | head -1)
   [ -n "$ptx" ] || { echo "no fold_path PTX in the cache"; continue; }
   cp "$ptx" /tmp/$label.ptx.bin
-  /tmp/fprobe /tmp/$label.ptx.bin 1000000 100 21 28 $W $C $ranges 20
+  for mr in ${MAXREG:-0}; do  # PROBE_MAXREG caps the registers (.maxnreg), to see what occupancy buys
+    echo "-- $label, maxreg $mr"
+    PROBE_MAXREG=$mr /tmp/fprobe /tmp/$label.ptx.bin 1000000 100 21 28 $W $C $ranges 20
+  done
   [ -n "$NCUBIN" ] && [[ " ${NCU_FOR-$first} " == *" $label "* ]] || continue
   ncu_profile $label fold_btg_partial 2 /tmp/fprobe /tmp/$label.ptx.bin 1000000 100 21 28 $W $C $ranges 3
 done
