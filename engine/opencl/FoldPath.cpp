@@ -64,7 +64,7 @@ struct FoldPath::Impl {
     // all of them; as many as the group's local memory holds (each warp's bins, K x 32; with 4 rows a step on a
     // CPU device, its 32 lanes' 20 sums too). With 4 rows a step on NVIDIA, 4 warps a group and 16 groups a
     // compute unit by default: the kernel waits on its loads' latency, and smaller groups wait less at each chunk's
-    // barrier (H100: 1745 us against 2070 us for 8 and 8, with FR_STEPS 4; docs/performance.md).
+    // barrier (H100: 1745 us with FR_STEPS 4 against 2066 us for 8, 8 and 2 in the same run; docs/performance.md).
     const bool rows4Nvidia = rows4 && params.nvidiaAtomics;
     const std::size_t warpBytes = (k * 32 + (rows4 && !params.nvidiaAtomics ? 32 * 20 : 0)) * realBytes();
     const std::size_t local = device.localMemoryBytes > 0 ? device.localMemoryBytes : 32768;
