@@ -84,6 +84,9 @@ void CliErrorsTest::fitRejects_data() {
   // Bad columns for this data.
   QTest::newRow("unknown response") << "data.csv" << true << good << QStringList{"--response", "nosuch"} << out
                                     << "nosuch";
+  // No header row (R's write.table(col.names = FALSE)): the first data row became the names.
+  QTest::newRow("no header row") << "nohead.csv" << true << QByteArray("1,0.5,2\n3,0.25,4\n5,0.75,1\n") << none << out
+                                 << R"(--response: no column named 'y' .*is the header row missing)";
   QTest::newRow("unknown learner") << "data.csv" << true << good << QStringList{"--learners", "x1,x9"} << out
                                    << R"(\bx9\b)";
   QTest::newRow("constant covariate") << "const.csv" << true << constantColumnCsv() << none << out << R"(\bx2\b)";
