@@ -182,15 +182,12 @@ ResamplingFolds subsampleFolds(std::size_t rows, int b, double prob, std::uint64
 
 ResamplingFolds foldsFromTable(const Dataset& table, std::size_t dataRows) {
   const std::string& file = table.source;
-  // One row short, with a header of numbers: the header row is most often missing (R's write.table(col.names =
-  // FALSE)), and its first row of weights was taken for the fold names.
-  const bool headerless =
-      table.rows() + 1 == dataRows && std::all_of(table.names.begin(), table.names.end(), csv::isNumberText);
-  if (headerless)
+  // One row short, with a header of numbers: the first row of weights was most likely taken for the fold names.
+  const std::string hint = table.rows() + 1 == dataRows ? csv::missingHeaderHint(table.names) : "";
+  if (!hint.empty())
     throw InputError(locate(file, 1, 1,
                             "--folds-file has " + std::to_string(table.rows()) + " rows, the data " +
-                                std::to_string(dataRows) +
-                                ", and line 1 holds only numbers: is the header row (one name per fold) missing?"));
+                                std::to_string(dataRows) + "," + hint));
   if (table.rows() != dataRows)
     throw InputError(locate(file, static_cast<long>(std::min(table.rows(), dataRows)) + 2, 1,
                             "--folds-file has " + std::to_string(table.rows()) + " rows, the data " +

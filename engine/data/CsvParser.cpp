@@ -103,11 +103,8 @@ void CsvParser::checkNames() {
   std::unordered_map<std::string, std::size_t> seen;
   // R's write.csv names the row-name column "": it holds labels, not data.
   rowLabels_ = names_.size() > 1 && names_[0].empty();
-  // A header of numbers alone is most often a first data row (R's write.table(col.names = FALSE)): said where such
-  // a header fails, e.g. by repeating a name.
-  const bool numbersOnly = std::all_of(names_.begin() + (rowLabels_ ? 1 : 0), names_.end(), csv::isNumberText);
   const std::string noHeader =
-      numbersOnly ? " (line 1 holds only numbers: is the header row missing? R's write.csv writes one)" : "";
+      csv::missingHeaderHint(std::vector<std::string>(names_.begin() + (rowLabels_ ? 1 : 0), names_.end()));
   for (std::size_t c = rowLabels_ ? 1 : 0; c < names_.size(); ++c) {
     if (names_.size() == 1 && names_[0].empty())  // a blank line before the header, most often
       fail(1, 1, "no column names on line 1 (the header must be the first line)");

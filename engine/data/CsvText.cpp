@@ -1,5 +1,6 @@
 #include "data/CsvText.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "data/CsvScan.hpp"
@@ -20,6 +21,11 @@ bool isNumberText(std::string_view text) {
   double value = 0;
   return parseDouble(text.data(), text.data() + text.size(), value) == text.data() + text.size() &&
          std::isfinite(value);
+}
+
+std::string missingHeaderHint(const std::vector<std::string>& names) {
+  const bool numbers = !names.empty() && std::all_of(names.begin(), names.end(), isNumberText);
+  return numbers ? " (line 1 holds only numbers: is the header row missing? R's write.csv writes one)" : "";
 }
 
 TextLevels& TextColumns::add(std::size_t c, std::size_t firstTextRow, long firstTextLine, bool numbersBefore) {

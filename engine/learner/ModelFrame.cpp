@@ -28,16 +28,9 @@ std::string at(const Dataset& data, std::size_t row) {
 
 // The learner lists as the user gave them, or gamboost's y ~ . (numeric: spline, text: factor).
 void resolveColumns(const Dataset& data, const ModelSettings& s, ModelFrame& f) {
-  if (data.columnIndex(s.response) < 0) {
-    // A header of numbers alone is most often a first data row (R's write.table(col.names = FALSE)).
-    const bool numbersOnly =
-        !data.names.empty() && std::all_of(data.names.begin(), data.names.end(), csv::isNumberText);
-    throw InputError(optionMessage(
-        "--response", "no column named " + quotedForMessage(s.response) + " in " + sourceOf(data) +
-                          (numbersOnly ? " (its line 1 holds only numbers: is the header row missing? R's write.csv "
-                                         "writes one)"
-                                       : "")));
-  }
+  if (data.columnIndex(s.response) < 0)
+    throw InputError(optionMessage("--response", "no column named " + quotedForMessage(s.response) + " in " +
+                                                     sourceOf(data) + csv::missingHeaderHint(data.names)));
   if (!s.weights.empty() && data.columnIndex(s.weights) < 0)
     throw InputError(
         optionMessage("--weights", "no column named " + quotedForMessage(s.weights) + " in " + sourceOf(data)));
