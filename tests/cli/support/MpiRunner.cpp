@@ -3,6 +3,7 @@
 #include <QProcess>
 #include <QProcessEnvironment>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QtTest>
 #include <cmath>
 
@@ -26,6 +27,16 @@ CliResult runMpirun(const QString& mpirun, const QStringList& arguments, int tim
   process.setArguments(QStringList{"--oversubscribe", "--allow-run-as-root"} + arguments);
   QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
   env.insert("OMPI_MCA_btl_vader_single_copy_mechanism", "none");  // containers often forbid cross-memory attach
+  // Each mpirun gets its own session directory. They all default to /tmp/ompi.<host>.<uid>, and one mpirun of a test
+  // (ctest -j runs the two MPI tests side by side) failed with "mkdir /tmp/ompi.vm.0: File exists" while another
+  // created or removed it.
+  QTemporaryDir session;
+  if (!session.isValid()) {
+    CliResult failed;
+    failed.err = "cannot create a temporary directory for mpirun's session: " + session.errorString();
+    return failed;
+  }
+  env.insert("OMPI_MCA_orte_tmpdir_base", session.path());
   process.setProcessEnvironment(env);
   process.start();
   CliResult result;
