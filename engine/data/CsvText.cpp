@@ -23,9 +23,13 @@ bool isNumberText(std::string_view text) {
          std::isfinite(value);
 }
 
+bool headerIsNumbers(const std::vector<std::string>& names) {
+  return !names.empty() && std::all_of(names.begin(), names.end(), isNumberText);
+}
+
 std::string missingHeaderHint(const std::vector<std::string>& names) {
-  const bool numbers = !names.empty() && std::all_of(names.begin(), names.end(), isNumberText);
-  return numbers ? " (line 1 holds only numbers: is the header row missing? R's write.csv writes one)" : "";
+  return headerIsNumbers(names) ? " (line 1 holds only numbers: is the header row missing? R's write.csv writes one)"
+                                : "";
 }
 
 TextLevels& TextColumns::add(std::size_t c, std::size_t firstTextRow, long firstTextLine, bool numbersBefore) {

@@ -25,6 +25,9 @@ bool isMissingText(std::string_view text);
 // no inf). Also for messages outside the reader that point at a column's first text cell or at a header of numbers.
 bool isNumberText(std::string_view text);
 
+// True where every name is a number: most often a first data row read as the header.
+bool headerIsNumbers(const std::vector<std::string>& names);
+
 // " (line 1 holds only numbers: is the header row missing? ...)" where every name is a number (most often a first
 // data row: R's write.table(col.names = FALSE)), else "": for the messages of a header that fails, from the reader,
 // the model frame and the folds file alike.

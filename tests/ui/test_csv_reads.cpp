@@ -38,6 +38,27 @@ class TestCsvReads : public QObject {
     QCOMPARE(w->dataPanel()->dataset()->rows(), std::size_t{600});
     QCOMPARE(gb::csvReadCount(), beforeOpen + 1);
   }
+
+  // What the reader decided about the header is said in the log: R's row names dropped (info), a header of numbers
+  // alone (a warning: R's write.table(col.names = FALSE) drops the header, and its first row became the names).
+  void headerDecisionsAreSaid() {
+    auto w = gbtest::emptyWindow("csv-header");
+    QStringList infos, warnings;
+    connect(w->messages(), &MessageSink::posted, this, [&](Severity s, const QString& text, const QString&) {
+      (s == Severity::Warning ? warnings : infos) << text;
+    });
+    QVERIFY(gbtest::openCsvText(*w, "named.csv", "\"\",\"y\",\"x\"\n\"1\",1.5,2\n\"2\",2.5,3\n\"3\",0.5,1\n"));
+    QVERIFY2(infos.join("|").contains("R's row names"), qPrintable(infos.join("|")));
+    QVERIFY2(warnings.isEmpty(), qPrintable(warnings.join("|")));
+
+    QVERIFY(gbtest::openCsvText(*w, "headerless.csv", "1.5,2,7\n2.5,3,8\n0.5,1,9\n"));
+    QCOMPARE(warnings.size(), 1);
+    QVERIFY2(warnings.front().contains("headerless.csv") && warnings.front().contains("header row missing"),
+             qPrintable(warnings.front()));
+
+    QVERIFY(gbtest::openCsvText(*w, "words.csv", "y,x,2\n2.5,3,8\n0.5,1,9\n"));  // one name a number: fine
+    QCOMPARE(warnings.size(), 1);
+  }
 };
 
 QTEST_MAIN(TestCsvReads)

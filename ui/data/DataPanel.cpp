@@ -22,6 +22,7 @@
 #include "common/WorkerThread.hpp"
 #include "data/ColumnRolesTable.hpp"
 #include "data/CsvReader.hpp"
+#include "data/CsvText.hpp"
 #include "data/GenerateJob.hpp"
 #include "data/TrueEffects.hpp"
 
@@ -301,7 +302,12 @@ bool DataPanel::openCsv(const QString& path) {
       source.path = path;
       adoptCsvTruth(*truth, *truthProblem);
       install(std::move(*result), source, *missing);
-      sink_->info(tr("Read %1: %2 rows, %3 columns").arg(path).arg(data_->rows()).arg(data_->cols()));
+      sink_->info(tr("Read %1: %2 rows, %3 columns").arg(path).arg(data_->rows()).arg(data_->cols()) +
+                  (data_->rowLabelsNote.empty() ? QString() : "; " + qs(data_->rowLabelsNote)));
+      if (gb::csv::headerIsNumbers(data_->names))
+        sink_->warning(tr("%1: line 1 holds only numbers, so its values became the column names and the first data "
+                          "row is missing. Is the header row missing? R's write.csv writes one.")
+                           .arg(path));
       emit recentFileUsed(path);
     } else if (cancelled) {
       sink_->info(tr("Reading %1 cancelled; the data is unchanged").arg(path));
