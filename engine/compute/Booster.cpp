@@ -107,8 +107,7 @@ void Booster::setUp(std::unique_ptr<Backend> backend, bool outOfBagPath) {
                      "rescale the response, e.g. divide it by a power of ten");
   path_.risk.push_back(risk0);
 
-  checkFitFootprint(y.size(), frame_.splines.size() + frame_.linears.size() + frame_.factors.size(),
-                    frame_.splines.size(), settings_);
+  checkFitFootprint(y.size(), frame_.splines.size() + frame_.linears.size() + frame_.factors.size(), settings_);
   offsetStage.reset();
   {
     const ScopedStage timed("learners (wall)");

@@ -36,22 +36,14 @@ FitFootprint estimateFitFootprint(std::size_t rows, std::size_t learners, const 
   return f;
 }
 
-void checkFitFootprint(std::size_t rows, std::size_t learners, std::size_t splines, const ModelSettings& settings) {
-  const std::uint64_t k =
-      static_cast<std::uint64_t>(settings.spline.knots) + static_cast<std::uint64_t>(settings.spline.degree) + 1;
-  if (splines > 0 && rows < k)
-    throw InputError(optionMessage(
-        "--knots", std::to_string(settings.spline.knots) + " knots give " + std::to_string(k) +
-                       " basis columns per learner, more than the " + std::to_string(rows) + " rows of data" +
-                       (rows > static_cast<std::size_t>(settings.spline.degree) + 1
-                            ? " (at most " + std::to_string(rows - settings.spline.degree - 1) + " knots)"
-                            : "")));
+void checkFitFootprint(std::size_t rows, std::size_t learners, const ModelSettings& settings) {
   const FitFootprint f = estimateFitFootprint(rows, learners, settings);
   const std::uint64_t available = availableMemoryBytes();
   if (f.total() <= available) return;
   const char* option = "--data";
   std::string what = "the rows";
   if (f.learnerBytes >= f.rowBytes && f.learnerBytes >= f.pathBytes) {
+    const long long k = static_cast<long long>(settings.spline.knots) + settings.spline.degree + 1;
     option = "--knots";
     what = std::to_string(learners) + " learners' " + std::to_string(k) + " x " + std::to_string(k) + " matrices";
   } else if (f.pathBytes >= f.rowBytes) {

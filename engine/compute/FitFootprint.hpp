@@ -20,9 +20,9 @@ struct FitFootprint {
 // Estimate for n rows and `learners` spline learners (saturating: never overflows).
 FitFootprint estimateFitFootprint(std::size_t rows, std::size_t learners, const ModelSettings& settings);
 
-// Throws InputError naming --knots when a spline learner (of `splines` among the `learners`) would have more basis
-// columns than there are rows, or the option that dominates the footprint (--knots, --mstop, or the data itself)
-// when the estimate exceeds the memory available (common/SystemResources.hpp).
-void checkFitFootprint(std::size_t rows, std::size_t learners, std::size_t splines, const ModelSettings& settings);
+// Throws InputError naming the option that dominates the footprint (--knots, --mstop, or the data itself) when the
+// estimate exceeds the memory available (common/SystemResources.hpp). More basis columns than rows is no error:
+// the penalty identifies the columns the data leave free, as in mboost (a spline needs 2 distinct values).
+void checkFitFootprint(std::size_t rows, std::size_t learners, const ModelSettings& settings);
 
 }  // namespace gb

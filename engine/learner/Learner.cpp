@@ -89,12 +89,6 @@ void checkSplineRange(const std::string& name, double mn, double mx, const Splin
                      formatNumber(mx, 17) + "], " + problem);
 }
 
-void checkSplineRows(const std::string& name, std::size_t rows, int k) {
-  if (rows < static_cast<std::size_t>(k))
-    throw InputError("learner '" + name + "': " + std::to_string(rows) + " rows < " + std::to_string(k) +
-                     " basis columns");
-}
-
 SplineBasis splineBasisOf(const std::string& name, const std::vector<double>& x, const CovariateScan* known,
                           const SplineSpec& spec) {
   const CovariateScan scan = known       ? *known
@@ -104,7 +98,6 @@ SplineBasis splineBasisOf(const std::string& name, const std::vector<double>& x,
     throw InputError(nonFiniteMessage(name, LearnerType::Spline, scan.firstNonFinite));
   checkSplineRange(name, scan.lo, scan.hi, spec);
   SplineBasis basis(scan.lo, scan.hi, spec);
-  checkSplineRows(name, x.size(), basis.numColumns());
   return basis;
 }
 

@@ -23,7 +23,6 @@ Learner buildFactor(const std::string& name, int column, const std::vector<doubl
 // fit): a linear term from sum w, sum w x, sum w x^2; a factor from each level's total weight.
 std::string nonFiniteMessage(const std::string& name, LearnerType type, std::size_t row);
 void checkSplineRange(const std::string& name, double lo, double hi, const SplineSpec& spec);
-void checkSplineRows(const std::string& name, std::size_t rows, int k);
 void checkLinearRange(const std::string& name, double lo, double hi);
 Learner finishLinear(const std::string& name, int column, double lo, double hi, double sw, double swx, double swxx,
                      const ModelSettings& settings);

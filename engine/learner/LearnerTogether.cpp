@@ -65,7 +65,6 @@ void checkRanges(const ModelFrame& frame, const ModelSettings& settings, const s
       continue;
     }
     checkSplineRange(spec.name, lo[j], hi[j], settings.spline);
-    checkSplineRows(spec.name, frame.usedRows, SplineBasis(lo[j], hi[j], settings.spline).numColumns());
   }
 }
 

@@ -37,14 +37,25 @@ penalty_matrix <- function(k) {
 
 lambda_for <- function(X, K) {
   XtX <- crossprod(X)
-  Rm <- backsolve(chol(XtX), x = diag(ncol(XtX)))
-  d <- svd(crossprod(Rm, K) %*% Rm, nu = 0, nv = 0)$d
-  dfFun <- if (edf_def == "trace") function(l) sum(1 / (1 + l * d)) else
-    function(l) 2 * sum(1 / (1 + l * d)) - sum(1 / (1 + l * d)^2)
-  if (df >= ncol(X)) return(0)
+  if (qr(X)$rank < ncol(X)) {
+    # Fewer rows (or distinct values) than basis columns: X'X is singular and has no Cholesky factor, so the edf
+    # comes from the n x n hat matrix H = X (X'X + l K)^-1 X' itself, positive definite for l > 0 wherever the
+    # data identify K's null space (a spline needs 2 distinct values).
+    hat <- function(l) X %*% solve(XtX + l * K, t(X))
+    lower <- 1e-8  # the hat matrix needs l > 0; df(1e-8) is the rank to about 1e-7 here
+    dfFun <- if (edf_def == "trace") function(l) sum(diag(hat(l))) else
+      function(l) { H <- hat(l); 2 * sum(diag(H)) - sum(H * H) }
+  } else {
+    Rm <- backsolve(chol(XtX), x = diag(ncol(XtX)))
+    lower <- 0
+    d <- svd(crossprod(Rm, K) %*% Rm, nu = 0, nv = 0)$d
+    dfFun <- if (edf_def == "trace") function(l) sum(1 / (1 + l * d)) else
+      function(l) 2 * sum(1 / (1 + l * d)) - sum(1 / (1 + l * d)^2)
+  }
+  if (df >= qr(X)$rank) return(0)
   upper <- 5000
   while (dfFun(upper) - df > 0) upper <- upper * 2
-  uniroot(function(l) dfFun(l) - df, c(0, upper), tol = 1e-15 * upper, maxiter = 10000)$root
+  uniroot(function(l) dfFun(l) - df, c(lower, upper), tol = 1e-15 * upper, maxiter = 10000)$root
 }
 
 y <- data$y
