@@ -10,7 +10,7 @@
 
 namespace gb {
 
-EdfFunction::EdfFunction(const Eigen::MatrixXd& gram, const Eigen::MatrixXd& penalty) {
+EdfFunction::EdfFunction(const Eigen::MatrixXd& gram, const Eigen::MatrixXd& penalty, const std::string& learnerName) {
   const Eigen::Index k = gram.rows();
   // Relative size below which an eigenvalue counts as zero. The matrices are O(n) (gram) and O(1) (penalty);
   // 1e-10 is far above rounding (~1e-16 k) and far below any penalty eigenvalue that matters for the edf.
@@ -32,7 +32,10 @@ EdfFunction::EdfFunction(const Eigen::MatrixXd& gram, const Eigen::MatrixXd& pen
   const Eigen::MatrixXd total = gram + tau * penalty;
   Eigen::LLT<Eigen::MatrixXd> check(total);
   if (check.info() != Eigen::Success)
-    throw InputError("basis columns are not identifiable: B'B + S is singular (too few distinct covariate values)");
+    throw InputError((learnerName.empty() ? std::string() : "learner '" + learnerName + "': ") +
+                     "basis columns are not identifiable: B'B + S is singular (too few distinct covariate values "
+                     "among the rows used: the penalty's null space needs " +
+                     std::to_string(penaltyNullity) + ")");
   Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> es(penalty, total, Eigen::EigenvaluesOnly);
   if (es.info() != Eigen::Success) throw ComputeError("edf: generalised eigen-solver failed (S v = mu (B'B + S) v)");
   const Eigen::VectorXd mu = es.eigenvalues();  // ascending: the penalty's null space comes first

@@ -17,8 +17,9 @@ namespace gb {
 
 class EdfFunction {
  public:
-  // gram = B'B (k x k), penalty = S (k x k). Throws ComputeError if the eigen-solver fails.
-  EdfFunction(const Eigen::MatrixXd& gram, const Eigen::MatrixXd& penalty);
+  // gram = B'B (k x k), penalty = S (k x k). Throws InputError naming `learnerName` where B'B + S is singular (fewer
+  // distinct covariate values with weight than the penalty's null space needs), ComputeError if the eigen-solver fails.
+  EdfFunction(const Eigen::MatrixXd& gram, const Eigen::MatrixXd& penalty, const std::string& learnerName = {});
 
   double operator()(double lambda, EdfDefinition definition) const;
   int rank() const { return rank_; }                   // rank of B (numerically)

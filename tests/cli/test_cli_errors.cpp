@@ -89,6 +89,10 @@ void CliErrorsTest::fitRejects_data() {
                                  << R"(--response: no column named 'y' .*is the header row missing)";
   QTest::newRow("unknown learner") << "data.csv" << true << good << QStringList{"--learners", "x1,x9"} << out
                                    << R"(\bx9\b)";
+  // Two rows fit (unpenalised, with a note); held out to one, x1's spline has one value: the learner is named.
+  QTest::newRow("one distinct value left")
+      << "two.csv" << true << QByteArray("y,x1\n1,0.5\n2,0.7\n") << QStringList{"--holdout", "0.5", "--seed", "1"}
+      << out << R"(two\.csv: learner 'x1': basis columns are not identifiable)";
   QTest::newRow("constant covariate") << "const.csv" << true << constantColumnCsv() << none << out << R"(\bx2\b)";
   // Bad options.
   QTest::newRow("knots 0") << "data.csv" << true << good << QStringList{"--knots", "0"} << out << "--knots";
