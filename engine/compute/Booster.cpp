@@ -43,13 +43,14 @@ Booster::Booster(std::shared_ptr<const Dataset> data, ModelSettings settings, st
 }
 
 Booster::Booster(std::shared_ptr<const Dataset> data, ModelSettings settings, std::unique_ptr<Backend> backend,
-                 const std::vector<double>& fold, const std::string& foldName, const ModelFrame* allRows)
+                 const std::vector<double>& fold, const std::string& foldName, const ModelFrame* allRows,
+                 OutOfBag outOfBag)
     : settings_(std::move(settings)), data_(std::move(data)) {
   const auto start = Clock::now();
   if (!data_) throw InputError("no data");
   settings_.validate();
   frame_ = allRows ? *allRows : buildModelFrame(data_, settings_);
-  applyFold(frame_, fold, foldName);
+  applyFold(frame_, fold, foldName, outOfBag);
   setUp(std::move(backend));
   setupSeconds_ = secondsSince(start);
 }

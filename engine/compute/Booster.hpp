@@ -43,7 +43,8 @@ class Booster {
   // the offset and every lambda from them, knots from all used rows, path().risk the out-of-bag risk. allRows: the
   // model frame of every used row (buildModelFrame(data, settings)), built once for all folds; null builds it here.
   Booster(std::shared_ptr<const Dataset> data, ModelSettings settings, std::unique_ptr<Backend> backend,
-          const std::vector<double>& fold, const std::string& foldName, const ModelFrame* allRows = nullptr);
+          const std::vector<double>& fold, const std::string& foldName, const ModelFrame* allRows = nullptr,
+          OutOfBag outOfBag = OutOfBag::Required);
   // A fold's fit from its frame, the fold already applied (applyFold), e.g. with its Grams (compute/FoldGrams.hpp).
   Booster(std::shared_ptr<const Dataset> data, ModelSettings settings, std::unique_ptr<Backend> backend,
           ModelFrame foldFrame);

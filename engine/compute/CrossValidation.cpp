@@ -62,7 +62,7 @@ std::string foldMessage(int b, const std::string& what, const std::string& label
 // (folds in parallel).
 std::vector<std::unique_ptr<Booster>> setUpFolds(const std::shared_ptr<const Dataset>& data,
                                                  const ModelSettings& settings, const ModelFrame& allRows,
-                                                 const std::string& label,
+                                                 const std::string& label, OutOfBag outOfBag,
                                                  const std::vector<std::vector<double>>& weights, int begin,
                                                  std::vector<ProblemCapture*>& captures) {
   std::vector<std::unique_ptr<Booster>> boosters(weights.size());
@@ -88,7 +88,7 @@ std::vector<std::unique_ptr<Booster>> setUpFolds(const std::shared_ptr<const Dat
   std::vector<ModelFrame> frames(weights.size());
   each([&](std::size_t i, const std::string& name) {
     frames[i] = allRows;
-    applyFold(frames[i], weights[i], name);
+    applyFold(frames[i], weights[i], name, outOfBag);
   });
   addFoldGrams(frames, settings);
   each([&](std::size_t i, const std::string&) {
@@ -228,7 +228,7 @@ bool runFoldsBatched(const std::shared_ptr<const Dataset>& data, const ModelSett
     std::vector<ProblemCapture*> captures;
     stage.emplace("folds' offsets, Grams and lambdas (wall)");
     const std::vector<std::unique_ptr<Booster>> boosters =
-        setUpFolds(data, settings, allRows, run.label, weights, begin, captures);
+        setUpFolds(data, settings, allRows, run.label, run.outOfBag, weights, begin, captures);
     stage.emplace("folds' batch set-up (wall)");
     std::vector<BoostProblem> problems;
     for (const ProblemCapture* c : captures) problems.push_back(c->problem);

@@ -81,6 +81,7 @@ struct BatchedFolds {
   int count = 0;
   int iterations = 0;
   std::string label = "fold";
+  OutOfBag outOfBag = OutOfBag::Required;  // Optional for bands' refits (learner/ModelFrame.hpp applyFold)
   std::function<std::vector<double>(int)> weightsOf;
   std::function<void(int, const Booster&, const std::vector<IterationResult>&)> done;
   std::function<bool()> keepGoing;

@@ -117,6 +117,7 @@ std::optional<EffectBands> effectBands(std::shared_ptr<const Dataset> data, cons
     run.count = replicates;
     run.iterations = mstop;
     run.label = "bootstrap";
+    run.outOfBag = OutOfBag::Optional;                           // the refits' risk is not used
     run.weightsOf = [&sampler](int) { return sampler.next(); };  // called in fold order: sample b is fold b
     run.keepGoing = keepGoing;
     run.done = [&](int b, const Booster& setUp, const std::vector<IterationResult>& out) {
@@ -144,7 +145,7 @@ std::optional<EffectBands> effectBands(std::shared_ptr<const Dataset> data, cons
     }
     const std::string name = "bootstrap " + std::to_string(b + 1);
     try {
-      Booster refit(data, fitted.settings(), makeBackend(), weights, name, &*allRows);
+      Booster refit(data, fitted.settings(), makeBackend(), weights, name, &*allRows, OutOfBag::Optional);
       refit.run(mstop, [&](const Booster&) { return keepGoing(); });
       if (refit.iteration() < mstop) return;
       store(b, refit.coefficients());

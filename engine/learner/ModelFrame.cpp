@@ -220,7 +220,7 @@ void rescaleWeights(std::vector<double>& w, ShardReducer* group) {
     for (double& v : w) v = v / total * positive;
 }
 
-void applyFold(ModelFrame& f, const std::vector<double>& foldByInputRow, const std::string& what) {
+void applyFold(ModelFrame& f, const std::vector<double>& foldByInputRow, const std::string& what, OutOfBag outOfBag) {
   if (foldByInputRow.size() != f.inputRows)
     throw InputError(what + ": " + std::to_string(foldByInputRow.size()) + " weights for " +
                      std::to_string(f.inputRows) + " data rows");
@@ -238,7 +238,10 @@ void applyFold(ModelFrame& f, const std::vector<double>& foldByInputRow, const s
     out += oob[i];
   }
   if (!(bag > 0.0)) throw InputError(what + ": no used row has a positive weight (nothing to fit)");
-  if (!(out > 0.0)) throw InputError(what + ": leaves no row out (no out-of-bag risk)");
+  if (!(out > 0.0) && outOfBag == OutOfBag::Required)
+    throw InputError(what + ": leaves no row out (no out-of-bag risk)");
+  if (!(out > 0.0))
+    for (std::size_t i = 0; i < oob.size(); ++i) oob[i] = caseWeights.empty() ? 1.0 : caseWeights[i];
   rescaleWeights(inBag);
   f.weights = std::move(inBag);
   f.oobWeights = std::move(oob);

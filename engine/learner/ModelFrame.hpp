@@ -50,8 +50,13 @@ ModelFrame buildModelFrame(std::shared_ptr<const Dataset> data, const ModelSetti
 // Makes the frame a resampling fold's (mboost's cvrisk: the fit's weights are the fold's, rescaled as mboost_fit
 // rescales them; the out-of-bag weights are the case weights, 1 without --weights, on the rows the fold leaves out
 // and 0 elsewhere). foldByInputRow has one non-negative weight per input row (omitted rows' entries are dropped).
-// Throws InputError naming `what` (e.g. "--folds-file fold 3") when the fold has no row in the bag or none out.
-void applyFold(ModelFrame& frame, const std::vector<double>& foldByInputRow, const std::string& what);
+// Throws InputError naming `what` (e.g. "--folds-file fold 3") when the fold has no row in the bag, or none out where
+// the out-of-bag risk is `Required`. A bootstrap refit for bands needs no out-of-bag risk (`Optional`): where its
+// sample draws every row (likely on a few rows: 10 rows draw all with probability 10!/10^10), the path's risk is
+// then the in-bag risk, weighted by the case weights.
+enum class OutOfBag { Required, Optional };
+void applyFold(ModelFrame& frame, const std::vector<double>& foldByInputRow, const std::string& what,
+               OutOfBag outOfBag = OutOfBag::Required);
 
 // mboost's rescale_weights: weights that are not all integers are scaled to sum to the number of positive ones.
 void rescaleWeights(std::vector<double>& w, ShardReducer* group = nullptr);

@@ -94,6 +94,25 @@ class TestCliBands : public QObject {
     QVERIFY(inside >= 0.95 * points);
   }
 
+  // On 6 rows a bootstrap sample draws every row with probability 6!/6^6 = 1.5%, so 300 refits hold such samples
+  // (expected 4.6; with seed 1 the first is refit 61, which was refused before). A refit for bands needs no
+  // out-of-bag row, so they are used, not refused (cv still refuses such a fold: test_cli_cv).
+  void fewRowsUseSamplesThatDrawEveryRow() {
+    Scratch s;
+    writeFile(s.path("d.csv"), smallCsv(6));
+    for (const char* seed : {"1", "2"}) {
+      const CliResult r = runGamboost({"fit", "--data", s.path("d.csv"), "--out", s.path("r.json"), "--knots", "4",
+                                       "--mstop", "10", "--bands", "300", "--seed", seed, "--quiet"});
+      QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.describe()));
+      const QJsonObject bands = QJsonDocument::fromJson(readFile(s.path("r.json"))).object()["bands"].toObject();
+      QCOMPARE(bands["replicates"].toInt(), 300);
+      const QJsonObject x1 = bands["learners"].toObject()["x1"].toObject();
+      const std::vector<double> lo = numbers(x1["lower95"]), up = numbers(x1["upper95"]);
+      QVERIFY(!lo.empty() && lo.size() == up.size());
+      for (std::size_t i = 0; i < lo.size(); ++i) QVERIFY(std::isfinite(lo[i]) && lo[i] <= up[i]);
+    }
+  }
+
   void rejectsBadReplicates_data() {
     QTest::addColumn<QString>("value");
     for (const char* v : {"0", "-3", "2.5", "abc", ""}) QTest::newRow(v) << QString(v);
