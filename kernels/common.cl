@@ -190,9 +190,17 @@ inline REAL loss(REAL y, REAL f, REAL param) {
 #elif FAMILY == GB_FAMILY_BINOMIAL
   // mboost: f clamped to +-36, p = exp(f) / (exp(f) + exp(-f)), y01 = (y + 1) / 2, -y01 log p - (1 - y01) log(1 - p).
   const REAL fc = fmin(fabs(f), (REAL)36) * signOf(f);
+#ifdef REAL_IS_DOUBLE
   const REAL p = exp(fc) / (exp(fc) + exp(-fc));
   // Only the term of y's class: the other is 0 * log(...), which R's risk drops as NaN (na.rm) where p is 1.
   return y > (REAL)0 ? -log(p) : -log((REAL)1 - p);
+#else
+  // The same loss, log(1 + exp(z)) with z = -2 y fc, without forming p: in float p rounds to 1 once |f| > 8.3
+  // (exp(-2|f|) < 2^-24), and -log(1 - p) was then inf for a row on the wrong side, where double (mboost) still has
+  // a finite loss up to |f| = 18.4. A fold's out-of-bag risk "diverged" in float only.
+  const REAL z = (REAL)-2 * (y > (REAL)0 ? fc : -fc);
+  return fmax(z, (REAL)0) + log1p(exp(-fabs(z)));
+#endif
 #elif FAMILY == GB_FAMILY_POISSON
   // -log dpois(y, exp(f)) = exp(f) - y f + lgamma(y + 1); the last term does not depend on f, and OpenCL gives
   // lgamma no accuracy bound, so the host adds sum(w lgamma(y + 1)) once (FamilyKernels::riskConstant).

@@ -155,6 +155,40 @@ class TestFamilyKernels : public QObject {
              qPrintable(
                  QString("risk %1, reference %2, bound %3").arg(risk, 0, 'g', 17).arg(riskRef, 0, 'g', 17).arg(bound)));
   }
+
+  // Binomial in float at |f| up to 18: mboost's p = exp(f) / (exp(f) + exp(-f)) rounds to 1 in float once |f| > 8.3,
+  // so -log(1 - p) would be inf for rows on the wrong side; the float kernel's loss stays finite and equal to
+  // log(1 + exp(-2 y f)), here computed in long double. Each term is a few ulp of its size (<= 37), hence the bound.
+  void binomialFloatLossStaysFinite() {
+    gb::ocl::Context ctx(gbocltest::testDevice());
+    const std::size_t n = 1000;
+    const std::vector<double> y = responseFor(DeviceFamily::Binomial, n, kSeed + 7);
+    const std::vector<double> f = gbocltest::asReal(gbocltest::uniform(n, -18.0, 18.0, kSeed + 8), false);
+    const std::vector<double> w(n, 1.0);
+    FamilyKernels kernels(ctx, DeviceFamily::Binomial, false);
+    gb::ocl::Buffer yb = gbocltest::upload(ctx, y, false), fb = gbocltest::upload(ctx, f, false),
+                    wb = gbocltest::upload(ctx, w, false);
+    const std::size_t groups = FamilyKernels::riskGroups(n);
+    gb::ocl::Buffer partials = gbocltest::upload(ctx, std::vector<double>(groups, NAN), false);
+    kernels.risk(n, yb, fb, wb, 0.0, partials);
+    double risk = 0.0;
+    for (double p : gbocltest::download(ctx, partials, groups, false)) risk += p;
+    long double reference = 0.0L, scale = 0.0L;
+    for (std::size_t i = 0; i < n; ++i) {
+      const long double z = -2.0L * y[i] * f[i];
+      const long double term = (z > 0 ? z : 0.0L) + std::log1p(std::exp(-std::fabs(z)));
+      reference += term;
+      scale += std::fabs(term) + 1.0L;
+    }
+    const double eps = 0x1p-23;
+    const double bound = (std::ceil(double(n) / double(groups * FamilyKernels::kGroup)) + 8 + 64) * eps * double(scale);
+    QVERIFY2(std::isfinite(risk) && std::abs(risk - double(reference)) <= bound,
+             qPrintable(QString("risk %1, reference %2, bound %3 (seed %4)")
+                            .arg(risk, 0, 'g', 17)
+                            .arg(double(reference), 0, 'g', 17)
+                            .arg(bound)
+                            .arg(kSeed)));
+  }
 };
 
 QTEST_GUILESS_MAIN(TestFamilyKernels)
