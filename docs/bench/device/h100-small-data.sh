@@ -5,9 +5,10 @@
 set -u
 REBUILD=${REBUILD:-1}
 . "$(dirname "$0")/prelude.sh"
+G=$(realpath $G)
 cd $R
 for n in 5 12 23 31; do
-  ../../$G generate --rows $n --covariates 3 --informative 2 --seed $n --out g$n.csv > /dev/null
+  $G generate --rows $n --covariates 3 --informative 2 --seed $n --out g$n.csv > /dev/null
   python3 -c "
 import csv
 rows = list(csv.reader(open('g$n.csv')))
@@ -18,15 +19,15 @@ with open('b$n.csv', 'w') as f:
   for fam in gaussian binomial; do
     d=g$n.csv; [ $fam = binomial ] && d=b$n.csv
     common="--data $d --response y --family $fam --mstop 30 --nu 0.3 --quiet"
-    ../../$G fit $common --backend cpu --out cpu-fit-$fam-$n.json
-    ../../$G cv $common --backend cpu --kfold 3 --seed 2 --out cpu-cvk-$fam-$n.json
-    ../../$G cv $common --backend cpu --bootstrap 5 --seed 2 --out cpu-cvb-$fam-$n.json
-    ../../$G fit $common --backend cpu --bands 40 --seed 3 --out cpu-bands-$fam-$n.json
+    $G fit $common --backend cpu --out cpu-fit-$fam-$n.json
+    $G cv $common --backend cpu --kfold 3 --seed 2 --out cpu-cvk-$fam-$n.json
+    $G cv $common --backend cpu --bootstrap 5 --seed 2 --out cpu-cvb-$fam-$n.json
+    $G fit $common --backend cpu --bands 40 --seed 3 --out cpu-bands-$fam-$n.json
     for p in float double; do
-      ../../$G fit $common --backend opencl --precision $p --out ocl-$p-fit-$fam-$n.json
-      ../../$G cv $common --backend opencl --precision $p --kfold 3 --seed 2 --out ocl-$p-cvk-$fam-$n.json
-      ../../$G cv $common --backend opencl --precision $p --bootstrap 5 --seed 2 --out ocl-$p-cvb-$fam-$n.json
-      ../../$G fit $common --backend opencl --precision $p --bands 40 --seed 3 --out ocl-$p-bands-$fam-$n.json
+      $G fit $common --backend opencl --precision $p --out ocl-$p-fit-$fam-$n.json
+      $G cv $common --backend opencl --precision $p --kfold 3 --seed 2 --out ocl-$p-cvk-$fam-$n.json
+      $G cv $common --backend opencl --precision $p --bootstrap 5 --seed 2 --out ocl-$p-cvb-$fam-$n.json
+      $G fit $common --backend opencl --precision $p --bands 40 --seed 3 --out ocl-$p-bands-$fam-$n.json
     done
   done
 done
