@@ -12,6 +12,7 @@
 #include <algorithm>
 
 #include "compute/Backend.hpp"
+#include "compute/Booster.hpp"
 #include "compute/ComputeDevices.hpp"
 #include "compute/CpuBackend.hpp"
 #include "compute/CrossValidation.hpp"
@@ -276,6 +277,35 @@ class CrossValidationTest : public QObject {
         [&] { return gb::makeBackend(w->controller()->computeSettings()); }, 1);
     QCOMPARE(cv->foldGraphs().size(), 2);
     for (int b = 0; b < 2; ++b) QCOMPARE(values(cv->foldGraphs()[b]).back(), engine.risk[b].back());
+  }
+
+  // R's women (15 rows, write.csv with row names) at the window's defaults: 24 basis columns for 15 rows, as mboost
+  // fits it. The fit and mboost's default 25 bootstrap folds run, with no error (both were refused before).
+  void fewerRowsThanBasisColumns() {
+    auto w = gbtest::emptyWindow("cv-women");
+    QByteArray csv = "\"\",\"height\",\"weight\"\n";
+    const int weights[] = {115, 117, 120, 123, 126, 129, 132, 135, 139, 142, 146, 150, 154, 159, 164};
+    for (int i = 0; i < 15; ++i)
+      csv += "\"" + QByteArray::number(i + 1) + "\"," + QByteArray::number(58 + i) + "," +
+             QByteArray::number(weights[i]) + "\n";
+    QVERIFY(gbtest::openCsvText(*w, "women.csv", csv));
+    gbtest::chooseFamily(*w, "gaussian", 50);
+    QVERIFY(gbtest::fitAndWait(*w));
+    QVERIFY2(w->messages()->lastError().isEmpty(), qPrintable(w->messages()->lastError()));
+    QCOMPARE(w->controller()->state(), FitState::Finished);
+    const std::vector<double>& risk = w->controller()->booster()->path().risk;
+    QVERIFY2(risk.back() < 0.01 * risk.front(), qPrintable(QString("%1 -> %2").arg(risk.front()).arg(risk.back())));
+
+    CrossValidationView* cv = w->cvView();
+    w->showTab(cv);
+    configure(cv, FoldType::Bootstrap, 25, 1);
+    QSignalSpy finished(cv, &CrossValidationView::finished);
+    QTest::mouseClick(cv->runButton(), Qt::LeftButton);
+    QVERIFY(finished.wait(60000));
+    QCOMPARE(finished.at(0).at(0).toBool(), true);
+    QVERIFY2(w->messages()->lastError().isEmpty(), qPrintable(w->messages()->lastError()));
+    QCOMPARE(cv->foldGraphs().size(), 25);
+    QVERIFY(cv->chosenMstop() >= 0);
   }
 
   void cancelStopsBetweenFolds() {
