@@ -22,7 +22,8 @@ FitFootprint estimateFitFootprint(std::size_t rows, std::size_t learners, const 
 
 // Throws InputError naming the option that dominates the footprint (--knots, --mstop, or the data itself) when the
 // estimate exceeds the memory available (common/SystemResources.hpp). More basis columns than rows is no error:
-// the penalty identifies the columns the data leave free, as in mboost (a spline needs 2 distinct values).
+// the penalty identifies the columns the data leave free, as in mboost (a spline needs d distinct values for d-th
+// differences).
 void checkFitFootprint(std::size_t rows, std::size_t learners, const ModelSettings& settings);
 
 }  // namespace gb

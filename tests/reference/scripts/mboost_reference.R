@@ -40,7 +40,7 @@ lambda_for <- function(X, K) {
   if (qr(X)$rank < ncol(X)) {
     # Fewer rows (or distinct values) than basis columns: X'X is singular and has no Cholesky factor, so the edf
     # comes from the n x n hat matrix H = X (X'X + l K)^-1 X' itself, positive definite for l > 0 wherever the
-    # data identify K's null space (a spline needs 2 distinct values).
+    # data identify K's null space (d distinct values for d-th differences).
     hat <- function(l) X %*% solve(XtX + l * K, t(X))
     lower <- 1e-8  # the hat matrix needs l > 0; df(1e-8) is the rank to about 1e-7 here
     dfFun <- if (edf_def == "trace") function(l) sum(diag(hat(l))) else
