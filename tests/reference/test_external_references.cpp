@@ -116,25 +116,21 @@ class TestExternalReferences : public QObject {
   void fitEqualsMboostTranscription_data() {
     QTest::addColumn<QStringList>("options");  // knots degree boundary penalty differences edf edf_def nu mstop
     QTest::addColumn<int>("rows");
-    QTest::newRow("mboost defaults") << QStringList{"20", "3", "extended", "pspline", "2", "4", "mboost", "0.1", "60"}
-                                     << 300;
-    QTest::newRow("pspline trace") << QStringList{"12", "3", "extended", "pspline", "2", "4", "trace", "0.1", "60"}
-                                   << 300;
-    QTest::newRow("ridge mboost") << QStringList{"12", "3", "extended", "ridge", "0", "3", "mboost", "0.2", "50"}
-                                  << 300;
-    QTest::newRow("pspline d1 deg2") << QStringList{"8", "2", "extended", "pspline", "1", "2.5", "mboost", "0.1", "50"}
-                                     << 300;
-    QTest::newRow("pspline d3 deg5") << QStringList{"10", "5", "extended", "pspline", "3", "5", "trace", "0.3", "40"}
-                                     << 300;
-    QTest::newRow("paper clamped ridge") << QStringList{"12", "3", "clamped", "ridge", "0", "1", "trace", "0.1", "60"}
-                                         << 300;
-    // Fewer rows than basis columns (12 rows, 24 columns): mboost fits this at its defaults; B'B is singular and the
-    // penalty identifies what the data leave free. The transcription takes the edf from the 12 x 12 hat matrix.
-    QTest::newRow("12 rows, 24 columns") << QStringList{"20", "3",      "extended", "pspline", "2",
-                                                        "4",  "mboost", "0.1",      "60"}
-                                         << 12;
-    QTest::newRow("12 rows, 24 columns, trace")
-        << QStringList{"20", "3", "extended", "pspline", "2", "3", "trace", "0.3", "40"} << 12;
+    // Each row: its name, the rows of generated data, then knots degree boundary penalty differences edf edf_def nu
+    // mstop as one space-separated string.
+    const std::pair<const char*, std::pair<int, const char*>> rows[] = {
+        {"mboost defaults", {300, "20 3 extended pspline 2 4 mboost 0.1 60"}},
+        {"pspline trace", {300, "12 3 extended pspline 2 4 trace 0.1 60"}},
+        {"ridge mboost", {300, "12 3 extended ridge 0 3 mboost 0.2 50"}},
+        {"pspline d1 deg2", {300, "8 2 extended pspline 1 2.5 mboost 0.1 50"}},
+        {"pspline d3 deg5", {300, "10 5 extended pspline 3 5 trace 0.3 40"}},
+        {"paper clamped ridge", {300, "12 3 clamped ridge 0 1 trace 0.1 60"}},
+        // Fewer rows than basis columns (12 rows, 24 columns): mboost fits this at its defaults; B'B is singular and
+        // the penalty identifies what the data leave free. The transcription takes the edf from the 12 x 12 hat matrix.
+        {"12 rows, 24 columns", {12, "20 3 extended pspline 2 4 mboost 0.1 60"}},
+        {"12 rows, 24 columns, trace", {12, "20 3 extended pspline 2 3 trace 0.3 40"}},
+    };
+    for (const auto& [name, row] : rows) QTest::newRow(name) << QString(row.second).split(' ') << row.first;
   }
   void fitEqualsMboostTranscription() {
     QFETCH(QStringList, options);
