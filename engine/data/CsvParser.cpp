@@ -47,6 +47,12 @@ HeaderScan CsvParser::readHeaderLine() {
   }
 }
 
+namespace {
+const char* const kSpaceSeparated =
+    " (names separated by spaces, as R's write.table writes by default? fields must be separated by commas, "
+    "semicolons or tabs: write.csv, or write.table with sep = \",\")";
+}  // namespace
+
 // One header field at p (the whole line is buffered); leaves p on the delimiter or line end.
 std::string CsvParser::headerField(const char*& p, const char* end) {
   const std::size_t c = names_.size();
@@ -56,7 +62,10 @@ std::string CsvParser::headerField(const char*& p, const char* end) {
     const char* e = s;
     while (e != end && *e != delimiter_) ++e;  // end is the line break
     p = e;
-    return std::string(trim(s, e));
+    const std::string_view name = trim(s, e);
+    if (c == 0 && e == end && name.find(' ') != std::string_view::npos)  // one unquoted name with spaces in it
+      fail(line_, 1, "line 1 is one column name, " + quotedForMessage(name) + kSpaceSeparated);
+    return std::string(name);
   }
   std::string text;
   long lineBreaks = 0;
@@ -64,9 +73,12 @@ std::string CsvParser::headerField(const char*& p, const char* end) {
   if (scanQuoted(s, end, true, true, text, lineBreaks) != QuoteEnd::Closed)
     fail(line, c + 1, "unterminated quote in the header's column " + std::to_string(c + 1));
   line_ += lineBreaks;
+  const char* const closing = s;
   while (s != end && isSpace(*s)) ++s;
   if (s != end && *s != delimiter_)
-    fail(line_, c + 1, "unexpected text after the closing quote of the header's column " + std::to_string(c + 1));
+    fail(line_, c + 1,
+         "unexpected text after the closing quote of the header's column " + std::to_string(c + 1) +
+             (s != closing && std::find(s, end, delimiter_) == end ? kSpaceSeparated : ""));
   p = s;
   return text;
 }
@@ -89,8 +101,28 @@ void CsvParser::readHeader() {
   maxRowBytes_ = std::max(kMaxHeaderBytes, kRowPerHeaderBytes * static_cast<std::size_t>(end - p_));
   lastBreakWasLoneCr_ = scan.breakLength == 1 && *end == '\r';
   p_ = end + scan.breakLength;
+  if (scan.breakLength > 0 && !names_.empty() && !names_[0].empty() && firstRowHasOneFieldMore())
+    names_.insert(names_.begin(), std::string());  // R's row names: checkNames takes the unnamed column 1 as them
   checkNames();
   ++line_;
+}
+
+// R's write.table(x, sep = ",") with its default row.names = TRUE writes no name for the row names: the header has
+// one field fewer than the rows, and read.table then takes column 1 as the row names. The first data line (at p_)
+// tells; one ending in a delimiter (an empty last field, a stray trailing comma) is not taken for this.
+bool CsvParser::firstRowHasOneFieldMore() {
+  if (delimiter_ != ',' && delimiter_ != ';' && delimiter_ != '\t') return false;
+  for (;;) {
+    const HeaderScan scan = scanHeaderLine(p_, in_.end(), in_.eof());
+    if (scan.end != nullptr) {
+      const long delimiters = delimiter_ == ',' ? scan.commas : delimiter_ == ';' ? scan.semicolons : scan.tabs;
+      const char* last = scan.end;
+      while (last != p_ && (last[-1] == ' ' || last[-1] == '\r')) --last;
+      return delimiters == static_cast<long>(names_.size()) && last != p_ && last[-1] != delimiter_;
+    }
+    if (in_.eof() || static_cast<std::size_t>(in_.end() - p_) > maxRowBytes_) return false;
+    refill(p_);
+  }
 }
 
 CsvParser::Layout CsvParser::readLayout() {

@@ -108,6 +108,7 @@ class CsvParser {
   HeaderScan readHeaderLine();
   std::string headerField(const char*& p, const char* end);
   void checkNames();
+  bool firstRowHasOneFieldMore();
   template <class Sink>
   void readRows(Sink& sink, std::size_t maxRows);
   void reread(std::size_t rows, std::vector<std::vector<double>>& columns);
@@ -122,6 +123,7 @@ class CsvParser {
   Row cellText(const char*& p, const char* end, bool eof, std::size_t c, std::string_view& text, bool& quoted);
   double cellValue(std::size_t c, std::string_view text, bool quoted);
   double textCode(std::size_t c, std::string_view text);
+  bool decimalCommaNumber(std::string_view text, double& value) const;
   void noteInfinite(std::size_t c, std::string_view text);
   void checkNumericColumns() const;
   void checkDecimalCommas() const;

@@ -86,7 +86,8 @@ double CsvParser::cellValue(std::size_t c, std::string_view text, bool quoted) {
   if (modes_[c] == CellMode::Skip || isMissingText(trimmed)) return kMissing;
   if (modes_[c] == CellMode::Number) {
     double value = 0;
-    if (parseDouble(trimmed.data(), trimmed.data() + trimmed.size(), value) == trimmed.data() + trimmed.size()) {
+    if (parseDouble(trimmed.data(), trimmed.data() + trimmed.size(), value) == trimmed.data() + trimmed.size() ||
+        decimalCommaNumber(trimmed, value)) {
       if (!std::isfinite(value)) noteInfinite(c, trimmed);
       return value;
     }
@@ -94,6 +95,21 @@ double CsvParser::cellValue(std::size_t c, std::string_view text, bool quoted) {
     modes_[c] = CellMode::Text;
   }
   return textCode(c, text);
+}
+
+// R's write.csv2 (and a spreadsheet in a locale with a decimal comma) separates fields with ';' and writes 2,5 for
+// 2.5, as read.csv2 reads it: in a ';' file, a cell with one comma and no point is a number if it reads as one with
+// the comma a point. (In a ',' file such a cell is split or quoted; a quoted one stays text, with the hint of
+// checkDecimalCommas.)
+bool CsvParser::decimalCommaNumber(std::string_view text, double& value) const {
+  const std::size_t comma = text.find(',');
+  if (delimiter_ != ';' || comma == std::string_view::npos || text.size() > 64 ||
+      text.find(',', comma + 1) != std::string_view::npos || text.find('.') != std::string_view::npos)
+    return false;
+  std::string withPoint(text);
+  withPoint[comma] = '.';
+  const char* const e = withPoint.data() + withPoint.size();
+  return parseDouble(withPoint.data(), e, value) == e;
 }
 
 double CsvParser::textCode(std::size_t c, std::string_view text) {

@@ -252,7 +252,49 @@ class TestCsvRData : public QObject {
     QCOMPARE(d.columns[1][1], 1.0);
   }
 
-  // write.csv2 style: ';' with NA and text (decimal points here: a decimal comma is an error, test_csv_errors).
+  // R's write.csv2 (a locale with a decimal comma): ';' between fields and 2,62 for 2.62, read as read.csv2 reads
+  // it. A text with a comma stays text, and so does a cell with a comma and a point.
+  void writeCsv2DecimalCommas() {
+    const gb::Dataset d =
+        gb::readCsv(writeFile("\"\";\"mpg\";\"wt\";\"g\"\n\"Mazda RX4\";21;2,62;\"a,b\"\n"
+                              "\"Datsun 710\";22,8;-2,32e-1;1,5\n\"Valiant\";NA;3,46;1.5,5\n"));
+    QCOMPARE(d.names, (std::vector<std::string>{"mpg", "wt", "g"}));
+    QCOMPARE(d.columns[0][1], 22.8);
+    QCOMPARE(d.columns[1][0], 2.62);
+    QCOMPARE(d.columns[1][1], -0.232);
+    QCOMPARE(d.columns[1][2], 3.46);
+    QCOMPARE(d.missingCount(0), std::size_t{1});
+    QCOMPARE(d.levels[2], (std::vector<std::string>{"1,5", "1.5,5", "a,b"}));
+  }
+
+  // R's write.table(x, sep = ",") and write.table(x, sep = "\t", quote = FALSE) write row names without naming them:
+  // the header has one field fewer than the rows, and read.table takes column 1 as the row names. Read as the same
+  // data as write.csv's. A first row with one field more because it ends in a stray delimiter is still an error.
+  void writeTableRowNames() {
+    const gb::Dataset csv = gb::readCsv(writeFile("\"\",\"y\",\"x\"\n\"a\",1,2\n\"b\",3,4\n"));
+    const gb::Dataset table = gb::readCsv(writeFile("\"y\",\"x\"\n\"a\",1,2\n\"b\",3,4\n"));
+    const gb::Dataset tabs = gb::readCsv(writeFile("y\tx\na\t1\t2\nb\t3\t4\n"));
+    for (const gb::Dataset* d : {&table, &tabs}) {
+      QCOMPARE(d->names, csv.names);
+      QCOMPARE(d->columns, csv.columns);
+      QCOMPARE(d->rowLabelsNote, csv.rowLabelsNote);
+    }
+    const QString stray = gbtest::inputErrorOf([&] { gb::readCsv(writeFile("y,x\n1,2,\n3,4,\n")); });
+    QVERIFY2(stray.contains(":2:3: too many fields: 3 in this row, 2 in the header"), qPrintable(stray));
+  }
+
+  // R's write.table with its default sep = " " is not read; the message says why and what to write instead.
+  void spaceSeparatedIsExplained() {
+    const QString quoted =
+        gbtest::inputErrorOf([&] { gb::readCsv(writeFile("\"mpg\" \"wt\"\n\"Mazda RX4\" 21 2.62\n")); });
+    QVERIFY2(quoted.contains(":1:1: unexpected text after the closing quote") && quoted.contains("write.table"),
+             qPrintable(quoted));
+    const QString bare = gbtest::inputErrorOf([&] { gb::readCsv(writeFile("mpg wt\nMazda 21 2.62\n")); });
+    QVERIFY2(bare.contains(":1:1: line 1 is one column name, 'mpg wt'") && bare.contains("sep = \",\""),
+             qPrintable(bare));
+  }
+
+  // write.csv2 style: ';' with NA and text.
   void semicolonsWithNa() {
     const gb::Dataset d = gb::readCsv(writeFile("\"\";\"y\";\"g\"\n\"1\";1.5;\"a,b\"\n\"2\";NA;NA\n\"3\";;\"c\"\n"));
     QCOMPARE(d.names, (std::vector<std::string>{"y", "g"}));
