@@ -93,7 +93,7 @@ Dataset datasetOf(const std::string& path, CsvParser::Layout& layout, std::vecto
   data.names = std::move(layout.names);
   if (layout.rowLabels) {
     data.names.erase(data.names.begin());
-    data.rowLabelsNote = "column 1 has no name: taken as R's row names and ignored";
+    data.rowLabelsNote = rowLabelsNote(layout.shortHeader);
   }
   data.columns = std::move(columns);
   data.kinds.assign(data.columns.size(), ColumnKind::Numeric);

@@ -101,8 +101,8 @@ void CsvParser::readHeader() {
   maxRowBytes_ = std::max(kMaxHeaderBytes, kRowPerHeaderBytes * static_cast<std::size_t>(end - p_));
   lastBreakWasLoneCr_ = scan.breakLength == 1 && *end == '\r';
   p_ = end + scan.breakLength;
-  if (scan.breakLength > 0 && !names_.empty() && !names_[0].empty() && firstRowHasOneFieldMore())
-    names_.insert(names_.begin(), std::string());  // R's row names: checkNames takes the unnamed column 1 as them
+  shortHeader_ = scan.breakLength > 0 && !names_.empty() && !names_[0].empty() && firstRowHasOneFieldMore();
+  if (shortHeader_) names_.insert(names_.begin(), std::string());  // checkNames takes the unnamed column 1 as row names
   checkNames();
   ++line_;
 }
@@ -128,7 +128,7 @@ bool CsvParser::firstRowHasOneFieldMore() {
 CsvParser::Layout CsvParser::readLayout() {
   skipBomAndCheckNotEmpty();
   readHeader();
-  return {in_.offsetOf(p_), delimiter_, names_, rowLabels_, maxRowBytes_, line_};
+  return {in_.offsetOf(p_), delimiter_, names_, rowLabels_, maxRowBytes_, line_, shortHeader_};
 }
 
 void CsvParser::checkNames() {

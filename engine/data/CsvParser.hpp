@@ -53,7 +53,8 @@ class CsvParser {
     std::vector<std::string> names;
     bool rowLabels = false;
     std::size_t maxRowBytes = 0;
-    long dataLine = 2;  // the first data row's line (a header may span lines inside quotes)
+    long dataLine = 2;         // the first data row's line (a header may span lines inside quotes)
+    bool shortHeader = false;  // rowLabels because the header names one column fewer than the rows hold
   };
   Layout readLayout();
 
@@ -113,7 +114,8 @@ class CsvParser {
   void readRows(Sink& sink, std::size_t maxRows);
   void reread(std::size_t rows, std::vector<std::vector<double>>& columns);
   void enterRange();
-  static void dropRowLabels(Dataset& data);
+  void dropRowLabels(Dataset& data) const;
+  std::string fieldsExpected() const;
   std::string infiniteMessage(std::size_t c, const std::string& text) const;
   void rereadTexts(Dataset& data);
   // The hot path: inlined into the row loop (as it was while the parser lived in one file), kept in CsvReader.cpp.
@@ -152,7 +154,8 @@ class CsvParser {
   bool lastBreakWasLoneCr_ = false, firstBlankAfterCr_ = false;
   char delimiter_ = ',';
   std::vector<std::string> names_;
-  bool rowLabels_ = false;  // column 1 has no name: R's row names, read and dropped
+  bool rowLabels_ = false;    // column 1 has no name: R's row names, read and dropped
+  bool shortHeader_ = false;  // ... because the header named one column fewer than the first row held
   std::size_t maxRowBytes_ = kMaxHeaderBytes;
   std::vector<CellMode> modes_;
   std::unique_ptr<TextColumns> ownText_;

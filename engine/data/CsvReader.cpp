@@ -41,9 +41,7 @@ CsvParser::Row CsvParser::tooManyFields(const char* rowStart, const char* end, b
     fields += !inQuotes && *s == delimiter_;
   }
   if (s == end && !eof) return Row::NeedMore;
-  fail(line_, names_.size() + 1,
-       "too many fields: " + std::to_string(fields) + " in this row, " + std::to_string(names_.size()) +
-           " in the header");
+  fail(line_, names_.size() + 1, "too many fields: " + std::to_string(fields) + " in this row, " + fieldsExpected());
 }
 
 // The text of the cell of column c at p: trimmed, or for a quoted cell its unescaped content as written (R keeps
@@ -200,8 +198,8 @@ CsvParser::Row CsvParser::parseRow(double* const* slots, std::size_t slot) {
         continue;
       }
       fail(line_, c + 2,
-           "too few fields: " + std::to_string(c + 1) + " in this row, " + std::to_string(cols) + " in the header (" +
-               column(c + 1) + " is missing)");
+           "too few fields: " + std::to_string(c + 1) + " in this row, " + fieldsExpected() + " (" + column(c + 1) +
+               " is missing)");
     }
   }
   if (p != end && *p == delimiter_) return tooManyFields(p_, end, eof);
@@ -307,12 +305,20 @@ void CsvParser::reread(std::size_t rows, std::vector<std::vector<double>>& colum
   readRows(sink, rows);
 }
 
-void CsvParser::dropRowLabels(Dataset& data) {
+// "N in the header", or for a header one name short of the rows (write.table's row names) what the rows hold.
+std::string CsvParser::fieldsExpected() const {
+  const std::string n = std::to_string(names_.size());
+  return shortHeader_ ? n + " in each row, as in the first (R's row names, then the header's " +
+                            std::to_string(names_.size() - 1) + " columns)"
+                      : n + " in the header";
+}
+
+void CsvParser::dropRowLabels(Dataset& data) const {
   data.names.erase(data.names.begin());
   data.columns.erase(data.columns.begin());
   data.kinds.erase(data.kinds.begin());
   data.levels.erase(data.levels.begin());
-  data.rowLabelsNote = "column 1 has no name: taken as R's row names and ignored";
+  data.rowLabelsNote = rowLabelsNote(shortHeader_);
 }
 
 void CsvParser::enterRange() {

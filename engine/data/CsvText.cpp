@@ -23,6 +23,12 @@ bool isNumberText(std::string_view text) {
          std::isfinite(value);
 }
 
+std::string rowLabelsNote(bool shortHeader) {
+  return shortHeader ? "the header names one column fewer than the rows hold (R's write.table): column 1 taken as "
+                       "R's row names and ignored"
+                     : "column 1 has no name: taken as R's row names and ignored";
+}
+
 bool headerIsNumbers(const std::vector<std::string>& names) {
   return !names.empty() && std::all_of(names.begin(), names.end(), isNumberText);
 }

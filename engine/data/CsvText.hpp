@@ -25,6 +25,10 @@ bool isMissingText(std::string_view text);
 // no inf). Also for messages outside the reader that point at a column's first text cell or at a header of numbers.
 bool isNumberText(std::string_view text);
 
+// The note of a file whose column 1 was taken as R's row names: unnamed in the header (write.csv), or left out of it
+// (shortHeader: write.table writes one name fewer than the rows hold).
+std::string rowLabelsNote(bool shortHeader);
+
 // True where every name is a number: most often a first data row read as the header.
 bool headerIsNumbers(const std::vector<std::string>& names);
 

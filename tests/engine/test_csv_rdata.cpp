@@ -277,8 +277,13 @@ class TestCsvRData : public QObject {
     for (const gb::Dataset* d : {&table, &tabs}) {
       QCOMPARE(d->names, csv.names);
       QCOMPARE(d->columns, csv.columns);
-      QCOMPARE(d->rowLabelsNote, csv.rowLabelsNote);
+      QVERIFY2(QString::fromStdString(d->rowLabelsNote).contains("one column fewer than the rows hold"),
+               d->rowLabelsNote.c_str());
     }
+    // A later row with only the header's fields: the message says what the rows hold, not the header's count.
+    const QString shortRow = gbtest::inputErrorOf([&] { gb::readCsv(writeFile("y,x\n\"a\",1,2\n3,4\n")); });
+    QVERIFY2(shortRow.contains(":3:3: too few fields: 2 in this row, 3 in each row, as in the first (R's row names"),
+             qPrintable(shortRow));
     const QString stray = gbtest::inputErrorOf([&] { gb::readCsv(writeFile("y,x\n1,2,\n3,4,\n")); });
     QVERIFY2(stray.contains(":2:3: too many fields: 3 in this row, 2 in the header"), qPrintable(stray));
   }
