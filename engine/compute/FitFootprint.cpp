@@ -29,6 +29,7 @@ FitFootprint estimateFitFootprint(std::size_t rows, std::size_t learners, const 
   const std::uint64_t k = static_cast<std::uint64_t>(std::max(settings.spline.knots, 0)) +
                           static_cast<std::uint64_t>(std::max(settings.spline.degree, 0)) + 1;
   FitFootprint f;
+  f.columns = k;
   f.learnerBytes = mul(mul(mul(k, k), kLearnerMatrices * sizeof(double)), learners);
   f.rowBytes = mul(rows, kRowDoubles * sizeof(double));
   f.cacheBytes = std::min(kCacheCap, mul(mul(mul(learners, k), mul(learners, k)), sizeof(double)));
@@ -43,9 +44,9 @@ void checkFitFootprint(std::size_t rows, std::size_t learners, const ModelSettin
   const char* option = "--data";
   std::string what = "the rows";
   if (f.learnerBytes >= f.rowBytes && f.learnerBytes >= f.pathBytes) {
-    const long long k = static_cast<long long>(settings.spline.knots) + settings.spline.degree + 1;
     option = "--knots";
-    what = std::to_string(learners) + " learners' " + std::to_string(k) + " x " + std::to_string(k) + " matrices";
+    what = std::to_string(learners) + " learners' " + std::to_string(f.columns) + " x " + std::to_string(f.columns) +
+           " matrices";
   } else if (f.pathBytes >= f.rowBytes) {
     option = "--mstop";
     what = "the path of " + std::to_string(settings.mstop) + " iterations";

@@ -177,11 +177,8 @@ namespace {
 bool allNumbersWithPoints(const std::vector<std::string>& texts,
                           const std::function<std::string_view(std::string_view)>& trim) {
   for (const std::string& text : texts) {
-    std::string number(trim(text));
-    std::replace(number.begin(), number.end(), ',', '.');
     double value = 0;
-    const char* const e = number.data() + number.size();
-    if (parseDouble(number.data(), e, value) != e) return false;
+    if (!isNumberText(trim(text)) && !parsesWithDecimalComma(trim(text), value)) return false;
   }
   return true;
 }

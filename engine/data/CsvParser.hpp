@@ -125,7 +125,6 @@ class CsvParser {
   Row cellText(const char*& p, const char* end, bool eof, std::size_t c, std::string_view& text, bool& quoted);
   double cellValue(std::size_t c, std::string_view text, bool quoted);
   double textCode(std::size_t c, std::string_view text);
-  bool decimalCommaNumber(std::string_view text, double& value) const;
   void noteInfinite(std::size_t c, std::string_view text);
   void checkNumericColumns() const;
   void checkDecimalCommas() const;

@@ -78,14 +78,15 @@ CsvParser::Row CsvParser::cellText(const char*& p, const char* end, bool eof, st
   return Row::Done;
 }
 
-// A cell that is not a plain number: missing, a quoted number, or text (which makes the whole column text).
+// A cell that is not a plain number: missing, a quoted number, a decimal comma in a ';' file (R's write.csv2, as
+// read.csv2 reads it), or text (which makes the whole column text).
 double CsvParser::cellValue(std::size_t c, std::string_view text, bool quoted) {
   const std::string_view trimmed = quoted ? trim(text) : text;
   if (modes_[c] == CellMode::Skip || isMissingText(trimmed)) return kMissing;
   if (modes_[c] == CellMode::Number) {
     double value = 0;
     if (parseDouble(trimmed.data(), trimmed.data() + trimmed.size(), value) == trimmed.data() + trimmed.size() ||
-        decimalCommaNumber(trimmed, value)) {
+        (delimiter_ == ';' && parsesWithDecimalComma(trimmed, value))) {
       if (!std::isfinite(value)) noteInfinite(c, trimmed);
       return value;
     }
@@ -95,21 +96,6 @@ double CsvParser::cellValue(std::size_t c, std::string_view text, bool quoted) {
   return textCode(c, text);
 }
 
-// R's write.csv2 (and a spreadsheet in a locale with a decimal comma) separates fields with ';' and writes 2,5 for
-// 2.5, as read.csv2 reads it: in a ';' file, a cell with one comma and no point is a number if it reads as one with
-// the comma a point. (In a ',' file such a cell is split or quoted; a quoted one stays text, with the hint of
-// checkDecimalCommas.)
-bool CsvParser::decimalCommaNumber(std::string_view text, double& value) const {
-  const std::size_t comma = text.find(',');
-  if (delimiter_ != ';' || comma == std::string_view::npos || text.size() > 64 ||
-      text.find(',', comma + 1) != std::string_view::npos || text.find('.') != std::string_view::npos)
-    return false;
-  std::string withPoint(text);
-  withPoint[comma] = '.';
-  const char* const e = withPoint.data() + withPoint.size();
-  return parseDouble(withPoint.data(), e, value) == e;
-}
-
 double CsvParser::textCode(std::size_t c, std::string_view text) {
   TextLevels& levels = *text_->find(c);
   bool isNew = false;
@@ -117,15 +103,10 @@ double CsvParser::textCode(std::size_t c, std::string_view text) {
   if (!isNew) return code;
   const std::string problem = textProblem(text);
   if (!problem.empty()) fail(line_, c + 1, column(c) + ": " + quotedForMessage(text) + ": " + problem);
-  if (levels.decimalCommaLine == 0 && text.find(',') != std::string_view::npos && text.size() <= 64) {
-    std::string withPoint(trim(text));
-    std::replace(withPoint.begin(), withPoint.end(), ',', '.');
-    double value = 0;
-    const char* const e = withPoint.data() + withPoint.size();
-    if (parseDouble(withPoint.data(), e, value) == e) {
-      levels.decimalCommaLine = line_;
-      levels.decimalCommaText = std::string(text);
-    }
+  double value = 0;
+  if (levels.decimalCommaLine == 0 && parsesWithDecimalComma(trim(text), value)) {
+    levels.decimalCommaLine = line_;
+    levels.decimalCommaText = std::string(text);
   }
   return code;
 }

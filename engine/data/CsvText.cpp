@@ -23,6 +23,17 @@ bool isNumberText(std::string_view text) {
          std::isfinite(value);
 }
 
+bool parsesWithDecimalComma(std::string_view text, double& value) {
+  const std::size_t comma = text.find(',');
+  if (comma == std::string_view::npos || text.size() > 64 || text.find(',', comma + 1) != std::string_view::npos ||
+      text.find('.') != std::string_view::npos)
+    return false;
+  std::string withPoint(text);
+  withPoint[comma] = '.';
+  const char* const e = withPoint.data() + withPoint.size();
+  return parseDouble(withPoint.data(), e, value) == e;
+}
+
 std::string rowLabelsNote(bool shortHeader) {
   return shortHeader ? "the header names one column fewer than the rows hold (R's write.table): column 1 taken as "
                        "R's row names and ignored"

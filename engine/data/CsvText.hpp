@@ -29,6 +29,10 @@ bool isNumberText(std::string_view text);
 // (shortHeader: write.table writes one name fewer than the rows hold).
 std::string rowLabelsNote(bool shortHeader);
 
+// True where `text` (trimmed) reads as a number once its decimal comma is a point ("2,5", "-0,5e3"; one comma, no
+// point), with the value in `value`: for ';' files' decimal commas and for the hint at a text column of them.
+bool parsesWithDecimalComma(std::string_view text, double& value);
+
 // True where every name is a number: most often a first data row read as the header.
 bool headerIsNumbers(const std::vector<std::string>& names);
 
