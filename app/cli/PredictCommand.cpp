@@ -7,6 +7,7 @@
 #include "data/CsvWriter.hpp"
 #include "data/OutputFiles.hpp"
 #include "model/Model.hpp"
+#include "settings/ModelEnums.hpp"
 
 namespace gb::cli {
 namespace {
@@ -14,6 +15,7 @@ namespace {
 struct PredictOptions {
   std::string model, data, out;
   std::string type = "link";
+  std::string missing = "omit";
 };
 
 int runPredict(const PredictOptions& o) {
@@ -23,7 +25,7 @@ int runPredict(const PredictOptions& o) {
   outputs.addOutput(o.out, "--out");
   const Model model = Model::load(o.model);
   const Dataset data = readCsv(o.data);
-  Prediction prediction = model.predict(data);
+  Prediction prediction = model.predict(data, missingPolicyFromString(o.missing));
   if (o.type == "response") model.toResponseScale(prediction.values, o.data);
 
   Dataset table;
@@ -38,6 +40,8 @@ int runPredict(const PredictOptions& o) {
   if (prediction.extrapolatedRows > 0)
     std::cerr << prediction.extrapolatedRows << " of " << data.rows() << " rows extrapolated outside the training range"
               << std::endl;
+  if (prediction.missingRows > 0)
+    std::cerr << missingRowsNote(prediction, data.rows()) << " (--missing fail refuses them)" << std::endl;
   return 0;
 }
 
@@ -54,6 +58,10 @@ Command addPredictCommand(CLI::App& app) {
   sub->add_option("--type", options->type,
                   "link: f (half log-odds for binomial, log rate for poisson); response: the mean, probability or rate")
       ->check(CLI::IsMember({"link", "response"}))
+      ->capture_default_str();
+  sub->add_option("--missing", options->missing,
+                  "A row with a missing value in a learner's column: omit (its prediction is NA, as mboost's) or fail")
+      ->check(CLI::IsMember({"omit", "fail"}))
       ->capture_default_str();
   return {sub, [options]() { return runPredict(*options); }};
 }

@@ -198,7 +198,7 @@ ResamplingFolds foldsFromTable(const Dataset& table, std::size_t dataRows) {
     for (std::size_t i = 0; i < w.size(); ++i)
       if (table.isText(c) || !(w[i] >= 0.0) || w[i] != std::floor(w[i]) || !std::isfinite(w[i]))
         throw InputError(
-            locate(file, static_cast<long>(i) + 2, static_cast<long>(c) + 1,
+            locate(file, static_cast<long>(i) + 2, table.fileColumn(c),
                    "fold " + quotedForMessage(table.names[c]) + ": fold weights must be non-negative integers"));
     f.weights.push_back(w);
   }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 
 #include "common/Error.hpp"
 #include "data/OutputFiles.hpp"
@@ -58,9 +59,14 @@ void formatRows(std::string& text, const std::vector<std::vector<double>>& colum
   char number[32];
   for (std::size_t r = first; r < last; ++r) {
     for (std::size_t c = 0; c < columns.size(); ++c) {
-      // Shortest text that reads back to the same double (at most 17 significant digits), '.' always.
-      const auto result = std::to_chars(number, number + sizeof number, columns[c][r]);
       if (c > 0) text += ',';
+      const double v = columns[c][r];
+      if (std::isnan(v)) {  // a missing value, written as R's write.csv writes it (read back as missing here too)
+        text += "NA";
+        continue;
+      }
+      // Shortest text that reads back to the same double (at most 17 significant digits), '.' always.
+      const auto result = std::to_chars(number, number + sizeof number, v);
       text.append(number, result.ptr);
     }
     text += '\n';

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <limits>
 #include <unordered_map>
 
 #include "common/Error.hpp"
@@ -65,6 +66,7 @@ void Model::toResponseScale(std::vector<double>& values, const std::string& sour
   const FamilyFunctions family = FamilyFunctions::from(settings);
   for (std::size_t i = 0; i < values.size(); ++i) {
     const double f = values[i];
+    if (std::isnan(f)) continue;  // a row predicted NA (a missing covariate) stays NA
     values[i] = family.response(f);
     if (!std::isfinite(values[i]))
       throw InputError(locate(source, static_cast<long>(i) + 2, 0,
@@ -96,10 +98,11 @@ std::string textCellAt(const Dataset& data, int c, const std::string& name) {
          (std::isnan(x[row]) || csv::isNumberText(data.levelsOf(col)[static_cast<std::size_t>(x[row])])))
     ++row;
   if (row == x.size())  // no such cell (cannot come from the reader): the column, not a line
-    return locate(data.source, 1, c + 1, quotedForMessage(name) + " holds text; the model's learner needs numbers");
+    return locate(data.source, 1, data.fileColumn(col),
+                  quotedForMessage(name) + " holds text; the model's learner needs numbers");
   const std::string cell = row < x.size() ? data.levelsOf(col)[static_cast<std::size_t>(x[row])] : "";
   return locate(
-      data.source, static_cast<long>(row) + 2, c + 1,
+      data.source, static_cast<long>(row) + 2, data.fileColumn(col),
       quotedForMessage(name) + " holds text (" + quotedForMessage(cell) + "); the model's learner needs numbers");
 }
 
@@ -119,7 +122,7 @@ std::vector<double> levelCodes(const LearnerModel& l, const Dataset& data, int c
         data.isText(col) ? data.levelsOf(col)[static_cast<std::size_t>(x[i])] : formatNumber(x[i], 15);
     const auto it = index.find(level);
     if (it == index.end())
-      throw InputError(locate(data.source, static_cast<long>(i) + 2, c + 1,
+      throw InputError(locate(data.source, static_cast<long>(i) + 2, data.fileColumn(col),
                               "factor " + quotedForMessage(l.name) + ": level " + quotedForMessage(level) +
                                   " was not seen in training (" + std::to_string(l.levels.size()) + " levels, from " +
                                   quotedForMessage(l.levels.front()) + ")"));
@@ -128,13 +131,10 @@ std::vector<double> levelCodes(const LearnerModel& l, const Dataset& data, int c
   return codes;
 }
 
-}  // namespace
-
-Prediction Model::predict(const Dataset& data) const {
-  const std::size_t n = data.rows();
-  Prediction p;
-  p.values.assign(n, offset);
-  std::vector<char> extrapolated(n, 0);
+// Each learner's column of `data` as predict reads it (a factor's as level codes), checked for presence and text.
+std::vector<std::vector<double>> learnerColumns(const std::vector<LearnerModel>& learners, const Dataset& data,
+                                                std::vector<std::size_t>& columnOf) {
+  std::vector<std::vector<double>> xs;
   for (const LearnerModel& l : learners) {
     const int c = data.columnIndex(l.name);
     if (c < 0)
@@ -142,28 +142,76 @@ Prediction Model::predict(const Dataset& data) const {
           locate(data.source, 1, 0, "no column named " + quotedForMessage(l.name) + " (a learner of the model)"));
     if (l.type != LearnerType::Factor && data.isText(static_cast<std::size_t>(c)))
       throw InputError(textCellAt(data, c, l.name));
-    const std::vector<double> x =
-        l.type == LearnerType::Factor ? levelCodes(l, data, c) : data.columns[static_cast<std::size_t>(c)];
+    xs.push_back(l.type == LearnerType::Factor ? levelCodes(l, data, c) : data.columns[static_cast<std::size_t>(c)]);
+    columnOf.push_back(static_cast<std::size_t>(c));
+  }
+  return xs;
+}
+
+}  // namespace
+
+std::string missingRowsNote(const Prediction& p, std::size_t rows) {
+  std::string note = std::to_string(p.missingRows) + " of " + std::to_string(rows) +
+                     " rows have a missing value (NA, NaN or empty) in a learner's column (";
+  for (std::size_t i = 0; i < p.missingByColumn.size(); ++i)
+    note += (i > 0 ? ", " : "") + quotedForMessage(p.missingByColumn[i].first) + " " +
+            std::to_string(p.missingByColumn[i].second);
+  return note + "): their prediction is NA, as in mboost's predict";
+}
+
+Prediction Model::predict(const Dataset& data, MissingPolicy missingPolicy) const {
+  const std::size_t n = data.rows();
+  Prediction p;
+  p.values.assign(n, offset);
+  std::vector<std::size_t> columnOf;
+  const std::vector<std::vector<double>> xs = learnerColumns(learners, data, columnOf);
+  // Rows with a missing cell (the reader's NA, NaN or empty) in any learner's column are found first: they
+  // predict NA whatever the other learners give, so no other cell of theirs can fail the prediction.
+  std::vector<char> missing(n, 0);
+  for (std::size_t j = 0; j < learners.size(); ++j) {
+    std::size_t count = 0;
+    for (std::size_t i = 0; i < n; ++i)
+      if (std::isnan(xs[j][i])) {
+        ++count;
+        missing[i] = 1;
+      }
+    if (count > 0) p.missingByColumn.emplace_back(learners[j].name, count);
+  }
+  const auto first = std::find(missing.begin(), missing.end(), 1);
+  if (missingPolicy == MissingPolicy::Fail && first != missing.end()) {  // the first such row's first such cell
+    const auto i = static_cast<std::size_t>(first - missing.begin());
+    std::size_t j = 0;
+    while (!std::isnan(xs[j][i])) ++j;
+    throw InputError(locate(data.source, static_cast<long>(i) + 2, data.fileColumn(columnOf[j]),
+                            quotedForMessage(learners[j].name) +
+                                " is missing (NA, NaN or empty); --missing omit predicts NA for such rows"));
+  }
+  std::vector<char> extrapolated(n, 0);
+  for (std::size_t j = 0; j < learners.size(); ++j) {
+    const LearnerModel& l = learners[j];
+    const std::vector<double>& x = xs[j];
+    const long column = data.fileColumn(columnOf[j]);
     const SplineBasis basis = l.basis(settings.spline);
     const auto k = static_cast<long>(l.coefficients.size());
     for (std::size_t i = 0; i < n; ++i) {
-      if (std::isnan(x[i]))  // the reader's missing value: NA, NaN or an empty cell
-        throw InputError(locate(data.source, static_cast<long>(i) + 2, c + 1,
-                                quotedForMessage(l.name) + " is missing (NA, NaN or empty): predict needs a value in "
-                                                           "every column of the model's learners"));
+      if (missing[i]) continue;
       if (!std::isfinite(x[i]))
         throw InputError(
-            locate(data.source, static_cast<long>(i) + 2, c + 1, quotedForMessage(l.name) + " is not finite"));
+            locate(data.source, static_cast<long>(i) + 2, column, quotedForMessage(l.name) + " is not finite"));
       bool outside = false;
       p.values[i] += learnerEffect(l.type, basis, l.coefficients.data(), k, x[i], &outside);
       // Checked after every learner, so the message names the cell that tipped the sum over (inf + -inf = NaN
-      // later would hide it): a prediction file must never hold inf or NaN.
+      // later would hide it): a prediction file must never hold inf, nor a NaN that is not a missing row's NA.
       if (!std::isfinite(p.values[i]))
-        throw InputError(locate(data.source, static_cast<long>(i) + 2, c + 1, nonFiniteReason(l, x[i], outside)));
+        throw InputError(locate(data.source, static_cast<long>(i) + 2, column, nonFiniteReason(l, x[i], outside)));
       extrapolated[i] |= static_cast<char>(outside);
     }
   }
-  for (char e : extrapolated) p.extrapolatedRows += static_cast<std::size_t>(e);
+  for (std::size_t i = 0; i < n; ++i) {
+    p.extrapolatedRows += static_cast<std::size_t>(extrapolated[i]);
+    p.missingRows += static_cast<std::size_t>(missing[i]);
+    if (missing[i]) p.values[i] = std::numeric_limits<double>::quiet_NaN();
+  }
   return p;
 }
 

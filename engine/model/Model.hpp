@@ -37,9 +37,16 @@ struct LearnerModel {
 LearnerModel learnerModelOf(const Learner& learner, const Eigen::VectorXd& gamma, int selected);
 
 struct Prediction {
-  std::vector<double> values;
+  std::vector<double> values;        // NaN for a row with a missing covariate (MissingPolicy::Omit)
   std::size_t extrapolatedRows = 0;  // rows with at least one covariate outside its training range
+  std::size_t missingRows = 0;       // rows with a missing value (NA, NaN, empty) in a learner's column
+  // Per learner column with missing cells: its name and how many rows of it are missing, in learner order.
+  std::vector<std::pair<std::string, std::size_t>> missingByColumn;
 };
+
+// "2 of 8 rows have a missing value (NA, NaN or empty) in a learner's column ('Solar.R' 2): their prediction is
+// NA, as in mboost's predict"; for p.missingRows > 0.
+std::string missingRowsNote(const Prediction& p, std::size_t rows);
 
 struct Model {
   // Version 2 stores path.learner as indices into "learners" (version 1 repeated each learner's name at every
@@ -56,12 +63,14 @@ struct Model {
   // f_j(x), uncentred; *outside set when x is outside the training range.
   double partialEffect(std::size_t learner, double x, bool* outside = nullptr) const;
   // offset + sum_j f_j(x_j). Throws InputError naming a learner column the data lacks, and the file:line:column
-  // of the first cell that makes a prediction non-finite (e.g. extrapolated far out): never returns inf or NaN.
+  // of the first cell that makes a prediction non-finite (e.g. extrapolated far out): never returns inf.
   // A factor's column may hold text (matched by level name) or numbers (matched as written); an unseen level is
-  // an InputError naming the level, the column and the file:line.
-  Prediction predict(const Dataset& data) const;
+  // an InputError naming the level, the column and the file:line. A row with a missing cell in a learner's column
+  // predicts NaN and is counted (Omit, as mboost's predict gives NA), or is an InputError naming the cell (Fail).
+  Prediction predict(const Dataset& data, MissingPolicy missing = MissingPolicy::Omit) const;
   // f on the response scale: the mean, the probability (binomial), the rate (poisson). Throws InputError naming
-  // `source`'s line of the first value that is not finite there (poisson's exp(f) overflows past f = 709.78).
+  // `source`'s line of the first value that is not finite there (poisson's exp(f) overflows past f = 709.78); a
+  // NaN (a row predicted NA for a missing covariate) stays NaN.
   void toResponseScale(std::vector<double>& values, const std::string& source) const;
 
   // The result.json schema of design.md section 4 without "fitted" and "timing".

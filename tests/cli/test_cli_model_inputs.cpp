@@ -7,6 +7,7 @@
 #include <QDir>
 #include <QFileInfo>
 #include <QtTest>
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "support/CliRunner.hpp"
@@ -72,6 +73,7 @@ class CliModelInputsTest : public QObject {
   void predictRejectsDirectoryAndFifo();
   void predictRejectsOverflow();
   void predictNamesBadCells();
+  void predictMissingCellsGiveNA();
   void fitRejectsHugeKnots();
   void fitRejectsTooNarrowRange();
 };
@@ -198,7 +200,48 @@ void CliModelInputsTest::predictNamesBadCells() {
   // A quoted number with a space is a number to the reader (and here): the text cell is the word after it.
   expectRejected(predict("x1,x2\n0.5,0.5\n\" 3\",0.5\nabc,0.5\n", "link"), R"(new\.csv:4:1: 'x1' holds text \('abc'\))",
                  scratch, {"model.json", "new.csv"});
-  expectRejected(predict("x1,x2\n0.5,0.5\n0.5,NA\n", "link"), R"(new\.csv:3:2: 'x2' is missing \(NA, NaN or empty\))",
+}
+
+// mboost's predict gives NA for a row with a missing covariate; so does predict's default --missing omit, saying how
+// many rows per column, on either scale. A missing cell in a column the model does not use changes nothing.
+// --missing fail names the first such row's cell, its column counted in the file (R's row names are column 1).
+void CliModelInputsTest::predictMissingCellsGiveNA() {
+  Scratch scratch;
+  json poisson = handModel();
+  poisson["settings"]["family"] = "poisson";
+  writeFile(scratch.path("model.json"), QByteArray::fromStdString(poisson.dump()));
+  auto predict = [&](const QByteArray& csv, const QStringList& more) {
+    writeFile(scratch.path("new.csv"), csv);
+    return runGamboost(QStringList{"predict", "--model", scratch.path("model.json"), "--data", scratch.path("new.csv"),
+                                   "--out", scratch.path("pred.csv")} +
+                       more);
+  };
+  const CliResult complete = predict("x1,x2\n0.5,0.5\n0.9,0.1\n", {});
+  QVERIFY2(complete.exitCode == 0, qPrintable(complete.describe()));
+  const std::vector<double> expected = readColumn(scratch.path("pred.csv"));
+  QCOMPARE(expected.size(), std::size_t(2));
+  // As R's write.csv writes it: quoted names, row names in column 1, NA and empty cells.
+  const QByteArray withMissing =
+      "\"\",\"x1\",\"x2\",\"z\"\n\"1\",0.5,0.5,NA\n\"2\",0.2,NA,1\n\"3\",,NA,2\n\"4\",0.9,0.1,3\n";
+  for (const QString type : {"link", "response"}) {
+    const CliResult r = predict(withMissing, {"--type", type});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
+    QVERIFY2(r.err.contains("2 of 4 rows have a missing value (NA, NaN or empty) in a learner's column ('x1' 1, "
+                            "'x2' 2): their prediction is NA"),
+             qPrintable(r.describe()));
+    const QList<QByteArray> lines = readFile(scratch.path("pred.csv")).split('\n');
+    QCOMPARE(lines.size(), 6);  // header, 4 rows, the empty text after the last line end
+    QCOMPARE(lines[2], QByteArray("NA"));
+    QCOMPARE(lines[3], QByteArray("NA"));
+    const std::vector<double> got = readColumn(scratch.path("pred.csv"));
+    const double first = type == "link" ? expected[0] : std::exp(expected[0]);
+    const double last = type == "link" ? expected[1] : std::exp(expected[1]);
+    QVERIFY2(std::abs(got[0] - first) <= 1e-15 * std::abs(first), qPrintable(QString::number(got[0], 'g', 17)));
+    QVERIFY2(std::abs(got[3] - last) <= 1e-15 * std::abs(last), qPrintable(QString::number(got[3], 'g', 17)));
+  }
+  QVERIFY(QFile::remove(scratch.path("pred.csv")));
+  expectRejected(predict(withMissing, {"--missing", "fail"}),
+                 R"(new\.csv:3:3: 'x2' is missing \(NA, NaN or empty\); --missing omit predicts NA for such rows)",
                  scratch, {"model.json", "new.csv"});
 }
 

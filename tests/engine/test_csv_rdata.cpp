@@ -89,6 +89,7 @@ class TestCsvRData : public QObject {
     QCOMPARE(d.names, (std::vector<std::string>{"Ozone", "Solar.R", "Wind", "Temp", "Month", "Day"}));
     QCOMPARE(d.rows(), std::size_t{153});
     QCOMPARE(d.rowLabelsNote, kRowNamesNote);
+    QCOMPARE(d.fileColumn(col(d, "Solar.R")), 3L);  // messages count the dropped row names' column
     for (std::size_t c = 0; c < d.cols(); ++c) QVERIFY(!d.isText(c));
     QCOMPARE(d.missingCount(col(d, "Ozone")), std::size_t{37});
     QCOMPARE(d.missingCount(col(d, "Solar.R")), std::size_t{7});

@@ -207,6 +207,20 @@ class OpenModelTest : public QObject {
     QVERIFY2(report.contains("x1: 0 rows below, 1 above"), qPrintable(report));
     QVERIFY2(report.contains("x3: 1 rows below, 0 above"), qPrintable(report));
     QVERIFY(!predictAndWait(*w, inPath, inPath));  // never over its own input
+    // A missing covariate: that row's prediction is NA (as mboost's predict), the others unchanged, and the log
+    // says how many rows and in which column.
+    gb::Dataset holed = in;
+    holed.columns[1][2] = std::nan("");
+    const QString holedPath = gbtest::scratchPath("predict-holed.csv");
+    gb::writeCsv(holedPath.toStdString(), holed);
+    log.clear();
+    QVERIFY2(predictAndWait(*w, holedPath, outPath), qPrintable(w->messages()->lastError()));
+    const gb::Dataset holedOut = gb::readCsv(outPath.toStdString());
+    QVERIFY(std::isnan(holedOut.columns[0][2]));
+    for (std::size_t i : {0, 1, 3}) QVERIFY(std::abs(holedOut.columns[0][i] - expected.values[i]) <= 1e-12);
+    QVERIFY2(log.join("\n").contains("1 of 4 rows have a missing value (NA, NaN or empty) in a learner's column "
+                                     "('x2' 1): their prediction is NA"),
+             qPrintable(log.join("\n")));
     // A covariate the new data lacks is named, and nothing is written.
     gb::Dataset lacking = in;
     lacking.names.erase(lacking.names.begin() + 4);

@@ -148,8 +148,8 @@ class MainWindow : public QMainWindow {
     int fitsAtStart = 0;                  // fitsStarted_ when Open model began
   };
   struct PredictionDone {
-    std::size_t rows = 0, extrapolated = 0;
-    QString report;
+    std::size_t rows = 0, extrapolated = 0, missing = 0;
+    QString report, missingReport;  // missingReport: rows predicted NA for a missing covariate, if any
   };
   using ModelJobDone = std::function<void(bool ok, const QString& error, const QString& details)>;
   void buildModelActions();

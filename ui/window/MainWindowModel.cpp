@@ -1,6 +1,6 @@
 // MainWindow: model files. Open model shows a saved model.json or result.json as a finished fit over the loaded
 // data, without fitting (ui/fit/ModelOpen.hpp); Predict applies the current model to a CSV file and reports the
-// rows outside the training range.
+// rows outside the training range and the rows predicted NA for a missing covariate.
 #include <QAction>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -235,6 +235,8 @@ bool MainWindow::predictCsv(const QString& dataPath, const QString& outPath) {
         result->rows = data.rows();
         result->extrapolated = p.extrapolatedRows;
         result->report = extrapolationReport(p, data.rows(), extrapolationByColumn(*model, data));
+        result->missing = p.missingRows;
+        if (p.missingRows > 0) result->missingReport = qs(gb::missingRowsNote(p, data.rows())) + ".";
         gb::Dataset table;
         table.names = {"prediction"};
         table.columns.push_back(std::move(p.values));
@@ -255,12 +257,15 @@ void MainWindow::reportPrediction(const PredictionDone& p, const QString& dataPa
   sink_.info(tr("Predicted %1 rows of %2 into %3 (column prediction: f on the link scale)")
                  .arg(p.rows)
                  .arg(dataPath, outPath));
-  if (p.extrapolated == 0) {
+  if (p.missing > 0) sink_.warning(p.missingReport);
+  if (p.extrapolated == 0)
     sink_.info(p.report);
-    return;
-  }
-  sink_.warning(p.report);
-  if (sink_.interactive()) QMessageBox::information(this, tr("Predict"), p.report);
+  else
+    sink_.warning(p.report);
+  QStringList said;  // what a dialog repeats: rows predicted NA, rows extrapolated
+  if (p.missing > 0) said << p.missingReport;
+  if (p.extrapolated > 0) said << p.report;
+  if (!said.isEmpty() && sink_.interactive()) QMessageBox::information(this, tr("Predict"), said.join("\n"));
 }
 
 }  // namespace gbui
