@@ -177,6 +177,9 @@ class FamiliesTest : public QObject {
     QCOMPARE(w->dataPanel()->roles().factors, QStringList{"g"});
     QCOMPARE(w->dataPanel()->roles().learners, QStringList{"x"});
     w->modelPanel()->mstopBox()->setValue(200);
+    QStringList log;
+    connect(w->messages(), &MessageSink::posted, this,
+            [&log](Severity, const QString& text, const QString&) { log << text; });
     QVERIFY(gbtest::fitAndWait(*w));
     QCOMPARE(w->controller()->state(), FitState::Finished);
     const FitSetup& setup = *w->controller()->setup();
@@ -206,6 +209,18 @@ class FamiliesTest : public QObject {
     QVERIFY(std::abs(sumResidual - expected) < 1e-9);
     QVERIFY2(w->statusBar()->currentMessage().contains("3 of 240 rows omitted"),
              qPrintable(w->statusBar()->currentMessage()));
+    // The log keeps what the status line shows only while it lasts, and sums up the finished fit, as `fit` does.
+    const QString said = log.join("\n");
+    QVERIFY2(said.contains("Fit: 3 of 240 rows omitted"), qPrintable(said));
+    const gb::BoostPath& path = w->controller()->booster()->path();
+    QVERIFY2(said.contains(QString("Fit finished: 200 iterations; training risk %1 at the offset, %2 at the end")
+                               .arg(path.risk.front(), 0, 'g', 6)
+                               .arg(path.risk.back(), 0, 'g', 6)),
+             qPrintable(said));
+    int chosenG = 0;
+    for (int j : path.learner)
+      chosenG += w->controller()->booster()->learners()[static_cast<std::size_t>(j)].name == "g";
+    QVERIFY2(said.contains(QString("g %1").arg(chosenG)), qPrintable(said));
   }
 
   // Huber's delta is shown only for huber and is required: without it the fit fails with a message, not a crash.

@@ -1,8 +1,10 @@
 #include "fit/FitController.hpp"
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 
 #include "common/MessageSink.hpp"
+#include "common/QtConvert.hpp"
 #include "compute/Divergence.hpp"
 
 namespace gbui {
@@ -148,7 +150,37 @@ void FitController::takeLatest() {
   if (!snap) return;
   last_ = std::move(*snap);
   ++taken_;
+  announceSetup();
   emit snapshotReady(last_);
+}
+
+void FitController::announceSetup() {
+  if (!last_.setup || last_.setup == announced_) return;
+  announced_ = last_.setup;
+  const FitSetup& setup = *last_.setup;
+  if (!setup.omissionNote.empty()) messages_->info(tr("Fit: %1").arg(qs(setup.omissionNote)));
+  for (const gb::Learner& l : setup.learners)
+    if (!l.note.empty()) messages_->info(tr("Fit: %1").arg(qs(l.note)));
+}
+
+void FitController::announceFinish() {
+  const gb::BoostPath& path = session_->booster->path();
+  std::vector<int> times(session_->booster->learners().size(), 0);
+  for (int j : path.learner) ++times[static_cast<std::size_t>(j)];
+  std::vector<std::size_t> order;
+  for (std::size_t j = 0; j < times.size(); ++j)
+    if (times[j] > 0) order.push_back(j);
+  std::stable_sort(order.begin(), order.end(), [&times](std::size_t a, std::size_t b) { return times[a] > times[b]; });
+  QStringList chosen;
+  for (std::size_t j : order) chosen << tr("%1 %2").arg(qs(session_->booster->learners()[j].name)).arg(times[j]);
+  messages_->info(tr("Fit finished: %1 iterations; training risk %2 at the offset, %3 at the end; %4 of %5 learners "
+                     "chosen (times): %6")
+                      .arg(path.learner.size())
+                      .arg(path.risk.front(), 0, 'g', 6)
+                      .arg(path.risk.back(), 0, 'g', 6)
+                      .arg(order.size())
+                      .arg(times.size())
+                      .arg(chosen.join(", ")));
 }
 
 void FitController::onJobFinished(bool ok, const QString& error, const QString& details) {
@@ -172,6 +204,7 @@ void FitController::onJobFinished(bool ok, const QString& error, const QString& 
       messages_->warning(tr("Fit: ") + QString::fromStdString(overshoot).replace("--nu", "nu"));
       session_->overshootWarned = true;
     }
+    if (job_->kind == JobKind::Run) announceFinish();  // not again at every Step past mstop
     setState(FitState::Finished);
   }
   emit jobFinished(ok);

@@ -77,6 +77,11 @@ class FitController : public QObject {
   std::string signatureNow() const;
   bool startJob(JobKind kind, bool fresh, int target);
   void takeLatest();
+  // Posts a fit's notes once, when its set-up first arrives: omitted rows and each learner's note (unpenalised,
+  // too few distinct values), as `gamboost fit` prints them.
+  void announceSetup();
+  // Posts what a finished fit came to: iterations, training risk from the offset's to the last, learners chosen.
+  void announceFinish();
   void onJobFinished(bool ok, const QString& error, const QString& details);
   void setState(FitState s);
 
@@ -93,6 +98,7 @@ class FitController : public QObject {
   WorkerThread worker_;
   QTimer timer_;
   FitSnapshot last_;
+  std::shared_ptr<const FitSetup> announced_;  // the set-up whose notes were posted
   QString failure_;
   unsigned long taken_ = 0;
   FitState state_ = FitState::Idle;
