@@ -21,7 +21,7 @@ class ChunkCells {
  public:
   explicit ChunkCells(const ChunkFormat& format) : delimiter_(format.delimiter) {}
 
-  bool isSpace(char ch) const { return ch == ' ' || (ch == '\t' && delimiter_ != '\t'); }
+  bool isSpace(char ch) const { return (ch == ' ' && delimiter_ != ' ') || (ch == '\t' && delimiter_ != '\t'); }
   bool isCellEnd(const char* p, const char* end) const { return p == end || *p == delimiter_ || isLineBreakByte(*p); }
   const char* skipSpaces(const char* p, const char* end) const {
     while (p != end && isSpace(*p)) ++p;
@@ -55,6 +55,7 @@ class ChunkCells {
     const char* t = e;
     while (t != s && isSpace(t[-1])) --t;
     if (!isMissingText(std::string_view(s, static_cast<std::size_t>(t - s)))) return false;
+    if (t == s && delimiter_ == ' ') return false;  // an empty field between spaces: CsvParser says why
     value = kMissingValue;
     p = e;
     return true;
@@ -65,6 +66,7 @@ class ChunkCells {
     const char* s = skipSpaces(p, end);
     if (s == end || *s != '"') {
       while (!isCellEnd(s, end)) ++s;
+      if (s == p && delimiter_ == ' ') return false;  // an empty field between spaces: CsvParser says why
       p = s;
       return true;
     }

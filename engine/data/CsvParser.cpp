@@ -31,8 +31,16 @@ HeaderScan CsvParser::readHeaderLine() {
   for (;;) {
     const HeaderScan scan = scanHeaderLine(p_, in_.end(), in_.eof());
     if (scan.end != nullptr) {
+      const int spaces =
+          options_.delimiter == 0 && scan.commas + scan.semicolons + scan.tabs == 0 ? spaceSeparated(scan) : 0;
+      if (spaces < 0) {  // the first row is not all in the buffer yet
+        refill(p_);
+        continue;
+      }
       if (options_.delimiter != 0)
         delimiter_ = options_.delimiter;
+      else if (spaces > 0)
+        delimiter_ = ' ';
       else if (scan.semicolons > scan.commas && scan.semicolons >= scan.tabs)
         delimiter_ = ';';
       else if (scan.tabs > scan.commas && scan.tabs > scan.semicolons)
@@ -47,10 +55,23 @@ HeaderScan CsvParser::readHeaderLine() {
   }
 }
 
+// R's write.table writes single spaces between fields by default (names and text quoted). A header line with no
+// comma, semicolon or tab but spaces outside quotes is read so where the first row has as many fields, or one
+// more (the row names write.table writes without a name). 1: space-separated; 0: not; -1: the first row is not
+// all in the buffer.
+int CsvParser::spaceSeparated(const HeaderScan& header) const {
+  const HeaderScan names = scanHeaderLine(p_, header.end, true, true);
+  if (names.spaces == 0) return 0;
+  if (header.breakLength == 0) return 1;  // a header line alone
+  const HeaderScan first = scanHeaderLine(header.end + header.breakLength, in_.end(), in_.eof(), true);
+  if (first.end == nullptr) return in_.eof() || static_cast<std::size_t>(in_.end() - p_) > kMaxHeaderBytes ? 1 : -1;
+  return first.spaces == names.spaces || first.spaces == names.spaces + 1 ? 1 : 0;
+}
+
 namespace {
 const char* const kSpaceSeparated =
-    " (names separated by spaces, as R's write.table writes by default? fields must be separated by commas, "
-    "semicolons or tabs: write.csv, or write.table with sep = \",\")";
+    " (names separated by spaces? fields are separated by commas, semicolons, tabs or single spaces as R's "
+    "write.table writes them, with as many fields in each row: write.csv, or write.table with sep = \",\")";
 }  // namespace
 
 // One header field at p (the whole line is buffered); leaves p on the delimiter or line end.
@@ -84,9 +105,8 @@ std::string CsvParser::headerField(const char*& p, const char* end) {
 }
 
 void CsvParser::readHeader() {
-  if (options_.delimiter == '"' || options_.delimiter == '\n' || options_.delimiter == '\r' ||
-      options_.delimiter == ' ')
-    throw InputError(optionMessage("--delimiter", "cannot be a quote, a space or a line break"));
+  if (options_.delimiter == '"' || options_.delimiter == '\n' || options_.delimiter == '\r')
+    throw InputError(optionMessage("--delimiter", "cannot be a quote or a line break"));
   const HeaderScan scan = readHeaderLine();
   const char* const end = scan.end;
   const char* p = p_;
@@ -111,13 +131,16 @@ void CsvParser::readHeader() {
 // one field fewer than the rows, and read.table then takes column 1 as the row names. The first data line (at p_)
 // tells; one ending in a delimiter (an empty last field, a stray trailing comma) is not taken for this.
 bool CsvParser::firstRowHasOneFieldMore() {
-  if (delimiter_ != ',' && delimiter_ != ';' && delimiter_ != '\t') return false;
+  if (delimiter_ != ',' && delimiter_ != ';' && delimiter_ != '\t' && delimiter_ != ' ') return false;
   for (;;) {
-    const HeaderScan scan = scanHeaderLine(p_, in_.end(), in_.eof());
+    const HeaderScan scan = scanHeaderLine(p_, in_.end(), in_.eof(), delimiter_ == ' ');
     if (scan.end != nullptr) {
-      const long delimiters = delimiter_ == ',' ? scan.commas : delimiter_ == ';' ? scan.semicolons : scan.tabs;
+      const long delimiters = delimiter_ == ','   ? scan.commas
+                              : delimiter_ == ';' ? scan.semicolons
+                              : delimiter_ == ' ' ? scan.spaces
+                                                  : scan.tabs;
       const char* last = scan.end;
-      while (last != p_ && (last[-1] == ' ' || last[-1] == '\r')) --last;
+      while (last != p_ && ((last[-1] == ' ' && delimiter_ != ' ') || last[-1] == '\r')) --last;
       return delimiters == static_cast<long>(names_.size()) && last != p_ && last[-1] != delimiter_;
     }
     if (in_.eof() || static_cast<std::size_t>(in_.end() - p_) > maxRowBytes_) return false;

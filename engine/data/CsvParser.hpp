@@ -107,6 +107,7 @@ class CsvParser {
   void skipBomAndCheckNotEmpty();
   void readHeader();
   HeaderScan readHeaderLine();
+  int spaceSeparated(const HeaderScan& header) const;
   std::string headerField(const char*& p, const char* end);
   void checkNames();
   bool firstRowHasOneFieldMore();
@@ -130,7 +131,7 @@ class CsvParser {
   void checkDecimalCommas() const;
   const char* fieldEnd(const char* p, const char* end) const;
   Row tooManyFields(const char* rowStart, const char* end, bool eof) const;
-  bool isSpace(char ch) const { return ch == ' ' || (ch == '\t' && delimiter_ != '\t'); }
+  bool isSpace(char ch) const { return (ch == ' ' && delimiter_ != ' ') || (ch == '\t' && delimiter_ != '\t'); }
   std::string_view trim(const char* b, const char* e) const;
   std::string_view trim(std::string_view text) const { return trim(text.data(), text.data() + text.size()); }
 

@@ -82,6 +82,13 @@ CsvParser::Row CsvParser::cellText(const char*& p, const char* end, bool eof, st
 // read.csv2 reads it), or text (which makes the whole column text).
 double CsvParser::cellValue(std::size_t c, std::string_view text, bool quoted) {
   const std::string_view trimmed = quoted ? trim(text) : text;
+  // Between single spaces an empty cell is a second space: a table aligned by hand, which would shift the cells.
+  if (delimiter_ == ' ' && !quoted && text.empty())
+    fail(line_, c + 1,
+         column(c) +
+             ": an empty field (two spaces in a row, or a space at the start or end of the line); fields "
+             "separated by spaces need exactly one between them and NA for a missing value, as R's "
+             "write.table writes them");
   if (modes_[c] == CellMode::Skip || isMissingText(trimmed)) return kMissing;
   if (modes_[c] == CellMode::Number) {
     double value = 0;

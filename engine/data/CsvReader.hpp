@@ -1,7 +1,8 @@
 #pragma once
 // Streaming CSV reader: UTF-8 text (a BOM is skipped); line ends "\n", "\r\n" or a lone "\r", mixed too; header
-// row; delimiter ',' or detected ';' / tab; RFC 4180 quoted fields; numbers parsed locale-independently.
-// Every error is an InputError "file:line:column: ..." of one printable line (user text escaped, shortened).
+// row; delimiter ',' or detected ';' / tab / single spaces (R's write.table default); RFC 4180 quoted fields; numbers
+// parsed locale-independently. Every error is an InputError "file:line:column: ..." of one printable line (user text
+// escaped, shortened).
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -12,7 +13,7 @@
 namespace gb {
 
 struct CsvOptions {
-  char delimiter = 0;  // 0: detect from the header line (',' ';' or '\t')
+  char delimiter = 0;  // 0: detect from the header line (',' ';' '\t' or ' ')
   // Bytes read from the file at a time. Large blocks keep the reader fast; tests shrink it to cross block edges.
   std::size_t blockBytes = std::size_t{8} << 20;
   // readCsv on a regular file: the rows are split at line ends into chunks of about this many bytes, parsed by

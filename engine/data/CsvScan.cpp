@@ -94,7 +94,7 @@ QuoteEnd scanQuoted(const char*& p, const char* end, bool eof, bool allowLineBre
 
 // A quote opens a quoted field only at the start of a field (RFC 4180), so a stray quote inside a name cannot
 // swallow the lines after it.
-HeaderScan scanHeaderLine(const char* p, const char* end, bool eof) {
+HeaderScan scanHeaderLine(const char* p, const char* end, bool eof, bool spaceDelimits) {
   HeaderScan scan;
   bool inQuotes = false, fieldStart = true;
   for (const char* s = p; s != end; ++s) {
@@ -116,6 +116,9 @@ HeaderScan scanHeaderLine(const char* p, const char* end, bool eof) {
       scan.commas += ch == ',';
       scan.semicolons += ch == ';';
       scan.tabs += ch == '\t';
+      fieldStart = true;
+    } else if (ch == ' ' && spaceDelimits) {
+      ++scan.spaces;
       fieldStart = true;
     } else if (ch == '"' && fieldStart) {
       inQuotes = true;

@@ -53,8 +53,10 @@ struct HeaderScan {
   const char* end = nullptr;
   int breakLength = 0;  // of the line break at end: 0 at the end of the file
   long commas = 0, semicolons = 0, tabs = 0;
+  long spaces = 0;  // counted only by a scan with spaceDelimits (where a space also starts a field)
 };
 
-HeaderScan scanHeaderLine(const char* p, const char* end, bool eof);
+// spaceDelimits: scan as R's write.table writes by default, each space outside quotes ending a field.
+HeaderScan scanHeaderLine(const char* p, const char* end, bool eof, bool spaceDelimits = false);
 
 }  // namespace gb::csv

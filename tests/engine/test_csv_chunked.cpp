@@ -60,15 +60,15 @@ std::string difference(const Outcome& serial, const Outcome& chunked) {
   return difference(*serial.data, *chunked.data);
 }
 
-// Random CSV text. Plain files hold only numbers and missing cells (the chunked path reads them itself); others
-// get one thing the one-thread reader must judge: a text or quoted cell, a blank line, an infinite value, a
-// ragged row, a quoted line break, a decimal comma.
+// Random CSV text, delimited by ',', ';', tabs or single spaces. Plain files hold only numbers and missing cells (the
+// chunked path reads them itself); others get one thing the one-thread reader must judge: a text or quoted cell, a
+// blank line, an infinite value, a ragged row, a quoted line break, a decimal comma.
 class RandomCsv {
  public:
   explicit RandomCsv(unsigned seed) : rng_(seed) {}
 
   std::string make(bool plain) {
-    delimiter_ = ",;\t"[pick(3)];
+    delimiter_ = ",;\t "[pick(4)];  // ' ': R's write.table at its defaults
     lineEnds_ = static_cast<int>(pick(4));
     const std::size_t cols = 1 + pick(5);
     const bool labels = pick(4) == 0;
@@ -107,9 +107,10 @@ class RandomCsv {
     switch (pick(12)) {
       case 0:
         return "NA";
-      case 1:
-        return onlyField ? "NaN" : "";
+      case 1:  // between single spaces an empty cell is an error (two spaces in a row)
+        return onlyField || delimiter_ == ' ' ? "NaN" : "";
       case 2:
+        if (delimiter_ == ' ') return std::to_string(static_cast<long>(pick(2000)) - 1000);
         return " " + std::to_string(static_cast<long>(pick(2000)) - 1000) + " ";
       case 3:
         return "+" + std::to_string(pick(100)) + "e-3";

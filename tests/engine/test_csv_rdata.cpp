@@ -289,13 +289,32 @@ class TestCsvRData : public QObject {
     QVERIFY2(stray.contains(":2:3: too many fields: 3 in this row, 2 in the header"), qPrintable(stray));
   }
 
-  // R's write.table with its default sep = " " is not read; the message says why and what to write instead.
-  void spaceSeparatedIsExplained() {
-    const QString quoted =
-        gbtest::inputErrorOf([&] { gb::readCsv(writeFile("\"mpg\" \"wt\"\n\"Mazda RX4\" 21 2.62\n")); });
-    QVERIFY2(quoted.contains(":1:1: unexpected text after the closing quote") && quoted.contains("write.table"),
-             qPrintable(quoted));
-    const QString bare = gbtest::inputErrorOf([&] { gb::readCsv(writeFile("mpg wt\nMazda 21 2.62\n")); });
+  // R's write.table at its defaults: single spaces between fields, names and text quoted, row names without a name
+  // (the header one field short), NA for a missing value. Read as the same data as write.csv's, as read.table reads
+  // it; with row.names = FALSE too. Two spaces in a row (a table aligned by hand) would shift the cells: an error
+  // naming the cell. Rows that do not split at single spaces as the header does keep the comma and its message.
+  void writeTableDefault() {
+    const gb::Dataset csv = gb::readCsv(writeFile(
+        "\"\",\"mpg\",\"g\"\n\"Mazda RX4\",21,\"a b\"\n\"Mazda RX4 Wag\",NA,NA\n\"Datsun 710\",22.8,\"c\"\n"));
+    const gb::Dataset table = gb::readCsv(
+        writeFile("\"mpg\" \"g\"\n\"Mazda RX4\" 21 \"a b\"\n\"Mazda RX4 Wag\" NA NA\n\"Datsun 710\" 22.8 \"c\"\n"));
+    QCOMPARE(table.names, (std::vector<std::string>{"mpg", "g"}));
+    QCOMPARE(table.rows(), csv.rows());
+    for (std::size_t c = 0; c < 2; ++c)
+      for (std::size_t r = 0; r < 3; ++r)  // NaN (missing) equal to NaN
+        QVERIFY(table.columns[c][r] == csv.columns[c][r] ||
+                (std::isnan(table.columns[c][r]) && std::isnan(csv.columns[c][r])));
+    QCOMPARE(table.levels[1], (std::vector<std::string>{"a b", "c"}));
+    QCOMPARE(table.missingCount(0), std::size_t{1});
+    QVERIFY2(QString::fromStdString(table.rowLabelsNote).contains("one column fewer than the rows hold"),
+             table.rowLabelsNote.c_str());
+    QCOMPARE(table.fileColumn(1), 3L);
+    const gb::Dataset noNames = gb::readCsv(writeFile("\"y\" \"x\"\n1 2\n3 4e-1\n"));
+    QCOMPARE(noNames.columns, (std::vector<std::vector<double>>{{1, 3}, {2, 0.4}}));
+    QVERIFY(noNames.rowLabelsNote.empty());
+    const QString aligned = gbtest::inputErrorOf([&] { gb::readCsv(writeFile("\"y\" \"x\"\n1 2\n3  4\n")); });
+    QVERIFY2(aligned.contains(":3:2: column 2 ('x'): an empty field (two spaces in a row"), qPrintable(aligned));
+    const QString bare = gbtest::inputErrorOf([&] { gb::readCsv(writeFile("mpg wt\nMazda 21 2.62 1\n")); });
     QVERIFY2(bare.contains(":1:1: line 1 is one column name, 'mpg wt'") && bare.contains("sep = \",\""),
              qPrintable(bare));
   }
