@@ -82,7 +82,8 @@ void MainWindow::buildModelActions() {
     if (!path.isEmpty()) openModel(path);
   });
   connect(predictAction_, &QAction::triggered, this, [this] {
-    const QString in = QFileDialog::getOpenFileName(this, tr("Predict: data"), QString(), tr("CSV files (*.csv)"));
+    const QString in = QFileDialog::getOpenFileName(this, tr("Predict: data"), QString(),
+                                                    tr("CSV files (*.csv *.txt);;All files (*)"));
     if (in.isEmpty()) return;
     const QFileInfo info(in);
     const QString suggested = info.absoluteDir().filePath(info.completeBaseName() + ".predictions.csv");
