@@ -91,7 +91,7 @@ std::string CsvParser::headerField(const char*& p, const char* end) {
   std::string text;
   long lineBreaks = 0;
   const long line = line_;
-  if (scanQuoted(s, end, true, true, text, lineBreaks) != QuoteEnd::Closed)
+  if (scanQuoted(s, end, true, true, text, lineBreaks, delimiter_ == ' ') != QuoteEnd::Closed)
     fail(line, c + 1, "unterminated quote in the header's column " + std::to_string(c + 1));
   line_ += lineBreaks;
   const char* const closing = s;

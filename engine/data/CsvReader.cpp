@@ -37,6 +37,10 @@ CsvParser::Row CsvParser::tooManyFields(const char* rowStart, const char* end, b
   bool inQuotes = false;
   const char* s = rowStart;
   for (; s != end && (inQuotes || !isLineBreakByte(*s)); ++s) {
+    if (inQuotes && delimiter_ == ' ' && *s == '\\' && s + 1 != end && s[1] == '"') {  // \" (write.table)
+      ++s;
+      continue;
+    }
     if (*s == '"') inQuotes = !inQuotes;
     fields += !inQuotes && *s == delimiter_;
   }
@@ -59,7 +63,7 @@ CsvParser::Row CsvParser::cellText(const char*& p, const char* end, bool eof, st
     return Row::Done;
   }
   long lineBreaks = 0;
-  switch (scanQuoted(s, end, eof, false, quoted_, lineBreaks)) {
+  switch (scanQuoted(s, end, eof, false, quoted_, lineBreaks, delimiter_ == ' ')) {
     case QuoteEnd::NeedMore:
       return Row::NeedMore;
     case QuoteEnd::Unterminated:

@@ -63,8 +63,8 @@ const char* parseDouble(const char* p, const char* end, double& value) {
 }
 #endif
 
-QuoteEnd scanQuoted(const char*& p, const char* end, bool eof, bool allowLineBreak, std::string& text,
-                    long& lineBreaks) {
+QuoteEnd scanQuoted(const char*& p, const char* end, bool eof, bool allowLineBreak, std::string& text, long& lineBreaks,
+                    bool backslashQuote) {
   const char* s = p + 1;
   text.clear();
   lineBreaks = 0;
@@ -72,6 +72,15 @@ QuoteEnd scanQuoted(const char*& p, const char* end, bool eof, bool allowLineBre
   for (;;) {
     if (s == end) return eof ? QuoteEnd::Unterminated : QuoteEnd::NeedMore;
     const char ch = *s++;
+    if (ch == '\\' && backslashQuote) {
+      if (s == end && !eof) return QuoteEnd::NeedMore;  // could be the first half of \"
+      if (s != end && *s == '"') {
+        text += '"';
+        previous = '"';
+        ++s;
+        continue;
+      }
+    }
     if (ch == '"') {
       if (s == end && !eof) return QuoteEnd::NeedMore;  // could be the first half of ""
       if (s != end && *s == '"') {
@@ -100,6 +109,10 @@ HeaderScan scanHeaderLine(const char* p, const char* end, bool eof, bool spaceDe
   for (const char* s = p; s != end; ++s) {
     const char ch = *s;
     if (inQuotes) {
+      if (ch == '\\' && spaceDelimits && s + 1 != end && s[1] == '"') {  // \" inside quotes (write.table)
+        ++s;
+        continue;
+      }
       if (ch != '"') continue;
       if (s + 1 == end && !eof) return scan;  // "" or a closing quote: the next block tells
       if (s + 1 != end && s[1] == '"')

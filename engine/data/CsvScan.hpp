@@ -44,8 +44,10 @@ enum class QuoteEnd { Closed, NeedMore, Unterminated, LineBreak };
 
 // p is at an opening quote. On Closed, p is past the closing quote and `text` holds the unescaped content
 // ("" stands for one quote). `lineBreaks` counts the line breaks inside ("\r\n" once; only allowed in the header).
-QuoteEnd scanQuoted(const char*& p, const char* end, bool eof, bool allowLineBreak, std::string& text,
-                    long& lineBreaks);
+// backslashQuote: \" stands for one quote too (R's write.table writes it so; read.table reads it so where fields
+// are separated by spaces); any other backslash is kept, as read.table keeps it.
+QuoteEnd scanQuoted(const char*& p, const char* end, bool eof, bool allowLineBreak, std::string& text, long& lineBreaks,
+                    bool backslashQuote = false);
 
 // Where the header line starting at p ends (its line break outside quotes) and how often each candidate
 // delimiter occurs outside quotes. end is null when the buffer ends first.

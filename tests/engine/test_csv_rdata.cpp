@@ -309,6 +309,17 @@ class TestCsvRData : public QObject {
     QVERIFY2(QString::fromStdString(table.rowLabelsNote).contains("one column fewer than the rows hold"),
              table.rowLabelsNote.c_str());
     QCOMPARE(table.fileColumn(1), 3L);
+    // write.table writes a quote inside a text as \" and keeps other backslashes; read.table reads them back so,
+    // across the reader's block edges too (16-byte blocks).
+    const std::string escapes =
+        writeFile("\"y\" \"g\"\n\"1\" 1 \"a\\b\"\n\"2\" 2 \"c\\\"d\"\n\"3\" 3 \"\\\"q\\\" r\"\n");
+    for (std::size_t block : {std::size_t{16}, gb::CsvOptions{}.blockBytes}) {
+      gb::CsvOptions options;
+      options.blockBytes = block;
+      const gb::Dataset d = gb::readCsv(escapes, options);
+      QCOMPARE(d.levels[1], (std::vector<std::string>{"\"q\" r", "a\\b", "c\"d"}));
+      QCOMPARE(levelAt(d, 1, 1), std::string("c\"d"));
+    }
     const gb::Dataset noNames = gb::readCsv(writeFile("\"y\" \"x\"\n1 2\n3 4e-1\n"));
     QCOMPARE(noNames.columns, (std::vector<std::vector<double>>{{1, 3}, {2, 0.4}}));
     QVERIFY(noNames.rowLabelsNote.empty());
