@@ -33,7 +33,7 @@ std::string_view wideEncoding(std::string_view head) {
   }
   // Counted over the first few hundred bytes, so that a header of CJK names (no NUL bytes) is outweighed by
   // the ASCII digits and delimiters after it.
-  const std::size_t n = std::min<std::size_t>(head.size(), 512) / 4 * 4, perPosition = n / 4;
+  const std::size_t n = std::min(head.size(), kEncodingCheckBytes) / 4 * 4, perPosition = n / 4;
   std::size_t zeros[4] = {};
   for (std::size_t i = 0; i < n; ++i) zeros[i % 4] += head[i] == '\0';
   if (zeros[3] == perPosition && zeros[2] * 4 >= perPosition * 3 && zeros[0] < perPosition)

@@ -11,6 +11,10 @@ namespace gb::csv {
 // Length of the UTF-8 byte order mark at the start of head: 3 or 0.
 std::size_t utf8BomLength(std::string_view head);
 
+// How many of a file's first bytes notUtf8Text weighs: give it all of them (or the whole file if shorter), so that
+// its verdict does not depend on how much of the file happens to be read.
+constexpr std::size_t kEncodingCheckBytes = 512;
+
 // Why a file starting with head cannot be read as UTF-8 text ("the file is UTF-16 (little-endian) text; save it
 // as UTF-8"), or empty when it may be. head holds the first bytes of the file (at least 4 unless it is shorter).
 std::string notUtf8Text(std::string_view head);

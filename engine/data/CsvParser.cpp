@@ -13,6 +13,9 @@ namespace gb::csv {
 
 void CsvParser::skipBomAndCheckNotEmpty() {
   refill(in_.data());
+  // The encoding check weighs the first 512 bytes: all of them, whatever the block size, so that the verdict
+  // does not depend on it (16-byte blocks once took a file for UTF-32 that the default blocks read).
+  while (!in_.eof() && in_.end() - in_.data() < static_cast<std::ptrdiff_t>(kEncodingCheckBytes)) refill(in_.data());
   const std::string_view head(p_, static_cast<std::size_t>(in_.end() - p_));
   const std::string notText = notUtf8Text(head);
   if (!notText.empty()) fail(1, 1, notText);

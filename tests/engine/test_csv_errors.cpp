@@ -216,6 +216,21 @@ class TestCsvErrors : public QObject {
     nameRows();
   }
 
+  // The encoding check weighs the first 512 bytes whatever the block size: a first line of ASCII, then NUL bytes
+  // (R's row names column here, dropped) was UTF-32 to 16-byte blocks and text to the default ones (fuzz_csv).
+  void encodingVerdictIgnoresBlockSize() {
+    using namespace Qt::Literals::StringLiterals;
+    const QByteArray content = "x\nn"_ba + QByteArray(52, '\0') + "d \0\0\0\x03 1 , 2 \n3,4\n"_ba;
+    const std::string path = writeFile(content);
+    for (const std::size_t block : {std::size_t{16}, std::size_t{21}, gb::CsvOptions{}.blockBytes}) {
+      QVERIFY2(readError(path, block).isEmpty(),
+               qPrintable(QString("block %1: %2").arg(block).arg(readError(path, block))));
+      gb::CsvOptions options;
+      options.blockBytes = block;
+      QCOMPARE(gb::readCsv(path, options).column("x"), (std::vector<double>{2, 4}));
+    }
+  }
+
   void malformed() {
     QFETCH(QByteArray, content);
     QFETCH(QString, where);
