@@ -61,6 +61,21 @@ void expectRejected(const CliResult& r, const QString& pattern, const Scratch& s
   for (const QString& name : left) QVERIFY2(inputs.contains(name), qPrintable("unexpected file left behind: " + name));
 }
 
+// The hand model as a poisson model in scratch's model.json.
+void writePoissonModel(const Scratch& scratch) {
+  json poisson = handModel();
+  poisson["settings"]["family"] = "poisson";
+  writeFile(scratch.path("model.json"), QByteArray::fromStdString(poisson.dump()));
+}
+
+// `predict` of scratch's model.json on csv (written as new.csv) into pred.csv, with more options.
+CliResult predictOn(const Scratch& scratch, const QByteArray& csv, const QStringList& more) {
+  writeFile(scratch.path("new.csv"), csv);
+  return runGamboost(QStringList{"predict", "--model", scratch.path("model.json"), "--data", scratch.path("new.csv"),
+                                 "--out", scratch.path("pred.csv")} +
+                     more);
+}
+
 }  // namespace
 
 class CliModelInputsTest : public QObject {
@@ -178,14 +193,8 @@ void CliModelInputsTest::predictRejectsOverflow() {
 // the CSV reader takes for text, and a missing cell.
 void CliModelInputsTest::predictNamesBadCells() {
   Scratch scratch;
-  json poisson = handModel();
-  poisson["settings"]["family"] = "poisson";
-  writeFile(scratch.path("model.json"), QByteArray::fromStdString(poisson.dump()));
-  auto predict = [&](const QByteArray& csv, const QString& type) {
-    writeFile(scratch.path("new.csv"), csv);
-    return runGamboost({"predict", "--model", scratch.path("model.json"), "--data", scratch.path("new.csv"), "--out",
-                        scratch.path("pred.csv"), "--type", type});
-  };
+  writePoissonModel(scratch);
+  auto predict = [&](const QByteArray& csv, const QString& type) { return predictOn(scratch, csv, {"--type", type}); };
   // x1 = 3: f = 1.5 + about 100 + 2 x 600, finite, and exp(f) is inf.
   const QByteArray far = "x1,x2\n0.5,0.5\n3,0.5\n";
   const CliResult link = predict(far, "link");
@@ -207,15 +216,9 @@ void CliModelInputsTest::predictNamesBadCells() {
 // --missing fail names the first such row's cell, its column counted in the file (R's row names are column 1).
 void CliModelInputsTest::predictMissingCellsGiveNA() {
   Scratch scratch;
-  json poisson = handModel();
-  poisson["settings"]["family"] = "poisson";
-  writeFile(scratch.path("model.json"), QByteArray::fromStdString(poisson.dump()));
-  auto predict = [&](const QByteArray& csv, const QStringList& more) {
-    writeFile(scratch.path("new.csv"), csv);
-    return runGamboost(QStringList{"predict", "--model", scratch.path("model.json"), "--data", scratch.path("new.csv"),
-                                   "--out", scratch.path("pred.csv")} +
-                       more);
-  };
+  writePoissonModel(scratch);
+  auto predict = [&](const QByteArray& csv, const QStringList& more) { return predictOn(scratch, csv, more); };
+
   const CliResult complete = predict("x1,x2\n0.5,0.5\n0.9,0.1\n", {});
   QVERIFY2(complete.exitCode == 0, qPrintable(complete.describe()));
   const std::vector<double> expected = readColumn(scratch.path("pred.csv"));
