@@ -131,10 +131,17 @@ std::vector<double> levelCodes(const LearnerModel& l, const Dataset& data, int c
   return codes;
 }
 
-// Each learner's column of `data` as predict reads it (a factor's as level codes), checked for presence and text.
-std::vector<std::vector<double>> learnerColumns(const std::vector<LearnerModel>& learners, const Dataset& data,
-                                                std::vector<std::size_t>& columnOf) {
-  std::vector<std::vector<double>> xs;
+// Each learner's column of `data` as predict reads it, checked for presence and text: a numeric column itself (not
+// a copy: predict runs on files as large as fits do), a factor's as level codes in the model's order.
+struct LearnerColumns {
+  std::vector<std::vector<double>> factorCodes;  // reserved up front: x points into it
+  std::vector<const std::vector<double>*> x;     // per learner
+  std::vector<std::size_t> column;               // per learner, its index in data
+};
+
+LearnerColumns learnerColumns(const std::vector<LearnerModel>& learners, const Dataset& data) {
+  LearnerColumns out;
+  out.factorCodes.reserve(learners.size());
   for (const LearnerModel& l : learners) {
     const int c = data.columnIndex(l.name);
     if (c < 0)
@@ -142,10 +149,15 @@ std::vector<std::vector<double>> learnerColumns(const std::vector<LearnerModel>&
           locate(data.source, 1, 0, "no column named " + quotedForMessage(l.name) + " (a learner of the model)"));
     if (l.type != LearnerType::Factor && data.isText(static_cast<std::size_t>(c)))
       throw InputError(textCellAt(data, c, l.name));
-    xs.push_back(l.type == LearnerType::Factor ? levelCodes(l, data, c) : data.columns[static_cast<std::size_t>(c)]);
-    columnOf.push_back(static_cast<std::size_t>(c));
+    if (l.type == LearnerType::Factor) {
+      out.factorCodes.push_back(levelCodes(l, data, c));
+      out.x.push_back(&out.factorCodes.back());
+    } else {
+      out.x.push_back(&data.columns[static_cast<std::size_t>(c)]);
+    }
+    out.column.push_back(static_cast<std::size_t>(c));
   }
-  return xs;
+  return out;
 }
 
 }  // namespace
@@ -163,15 +175,15 @@ Prediction Model::predict(const Dataset& data, MissingPolicy missingPolicy) cons
   const std::size_t n = data.rows();
   Prediction p;
   p.values.assign(n, offset);
-  std::vector<std::size_t> columnOf;
-  const std::vector<std::vector<double>> xs = learnerColumns(learners, data, columnOf);
+  const LearnerColumns columns = learnerColumns(learners, data);
+  const auto& xs = columns.x;
   // Rows with a missing cell (the reader's NA, NaN or empty) in any learner's column are found first: they
   // predict NA whatever the other learners give, so no other cell of theirs can fail the prediction.
   std::vector<char> missing(n, 0);
   for (std::size_t j = 0; j < learners.size(); ++j) {
     std::size_t count = 0;
     for (std::size_t i = 0; i < n; ++i)
-      if (std::isnan(xs[j][i])) {
+      if (std::isnan((*xs[j])[i])) {
         ++count;
         missing[i] = 1;
       }
@@ -181,16 +193,16 @@ Prediction Model::predict(const Dataset& data, MissingPolicy missingPolicy) cons
   if (missingPolicy == MissingPolicy::Fail && first != missing.end()) {  // the first such row's first such cell
     const auto i = static_cast<std::size_t>(first - missing.begin());
     std::size_t j = 0;
-    while (!std::isnan(xs[j][i])) ++j;
-    throw InputError(locate(data.source, static_cast<long>(i) + 2, data.fileColumn(columnOf[j]),
+    while (!std::isnan((*xs[j])[i])) ++j;
+    throw InputError(locate(data.source, static_cast<long>(i) + 2, data.fileColumn(columns.column[j]),
                             quotedForMessage(learners[j].name) +
                                 " is missing (NA, NaN or empty); --missing omit predicts NA for such rows"));
   }
   std::vector<char> extrapolated(n, 0);
   for (std::size_t j = 0; j < learners.size(); ++j) {
     const LearnerModel& l = learners[j];
-    const std::vector<double>& x = xs[j];
-    const long column = data.fileColumn(columnOf[j]);
+    const std::vector<double>& x = *xs[j];
+    const long column = data.fileColumn(columns.column[j]);
     const SplineBasis basis = l.basis(settings.spline);
     const auto k = static_cast<long>(l.coefficients.size());
     for (std::size_t i = 0; i < n; ++i) {
