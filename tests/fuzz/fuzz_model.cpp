@@ -5,7 +5,9 @@
 // of a model that loaded:
 //   - it re-serialises (toJson().dump()), the text reloads, and the reloaded model serialises to the same text;
 //   - predict() on a small table with a column per learner (each learner's lo, midpoint and hi, values just
-//     outside, far outside, and 0) gives one value per row and at most that many extrapolated rows.
+//     outside, far outside, and 0) gives one value per row and at most that many extrapolated rows; the last row
+//     (NA in the first column, 0 elsewhere) is predicted NA, every other row a finite number, and
+//     --missing fail refuses the table.
 #include <cmath>
 #include <limits>
 
@@ -25,6 +27,7 @@ gb::Dataset predictionTable(const gb::Model& m) {
     for (double v : {std::nextafter(l.lo, -inf), std::nextafter(l.hi, inf)}) x.push_back(std::isfinite(v) ? v : 0.0);
     for (double& v : x)
       if (!std::isfinite(v)) v = 0.0;  // lo + (hi - lo) / 2 overflows for the widest ranges
+    x.push_back(d.columns.empty() ? std::numeric_limits<double>::quiet_NaN() : 0.0);  // the missing row
     d.names.push_back(l.name);
     d.columns.push_back(std::move(x));
   }
@@ -72,6 +75,17 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const gb::Prediction p = model.predict(table);
     GBFUZZ_CHECK(p.values.size() == table.rows(), "predict gave a wrong number of values");
     GBFUZZ_CHECK(p.extrapolatedRows <= table.rows(), "more extrapolated rows than rows");
+    GBFUZZ_CHECK(p.missingRows == 1 && std::isnan(p.values.back()), "the row with a missing cell is not NA");
+    for (std::size_t i = 0; i + 1 < p.values.size(); ++i)
+      GBFUZZ_CHECK(std::isfinite(p.values[i]), "a prediction that is not a finite number");
+    bool refused = false;
+    try {
+      model.predict(table, gb::MissingPolicy::Fail);
+    } catch (const gb::InputError& e) {
+      gbfuzz::checkMessage(e.what(), "fuzz-table:");
+      refused = true;
+    }
+    GBFUZZ_CHECK(refused, "--missing fail predicted a row with a missing cell");
   } catch (const gb::InputError& e) {
     gbfuzz::checkMessage(e.what(), "fuzz-table:");
   }
