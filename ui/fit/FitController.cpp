@@ -171,8 +171,11 @@ void FitController::announceFinish() {
   for (std::size_t j = 0; j < times.size(); ++j)
     if (times[j] > 0) order.push_back(j);
   std::stable_sort(order.begin(), order.end(), [&times](std::size_t a, std::size_t b) { return times[a] > times[b]; });
+  constexpr std::size_t kNamed = 12;  // the most chosen; the Selection tab shows them all
   QStringList chosen;
-  for (std::size_t j : order) chosen << tr("%1 %2").arg(qs(session_->booster->learners()[j].name)).arg(times[j]);
+  for (std::size_t i = 0; i < std::min(order.size(), kNamed); ++i)
+    chosen << tr("%1 %2").arg(qs(session_->booster->learners()[order[i]].name)).arg(times[order[i]]);
+  if (order.size() > kNamed) chosen << tr("%1 more").arg(order.size() - kNamed);
   messages_->info(tr("Fit finished: %1 iterations; training risk %2 at the offset, %3 at the end; %4 of %5 learners "
                      "chosen (times): %6")
                       .arg(path.learner.size())
