@@ -94,7 +94,6 @@ Dataset datasetOf(const std::string& path, CsvParser::Layout& layout, std::vecto
   if (layout.rowLabels) {
     data.names.erase(data.names.begin());
     data.rowLabelsNote = rowLabelsNote(layout.shortHeader);
-    data.leadingColumns = 1;
   }
   data.columns = std::move(columns);
   data.kinds.assign(data.columns.size(), ColumnKind::Numeric);

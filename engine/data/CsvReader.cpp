@@ -311,7 +311,6 @@ void CsvParser::dropRowLabels(Dataset& data) const {
   data.kinds.erase(data.kinds.begin());
   data.levels.erase(data.levels.begin());
   data.rowLabelsNote = rowLabelsNote(shortHeader_);
-  data.leadingColumns = 1;
 }
 
 void CsvParser::enterRange() {

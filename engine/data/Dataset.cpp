@@ -54,7 +54,6 @@ CompleteCases completeCases(const Dataset& data, const std::vector<std::string>&
   out.data.kinds = data.kinds;
   out.data.levels = data.levels;
   out.data.rowLabelsNote = data.rowLabelsNote;
-  out.data.leadingColumns = data.leadingColumns;
   out.data.columns.resize(data.cols());
   for (std::size_t c = 0; c < data.cols(); ++c) {
     auto& column = out.data.columns[c];

@@ -17,16 +17,16 @@ struct Dataset {
   std::vector<ColumnKind> kinds;             // one per column; empty means every column is Numeric
   // Per column: for Text, the levels sorted by byte order (R's factor() in the C locale), unique; else empty.
   std::vector<std::vector<std::string>> levels;
-  std::string rowLabelsNote;       // "" or why a column was taken as row labels and dropped (R's write.csv row names)
-  std::size_t leadingColumns = 0;  // columns of the file before this table's first: 1 where row labels were dropped
+  std::string rowLabelsNote;  // "" or why a column was taken as row labels and dropped (R's write.csv row names)
   // Rows of the input before this table's first row: 0 for a whole file; where a process's part of a file read by
   // several starts (data/CsvPart.hpp). Error messages name input rows (and lines) counting from the file's first.
   std::size_t firstRow = 0;
 
   std::size_t rows() const { return columns.empty() ? 0 : columns.front().size(); }
   std::size_t cols() const { return columns.size(); }
-  // The 1-based column of the file that holds column c, for messages that name a cell.
-  long fileColumn(std::size_t c) const { return static_cast<long>(c + leadingColumns) + 1; }
+  // The 1-based column of the file that holds column c, for messages that name a cell: one further on where R's
+  // row names (the file's column 1) were dropped.
+  long fileColumn(std::size_t c) const { return static_cast<long>(c) + (rowLabelsNote.empty() ? 1 : 2); }
   // Index of the named column, or -1.
   int columnIndex(const std::string& name) const;
   const std::vector<double>& column(const std::string& name) const;  // throws InputError naming the column

@@ -70,7 +70,7 @@ class TestCrossValidation : public QObject {
     t.columns = {{1, 0, 2}, {0, 1.5, 1}};
     QCOMPARE(gbtest::inputErrorOf([&] { foldsFromTable(t, 3); }),
              QString("w.csv:3:2: fold 'b': fold weights must be non-negative integers"));
-    t.leadingColumns = 1;  // R's write.csv wrote row names in column 1: fold b is the file's column 3
+    t.rowLabelsNote = "row names";  // R's write.csv wrote row names in column 1: fold b is the file's column 3
     QCOMPARE(gbtest::inputErrorOf([&] { foldsFromTable(t, 3); }),
              QString("w.csv:3:3: fold 'b': fold weights must be non-negative integers"));
     t.columns[1][1] = 1;
