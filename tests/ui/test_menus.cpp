@@ -4,12 +4,16 @@
 #include <QFile>
 #include <QMenu>
 #include <QRegularExpression>
+#include <QGroupBox>
 #include <QSignalSpy>
+#include <QToolButton>
 #include <QtTest>
 
+#include "common/MessageSink.hpp"
 #include "common/WindowWords.hpp"
 #include "data/DataPanel.hpp"
 #include "model/ModelPanel.hpp"
+#include "settings/ModelSettings.hpp"
 #include "plots/RiskPlot.hpp"
 #include "support/StudioFixture.hpp"
 
@@ -139,6 +143,41 @@ class MenusTest : public QObject {
     MainWindow after(o);
     after.useDevices(devices);
     QVERIFY(after.modelPanel()->compute().backend == gb::BackendKind::Cpu);
+  }
+
+  // The demo's mstop 1000 is for the paper's data; a first start that opens a CSV of the user's own gives it
+  // mboost's 100 and says so. A mstop the user chose stays, and so does the one the window set, on the next file.
+  void theDemosMstopIsNotForTheUsersData() {
+    auto w = gbtest::emptyWindow("demo-mstop");
+    QStringList infos;
+    connect(w->messages(), &MessageSink::posted, this,
+            [&](Severity, const QString& text, const QString&) { infos << text; });
+    QCOMPARE(w->modelPanel()->settings().mstop, 1000);
+    QVERIFY(w->dataPanel()->generateNow());  // generated data keeps the demo's mstop
+    QCOMPARE(w->modelPanel()->settings().mstop, 1000);
+    DataPanel* data = w->dataPanel();
+    QVERIFY(data->generatorBox()->title().endsWith("(in use)") && !data->fileBox()->title().endsWith("(in use)"));
+    QVERIFY(data->generatorSettingsToggle()->isChecked());
+    QVERIFY(data->memoryEstimateLabel()->isVisibleTo(data));
+    const QByteArray table = "y,a,b\n1,2,3\n2,3,1\n3,1,2\n4,5,6\n5,4,4\n";
+    QVERIFY(gbtest::openCsvText(*w, "own.csv", table));
+    QCOMPARE(w->modelPanel()->settings().mstop, gb::ModelSettings{}.mstop);
+    QCOMPARE(w->fitProgress()->maximum(), gb::ModelSettings{}.mstop);
+    QVERIFY2(infos.filter("mstop 100 (mboost's default)").size() == 1, qPrintable(infos.join("|")));
+    // The Data tab says the file is in use, and the generator's settings fold away (its Generate button stays).
+    QVERIFY(data->fileBox()->title().endsWith("(in use)") && !data->generatorBox()->title().endsWith("(in use)"));
+    QVERIFY(!data->memoryEstimateLabel()->isVisibleTo(data));
+    QVERIFY(data->generateButton()->isVisibleTo(data));
+    data->generatorSettingsToggle()->click();
+    QVERIFY(data->memoryEstimateLabel()->isVisibleTo(data));
+    w->modelPanel()->mstopBox()->setValue(1000);  // the user's own 1000 stays on the next file
+    QVERIFY(gbtest::openCsvText(*w, "own2.csv", table));
+    QCOMPARE(w->modelPanel()->settings().mstop, 1000);
+
+    auto chosen = gbtest::emptyWindow("demo-mstop-chosen");  // chosen before the first file: kept
+    chosen->modelPanel()->mstopBox()->setValue(250);
+    QVERIFY(gbtest::openCsvText(*chosen, "own3.csv", table));
+    QCOMPARE(chosen->modelPanel()->settings().mstop, 250);
   }
 
   void aRestartReopensTheLastDataFile() {

@@ -13,6 +13,7 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QTableWidget>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <cmath>
 
@@ -80,11 +81,30 @@ DataPanel::DataPanel(MessageSink* sink, QWidget* parent) : QWidget(parent), sink
   });
   for (QSpinBox* s : {rows_, covariates_}) connect(s, &QSpinBox::valueChanged, this, &DataPanel::updateEstimate);
   updateEstimate();
+  showSourceInUse();
 }
 
 QGroupBox* DataPanel::buildGeneratorBox() {
-  auto* gen = new QGroupBox(tr("Paper's simulated data"));
-  auto* form = new QFormLayout(gen);
+  auto* gen = new QGroupBox;
+  genBox_ = gen;
+  auto* outer = new QVBoxLayout(gen);
+  genToggle_ = new QToolButton;
+  genToggle_->setText(tr("Settings"));
+  genToggle_->setCheckable(true);
+  genToggle_->setChecked(true);
+  genToggle_->setArrowType(Qt::DownArrow);
+  genToggle_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+  genToggle_->setAutoRaise(true);
+  genToggle_->setToolTip(tr("Show or hide the generator's settings (hidden while a CSV file holds the data)"));
+  outer->addWidget(genToggle_);
+  genSettings_ = new QWidget;
+  auto* form = new QFormLayout(genSettings_);
+  form->setContentsMargins(0, 0, 0, 0);
+  outer->addWidget(genSettings_);
+  connect(genToggle_, &QToolButton::toggled, this, [this](bool shown) {
+    genSettings_->setVisible(shown);
+    genToggle_->setArrowType(shown ? Qt::DownArrow : Qt::RightArrow);
+  });
   rows_ = spin(10, 50'000'000, 5000, tr("Rows n (the paper: 1e3 to 1e6)"));
   covariates_ = spin(1, 10000, 100, tr("Covariates p, each x ~ U(0, 1)"));
   informative_ = spin(0, 10000, 20, tr("How many covariates carry 10 sin(2 pi x); chosen by the seed"));
@@ -104,6 +124,8 @@ QGroupBox* DataPanel::buildGeneratorBox() {
   estimate_->setWordWrap(true);
   estimate_->setToolTip(tr("Memory the generated table will take, against what this machine has free now"));
   form->addRow(estimate_);
+  auto* actions = new QFormLayout;
+  outer->addLayout(actions);
   generate_ = new QPushButton(tr("Generate"));
   generate_->setToolTip(tr("Generate the paper's data with these settings (replaces the current data)"));
   cancelGenerate_ = new QPushButton(tr("Cancel"));
@@ -112,17 +134,18 @@ QGroupBox* DataPanel::buildGeneratorBox() {
   auto* buttons = new QHBoxLayout;
   buttons->addWidget(generate_);
   buttons->addWidget(cancelGenerate_);
-  form->addRow(buttons);
+  actions->addRow(buttons);
   genProgress_ = new QProgressBar;
   genProgress_->setRange(0, 1000);
   genProgress_->setValue(0);
   genProgress_->setToolTip(tr("Progress of Generate"));
-  form->addRow(genProgress_);
+  actions->addRow(genProgress_);
   return gen;
 }
 
 QGroupBox* DataPanel::buildFileBox() {
-  auto* fileBox = new QGroupBox(tr("CSV file"));
+  auto* fileBox = new QGroupBox;
+  fileBox_ = fileBox;
   auto* fileLayout = new QVBoxLayout(fileBox);
   auto* buttons = new QHBoxLayout;
   open_ = new QPushButton(tr("Open CSV..."));
@@ -300,10 +323,11 @@ bool DataPanel::openCsv(const QString& path) {
       DataSourceSpec source;
       source.kind = DataSourceSpec::Kind::Csv;
       source.path = path;
+      const gb::Dataset& read = **result;  // said before install, whose listeners may add their own notes
+      sink_->info(tr("Read %1: %2 rows, %3 columns").arg(path).arg(read.rows()).arg(read.cols()) +
+                  (read.rowLabelsNote.empty() ? QString() : "; " + qs(read.rowLabelsNote)));
       adoptCsvTruth(*truth, *truthProblem);
       install(std::move(*result), source, *missing);
-      sink_->info(tr("Read %1: %2 rows, %3 columns").arg(path).arg(data_->rows()).arg(data_->cols()) +
-                  (data_->rowLabelsNote.empty() ? QString() : "; " + qs(data_->rowLabelsNote)));
       if (gb::csv::headerIsNumbers(data_->names))
         sink_->warning(tr("%1: line 1 holds only numbers, so its values became the column names and the first data "
                           "row is missing. Is the header row missing? R's write.csv writes one.")
@@ -380,7 +404,16 @@ void DataPanel::install(std::shared_ptr<const gb::Dataset> data, const DataSourc
   sourceLabel_->setToolTip(sourceLabel_->text());
   fillPreview();
   roles_->setColumns(*data_, missing);
+  showSourceInUse();
   emit dataChanged();
+}
+
+void DataPanel::showSourceInUse() {
+  const bool paper = data_ && source_.kind == DataSourceSpec::Kind::Paper;
+  const bool file = data_ && source_.kind == DataSourceSpec::Kind::Csv;
+  genBox_->setTitle(paper ? tr("Paper's simulated data (in use)") : tr("Paper's simulated data"));
+  fileBox_->setTitle(file ? tr("CSV file (in use)") : tr("CSV file"));
+  if (paper || file) genToggle_->setChecked(paper);
 }
 
 void DataPanel::adoptCsvTruth(std::shared_ptr<const gb::TrueEffects> truth, const QString& problem) {

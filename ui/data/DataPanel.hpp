@@ -11,6 +11,7 @@
 class QDoubleSpinBox;
 class QGroupBox;
 class QLabel;
+class QToolButton;
 class QProgressBar;
 class QPushButton;
 class QSpinBox;
@@ -60,6 +61,9 @@ class DataPanel : public QWidget {
   QLabel* memoryEstimateLabel() const { return estimate_; }
   QPushButton* openButton() const { return open_; }
   QTableWidget* previewTable() const { return preview_; }
+  QGroupBox* generatorBox() const { return genBox_; }
+  QGroupBox* fileBox() const { return fileBox_; }
+  QToolButton* generatorSettingsToggle() const { return genToggle_; }
   ColumnRolesTable* rolesTable() const { return roles_; }
 
  signals:
@@ -90,6 +94,8 @@ class DataPanel : public QWidget {
   void install(std::shared_ptr<const gb::Dataset> data, const DataSourceSpec& source,
                const std::vector<std::size_t>& missing);
   void fillPreview();
+  // The two sources' titles say which one holds the data; the generator's settings fold away while a file does.
+  void showSourceInUse();
   // Takes a CSV's truth file as read on the worker (or why it was not usable) and says so in the log.
   void adoptCsvTruth(std::shared_ptr<const gb::TrueEffects> truth, const QString& problem);
 
@@ -106,6 +112,10 @@ class DataPanel : public QWidget {
   QProgressBar* progress_;
   QProgressBar* genProgress_;
   QLabel* estimate_;
+  QGroupBox* genBox_;
+  QGroupBox* fileBox_;
+  QToolButton* genToggle_;
+  QWidget* genSettings_;
   Job job_ = Job::None;
   QLabel* sourceLabel_;
   QTableWidget* preview_;

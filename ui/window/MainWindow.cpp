@@ -55,9 +55,11 @@ QScrollArea* scrolling(QWidget* content) {
 
 // The first start is the run command's demo (scripts/run.sh): the paper's data with n = 10000 and seed 1, mboost's
 // learners and step length (nu 0.1) with mstop 1000, on the default OpenCL device (else the CPU backend).
+constexpr int kDemoMstop = 1000;
+
 gb::ModelSettings firstStartSettings() {
   gb::ModelSettings s = gb::ModelSettings::mboostPreset();
-  s.mstop = 1000;
+  s.mstop = kDemoMstop;
   return s;
 }
 
@@ -107,6 +109,7 @@ MainWindow::MainWindow(const StudioOptions& options, QWidget* parent)
   connect(modelPanel_, &ModelPanel::settingsChanged, this, &MainWindow::syncSettings);
   connect(tabs_, &QTabWidget::currentChanged, this, [this](int i) { refreshView(tabs_->widget(i)); });
   restoreState(options);
+  connect(modelPanel_->mstopBox(), &QSpinBox::valueChanged, this, [this] { demoMstop_ = false; });
   new WheelGuard(leftPanel_);
   onStateChanged(FitState::Idle);
   if (options.listDevices) startDeviceQuery();
@@ -254,8 +257,25 @@ void MainWindow::onDataChanged() {
     controller_->reset();
     clearFitViews();
   }
+  leaveDemoMstop();
   syncSettings();
   if (!cv_->isRunning()) cv_->clear();
+}
+
+// The demo's mstop 1000 suits the paper's data (20 informative learners, n = 10000; its cross-validation chooses
+// about 1000). On a CSV of the user's own it would overfit (airquality chose Day 580 times), so a first start that
+// has not touched mstop gives such data mboost's default instead, once, and says so.
+void MainWindow::leaveDemoMstop() {
+  if (!demoMstop_ || dataPanel_->source().kind != DataSourceSpec::Kind::Csv) return;
+  const int mboostDefault = gb::ModelSettings{}.mstop;
+  if (modelPanel_->mstopBox()->value() == kDemoMstop) {
+    modelPanel_->mstopBox()->setValue(mboostDefault);
+    sink_.info(tr("mstop %1 (mboost's default) for this data; the first start's %2 was for the demo's data. The "
+                  "Cross-validation tab chooses mstop from the data.")
+                   .arg(mboostDefault)
+                   .arg(kDemoMstop));
+  }
+  demoMstop_ = false;
 }
 
 void MainWindow::clearFitViews() {
@@ -400,6 +420,7 @@ void MainWindow::restoreState(const StudioOptions& options) {
   modelPanel_->setSettings(firstStartSettings());
   dataPanel_->setGeneratorSpec(demoDataSpec());
   firstStart_ = !options.restoreSettings || !store_.hasSavedSettings();
+  demoMstop_ = firstStart_;
   if (!options.restoreSettings) return;
   if (auto s = store_.modelSettings()) modelPanel_->setSettings(*s);
   if (auto c = store_.computeSettings()) modelPanel_->setCompute(*c);

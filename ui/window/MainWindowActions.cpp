@@ -303,6 +303,7 @@ bool MainWindow::openSession(const QString& path) {
     // Whatever the session brings, the fit on show is not its fit: idle, "not fitted", no Resume.
     controller_->reset();
     clearFitViews();
+    demoMstop_ = false;  // the session's mstop is the user's
     modelPanel_->setSettings(s.settings);
     modelPanel_->setCompute(s.compute);
     sessionModelPath_ = s.modelPath;

@@ -203,6 +203,7 @@ bool MainWindow::installOpenedModel(const QString& path, OpenedModel& opened,
   }
   // The panels show what the model was fitted with (so that Fit refits the same model), then the views draw it.
   const gb::ModelSettings settings = settingsOfModel(model);
+  demoMstop_ = false;  // the model's mstop is the user's
   modelPanel_->setSettings(settings);
   dataPanel_->setRoles(rolesOf(settings, *data));
   syncSettings();
