@@ -2,9 +2,9 @@
 // first start: the run command's demo data and settings; a restart reopens the last data file.
 #include <QDockWidget>
 #include <QFile>
+#include <QGroupBox>
 #include <QMenu>
 #include <QRegularExpression>
-#include <QGroupBox>
 #include <QSignalSpy>
 #include <QToolButton>
 #include <QtTest>
@@ -13,8 +13,8 @@
 #include "common/WindowWords.hpp"
 #include "data/DataPanel.hpp"
 #include "model/ModelPanel.hpp"
-#include "settings/ModelSettings.hpp"
 #include "plots/RiskPlot.hpp"
+#include "settings/ModelSettings.hpp"
 #include "support/StudioFixture.hpp"
 
 using namespace gbui;

@@ -237,7 +237,7 @@ class MainWindow : public QMainWindow {
   bool firstStart_ = false;  // no saved settings: the demo's data, settings and device
   // The first start's mstop 1000 (the demo's) is still untouched: data of the user's own gets mboost's 100.
   bool demoMstop_ = false;
-  int raceIteration_ = -1;   // the iteration the Learner race tab shows (-1: none)
+  int raceIteration_ = -1;  // the iteration the Learner race tab shows (-1: none)
   WorkerThread* deviceQuery_ = nullptr;
   std::optional<ColumnRoles> pendingRoles_;                  // applied once a session's CSV has been read
   std::optional<std::pair<CvState, gb::Family>> pendingCv_;  // likewise (new data clears the Cross-validation tab)
