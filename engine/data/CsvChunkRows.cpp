@@ -21,8 +21,29 @@ class ChunkCells {
  public:
   explicit ChunkCells(const ChunkFormat& format) : delimiter_(format.delimiter) {}
 
-  bool isSpace(char ch) const { return (ch == ' ' && delimiter_ != ' ') || (ch == '\t' && delimiter_ != '\t'); }
-  bool isCellEnd(const char* p, const char* end) const { return p == end || *p == delimiter_ || isLineBreakByte(*p); }
+  // Delimiter ' ': a run of spaces and tabs is one delimiter (read.table's sep = ""), as in CsvParser.
+  bool blankDelimits() const { return delimiter_ == ' '; }
+  bool isSpace(char ch) const { return !blankDelimits() && (ch == ' ' || (ch == '\t' && delimiter_ != '\t')); }
+  bool isDelimiterByte(char ch) const { return ch == delimiter_ || (blankDelimits() && ch == '\t'); }
+  bool isCellEnd(const char* p, const char* end) const {
+    return p == end || isDelimiterByte(*p) || isLineBreakByte(*p);
+  }
+  const char* skipBlanks(const char* p, const char* end) const {
+    if (blankDelimits())
+      while (p != end && isBlankByte(*p)) ++p;
+    return p;
+  }
+  // Past the delimiter after a cell to the next cell (which may be empty, unless blanks delimit); false at the
+  // line's end or anything else.
+  bool nextField(const char*& p, const char* end) const {
+    if (p == end || !isDelimiterByte(*p)) return false;
+    if (!blankDelimits()) {
+      ++p;
+      return true;
+    }
+    p = skipBlanks(p, end);
+    return p != end && !isLineBreakByte(*p);
+  }
   const char* skipSpaces(const char* p, const char* end) const {
     while (p != end && isSpace(*p)) ++p;
     return p;
@@ -55,7 +76,7 @@ class ChunkCells {
     const char* t = e;
     while (t != s && isSpace(t[-1])) --t;
     if (!isMissingText(std::string_view(s, static_cast<std::size_t>(t - s)))) return false;
-    if (t == s && delimiter_ == ' ') return false;  // an empty field between spaces: CsvParser says why
+    if (t == s && blankDelimits()) return false;  // cannot happen between runs of blanks: CsvParser judges
     value = kMissingValue;
     p = e;
     return true;
@@ -66,7 +87,7 @@ class ChunkCells {
     const char* s = skipSpaces(p, end);
     if (s == end || *s != '"') {
       while (!isCellEnd(s, end)) ++s;
-      if (s == p && delimiter_ == ' ') return false;  // an empty field between spaces: CsvParser says why
+      if (s == p && blankDelimits()) return false;  // cannot happen between runs of blanks: CsvParser judges
       p = s;
       return true;
     }
@@ -102,19 +123,17 @@ bool parseChunkRows(const char* p, const char* end, const ChunkFormat& format, d
                     std::size_t rows) {
   const ChunkCells cells(format);
   const std::size_t first = format.rowLabels ? 1 : 0;
-  const char delimiter = format.delimiter;
   std::size_t row = 0;
   for (; p != end; ++row) {
     const char* const rowStart = p;
-    if (row == rows || isLineBreakByte(*p)) return false;  // a blank line: fine at the end of the file only
+    p = cells.skipBlanks(p, end);
+    if (row == rows || p == end || isLineBreakByte(*p)) return false;  // a blank line: fine at the end of the file only
     if (format.rowLabels && !cells.label(p, end)) return false;
     for (std::size_t c = first; c < format.fields; ++c) {
-      if (c > 0) {
-        if (p == end || *p != delimiter) return false;
-        ++p;
-      }
+      if (c > 0 && !cells.nextField(p, end)) return false;
       if (!cells.number(p, end, columns[c - first][row])) return false;
     }
+    p = cells.skipBlanks(p, end);
     const int lineBreak = lineBreakAt(p, end, true);
     if (lineBreak == 0 && p != end) return false;
     p += lineBreak;

@@ -58,23 +58,29 @@ HeaderScan CsvParser::readHeaderLine() {
   }
 }
 
-// R's write.table writes single spaces between fields by default (names and text quoted). A header line with no
-// comma, semicolon or tab but spaces outside quotes is read so where the first row has as many fields, or one
-// more (the row names write.table writes without a name). 1: space-separated; 0: not; -1: the first row is not
-// all in the buffer.
-int CsvParser::spaceSeparated(const HeaderScan& header) const {
+// R's write.table writes single spaces between fields by default (names and text quoted), and tables aligned by
+// hand (or printed by R) line their columns up with runs of spaces. A header line with no comma, semicolon or tab
+// but spaces between fields outside quotes is read as read.table's sep = "" reads it, where the first row has as
+// many fields, or one more (the row names write.table writes without a name). 1: space-separated; 0: not; -1: the
+// first row is not all in the buffer.
+int CsvParser::spaceSeparated(const HeaderScan& header) {
   const HeaderScan names = scanHeaderLine(p_, header.end, true, true);
   if (names.spaces == 0) return 0;
   if (header.breakLength == 0) return 1;  // a header line alone
   const HeaderScan first = scanHeaderLine(header.end + header.breakLength, in_.end(), in_.eof(), true);
   if (first.end == nullptr) return in_.eof() || static_cast<std::size_t>(in_.end() - p_) > kMaxHeaderBytes ? 1 : -1;
-  return first.spaces == names.spaces || first.spaces == names.spaces + 1 ? 1 : 0;
+  if (first.spaces == names.spaces || first.spaces == names.spaces + 1) return 1;
+  spaceSplit_ = "; split at spaces, it holds " + std::to_string(names.spaces + 1) + " names and line 2 holds " +
+                std::to_string(first.spaces + 1) +
+                " fields: a row name or text with spaces in it must be quoted, as write.table quotes it (or write "
+                "the file with write.csv)";
+  return 0;
 }
 
 namespace {
 const char* const kSpaceSeparated =
-    " (names separated by spaces? fields are separated by commas, semicolons, tabs or single spaces as R's "
-    "write.table writes them, with as many fields in each row: write.csv, or write.table with sep = \",\")";
+    " (names separated by spaces? fields are separated by commas, semicolons, tabs or spaces, with as many fields "
+    "in each row as in the header, or one more for R's row names: write.csv, or write.table with sep = \",\")";
 }  // namespace
 
 // One header field at p (the whole line is buffered); leaves p on the delimiter or line end.
@@ -84,11 +90,13 @@ std::string CsvParser::headerField(const char*& p, const char* end) {
   while (s != end && isSpace(*s)) ++s;
   if (s == end || *s != '"') {
     const char* e = s;
-    while (e != end && *e != delimiter_) ++e;  // end is the line break
+    while (e != end && !isDelimiterByte(*e)) ++e;  // end is the line break
     p = e;
     const std::string_view name = trim(s, e);
     if (c == 0 && e == end && name.find(' ') != std::string_view::npos)  // one unquoted name with spaces in it
-      fail(line_, 1, "line 1 is one column name, " + quotedForMessage(name) + kSpaceSeparated);
+      fail(line_, 1,
+           "line 1 is one column name, " + quotedForMessage(name) +
+               (spaceSplit_.empty() ? kSpaceSeparated : spaceSplit_));
     return std::string(name);
   }
   std::string text;
@@ -99,7 +107,7 @@ std::string CsvParser::headerField(const char*& p, const char* end) {
   line_ += lineBreaks;
   const char* const closing = s;
   while (s != end && isSpace(*s)) ++s;
-  if (s != end && *s != delimiter_)
+  if (s != end && !isDelimiterByte(*s))
     fail(line_, c + 1,
          "unexpected text after the closing quote of the header's column " + std::to_string(c + 1) +
              (s != closing && std::find(s, end, delimiter_) == end ? kSpaceSeparated : ""));
@@ -112,14 +120,10 @@ void CsvParser::readHeader() {
     throw InputError(optionMessage("--delimiter", "cannot be a quote or a line break"));
   const HeaderScan scan = readHeaderLine();
   const char* const end = scan.end;
-  const char* p = p_;
+  const char* p = skipBlanks(p_, end);
   for (;;) {
     names_.push_back(headerField(p, end));
-    if (p != end && *p == delimiter_) {
-      ++p;
-      continue;
-    }
-    break;
+    if (nextField(p, end, true) != Row::Done) break;
   }
   maxRowBytes_ = std::max(kMaxHeaderBytes, kRowPerHeaderBytes * static_cast<std::size_t>(end - p_));
   lastBreakWasLoneCr_ = scan.breakLength == 1 && *end == '\r';
@@ -143,8 +147,9 @@ bool CsvParser::firstRowHasOneFieldMore() {
                               : delimiter_ == ' ' ? scan.spaces
                                                   : scan.tabs;
       const char* last = scan.end;
-      while (last != p_ && ((last[-1] == ' ' && delimiter_ != ' ') || last[-1] == '\r')) --last;
-      return delimiters == static_cast<long>(names_.size()) && last != p_ && last[-1] != delimiter_;
+      while (last != p_ && (last[-1] == ' ' || (blankDelimits() && last[-1] == '\t') || last[-1] == '\r')) --last;
+      return delimiters == static_cast<long>(names_.size()) && last != p_ &&
+             (blankDelimits() || last[-1] != delimiter_);
     }
     if (in_.eof() || static_cast<std::size_t>(in_.end() - p_) > maxRowBytes_) return false;
     refill(p_);

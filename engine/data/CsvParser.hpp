@@ -107,7 +107,7 @@ class CsvParser {
   void skipBomAndCheckNotEmpty();
   void readHeader();
   HeaderScan readHeaderLine();
-  int spaceSeparated(const HeaderScan& header) const;
+  int spaceSeparated(const HeaderScan& header);
   std::string headerField(const char*& p, const char* end);
   void checkNames();
   bool firstRowHasOneFieldMore();
@@ -131,7 +131,19 @@ class CsvParser {
   void checkDecimalCommas() const;
   const char* fieldEnd(const char* p, const char* end) const;
   Row tooManyFields(const char* rowStart, const char* end, bool eof) const;
-  bool isSpace(char ch) const { return (ch == ' ' && delimiter_ != ' ') || (ch == '\t' && delimiter_ != '\t'); }
+  // Fields separated by spaces (delimiter ' ') are read as read.table's sep = "" reads them: a run of spaces and tabs
+  // is one delimiter, blanks at either end of a line are none. Elsewhere spaces and tabs around a cell are trimmed.
+  bool blankDelimits() const { return delimiter_ == ' '; }
+  bool isSpace(char ch) const { return !blankDelimits() && (ch == ' ' || (ch == '\t' && delimiter_ != '\t')); }
+  bool isDelimiterByte(char ch) const { return ch == delimiter_ || (blankDelimits() && ch == '\t'); }
+  const char* skipBlanks(const char* p, const char* end) const {
+    if (blankDelimits())
+      while (p != end && isBlankByte(*p)) ++p;
+    return p;
+  }
+  // At the end of a cell: past the delimiter to the next cell (Done), at the line's end (End, p past trailing
+  // blanks), or NeedMore where blanks reach the buffer's end.
+  Row nextField(const char*& p, const char* end, bool eof) const;
   std::string_view trim(const char* b, const char* e) const;
   std::string_view trim(std::string_view text) const { return trim(text.data(), text.data() + text.size()); }
 
@@ -153,6 +165,7 @@ class CsvParser {
   // "\r\r\n" line ends (a CRLF file converted to CRLF again) read as a line and a blank one: say so.
   bool lastBreakWasLoneCr_ = false, firstBlankAfterCr_ = false;
   char delimiter_ = ',';
+  std::string spaceSplit_;  // why a header with spaces between names was not taken as space-separated
   std::vector<std::string> names_;
   bool rowLabels_ = false;    // column 1 has no name: R's row names, read and dropped
   bool shortHeader_ = false;  // ... because the header named one column fewer than the first row held

@@ -28,11 +28,30 @@ std::string_view CsvParser::trim(const char* b, const char* e) const {
 
 // End of the unquoted field starting at p: the next delimiter, line break or the buffer's end.
 const char* CsvParser::fieldEnd(const char* p, const char* end) const {
-  while (p != end && *p != delimiter_ && !isLineBreakByte(*p)) ++p;
+  while (p != end && !isDelimiterByte(*p) && !isLineBreakByte(*p)) ++p;
   return p;
 }
 
+CsvParser::Row CsvParser::nextField(const char*& p, const char* end, bool eof) const {
+  if (!blankDelimits()) {
+    if (p == end || *p != delimiter_) return Row::End;
+    ++p;
+    return Row::Done;
+  }
+  const char* const s = skipBlanks(p, end);
+  if (s == end && !eof) return Row::NeedMore;
+  if (s == p) return Row::End;  // no blank: the caller says what follows
+  p = s;
+  return s == end || isLineBreakByte(*s) ? Row::End : Row::Done;
+}
+
 CsvParser::Row CsvParser::tooManyFields(const char* rowStart, const char* end, bool eof) const {
+  if (blankDelimits()) {
+    const HeaderScan scan = scanHeaderLine(rowStart, end, eof, true);
+    if (scan.end == nullptr) return Row::NeedMore;
+    fail(line_, names_.size() + 1,
+         "too many fields: " + std::to_string(scan.spaces + 1) + " in this row, " + fieldsExpected());
+  }
   std::size_t fields = 1;
   bool inQuotes = false;
   const char* s = rowStart;
@@ -75,7 +94,7 @@ CsvParser::Row CsvParser::cellText(const char*& p, const char* end, bool eof, st
   }
   while (s != end && isSpace(*s)) ++s;
   if (s == end && !eof) return Row::NeedMore;
-  if (s != end && *s != delimiter_ && !isLineBreakByte(*s))
+  if (s != end && !isDelimiterByte(*s) && !isLineBreakByte(*s))
     fail(line_, c + 1, column(c) + ": unexpected text after the closing quote");
   text = quoted_;
   p = s;
@@ -86,13 +105,6 @@ CsvParser::Row CsvParser::cellText(const char*& p, const char* end, bool eof, st
 // read.csv2 reads it), or text (which makes the whole column text).
 double CsvParser::cellValue(std::size_t c, std::string_view text, bool quoted) {
   const std::string_view trimmed = quoted ? trim(text) : text;
-  // Between single spaces an empty cell is a second space: a table aligned by hand, which would shift the cells.
-  if (delimiter_ == ' ' && !quoted && text.empty())
-    fail(line_, c + 1,
-         column(c) +
-             ": an empty field (two spaces in a row, or a space at the start or end of the line); fields "
-             "separated by spaces need exactly one between them and NA for a missing value, as R's "
-             "write.table writes them");
   if (modes_[c] == CellMode::Skip || isMissingText(trimmed)) return kMissing;
   if (modes_[c] == CellMode::Number) {
     double value = 0;
@@ -139,7 +151,7 @@ CsvParser::Row CsvParser::parseCell(const char*& p, const char* end, bool eof, s
       if (p == end && !eof) return Row::NeedMore;
       const int lineBreak = lineBreakAt(p, end, eof);
       if (lineBreak < 0) return Row::NeedMore;
-      if (p == end || *p == delimiter_ || lineBreak > 0) {
+      if (p == end || isDelimiterByte(*p) || lineBreak > 0) {
         if (!std::isfinite(value)) [[unlikely]] {
           if (std::isnan(value))
             value = kMissing;
@@ -169,6 +181,10 @@ CsvParser::Row CsvParser::parseRow(double* const* slots, std::size_t slot) {
   const char* p = p_;
   const char* const end = in_.end();
   const bool eof = in_.eof();
+  if (blankDelimits()) {  // blanks before the first field; a line of blanks alone is a blank line (read.table)
+    p = skipBlanks(p, end);
+    if (p == end && !eof) return Row::NeedMore;
+  }
   if (p == end) return eof ? Row::End : Row::NeedMore;
   const int blank = lineBreakAt(p, end, eof);
   if (blank < 0) return Row::NeedMore;
@@ -185,16 +201,18 @@ CsvParser::Row CsvParser::parseRow(double* const* slots, std::size_t slot) {
     if (parseCell(p, end, eof, c, value) == Row::NeedMore) return Row::NeedMore;
     slots[c][slot] = value;
     if (c + 1 < cols) {
-      if (p != end && *p == delimiter_) {
-        ++p;
-        continue;
-      }
+      const Row next = nextField(p, end, eof);
+      if (next == Row::Done) continue;
+      if (next == Row::NeedMore) return Row::NeedMore;
       fail(line_, c + 2,
            "too few fields: " + std::to_string(c + 1) + " in this row, " + fieldsExpected() + " (" + column(c + 1) +
                " is missing)");
     }
   }
-  if (p != end && *p == delimiter_) return tooManyFields(p_, end, eof);
+  if (const Row next = nextField(p, end, eof); next != Row::End) {
+    if (next == Row::NeedMore) return Row::NeedMore;
+    return tooManyFields(p_, end, eof);
+  }
   const int lineBreak = lineBreakAt(p, end, eof);
   if (lineBreak < 0) return Row::NeedMore;
   if (lineBreak == 0 && p != end) fail(line_, cols, column(cols - 1) + ": unexpected text");  // cells end at one

@@ -1,6 +1,7 @@
 #pragma once
 // Streaming CSV reader: UTF-8 text (a BOM is skipped); line ends "\n", "\r\n" or a lone "\r", mixed too; header
-// row; delimiter ',' or detected ';' / tab / single spaces (R's write.table default); RFC 4180 quoted fields; numbers
+// row; delimiter ',' or detected ';' / tab / spaces (runs of spaces and tabs, as read.table's sep = "": R's
+// write.table default, tables aligned by hand or printed by R); RFC 4180 quoted fields; numbers
 // parsed locale-independently. Every error is an InputError "file:line:column: ..." of one printable line (user text
 // escaped, shortened).
 #include <cstddef>

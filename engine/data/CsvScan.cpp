@@ -102,10 +102,12 @@ QuoteEnd scanQuoted(const char*& p, const char* end, bool eof, bool allowLineBre
 }
 
 // A quote opens a quoted field only at the start of a field (RFC 4180), so a stray quote inside a name cannot
-// swallow the lines after it.
+// swallow the lines after it. With spaceDelimits (read.table's sep = ""), a run of spaces and tabs between two
+// fields is one separator and blanks at either end of the line separate nothing; commas and semicolons are text.
 HeaderScan scanHeaderLine(const char* p, const char* end, bool eof, bool spaceDelimits) {
   HeaderScan scan;
   bool inQuotes = false, fieldStart = true;
+  bool inField = false, gap = false;  // spaceDelimits: a field has begun on the line; blanks followed it
   for (const char* s = p; s != end; ++s) {
     const char ch = *s;
     if (inQuotes) {
@@ -125,19 +127,24 @@ HeaderScan scanHeaderLine(const char* p, const char* end, bool eof, bool spaceDe
       scan.end = s;
       scan.breakLength = length;
       return scan;
-    } else if (ch == ',' || ch == ';' || ch == '\t') {
+    } else if (spaceDelimits && isBlankByte(ch)) {
+      gap = gap || inField;
+      fieldStart = true;
+    } else if (!spaceDelimits && (ch == ',' || ch == ';' || ch == '\t')) {
       scan.commas += ch == ',';
       scan.semicolons += ch == ';';
       scan.tabs += ch == '\t';
       fieldStart = true;
-    } else if (ch == ' ' && spaceDelimits) {
-      ++scan.spaces;
-      fieldStart = true;
-    } else if (ch == '"' && fieldStart) {
-      inQuotes = true;
-      fieldStart = false;
-    } else if (ch != ' ') {
-      fieldStart = false;
+    } else {
+      scan.spaces += gap;
+      gap = false;
+      inField = true;
+      if (ch == '"' && fieldStart) {
+        inQuotes = true;
+        fieldStart = false;
+      } else if (ch != ' ') {
+        fieldStart = false;
+      }
     }
   }
   if (eof) scan.end = end;

@@ -40,6 +40,9 @@ inline int lineBreakAt(const char* p, const char* end, bool eof) {
 
 inline bool isLineBreakByte(char ch) { return ch == '\n' || ch == '\r'; }
 
+// A blank between fields where they are separated by spaces (read.table's sep = ""): a space or a tab.
+inline bool isBlankByte(char ch) { return ch == ' ' || ch == '\t'; }
+
 enum class QuoteEnd { Closed, NeedMore, Unterminated, LineBreak };
 
 // p is at an opening quote. On Closed, p is past the closing quote and `text` holds the unescaped content
@@ -55,10 +58,11 @@ struct HeaderScan {
   const char* end = nullptr;
   int breakLength = 0;  // of the line break at end: 0 at the end of the file
   long commas = 0, semicolons = 0, tabs = 0;
-  long spaces = 0;  // counted only by a scan with spaceDelimits (where a space also starts a field)
+  long spaces = 0;  // counted only by a scan with spaceDelimits: the runs of blanks between two fields
 };
 
-// spaceDelimits: scan as R's write.table writes by default, each space outside quotes ending a field.
+// spaceDelimits: scan as read.table's sep = "" reads (R's write.table writes single spaces by default): a run of
+// spaces and tabs outside quotes separates two fields; commas, semicolons and tabs are then not counted.
 HeaderScan scanHeaderLine(const char* p, const char* end, bool eof, bool spaceDelimits = false);
 
 }  // namespace gb::csv

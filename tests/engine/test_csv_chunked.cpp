@@ -58,7 +58,8 @@ std::string difference(const Outcome& serial, const Outcome& chunked) {
   return difference(*serial.data, *chunked.data);
 }
 
-// Random CSV text, delimited by ',', ';', tabs or single spaces. Plain files hold only numbers and missing cells (the
+// Random CSV text, delimited by ',', ';', tabs or spaces: single ones (R's write.table) or runs of spaces and tabs,
+// with blanks at the ends of lines too (a table aligned by hand). Plain files hold only numbers and missing cells (the
 // chunked path reads them itself); others get one thing the one-thread reader must judge: a text or quoted cell, a
 // blank line, an infinite value, a ragged row, a quoted line break, a decimal comma.
 class RandomCsv {
@@ -73,19 +74,22 @@ class RandomCsv {
     const std::size_t rows = pick(3) == 0 ? pick(4) : pick(300);
     std::string text = pick(5) == 0 ? "\xEF\xBB\xBF" : "";
     if (labels) text += pick(2) ? "\"\"" : "";
+    text += edgeBlanks();
     for (std::size_t c = 0; c < cols; ++c) {
-      if (labels || c > 0) text += delimiter_;
+      if (labels || c > 0) text += separator();
       text += pick(3) == 0 ? "\"c " + std::to_string(c) + "\"" : "c" + std::to_string(c);
     }
     text += lineEnd();
     const std::size_t oddRow = plain ? rows : pick(rows + 1);
     for (std::size_t r = 0; r < rows; ++r) {
       if (r == oddRow) text += oddLine(cols, labels);
+      text += edgeBlanks();
       if (labels) text += pick(2) ? "\"" + std::to_string(r + 1) + "\"" : std::to_string(r + 1);
       for (std::size_t c = 0; c < cols; ++c) {
-        if (labels || c > 0) text += delimiter_;
+        if (labels || c > 0) text += separator();
         text += cell(cols == 1 && !labels);
       }
+      text += edgeBlanks();
       if (r + 1 < rows || pick(4) != 0) text += lineEnd();
     }
     if (!plain && oddRow == rows) text += lineEnd() + lineEnd();  // blank lines at the end are fine
@@ -100,12 +104,23 @@ class RandomCsv {
     return kEnds[lineEnds_ < 3 ? lineEnds_ : static_cast<int>(pick(3))];
   }
 
+  // Between fields: the delimiter, or where spaces delimit, one space (mostly) or a run of spaces and tabs.
+  std::string separator() {
+    if (delimiter_ != ' ' || pick(3) != 0) return std::string(1, delimiter_);
+    std::string run;
+    for (std::size_t i = 0, n = 1 + pick(4); i < n; ++i) run += " \t"[pick(4) == 0];
+    return run;
+  }
+
+  // Blanks at the start or end of a line, which separate nothing where spaces delimit.
+  std::string edgeBlanks() { return delimiter_ == ' ' && pick(8) == 0 ? std::string(1 + pick(3), ' ') : ""; }
+
   std::string cell(bool onlyField) {
     char buffer[40];
     switch (pick(12)) {
       case 0:
         return "NA";
-      case 1:  // between single spaces an empty cell is an error (two spaces in a row)
+      case 1:  // where spaces delimit, there is no empty cell (two spaces are one delimiter)
         return onlyField || delimiter_ == ' ' ? "NaN" : "";
       case 2:
         if (delimiter_ == ' ') return std::to_string(static_cast<long>(pick(2000)) - 1000);
