@@ -30,6 +30,9 @@ struct Dataset {
   // Index of the named column, or -1.
   int columnIndex(const std::string& name) const;
   const std::vector<double>& column(const std::string& name) const;  // throws InputError naming the column
+  // For a message about a name no column has: "; did you mean 'Ozone'?" where one name differs only in case or
+  // by a typo (one edit in 3 to 5 characters, two in longer names), else "; its columns: ..." (the first 12).
+  std::string nameHint(const std::string& name) const;
   ColumnKind kind(std::size_t c) const { return c < kinds.size() ? kinds[c] : ColumnKind::Numeric; }
   bool isText(std::size_t c) const { return kind(c) == ColumnKind::Text; }
   const std::vector<std::string>& levelsOf(std::size_t c) const;  // empty for a numeric column

@@ -29,11 +29,13 @@ std::string at(const Dataset& data, std::size_t row) {
 // The learner lists as the user gave them, or gamboost's y ~ . (numeric: spline, text: factor).
 void resolveColumns(const Dataset& data, const ModelSettings& s, ModelFrame& f) {
   if (data.columnIndex(s.response) < 0)
-    throw InputError(optionMessage("--response", "no column named " + quotedForMessage(s.response) + " in " +
-                                                     sourceOf(data) + csv::missingHeaderHint(data.names)));
+    throw InputError(optionMessage(
+        "--response",
+        "no column named " + quotedForMessage(s.response) + " in " + sourceOf(data) +
+            (csv::headerIsNumbers(data.names) ? csv::missingHeaderHint(data.names) : data.nameHint(s.response))));
   if (!s.weights.empty() && data.columnIndex(s.weights) < 0)
-    throw InputError(
-        optionMessage("--weights", "no column named " + quotedForMessage(s.weights) + " in " + sourceOf(data)));
+    throw InputError(optionMessage("--weights", "no column named " + quotedForMessage(s.weights) + " in " +
+                                                    sourceOf(data) + data.nameHint(s.weights)));
   if (!s.weights.empty() && s.weights == s.response)
     throw InputError(optionMessage("--weights", quotedForMessage(s.weights) + " is the response"));
   if (s.learners.empty() && s.linears.empty() && s.factors.empty()) {
@@ -53,7 +55,8 @@ void resolveColumns(const Dataset& data, const ModelSettings& s, ModelFrame& f) 
     for (const std::string& name : names) {
       const int c = data.columnIndex(name);
       if (c < 0)
-        throw InputError(optionMessage(option, "no column named " + quotedForMessage(name) + " in " + sourceOf(data)));
+        throw InputError(optionMessage(
+            option, "no column named " + quotedForMessage(name) + " in " + sourceOf(data) + data.nameHint(name)));
       if (name == s.response)
         throw InputError(optionMessage(option, quotedForMessage(name) + " is the response, not a covariate"));
       if (name == s.weights) throw InputError(optionMessage(option, quotedForMessage(name) + " is the weights column"));

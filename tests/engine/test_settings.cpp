@@ -107,14 +107,29 @@ void TestSettings::resolvesLearners() {
   QCOMPARE(resolveLearners(s, d), (std::vector<std::string>{"c", "a"}));
   auto error = [&](const ModelSettings& bad) { return gbtest::inputErrorOf([&] { resolveLearners(bad, d); }); };
   s.learners = {"a", "zz"};
-  QCOMPARE(error(s), QStringLiteral("--learners: no column named 'zz' in data.csv"));
+  QCOMPARE(error(s), QStringLiteral("--learners: no column named 'zz' in data.csv; its columns: 'y', 'a', 'b', 'c'"));
   s.learners = {"a", "y"};
   QCOMPARE(error(s), QStringLiteral("--learners: 'y' is the response, not a covariate"));
   s.learners = {"a", "a"};
   QCOMPARE(error(s), QStringLiteral("--learners: 'a' is listed twice"));
   s.learners.clear();
   s.response = "target";
-  QCOMPARE(error(s), QStringLiteral("--response: no column named 'target' in data.csv"));
+  QCOMPARE(error(s),
+           QStringLiteral("--response: no column named 'target' in data.csv; its columns: 'y', 'a', 'b', 'c'"));
+  // A name that differs in case or by a typo is suggested; a long list of columns is cut after 12.
+  Dataset named = d;
+  named.names = {"Ozone", "Solar.R", "Wind", "Temp"};
+  auto hint = [&](const std::string& name) { return QString::fromStdString(named.nameHint(name)); };
+  QCOMPARE(hint("ozone"), QStringLiteral("; did you mean 'Ozone'? (names are case-sensitive)"));
+  QCOMPARE(hint("Ozne"), QStringLiteral("; did you mean 'Ozone'?"));
+  QCOMPARE(hint("solar_r"), QStringLiteral("; did you mean 'Solar.R'?"));
+  QCOMPARE(hint("Wnd"), QStringLiteral("; did you mean 'Wind'?"));
+  QCOMPARE(hint("Tmpx"), QStringLiteral("; its columns: 'Ozone', 'Solar.R', 'Wind', 'Temp'"));  // two edits, 4 letters
+  QCOMPARE(hint("W"), QStringLiteral("; its columns: 'Ozone', 'Solar.R', 'Wind', 'Temp'"));
+  named.names.clear();
+  for (int c = 0; c < 20; ++c) named.names.push_back("x" + std::to_string(c + 1));
+  QCOMPARE(hint("y"), QStringLiteral("; its columns: 'x1', 'x2', 'x3', 'x4', 'x5', 'x6', 'x7', 'x8', 'x9', 'x10', "
+                                     "'x11', 'x12', ... (20 in all)"));
 }
 
 void TestSettings::jsonRoundTrip() {
