@@ -279,7 +279,7 @@ Command addKernelBench(CLI::App* bench) {
   addIntOption(sub, "--covariates", b.covariates, "Learners per batched launch");
   addIntOption(sub, "--reps", b.repetitions, "Timed repetitions after one warm-up");
   sub->add_option("--precision", b.precision, "float or double")
-      ->check(CLI::IsMember({"float", "double"}))
+      ->check(oneOfValidator({"float", "double"}))
       ->capture_default_str();
   addTextListOption(sub, "--kernels", b.kernels, "Kernels to time (default: all)");
   addSeedOption(sub, "--seed", b.seed, "Seed of the random inputs");

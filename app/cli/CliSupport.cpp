@@ -15,6 +15,7 @@
 
 #include "common/Error.hpp"
 #include "common/SystemResources.hpp"
+#include "common/Text.hpp"
 #include "data/CsvWriter.hpp"
 
 namespace gb::cli {
@@ -49,6 +50,18 @@ CLI::Validator exactNumber(const std::string& what) {
 CLI::Validator integerValidator() { return exactNumber<long long>("an integer"); }
 CLI::Validator wholeNumberValidator() { return exactNumber<unsigned long long>("a whole number (0, 1, 2, ...)"); }
 CLI::Validator finiteRealValidator() { return exactNumber<double>("a number"); }
+
+CLI::Validator oneOfValidator(const std::vector<std::string>& words) {
+  return CLI::Validator(
+      [words](std::string& text) -> std::string {
+        if (std::find(words.begin(), words.end(), text) != words.end()) return {};
+        std::string list;
+        for (std::size_t i = 0; i < words.size(); ++i)
+          list += (i == 0 ? "'" : i + 1 == words.size() ? " or '" : ", '") + words[i] + "'";
+        return "must be " + list + " (got " + quotedForMessage(text) + ")";
+      },
+      "", "");
+}
 
 CLI::Option* addIntOption(CLI::App* app, const std::string& name, int& value, const std::string& help) {
   return app->add_option(name, value, help)->check(integerValidator())->capture_default_str()->type_name("INT");

@@ -30,6 +30,8 @@ constexpr int kExitFailure = 1;
 CLI::Validator integerValidator();
 CLI::Validator wholeNumberValidator();  // >= 0
 CLI::Validator finiteRealValidator();
+// One of these words, in the engine's words: "must be 'omit' or 'fail' (got 'skip')".
+CLI::Validator oneOfValidator(const std::vector<std::string>& words);
 
 // Options bound to a variable, strictly parsed, with the default shown in --help.
 CLI::Option* addIntOption(CLI::App* app, const std::string& name, int& value, const std::string& help);

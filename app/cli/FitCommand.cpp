@@ -295,7 +295,7 @@ Command addFitCommand(CLI::App& app) {
   addHoldoutOption(sub, *options);
   sub->add_option("--preset", options->preset,
                   "Base settings: paper (ridge, edf 1, clamped, trace) or mboost (the defaults)")
-      ->check(CLI::IsMember({"paper", "mboost"}))
+      ->check(oneOfValidator({"paper", "mboost"}))
       ->group("Model");
   addComputeOptions(sub, options->compute);
   addBandsOption(sub, options->bands);

@@ -57,11 +57,11 @@ Command addPredictCommand(CLI::App& app) {
   sub->add_option("--out", options->out, "CSV file to write")->required();
   sub->add_option("--type", options->type,
                   "link: f (half log-odds for binomial, log rate for poisson); response: the mean, probability or rate")
-      ->check(CLI::IsMember({"link", "response"}))
+      ->check(oneOfValidator({"link", "response"}))
       ->capture_default_str();
   sub->add_option("--missing", options->missing,
                   "A row with a missing value in a learner's column: omit (its prediction is NA, as mboost's) or fail")
-      ->check(CLI::IsMember({"omit", "fail"}))
+      ->check(oneOfValidator({"omit", "fail"}))
       ->capture_default_str();
   return {sub, [options]() { return runPredict(*options); }};
 }

@@ -64,7 +64,7 @@ Command addTuneBench(CLI::App* bench) {
   addIntOption(sub, "--covariates", t.covariates, "Learners per batched launch");
   addIntOption(sub, "--reps", t.repetitions, "Timed repetitions per shape after one warm-up");
   sub->add_option("--precision", t.precision, "float or double")
-      ->check(CLI::IsMember({"float", "double"}))
+      ->check(oneOfValidator({"float", "double"}))
       ->capture_default_str();
   addSeedOption(sub, "--seed", t.seed, "Seed of the random inputs");
   sub->add_option("--file", t.file,

@@ -246,6 +246,11 @@ void CliModelInputsTest::predictMissingCellsGiveNA() {
   expectRejected(predict(withMissing, {"--missing", "fail"}),
                  R"(new\.csv:3:3: 'x2' is missing \(NA, NaN or empty\); --missing omit predicts NA for such rows)",
                  scratch, {"model.json", "new.csv"});
+  // A word that is not one of the option's says which are, as fit's --missing does.
+  expectRejected(predict(withMissing, {"--missing", "skip"}), R"(--missing: must be 'omit' or 'fail' \(got 'skip'\)$)",
+                 scratch, {"model.json", "new.csv"});
+  expectRejected(predict(withMissing, {"--type", "resp"}), R"(--type: must be 'link' or 'response' \(got 'resp'\)$)",
+                 scratch, {"model.json", "new.csv"});
 }
 
 void CliModelInputsTest::fitRejectsHugeKnots() {
