@@ -234,6 +234,36 @@ class OpenModelTest : public QObject {
     QVERIFY(!QFile::exists(lackingOut));
   }
 
+  // Binomial (and poisson) predictions carry the response scale beside f: the probability 1 / (1 + exp(-2 f)) of
+  // mboost's Binomial, as `predict --type response` writes it; a row predicted NA stays NA in both columns.
+  void binomialPredictionsCarryTheProbability() {
+    auto w = gbtest::emptyWindow("open-predict-binomial");
+    QByteArray text = "y,x\n";
+    for (int i = 0; i < 60; ++i)
+      text += QByteArray::number((i * 7) % 11 < 5 ? 1 : 0) + "," + QByteArray::number(i) + "\n";
+    QVERIFY(gbtest::openCsvText(*w, "binomial.csv", text));
+    gbtest::chooseFamily(*w, "binomial", 30);
+    QVERIFY(gbtest::fitAndWait(*w));
+    const QString inPath = gbtest::scratchPath("binomial-in.csv"), outPath = gbtest::scratchPath("binomial-out.csv");
+    QFile in(inPath);
+    QVERIFY(in.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    in.write("x\n3\nNA\n41.5\n");
+    in.close();
+    QStringList log;
+    connect(w->messages(), &MessageSink::posted, this,
+            [&log](Severity, const QString& t, const QString&) { log << t; });
+    QVERIFY2(predictAndWait(*w, inPath, outPath), qPrintable(w->messages()->lastError()));
+    const gb::Dataset out = gb::readCsv(outPath.toStdString());
+    QCOMPARE(out.names, (std::vector<std::string>{"prediction", "response"}));
+    QCOMPARE(out.rows(), std::size_t(3));
+    for (std::size_t i : {0, 2}) {
+      const double f = out.columns[0][i], p = 1 / (1 + std::exp(-2 * f));
+      QVERIFY2(std::abs(out.columns[1][i] - p) <= 1e-15, qPrintable(QString::number(out.columns[1][i] - p)));
+    }
+    QVERIFY(std::isnan(out.columns[0][1]) && std::isnan(out.columns[1][1]));
+    QVERIFY2(log.join("\n").contains("column response: the probability or rate"), qPrintable(log.join("\n")));
+  }
+
   void sessionReopensWithItsModel() {
     const QString path = gbtest::scratchPath("with-model.gbs.json");
     QVERIFY2(fitted_->saveSession(path), qPrintable(fitted_->messages()->lastError()));

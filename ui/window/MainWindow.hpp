@@ -148,7 +148,7 @@ class MainWindow : public QMainWindow {
     int fitsAtStart = 0;                  // fitsStarted_ when Open model began
   };
   struct PredictionDone {
-    std::size_t rows = 0, extrapolated = 0, missing = 0;
+    std::size_t rows = 0, extrapolated = 0, missing = 0, columns = 1;  // columns: prediction (and response)
     QString report, missingReport;  // missingReport: rows predicted NA for a missing covariate, if any
   };
   using ModelJobDone = std::function<void(bool ok, const QString& error, const QString& details)>;

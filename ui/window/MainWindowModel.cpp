@@ -47,6 +47,11 @@ ColumnRoles rolesOf(const gb::ModelSettings& s, const gb::Dataset& data) {
   return r;
 }
 
+// Families whose f is not the mean: binomial (half the log-odds) and poisson (the log rate).
+bool hasResponseScale(const gb::Model& model) {
+  return model.settings.family == gb::Family::Binomial || model.settings.family == gb::Family::Poisson;
+}
+
 QString extrapolationReport(const gb::Prediction& p, std::size_t rows, const std::vector<ColumnExtrapolation>& cols) {
   if (p.extrapolatedRows == 0) return QObject::tr("Every row lies within the model's training range.");
   QString text = QObject::tr(
@@ -241,7 +246,13 @@ bool MainWindow::predictCsv(const QString& dataPath, const QString& outPath) {
         if (p.missingRows > 0) result->missingReport = qs(gb::missingRowsNote(p, data.rows())) + ".";
         gb::Dataset table;
         table.names = {"prediction"};
-        table.columns.push_back(std::move(p.values));
+        table.columns.push_back(p.values);
+        if (hasResponseScale(*model)) {  // the probability or rate beside f, as `predict --type response` writes it
+          model->toResponseScale(p.values, ss(dataPath));
+          table.names.push_back("response");
+          table.columns.push_back(std::move(p.values));
+        }
+        result->columns = table.names.size();
         gb::writeFileAtomically(ss(outPath), [&table](std::ostream& out) { gb::writeCsv(out, table); });
       },
       [this, result, dataPath, outPath, title](bool ok, const QString& error, const QString& details) {
@@ -256,9 +267,11 @@ bool MainWindow::predictCsv(const QString& dataPath, const QString& outPath) {
 }
 
 void MainWindow::reportPrediction(const PredictionDone& p, const QString& dataPath, const QString& outPath) {
-  sink_.info(tr("Predicted %1 rows of %2 into %3 (column prediction: f on the link scale)")
+  sink_.info(tr("Predicted %1 rows of %2 into %3 (column prediction: f on the link scale%4)")
                  .arg(p.rows)
-                 .arg(dataPath, outPath));
+                 .arg(dataPath, outPath,
+                      p.columns > 1 ? tr("; column response: the probability or rate, as predict --type response")
+                                    : QString()));
   if (p.missing > 0) sink_.warning(p.missingReport);
   if (p.extrapolated == 0)
     sink_.info(p.report);
