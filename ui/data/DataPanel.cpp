@@ -17,6 +17,7 @@
 #include <QVBoxLayout>
 #include <cmath>
 
+#include "common/DataFileFilter.hpp"
 #include "common/MessageSink.hpp"
 #include "common/QtConvert.hpp"
 #include "common/SystemResources.hpp"
@@ -70,8 +71,7 @@ DataPanel::DataPanel(MessageSink* sink, QWidget* parent) : QWidget(parent), sink
   connect(generate_, &QPushButton::clicked, this, &DataPanel::generate);
   connect(cancelGenerate_, &QPushButton::clicked, this, &DataPanel::cancelLoading);
   connect(open_, &QPushButton::clicked, this, [this] {
-    const QString path =
-        QFileDialog::getOpenFileName(this, tr("Open CSV"), QString(), tr("CSV files (*.csv *.txt);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(this, tr("Open CSV"), QString(), dataFileFilter());
     if (!path.isEmpty()) openCsv(path);
   });
   connect(cancelLoad_, &QPushButton::clicked, this, &DataPanel::cancelLoading);

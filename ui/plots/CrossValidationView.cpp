@@ -11,6 +11,7 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include "common/DataFileFilter.hpp"
 #include "common/MessageSink.hpp"
 #include "common/QtConvert.hpp"
 #include "common/WorkerThread.hpp"
@@ -136,8 +137,7 @@ QWidget* CrossValidationView::buildControls() {
 
 void CrossValidationView::chooseFoldsFile() {
   if (!sink_->interactive()) return;
-  const QString path = QFileDialog::getOpenFileName(this, tr("Folds file"), foldsFile_->text(),
-                                                    tr("CSV files (*.csv *.txt);;All files (*)"));
+  const QString path = QFileDialog::getOpenFileName(this, tr("Folds file"), foldsFile_->text(), dataFileFilter());
   if (!path.isEmpty()) foldsFile_->setText(path);
 }
 

@@ -9,6 +9,7 @@
 #include <memory>
 #include <utility>
 
+#include "common/DataFileFilter.hpp"
 #include "common/QtConvert.hpp"
 #include "common/WorkerThread.hpp"
 #include "compute/Booster.hpp"
@@ -87,8 +88,7 @@ void MainWindow::buildModelActions() {
     if (!path.isEmpty()) openModel(path);
   });
   connect(predictAction_, &QAction::triggered, this, [this] {
-    const QString in = QFileDialog::getOpenFileName(this, tr("Predict: data"), QString(),
-                                                    tr("CSV files (*.csv *.txt);;All files (*)"));
+    const QString in = QFileDialog::getOpenFileName(this, tr("Predict: data"), QString(), dataFileFilter());
     if (in.isEmpty()) return;
     const QFileInfo info(in);
     const QString suggested = info.absoluteDir().filePath(info.completeBaseName() + ".predictions.csv");
