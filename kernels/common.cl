@@ -160,6 +160,7 @@ inline void cache_copy_transposed(__global const REAL* from, __global REAL* out)
 #define GB_FAMILY_LAPLACE 3
 #define GB_FAMILY_HUBER 4
 #define GB_FAMILY_QUANTILE 5
+#define GB_FAMILY_EXPECTILE 6
 
 #ifdef FAMILY
 // sign() of OpenCL returns 0 for 0 as R's sign() does; written out so that -0.0 and NaN need no thought.
@@ -180,6 +181,8 @@ inline REAL negativeGradient(REAL y, REAL f, REAL param) {
   return fabs(r) < param ? r : param * signOf(r);
 #elif FAMILY == GB_FAMILY_QUANTILE
   return r >= (REAL)0 ? param : -((REAL)1 - param);
+#elif FAMILY == GB_FAMILY_EXPECTILE
+  return r > (REAL)0 ? (REAL)2 * param * r : (r < (REAL)0 ? (REAL)2 * ((REAL)1 - param) * r : (REAL)0);
 #endif
 }
 
@@ -212,6 +215,8 @@ inline REAL loss(REAL y, REAL f, REAL param) {
   return a < param ? a * a / (REAL)2 : param * (a - param / (REAL)2);
 #elif FAMILY == GB_FAMILY_QUANTILE
   return r >= (REAL)0 ? param * r : -((REAL)1 - param) * r;
+#elif FAMILY == GB_FAMILY_EXPECTILE
+  return (r >= (REAL)0 ? param : (REAL)1 - param) * r * r;
 #endif
 }
 #endif  // FAMILY

@@ -65,13 +65,14 @@ std::vector<Override> addModelOptions(CLI::App* sub, FitOptions& o, bool mstopCv
       [](ModelSettings& m, const FitOptions& f) { m.factors = f.settings.factors; });
   add(sub->add_option("--weights", s.weights, "Case-weight column (non-negative)")->group("Model"),
       [](ModelSettings& m, const FitOptions& f) { m.weights = f.settings.weights; });
-  add(addWordOption(sub, "--family", o.family, "Loss: gaussian, binomial, poisson, laplace, huber or quantile",
-                    &familyFromString),
+  add(addWordOption(sub, "--family", o.family,
+                    "Loss: gaussian, binomial, poisson, laplace, huber, quantile or expectile", &familyFromString),
       [](ModelSettings& m, const FitOptions& f) { m.family = familyFromString(f.family); });
   add(addRealOption(sub, "--huber-delta", s.huberDelta, "Huber's d (> 0), required with --family huber")
           ->group("Model"),
       [](ModelSettings& m, const FitOptions& f) { m.huberDelta = f.settings.huberDelta; });
-  add(addRealOption(sub, "--tau", s.tau, "Quantile of --family quantile, in (0, 1)")->group("Model"),
+  add(addRealOption(sub, "--tau", s.tau, "The quantile or expectile of --family quantile or expectile, in (0, 1)")
+          ->group("Model"),
       [](ModelSettings& m, const FitOptions& f) { m.tau = f.settings.tau; });
   add(addRealOption(sub, "--offset", s.offset, "Starting value f0 (default: the family's offset)")->group("Model"),
       [](ModelSettings& m, const FitOptions& f) {

@@ -30,6 +30,22 @@ double weightedMean(const std::vector<double>& v, const std::vector<double>& w, 
   return sums[0] / sums[1];
 }
 
+// mboost's ExpectReg offset, mean(y[w == 1]): the plain mean of the rows of weight exactly 1 (a bootstrap fold's rows
+// drawn twice or more do not count). {mean, sum, count}.
+std::vector<double> expectileOffset(const std::vector<double>& y, const std::vector<double>& w) {
+  double sum = 0.0, count = 0.0;
+  for (std::size_t i = 0; i < y.size(); ++i)
+    if (w.empty() || w[i] == 1.0) {
+      sum += y[i];
+      count += 1.0;
+    }
+  if (count == 0.0)
+    throw InputError(optionMessage("--family",
+                                   "expectile: its offset is mboost's mean(y[w == 1]), and no row has "
+                                   "weight 1; give the starting value with --offset"));
+  return {sum / count, sum, count};
+}
+
 }  // namespace
 
 double quantileType7(std::vector<double> values, double p) {
@@ -57,6 +73,10 @@ double FamilyFunctions::ngradient(double y, double f) const {
       return std::abs(y - f) < delta ? y - f : delta * sign(y - f);
     case Family::Quantile:
       return y - f >= 0.0 ? tau : -(1.0 - tau);
+    case Family::Expectile: {  // mboost: 2 tau r (r > 0), 2 (1 - tau) r (r < 0), 0 at r = 0
+      const double r = y - f;
+      return r > 0.0 ? 2.0 * tau * r : (r < 0.0 ? 2.0 * (1.0 - tau) * r : 0.0);
+    }
   }
   return 0.0;
 }
@@ -83,6 +103,10 @@ double FamilyFunctions::loss(double y, double f) const {
     case Family::Quantile: {
       const double r = y - f;
       return r >= 0.0 ? tau * r : -(1.0 - tau) * r;
+    }
+    case Family::Expectile: {
+      const double r = y - f;
+      return (r >= 0.0 ? tau : 1.0 - tau) * r * r;
     }
   }
   return 0.0;
@@ -118,6 +142,12 @@ double FamilyFunctions::risk(const std::vector<double>& y, const std::vector<dou
 
 double FamilyFunctions::offset(const std::vector<double>& y, const std::vector<double>& w, ShardReducer* group) const {
   if (!group) return offset(y, w);
+  if (family == Family::Expectile) {
+    const std::vector<double> parts = expectileOffset(y, w);
+    std::vector<double> sums{parts[1], parts[2]};
+    group->sum(sums);
+    return sums[0] / sums[1];
+  }
   if (family != Family::Gaussian && family != Family::Binomial && family != Family::Poisson)
     throw InputError(optionMessage("--distributed", "--family " + toString(family) +
                                                         ": its offset is a median of all rows, which is not built "
@@ -149,6 +179,8 @@ double FamilyFunctions::offset(const std::vector<double>& y, const std::vector<d
         repeated.insert(repeated.end(), static_cast<std::size_t>(std::llround(w[i])), y[i]);
       return quantileType7(std::move(repeated), 0.5);
     }
+    case Family::Expectile:
+      return expectileOffset(y, w)[0];
   }
   return 0.0;
 }
@@ -161,6 +193,8 @@ std::string FamilyFunctions::scaleName() const {
       return "log rate";
     case Family::Quantile:
       return "quantile";
+    case Family::Expectile:
+      return "expectile";
     case Family::Laplace:
       return "median";
     default:

@@ -9,6 +9,8 @@
 //   huber     ngradient y - f where |y - f| < d, else d sign(y - f); loss a^2/2 or d (a - d/2); offset median(y)
 //   quantile  ngradient tau where y - f >= 0, else -(1 - tau); loss tau r (r >= 0) or -(1 - tau) r; offset the
 //             type-7 median of y with each row repeated w times (QuantReg's qoffset 0.5)
+//   expectile ngradient 2 tau r where r = y - f > 0, 2 (1 - tau) r where r < 0, 0 at r = 0; loss tau r^2 (r >= 0) or
+//             (1 - tau) r^2; offset mean(y[w == 1]), the plain mean of the rows of weight exactly 1 (ExpectReg)
 // Risk after m iterations: sum(w loss) / sum(w).
 #include <string>
 #include <vector>
@@ -21,7 +23,7 @@ namespace gb {
 struct FamilyFunctions {
   Family family = Family::Gaussian;
   double delta = 0.0;  // huber's d
-  double tau = 0.5;    // quantile
+  double tau = 0.5;    // quantile and expectile
 
   static FamilyFunctions from(const ModelSettings& s) { return {s.family, s.huberDelta, s.tau}; }
 

@@ -46,6 +46,8 @@ std::string riskName(const ModelSettings& s) {
       return weighted + "mean Huber loss";
     case Family::Quantile:
       return weighted + "mean check loss";
+    case Family::Expectile:
+      return weighted + "mean asymmetric squared residual";
     default:
       return weighted + "mean squared residual";
   }

@@ -11,13 +11,22 @@
 namespace gb::ocl {
 
 // kernels/family.cl's FAMILY codes, in the same order.
-enum class DeviceFamily { Gaussian = 0, Binomial = 1, Poisson = 2, Laplace = 3, Huber = 4, Quantile = 5 };
+enum class DeviceFamily {
+  Gaussian = 0,
+  Binomial = 1,
+  Poisson = 2,
+  Laplace = 3,
+  Huber = 4,
+  Quantile = 5,
+  Expectile = 6
+};
 
 // The engine's family as the kernels' code (the same order as gb::Family), and the kernels' `param`: Huber's delta,
-// the quantile's tau, else 0.
+// the quantile's or the expectile's tau, else 0.
 inline DeviceFamily deviceFamily(Family f) { return static_cast<DeviceFamily>(static_cast<int>(f)); }
 inline double familyParameter(const FamilyFunctions& f) {
-  return f.family == Family::Huber ? f.delta : (f.family == Family::Quantile ? f.tau : 0.0);
+  if (f.family == Family::Huber) return f.delta;
+  return f.family == Family::Quantile || f.family == Family::Expectile ? f.tau : 0.0;
 }
 
 // family_gradient(n, y, f, w, param, wu): one struct mirrors the parameter list, bound in one call.

@@ -26,7 +26,7 @@ enum class EdfDefinition { Trace, Mboost };
 
 // The loss being boosted, each with mboost 2.9's definitions (family/Family.hpp): Gaussian(), Binomial() (logit,
 // f = half the log-odds), Poisson(), Laplace(), Huber(d) with a fixed d, QuantReg(tau).
-enum class Family { Gaussian, Binomial, Poisson, Laplace, Huber, Quantile };
+enum class Family { Gaussian, Binomial, Poisson, Laplace, Huber, Quantile, Expectile };
 
 // Rows with a missing value in a used column: dropped before anything else (R's na.omit) or an error.
 enum class MissingPolicy { Omit, Fail };

@@ -66,7 +66,7 @@ void checkRanges(const ModelSettings& s, bool file) {
           "must be a finite number greater than 0", s.linearEdf);
   require(s.factorEdf >= 0.0 && std::isfinite(s.factorEdf), name({"--factor-edf", "factor_edf"}),
           "must be a finite number greater than 0", s.factorEdf);
-  if (s.family == Family::Quantile)
+  if (s.family == Family::Quantile || s.family == Family::Expectile)
     require(s.tau > 0.0 && s.tau < 1.0, name({"--tau", "tau"}), "must be in (0, 1)", s.tau);
   if (s.family == Family::Huber)
     require(s.huberDelta > 0.0 && std::isfinite(s.huberDelta), name({"--huber-delta", "huber_delta"}),

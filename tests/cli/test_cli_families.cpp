@@ -88,8 +88,10 @@ void TestCliFamilies::rejects_data() {
   QTest::newRow("missing fail") << (QStringList{"--response", "y", "--missing", "fail"} + covariates)
                                 << "d.csv:9: column 'x2': missing value";
   QTest::newRow("unknown family") << QStringList{"--response", "y", "--family", "gamma"}
-                                  << "--family: must be 'gaussian', 'binomial', 'poisson', 'laplace', 'huber' or "
-                                     "'quantile'";
+                                  << "--family: must be 'gaussian', 'binomial', 'poisson', 'laplace', 'huber', "
+                                     "'quantile' or 'expectile'";
+  QTest::newRow("expectile tau") << (QStringList{"--response", "y", "--family", "expectile", "--tau", "1"} + covariates)
+                                 << "--tau: must be in \\(0, 1\\)";
   QTest::newRow("text as spline") << QStringList{"--response", "y", "--spline", "fac"}
                                   << "--spline: column 'fac' holds text: name it with --factor";
 }

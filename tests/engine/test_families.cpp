@@ -66,6 +66,7 @@ void TestFamilies::negativeGradientIsTheLossSlope_data() {
   QTest::newRow("laplace") << int(Family::Laplace) << 1.0;
   QTest::newRow("huber") << int(Family::Huber) << 1.0;
   QTest::newRow("quantile") << int(Family::Quantile) << 1.0;
+  QTest::newRow("expectile") << int(Family::Expectile) << 1.0;
 }
 
 void TestFamilies::negativeGradientIsTheLossSlope() {
@@ -97,6 +98,12 @@ void TestFamilies::offsetsAreMboosts() {
   QCOMPARE(FamilyFunctions{Family::Laplace}.offset(y, w), 2.0);  // median(y), unweighted
   // QuantReg: the median of y repeated w times, whatever tau: 1, 3, 3, 7, 2, 2, 2 -> sorted 1 2 2 2 3 3 7 -> 2.
   QCOMPARE((FamilyFunctions{Family::Quantile, 0.0, 0.9}.offset(y, w)), 2.0);
+  // ExpectReg: mean(y[w == 1]), the rows of weight exactly 1 alone: (1 + 7) / 2; none of weight 1 is an error.
+  QCOMPARE((FamilyFunctions{Family::Expectile, 0.0, 0.2}.offset(y, w)), 4.0);
+  QCOMPARE((FamilyFunctions{Family::Expectile, 0.0, 0.2}.offset(y, {})), 13.0 / 5);
+  const QString none = gbtest::inputErrorOf([&] { FamilyFunctions{Family::Expectile}.offset(y, {2, 2, 0, 3, 0.5}); });
+  QVERIFY2(none.contains("--family: expectile: its offset is mboost's mean(y[w == 1]), and no row has weight 1"),
+           qPrintable(none));
   // R: quantile(c(3, 1, 2), 0.9) = 2.8 and quantile(1:4, 0.5) = 2.5 (type 7).
   QCOMPARE(quantileType7({3, 1, 2}, 0.9), 2.8);
   QCOMPARE(quantileType7({1, 2, 3, 4}, 0.5), 2.5);

@@ -39,6 +39,8 @@ double gradientReference(DeviceFamily family, double y, double f, double param) 
       return std::abs(r) < param ? r : param * sign;
     case DeviceFamily::Quantile:
       return param * (r >= 0) - (1 - param) * (r < 0);
+    case DeviceFamily::Expectile:  // ExpectReg: 2 tau (y - f) ((y - f) > 0) - 2 (1 - tau) (f - y) ((y - f) < 0)
+      return 2 * param * r * (r > 0) - 2 * (1 - param) * (f - y) * (r < 0);
   }
   return NAN;
 }
@@ -61,6 +63,8 @@ double lossReference(DeviceFamily family, double y, double f, double param) {
       return a < param ? a * a / 2 : param * (a - param / 2);
     case DeviceFamily::Quantile:
       return param * r * (r >= 0) - (1 - param) * r * (r < 0);
+    case DeviceFamily::Expectile:
+      return param * r * r * (r >= 0) + (1 - param) * r * r * (r < 0);
   }
   return NAN;
 }
@@ -90,9 +94,9 @@ class TestFamilyKernels : public QObject {
     QTest::addColumn<double>("param");
     QTest::addColumn<bool>("isDouble");
     QTest::addColumn<qulonglong>("rows");
-    const char* names[] = {"gaussian", "binomial", "poisson", "laplace", "huber", "quantile"};
-    const double params[] = {0.0, 0.0, 0.0, 0.0, 1.5, 0.9};
-    for (int family = 0; family < 6; ++family)
+    const char* names[] = {"gaussian", "binomial", "poisson", "laplace", "huber", "quantile", "expectile"};
+    const double params[] = {0.0, 0.0, 0.0, 0.0, 1.5, 0.9, 0.2};
+    for (int family = 0; family < 7; ++family)
       for (bool isDouble : {true, false})
         for (qulonglong rows : {1ull, 255ull, 1000ull, 300001ull})
           QTest::addRow("%s %s n=%llu", names[family], isDouble ? "double" : "float", rows)

@@ -171,6 +171,10 @@ class TestCvReferences : public QObject {
                                           << "subsampling" << 8 << 103 << false;
     QTest::newRow("opencl binomial 10 bootstrap") << "binomial"
                                                   << "bootstrap" << 10 << 102 << true;
+    QTest::newRow("expectile 10 bootstrap") << "expectile"
+                                            << "bootstrap" << 10 << 104 << false;
+    QTest::newRow("opencl expectile 10 bootstrap") << "expectile"
+                                                   << "bootstrap" << 10 << 104 << true;
   }
 
   void cvEqualsMboostCvriskTranscription() {
@@ -198,13 +202,17 @@ class TestCvReferences : public QObject {
              qPrintable(err));
 
     const QString splines = "x1,x2,x3,x4,x5,x6,x7,x8";
-    const QStringList cli = {"--response",    "y",   "--family", family, "--spline",     splines,
-                             "--linear",      "lin", "--factor", "fac",  "--knots",      "20",
-                             "--differences", "2",   "--edf",    "4",    "--linear-edf", "4",
-                             "--factor-edf",  "4",   "--nu",     "0.3",  "--mstop",      "200"};
-    const QStringList reference = {
+    QStringList cli = {"--response",   "y",   "--family",     family, "--spline",      splines, "--linear", "lin",
+                       "--factor",     "fac", "--knots",      "20",   "--differences", "2",     "--edf",    "4",
+                       "--linear-edf", "4",   "--factor-edf", "4",    "--nu",          "0.3",   "--mstop",  "200"};
+    QStringList reference = {
         "response=y", "family=" + family, "splines=" + splines, "linears=lin", "factors=fac", "knots=20",
         "df=4",       "linear_df=4",      "factor_df=4",        "nu=0.3",      "mstop=200"};
+    if (family == "expectile") {  // its offset, mean(y[w == 1]), counts only a fold's rows drawn exactly once
+      cli << "--tau"
+          << "0.2";
+      reference << "tau=0.2";
+    }
     const int mstop = 200;
 
     const QString tag = QString(QTest::currentDataTag()).replace(QRegularExpression("[^A-Za-z0-9]+"), "-");

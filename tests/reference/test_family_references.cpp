@@ -167,9 +167,12 @@ class TestFamilyReferences : public QObject {
     generated("laplace", "laplace", {}, {}, false, false);  // offset: the CLI's default, median(y) of the used rows
     generated("huber d=2", "huber", {"--huber-delta", "2"}, {"huber_delta=2"}, false, false);
     generated("quantile tau=0.9", "quantile", {"--tau", "0.9"}, {"tau=0.9"}, false, false);
+    generated("expectile tau=0.2", "expectile", {"--tau", "0.2"}, {"tau=0.2"}, false, false);
     const QStringList openclDouble = {"--backend", "opencl", "--precision", "double"};
     generated("opencl binomial", "binomial", openclDouble, {}, false, true);
     generated("opencl poisson", "poisson", openclDouble, {}, false, true);
+    generated("opencl expectile tau=0.2", "expectile", QStringList{"--tau", "0.2"} + openclDouble, {"tau=0.2"}, false,
+              true);
 
     // R's data sets with only --response: numeric columns become splines, text columns factors (y ~ .).
     QTest::newRow("airquality") << "airquality" << QStringList{"--response", "Ozone"} << QStringList{"response=Ozone"}

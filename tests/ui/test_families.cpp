@@ -223,6 +223,26 @@ class FamiliesTest : public QObject {
     QVERIFY2(said.contains(QString("g %1").arg(chosenG)), qPrintable(said));
   }
 
+  // Expectile regression (mboost's ExpectReg): its tau shows as for quantile, reaches the fit, and the risk is named.
+  void expectileTakesItsTau() {
+    auto w = gbtest::makeWindow(300, 3, 40, 4, "expectile");
+    ModelPanel* panel = w->modelPanel();
+    gbtest::chooseFamily(*w, "expectile", 40);
+    QVERIFY(panel->tauBox()->isVisibleTo(panel));
+    QVERIFY(!panel->huberDeltaBox()->isVisibleTo(panel));
+    panel->tauBox()->setValue(0.8);
+    QVERIFY(gbtest::fitAndWait(*w));
+    QCOMPARE(w->controller()->state(), FitState::Finished);
+    const gb::ModelSettings used = w->controller()->booster()->settings();
+    QVERIFY(used.family == gb::Family::Expectile);
+    QCOMPARE(used.tau, 0.8);
+    w->showTab(w->riskPlot());
+    QVERIFY2(w->riskPlot()->plot()->yAxis->label().contains("asymmetric squared error"),
+             qPrintable(w->riskPlot()->plot()->yAxis->label()));
+    const std::vector<double>& risk = w->controller()->booster()->path().risk;
+    QVERIFY(risk.size() == 41 && risk.back() < risk.front());
+  }
+
   // Huber's delta is shown only for huber and is required: without it the fit fails with a message, not a crash.
   void huberNeedsItsDelta() {
     auto w = gbtest::makeWindow(400, 4, 30, 2, "huber");

@@ -28,7 +28,7 @@ const QHash<QString, QString>& controlNames() {
       {"--mstop", QObject::tr("mstop")},
       {"--family", QObject::tr("Family")},
       {"--huber-delta", QObject::tr("Huber delta")},
-      {"--tau", QObject::tr("Quantile tau")},
+      {"--tau", QObject::tr("Tau")},
       {"--offset", QObject::tr("Offset")},
       {"--linear-edf", QObject::tr("Linear edf")},
       {"--factor-edf", QObject::tr("Factor edf")},

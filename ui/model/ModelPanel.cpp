@@ -163,15 +163,15 @@ QWidget* ModelPanel::buildFamilyGroup() {
   familyForm_ = new QFormLayout(group);
   QList<QPair<QString, QString>> families;
   for (gb::Family f : {gb::Family::Gaussian, gb::Family::Binomial, gb::Family::Poisson, gb::Family::Laplace,
-                       gb::Family::Huber, gb::Family::Quantile})
+                       gb::Family::Huber, gb::Family::Quantile, gb::Family::Expectile})
     families.append({qs(gb::toString(f)), qs(gb::toString(f))});
   family_ = combo(families,
                   tr("The loss being boosted, as mboost 2.9 defines it: gaussian (squared error), binomial (a 0/1 or "
                      "two-level response; f is half the log-odds), poisson (counts; f is the log rate), laplace "
-                     "(absolute error), huber (with delta), quantile (with tau)"));
+                     "(absolute error), huber (with delta), quantile (with tau), expectile (with tau)"));
   huberDelta_ = value(0.0, 1e12, 4, tr("Huber's d: squared error for residuals below d, linear above (required)"));
   huberDelta_->setSpecialValueText(tr("required"));
-  tau_ = value(0.001, 0.999, 3, tr("The quantile tau the quantile family fits, in (0, 1)"));
+  tau_ = value(0.001, 0.999, 3, tr("The quantile or expectile tau the family fits, in (0, 1)"));
   tau_->setSingleStep(0.05);
   offsetOn_ =
       check(tr("Fix the offset (the starting value of f); unchecked: the family's own (mean, "
@@ -192,7 +192,7 @@ QWidget* ModelPanel::buildFamilyGroup() {
                       "naming the first"));
   familyForm_->addRow(tr("Family"), family_);
   familyForm_->addRow(tr("Huber delta"), huberDelta_);
-  familyForm_->addRow(tr("Quantile tau"), tau_);
+  familyForm_->addRow(tr("Tau"), tau_);
   familyForm_->addRow(tr("Offset"), pair(offsetOn_, offset_));
   familyForm_->addRow(tr("Linear edf"), pair(linearEdfOn_, linearEdf_));
   familyForm_->addRow(tr("Factor edf"), pair(factorEdfOn_, factorEdf_));
@@ -391,7 +391,7 @@ void ModelPanel::updateEnabled() {
   differences_->setEnabled(choice(penalty_) == "pspline");
   const QString family = choice(family_);
   familyForm_->setRowVisible(huberDelta_, family == "huber");
-  familyForm_->setRowVisible(tau_, family == "quantile");
+  familyForm_->setRowVisible(tau_, family == "quantile" || family == "expectile");
   offset_->setEnabled(offsetOn_->isChecked());
   linearEdf_->setEnabled(linearEdfOn_->isChecked());
   factorEdf_->setEnabled(factorEdfOn_->isChecked());

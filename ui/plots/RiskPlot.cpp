@@ -19,6 +19,8 @@ QString lossName(gb::Family family) {
       return QObject::tr("Huber loss");
     case gb::Family::Quantile:
       return QObject::tr("check loss");
+    case gb::Family::Expectile:
+      return QObject::tr("asymmetric squared error");
     default:
       return QObject::tr("mean squared error");
   }

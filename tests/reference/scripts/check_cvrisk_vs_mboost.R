@@ -39,14 +39,14 @@ refKeys <- c(paste0("splines=", paste(splines, collapse = ",")), "linears=lin", 
              "linear_df=4", "factor_df=4", "nu=0.3", "mstop=200")
 
 results <- list()
-check <- function(name, family, type, B, foldSeed, prob = 0.5, weights = "0") {
+check <- function(name, family, type, B, foldSeed, prob = 0.5, weights = "0", tau = "0.2") {
   data <- file.path(dir, sprintf("%s-w%s.csv", family, weights))
   rscript("write_family_data.R", data, family, seed, 400, weights)
   folds <- file.path(dir, sprintf("folds-%s-%d-%d.csv", type, B, foldSeed))
   rscript("write_folds.R", data, folds, type, B, foldSeed, paste0("prob=", prob))
   prefix <- file.path(dir, gsub("[^A-Za-z0-9]+", "_", name))
   rscript("mboost_cvrisk_reference.R", data, folds, prefix, paste0("family=", family),
-          if (weights != "0") "weights=w", refKeys)
+          if (weights != "0") "weights=w", if (family == "expectile") paste0("tau=", tau), refKeys)
   ref <- as.matrix(read.csv(paste0(prefix, ".cvrisk.csv"), header = FALSE))
   refMstop <- as.integer(readLines(paste0(prefix, ".mstop.txt")))
 
@@ -60,7 +60,8 @@ check <- function(name, family, type, B, foldSeed, prob = 0.5, weights = "0") {
   set.seed(foldSeed)  # write_folds.R draws as mboost's cv() does
   cvW <- cv(rep(1, sum(cc)), type = if (type == "subsampling") "subsampling" else type, B = B, prob = prob)
   sameFolds <- all(unclass(cvW) == W)
-  fam <- switch(family, gaussian = Gaussian(), binomial = Binomial(), poisson = Poisson())
+  fam <- switch(family, gaussian = Gaussian(), binomial = Binomial(), poisson = Poisson(),
+                expectile = ExpectReg(tau = as.numeric(tau)))
   mod <- suppressWarnings(gamboost(fm, data = d, weights = w, family = fam,
                                    control = boost_control(mstop = 200, nu = 0.3)))
   cvr <- suppressWarnings(cvrisk(mod, folds = W, papply = lapply))  # df > rank warnings of bols(lin, df = 4)
@@ -86,6 +87,9 @@ check("poisson 8 subsamples (0.5)", "poisson", "subsampling", 8, 103)
 # beyond the acceptance cases: case weights (real, rescaled) as out-of-bag weights
 check("gaussian weights 5-fold k-fold", "gaussian", "kfold", 5, 104, weights = "1")
 check("poisson weights 10 bootstrap", "poisson", "bootstrap", 10, 105, weights = "1")
+# ExpectReg, whose offset mean(y[w == 1]) takes only a fold's rows of weight exactly 1
+check("expectile 10 bootstrap", "expectile", "bootstrap", 10, 104)
+check("expectile 8 subsamples (0.5)", "expectile", "subsampling", 8, 106)
 
 all <- do.call(rbind, results)
 rownames(all) <- NULL

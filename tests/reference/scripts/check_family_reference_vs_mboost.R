@@ -49,7 +49,8 @@ fitMboost <- function(file, spec) {
   }
   family <- spec$family
   fam <- switch(family, gaussian = Gaussian(), binomial = Binomial(), poisson = Poisson(), laplace = Laplace(),
-                huber = Huber(d = as.numeric(spec$huber_delta)), quantile = QuantReg(tau = as.numeric(spec$tau)))
+                huber = Huber(d = as.numeric(spec$huber_delta)), quantile = QuantReg(tau = as.numeric(spec$tau)),
+                expectile = ExpectReg(tau = as.numeric(spec$tau)))
   cc <- complete.cases(d)
   off <- if (family %in% c("laplace", "huber")) median(d[[resp]][cc]) else NULL
   ctrl <- boost_control(mstop = as.integer(spec$mstop), nu = as.numeric(spec$nu))
@@ -134,10 +135,11 @@ base <- list(response = "y", splines = paste0("x", 1:8, collapse = ","), linears
              knots = "12", df = "4", linear_df = "4", factor_df = "4", nu = "0.1", mstop = "100")
 families <- list(gaussian = list(family = "gaussian"), binomial = list(family = "binomial"),
                  poisson = list(family = "poisson"), laplace = list(family = "laplace"),
-                 huber = list(family = "huber", huber_delta = "2"), quantile = list(family = "quantile", tau = "0.9"))
+                 huber = list(family = "huber", huber_delta = "2"), quantile = list(family = "quantile", tau = "0.9"),
+                 expectile = list(family = "expectile", tau = "0.2"))
 for (f in names(families)) {
   check(f, gen(f), c(base, families[[f]]))
-  if (f != "quantile")
+  if (!(f %in% c("quantile", "expectile")))  # expectile: rescaled real weights leave no row of weight 1
     check(paste0(f, "+weights"), gen(f, "1"), c(base, families[[f]], weights = "w"))
   else
     check(paste0(f, "+int.weights"), gen(f, "2"), c(base, families[[f]], weights = "w"))

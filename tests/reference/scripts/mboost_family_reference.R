@@ -8,7 +8,7 @@
 # check_family_reference_vs_mboost.R (docs/reference-checks.md has the numbers).
 #
 # Usage: Rscript mboost_family_reference.R data.csv out_prefix key=value ...
-#   response=y  family=gaussian|binomial|poisson|laplace|huber|quantile  huber_delta=2  tau=0.5
+#   response=y  family=gaussian|binomial|poisson|laplace|huber|quantile|expectile  huber_delta=2  tau=0.5
 #   weights=COLUMN (empty: none)  splines=a,b  linears=c  factors=d  knots=20  df=4 (splines)
 #   linear_df= factor_df= (empty: lambda 0)  nu=0.1  mstop=100  offset= (empty: the family's; laplace and huber:
 #   median(y) of the used rows, as a user passes offset = median(y) to mboost, whose own default is a numeric optimize)
@@ -122,6 +122,13 @@ mbrPrepare <- function(file, opt) {
       list(ngradient = function(y, f) tau * ((y - f) >= 0) - (1 - tau) * ((y - f) < 0),
            loss = function(y, f) tau * (y - f) * ((y - f) >= 0) - (1 - tau) * (y - f) * ((y - f) < 0),
            offset = function(y, w) quantile(y[rep(1:length(y), w)], 0.5))  # qoffset = 0.5, whatever tau is
+    },
+    # ExpectReg: its offset is the plain mean of the rows whose (rescaled) weight is exactly 1
+    expectile = {
+      tau <- as.numeric(opt$tau)
+      list(ngradient = function(y, f) 2 * tau * (y - f) * ((y - f) > 0) - 2 * (1 - tau) * (f - y) * ((y - f) < 0),
+           loss = function(y, f) tau * (y - f)^2 * ((y - f) >= 0) + (1 - tau) * (y - f)^2 * ((y - f) < 0),
+           offset = function(y, w) mean(y[w == 1]))
     },
     mbrStop("unknown family '", family, "'"))
   if (family == "poisson" && (any(y < 0) || any((y - round(y)) > 0))) mbrStop("poisson: response is not a count")

@@ -5,7 +5,7 @@
 # and missing cells (NA) scattered over the response, the covariates and w.
 #
 # Usage: Rscript write_family_data.R out.csv family seed [rows] [weights: 0 none | 1 positive reals | 2 integers 1..3]
-#   family: gaussian|binomial|poisson|laplace|huber|quantile
+#   family: gaussian|binomial|poisson|laplace|huber|quantile|expectile
 args <- commandArgs(trailingOnly = TRUE)
 out <- args[1]
 family <- args[2]
@@ -31,6 +31,7 @@ y <- switch(family,
   laplace = eta + 0.6 * rt(n, df = 3),
   huber = eta + ifelse(runif(n) < 0.1, rnorm(n, sd = 6), rnorm(n, sd = 0.8)),
   quantile = eta + (0.5 + 0.15 * abs(x[, 4])) * rnorm(n),
+  expectile = eta + (0.4 + 0.1 * abs(x[, 4])) * (rexp(n) - 1),
   stop("unknown family '", family, "'"))
 d <- data.frame(y = y, x, lin = lin, fac = fac, stringsAsFactors = FALSE)
 if (weights == "1") d$w <- round(runif(n, 0.2, 3), 3)
