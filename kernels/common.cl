@@ -161,6 +161,7 @@ inline void cache_copy_transposed(__global const REAL* from, __global REAL* out)
 #define GB_FAMILY_HUBER 4
 #define GB_FAMILY_QUANTILE 5
 #define GB_FAMILY_EXPECTILE 6
+#define GB_FAMILY_ADAEXP 7
 
 #ifdef FAMILY
 // sign() of OpenCL returns 0 for 0 as R's sign() does; written out so that -0.0 and NaN need no thought.
@@ -183,6 +184,8 @@ inline REAL negativeGradient(REAL y, REAL f, REAL param) {
   return r >= (REAL)0 ? param : -((REAL)1 - param);
 #elif FAMILY == GB_FAMILY_EXPECTILE
   return r > (REAL)0 ? (REAL)2 * param * r : (r < (REAL)0 ? (REAL)2 * ((REAL)1 - param) * r : (REAL)0);
+#elif FAMILY == GB_FAMILY_ADAEXP
+  return y * exp(-y * f);
 #endif
 }
 
@@ -217,6 +220,8 @@ inline REAL loss(REAL y, REAL f, REAL param) {
   return r >= (REAL)0 ? param * r : -((REAL)1 - param) * r;
 #elif FAMILY == GB_FAMILY_EXPECTILE
   return (r >= (REAL)0 ? param : (REAL)1 - param) * r * r;
+#elif FAMILY == GB_FAMILY_ADAEXP
+  return exp(-y * f);
 #endif
 }
 #endif  // FAMILY

@@ -66,7 +66,8 @@ std::vector<Override> addModelOptions(CLI::App* sub, FitOptions& o, bool mstopCv
   add(sub->add_option("--weights", s.weights, "Case-weight column (non-negative)")->group("Model"),
       [](ModelSettings& m, const FitOptions& f) { m.weights = f.settings.weights; });
   add(addWordOption(sub, "--family", o.family,
-                    "Loss: gaussian, binomial, poisson, laplace, huber, quantile or expectile", &familyFromString),
+                    "Loss: gaussian, binomial, poisson, laplace, huber, quantile, expectile or adaexp",
+                    &familyFromString),
       [](ModelSettings& m, const FitOptions& f) { m.family = familyFromString(f.family); });
   add(addRealOption(sub, "--huber-delta", s.huberDelta, "Huber's d (> 0), required with --family huber")
           ->group("Model"),

@@ -74,7 +74,7 @@ void profiledFolds(const std::shared_ptr<const Dataset>& data, const FitBenchOpt
 // (floor of exp(y - mean(y)) times 3); the others keep y.
 static Dataset responseForFamily(Dataset data, const ModelSettings& model) {
   std::vector<double>& y = data.columns[static_cast<std::size_t>(data.columnIndex(model.response))];
-  if (model.family == Family::Binomial) {
+  if (isBinary(model.family)) {
     const double median = quantileType7(y, 0.5);
     for (double& v : y) v = v > median ? 1.0 : 0.0;
   } else if (model.family == Family::Poisson) {

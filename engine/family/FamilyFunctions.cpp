@@ -73,6 +73,8 @@ double FamilyFunctions::ngradient(double y, double f) const {
       return std::abs(y - f) < delta ? y - f : delta * sign(y - f);
     case Family::Quantile:
       return y - f >= 0.0 ? tau : -(1.0 - tau);
+    case Family::AdaExp:
+      return y * std::exp(-y * f);
     case Family::Expectile: {  // mboost: 2 tau r (r > 0), 2 (1 - tau) r (r < 0), 0 at r = 0
       const double r = y - f;
       return r > 0.0 ? 2.0 * tau * r : (r < 0.0 ? 2.0 * (1.0 - tau) * r : 0.0);
@@ -108,13 +110,16 @@ double FamilyFunctions::loss(double y, double f) const {
       const double r = y - f;
       return (r >= 0.0 ? tau : 1.0 - tau) * r * r;
     }
+    case Family::AdaExp:
+      return std::exp(-y * f);
   }
   return 0.0;
 }
 
 double FamilyFunctions::response(double f) const {
   switch (family) {
-    case Family::Binomial: {
+    case Family::Binomial:
+    case Family::AdaExp: {  // AdaBoost's population minimiser is half the log-odds too (Friedman et al. 2000)
       const double c = clipped(f);
       return std::exp(c) / (std::exp(c) + std::exp(-c));
     }
@@ -148,14 +153,14 @@ double FamilyFunctions::offset(const std::vector<double>& y, const std::vector<d
     group->sum(sums);
     return sums[0] / sums[1];
   }
-  if (family != Family::Gaussian && family != Family::Binomial && family != Family::Poisson)
+  if (family != Family::Gaussian && !isBinary(family) && family != Family::Poisson)
     throw InputError(optionMessage("--distributed", "--family " + toString(family) +
                                                         ": its offset is a median of all rows, which is not built "
                                                         "across processes yet; give the starting value with --offset"));
-  std::vector<double> sums = meanSums(y, w, family == Family::Binomial);
+  std::vector<double> sums = meanSums(y, w, isBinary(family));
   group->sum(sums);
   const double mean = sums[0] / sums[1];
-  if (family == Family::Binomial) return 0.5 * std::log(mean / (1.0 - mean));
+  if (isBinary(family)) return 0.5 * std::log(mean / (1.0 - mean));
   return family == Family::Poisson ? std::log(mean) : mean;
 }
 
@@ -163,7 +168,8 @@ double FamilyFunctions::offset(const std::vector<double>& y, const std::vector<d
   switch (family) {
     case Family::Gaussian:
       return weightedMean(y, w, false);
-    case Family::Binomial: {
+    case Family::Binomial:
+    case Family::AdaExp: {
       const double p = weightedMean(y, w, true);
       return 0.5 * std::log(p / (1.0 - p));
     }
@@ -189,6 +195,8 @@ std::string FamilyFunctions::scaleName() const {
   switch (family) {
     case Family::Binomial:
       return "half log-odds (mboost's Binomial)";
+    case Family::AdaExp:
+      return "half log-odds (AdaBoost)";
     case Family::Poisson:
       return "log rate";
     case Family::Quantile:

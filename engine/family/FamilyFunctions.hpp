@@ -11,6 +11,7 @@
 //             type-7 median of y with each row repeated w times (QuantReg's qoffset 0.5)
 //   expectile ngradient 2 tau r where r = y - f > 0, 2 (1 - tau) r where r < 0, 0 at r = 0; loss tau r^2 (r >= 0) or
 //             (1 - tau) r^2; offset mean(y[w == 1]), the plain mean of the rows of weight exactly 1 (ExpectReg)
+//   adaexp    y in {-1, +1} as binomial: ngradient y exp(-yf), loss exp(-yf), offset the binomial's (AdaExp)
 // Risk after m iterations: sum(w loss) / sum(w).
 #include <string>
 #include <vector>
@@ -29,7 +30,8 @@ struct FamilyFunctions {
 
   double ngradient(double y, double f) const;
   double loss(double y, double f) const;
-  // The mean on the response scale: f, the probability exp(f) / (exp(f) + exp(-f)), the rate exp(f).
+  // The mean on the response scale: f, the probability exp(f) / (exp(f) + exp(-f)) (binomial, adaexp), the rate
+  // exp(f).
   double response(double f) const;
   // sum(w loss(y_i, f_i)) / sum(w); w empty means all 1. group: the sums over every process's rows
   // (common/ShardReducer.hpp), added in process order.

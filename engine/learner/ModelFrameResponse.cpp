@@ -30,7 +30,7 @@ std::vector<int> presentCodes(const std::vector<double>& codes, std::size_t leve
 
 void codeBinomial(const Dataset& data, std::size_t c, const ModelSettings& s, ModelFrame& f, ShardReducer* group) {
   const std::vector<double>& y = data.columns[c];
-  const std::string who = "response " + quotedForMessage(s.response) + " with --family binomial";
+  const std::string who = "response " + quotedForMessage(s.response) + " with --family " + toString(s.family);
   if (data.isText(c)) {
     const std::vector<std::string>& levels = data.levelsOf(c);
     const std::vector<int> present = presentCodes(y, levels.size(), group);
@@ -103,7 +103,7 @@ std::vector<double> numericLevels(const std::vector<double>& x, ShardReducer* gr
 
 void codeResponse(const Dataset& data, const ModelSettings& s, ModelFrame& f, ShardReducer* group) {
   const auto c = static_cast<std::size_t>(data.columnIndex(s.response));
-  if (s.family == Family::Binomial) return codeBinomial(data, c, s, f, group);
+  if (isBinary(s.family)) return codeBinomial(data, c, s, f, group);
   if (data.isText(c))
     throw InputError(optionMessage("--response", "column " + quotedForMessage(s.response) + " holds text; --family " +
                                                      toString(s.family) + " needs numbers"));

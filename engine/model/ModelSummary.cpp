@@ -48,6 +48,8 @@ std::string riskName(const ModelSettings& s) {
       return weighted + "mean check loss";
     case Family::Expectile:
       return weighted + "mean asymmetric squared residual";
+    case Family::AdaExp:
+      return weighted + "mean exponential loss";
     default:
       return weighted + "mean squared residual";
   }

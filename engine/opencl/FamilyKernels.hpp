@@ -18,7 +18,8 @@ enum class DeviceFamily {
   Laplace = 3,
   Huber = 4,
   Quantile = 5,
-  Expectile = 6
+  Expectile = 6,
+  AdaExp = 7
 };
 
 // The engine's family as the kernels' code (the same order as gb::Family), and the kernels' `param`: Huber's delta,

@@ -11,13 +11,14 @@ constexpr EnumNames<PenaltyKind, 2> kPenaltyNames{{{PenaltyKind::Ridge, "ridge"}
 constexpr EnumNames<EdfDefinition, 2> kEdfDefinitionNames{
     {{EdfDefinition::Trace, "trace"}, {EdfDefinition::Mboost, "mboost"}}};
 
-constexpr EnumNames<Family, 7> kFamilyNames{{{Family::Gaussian, "gaussian"},
+constexpr EnumNames<Family, 8> kFamilyNames{{{Family::Gaussian, "gaussian"},
                                              {Family::Binomial, "binomial"},
                                              {Family::Poisson, "poisson"},
                                              {Family::Laplace, "laplace"},
                                              {Family::Huber, "huber"},
                                              {Family::Quantile, "quantile"},
-                                             {Family::Expectile, "expectile"}}};
+                                             {Family::Expectile, "expectile"},
+                                             {Family::AdaExp, "adaexp"}}};
 constexpr EnumNames<MissingPolicy, 2> kMissingNames{{{MissingPolicy::Omit, "omit"}, {MissingPolicy::Fail, "fail"}}};
 constexpr EnumNames<LearnerType, 3> kLearnerTypeNames{
     {{LearnerType::Spline, "spline"}, {LearnerType::Linear, "linear"}, {LearnerType::Factor, "factor"}}};

@@ -24,9 +24,13 @@ enum class PenaltyKind { Ridge, PSpline };
 // How the edf of a penalised learner is counted: tr(H) (the paper) or tr(2H - H'H) (mboost), learner/EdfSolver.hpp.
 enum class EdfDefinition { Trace, Mboost };
 
-// The loss being boosted, each with mboost 2.9's definitions (family/Family.hpp): Gaussian(), Binomial() (logit,
-// f = half the log-odds), Poisson(), Laplace(), Huber(d) with a fixed d, QuantReg(tau).
-enum class Family { Gaussian, Binomial, Poisson, Laplace, Huber, Quantile, Expectile };
+// The loss being boosted, each with mboost 2.9's definitions (family/FamilyFunctions.hpp): Gaussian(), Binomial()
+// (logit, f = half the log-odds), Poisson(), Laplace(), Huber(d) with a fixed d, QuantReg(tau), ExpectReg(tau),
+// AdaExp() (AdaBoost's exponential loss on the binomial's -1/+1 response).
+enum class Family { Gaussian, Binomial, Poisson, Laplace, Huber, Quantile, Expectile, AdaExp };
+
+// A two-class response coded -1/+1 (binomial and adaexp): 0/1 numbers or two text levels, f half the log-odds.
+inline bool isBinary(Family f) { return f == Family::Binomial || f == Family::AdaExp; }
 
 // Rows with a missing value in a used column: dropped before anything else (R's na.omit) or an error.
 enum class MissingPolicy { Omit, Fail };

@@ -89,7 +89,7 @@ void TestCliFamilies::rejects_data() {
                                 << "d.csv:9: column 'x2': missing value";
   QTest::newRow("unknown family") << QStringList{"--response", "y", "--family", "gamma"}
                                   << "--family: must be 'gaussian', 'binomial', 'poisson', 'laplace', 'huber', "
-                                     "'quantile' or 'expectile'";
+                                     "'quantile', 'expectile' or 'adaexp'";
   QTest::newRow("expectile tau") << (QStringList{"--response", "y", "--family", "expectile", "--tau", "1"} + covariates)
                                  << "--tau: must be in \\(0, 1\\)";
   QTest::newRow("text as spline") << QStringList{"--response", "y", "--spline", "fac"}

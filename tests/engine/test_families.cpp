@@ -67,6 +67,7 @@ void TestFamilies::negativeGradientIsTheLossSlope_data() {
   QTest::newRow("huber") << int(Family::Huber) << 1.0;
   QTest::newRow("quantile") << int(Family::Quantile) << 1.0;
   QTest::newRow("expectile") << int(Family::Expectile) << 1.0;
+  QTest::newRow("adaexp") << int(Family::AdaExp) << 1.0;
 }
 
 void TestFamilies::negativeGradientIsTheLossSlope() {
@@ -77,7 +78,7 @@ void TestFamilies::negativeGradientIsTheLossSlope() {
   std::uniform_real_distribution<double> u(-2.0, 2.0);
   for (int t = 0; t < 200; ++t) {
     double y = u(rng);
-    if (f.family == Family::Binomial) y = y > 0 ? 1.0 : -1.0;
+    if (isBinary(f.family)) y = y > 0 ? 1.0 : -1.0;
     if (f.family == Family::Poisson) y = std::floor(3.0 * (y + 2.0));
     const double x = u(rng);
     if (std::abs(y - x) < 1e-3 || std::abs(std::abs(y - x) - 0.7) < 1e-3) continue;  // kinks
@@ -94,6 +95,7 @@ void TestFamilies::offsetsAreMboosts() {
   QCOMPARE(FamilyFunctions{Family::Gaussian}.offset(y, w), (1 + 6 + 0 + 7 + 6) / 7.0);
   const std::vector<double> b{1, -1, 1, 1, -1};
   QCOMPARE(FamilyFunctions{Family::Binomial}.offset(b, w), 0.5 * std::log((2.0 / 7) / (5.0 / 7)));
+  QCOMPARE(FamilyFunctions{Family::AdaExp}.offset(b, w), 0.5 * std::log((2.0 / 7) / (5.0 / 7)));  // AdaExp: the same
   QCOMPARE(FamilyFunctions{Family::Poisson}.offset(y, {}), std::log(13.0 / 5));
   QCOMPARE(FamilyFunctions{Family::Laplace}.offset(y, w), 2.0);  // median(y), unweighted
   // QuantReg: the median of y repeated w times, whatever tau: 1, 3, 3, 7, 2, 2, 2 -> sorted 1 2 2 2 3 3 7 -> 2.

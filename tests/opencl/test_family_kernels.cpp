@@ -41,6 +41,8 @@ double gradientReference(DeviceFamily family, double y, double f, double param) 
       return param * (r >= 0) - (1 - param) * (r < 0);
     case DeviceFamily::Expectile:  // ExpectReg: 2 tau (y - f) ((y - f) > 0) - 2 (1 - tau) (f - y) ((y - f) < 0)
       return 2 * param * r * (r > 0) - 2 * (1 - param) * (f - y) * (r < 0);
+    case DeviceFamily::AdaExp:  // AdaExp: y exp(-y f)
+      return y * std::exp(-y * f);
   }
   return NAN;
 }
@@ -65,6 +67,8 @@ double lossReference(DeviceFamily family, double y, double f, double param) {
       return param * r * (r >= 0) - (1 - param) * r * (r < 0);
     case DeviceFamily::Expectile:
       return param * r * r * (r >= 0) + (1 - param) * r * r * (r < 0);
+    case DeviceFamily::AdaExp:
+      return std::exp(-y * f);
   }
   return NAN;
 }
@@ -72,7 +76,7 @@ double lossReference(DeviceFamily family, double y, double f, double param) {
 std::vector<double> responseFor(DeviceFamily family, std::size_t n, std::uint64_t seed) {
   std::vector<double> y = gbocltest::uniform(n, -4.0, 4.0, seed);
   for (double& v : y) {
-    if (family == DeviceFamily::Binomial) v = v > 0 ? 1.0 : -1.0;
+    if (family == DeviceFamily::Binomial || family == DeviceFamily::AdaExp) v = v > 0 ? 1.0 : -1.0;
     if (family == DeviceFamily::Poisson) v = std::floor(std::abs(v) * 3);  // counts 0..11
   }
   return y;
@@ -94,9 +98,9 @@ class TestFamilyKernels : public QObject {
     QTest::addColumn<double>("param");
     QTest::addColumn<bool>("isDouble");
     QTest::addColumn<qulonglong>("rows");
-    const char* names[] = {"gaussian", "binomial", "poisson", "laplace", "huber", "quantile", "expectile"};
-    const double params[] = {0.0, 0.0, 0.0, 0.0, 1.5, 0.9, 0.2};
-    for (int family = 0; family < 7; ++family)
+    const char* names[] = {"gaussian", "binomial", "poisson", "laplace", "huber", "quantile", "expectile", "adaexp"};
+    const double params[] = {0.0, 0.0, 0.0, 0.0, 1.5, 0.9, 0.2, 0.0};
+    for (int family = 0; family < 8; ++family)
       for (bool isDouble : {true, false})
         for (qulonglong rows : {1ull, 255ull, 1000ull, 300001ull})
           QTest::addRow("%s %s n=%llu", names[family], isDouble ? "double" : "float", rows)

@@ -173,6 +173,8 @@ class TestCvReferences : public QObject {
                                                   << "bootstrap" << 10 << 102 << true;
     QTest::newRow("expectile 10 bootstrap") << "expectile"
                                             << "bootstrap" << 10 << 104 << false;
+    QTest::newRow("adaexp 10 bootstrap") << "adaexp"
+                                         << "bootstrap" << 10 << 102 << false;
     QTest::newRow("opencl expectile 10 bootstrap") << "expectile"
                                                    << "bootstrap" << 10 << 104 << true;
   }

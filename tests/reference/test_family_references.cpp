@@ -168,9 +168,11 @@ class TestFamilyReferences : public QObject {
     generated("huber d=2", "huber", {"--huber-delta", "2"}, {"huber_delta=2"}, false, false);
     generated("quantile tau=0.9", "quantile", {"--tau", "0.9"}, {"tau=0.9"}, false, false);
     generated("expectile tau=0.2", "expectile", {"--tau", "0.2"}, {"tau=0.2"}, false, false);
+    generated("adaexp", "adaexp", {}, {}, false, false);
     const QStringList openclDouble = {"--backend", "opencl", "--precision", "double"};
     generated("opencl binomial", "binomial", openclDouble, {}, false, true);
     generated("opencl poisson", "poisson", openclDouble, {}, false, true);
+    generated("opencl adaexp", "adaexp", openclDouble, {}, false, true);
     generated("opencl expectile tau=0.2", "expectile", QStringList{"--tau", "0.2"} + openclDouble, {"tau=0.2"}, false,
               true);
 

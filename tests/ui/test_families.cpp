@@ -223,6 +223,23 @@ class FamiliesTest : public QObject {
     QVERIFY2(said.contains(QString("g %1").arg(chosenG)), qPrintable(said));
   }
 
+  // AdaBoost's exponential loss (mboost's AdaExp) on a two-class response: coded as binomial's, its fitted values
+  // drawn as probabilities, its risk named.
+  void adaexpIsATwoClassFamily() {
+    auto w = gbtest::emptyWindow("adaexp");
+    QVERIFY(gbtest::openCsvText(*w, "adaexp.csv", binomialCsv(300)));
+    gbtest::chooseFamily(*w, "adaexp", 60);
+    QVERIFY(gbtest::fitAndWait(*w));
+    QVERIFY(w->controller()->booster()->settings().family == gb::Family::AdaExp);
+    w->showTab(w->riskPlot());
+    QVERIFY2(w->riskPlot()->plot()->yAxis->label().contains("exponential loss"),
+             qPrintable(w->riskPlot()->plot()->yAxis->label()));
+    const FitDiagnostics* d = w->diagnostics();
+    QCOMPARE(d->fittedGraph()->data()->size(), 300);
+    for (auto it = d->fittedGraph()->data()->constBegin(); it != d->fittedGraph()->data()->constEnd(); ++it)
+      QVERIFY((it->key == 0.0 || it->key == 1.0) && it->value > 0.0 && it->value < 1.0);
+  }
+
   // Expectile regression (mboost's ExpectReg): its tau shows as for quantile, reaches the fit, and the risk is named.
   void expectileTakesItsTau() {
     auto w = gbtest::makeWindow(300, 3, 40, 4, "expectile");

@@ -48,7 +48,7 @@ std::shared_ptr<const FitSetup> makeFitSetup(const gb::Booster& booster) {
   setup->responseLevels = frame.responseLevels;
   setup->omissionNote = frame.omissionNote();
   setup->observed = frame.response;
-  if (setup->family.family == gb::Family::Binomial)
+  if (gb::isBinary(setup->family.family))
     for (double& y : setup->observed) y = y > 0 ? 1.0 : 0.0;  // coded -1 / +1: back to 0 / 1
   for (const gb::Learner& l : setup->learners) setup->basisMeans.push_back(gb::designMeans(l));
   return setup;

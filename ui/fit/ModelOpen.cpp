@@ -70,7 +70,7 @@ std::shared_ptr<FitSetup> setupOf(const gb::Model& model, std::shared_ptr<const 
   setup->responseLevels = frame.responseLevels;
   setup->omissionNote = frame.omissionNote();
   setup->observed = frame.response;
-  if (setup->family.family == gb::Family::Binomial)
+  if (gb::isBinary(setup->family.family))
     for (double& y : setup->observed) y = y > 0 ? 1.0 : 0.0;
   for (const gb::Learner& l : setup->learners) setup->basisMeans.push_back(gb::designMeans(l));
   setup->offset = model.offset;

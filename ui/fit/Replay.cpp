@@ -23,7 +23,7 @@ std::vector<double> fittedAt(const FitSetup& setup, const std::vector<Eigen::Vec
 
 // The race for iteration m + 1 at the fitted values f: every learner's RSS reduction on the negative gradient.
 RaceSnapshot raceAt(const FitSetup& setup, const std::vector<double>& f, int m) {
-  const bool binomial = setup.settings.family == gb::Family::Binomial;
+  const bool binomial = gb::isBinary(setup.settings.family);
   std::vector<double> u(f.size());
   double uu = 0.0;
   for (std::size_t i = 0; i < f.size() && i < setup.observed.size(); ++i) {

@@ -163,12 +163,14 @@ QWidget* ModelPanel::buildFamilyGroup() {
   familyForm_ = new QFormLayout(group);
   QList<QPair<QString, QString>> families;
   for (gb::Family f : {gb::Family::Gaussian, gb::Family::Binomial, gb::Family::Poisson, gb::Family::Laplace,
-                       gb::Family::Huber, gb::Family::Quantile, gb::Family::Expectile})
+                       gb::Family::Huber, gb::Family::Quantile, gb::Family::Expectile, gb::Family::AdaExp})
     families.append({qs(gb::toString(f)), qs(gb::toString(f))});
-  family_ = combo(families,
-                  tr("The loss being boosted, as mboost 2.9 defines it: gaussian (squared error), binomial (a 0/1 or "
-                     "two-level response; f is half the log-odds), poisson (counts; f is the log rate), laplace "
-                     "(absolute error), huber (with delta), quantile (with tau), expectile (with tau)"));
+  family_ =
+      combo(families,
+            tr("The loss being boosted, as mboost 2.9 defines it: gaussian (squared error), binomial (a 0/1 or "
+               "two-level response; f is half the log-odds), poisson (counts; f is the log rate), laplace "
+               "(absolute error), huber (with delta), quantile (with tau), expectile (with tau), adaexp (AdaBoost's "
+               "exponential loss on a two-class response)"));
   huberDelta_ = value(0.0, 1e12, 4, tr("Huber's d: squared error for residuals below d, linear above (required)"));
   huberDelta_->setSpecialValueText(tr("required"));
   tau_ = value(0.001, 0.999, 3, tr("The quantile or expectile tau the family fits, in (0, 1)"));

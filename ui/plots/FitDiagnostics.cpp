@@ -77,7 +77,7 @@ void FitDiagnostics::clear() {
 
 void FitDiagnostics::label(const FitSetup& setup, int iteration) {
   const QString y = qs(setup.responseName);
-  const bool binomial = setup.family.family == gb::Family::Binomial;
+  const bool binomial = gb::isBinary(setup.family.family);
   const QString event = setup.responseLevels.size() == 2 ? qs(setup.responseLevels[1]) : QString("1");
   QString observed = tr("observed %1").arg(y);
   if (binomial) observed += event == "1" ? tr(" (0 or 1)") : tr(" (1: %1 = %2, else 0)").arg(y, event);

@@ -18,7 +18,7 @@ constexpr std::size_t kNoLearner = static_cast<std::size_t>(-1);
 // The negative gradient at the snapshot's fitted values (binomial's observed 0/1 coded back to -1/+1).
 std::vector<double> negativeGradient(const FitSetup& setup, const std::vector<double>& f) {
   std::vector<double> u(f.size());
-  const bool binomial = setup.settings.family == gb::Family::Binomial;
+  const bool binomial = gb::isBinary(setup.settings.family);
   for (std::size_t i = 0; i < f.size() && i < setup.observed.size(); ++i) {
     const double y = binomial ? 2.0 * setup.observed[i] - 1.0 : setup.observed[i];
     u[i] = setup.family.ngradient(y, f[i]);

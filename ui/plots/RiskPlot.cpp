@@ -21,6 +21,8 @@ QString lossName(gb::Family family) {
       return QObject::tr("check loss");
     case gb::Family::Expectile:
       return QObject::tr("asymmetric squared error");
+    case gb::Family::AdaExp:
+      return QObject::tr("exponential loss");
     default:
       return QObject::tr("mean squared error");
   }

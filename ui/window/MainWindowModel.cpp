@@ -48,9 +48,9 @@ ColumnRoles rolesOf(const gb::ModelSettings& s, const gb::Dataset& data) {
   return r;
 }
 
-// Families whose f is not the mean: binomial (half the log-odds) and poisson (the log rate).
+// Families whose f is not the mean: binomial and adaexp (half the log-odds) and poisson (the log rate).
 bool hasResponseScale(const gb::Model& model) {
-  return model.settings.family == gb::Family::Binomial || model.settings.family == gb::Family::Poisson;
+  return gb::isBinary(model.settings.family) || model.settings.family == gb::Family::Poisson;
 }
 
 QString extrapolationReport(const gb::Prediction& p, std::size_t rows, const std::vector<ColumnExtrapolation>& cols) {

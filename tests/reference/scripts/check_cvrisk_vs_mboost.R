@@ -61,7 +61,7 @@ check <- function(name, family, type, B, foldSeed, prob = 0.5, weights = "0", ta
   cvW <- cv(rep(1, sum(cc)), type = if (type == "subsampling") "subsampling" else type, B = B, prob = prob)
   sameFolds <- all(unclass(cvW) == W)
   fam <- switch(family, gaussian = Gaussian(), binomial = Binomial(), poisson = Poisson(),
-                expectile = ExpectReg(tau = as.numeric(tau)))
+                expectile = ExpectReg(tau = as.numeric(tau)), adaexp = AdaExp())
   mod <- suppressWarnings(gamboost(fm, data = d, weights = w, family = fam,
                                    control = boost_control(mstop = 200, nu = 0.3)))
   cvr <- suppressWarnings(cvrisk(mod, folds = W, papply = lapply))  # df > rank warnings of bols(lin, df = 4)
@@ -90,6 +90,7 @@ check("poisson weights 10 bootstrap", "poisson", "bootstrap", 10, 105, weights =
 # ExpectReg, whose offset mean(y[w == 1]) takes only a fold's rows of weight exactly 1
 check("expectile 10 bootstrap", "expectile", "bootstrap", 10, 104)
 check("expectile 8 subsamples (0.5)", "expectile", "subsampling", 8, 106)
+check("adaexp 10 bootstrap", "adaexp", "bootstrap", 10, 102)
 
 all <- do.call(rbind, results)
 rownames(all) <- NULL

@@ -8,7 +8,7 @@
 # check_family_reference_vs_mboost.R (docs/reference-checks.md has the numbers).
 #
 # Usage: Rscript mboost_family_reference.R data.csv out_prefix key=value ...
-#   response=y  family=gaussian|binomial|poisson|laplace|huber|quantile|expectile  huber_delta=2  tau=0.5
+#   response=y  family=gaussian|binomial|poisson|laplace|huber|quantile|expectile|adaexp  huber_delta=2  tau=0.5
 #   weights=COLUMN (empty: none)  splines=a,b  linears=c  factors=d  knots=20  df=4 (splines)
 #   linear_df= factor_df= (empty: lambda 0)  nu=0.1  mstop=100  offset= (empty: the family's; laplace and huber:
 #   median(y) of the used rows, as a user passes offset = median(y) to mboost, whose own default is a numeric optimize)
@@ -83,7 +83,7 @@ mbrPrepare <- function(file, opt) {
 
   # --- family (R/family.R) ---
   yraw <- data[[response]]
-  if (family == "binomial") {
+  if (family %in% c("binomial", "adaexp")) {
     lev <- byteLevels(as.character(yraw))
     if (is.numeric(yraw)) lev <- as.character(sort(unique(yraw)))
     if (length(lev) != 2) mbrStop("binomial: the response has ", length(lev), " levels, not 2")
@@ -123,6 +123,9 @@ mbrPrepare <- function(file, opt) {
            loss = function(y, f) tau * (y - f) * ((y - f) >= 0) - (1 - tau) * (y - f) * ((y - f) < 0),
            offset = function(y, w) quantile(y[rep(1:length(y), w)], 0.5))  # qoffset = 0.5, whatever tau is
     },
+    # AdaExp: AdaBoost's exponential loss on the -1/+1 response, the binomial's offset
+    adaexp = list(ngradient = function(y, f) y * exp(-y * f), loss = function(y, f) exp(-y * f),
+                  offset = function(y, w) { p <- weighted.mean(y > 0, w); 1/2 * log(p / (1 - p)) }),
     # ExpectReg: its offset is the plain mean of the rows whose (rescaled) weight is exactly 1
     expectile = {
       tau <- as.numeric(opt$tau)

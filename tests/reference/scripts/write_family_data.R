@@ -5,7 +5,7 @@
 # and missing cells (NA) scattered over the response, the covariates and w.
 #
 # Usage: Rscript write_family_data.R out.csv family seed [rows] [weights: 0 none | 1 positive reals | 2 integers 1..3]
-#   family: gaussian|binomial|poisson|laplace|huber|quantile|expectile
+#   family: gaussian|binomial|poisson|laplace|huber|quantile|expectile|adaexp
 args <- commandArgs(trailingOnly = TRUE)
 out <- args[1]
 family <- args[2]
@@ -26,7 +26,8 @@ eta <- sin(x[, 1]) + 0.5 * cos(x[, 2] / 2) + 0.08 * x[, 3]^2 / 4 - 0.3 * tanh(x[
 eta <- as.vector(eta)
 y <- switch(family,
   gaussian = eta + rnorm(n, sd = 0.5),
-  binomial = ifelse(runif(n) < plogis(1.5 * (eta - mean(eta))), "yes", "no"),
+  binomial = ,
+  adaexp = ifelse(runif(n) < plogis(1.5 * (eta - mean(eta))), "yes", "no"),
   poisson = rpois(n, exp(0.5 * (eta - mean(eta)) + 1)),
   laplace = eta + 0.6 * rt(n, df = 3),
   huber = eta + ifelse(runif(n) < 0.1, rnorm(n, sd = 6), rnorm(n, sd = 0.8)),
