@@ -31,19 +31,23 @@ double weightedMean(const std::vector<double>& v, const std::vector<double>& w, 
 }
 
 // mboost's ExpectReg offset, mean(y[w == 1]): the plain mean of the rows of weight exactly 1 (a bootstrap fold's rows
-// drawn twice or more do not count). {mean, sum, count}.
-std::vector<double> expectileOffset(const std::vector<double>& y, const std::vector<double>& w) {
+// drawn twice or more do not count). Its parts {sum, count}, and the mean of (every process's) parts.
+std::vector<double> weightOneSums(const std::vector<double>& y, const std::vector<double>& w) {
   double sum = 0.0, count = 0.0;
   for (std::size_t i = 0; i < y.size(); ++i)
     if (w.empty() || w[i] == 1.0) {
       sum += y[i];
       count += 1.0;
     }
-  if (count == 0.0)
+  return {sum, count};
+}
+
+double expectileOffset(const std::vector<double>& sums) {
+  if (sums[1] == 0.0)
     throw InputError(optionMessage("--family",
                                    "expectile: its offset is mboost's mean(y[w == 1]), and no row has "
                                    "weight 1; give the starting value with --offset"));
-  return {sum / count, sum, count};
+  return sums[0] / sums[1];
 }
 
 }  // namespace
@@ -147,11 +151,10 @@ double FamilyFunctions::risk(const std::vector<double>& y, const std::vector<dou
 
 double FamilyFunctions::offset(const std::vector<double>& y, const std::vector<double>& w, ShardReducer* group) const {
   if (!group) return offset(y, w);
-  if (family == Family::Expectile) {
-    const std::vector<double> parts = expectileOffset(y, w);
-    std::vector<double> sums{parts[1], parts[2]};
+  if (family == Family::Expectile) {  // a process may hold no row of weight 1; the sums over all decide
+    std::vector<double> sums = weightOneSums(y, w);
     group->sum(sums);
-    return sums[0] / sums[1];
+    return expectileOffset(sums);
   }
   if (family != Family::Gaussian && !isBinary(family) && family != Family::Poisson)
     throw InputError(optionMessage("--distributed", "--family " + toString(family) +
@@ -186,7 +189,7 @@ double FamilyFunctions::offset(const std::vector<double>& y, const std::vector<d
       return quantileType7(std::move(repeated), 0.5);
     }
     case Family::Expectile:
-      return expectileOffset(y, w)[0];
+      return expectileOffset(weightOneSums(y, w));
   }
   return 0.0;
 }

@@ -106,6 +106,16 @@ void TestFamilies::offsetsAreMboosts() {
   const QString none = gbtest::inputErrorOf([&] { FamilyFunctions{Family::Expectile}.offset(y, {2, 2, 0, 3, 0.5}); });
   QVERIFY2(none.contains("--family: expectile: its offset is mboost's mean(y[w == 1]), and no row has weight 1"),
            qPrintable(none));
+  // Across processes the sums decide: a process without a row of weight 1 takes the others' mean (here one other
+  // process whose rows of weight 1 hold 10 in 4 rows).
+  struct OtherProcess final : ShardReducer {
+    void sum(std::vector<double>& values) override {
+      values[0] += 10.0;
+      values[1] += 4.0;
+    }
+  } other;
+  QCOMPARE((FamilyFunctions{Family::Expectile}.offset(y, {2, 2, 0, 3, 0.5}, &other)), 2.5);
+  QCOMPARE((FamilyFunctions{Family::Expectile}.offset(y, w, &other)), (1.0 + 7.0 + 10.0) / 6.0);
   // R: quantile(c(3, 1, 2), 0.9) = 2.8 and quantile(1:4, 0.5) = 2.5 (type 7).
   QCOMPARE(quantileType7({3, 1, 2}, 0.9), 2.8);
   QCOMPARE(quantileType7({1, 2, 3, 4}, 0.5), 2.5);
