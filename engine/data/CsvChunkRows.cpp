@@ -17,21 +17,12 @@ constexpr double kMissingValue = std::numeric_limits<double>::quiet_NaN();
 
 // The cells of one format. Each returns false for a cell the one-thread reader must judge, and otherwise leaves
 // p on the delimiter or line break after the cell; they read the same cells the same way as CsvParser's.
-class ChunkCells {
+class ChunkCells : public DelimiterRules {
  public:
-  explicit ChunkCells(const ChunkFormat& format) : delimiter_(format.delimiter) {}
+  explicit ChunkCells(const ChunkFormat& format) : DelimiterRules(format.delimiter) {}
 
-  // Delimiter ' ': a run of spaces and tabs is one delimiter (read.table's sep = ""), as in CsvParser.
-  bool blankDelimits() const { return delimiter_ == ' '; }
-  bool isSpace(char ch) const { return !blankDelimits() && (ch == ' ' || (ch == '\t' && delimiter_ != '\t')); }
-  bool isDelimiterByte(char ch) const { return ch == delimiter_ || (blankDelimits() && ch == '\t'); }
   bool isCellEnd(const char* p, const char* end) const {
     return p == end || isDelimiterByte(*p) || isLineBreakByte(*p);
-  }
-  const char* skipBlanks(const char* p, const char* end) const {
-    if (blankDelimits())
-      while (p != end && isBlankByte(*p)) ++p;
-    return p;
   }
   // Past the delimiter after a cell to the next cell (which may be empty, unless blanks delimit); false at the
   // line's end or anything else.
@@ -102,9 +93,6 @@ class ChunkCells {
     p = s;
     return true;
   }
-
- private:
-  char delimiter_;
 };
 
 }  // namespace

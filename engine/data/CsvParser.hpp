@@ -33,7 +33,7 @@ constexpr std::size_t kRowPerHeaderBytes = 32;
 constexpr double kMissing = std::numeric_limits<double>::quiet_NaN();
 
 // One pass over the file (see the top of this header).
-class CsvParser {
+class CsvParser : private DelimiterRules {
  public:
   CsvParser(const std::string& path, const CsvOptions& options, std::size_t blockBytes, const CsvProgress& progress,
             TextColumns* shared = nullptr)
@@ -131,16 +131,6 @@ class CsvParser {
   void checkDecimalCommas() const;
   const char* fieldEnd(const char* p, const char* end) const;
   Row tooManyFields(const char* rowStart, const char* end, bool eof) const;
-  // Fields separated by spaces (delimiter ' ') are read as read.table's sep = "" reads them: a run of spaces and tabs
-  // is one delimiter, blanks at either end of a line are none. Elsewhere spaces and tabs around a cell are trimmed.
-  bool blankDelimits() const { return delimiter_ == ' '; }
-  bool isSpace(char ch) const { return !blankDelimits() && (ch == ' ' || (ch == '\t' && delimiter_ != '\t')); }
-  bool isDelimiterByte(char ch) const { return ch == delimiter_ || (blankDelimits() && ch == '\t'); }
-  const char* skipBlanks(const char* p, const char* end) const {
-    if (blankDelimits())
-      while (p != end && isBlankByte(*p)) ++p;
-    return p;
-  }
   // At the end of a cell: past the delimiter to the next cell (Done), at the line's end (End, p past trailing
   // blanks), or NeedMore where blanks reach the buffer's end.
   Row nextField(const char*& p, const char* end, bool eof) const;
@@ -164,7 +154,6 @@ class CsvParser {
   long firstBlankLine_ = 0;  // a blank line is fine at the end of the file, an error before more data
   // "\r\r\n" line ends (a CRLF file converted to CRLF again) read as a line and a blank one: say so.
   bool lastBreakWasLoneCr_ = false, firstBlankAfterCr_ = false;
-  char delimiter_ = ',';
   std::string spaceSplit_;  // why a header with spaces between names was not taken as space-separated
   std::vector<std::string> names_;
   bool rowLabels_ = false;    // column 1 has no name: R's row names, read and dropped

@@ -43,6 +43,25 @@ inline bool isLineBreakByte(char ch) { return ch == '\n' || ch == '\r'; }
 // A blank between fields where they are separated by spaces (read.table's sep = ""): a space or a tab.
 inline bool isBlankByte(char ch) { return ch == ' ' || ch == '\t'; }
 
+// How one delimiter splits a line, for CsvParser and the chunked reader alike. Delimiter ' ' reads as read.table's
+// sep = "": a run of spaces and tabs is one delimiter, blanks at either end of a line are none. Elsewhere spaces and
+// tabs around a cell are trimmed (a tab only where it is not the delimiter).
+class DelimiterRules {
+ public:
+  explicit DelimiterRules(char delimiter = ',') : delimiter_(delimiter) {}
+  bool blankDelimits() const { return delimiter_ == ' '; }
+  bool isSpace(char ch) const { return !blankDelimits() && (ch == ' ' || (ch == '\t' && delimiter_ != '\t')); }
+  bool isDelimiterByte(char ch) const { return ch == delimiter_ || (blankDelimits() && ch == '\t'); }
+  const char* skipBlanks(const char* p, const char* end) const {
+    if (blankDelimits())
+      while (p != end && isBlankByte(*p)) ++p;
+    return p;
+  }
+
+ protected:
+  char delimiter_;
+};
+
 enum class QuoteEnd { Closed, NeedMore, Unterminated, LineBreak };
 
 // p is at an opening quote. On Closed, p is past the closing quote and `text` holds the unescaped content
