@@ -28,11 +28,11 @@ inline int locate_interval(REAL x, REAL lo, REAL inverseSpacing, int last, REAL*
 
 // Horner's rule with fused multiply-adds: out = sum_{s <= deg} c[s * stride] u^s. A macro because the
 // coefficients sit in global, local or private memory, and OpenCL 1.2 has no generic address space.
-#define GB_HORNER(c, stride, deg, u, out)                                            \
-  {                                                                                  \
-    REAL h_ = (c)[(deg) * (stride)];                                                 \
-    _Pragma("unroll") for (int s_ = (deg) - 1; s_ >= 0; --s_) h_ = fma(h_, (u), (c)[s_ * (stride)]); \
-    (out) = h_;                                                                      \
+#define GB_HORNER(c, stride, deg, u, out)                                                          \
+  {                                                                                                \
+    REAL h_ = (c)[(deg) * (stride)];                                                               \
+    _Pragma("unroll") for (int s_ = (deg)-1; s_ >= 0; --s_) h_ = fma(h_, (u), (c)[s_ * (stride)]); \
+    (out) = h_;                                                                                    \
   }
 
 // A compare-and-swap add of a REAL, for devices without float atomics: defines `void name(volatile SPACE REAL*
@@ -48,14 +48,14 @@ inline int locate_interval(REAL x, REAL lo, REAL inverseSpacing, int last, REAL*
 #define GB_AS_REAL as_float
 #define GB_CMPXCHG atomic_cmpxchg
 #endif
-#define GB_DEFINE_CAS_ADD(name, SPACE)                                         \
-  inline void name(volatile SPACE REAL* p, REAL v) {                           \
-    volatile SPACE GB_REAL_BITS* ip = (volatile SPACE GB_REAL_BITS*)p;         \
-    GB_REAL_BITS seen = *ip, old;                                              \
-    do {                                                                       \
-      old = seen;                                                              \
-      seen = GB_CMPXCHG(ip, old, GB_AS_BITS(GB_AS_REAL(old) + v));             \
-    } while (seen != old);                                                     \
+#define GB_DEFINE_CAS_ADD(name, SPACE)                                 \
+  inline void name(volatile SPACE REAL* p, REAL v) {                   \
+    volatile SPACE GB_REAL_BITS* ip = (volatile SPACE GB_REAL_BITS*)p; \
+    GB_REAL_BITS seen = *ip, old;                                      \
+    do {                                                               \
+      old = seen;                                                      \
+      seen = GB_CMPXCHG(ip, old, GB_AS_BITS(GB_AS_REAL(old) + v));     \
+    } while (seen != old);                                             \
   }
 
 // ---- compact B-spline programs (DEGREE and INTERVALS defined: compact_btg.cl, compact_update.cl) ----
@@ -71,10 +71,10 @@ inline int locate_interval(REAL x, REAL lo, REAL inverseSpacing, int last, REAL*
   _Pragma("unroll") for (int r_ = 0; r_ < W; ++r_) GB_HORNER((coef) + r_ * W, 1, DEGREE, (u), (w)[r_])
 
 #if !defined(REAL_IS_DOUBLE) && DEGREE > 0
-// locate() without its two int/float conversions (a fraction of the FP32 rate on GPUs): adding and subtracting 1.5 * 2^23
-// rounds t - 1/2 to the nearest integer, which is floor(t) except at exact integers, where the interval below
-// may be chosen with u = 1; the spline is continuous there (DEGREE > 0), so both give the same values up to
-// rounding. x - lo is exact (Sterbenz) for x near lo, as in locate().
+// locate() without its two int/float conversions (a fraction of the FP32 rate on GPUs): adding and subtracting 1.5 *
+// 2^23 rounds t - 1/2 to the nearest integer, which is floor(t) except at exact integers, where the interval below may
+// be chosen with u = 1; the spline is continuous there (DEGREE > 0), so both give the same values up to rounding. x -
+// lo is exact (Sterbenz) for x near lo, as in locate().
 inline int locate_row(REAL x, REAL lo, REAL inverseSpacing, REAL* u) {
   const float magic = 0x1.8p23f;
   const float th = fma(x - lo, inverseSpacing, -0.5f);
@@ -142,13 +142,12 @@ inline void cache_copy_transposed(__global const REAL* from, __global REAL* out)
 }
 
 // Row-block product of W x W blocks given by index expressions: STORE(a, b, sum_c A(a, c) B(c, b)) for all a, b.
-#define GB_BLOCK_PRODUCT(A, B, STORE)                                    \
-  _Pragma("unroll") for (int a_ = 0; a_ < W; ++a_)                       \
-    _Pragma("unroll") for (int b_ = 0; b_ < W; ++b_) {                   \
-      REAL v_ = (REAL)0;                                                 \
-      _Pragma("unroll") for (int c_ = 0; c_ < W; ++c_) v_ += A(a_, c_) * B(c_, b_); \
-      STORE(a_, b_, v_);                                                 \
-    }
+#define GB_BLOCK_PRODUCT(A, B, STORE)                                                                 \
+  _Pragma("unroll") for (int a_ = 0; a_ < W; ++a_) _Pragma("unroll") for (int b_ = 0; b_ < W; ++b_) { \
+    REAL v_ = (REAL)0;                                                                                \
+    _Pragma("unroll") for (int c_ = 0; c_ < W; ++c_) v_ += A(a_, c_) * B(c_, b_);                     \
+    STORE(a_, b_, v_);                                                                                \
+  }
 #endif
 
 // ---- The loss families (kernels/family.cl, compact_update.cl's family update), for programs built with -DFAMILY ----
@@ -162,10 +161,63 @@ inline void cache_copy_transposed(__global const REAL* from, __global REAL* out)
 #define GB_FAMILY_QUANTILE 5
 #define GB_FAMILY_EXPECTILE 6
 #define GB_FAMILY_ADAEXP 7
+// The binomial with R's glm links (mboost's Binomial(link = ...)): f on the link scale
+// (engine/family/BinomialLinks.hpp).
+#define GB_FAMILY_PROBIT 8
+#define GB_FAMILY_CLOGLOG 9
+#define GB_FAMILY_CAUCHIT 10
 
 #ifdef FAMILY
 // sign() of OpenCL returns 0 for 0 as R's sign() does; written out so that -0.0 and NaN need no thought.
 inline REAL signOf(REAL v) { return v > (REAL)0 ? (REAL)1 : v < (REAL)0 ? (REAL)-1 : (REAL)0; }
+
+#if FAMILY >= GB_FAMILY_PROBIT
+#define GB_EPS 2.220446049250313e-16  // R's .Machine$double.eps, the floor of R's mu.eta and clamp of cloglog's p
+#define GB_PI 3.141592653589793
+inline REAL cauchyCdf(REAL x) {  // R's pcauchy, which avoids the cancellation of 1/2 + atan(x)/pi for |x| > 1
+  if (fabs(x) > (REAL)1) {
+    const REAL t = atan((REAL)1 / x) / (REAL)GB_PI;
+    return x > (REAL)0 ? (REAL)1 - t : -t;
+  }
+  return (REAL)0.5 + atan(x) / (REAL)GB_PI;
+}
+
+// p = linkinv(f) and q = 1 - p, with R's clamps. In double q is 1 - p, as R (mboost) forms it. In float 1 - p would
+// be 0 wherever p rounds to 1 (probit beyond f = 5.3), and -log(1 - p) inf; q comes from the upper tail instead.
+inline REAL linkProbability(REAL f, REAL* q) {
+  REAL p, upper;
+#if FAMILY == GB_FAMILY_PROBIT
+  const REAL e = clamp(f, (REAL)-8.125890664701906, (REAL)8.125890664701906);  // -qnorm(eps)
+  p = (REAL)0.5 * erfc(-e * (REAL)M_SQRT1_2);
+  upper = (REAL)0.5 * erfc(e * (REAL)M_SQRT1_2);
+#elif FAMILY == GB_FAMILY_CLOGLOG
+  p = fmax(fmin(-expm1(-exp(f)), (REAL)(1.0 - GB_EPS)), (REAL)GB_EPS);
+  upper = fmax(fmin(exp(-exp(f)), (REAL)(1.0 - GB_EPS)), (REAL)GB_EPS);
+#else
+  const REAL e = clamp(f, (REAL)-1433540284805664.8, (REAL)1433540284805664.8);  // -qcauchy(eps)
+  p = cauchyCdf(e);
+  upper = cauchyCdf(-e);
+#endif
+#ifdef REAL_IS_DOUBLE
+  *q = (REAL)1 - p;
+#else
+  *q = upper;
+#endif
+  return p;
+}
+
+// mu.eta(f) = dp/df, at least eps as R's make.link() has it.
+inline REAL linkDerivative(REAL f) {
+#if FAMILY == GB_FAMILY_PROBIT
+  return fmax((REAL)0.3989422804014327 * exp((REAL)-0.5 * f * f), (REAL)GB_EPS);
+#elif FAMILY == GB_FAMILY_CLOGLOG
+  const REAL e = fmin(f, (REAL)700);
+  return fmax(exp(e) * exp(-exp(e)), (REAL)GB_EPS);  // inf * 0 in float is NaN, and fmax then gives eps as R's 0 does
+#else
+  return fmax((REAL)1 / ((REAL)GB_PI * ((REAL)1 + f * f)), (REAL)GB_EPS);
+#endif
+}
+#endif
 
 inline REAL negativeGradient(REAL y, REAL f, REAL param) {
   const REAL r = y - f;
@@ -186,6 +238,12 @@ inline REAL negativeGradient(REAL y, REAL f, REAL param) {
   return r > (REAL)0 ? (REAL)2 * param * r : (r < (REAL)0 ? (REAL)2 * ((REAL)1 - param) * r : (REAL)0);
 #elif FAMILY == GB_FAMILY_ADAEXP
   return y * exp(-y * f);
+#else
+  // mboost: mu.eta(f) (y01 / p - (1 - y01) / (1 - p)), of which one term is 0 for y01 in {0, 1}.
+  REAL q;
+  const REAL p = linkProbability(f, &q);
+  const REAL d = linkDerivative(f);
+  return y > (REAL)0 ? d * ((REAL)1 / p) : -(d * ((REAL)1 / q));
 #endif
 }
 
@@ -222,6 +280,10 @@ inline REAL loss(REAL y, REAL f, REAL param) {
   return (r >= (REAL)0 ? param : (REAL)1 - param) * r * r;
 #elif FAMILY == GB_FAMILY_ADAEXP
   return exp(-y * f);
+#else
+  REAL q;
+  const REAL p = linkProbability(f, &q);
+  return y > (REAL)0 ? -log(p) : -log(q);
 #endif
 }
 #endif  // FAMILY

@@ -15,8 +15,12 @@ SKIP = re.compile(r"^\s*(namespace|class|struct|enum|union|extern|template\s*<[^
 def functions(lines):
     """(first, last) line numbers of each function definition at namespace or class scope."""
     open_at = start = None
+    continued = False  # the line before ended in a backslash: this one belongs to a macro definition
     for number, line in enumerate(lines, 1):
         text = line.rstrip()
+        in_macro, continued = continued, text.endswith("\\")
+        if in_macro and open_at is None and start is None:
+            continue
         indent = len(line) - len(line.lstrip(" "))
         if open_at is not None:
             if indent == open_indent and text.strip().startswith("}"):

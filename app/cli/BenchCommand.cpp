@@ -30,6 +30,7 @@ struct FitBenchCli {
   int knots = 12;
   int mstop = 100;
   std::string family = "gaussian";
+  std::string link = "logit";
   std::vector<std::string> configs{"cpu"};
   std::string device;
   std::vector<std::string> devices;  // the opencl configs on several devices (the sharded backend)
@@ -173,6 +174,7 @@ int runFitBench(FitBenchCli o) {
   o.bench.model.spline.knots = o.knots;
   o.bench.model.mstop = o.mstop;
   o.bench.model.family = familyFromString(o.family);
+  o.bench.model.link = linkFromString(o.link);
   o.bench.model.validate();
   for (const std::string& config : o.configs) {
     o.bench.configs.push_back(parseConfig(config, o.device));
@@ -299,6 +301,7 @@ Command addFitBench(CLI::App* bench) {
   sub->add_option("--family", o->family,
                   "gaussian, binomial (y above its median) or poisson (counts from y); the others fit y as it is")
       ->capture_default_str();
+  sub->add_option("--link", o->link, "The binomial's link: logit, probit, cloglog or cauchit")->capture_default_str();
   addTextListOption(sub, "--configs", o->configs,
                     "Configs backend[:kernel[:precision]][@A+B...], e.g. cpu,opencl:compact_x:float,"
                     "opencl::float@0:0+0:1 (sharded over devices A, B, ... as fit --devices A,B,...)")

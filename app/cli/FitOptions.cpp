@@ -69,6 +69,11 @@ std::vector<Override> addModelOptions(CLI::App* sub, FitOptions& o, bool mstopCv
                     "Loss: gaussian, binomial, poisson, laplace, huber, quantile, expectile or adaexp",
                     &familyFromString),
       [](ModelSettings& m, const FitOptions& f) { m.family = familyFromString(f.family); });
+  add(addWordOption(sub, "--link", o.link,
+                    "The binomial's link (mboost's Binomial(link = ...)): logit (f half the log-odds, mboost's "
+                    "default), probit, cloglog or cauchit (f on the link scale)",
+                    &linkFromString),
+      [](ModelSettings& m, const FitOptions& f) { m.link = linkFromString(f.link); });
   add(addRealOption(sub, "--huber-delta", s.huberDelta, "Huber's d (> 0), required with --family huber")
           ->group("Model"),
       [](ModelSettings& m, const FitOptions& f) { m.huberDelta = f.settings.huberDelta; });

@@ -32,6 +32,7 @@ struct FitOptions {
   std::string penalty = toString(settings.penalty);
   std::string edfDefinition = toString(settings.edfDefinition);
   std::string family = toString(settings.family);
+  std::string link = toString(settings.link);
   std::string missing = toString(settings.missing);
   ComputeSettings compute;
   bool summary = false;

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "common/Error.hpp"
+#include "family/BinomialLinks.hpp"
 
 namespace gb {
 
@@ -42,6 +43,11 @@ std::vector<double> weightOneSums(const std::vector<double>& y, const std::vecto
   return {sum, count};
 }
 
+// mboost's offset of a two-class response from p = weighted.mean(y > 0, w): half the log-odds, or linkfun(p).
+double binaryOffset(const FamilyFunctions& family, double p) {
+  return family.glmLink() ? linkFunction(family.link, p) : 0.5 * std::log(p / (1.0 - p));
+}
+
 double expectileOffset(const std::vector<double>& sums) {
   if (sums[1] == 0.0)
     throw InputError(optionMessage("--family",
@@ -66,6 +72,10 @@ double FamilyFunctions::ngradient(double y, double f) const {
     case Family::Gaussian:
       return y - f;
     case Family::Binomial: {
+      if (glmLink()) {  // mboost: mu.eta(f) * (y01 / p - (1 - y01) / (1 - p)), one of the two terms being 0
+        const double p = linkInverse(link, f), d = linkDerivative(link, f);
+        return y > 0.0 ? d * (1.0 / p) : -(d * (1.0 / (1.0 - p)));
+      }
       const double e = std::exp(-2.0 * y * f);
       return (2.0 * y * e) / (std::log(2.0) * (1.0 + e));
     }
@@ -93,7 +103,7 @@ double FamilyFunctions::loss(double y, double f) const {
       return (y - f) * (y - f);
     case Family::Binomial: {
       const double c = clipped(f);
-      const double p = std::exp(c) / (std::exp(c) + std::exp(-c));
+      const double p = glmLink() ? linkInverse(link, f) : std::exp(c) / (std::exp(c) + std::exp(-c));
       // mboost: -y01 log(p) - (1 - y01) log(1 - p). Only the term of y's class is formed: the other is 0 * log(...),
       // which is NaN where p rounds to 1 (|f| > ~18.7) and which R's risk then drops (sum(..., na.rm = TRUE)).
       return y > 0.0 ? -std::log(p) : -std::log(1.0 - p);
@@ -124,6 +134,7 @@ double FamilyFunctions::response(double f) const {
   switch (family) {
     case Family::Binomial:
     case Family::AdaExp: {  // AdaBoost's population minimiser is half the log-odds too (Friedman et al. 2000)
+      if (glmLink()) return linkInverse(link, f);
       const double c = clipped(f);
       return std::exp(c) / (std::exp(c) + std::exp(-c));
     }
@@ -163,7 +174,7 @@ double FamilyFunctions::offset(const std::vector<double>& y, const std::vector<d
   std::vector<double> sums = meanSums(y, w, isBinary(family));
   group->sum(sums);
   const double mean = sums[0] / sums[1];
-  if (isBinary(family)) return 0.5 * std::log(mean / (1.0 - mean));
+  if (isBinary(family)) return binaryOffset(*this, mean);
   return family == Family::Poisson ? std::log(mean) : mean;
 }
 
@@ -172,10 +183,8 @@ double FamilyFunctions::offset(const std::vector<double>& y, const std::vector<d
     case Family::Gaussian:
       return weightedMean(y, w, false);
     case Family::Binomial:
-    case Family::AdaExp: {
-      const double p = weightedMean(y, w, true);
-      return 0.5 * std::log(p / (1.0 - p));
-    }
+    case Family::AdaExp:
+      return binaryOffset(*this, weightedMean(y, w, true));
     case Family::Poisson:
       return std::log(weightedMean(y, w, false));
     case Family::Laplace:
@@ -197,6 +206,16 @@ double FamilyFunctions::offset(const std::vector<double>& y, const std::vector<d
 std::string FamilyFunctions::scaleName() const {
   switch (family) {
     case Family::Binomial:
+      switch (link) {
+        case BinomialLink::Probit:
+          return "probit of the probability";
+        case BinomialLink::Cloglog:
+          return "complementary log-log of the probability";
+        case BinomialLink::Cauchit:
+          return "cauchit of the probability";
+        case BinomialLink::Logit:
+          break;
+      }
       return "half log-odds (mboost's Binomial)";
     case Family::AdaExp:
       return "half log-odds (AdaBoost)";

@@ -11,6 +11,9 @@
 //             type-7 median of y with each row repeated w times (QuantReg's qoffset 0.5)
 //   expectile ngradient 2 tau r where r = y - f > 0, 2 (1 - tau) r where r < 0, 0 at r = 0; loss tau r^2 (r >= 0) or
 //             (1 - tau) r^2; offset mean(y[w == 1]), the plain mean of the rows of weight exactly 1 (ExpectReg)
+//   binomial with link probit, cloglog or cauchit (Binomial(link = ...)): f on the link scale, p = linkinv(f) with R's
+//             clamps (family/BinomialLinks.hpp), ngradient mu.eta(f) (y01 / p - (1 - y01) / (1 - p)), loss
+//             -y01 log(p) - (1 - y01) log(1 - p), offset linkfun(weighted.mean(y > 0, w))
 //   adaexp    y in {-1, +1} as binomial: ngradient y exp(-yf), loss exp(-yf), offset the binomial's (AdaExp)
 // Risk after m iterations: sum(w loss) / sum(w).
 #include <string>
@@ -25,13 +28,16 @@ struct FamilyFunctions {
   Family family = Family::Gaussian;
   double delta = 0.0;  // huber's d
   double tau = 0.5;    // quantile and expectile
+  BinomialLink link = BinomialLink::Logit;
 
-  static FamilyFunctions from(const ModelSettings& s) { return {s.family, s.huberDelta, s.tau}; }
+  static FamilyFunctions from(const ModelSettings& s) { return {s.family, s.huberDelta, s.tau, s.link}; }
+  // The binomial with a glm link (probit, cloglog, cauchit): f on the link scale rather than half the log-odds.
+  bool glmLink() const { return family == Family::Binomial && link != BinomialLink::Logit; }
 
   double ngradient(double y, double f) const;
   double loss(double y, double f) const;
-  // The mean on the response scale: f, the probability exp(f) / (exp(f) + exp(-f)) (binomial, adaexp), the rate
-  // exp(f).
+  // The mean on the response scale: f, the probability exp(f) / (exp(f) + exp(-f)) (binomial, adaexp; linkinv(f)
+  // for the binomial's other links), the rate exp(f).
   double response(double f) const;
   // sum(w loss(y_i, f_i)) / sum(w); w empty means all 1. group: the sums over every process's rows
   // (common/ShardReducer.hpp), added in process order.

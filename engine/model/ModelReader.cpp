@@ -164,11 +164,12 @@ void readSettings(const json& root, ModelSettings& settings) {
   const json& s = member(root, "settings", "");
   if (!s.is_object()) fail("settings", "must be a JSON object, got " + describe(s));
   // The settings' own keys, plus what result.json adds: the data file, the preset and the compute settings.
-  rejectUnknownKeys(
-      s, {"response",    "learners", "linears",        "factors", "weights", "missing", "family",   "linear_edf",
-          "factor_edf",  "tau",      "huber_delta",    "offset",  "knots",   "degree",  "boundary", "penalty",
-          "differences", "edf",      "edf_definition", "nu",      "mstop",   "data",    "preset",   "compute"},
-      "settings");
+  rejectUnknownKeys(s,
+                    {"response", "learners",   "linears",    "factors",     "weights",     "missing",        "family",
+                     "link",     "linear_edf", "factor_edf", "tau",         "huber_delta", "offset",         "knots",
+                     "degree",   "boundary",   "penalty",    "differences", "edf",         "edf_definition", "nu",
+                     "mstop",    "data",       "preset",     "compute"},
+                    "settings");
   from_json(s, settings);
   if (const auto it = s.find("data"); it != s.end()) text(*it, "settings.data");
   if (const auto it = s.find("preset"); it != s.end()) text(*it, "settings.preset");

@@ -100,7 +100,8 @@ std::vector<std::string> readTruth(const std::string& dataPath, std::string* not
 std::vector<SummaryLine> modelSummaryLines(const Model& model) {
   const ModelSettings& s = model.settings;
   std::vector<SummaryLine> lines;
-  lines.push_back({"family", toString(s.family) + (s.weights.empty() ? "" : ", weights " + s.weights)});
+  const std::string link = s.link == BinomialLink::Logit ? "" : ", link " + toString(s.link);
+  lines.push_back({"family", toString(s.family) + link + (s.weights.empty() ? "" : ", weights " + s.weights)});
   lines.push_back({"learners", std::to_string(model.learners.size()) + " (" + modelLine(s) + ")"});
   if (!model.learners.empty()) {
     auto [lo, hi] =

@@ -19,12 +19,20 @@ enum class DeviceFamily {
   Huber = 4,
   Quantile = 5,
   Expectile = 6,
-  AdaExp = 7
+  AdaExp = 7,
+  Probit = 8,  // the binomial with R's glm links (mboost's Binomial(link = ...))
+  Cloglog = 9,
+  Cauchit = 10
 };
 
-// The engine's family as the kernels' code (the same order as gb::Family), and the kernels' `param`: Huber's delta,
-// the quantile's or the expectile's tau, else 0.
-inline DeviceFamily deviceFamily(Family f) { return static_cast<DeviceFamily>(static_cast<int>(f)); }
+// The engine's family as the kernels' code (the same order as gb::Family; the binomial's glm links after them), and
+// the kernels' `param`: Huber's delta, the quantile's or the expectile's tau, else 0.
+inline DeviceFamily deviceFamily(const FamilyFunctions& f) {
+  if (f.glmLink())
+    return static_cast<DeviceFamily>(static_cast<int>(DeviceFamily::Probit) + static_cast<int>(f.link) -
+                                     static_cast<int>(BinomialLink::Probit));
+  return static_cast<DeviceFamily>(static_cast<int>(f.family));
+}
 inline double familyParameter(const FamilyFunctions& f) {
   if (f.family == Family::Huber) return f.delta;
   return f.family == Family::Quantile || f.family == Family::Expectile ? f.tau : 0.0;

@@ -90,7 +90,7 @@ struct FoldPath::Impl {
     updateGroups = static_cast<int>((n + updateRows - 1) / updateRows);
   }
 
-  void buildKernels(const SplineSpec& spec, Family family) {
+  void buildKernels(const SplineSpec& spec, DeviceFamily family) {
     const int group = params.gpu ? 32 : 1;
     const std::string opts =
         buildOptions(params, spec, isDouble) + " -DFAMILY=" + std::to_string(static_cast<int>(family)) +
@@ -120,7 +120,7 @@ struct FoldPath::Impl {
       for (double v : *f.oobWeights) total += v;
       totalWeight[b] = total;
       inverse[b] = 1.0 / total;
-      riskConstant[b] = FamilyKernels::riskConstant(deviceFamily(f.family.family), hy, *f.oobWeights);
+      riskConstant[b] = FamilyKernels::riskConstant(deviceFamily(f.family), hy, *f.oobWeights);
       std::size_t at = b * block;
       for (const Learner& l : *f.learners)
         for (Eigen::Index a = 0; a < static_cast<Eigen::Index>(k); ++a)
@@ -213,7 +213,7 @@ FoldPath::FoldPath(Context& ctx, const std::vector<BoostProblem>& folds, const D
     const ScopedStage timed("x and its rows sorted by interval, uploaded");
     s.data = std::make_unique<CompactData>(ctx, bases, x, s.n, s.isDouble, false, true, s.chunkRows);
   }
-  s.buildKernels(bases.front()->spec(), first.family.family);
+  s.buildKernels(bases.front()->spec(), deviceFamily(first.family));
   {
     const ScopedStage timed("folds' rows (w, o, mu, w u), P and Q, uploaded");
     s.uploadFolds(folds);

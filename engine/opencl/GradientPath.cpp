@@ -36,7 +36,7 @@ GradientPath::GradientPath(Context& ctx, const BoostProblem& problem, const Devi
       problem_(problem),
       splines_(splinesOf(problem)),
       device_(std::make_unique<DeviceProblem>(ctx, splineProblem(problem, splines_), options)),
-      family_(ctx, deviceFamily(problem.family.family), options.isDouble),
+      family_(ctx, deviceFamily(problem.family), options.isDouble),
       olsKernels_(ctx, options.isDouble, problem.rows) {
   const std::size_t n = problem.rows;
   const std::vector<double> ones(n, 1.0);
@@ -47,7 +47,7 @@ GradientPath::GradientPath(Context& ctx, const BoostProblem& problem, const Devi
   if (problem.oobWeights) oobWeights_ = device_->upload(rw);
   for (double v : rw) totalWeight_ += v;
   param_ = familyParameter(problem.family);
-  riskConstant_ = FamilyKernels::riskConstant(deviceFamily(problem.family.family), *problem.response, rw);
+  riskConstant_ = FamilyKernels::riskConstant(deviceFamily(problem.family), *problem.response, rw);
   riskPartials_ = Buffer(ctx, FamilyKernels::riskGroups(n) * device_->realBytes());
   int maxLevels = 2;
   for (std::size_t j = splines_.size(); j < problem.learners->size(); ++j) {
@@ -69,7 +69,7 @@ GradientPath::GradientPath(Context& ctx, const BoostProblem& problem, const Devi
   effect_ = Buffer(ctx, static_cast<std::size_t>(maxLevels) * device_->realBytes());
   if (!device_->isDense && device_->compactKind == CompactKernel::CompactX) {
     const std::string options =
-        device_->options() + " -DFAMILY=" + std::to_string(static_cast<int>(problem.family.family));
+        device_->options() + " -DFAMILY=" + std::to_string(static_cast<int>(deviceFamily(problem.family)));
     selectUpdate_ = Kernel(ctx.kernel("compact_update", "compact_x_family_select_update", options));
     partials2_ = Buffer(ctx, device_->partialCount * device_->realBytes());
   }

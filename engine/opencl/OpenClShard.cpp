@@ -169,7 +169,7 @@ void OpenClShard::prepare(const BoostProblem& slice) {
   if (!splineProblem.covariateRows.empty()) splineProblem.covariateRows.resize(s.splines.size());
   s.device_ = std::make_unique<DeviceProblem>(*s.ctx, splineProblem,
                                               DeviceProblemOptions{s.kernelName, s.isDouble, s.forceGpuKernels});
-  s.family = std::make_unique<FamilyKernels>(*s.ctx, deviceFamily(slice.family.family), s.isDouble);
+  s.family = std::make_unique<FamilyKernels>(*s.ctx, deviceFamily(slice.family), s.isDouble);
   s.olsKernels = std::make_unique<OlsKernels>(*s.ctx, s.isDouble, slice.rows);
   const std::vector<double> ones(slice.rows, 1.0);
   const std::vector<double>& w = slice.weights ? *slice.weights : ones;
@@ -177,7 +177,7 @@ void OpenClShard::prepare(const BoostProblem& slice) {
   const std::vector<double>& v = slice.oobWeights ? *slice.oobWeights : w;
   s.riskWeights = s.p().upload(v);
   s.param = familyParameter(slice.family);
-  s.riskConstant = FamilyKernels::riskConstant(deviceFamily(slice.family.family), *slice.response, v);
+  s.riskConstant = FamilyKernels::riskConstant(deviceFamily(slice.family), *slice.response, v);
   s.riskPartials = Buffer(*s.ctx, FamilyKernels::riskGroups(slice.rows) * s.p().realBytes());
   s.uploadOls(slice);
   s.prepareCrossFill();

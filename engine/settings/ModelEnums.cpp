@@ -19,6 +19,10 @@ constexpr EnumNames<Family, 8> kFamilyNames{{{Family::Gaussian, "gaussian"},
                                              {Family::Quantile, "quantile"},
                                              {Family::Expectile, "expectile"},
                                              {Family::AdaExp, "adaexp"}}};
+constexpr EnumNames<BinomialLink, 4> kLinkNames{{{BinomialLink::Logit, "logit"},
+                                                 {BinomialLink::Probit, "probit"},
+                                                 {BinomialLink::Cloglog, "cloglog"},
+                                                 {BinomialLink::Cauchit, "cauchit"}}};
 constexpr EnumNames<MissingPolicy, 2> kMissingNames{{{MissingPolicy::Omit, "omit"}, {MissingPolicy::Fail, "fail"}}};
 constexpr EnumNames<LearnerType, 3> kLearnerTypeNames{
     {{LearnerType::Spline, "spline"}, {LearnerType::Linear, "linear"}, {LearnerType::Factor, "factor"}}};
@@ -36,6 +40,8 @@ EdfDefinition edfDefinitionFromString(const std::string& s) {
 
 std::string toString(Family f) { return enumToString(kFamilyNames, f); }
 Family familyFromString(const std::string& s) { return enumFromString(kFamilyNames, s, "--family"); }
+std::string toString(BinomialLink l) { return enumToString(kLinkNames, l); }
+BinomialLink linkFromString(const std::string& s) { return enumFromString(kLinkNames, s, "--link"); }
 std::string toString(MissingPolicy m) { return enumToString(kMissingNames, m); }
 MissingPolicy missingPolicyFromString(const std::string& s) { return enumFromString(kMissingNames, s, "--missing"); }
 std::string toString(LearnerType t) { return enumToString(kLearnerTypeNames, t); }

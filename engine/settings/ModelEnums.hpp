@@ -29,8 +29,14 @@ enum class EdfDefinition { Trace, Mboost };
 // AdaExp() (AdaBoost's exponential loss on the binomial's -1/+1 response).
 enum class Family { Gaussian, Binomial, Poisson, Laplace, Huber, Quantile, Expectile, AdaExp };
 
-// A two-class response coded -1/+1 (binomial and adaexp): 0/1 numbers or two text levels, f half the log-odds.
+// A two-class response coded -1/+1 (binomial and adaexp): 0/1 numbers or two text levels. f is half the log-odds,
+// except for the binomial's other links.
 inline bool isBinary(Family f) { return f == Family::Binomial || f == Family::AdaExp; }
+
+// The binomial's link, mboost's Binomial(link = ...): logit is mboost's classic family (f half the log-odds); probit,
+// cloglog and cauchit are R's make.link() links with f on the link scale (coefficients of glm's size). R's "log" link
+// is left out: its p = exp(f) passes 1, where the likelihood is undefined.
+enum class BinomialLink { Logit, Probit, Cloglog, Cauchit };
 
 // Rows with a missing value in a used column: dropped before anything else (R's na.omit) or an error.
 enum class MissingPolicy { Omit, Fail };
@@ -47,6 +53,8 @@ std::string toString(EdfDefinition e);                        // "trace" / "mboo
 EdfDefinition edfDefinitionFromString(const std::string& s);  // throws InputError("--edf-def: ...")
 std::string toString(Family f);                               // "gaussian" / "binomial" / ...
 Family familyFromString(const std::string& s);                // throws InputError("--family: ...")
+std::string toString(BinomialLink l);                         // "logit" / "probit" / "cloglog" / "cauchit"
+BinomialLink linkFromString(const std::string& s);            // throws InputError("--link: ...")
 std::string toString(MissingPolicy m);                        // "omit" / "fail"
 MissingPolicy missingPolicyFromString(const std::string& s);  // throws InputError("--missing: ...")
 std::string toString(LearnerType t);                          // "spline" / "linear" / "factor"

@@ -71,6 +71,11 @@ void checkRanges(const ModelSettings& s, bool file) {
   if (s.family == Family::Huber)
     require(s.huberDelta > 0.0 && std::isfinite(s.huberDelta), name({"--huber-delta", "huber_delta"}),
             "must be a finite number greater than 0 (Huber's d; required with --family huber)", s.huberDelta);
+  if (s.link != BinomialLink::Logit && s.family != Family::Binomial)
+    throw InputError(optionMessage(name({"--link", "link"}), "'" + toString(s.link) +
+                                                                 "' is a link of --family binomial only (mboost's "
+                                                                 "Binomial(link = ...)); --family " +
+                                                                 toString(s.family) + " has no link to choose"));
   if (s.hasOffset) require(std::isfinite(s.offset), name({"--offset", "offset"}), "must be a finite number", s.offset);
   if (s.response.empty())
     throw InputError(file ? field("response") + ": must name a column"
@@ -111,6 +116,7 @@ void to_json(nlohmann::json& j, const ModelSettings& s) {
                      {"weights", s.weights},
                      {"missing", toString(s.missing)},
                      {"family", toString(s.family)},
+                     {"link", toString(s.link)},
                      {"linear_edf", s.linearEdf},
                      {"factor_edf", s.factorEdf},
                      {"tau", s.tau},
@@ -136,6 +142,7 @@ void from_json(const nlohmann::json& j, ModelSettings& s) {
   if (const auto it = j.find("weights"); it != j.end()) s.weights = jsonfield::text(*it, field("weights"));
   readWord(j, "missing", s.missing, &missingPolicyFromString);
   readWord(j, "family", s.family, &familyFromString);
+  readWord(j, "link", s.link, &linkFromString);  // absent in files before the links: logit
   readReal(j, "linear_edf", s.linearEdf);
   readReal(j, "factor_edf", s.factorEdf);
   readReal(j, "tau", s.tau);

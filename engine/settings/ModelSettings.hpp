@@ -29,9 +29,10 @@ struct ModelSettings {
   double linearEdf = 0.0;
   double factorEdf = 0.0;
   Family family = Family::Gaussian;
-  double huberDelta = 0.0;  // Huber's fixed d (> 0); required for the huber family
-  double tau = 0.5;         // the quantile of the quantile family, in (0, 1)
-  bool hasOffset = false;   // --offset given: it replaces the family's offset
+  BinomialLink link = BinomialLink::Logit;  // the binomial's link; any other family takes only logit (the default)
+  double huberDelta = 0.0;                  // Huber's fixed d (> 0); required for the huber family
+  double tau = 0.5;                         // the quantile of the quantile family, in (0, 1)
+  bool hasOffset = false;                   // --offset given: it replaces the family's offset
   double offset = 0.0;
   EdfDefinition edfDefinition = EdfDefinition::Mboost;
   double nu = 0.1;
@@ -39,7 +40,8 @@ struct ModelSettings {
 
   // Throws InputError naming the option: knots outside 1..kMaxKnots, degree outside 1..5, differences outside
   // 0..3, edf not finite or <= 0, nu outside (0, 1], mstop outside 1..kMaxMstop, an empty response, a negative or
-  // non-finite linear/factor edf, tau outside (0, 1), huber without a positive delta, a non-finite offset.
+  // non-finite linear/factor edf, tau outside (0, 1), huber without a positive delta, a non-finite offset, a link other
+  // than logit with a family other than binomial.
   void validate() const;
 
   // The paper's simulation (ridge, edf 1, clamped knots, trace) and mboost's defaults.

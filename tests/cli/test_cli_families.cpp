@@ -42,6 +42,13 @@ QStringList fitArgs(const Scratch& s, const QStringList& extra) {
   return QStringList{"fit", "--data", s.path("d.csv"), "--out", s.path("r.json"), "--quiet", "--knots", "4"} + extra;
 }
 
+// gamboost predict with the model m.json on new.csv into `out`, the extra options added; exit 0 required.
+void predictNew(const Scratch& s, const QString& out, const QStringList& extra = {}) {
+  const CliResult r = runGamboost(
+      QStringList{"predict", "--model", s.path("m.json"), "--data", s.path("new.csv"), "--out", s.path(out)} + extra);
+  QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
+}
+
 }  // namespace
 
 class TestCliFamilies : public QObject {
@@ -52,6 +59,7 @@ class TestCliFamilies : public QObject {
   void binomialFitWritesTheModel();
   void predictTypesAndUnseenLevels();
   void overshootingPoissonIsNoted();
+  void probitModelPredictsItsProbability();
 };
 
 void TestCliFamilies::rejects_data() {
@@ -92,6 +100,12 @@ void TestCliFamilies::rejects_data() {
                                      "'quantile', 'expectile' or 'adaexp'";
   QTest::newRow("expectile tau") << (QStringList{"--response", "y", "--family", "expectile", "--tau", "1"} + covariates)
                                  << "--tau: must be in \\(0, 1\\)";
+  QTest::newRow("link of another family")
+      << (QStringList{"--response", "y", "--family", "poisson", "--link", "probit"} + covariates)
+      << "--link: 'probit' is a link of --family binomial only .*; --family poisson has no link to choose";
+  QTest::newRow("unknown link") << (QStringList{"--response", "yes", "--family", "binomial", "--link", "log"} +
+                                    covariates)
+                                << "--link: must be 'logit', 'probit', 'cloglog' or 'cauchit' \\(got 'log'\\)";
   QTest::newRow("text as spline") << QStringList{"--response", "y", "--spline", "fac"}
                                   << "--spline: column 'fac' holds text: name it with --factor";
 }
@@ -147,11 +161,9 @@ void TestCliFamilies::predictTypesAndUnseenLevels() {
                                         "--mstop", "20", "--model", s.path("m.json")}));
   QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.describe()));
   writeFile(s.path("new.csv"), "x1,fac\n0.5,\"b\"\n0.25,\"a\"\n");
-  r = runGamboost({"predict", "--model", s.path("m.json"), "--data", s.path("new.csv"), "--out", s.path("link.csv")});
-  QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
-  r = runGamboost({"predict", "--model", s.path("m.json"), "--data", s.path("new.csv"), "--out", s.path("rate.csv"),
-                   "--type", "response"});
-  QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
+  predictNew(s, "link.csv");
+  predictNew(s, "rate.csv", {"--type", "response"});
+  if (QTest::currentTestFailed()) return;
   const std::vector<double> link = readColumn(s.path("link.csv")), rate = readColumn(s.path("rate.csv"));
   QCOMPARE(link.size(), std::size_t{2});
   for (std::size_t i = 0; i < 2; ++i) QVERIFY(std::abs(rate[i] - std::exp(link[i])) <= 1e-15 * rate[i]);
@@ -182,6 +194,29 @@ void TestCliFamilies::overshootingPoissonIsNoted() {
   const CliResult small = runGamboost(fitArgs(s, args + QStringList{"--nu", "0.01"}));
   QVERIFY2(small.finished && small.exitCode == 0, qPrintable(small.describe()));
   QVERIFY2(!small.err.contains("above the offset's"), qPrintable(small.err));
+}
+
+// Binomial(link = "probit"): the link is kept in the model file, so predict's response scale is Phi(f), f on the probit
+// scale; the summary names the link. Phi is computed here as erfc(-f / sqrt 2) / 2: a few ulps from the engine's.
+void TestCliFamilies::probitModelPredictsItsProbability() {
+  Scratch s;
+  writeFile(s.path("d.csv"), mixedCsv());
+  CliResult r = runGamboost(fitArgs(s, {"--response", "yes", "--family", "binomial", "--link", "probit", "--spline",
+                                        "x1", "--mstop", "40", "--model", s.path("m.json"), "--summary"}));
+  QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.describe()));
+  QVERIFY2(r.out.contains("binomial, link probit") || r.err.contains("binomial, link probit"),
+           qPrintable(r.describe()));
+  const QJsonObject m = QJsonDocument::fromJson(readFile(s.path("m.json"))).object();
+  QCOMPARE(m["settings"].toObject()["link"].toString(), QString("probit"));
+  writeFile(s.path("new.csv"), "x1\n0.1\n0.5\n0.9\n");
+  predictNew(s, "f.csv");
+  predictNew(s, "p.csv", {"--type", "response"});
+  if (QTest::currentTestFailed()) return;
+  const std::vector<double> f = readColumn(s.path("f.csv")), p = readColumn(s.path("p.csv"));
+  QCOMPARE(f.size(), std::size_t{3});
+  for (std::size_t i = 0; i < 3; ++i)
+    QVERIFY2(std::abs(p[i] - 0.5 * std::erfc(-f[i] / std::sqrt(2.0))) <= 1e-15,
+             qPrintable(QString("f %1: p %2").arg(f[i], 0, 'g', 17).arg(p[i], 0, 'g', 17)));
 }
 
 QTEST_GUILESS_MAIN(TestCliFamilies)

@@ -7,6 +7,7 @@
 
 #include "compute/Booster.hpp"
 #include "compute/CpuBackend.hpp"
+#include "family/BinomialLinks.hpp"
 #include "family/FamilyFunctions.hpp"
 #include "learner/EdfSolver.hpp"
 #include "learner/ModelFrame.hpp"
@@ -48,6 +49,7 @@ class TestFamilies : public QObject {
   void negativeGradientIsTheLossSlope_data();
   void negativeGradientIsTheLossSlope();
   void offsetsAreMboosts();
+  void linksAreRs();
   void gradientPathEqualsTheShortcut();
   void integerWeightsEqualReplicatedRows();
   void unpenalisedFactorAndLinearAreLeastSquares();
@@ -59,21 +61,27 @@ class TestFamilies : public QObject {
 
 void TestFamilies::negativeGradientIsTheLossSlope_data() {
   QTest::addColumn<int>("family");
-  QTest::addColumn<double>("scale");                                          // ngradient = -scale * d loss / df
-  QTest::newRow("gaussian") << int(Family::Gaussian) << 0.5;                  // mboost's gradient of (y - f)^2 / 2
-  QTest::newRow("binomial") << int(Family::Binomial) << 1.0 / std::log(2.0);  // log2 loss, natural-log risk
-  QTest::newRow("poisson") << int(Family::Poisson) << 1.0;
-  QTest::newRow("laplace") << int(Family::Laplace) << 1.0;
-  QTest::newRow("huber") << int(Family::Huber) << 1.0;
-  QTest::newRow("quantile") << int(Family::Quantile) << 1.0;
-  QTest::newRow("expectile") << int(Family::Expectile) << 1.0;
-  QTest::newRow("adaexp") << int(Family::AdaExp) << 1.0;
+  QTest::addColumn<double>("scale");  // ngradient = -scale * d loss / df
+  QTest::addColumn<int>("link");
+  QTest::newRow("gaussian") << int(Family::Gaussian) << 0.5 << 0;                  // mboost's gradient of (y - f)^2 / 2
+  QTest::newRow("binomial") << int(Family::Binomial) << 1.0 / std::log(2.0) << 0;  // log2 loss, natural-log risk
+  QTest::newRow("poisson") << int(Family::Poisson) << 1.0 << 0;
+  QTest::newRow("laplace") << int(Family::Laplace) << 1.0 << 0;
+  QTest::newRow("huber") << int(Family::Huber) << 1.0 << 0;
+  QTest::newRow("quantile") << int(Family::Quantile) << 1.0 << 0;
+  QTest::newRow("expectile") << int(Family::Expectile) << 1.0 << 0;
+  QTest::newRow("adaexp") << int(Family::AdaExp) << 1.0 << 0;
+  // Binomial(link = ...): the natural-log likelihood's slope, f on the link scale
+  QTest::newRow("binomial probit") << int(Family::Binomial) << 1.0 << int(BinomialLink::Probit);
+  QTest::newRow("binomial cloglog") << int(Family::Binomial) << 1.0 << int(BinomialLink::Cloglog);
+  QTest::newRow("binomial cauchit") << int(Family::Binomial) << 1.0 << int(BinomialLink::Cauchit);
 }
 
 void TestFamilies::negativeGradientIsTheLossSlope() {
   QFETCH(int, family);
   QFETCH(double, scale);
-  FamilyFunctions f{static_cast<Family>(family), 0.7, 0.8};
+  QFETCH(int, link);
+  FamilyFunctions f{static_cast<Family>(family), 0.7, 0.8, static_cast<BinomialLink>(link)};
   std::mt19937_64 rng(kSeed);
   std::uniform_real_distribution<double> u(-2.0, 2.0);
   for (int t = 0; t < 200; ++t) {
@@ -119,6 +127,44 @@ void TestFamilies::offsetsAreMboosts() {
   // R: quantile(c(3, 1, 2), 0.9) = 2.8 and quantile(1:4, 0.5) = 2.5 (type 7).
   QCOMPARE(quantileType7({3, 1, 2}, 0.9), 2.8);
   QCOMPARE(quantileType7({1, 2, 3, 4}, 0.5), 2.5);
+}
+
+void TestFamilies::linksAreRs() {
+  // Values printed by R 4.2.2 with 17 digits (an independent implementation: AS241 for qnorm, Cody for pnorm).
+  // Tolerance: a few ulps of each value, the rounding of two differently written algorithms.
+  auto near = [](double a, double b) {
+    return std::abs(a - b) <= 8 * std::numeric_limits<double>::epsilon() * std::abs(b);
+  };
+  QVERIFY(near(normalQuantile(0.975), 1.9599639845400536));
+  QVERIFY(near(normalQuantile(2.0 / 7), -0.56594882193286311));
+  QVERIFY(near(normalQuantile(1e-300), -37.047096299361201));
+  QVERIFY(near(normalQuantile(0.5 + 1e-12), 2.5065728237018611e-12));
+  QVERIFY(near(normalQuantile(1 - 1e-10), 6.3613408896974208));
+  QVERIFY(near(normalCdf(-8.0), 6.2209605742717849e-16));
+  QVERIFY(near(normalCdf(3.0), 0.99865010196836990));
+  // mboost's offset linkfun(weighted.mean(y > 0, w)) = linkfun(2/7) for the data of offsetsAreMboosts
+  const std::vector<double> b{1, -1, 1, 1, -1}, w{1, 2, 0, 1, 3};
+  auto offset = [&](BinomialLink l) { return FamilyFunctions{Family::Binomial, 0.0, 0.5, l}.offset(b, w); };
+  QVERIFY(near(offset(BinomialLink::Probit), -0.56594882193286311));
+  QVERIFY(near(offset(BinomialLink::Cloglog), -1.0892396396274506));
+  QVERIFY(near(offset(BinomialLink::Cauchit), -0.79747338888240404));
+  // linkinv undoes linkfun; the response scale is linkinv; R's clamps hold p inside (0, 1)
+  for (BinomialLink l : {BinomialLink::Probit, BinomialLink::Cloglog, BinomialLink::Cauchit}) {
+    const FamilyFunctions f{Family::Binomial, 0.0, 0.5, l};
+    // cloglog's linkfun log(-log(1 - p)) (R's formula) rounds 1 - p first: an absolute error of a few ulps of 1
+    for (double p : {1e-6, 0.01, 0.3, 0.5, 0.9, 0.999})
+      QVERIFY2(
+          std::abs(linkInverse(l, linkFunction(l, p)) - p) <= 1e-13 * p + 4 * std::numeric_limits<double>::epsilon(),
+          qPrintable(QString::number(p)));
+    QCOMPARE(f.response(0.4), linkInverse(l, 0.4));
+    for (double eta : {-1e300, -40.0, 40.0, 1e300}) {
+      const double p = linkInverse(l, eta);
+      QVERIFY2(p > 0.0 && p < 1.0 && std::isfinite(f.loss(1, eta)) && std::isfinite(f.loss(-1, eta)) &&
+                   std::isfinite(f.ngradient(1, eta)) && std::isfinite(f.ngradient(-1, eta)),
+               qPrintable(QString("link %1 eta %2").arg(int(l)).arg(eta)));
+    }
+  }
+  QVERIFY(near(linkInverse(BinomialLink::Cauchit, 0.5), 0.5 + std::atan(0.5) / M_PI));
 }
 
 void TestFamilies::gradientPathEqualsTheShortcut() {

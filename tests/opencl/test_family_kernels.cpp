@@ -1,7 +1,7 @@
 // kernels/family.cl against double references written here from mboost 2.9's R/family.R, in its own form (the
 // binomial gradient as 2 y exp(-2yf) / (log 2 (1 + exp(-2yf))), the loss through p = exp(f) / (exp(f) + exp(-f)),
-// Poisson's loss as -log dpois including lgamma(y + 1)), on random data with zero weights, at awkward sizes, in
-// float and double, with the outputs poisoned first.
+// Poisson's loss as -log dpois including lgamma(y + 1); the binomial's glm links as R's make.link() has them), on
+// random data with zero weights, at awkward sizes, in float and double, with the outputs poisoned first.
 //
 // Tolerances. Inputs are rounded to the device's REAL first, so only the device's arithmetic differs. Each
 // gradient or loss value is a handful of operations and one exp/log (OpenCL: at most 3-4 ulp), so it may differ by
@@ -9,6 +9,7 @@
 // each work-item adds a strided run of L = n / (groups * 256) terms in order, then the group adds 256 sums
 // pairwise (8 levels), so the rounding of the sum is at most (L + 8) eps sum|terms|, plus the terms' own errors.
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
 
 #include "OpenClTestUtil.hpp"
@@ -20,6 +21,24 @@ using gb::ocl::FamilyKernels;
 namespace {
 
 constexpr std::uint64_t kSeed = 20261123;
+
+// R's make.link(): p = linkinv(f) with its clamps, mu.eta(f) >= eps (written here from R's definitions of pnorm,
+// dnorm, pcauchy and dcauchy; the probit's Phi through std::erfc).
+bool isLink(DeviceFamily family) { return static_cast<int>(family) >= static_cast<int>(DeviceFamily::Probit); }
+double linkP(DeviceFamily family, double f) {
+  const double eps = 0x1p-52;
+  if (family == DeviceFamily::Probit)
+    return 0.5 * std::erfc(-std::clamp(f, -8.125890664701906, 8.125890664701906) / std::sqrt(2.0));
+  if (family == DeviceFamily::Cloglog) return std::max(std::min(-std::expm1(-std::exp(f)), 1 - eps), eps);
+  const double x = std::clamp(f, -1433540284805664.8, 1433540284805664.8);
+  return 0.5 + std::atan(x) / M_PI;
+}
+double linkD(DeviceFamily family, double f) {
+  const double eps = 0x1p-52;
+  if (family == DeviceFamily::Probit) return std::max(std::exp(-f * f / 2) / std::sqrt(2 * M_PI), eps);
+  if (family == DeviceFamily::Cloglog) return std::max(std::exp(f) * std::exp(-std::exp(f)), eps);
+  return std::max(1 / (M_PI * (1 + f * f)), eps);
+}
 
 double gradientReference(DeviceFamily family, double y, double f, double param) {
   const double r = y - f;
@@ -43,6 +62,10 @@ double gradientReference(DeviceFamily family, double y, double f, double param) 
       return 2 * param * r * (r > 0) - 2 * (1 - param) * (f - y) * (r < 0);
     case DeviceFamily::AdaExp:  // AdaExp: y exp(-y f)
       return y * std::exp(-y * f);
+    default: {  // Binomial(link = ...): mu.eta(f) (y01 / p - (1 - y01) / (1 - p))
+      const double p = linkP(family, f), y01 = (y + 1) / 2;
+      return linkD(family, f) * (y01 / p - (1 - y01) / (1 - p));
+    }
   }
   return NAN;
 }
@@ -69,6 +92,10 @@ double lossReference(DeviceFamily family, double y, double f, double param) {
       return param * r * r * (r >= 0) + (1 - param) * r * r * (r < 0);
     case DeviceFamily::AdaExp:
       return std::exp(-y * f);
+    default: {
+      const double p = linkP(family, f), y01 = (y + 1) / 2;
+      return -y01 * std::log(p) - (1 - y01) * std::log(1 - p);
+    }
   }
   return NAN;
 }
@@ -76,10 +103,28 @@ double lossReference(DeviceFamily family, double y, double f, double param) {
 std::vector<double> responseFor(DeviceFamily family, std::size_t n, std::uint64_t seed) {
   std::vector<double> y = gbocltest::uniform(n, -4.0, 4.0, seed);
   for (double& v : y) {
-    if (family == DeviceFamily::Binomial || family == DeviceFamily::AdaExp) v = v > 0 ? 1.0 : -1.0;
+    if (family == DeviceFamily::Binomial || family == DeviceFamily::AdaExp || isLink(family)) v = v > 0 ? 1.0 : -1.0;
     if (family == DeviceFamily::Poisson) v = std::floor(std::abs(v) * 3);  // counts 0..11
   }
   return y;
+}
+
+// One gradient and one risk launch over (y, f, w), the outputs poisoned first: w u and the partial sums of w loss.
+struct DeviceRun {
+  std::vector<double> wu, partials;
+};
+DeviceRun runKernels(gb::ocl::Context& ctx, DeviceFamily fam, const std::vector<double>& y,
+                     const std::vector<double>& f, const std::vector<double>& w, double param, bool isDouble) {
+  const std::size_t n = y.size();
+  FamilyKernels kernels(ctx, fam, isDouble);
+  gb::ocl::Buffer yb = gbocltest::upload(ctx, y, isDouble), fb = gbocltest::upload(ctx, f, isDouble),
+                  wb = gbocltest::upload(ctx, w, isDouble);
+  gb::ocl::Buffer wu = gbocltest::upload(ctx, std::vector<double>(n, NAN), isDouble);
+  const std::size_t groups = FamilyKernels::riskGroups(n);
+  gb::ocl::Buffer partials = gbocltest::upload(ctx, std::vector<double>(groups, NAN), isDouble);
+  kernels.gradient(n, yb, fb, wb, param, wu);
+  kernels.risk(n, yb, fb, wb, param, partials);
+  return {gbocltest::download(ctx, wu, n, isDouble), gbocltest::download(ctx, partials, groups, isDouble)};
 }
 
 }  // namespace
@@ -98,9 +143,10 @@ class TestFamilyKernels : public QObject {
     QTest::addColumn<double>("param");
     QTest::addColumn<bool>("isDouble");
     QTest::addColumn<qulonglong>("rows");
-    const char* names[] = {"gaussian", "binomial", "poisson", "laplace", "huber", "quantile", "expectile", "adaexp"};
-    const double params[] = {0.0, 0.0, 0.0, 0.0, 1.5, 0.9, 0.2, 0.0};
-    for (int family = 0; family < 8; ++family)
+    const char* names[] = {"gaussian",  "binomial", "poisson", "laplace", "huber",  "quantile",
+                           "expectile", "adaexp",   "probit",  "cloglog", "cauchit"};
+    const double params[] = {0.0, 0.0, 0.0, 0.0, 1.5, 0.9, 0.2, 0.0, 0.0, 0.0, 0.0};
+    for (int family = 0; family < 11; ++family)
       for (bool isDouble : {true, false})
         for (qulonglong rows : {1ull, 255ull, 1000ull, 300001ull})
           QTest::addRow("%s %s n=%llu", names[family], isDouble ? "double" : "float", rows)
@@ -126,21 +172,19 @@ class TestFamilyKernels : public QObject {
     else
       param = static_cast<float>(param);
 
-    FamilyKernels kernels(ctx, fam, isDouble);
-    gb::ocl::Buffer yb = gbocltest::upload(ctx, y, isDouble), fb = gbocltest::upload(ctx, f, isDouble),
-                    wb = gbocltest::upload(ctx, w, isDouble);
-    gb::ocl::Buffer wu = gbocltest::upload(ctx, std::vector<double>(n, NAN), isDouble);
-    const std::size_t groups = FamilyKernels::riskGroups(n);
-    gb::ocl::Buffer partials = gbocltest::upload(ctx, std::vector<double>(groups, NAN), isDouble);
-    kernels.gradient(n, yb, fb, wb, param, wu);
-    kernels.risk(n, yb, fb, wb, param, partials);
-    const std::vector<double> got = gbocltest::download(ctx, wu, n, isDouble);
-    const std::vector<double> parts = gbocltest::download(ctx, partials, groups, isDouble);
+    const DeviceRun run = runKernels(ctx, fam, y, f, w, param, isDouble);
+    const std::vector<double>& got = run.wu;
+    const std::vector<double>& parts = run.partials;
+    const std::size_t groups = parts.size();
 
     const double eps = isDouble ? 0x1p-52 : 0x1p-23;
     double riskRef = 0.0, riskScale = 0.0, termErrors = 0.0;
     for (std::size_t i = 0; i < n; ++i) {
-      const double slack = 64 * eps * (1 + std::abs(y[i]) + std::exp(std::abs(f[i])));
+      double slack = 64 * eps * (1 + std::abs(y[i]) + std::exp(std::abs(f[i])));
+      if (isLink(fam)) {  // R's 1 - p cancels: an ulp of p is 1 / min(p, 1 - p) ulps of 1 - p (double; float uses q)
+        const double p = linkP(fam, f[i]);
+        slack /= std::min(p, 1 - p);
+      }
       const double want = w[i] * gradientReference(fam, y[i], f[i], param);
       if (!(std::abs(got[i] - want) <= slack * w[i]))
         QFAIL(qPrintable(QString("row %1: wu %2, reference %3 (y %4, f %5, w %6)")
@@ -164,6 +208,34 @@ class TestFamilyKernels : public QObject {
                  QString("risk %1, reference %2, bound %3").arg(risk, 0, 'g', 17).arg(riskRef, 0, 'g', 17).arg(bound)));
   }
 
+  // The glm links in float far out (|f| up to 40): R's p clamps keep p inside (0, 1) in double, but in float 1 - p
+  // rounds to 0 (probit beyond f = 5.3), so the kernel takes q = 1 - p from the upper tail. Every gradient and the
+  // risk must stay finite, and the risk within 1e-5 relative of the double reference (where double's 1 - p keeps
+  // about 8 digits at the clamps).
+  void linksStayFiniteInFloat() {
+    gb::ocl::Context ctx(gbocltest::testDevice());
+    const std::size_t n = 2000;
+    for (DeviceFamily fam : {DeviceFamily::Probit, DeviceFamily::Cloglog, DeviceFamily::Cauchit}) {
+      const std::vector<double> y = responseFor(fam, n, kSeed + 9);
+      std::vector<double> f = gbocltest::uniform(n, -40.0, 40.0, kSeed + 10);
+      if (fam == DeviceFamily::Cloglog)  // beyond f = 3.6 its double p is clamped at 1 - eps, -log(1 - p) = 36
+        for (double& v : f) v = std::min(v, 3.0);
+      f = gbocltest::asReal(f, false);
+      const std::vector<double> w(n, 1.0);
+      const DeviceRun run = runKernels(ctx, fam, y, f, w, 0.0, false);
+      for (double g : run.wu) QVERIFY(std::isfinite(g));
+      double risk = 0.0, reference = 0.0;
+      for (double p : run.partials) risk += p;
+      for (std::size_t i = 0; i < n; ++i) reference += lossReference(fam, y[i], f[i], 0.0);
+      QVERIFY2(std::isfinite(risk) && std::abs(risk - reference) <= 1e-5 * reference,
+               qPrintable(QString("family %1: risk %2, reference %3 (seed %4)")
+                              .arg(int(fam))
+                              .arg(risk, 0, 'g', 17)
+                              .arg(reference, 0, 'g', 17)
+                              .arg(kSeed)));
+    }
+  }
+
   // Binomial in float at |f| up to 18: mboost's p = exp(f) / (exp(f) + exp(-f)) rounds to 1 in float once |f| > 8.3,
   // so -log(1 - p) would be inf for rows on the wrong side; the float kernel's loss stays finite and equal to
   // log(1 + exp(-2 y f)), here computed in long double. Each term is a few ulp of its size (<= 37), hence the bound.
@@ -173,14 +245,10 @@ class TestFamilyKernels : public QObject {
     const std::vector<double> y = responseFor(DeviceFamily::Binomial, n, kSeed + 7);
     const std::vector<double> f = gbocltest::asReal(gbocltest::uniform(n, -18.0, 18.0, kSeed + 8), false);
     const std::vector<double> w(n, 1.0);
-    FamilyKernels kernels(ctx, DeviceFamily::Binomial, false);
-    gb::ocl::Buffer yb = gbocltest::upload(ctx, y, false), fb = gbocltest::upload(ctx, f, false),
-                    wb = gbocltest::upload(ctx, w, false);
-    const std::size_t groups = FamilyKernels::riskGroups(n);
-    gb::ocl::Buffer partials = gbocltest::upload(ctx, std::vector<double>(groups, NAN), false);
-    kernels.risk(n, yb, fb, wb, 0.0, partials);
+    const DeviceRun run = runKernels(ctx, DeviceFamily::Binomial, y, f, w, 0.0, false);
+    const std::size_t groups = run.partials.size();
     double risk = 0.0;
-    for (double p : gbocltest::download(ctx, partials, groups, false)) risk += p;
+    for (double p : run.partials) risk += p;
     long double reference = 0.0L, scale = 0.0L;
     for (std::size_t i = 0; i < n; ++i) {
       const long double z = -2.0L * y[i] * f[i];

@@ -89,6 +89,11 @@ void TestOpenClFolds::matchesCpu_data() {
   row("huber kfold weights", Family::Huber, "y", "kfold", true, false, false);
   row("quantile subsample", Family::Quantile, "y", "subsample", false, false, false);
   row("gaussian linear (not batched)", Family::Gaussian, "y", "bootstrap", false, true, false);
+  // Binomial(link = ...): the family code carries the link (Family::Binomial + 100 * link)
+  row("probit bootstrap", Family(int(Family::Binomial) + 100 * int(BinomialLink::Probit)), "bin", "bootstrap", false,
+      false, true);
+  row("cloglog kfold weights", Family(int(Family::Binomial) + 100 * int(BinomialLink::Cloglog)), "bin", "kfold", true,
+      false, false);
 }
 
 void TestOpenClFolds::matchesCpu() {
@@ -99,7 +104,8 @@ void TestOpenClFolds::matchesCpu() {
   QFETCH(bool, linear);
   QFETCH(bool, everyVariant);
   ModelSettings s;
-  s.family = static_cast<Family>(family);
+  s.family = static_cast<Family>(family % 100);
+  s.link = static_cast<BinomialLink>(family / 100);
   s.response = response.toStdString();
   s.spline.knots = 8;
   s.mstop = 60;

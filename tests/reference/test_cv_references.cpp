@@ -177,10 +177,17 @@ class TestCvReferences : public QObject {
                                          << "bootstrap" << 10 << 102 << false;
     QTest::newRow("opencl expectile 10 bootstrap") << "expectile"
                                                    << "bootstrap" << 10 << 104 << true;
+    // family:link for Binomial(link = ...)
+    QTest::newRow("binomial probit 10 bootstrap") << "binomial:probit"
+                                                  << "bootstrap" << 10 << 102 << false;
+    QTest::newRow("opencl binomial cloglog 5-fold") << "binomial:cloglog"
+                                                    << "kfold" << 5 << 101 << true;
   }
 
   void cvEqualsMboostCvriskTranscription() {
     QFETCH(QString, family);
+    const QString link = family.section(':', 1);
+    family = family.section(':', 0, 0);
     QFETCH(QString, foldType);
     QFETCH(int, folds);
     QFETCH(int, foldSeed);
@@ -214,6 +221,10 @@ class TestCvReferences : public QObject {
       cli << "--tau"
           << "0.2";
       reference << "tau=0.2";
+    }
+    if (!link.isEmpty()) {
+      cli << "--link" << link;
+      reference << "link=" + link;
     }
     const int mstop = 200;
 

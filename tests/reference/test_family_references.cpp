@@ -169,10 +169,21 @@ class TestFamilyReferences : public QObject {
     generated("quantile tau=0.9", "quantile", {"--tau", "0.9"}, {"tau=0.9"}, false, false);
     generated("expectile tau=0.2", "expectile", {"--tau", "0.2"}, {"tau=0.2"}, false, false);
     generated("adaexp", "adaexp", {}, {}, false, false);
+    // Binomial(link = ...): R's make.link() in the transcription, the engine's own distribution functions here
+    generated("binomial probit", "binomial", {"--link", "probit"}, {"link=probit"}, false, false);
+    generated("binomial cloglog weights", "binomial", {"--link", "cloglog", "--weights", "w"},
+              {"link=cloglog", "weights=w"}, true, false);
+    generated("binomial cauchit", "binomial", {"--link", "cauchit"}, {"link=cauchit"}, false, false);
     const QStringList openclDouble = {"--backend", "opencl", "--precision", "double"};
     generated("opencl binomial", "binomial", openclDouble, {}, false, true);
     generated("opencl poisson", "poisson", openclDouble, {}, false, true);
     generated("opencl adaexp", "adaexp", openclDouble, {}, false, true);
+    generated("opencl binomial probit", "binomial", QStringList{"--link", "probit"} + openclDouble, {"link=probit"},
+              false, true);
+    generated("opencl binomial cloglog", "binomial", QStringList{"--link", "cloglog"} + openclDouble, {"link=cloglog"},
+              false, true);
+    generated("opencl binomial cauchit", "binomial", QStringList{"--link", "cauchit"} + openclDouble, {"link=cauchit"},
+              false, true);
     generated("opencl expectile tau=0.2", "expectile", QStringList{"--tau", "0.2"} + openclDouble, {"tau=0.2"}, false,
               true);
 

@@ -8,6 +8,7 @@
 #include <QFontMetrics>
 #include <QStatusBar>
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <random>
@@ -238,6 +239,37 @@ class FamiliesTest : public QObject {
     QCOMPARE(d->fittedGraph()->data()->size(), 300);
     for (auto it = d->fittedGraph()->data()->constBegin(); it != d->fittedGraph()->data()->constEnd(); ++it)
       QVERIFY((it->key == 0.0 || it->key == 1.0) && it->value > 0.0 && it->value < 1.0);
+  }
+
+  // Binomial(link = "probit"): the link row shows for the binomial only, reaches the fit, and the fitted-vs-observed
+  // plot draws Phi(f) (written here as erfc(-f / sqrt 2) / 2; a few ulps from the engine's form).
+  void binomialTakesItsLink() {
+    auto w = gbtest::emptyWindow("probit");
+    QVERIFY(gbtest::openCsvText(*w, "probit.csv", binomialCsv(300)));
+    ModelPanel* panel = w->modelPanel();
+    gbtest::chooseFamily(*w, "gaussian", 60);
+    QVERIFY(!panel->linkBox()->isVisibleTo(panel));
+    gbtest::chooseFamily(*w, "binomial", 60);
+    QVERIFY(panel->linkBox()->isVisibleTo(panel));
+    panel->linkBox()->setCurrentIndex(panel->linkBox()->findData("probit"));
+    QVERIFY(panel->settings().link == gb::BinomialLink::Probit);
+    QVERIFY(gbtest::fitAndWait(*w));
+    QVERIFY(w->controller()->booster()->settings().link == gb::BinomialLink::Probit);
+    const std::vector<double> f = w->controller()->booster()->fitted();
+    std::vector<double> want;
+    for (double v : f) want.push_back(0.5 * std::erfc(-v / std::sqrt(2.0)));
+    std::sort(want.begin(), want.end());
+    std::vector<double> drawn;
+    const FitDiagnostics* d = w->diagnostics();
+    for (auto it = d->fittedGraph()->data()->constBegin(); it != d->fittedGraph()->data()->constEnd(); ++it)
+      drawn.push_back(it->value);
+    std::sort(drawn.begin(), drawn.end());
+    QCOMPARE(drawn.size(), want.size());
+    for (std::size_t i = 0; i < drawn.size(); ++i) QVERIFY(std::abs(drawn[i] - want[i]) <= 1e-15);
+    // Another family takes no link: the row hides and the settings fall back to logit
+    gbtest::chooseFamily(*w, "poisson", 60);
+    QVERIFY(!panel->linkBox()->isVisibleTo(panel));
+    QVERIFY(panel->settings().link == gb::BinomialLink::Logit);
   }
 
   // Expectile regression (mboost's ExpectReg): its tau shows as for quantile, reaches the fit, and the risk is named.

@@ -27,6 +27,7 @@ const QHash<QString, QString>& controlNames() {
       {"--nu", QObject::tr("nu")},
       {"--mstop", QObject::tr("mstop")},
       {"--family", QObject::tr("Family")},
+      {"--link", QObject::tr("Link")},
       {"--huber-delta", QObject::tr("Huber delta")},
       {"--tau", QObject::tr("Tau")},
       {"--offset", QObject::tr("Offset")},

@@ -171,6 +171,12 @@ QWidget* ModelPanel::buildFamilyGroup() {
                "two-level response; f is half the log-odds), poisson (counts; f is the log rate), laplace "
                "(absolute error), huber (with delta), quantile (with tau), expectile (with tau), adaexp (AdaBoost's "
                "exponential loss on a two-class response)"));
+  QList<QPair<QString, QString>> links;
+  for (gb::BinomialLink l :
+       {gb::BinomialLink::Logit, gb::BinomialLink::Probit, gb::BinomialLink::Cloglog, gb::BinomialLink::Cauchit})
+    links.append({qs(gb::toString(l)), qs(gb::toString(l))});
+  link_ = combo(links, tr("The binomial's link, as mboost's Binomial(link = ...): logit (mboost's default; f is half "
+                          "the log-odds), probit, cloglog or cauchit (f on the link's own scale, as glm has it)"));
   huberDelta_ = value(0.0, 1e12, 4, tr("Huber's d: squared error for residuals below d, linear above (required)"));
   huberDelta_->setSpecialValueText(tr("required"));
   tau_ = value(0.001, 0.999, 3, tr("The quantile or expectile tau the family fits, in (0, 1)"));
@@ -193,6 +199,7 @@ QWidget* ModelPanel::buildFamilyGroup() {
                    tr("Rows with a missing value in a used column: left out of the fit (R's na.omit), or an error "
                       "naming the first"));
   familyForm_->addRow(tr("Family"), family_);
+  familyForm_->addRow(tr("Link"), link_);
   familyForm_->addRow(tr("Huber delta"), huberDelta_);
   familyForm_->addRow(tr("Tau"), tau_);
   familyForm_->addRow(tr("Offset"), pair(offsetOn_, offset_));
@@ -247,7 +254,8 @@ void ModelPanel::connectChanges() {
     connect(s, &QSpinBox::valueChanged, this, &ModelPanel::settingsChanged);
   for (QDoubleSpinBox* s : {edf_, nu_, huberDelta_, tau_, offset_, linearEdf_, factorEdf_})
     connect(s, &QDoubleSpinBox::valueChanged, this, &ModelPanel::settingsChanged);
-  for (QComboBox* c : {boundary_, penalty_, edfDefinition_, family_, missing_, backend_, device_, kernel_, precision_})
+  for (QComboBox* c :
+       {boundary_, penalty_, edfDefinition_, family_, link_, missing_, backend_, device_, kernel_, precision_})
     connect(c, &QComboBox::currentIndexChanged, this, &ModelPanel::settingsChanged);
 }
 
@@ -263,6 +271,8 @@ gb::ModelSettings ModelPanel::settings() const {
   s.nu = nu_->value();
   s.mstop = mstop_->value();
   s.family = gb::familyFromString(ss(choice(family_)));
+  // The link row shows for the binomial only; another family keeps logit, the one link every family takes.
+  s.link = s.family == gb::Family::Binomial ? gb::linkFromString(ss(choice(link_))) : gb::BinomialLink::Logit;
   s.huberDelta = huberDelta_->value();
   s.tau = tau_->value();
   s.hasOffset = offsetOn_->isChecked();
@@ -284,6 +294,7 @@ void ModelPanel::setSettings(const gb::ModelSettings& s) {
   nu_->setValue(s.nu);
   mstop_->setValue(s.mstop);
   select(family_, qs(gb::toString(s.family)));
+  select(link_, qs(gb::toString(s.link)));
   huberDelta_->setValue(s.huberDelta);
   tau_->setValue(s.tau);
   offsetOn_->setChecked(s.hasOffset);
@@ -300,6 +311,7 @@ void ModelPanel::setSettings(const gb::ModelSettings& s) {
 void ModelPanel::applyPreset(gb::ModelSettings preset) {
   const gb::ModelSettings now = settings();
   preset.family = now.family;
+  preset.link = now.link;
   preset.huberDelta = now.huberDelta;
   preset.tau = now.tau;
   preset.hasOffset = now.hasOffset;
@@ -392,6 +404,7 @@ void ModelPanel::updateEnabled() {
   kernel_->setEnabled(openCl);
   differences_->setEnabled(choice(penalty_) == "pspline");
   const QString family = choice(family_);
+  familyForm_->setRowVisible(link_, family == "binomial");
   familyForm_->setRowVisible(huberDelta_, family == "huber");
   familyForm_->setRowVisible(tau_, family == "quantile" || family == "expectile");
   offset_->setEnabled(offsetOn_->isChecked());

@@ -41,6 +41,7 @@ class ModelPanel : public QWidget {
   QComboBox* precisionBox() const { return precision_; }
   QComboBox* kernelBox() const { return kernel_; }
   QComboBox* familyBox() const { return family_; }
+  QComboBox* linkBox() const { return link_; }
   QDoubleSpinBox* huberDeltaBox() const { return huberDelta_; }
   QDoubleSpinBox* tauBox() const { return tau_; }
   QCheckBox* offsetCheck() const { return offsetOn_; }
@@ -79,6 +80,7 @@ class ModelPanel : public QWidget {
   QSpinBox* bands_;
   QFormLayout* familyForm_;
   QComboBox* family_;
+  QComboBox* link_;
   QDoubleSpinBox* huberDelta_;
   QDoubleSpinBox* tau_;
   QCheckBox* offsetOn_;

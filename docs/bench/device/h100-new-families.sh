@@ -6,12 +6,14 @@
 # (2) gamboost cv with 10 bootstrap folds (the folds advance together on the GPU, kernels/fold_path.cl) against the
 #     CPU's folds: the out-of-bag risk matrix normwise and the chosen mstop;
 # (3) a fit's time at n = 1e6, p = 100, knots 20, mstop 1000 beside binomial's (same gradient path) in the same run.
+# A family may carry the binomial's link: binomial:probit (mboost's Binomial(link = "probit")).
 # Usage (repository root, GPU machine, .device carried): bash docs/bench/device/h100-new-families.sh [family ...]
+# LOG names the output file under $OUT (default h100-new-families.txt).
 set -u
 REBUILD=${REBUILD:-1}
 . "$(dirname "$0")/prelude.sh"
 FAMILIES=${*:-expectile adaexp}
-L=$OUT/h100-new-families.txt
+L=$OUT/${LOG:-h100-new-families.txt}
 nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | tee $L
 $G generate --rows 20000 --covariates 20 --informative 5 --seed 11 --out /tmp/s.csv --quiet 2>/dev/null
 python3 -c "
@@ -20,16 +22,21 @@ rows = list(csv.reader(open('/tmp/s.csv'))); y = sorted(float(r[0]) for r in row
 with open('/tmp/b.csv', 'w') as f:
     f.write(','.join(['bin'] + rows[0]) + '\n')
     for r in rows[1:]: f.write(','.join([str(int(float(r[0]) > med))] + r) + '\n')"
-for fam in $FAMILIES; do
+for spec in $FAMILIES; do
+  fam=${spec%%:*}
+  link=logit
+  [[ $spec == *:* ]] && link=${spec#*:}
   case $fam in
     expectile) args=(--data /tmp/s.csv --tau 0.2) ;;
     *) args=(--data /tmp/b.csv --response bin --spline $(head -1 /tmp/s.csv | cut -d, -f2- )) ;;
   esac
-  fit() { $G fit "${args[@]}" --family $fam --knots 20 --mstop 300 --quiet "$@"; }
+  args+=(--link $link)
+  fam=$fam-$link
+  fit() { $G fit "${args[@]}" --family ${fam%-*} --knots 20 --mstop 300 --quiet "$@"; }
   fit --backend cpu --out /tmp/$fam-cpu.json
   fit --backend opencl --precision double --out /tmp/$fam-d.json
   fit --backend opencl --precision float --out /tmp/$fam-f.json
-  cv() { $G cv "${args[@]}" --family $fam --knots 20 --mstop 300 --bootstrap 10 --seed 5 --quiet "$@"; }
+  cv() { $G cv "${args[@]}" --family ${fam%-*} --knots 20 --mstop 300 --bootstrap 10 --seed 5 --quiet "$@"; }
   cv --backend cpu --out /tmp/$fam-cv-cpu.json
   cv --backend opencl --precision double --out /tmp/$fam-cv-d.json
   FAM=$fam python3 - <<'PY' | tee -a $L
@@ -51,7 +58,10 @@ print(f"{fam} cv, 10 bootstrap folds, opencl double vs cpu: normwise {num / den:
       f"(cpu {c['timing']['cv_s']:.3f} s)")
 PY
 done
-for fam in $FAMILIES binomial; do
-  $G bench fit --family $fam --rows 1000000 --covariates 100 --knots 20 --mstop 1000 \
-    --configs opencl:compact_x:float --reps 2 --out $R/fit-$fam 2>/dev/null | tee -a $L
+for spec in $FAMILIES binomial; do
+  fam=${spec%%:*}
+  link=logit
+  [[ $spec == *:* ]] && link=${spec#*:}
+  $G bench fit --family $fam --link $link --rows 1000000 --covariates 100 --knots 20 --mstop 1000 \
+    --configs opencl:compact_x:float --reps 2 --out $R/fit-$fam-$link 2>/dev/null | tee -a $L
 done

@@ -48,7 +48,8 @@ fitMboost <- function(file, spec) {
     fm <- as.formula(paste(resp, "~", paste(terms, collapse = " + ")))
   }
   family <- spec$family
-  fam <- switch(family, gaussian = Gaussian(), binomial = Binomial(), poisson = Poisson(), laplace = Laplace(),
+  link <- if (is.null(spec$link)) "logit" else spec$link
+  fam <- switch(family, gaussian = Gaussian(), binomial = Binomial(link = link), poisson = Poisson(), laplace = Laplace(),
                 huber = Huber(d = as.numeric(spec$huber_delta)), quantile = QuantReg(tau = as.numeric(spec$tau)),
                 expectile = ExpectReg(tau = as.numeric(spec$tau)), adaexp = AdaExp())
   cc <- complete.cases(d)
@@ -143,6 +144,10 @@ for (f in names(families)) {
     check(paste0(f, "+weights"), gen(f, "1"), c(base, families[[f]], weights = "w"))
   else
     check(paste0(f, "+int.weights"), gen(f, "2"), c(base, families[[f]], weights = "w"))
+}
+for (lk in c("probit", "cloglog", "cauchit")) {  # Binomial(link = ...)
+  check(paste0("binomial ", lk), gen("binomial"), c(base, families$binomial, link = lk))
+  check(paste0("binomial ", lk, "+weights"), gen("binomial", "1"), c(base, families$binomial, link = lk, weights = "w"))
 }
 # ridge-penalised linear and factor learners (df below their rank), and more iterations
 for (f in c("gaussian", "binomial", "poisson")) {

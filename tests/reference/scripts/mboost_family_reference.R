@@ -9,6 +9,8 @@
 #
 # Usage: Rscript mboost_family_reference.R data.csv out_prefix key=value ...
 #   response=y  family=gaussian|binomial|poisson|laplace|huber|quantile|expectile|adaexp  huber_delta=2  tau=0.5
+#   link=logit|probit|cloglog|cauchit (binomial only: Binomial(link = ...); logit is mboost's classic half-log-odds
+#   family, the others R's make.link() with f on the link scale)
 #   weights=COLUMN (empty: none)  splines=a,b  linears=c  factors=d  knots=20  df=4 (splines)
 #   linear_df= factor_df= (empty: lambda 0)  nu=0.1  mstop=100  offset= (empty: the family's; laplace and huber:
 #   median(y) of the used rows, as a user passes offset = median(y) to mboost, whose own default is a numeric optimize)
@@ -26,7 +28,7 @@
 # Errors read "Error: message" (no call), as they did when this script ran at top level.
 mbrStop <- function(...) stop(..., call. = FALSE)
 mbrOptions <- function(kv) {
-  opt <- list(response = "y", family = "gaussian", huber_delta = "", tau = "0.5", weights = "", splines = "",
+  opt <- list(response = "y", family = "gaussian", link = "logit", huber_delta = "", tau = "0.5", weights = "", splines = "",
               linears = "", factors = "", knots = "20", df = "4", linear_df = "", factor_df = "", nu = "0.1",
               mstop = "100", offset = "")
   for (a in kv) {
@@ -92,6 +94,8 @@ mbrPrepare <- function(file, opt) {
     if (!is.numeric(yraw)) mbrStop("response '", response, "' is not numeric")
     y <- as.numeric(yraw)
   }
+  if (opt$link != "logit" && family != "binomial") mbrStop("link '", opt$link, "' is for the binomial only")
+  if (family == "binomial" && opt$link != "logit") family <- "binomial_link"
   fam <- switch(family,
     gaussian = list(ngradient = function(y, f) y - f, loss = function(y, f) (y - f)^2,
                     offset = function(y, w) weighted.mean(y, w)),
@@ -104,6 +108,13 @@ mbrPrepare <- function(file, opt) {
         -y * log(p) - (1 - y) * log(1 - p)
       },
       offset = function(y, w) { p <- weighted.mean(y > 0, w); 1/2 * log(p / (1 - p)) }),
+    # Binomial(link = L) for a glm link L: p = linkinv(f), y01 = (y + 1) / 2
+    binomial_link = {
+      lk <- make.link(opt$link)
+      list(ngradient = function(y, f) { y <- (y + 1) / 2; p <- lk$linkinv(f); lk$mu.eta(f) * (y / p - (1 - y) / (1 - p)) },
+           loss = function(y, f) { p <- lk$linkinv(f); y <- (y + 1) / 2; -y * log(p) - (1 - y) * log(1 - p) },
+           offset = function(y, w) lk$linkfun(weighted.mean(y > 0, w)))
+    },
     poisson = list(ngradient = function(y, f) y - exp(f), loss = function(y, f) -dpois(y, exp(f), log = TRUE),
                    offset = function(y, w) log(weighted.mean(y, w))),
     # Laplace and Huber: median(y) of the used rows, as a user passes offset = median(y) to mboost; a user's offset
