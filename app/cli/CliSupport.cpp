@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "common/Error.hpp"
+#include "common/NameHint.hpp"
 #include "common/SystemResources.hpp"
 #include "common/Text.hpp"
 #include "data/CsvWriter.hpp"
@@ -58,7 +59,7 @@ CLI::Validator oneOfValidator(const std::vector<std::string>& words) {
         std::string list;
         for (std::size_t i = 0; i < words.size(); ++i)
           list += (i == 0 ? "'" : i + 1 == words.size() ? " or '" : ", '") + words[i] + "'";
-        return "must be " + list + " (got " + quotedForMessage(text) + ")";
+        return "must be " + list + " (got " + quotedForMessage(text) + ")" + didYouMean(text, words);
       },
       "", "");
 }

@@ -4,8 +4,10 @@
 #include <array>
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "common/Error.hpp"
+#include "common/NameHint.hpp"
 #include "common/Text.hpp"
 
 namespace gb {
@@ -26,16 +28,20 @@ std::string enumToString(const EnumNames<E, N>& names, E value) {
   return "unknown";  // only for a value outside the table, i.e. a table that misses an enumerator
 }
 
-// Throws InputError "<option>: must be 'a', 'b' or 'c' (got 'text')".
+// Throws InputError "<option>: must be 'a', 'b' or 'c' (got 'text')", with "; did you mean 'b'?" where a word is
+// that close (common/NameHint.hpp).
 template <typename E, std::size_t N>
 E enumFromString(const EnumNames<E, N>& names, const std::string& text, const std::string& option) {
   std::string accepted;
+  std::vector<std::string> words;
   for (std::size_t i = 0; i < N; ++i) {
     if (text == names[i].word) return names[i].value;
     accepted += std::string(i == 0 ? "" : i + 1 == N ? " or " : ", ") + "'" + names[i].word + "'";
+    words.emplace_back(names[i].word);
   }
   // The user's text escaped and shortened: a control character or a line break never reaches the message.
-  throw InputError(optionMessage(option, "must be " + accepted + " (got " + quotedForMessage(text) + ")"));
+  throw InputError(
+      optionMessage(option, "must be " + accepted + " (got " + quotedForMessage(text) + ")" + didYouMean(text, words)));
 }
 
 }  // namespace gb

@@ -98,6 +98,10 @@ void TestCliFamilies::rejects_data() {
   QTest::newRow("unknown family") << QStringList{"--response", "y", "--family", "gamma"}
                                   << "--family: must be 'gaussian', 'binomial', 'poisson', 'laplace', 'huber', "
                                      "'quantile', 'expectile' or 'adaexp'";
+  QTest::newRow("family typo") << QStringList{"--response", "y", "--family", "expectil"}
+                               << "--family: must be .* \\(got 'expectil'\\); did you mean 'expectile'\\?";
+  QTest::newRow("family case") << QStringList{"--response", "y", "--family", "Binomial"}
+                               << "--family: .*did you mean 'binomial'\\? \\(names are case-sensitive\\)";
   QTest::newRow("expectile tau") << (QStringList{"--response", "y", "--family", "expectile", "--tau", "1"} + covariates)
                                  << "--tau: must be in \\(0, 1\\)";
   QTest::newRow("link of another family")
