@@ -186,43 +186,34 @@ mbrPrepare <- function(file, opt) {
        nu = as.numeric(opt$nu), mstop = as.integer(opt$mstop), offsetArg = numberOrNull(opt$offset))
 }
 
-# df2lambda(): df >= rank(X) (Matrix::rankMatrix(X, method = "qr"), unweighted X) gives lambda 0; otherwise the
-# Demmler-Reinsch eigenvalues d of the pencil (K, X'WX) and df(lambda) = 2 sum 1/(1 + lambda d) - sum 1/(1 + lambda d)^2,
-# solved to full precision. mboost computes d from chol(X'WX + 1e-9 K) (after make_psd(), which adds about 1.5e-8 I
-# when X'WX is nearly singular) and stops uniroot at sqrt(eps). Here the exact equation is solved, and d is computed
-# stably also where X'WX is singular or ill-conditioned (a spline on a covariate with few distinct values):
-# with K = D'D and the thin QR of the stacked matrix [W^1/2 X; a D] = [Q1; Q2] R, the pencil (K, X'WX) is congruent to
-# (Q2'Q2 / a^2, Q1'Q1) with Q1'Q1 + Q2'Q2 = I, so d_i = s_i^2 / (a^2 c_i^2) from the singular values s_i of Q2
-# (descending) and c_i of Q1 (ascending), which pair up (CS decomposition). Small d (the ones that set df) come with
-# full relative accuracy; directions outside the range of X get d = Inf and add nothing to df.
-demmlerReinsch <- function(X, w, D) {
-  WX <- X * sqrt(w)
-  a <- sqrt(sum(WX^2) / sum(D^2))
-  Q <- qr.Q(qr(rbind(WX, a * D), LAPACK = TRUE))
-  p <- ncol(X)
-  s <- svd(Q[-(1:nrow(X)), , drop = FALSE], nu = 0, nv = 0)$d
-  s <- c(s, rep(0, p - length(s)))[1:p]                           # descending
-  c <- sort(svd(Q[1:nrow(X), , drop = FALSE], nu = 0, nv = 0)$d)  # ascending
-  s^2 / (a^2 * c^2)
+# df2lambda() as mboost 2.9 computes it (R/bl.R): df >= rank(X) (Matrix::rankMatrix(X, method = "qr"), unweighted X)
+# gives lambda 0; otherwise A = X'WX + 1e-9 K (options("mboost_eps")) made positive definite by make_psd()
+# (R/helpers.R), d = the singular values of Rm' K Rm with Rm = chol(A)^-1, df(lambda) = 2 sum 1/(1 + lambda d) -
+# sum 1/(1 + lambda d)^2, and lambda = uniroot(df - target, c(0, 1e15), tol = sqrt(eps)) (1e15 =
+# options("mboost_lambdaMax") where df stays above the target). The perturbation and uniroot's tolerance move lambda
+# off the exact root of the unperturbed equation (up to 1e-5 relative where X'WX is singular, e.g. a covariate with
+# few distinct values); mboost's fits follow this lambda, so the transcription does too.
+makePsd <- function(x, eps = sqrt(.Machine$double.eps)) {
+  lambda <- min(eigen(x, only.values = TRUE, symmetric = TRUE)$values) - sqrt(.Machine$double.eps)
+  if (lambda < -1e-10) {
+    rho <- 1 / (1 - lambda)
+    x <- makePsd(rho * x + (1 - rho) * diag(dim(x)[1]))
+  }
+  x
 }
 df2lambda <- function(X, w, D, df) {
   if (is.null(df)) return(0)
   rankX <- qr(if (nrow(X) < ncol(X)) t(X) else X, tol = max(dim(X)) * .Machine$double.eps, LAPACK = FALSE)$rank
   if (df >= rankX) return(0)
-  d <- demmlerReinsch(X, w, D)
+  K <- crossprod(D)
+  A <- makePsd(crossprod(X * w, X) + K * 10e-10)
+  Rm <- backsolve(chol(A), x = diag(ncol(X)))
+  d <- svd(crossprod(Rm, K) %*% Rm, nu = 0, nv = 0)$d
   if (df >= length(d)) return(0)
-  dfFun <- function(l) { s <- ifelse(is.finite(d), 1 / (1 + l * d), 0); 2 * sum(s) - sum(s^2) }
-  g <- function(t) dfFun(exp(t)) - df  # decreasing in t = log(lambda)
-  lo <- 0; hi <- 0
-  while (g(lo) < 0) lo <- lo - 8
-  while (g(hi) > 0) hi <- hi + 8
-  a <- lo; b <- hi  # bisection on log(lambda) to the last bit
-  for (i in 1:2000) {
-    mid <- (a + b) / 2
-    if (mid <= a || mid >= b) break
-    if (g(mid) > 0) a <- mid else b <- mid
-  }
-  exp((a + b) / 2)
+  dfFun <- function(l) 2 * sum(1 / (1 + l * d)) - sum(1 / (1 + l * d)^2)
+  g <- function(l) dfFun(l) - df
+  if (g(1e15) > 0) return(1e15)
+  uniroot(g, c(0, 1e15), tol = sqrt(.Machine$double.eps))$root
 }
 
 # --- mboost_fit (R/mboost.R) with fitting weights w (already rescaled: rescaleWeights) and risk weights riskWeights
