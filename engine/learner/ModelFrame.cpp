@@ -200,7 +200,7 @@ std::string ModelFrame::omissionNote() const {
 }
 
 // Defined in ModelFrameResponse.cpp: the response coded for the family, and the factor columns as level codes.
-void codeResponse(const Dataset& data, const ModelSettings& s, ModelFrame& f, ShardReducer* group);
+void codeResponse(const Dataset& data, const Dataset& file, const ModelSettings& s, ModelFrame& f, ShardReducer* group);
 std::shared_ptr<const Dataset> codeFactors(std::shared_ptr<const Dataset> data, const ModelFrame& f,
                                            ShardReducer* group);
 
@@ -260,7 +260,7 @@ ModelFrame buildModelFrame(std::shared_ptr<const Dataset> data, const ModelSetti
   omitMissing(data, settings, f, group);
   f.data = codeFactors(usedRows(data, settings, f), f, group);
   for (const std::string& name : f.factors) f.columnScans.erase(name);  // recoded: their scans no longer hold
-  codeResponse(*f.data, settings, f, group);
+  codeResponse(*f.data, *data, settings, f, group);
   if (!settings.weights.empty()) {
     f.weights = f.data->column(settings.weights);
     std::vector<double> total{0.0};

@@ -28,7 +28,40 @@ std::vector<int> presentCodes(const std::vector<double>& codes, std::size_t leve
   return present;
 }
 
-void codeBinomial(const Dataset& data, std::size_t c, const ModelSettings& s, ModelFrame& f, ShardReducer* group) {
+// "; columns with two classes: 'a', 'b'": the file's other columns that a two-class family could take as its response
+// (text with two levels, or numbers that are all 0 or 1 with both present; missing cells aside), for a response that is
+// not.
+std::string twoClassHint(const Dataset& data, const std::string& response) {
+  std::vector<std::string> found;
+  for (std::size_t c = 0; c < data.columns.size() && found.size() < 5; ++c) {
+    if (data.names[c] == response) continue;
+    const std::vector<double>& v = data.columns[c];
+    bool two = false;
+    if (data.isText(c)) {
+      std::vector<bool> seen(data.levelsOf(c).size(), false);
+      for (double x : v)
+        if (!std::isnan(x)) seen[static_cast<std::size_t>(x)] = true;
+      two = std::count(seen.begin(), seen.end(), true) == 2;
+    } else {
+      bool zero = false, one = false, other = false;
+      for (double x : v) {
+        if (std::isnan(x)) continue;
+        zero |= x == 0.0;
+        one |= x == 1.0;
+        other |= x != 0.0 && x != 1.0;
+      }
+      two = zero && one && !other;
+    }
+    if (two) found.push_back(quotedForMessage(data.names[c]));
+  }
+  if (found.empty()) return {};
+  std::string out = "; columns with two classes: ";
+  for (std::size_t i = 0; i < found.size(); ++i) out += (i ? ", " : "") + found[i];
+  return out;
+}
+
+void codeBinomial(const Dataset& data, const Dataset& file, std::size_t c, const ModelSettings& s, ModelFrame& f,
+                  ShardReducer* group) {
   const std::vector<double>& y = data.columns[c];
   const std::string who = "response " + quotedForMessage(s.response) + " with --family " + toString(s.family);
   if (data.isText(c)) {
@@ -38,9 +71,9 @@ void codeBinomial(const Dataset& data, std::size_t c, const ModelSettings& s, Mo
       std::string list;
       for (std::size_t i = 0; i < present.size() && i < 5; ++i)
         list += (i ? ", " : "") + quotedForMessage(levels[static_cast<std::size_t>(present[i])]);
-      throw InputError(optionMessage("--response", who + ": needs exactly two levels, found " +
-                                                       std::to_string(present.size()) + " (" + list +
-                                                       (present.size() > 5 ? ", ..." : "") + ")"));
+      throw InputError(optionMessage(
+          "--response", who + ": needs exactly two levels, found " + std::to_string(present.size()) + " (" + list +
+                            (present.size() > 5 ? ", ..." : "") + ")" + twoClassHint(file, s.response)));
     }
     f.responseLevels = {levels[static_cast<std::size_t>(present[0])], levels[static_cast<std::size_t>(present[1])]};
     f.response.resize(y.size());
@@ -53,7 +86,8 @@ void codeBinomial(const Dataset& data, std::size_t c, const ModelSettings& s, Mo
     for (std::size_t i = 0; i < y.size(); ++i) {
       if (y[i] != 0.0 && y[i] != 1.0)
         throw InputError(inputLine(f, data, i) + ": " + who + ": value " + formatNumber(y[i], 10) +
-                         " is neither 0 nor 1 (a binary response is 0/1 or a text column with two levels)");
+                         " is neither 0 nor 1 (a binary response is 0/1 or a text column with two levels)" +
+                         twoClassHint(file, s.response));
       seen[y[i] == 1.0 ? 1 : 0] = 1.0;
       f.response[i] = y[i] == 1.0 ? 1.0 : -1.0;
     }
@@ -101,9 +135,10 @@ std::vector<double> numericLevels(const std::vector<double>& x, ShardReducer* gr
 
 }  // namespace
 
-void codeResponse(const Dataset& data, const ModelSettings& s, ModelFrame& f, ShardReducer* group) {
+void codeResponse(const Dataset& data, const Dataset& file, const ModelSettings& s, ModelFrame& f,
+                  ShardReducer* group) {
   const auto c = static_cast<std::size_t>(data.columnIndex(s.response));
-  if (isBinary(s.family)) return codeBinomial(data, c, s, f, group);
+  if (isBinary(s.family)) return codeBinomial(data, file, c, s, f, group);
   if (data.isText(c))
     throw InputError(optionMessage("--response", "column " + quotedForMessage(s.response) + " holds text; --family " +
                                                      toString(s.family) + " needs numbers"));

@@ -98,6 +98,11 @@ void TestCliFamilies::rejects_data() {
   QTest::newRow("unknown family") << QStringList{"--response", "y", "--family", "gamma"}
                                   << "--family: must be 'gaussian', 'binomial', 'poisson', 'laplace', 'huber', "
                                      "'quantile', 'expectile' or 'adaexp'";
+  QTest::newRow("binomial on counts names the two-class columns")
+      << (QStringList{"--response", "cnt", "--family", "binomial"} + covariates)
+      << "d.csv:2: response 'cnt' with --family binomial: value [0-9]+ is neither 0 nor 1 .*; columns with two "
+         "classes: "
+         "'bin', 'yes'$";
   QTest::newRow("family typo") << QStringList{"--response", "y", "--family", "expectil"}
                                << "--family: must be .* \\(got 'expectil'\\); did you mean 'expectile'\\?";
   QTest::newRow("family case") << QStringList{"--response", "y", "--family", "Binomial"}
