@@ -161,11 +161,14 @@ inline void cache_copy_transposed(__global const REAL* from, __global REAL* out)
 #define GB_FAMILY_QUANTILE 5
 #define GB_FAMILY_EXPECTILE 6
 #define GB_FAMILY_ADAEXP 7
+// GammaReg, param its shape s: the loss here is the shape-free term y exp(-f) - log y + f, from whose weighted sum the
+// host finds s and the risk W lgamma(s) + s (sum - W log s) (opencl/GradientPath.cpp).
+#define GB_FAMILY_GAMMA 8
 // The binomial with R's glm links (mboost's Binomial(link = ...)): f on the link scale
 // (engine/family/BinomialLinks.hpp).
-#define GB_FAMILY_PROBIT 8
-#define GB_FAMILY_CLOGLOG 9
-#define GB_FAMILY_CAUCHIT 10
+#define GB_FAMILY_PROBIT 9
+#define GB_FAMILY_CLOGLOG 10
+#define GB_FAMILY_CAUCHIT 11
 
 #ifdef FAMILY
 // sign() of OpenCL returns 0 for 0 as R's sign() does; written out so that -0.0 and NaN need no thought.
@@ -238,6 +241,8 @@ inline REAL negativeGradient(REAL y, REAL f, REAL param) {
   return r > (REAL)0 ? (REAL)2 * param * r : (r < (REAL)0 ? (REAL)2 * ((REAL)1 - param) * r : (REAL)0);
 #elif FAMILY == GB_FAMILY_ADAEXP
   return y * exp(-y * f);
+#elif FAMILY == GB_FAMILY_GAMMA
+  return param * y * exp(-f) - param;
 #else
   // mboost: mu.eta(f) (y01 / p - (1 - y01) / (1 - p)), of which one term is 0 for y01 in {0, 1}.
   REAL q;
@@ -280,6 +285,8 @@ inline REAL loss(REAL y, REAL f, REAL param) {
   return (r >= (REAL)0 ? param : (REAL)1 - param) * r * r;
 #elif FAMILY == GB_FAMILY_ADAEXP
   return exp(-y * f);
+#elif FAMILY == GB_FAMILY_GAMMA
+  return y * exp(-f) - log(y) + f;
 #else
   REAL q;
   const REAL p = linkProbability(f, &q);

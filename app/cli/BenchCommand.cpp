@@ -298,8 +298,10 @@ Command addFitBench(CLI::App* bench) {
   o->informative = addIntOption(sub, "--informative", b.informative, "Informative covariates (at most --covariates)");
   addIntOption(sub, "--knots", o->knots, "Interior knots (k = knots + 4 for cubic splines)");
   addIntOption(sub, "--mstop", o->mstop, "Iterations per fit");
-  sub->add_option("--family", o->family,
-                  "gaussian, binomial (y above its median) or poisson (counts from y); the others fit y as it is")
+  sub->add_option(
+         "--family", o->family,
+         "gaussian, binomial (y above its median), poisson (counts from y), gamma (exp(y - mean y)); the others fit y "
+         "as it is")
       ->capture_default_str();
   sub->add_option("--link", o->link, "The binomial's link: logit, probit, cloglog or cauchit")->capture_default_str();
   addTextListOption(sub, "--configs", o->configs,

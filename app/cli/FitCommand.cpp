@@ -18,6 +18,7 @@
 #include "FitSummary.hpp"
 #include "MstopChoice.hpp"
 #include "common/Error.hpp"
+#include "common/Format.hpp"
 #include "compute/Booster.hpp"
 #include "compute/CrossValidation.hpp"
 #include "compute/Divergence.hpp"
@@ -58,6 +59,9 @@ std::vector<std::string> fitNotes(const Booster& booster) {
     if (!l.note.empty()) notes.push_back(l.note);
   if (std::string overshoot = overshootNote(booster.path().risk, booster.settings().family); !overshoot.empty())
     notes.push_back(std::move(overshoot));
+  if (hasNuisance(booster.settings().family))
+    notes.push_back("GammaReg's shape sigma at the last iteration: " + formatNumber(booster.family().sigma, 10) +
+                    " (mboost's nuisance(); result.json \"nuisance\")");
   return notes;
 }
 
@@ -75,6 +79,7 @@ nlohmann::json resultJson(const Booster& booster, const Model& model, const FitO
   for (const auto& [name, count] : frame.omittedByColumn) byColumn[name] = count;
   result["rows_omitted_by_column"] = byColumn;
   result["notes"] = fitNotes(booster);
+  if (hasNuisance(booster.settings().family)) result["nuisance"] = booster.family().sigma;
   const BackendInfo info = booster.backendInfo();
   ComputeSettings used = o.compute;  // blanks filled with what the backend chose, so the run can be repeated
   if (used.precision == Precision::Default) used.precision = precisionFromString(info.precision);

@@ -100,7 +100,9 @@ void Booster::setUp(std::unique_ptr<Backend> backend, bool outOfBagPath) {
   std::optional<ScopedStage> offsetStage(std::in_place, "offset and first risk");
   const std::vector<double>* oob = outOfBagPath && !frame_.oobWeights.empty() ? &frame_.oobWeights : nullptr;
   const std::vector<double>& riskWeights = oob ? *oob : w;
-  const double risk0 = family_.risk(y, std::vector<double>(y.size(), offset_), riskWeights, group_);
+  const std::vector<double> start(y.size(), offset_);
+  if (hasNuisance(settings_.family)) family_.setNuisance(y, start, w);  // mboost: ngradient (and its sigma) first
+  const double risk0 = family_.risk(y, start, riskWeights, group_);
   // Squares beyond the double range would turn every risk into inf and the fit into NaN: refuse up front.
   if (!std::isfinite(risk0))
     throw InputError("response '" + settings_.response +
@@ -156,8 +158,10 @@ void Booster::apply(const std::vector<IterationResult>& results) {
     path_.risk.push_back(r.risk);
     gamma_[j] += Eigen::Map<const Eigen::VectorXd>(r.delta.data(), gamma_[j].size());
     steps_.append(r.learner, r.delta);
+    if (hasNuisance(settings_.family)) family_.sigma = r.nuisance;
     if (heldOut_)
-      heldOut_->step(learners_[j], frame_.data->columns[static_cast<std::size_t>(learners_[j].column)], r.delta);
+      heldOut_->step(learners_[j], frame_.data->columns[static_cast<std::size_t>(learners_[j].column)], r.delta,
+                     family_.sigma);
   }
 }
 

@@ -1,6 +1,7 @@
 #include "compute/CpuGradientPath.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "common/Error.hpp"
 #include "compute/CpuKernels.hpp"
@@ -155,6 +156,17 @@ struct CpuGradientPath::State {
     cpu::updateKernel(L.degree)(L.view, L.x, poly.data(), 0, n, scratch.data(), f.data());
   }
 
+  // The family's nuisance parameter at f (gamma's shape) from the fitting weights, as mboost's ngradient sets it.
+  void refreshNuisance() {
+    const std::vector<double>& y = *problem.response;
+    const double* wp = w();
+    const double terms = rowSum([&](std::size_t i) {
+      const double wi = wp ? wp[i] : 1.0;
+      return wi != 0.0 ? wi * (y[i] * std::exp(-f[i]) - std::log(y[i]) + f[i]) : 0.0;
+    });
+    problem.family.sigma = FamilyFunctions::nuisanceFrom(terms, fitWeight);
+  }
+
   // sum(w loss) / sum(w), w the out-of-bag weights of a resampling fold, else the case weights; a row of weight 0
   // adds nothing (not even a NaN).
   double risk() {
@@ -168,6 +180,7 @@ struct CpuGradientPath::State {
   }
 
   double totalWeight = 0.0;
+  double fitWeight = 0.0;  // sum of the fitting weights
 };
 
 CpuGradientPath::CpuGradientPath(const BoostProblem& problem, int threads) : s_(std::make_unique<State>()) {
@@ -217,6 +230,7 @@ CpuGradientPath::CpuGradientPath(const BoostProblem& problem, int threads) : s_(
   s.totalWeight = 0.0;
   const std::vector<double>* riskWeights = problem.oobWeights ? problem.oobWeights : problem.weights;
   for (std::size_t i = 0; i < s.n; ++i) s.totalWeight += riskWeights ? (*riskWeights)[i] : 1.0;
+  for (std::size_t i = 0; i < s.n; ++i) s.fitWeight += problem.weights ? (*problem.weights)[i] : 1.0;
   if (!(s.totalWeight > 0.0)) throw ComputeError("cpu backend: the weights sum to 0");
 }
 
@@ -231,7 +245,9 @@ IterationResult CpuGradientPath::iterate() {
   const Eigen::Map<const Eigen::VectorXd> cj(s.c[best].data(), l.numColumns());
   const Eigen::VectorXd step = s.problem.nu * (l.solveMatrix * cj);
   s.update(best, step);
+  if (hasNuisance(s.problem.family.family)) s.refreshNuisance();  // mboost: the next ngradient's sigma, then the risk
   IterationResult result;
+  result.nuisance = s.problem.family.sigma;
   result.learner = static_cast<int>(best);
   result.delta.assign(step.data(), step.data() + step.size());
   result.risk = s.risk();

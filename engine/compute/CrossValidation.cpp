@@ -209,7 +209,8 @@ ResamplingFolds foldsFromTable(const Dataset& table, std::size_t dataRows) {
 bool runFoldsBatched(const std::shared_ptr<const Dataset>& data, const ModelSettings& settings, Backend& backend,
                      const BatchedFolds& run) {
   const int size = static_cast<int>(backend.foldBatchSize());
-  if (size <= 0) return false;
+  // A nuisance parameter (gamma's shape) is re-estimated per fold at every iteration: the folds run one by one.
+  if (size <= 0 || hasNuisance(settings.family)) return false;
   using Clock = std::chrono::steady_clock;
   auto since = [](Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); };
   // Every fold's frame is this one with the fold's weights: the missing-value and range pass runs once.

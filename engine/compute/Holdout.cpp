@@ -48,7 +48,8 @@ HeldOutRisk::HeldOutRisk(const ModelFrame& foldFrame, const std::vector<std::siz
   risk_.push_back(currentRisk());
 }
 
-void HeldOutRisk::step(const Learner& l, const std::vector<double>& x, const std::vector<double>& delta) {
+void HeldOutRisk::step(const Learner& l, const std::vector<double>& x, const std::vector<double>& delta, double sigma) {
+  family_.sigma = sigma;
   const long k = static_cast<long>(delta.size());
   for (std::size_t r = 0; r < usedRows_.size(); ++r)
     f_[r] += learnerEffect(l.type, l.basis, delta.data(), k, x[usedRows_[r]], nullptr);

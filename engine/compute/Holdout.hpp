@@ -34,8 +34,9 @@ class HeldOutRisk {
   // heldOut: used-row indices; foldFrame: the frame after applyFold (its out-of-bag weights).
   HeldOutRisk(const ModelFrame& foldFrame, const std::vector<std::size_t>& heldOut, const FamilyFunctions& family,
               double offset);
-  // One iteration: `delta` (nu delta_j, as the backend reports it) of learner `l` whose column is x.
-  void step(const Learner& l, const std::vector<double>& x, const std::vector<double>& delta);
+  // One iteration: `delta` (nu delta_j, as the backend reports it) of learner `l` whose column is x; sigma: the
+  // family's nuisance parameter the fit reached (gamma's shape, from the training rows), else unused.
+  void step(const Learner& l, const std::vector<double>& x, const std::vector<double>& delta, double sigma);
 
   const std::vector<double>& risk() const { return risk_; }  // mstop + 1 values
   // The input rows (0-based) held out: every used row with fold weight 0, also those of case weight 0.

@@ -5,6 +5,7 @@
 
 #include "common/Error.hpp"
 #include "family/BinomialLinks.hpp"
+#include "family/BrentMinimum.hpp"
 
 namespace gb {
 
@@ -89,6 +90,8 @@ double FamilyFunctions::ngradient(double y, double f) const {
       return y - f >= 0.0 ? tau : -(1.0 - tau);
     case Family::AdaExp:
       return y * std::exp(-y * f);
+    case Family::Gamma:
+      return sigma * y * std::exp(-f) - sigma;
     case Family::Expectile: {  // mboost: 2 tau r (r > 0), 2 (1 - tau) r (r < 0), 0 at r = 0
       const double r = y - f;
       return r > 0.0 ? 2.0 * tau * r : (r < 0.0 ? 2.0 * (1.0 - tau) * r : 0.0);
@@ -126,8 +129,35 @@ double FamilyFunctions::loss(double y, double f) const {
     }
     case Family::AdaExp:
       return std::exp(-y * f);
+    case Family::Gamma:
+      return std::lgamma(sigma) + sigma * y * std::exp(-f) - sigma * std::log(y) - sigma * std::log(sigma) + sigma * f;
   }
   return 0.0;
+}
+
+double FamilyFunctions::nuisanceTerms(const std::vector<double>& y, const std::vector<double>& f,
+                                      const std::vector<double>& w) const {
+  double sum = 0.0;
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    const double wi = w.empty() ? 1.0 : w[i];
+    if (wi != 0.0) sum += wi * (y[i] * std::exp(-f[i]) - std::log(y[i]) + f[i]);
+  }
+  return sum;
+}
+
+double FamilyFunctions::nuisanceRisk(double terms, double weight, double s) {
+  return weight * std::lgamma(s) + s * (terms - weight * std::log(s));
+}
+
+double FamilyFunctions::nuisanceFrom(double terms, double weight) {
+  return brentMinimum([&](double s) { return nuisanceRisk(terms, weight, s); }, 0.0, 100.0, kOptimizeTolerance);
+}
+
+void FamilyFunctions::setNuisance(const std::vector<double>& y, const std::vector<double>& f,
+                                  const std::vector<double>& w) {
+  double weight = 0.0;
+  for (std::size_t i = 0; i < y.size(); ++i) weight += w.empty() ? 1.0 : w[i];
+  sigma = nuisanceFrom(nuisanceTerms(y, f, w), weight);
 }
 
 double FamilyFunctions::response(double f) const {
@@ -139,6 +169,7 @@ double FamilyFunctions::response(double f) const {
       return std::exp(c) / (std::exp(c) + std::exp(-c));
     }
     case Family::Poisson:
+    case Family::Gamma:
       return std::exp(f);
     default:
       return f;
@@ -167,6 +198,10 @@ double FamilyFunctions::offset(const std::vector<double>& y, const std::vector<d
     group->sum(sums);
     return expectileOffset(sums);
   }
+  if (hasNuisance(family))
+    throw InputError(optionMessage("--distributed", "--family " + toString(family) +
+                                                        ": its shape is re-estimated from all rows at every "
+                                                        "iteration, which is not built across processes yet"));
   if (family != Family::Gaussian && !isBinary(family) && family != Family::Poisson)
     throw InputError(optionMessage("--distributed", "--family " + toString(family) +
                                                         ": its offset is a median of all rows, which is not built "
@@ -199,6 +234,19 @@ double FamilyFunctions::offset(const std::vector<double>& y, const std::vector<d
     }
     case Family::Expectile:
       return expectileOffset(weightOneSums(y, w));
+    case Family::Gamma: {
+      // GammaReg's offset: optimize(risk, c(0, max(y^2))) with the shape at its starting value 1, i.e. the minimum
+      // over f of sum w (y exp(-f) - log y + f), lgamma(1) being 0.
+      double wy = 0.0, wsum = 0.0, wlog = 0.0, top = 0.0;
+      for (std::size_t i = 0; i < y.size(); ++i) {
+        const double wi = w.empty() ? 1.0 : w[i];
+        wy += wi * y[i];
+        wsum += wi;
+        wlog += wi * std::log(y[i]);
+        top = std::max(top, y[i] * y[i]);
+      }
+      return brentMinimum([&](double f) { return wy * std::exp(-f) - wlog + wsum * f; }, 0.0, top, kOptimizeTolerance);
+    }
   }
   return 0.0;
 }
@@ -221,6 +269,8 @@ std::string FamilyFunctions::scaleName() const {
       return "half log-odds (AdaBoost)";
     case Family::Poisson:
       return "log rate";
+    case Family::Gamma:
+      return "log mean";
     case Family::Quantile:
       return "quantile";
     case Family::Expectile:

@@ -15,6 +15,9 @@
 //             clamps (family/BinomialLinks.hpp), ngradient mu.eta(f) (y01 / p - (1 - y01) / (1 - p)), loss
 //             -y01 log(p) - (1 - y01) log(1 - p), offset linkfun(weighted.mean(y > 0, w))
 //   adaexp    y in {-1, +1} as binomial: ngradient y exp(-yf), loss exp(-yf), offset the binomial's (AdaExp)
+//   gamma     y > 0, f the log mean, shape sigma (GammaReg): loss lgamma(s) + s y exp(-f) - s log y - s log s + s f,
+//             ngradient s y exp(-f) - s; s = optimize(sum(w loss), c(0, 100)) at the current f before every gradient
+//             (and so before every risk); offset optimize(sum(w loss at s = 1), c(0, max(y^2))), R's Brent steps
 // Risk after m iterations: sum(w loss) / sum(w).
 #include <string>
 #include <vector>
@@ -29,6 +32,7 @@ struct FamilyFunctions {
   double delta = 0.0;  // huber's d
   double tau = 0.5;    // quantile and expectile
   BinomialLink link = BinomialLink::Logit;
+  double sigma = 1.0;  // gamma's shape, re-estimated at every f (mboost's GammaReg starts it at 1)
 
   static FamilyFunctions from(const ModelSettings& s) { return {s.family, s.huberDelta, s.tau, s.link}; }
   // The binomial with a glm link (probit, cloglog, cauchit): f on the link scale rather than half the log-odds.
@@ -48,6 +52,14 @@ struct FamilyFunctions {
   // The same over every process's rows: the weighted means of gaussian, binomial and poisson from their sums; the
   // median-based offsets (laplace, huber, quantile) throw InputError naming --distributed and --offset.
   double offset(const std::vector<double>& y, const std::vector<double>& w, ShardReducer* group) const;
+  // Gamma's shape at the fitted values f: with T = sum w (y exp(-f) - log y + f) and W = sum w, the risk is
+  // W lgamma(s) + s (T - W log s), minimised over (0, 100) as mboost's optimize() does. nuisanceTerms gives T (rows of
+  // weight 0 left out; w empty: all 1), nuisanceRisk the risk sum at s.
+  double nuisanceTerms(const std::vector<double>& y, const std::vector<double>& f, const std::vector<double>& w) const;
+  static double nuisanceFrom(double terms, double weight);
+  static double nuisanceRisk(double terms, double weight, double s);
+  // sigma = the shape at f (for the fitting weights w).
+  void setNuisance(const std::vector<double>& y, const std::vector<double>& f, const std::vector<double>& w);
   // What the fitted values mean, for plots: "mean", "half log-odds (mboost's Binomial)", "log rate", ...
   std::string scaleName() const;
 };

@@ -310,7 +310,7 @@ Model read(const json& j) {
   rejectUnknownKeys(
       j,
       {"format", "version", "family", "response_levels", "offset", "learners", "path", "settings", "fitted",
-       "rows_used", "rows_omitted", "rows_omitted_by_column", "notes", "cv", "holdout", "timing"},
+       "rows_used", "rows_omitted", "rows_omitted_by_column", "notes", "nuisance", "cv", "holdout", "timing"},
       "");
   Model m;
   readSettings(j, m.settings);

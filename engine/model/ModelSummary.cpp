@@ -39,6 +39,7 @@ std::string riskName(const ModelSettings& s) {
   switch (s.family) {
     case Family::Binomial:
     case Family::Poisson:
+    case Family::Gamma:
       return weighted + "negative log-likelihood per row";
     case Family::Laplace:
       return weighted + "mean absolute error";

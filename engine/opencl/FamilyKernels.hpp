@@ -20,9 +20,10 @@ enum class DeviceFamily {
   Quantile = 5,
   Expectile = 6,
   AdaExp = 7,
-  Probit = 8,  // the binomial with R's glm links (mboost's Binomial(link = ...))
-  Cloglog = 9,
-  Cauchit = 10
+  Gamma = 8,   // the kernels' loss is the shape-free term y exp(-f) - log y + f (GradientPath adds the rest)
+  Probit = 9,  // the binomial with R's glm links (mboost's Binomial(link = ...))
+  Cloglog = 10,
+  Cauchit = 11
 };
 
 // The engine's family as the kernels' code (the same order as gb::Family; the binomial's glm links after them), and
@@ -35,6 +36,7 @@ inline DeviceFamily deviceFamily(const FamilyFunctions& f) {
 }
 inline double familyParameter(const FamilyFunctions& f) {
   if (f.family == Family::Huber) return f.delta;
+  if (f.family == Family::Gamma) return f.sigma;
   return f.family == Family::Quantile || f.family == Family::Expectile ? f.tau : 0.0;
 }
 

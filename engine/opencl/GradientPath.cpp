@@ -46,6 +46,7 @@ GradientPath::GradientPath(Context& ctx, const BoostProblem& problem, const Devi
   const std::vector<double>& rw = problem.oobWeights ? *problem.oobWeights : w;
   if (problem.oobWeights) oobWeights_ = device_->upload(rw);
   for (double v : rw) totalWeight_ += v;
+  for (double v : w) fitWeight_ += v;
   param_ = familyParameter(problem.family);
   riskConstant_ = FamilyKernels::riskConstant(deviceFamily(problem.family), *problem.response, rw);
   riskPartials_ = Buffer(ctx, FamilyKernels::riskGroups(n) * device_->realBytes());
@@ -119,6 +120,20 @@ void GradientPath::updateOls(const OlsLearner& o, const Eigen::VectorXd& step) {
 
 double GradientPath::risk() {
   DeviceProblem& p = *device_;
+  if (hasNuisance(problem_.family.family)) {
+    // Gamma: the kernels' loss is the shape-free term y exp(-f) - log y + f. Its sum with the fitting weights gives
+    // the shape at the new f (mboost's next ngradient), its sum with the risk weights the risk at that shape.
+    auto terms = [&](const Buffer& w) {
+      family_.risk(p.n, p.y, p.mu, w, 0.0, riskPartials_);
+      double sum = 0.0;
+      for (double v : p.download(riskPartials_, FamilyKernels::riskGroups(p.n))) sum += v;
+      return sum;
+    };
+    const double fitTerms = terms(weights_);
+    param_ = FamilyFunctions::nuisanceFrom(fitTerms, fitWeight_);
+    const double riskTerms = problem_.oobWeights ? terms(oobWeights_) : fitTerms;
+    return FamilyFunctions::nuisanceRisk(riskTerms, totalWeight_, param_) / totalWeight_;
+  }
   family_.risk(p.n, p.y, p.mu, problem_.oobWeights ? oobWeights_ : weights_, param_, riskPartials_);
   const std::vector<double> partials = p.download(riskPartials_, FamilyKernels::riskGroups(p.n));
   double sum = riskConstant_;
@@ -128,7 +143,7 @@ double GradientPath::risk() {
 
 void GradientPath::iterate(int count, std::vector<IterationResult>& out) {
   // The device batch sums the risk with the fit's own weights; a fold's out-of-bag risk takes the host loop.
-  if (ols_.empty() && !problem_.oobWeights) return iterateOnDevice(count, out);
+  if (ols_.empty() && !problem_.oobWeights && !hasNuisance(problem_.family.family)) return iterateOnDevice(count, out);
   for (int it = 0; it < count; ++it) out.push_back(iterateOnHost());
 }
 
@@ -237,6 +252,7 @@ IterationResult GradientPath::iterateOnHost() {
     result.delta.assign(step.data(), step.data() + step.size());
   }
   result.risk = risk();
+  result.nuisance = param_;
   return result;
 }
 

@@ -57,6 +57,7 @@ class GradientPath {
   Buffer partials2_;            // the select-update's second partial buffer (they alternate)
   bool gradientValid_ = false;  // p.g holds w * u at the current mu (after a family update)
   double param_ = 0.0, riskConstant_ = 0.0, totalWeight_ = 0.0;
+  double fitWeight_ = 0.0;  // sum of the fitting weights (gamma's shape)
 };
 
 }  // namespace gb::ocl

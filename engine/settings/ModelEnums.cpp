@@ -11,14 +11,15 @@ constexpr EnumNames<PenaltyKind, 2> kPenaltyNames{{{PenaltyKind::Ridge, "ridge"}
 constexpr EnumNames<EdfDefinition, 2> kEdfDefinitionNames{
     {{EdfDefinition::Trace, "trace"}, {EdfDefinition::Mboost, "mboost"}}};
 
-constexpr EnumNames<Family, 8> kFamilyNames{{{Family::Gaussian, "gaussian"},
+constexpr EnumNames<Family, 9> kFamilyNames{{{Family::Gaussian, "gaussian"},
                                              {Family::Binomial, "binomial"},
                                              {Family::Poisson, "poisson"},
                                              {Family::Laplace, "laplace"},
                                              {Family::Huber, "huber"},
                                              {Family::Quantile, "quantile"},
                                              {Family::Expectile, "expectile"},
-                                             {Family::AdaExp, "adaexp"}}};
+                                             {Family::AdaExp, "adaexp"},
+                                             {Family::Gamma, "gamma"}}};
 constexpr EnumNames<BinomialLink, 4> kLinkNames{{{BinomialLink::Logit, "logit"},
                                                  {BinomialLink::Probit, "probit"},
                                                  {BinomialLink::Cloglog, "cloglog"},

@@ -95,14 +95,16 @@ void TestCliFamilies::rejects_data() {
                                        << "--huber-delta: .*required with --family huber";
   QTest::newRow("missing fail") << (QStringList{"--response", "y", "--missing", "fail"} + covariates)
                                 << "d.csv:9: column 'x2': missing value";
-  QTest::newRow("unknown family") << QStringList{"--response", "y", "--family", "gamma"}
+  QTest::newRow("unknown family") << QStringList{"--response", "y", "--family", "weibull"}
                                   << "--family: must be 'gaussian', 'binomial', 'poisson', 'laplace', 'huber', "
-                                     "'quantile', 'expectile' or 'adaexp'";
+                                     "'quantile', 'expectile', 'adaexp' or 'gamma'";
   QTest::newRow("binomial on counts names the two-class columns")
       << (QStringList{"--response", "cnt", "--family", "binomial"} + covariates)
       << "d.csv:2: response 'cnt' with --family binomial: value [0-9]+ is neither 0 nor 1 .*; columns with two "
          "classes: "
          "'bin', 'yes'$";
+  QTest::newRow("gamma on a zero") << (QStringList{"--response", "y", "--family", "gamma"} + covariates)
+                                   << "d.csv:[0-9]+: response 'y' with --family gamma: -[0-9.e-]+ is not positive";
   QTest::newRow("family typo") << QStringList{"--response", "y", "--family", "expectil"}
                                << "--family: must be .* \\(got 'expectil'\\); did you mean 'expectile'\\?";
   QTest::newRow("family case") << QStringList{"--response", "y", "--family", "Binomial"}

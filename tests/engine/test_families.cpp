@@ -8,6 +8,7 @@
 #include "compute/Booster.hpp"
 #include "compute/CpuBackend.hpp"
 #include "family/BinomialLinks.hpp"
+#include "family/BrentMinimum.hpp"
 #include "family/FamilyFunctions.hpp"
 #include "learner/EdfSolver.hpp"
 #include "learner/ModelFrame.hpp"
@@ -50,6 +51,7 @@ class TestFamilies : public QObject {
   void negativeGradientIsTheLossSlope();
   void offsetsAreMboosts();
   void linksAreRs();
+  void gammaShapeIsOptimizes();
   void gradientPathEqualsTheShortcut();
   void integerWeightsEqualReplicatedRows();
   void unpenalisedFactorAndLinearAreLeastSquares();
@@ -71,6 +73,7 @@ void TestFamilies::negativeGradientIsTheLossSlope_data() {
   QTest::newRow("quantile") << int(Family::Quantile) << 1.0 << 0;
   QTest::newRow("expectile") << int(Family::Expectile) << 1.0 << 0;
   QTest::newRow("adaexp") << int(Family::AdaExp) << 1.0 << 0;
+  QTest::newRow("gamma") << int(Family::Gamma) << 1.0 << 0;  // at the shape 1 of the FamilyFunctions below
   // Binomial(link = ...): the natural-log likelihood's slope, f on the link scale
   QTest::newRow("binomial probit") << int(Family::Binomial) << 1.0 << int(BinomialLink::Probit);
   QTest::newRow("binomial cloglog") << int(Family::Binomial) << 1.0 << int(BinomialLink::Cloglog);
@@ -88,6 +91,7 @@ void TestFamilies::negativeGradientIsTheLossSlope() {
     double y = u(rng);
     if (isBinary(f.family)) y = y > 0 ? 1.0 : -1.0;
     if (f.family == Family::Poisson) y = std::floor(3.0 * (y + 2.0));
+    if (f.family == Family::Gamma) y = std::abs(y) + 0.1;
     const double x = u(rng);
     if (std::abs(y - x) < 1e-3 || std::abs(std::abs(y - x) - 0.7) < 1e-3) continue;  // kinks
     const double h = 1e-6;
@@ -165,6 +169,32 @@ void TestFamilies::linksAreRs() {
     }
   }
   QVERIFY(near(linkInverse(BinomialLink::Cauchit, 0.5), 0.5 + std::atan(0.5) / M_PI));
+}
+
+// GammaReg's shape and offset come from R's optimize(): Brent's steps, so the same point R stops at, not just a point
+// within tol of the minimum. References printed by R 4.2.2 (17 digits); tolerance a few ulps of the rounding of the
+// function values, which are formed in a different order.
+void TestFamilies::gammaShapeIsOptimizes() {
+  auto near = [](double a, double b) { return std::abs(a - b) <= 1e-13 * std::abs(b); };
+  // optimize(function(x) (x - 1/3)^2 + 0.1 * sin(5 * x), c(0, 2))$minimum
+  QVERIFY(near(brentMinimum([](double x) { return (x - 1.0 / 3) * (x - 1.0 / 3) + 0.1 * std::sin(5 * x); }, 0, 2,
+                            kOptimizeTolerance),
+               0.57427326535217382));
+  // optimize(function(x) exp(-x) * 7 + x * 3, c(0, 49))$minimum: GammaReg's offset for sum(w y) = 7, sum(w) = 3
+  QVERIFY(near(brentMinimum([](double x) { return std::exp(-x) * 7 + x * 3; }, 0, 49, kOptimizeTolerance),
+               0.84730616494458399));
+  // optimize(function(s) 10 * lgamma(s) + s * (25 - 10 * log(s)), c(0, 100))$minimum: the shape for T = 25, W = 10
+  QVERIFY(near(FamilyFunctions::nuisanceFrom(25, 10), 0.43314940380307443));
+  // The shape at f minimises the risk sum itself (away from optimize's tolerance, a coarse grid cannot do better).
+  const std::vector<double> y{0.5, 1.7, 2.2, 0.9, 3.1, 1.2}, f{0.1, 0.4, 0.7, 0.0, 1.0, 0.2};
+  FamilyFunctions g{Family::Gamma};
+  g.setNuisance(y, f, {});
+  auto riskAt = [&](double s) {
+    FamilyFunctions h{Family::Gamma};
+    h.sigma = s;
+    return h.risk(y, f, {});
+  };
+  for (double s = 0.25; s < 20; s *= 1.1) QVERIFY(riskAt(g.sigma) <= riskAt(s) + 1e-9);
 }
 
 void TestFamilies::gradientPathEqualsTheShortcut() {

@@ -62,6 +62,8 @@ double gradientReference(DeviceFamily family, double y, double f, double param) 
       return 2 * param * r * (r > 0) - 2 * (1 - param) * (f - y) * (r < 0);
     case DeviceFamily::AdaExp:  // AdaExp: y exp(-y f)
       return y * std::exp(-y * f);
+    case DeviceFamily::Gamma:  // GammaReg at shape param: sigma y exp(-f) - sigma
+      return param * y * std::exp(-f) - param;
     default: {  // Binomial(link = ...): mu.eta(f) (y01 / p - (1 - y01) / (1 - p))
       const double p = linkP(family, f), y01 = (y + 1) / 2;
       return linkD(family, f) * (y01 / p - (1 - y01) / (1 - p));
@@ -92,6 +94,8 @@ double lossReference(DeviceFamily family, double y, double f, double param) {
       return param * r * r * (r >= 0) + (1 - param) * r * r * (r < 0);
     case DeviceFamily::AdaExp:
       return std::exp(-y * f);
+    case DeviceFamily::Gamma:  // the kernels' shape-free term (the host adds W lgamma(s) and scales by s)
+      return y * std::exp(-f) - std::log(y) + f;
     default: {
       const double p = linkP(family, f), y01 = (y + 1) / 2;
       return -y01 * std::log(p) - (1 - y01) * std::log(1 - p);
@@ -105,6 +109,7 @@ std::vector<double> responseFor(DeviceFamily family, std::size_t n, std::uint64_
   for (double& v : y) {
     if (family == DeviceFamily::Binomial || family == DeviceFamily::AdaExp || isLink(family)) v = v > 0 ? 1.0 : -1.0;
     if (family == DeviceFamily::Poisson) v = std::floor(std::abs(v) * 3);  // counts 0..11
+    if (family == DeviceFamily::Gamma) v = std::abs(v) + 0.05;             // positive
   }
   return y;
 }
@@ -143,10 +148,10 @@ class TestFamilyKernels : public QObject {
     QTest::addColumn<double>("param");
     QTest::addColumn<bool>("isDouble");
     QTest::addColumn<qulonglong>("rows");
-    const char* names[] = {"gaussian",  "binomial", "poisson", "laplace", "huber",  "quantile",
-                           "expectile", "adaexp",   "probit",  "cloglog", "cauchit"};
-    const double params[] = {0.0, 0.0, 0.0, 0.0, 1.5, 0.9, 0.2, 0.0, 0.0, 0.0, 0.0};
-    for (int family = 0; family < 11; ++family)
+    const char* names[] = {"gaussian",  "binomial", "poisson", "laplace", "huber",   "quantile",
+                           "expectile", "adaexp",   "gamma",   "probit",  "cloglog", "cauchit"};
+    const double params[] = {0.0, 0.0, 0.0, 0.0, 1.5, 0.9, 0.2, 0.0, 1.7, 0.0, 0.0, 0.0};
+    for (int family = 0; family < 12; ++family)
       for (bool isDouble : {true, false})
         for (qulonglong rows : {1ull, 255ull, 1000ull, 300001ull})
           QTest::addRow("%s %s n=%llu", names[family], isDouble ? "double" : "float", rows)

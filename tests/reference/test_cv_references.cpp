@@ -177,6 +177,10 @@ class TestCvReferences : public QObject {
                                          << "bootstrap" << 10 << 102 << false;
     QTest::newRow("opencl expectile 10 bootstrap") << "expectile"
                                                    << "bootstrap" << 10 << 104 << true;
+    QTest::newRow("gamma 10 bootstrap") << "gamma"
+                                        << "bootstrap" << 10 << 102 << false;
+    QTest::newRow("opencl gamma 5-fold") << "gamma"
+                                         << "kfold" << 5 << 101 << true;
     // family:link for Binomial(link = ...)
     QTest::newRow("binomial probit 10 bootstrap") << "binomial:probit"
                                                   << "bootstrap" << 10 << 102 << false;

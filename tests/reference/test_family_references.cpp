@@ -169,6 +169,9 @@ class TestFamilyReferences : public QObject {
     generated("quantile tau=0.9", "quantile", {"--tau", "0.9"}, {"tau=0.9"}, false, false);
     generated("expectile tau=0.2", "expectile", {"--tau", "0.2"}, {"tau=0.2"}, false, false);
     generated("adaexp", "adaexp", {}, {}, false, false);
+    // GammaReg: its shape re-estimated by optimize() at every iteration (R's own optimize in the transcription)
+    generated("gamma", "gamma", {}, {}, false, false);
+    generated("gamma weights", "gamma", {"--weights", "w"}, {"weights=w"}, true, false);
     // Binomial(link = ...): R's make.link() in the transcription, the engine's own distribution functions here
     generated("binomial probit", "binomial", {"--link", "probit"}, {"link=probit"}, false, false);
     generated("binomial cloglog weights", "binomial", {"--link", "cloglog", "--weights", "w"},
@@ -178,6 +181,7 @@ class TestFamilyReferences : public QObject {
     generated("opencl binomial", "binomial", openclDouble, {}, false, true);
     generated("opencl poisson", "poisson", openclDouble, {}, false, true);
     generated("opencl adaexp", "adaexp", openclDouble, {}, false, true);
+    generated("opencl gamma", "gamma", openclDouble, {}, false, true);
     generated("opencl binomial probit", "binomial", QStringList{"--link", "probit"} + openclDouble, {"link=probit"},
               false, true);
     generated("opencl binomial cloglog", "binomial", QStringList{"--link", "cloglog"} + openclDouble, {"link=cloglog"},

@@ -24,11 +24,13 @@ std::vector<double> fittedAt(const FitSetup& setup, const std::vector<Eigen::Vec
 // The race for iteration m + 1 at the fitted values f: every learner's RSS reduction on the negative gradient.
 RaceSnapshot raceAt(const FitSetup& setup, const std::vector<double>& f, int m) {
   const bool binomial = gb::isBinary(setup.settings.family);
+  gb::FamilyFunctions family = setup.family;  // gamma: the shape at these f, as the fit had it there
+  if (gb::hasNuisance(family.family)) family.setNuisance(setup.observed, f, {});
   std::vector<double> u(f.size());
   double uu = 0.0;
   for (std::size_t i = 0; i < f.size() && i < setup.observed.size(); ++i) {
     const double y = binomial ? 2.0 * setup.observed[i] - 1.0 : setup.observed[i];
-    u[i] = setup.family.ngradient(y, f[i]);
+    u[i] = family.ngradient(y, f[i]);
     uu += u[i] * u[i];
   }
   RaceSnapshot race;

@@ -162,15 +162,17 @@ QWidget* ModelPanel::buildFamilyGroup() {
   auto* group = new QGroupBox(tr("Family and learners"));
   familyForm_ = new QFormLayout(group);
   QList<QPair<QString, QString>> families;
-  for (gb::Family f : {gb::Family::Gaussian, gb::Family::Binomial, gb::Family::Poisson, gb::Family::Laplace,
-                       gb::Family::Huber, gb::Family::Quantile, gb::Family::Expectile, gb::Family::AdaExp})
+  for (gb::Family f :
+       {gb::Family::Gaussian, gb::Family::Binomial, gb::Family::Poisson, gb::Family::Laplace, gb::Family::Huber,
+        gb::Family::Quantile, gb::Family::Expectile, gb::Family::AdaExp, gb::Family::Gamma})
     families.append({qs(gb::toString(f)), qs(gb::toString(f))});
   family_ =
       combo(families,
             tr("The loss being boosted, as mboost 2.9 defines it: gaussian (squared error), binomial (a 0/1 or "
                "two-level response; f is half the log-odds), poisson (counts; f is the log rate), laplace "
                "(absolute error), huber (with delta), quantile (with tau), expectile (with tau), adaexp (AdaBoost's "
-               "exponential loss on a two-class response)"));
+               "exponential loss on a two-class response), gamma (a positive response; f is the log mean, mboost's "
+               "GammaReg)"));
   QList<QPair<QString, QString>> links;
   for (gb::BinomialLink l :
        {gb::BinomialLink::Logit, gb::BinomialLink::Probit, gb::BinomialLink::Cloglog, gb::BinomialLink::Cauchit})

@@ -12,6 +12,7 @@ QString lossName(gb::Family family) {
   switch (family) {
     case gb::Family::Binomial:
     case gb::Family::Poisson:
+    case gb::Family::Gamma:
       return QObject::tr("negative log-likelihood");
     case gb::Family::Laplace:
       return QObject::tr("mean absolute error");

@@ -6,7 +6,7 @@
 # (2) gamboost cv with 10 bootstrap folds (the folds advance together on the GPU, kernels/fold_path.cl) against the
 #     CPU's folds: the out-of-bag risk matrix normwise and the chosen mstop;
 # (3) a fit's time at n = 1e6, p = 100, knots 20, mstop 1000 beside binomial's (same gradient path) in the same run.
-# A family may carry the binomial's link: binomial:probit (mboost's Binomial(link = "probit")).
+# gamma fits exp(y - median y) of the same data. A family may carry the binomial's link: binomial:probit (mboost's Binomial(link = "probit")).
 # Usage (repository root, GPU machine, .device carried): bash docs/bench/device/h100-new-families.sh [family ...]
 # LOG names the output file under $OUT (default h100-new-families.txt).
 set -u
@@ -21,13 +21,18 @@ import csv
 rows = list(csv.reader(open('/tmp/s.csv'))); y = sorted(float(r[0]) for r in rows[1:]); med = y[len(y) // 2]
 with open('/tmp/b.csv', 'w') as f:
     f.write(','.join(['bin'] + rows[0]) + '\n')
-    for r in rows[1:]: f.write(','.join([str(int(float(r[0]) > med))] + r) + '\n')"
+    for r in rows[1:]: f.write(','.join([str(int(float(r[0]) > med))] + r) + '\n')
+import math
+with open('/tmp/g.csv', 'w') as f:
+    f.write(','.join(['pos'] + rows[0]) + '\n')
+    for r in rows[1:]: f.write(','.join([repr(math.exp(float(r[0]) - med))] + r) + '\n')"
 for spec in $FAMILIES; do
   fam=${spec%%:*}
   link=logit
   [[ $spec == *:* ]] && link=${spec#*:}
   case $fam in
     expectile) args=(--data /tmp/s.csv --tau 0.2) ;;
+    gamma) args=(--data /tmp/g.csv --response pos --spline $(head -1 /tmp/s.csv | cut -d, -f2- )) ;;
     *) args=(--data /tmp/b.csv --response bin --spline $(head -1 /tmp/s.csv | cut -d, -f2- )) ;;
   esac
   args+=(--link $link)

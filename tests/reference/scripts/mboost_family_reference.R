@@ -1,14 +1,14 @@
 # An independent plain-R transcription (base R + splines; no mboost) of mboost 2.9's
 #   gamboost(y ~ bbs(x1, knots = K, df = D, differences = 2, degree = 3) + ... + bols(lin) + bols(fac),
 #            data, weights = w, family = F, offset = ..., control = boost_control(mstop = M, nu = NU))
-# for the families Gaussian(), Binomial() (adaboost type, logit link), Poisson(), Laplace(), Huber(d) and
-# QuantReg(tau), with case weights and missing values, as mboost_fit() (R/mboost.R), the families
+# for the families Gaussian(), Binomial() (adaboost type; logit or a make.link() link), Poisson(), Laplace(),
+# Huber(d), QuantReg(tau), ExpectReg(tau), AdaExp() and GammaReg(), with case weights and missing values, as mboost_fit() (R/mboost.R), the families
 # (R/family.R), bbs/bols/df2lambda (R/bl.R) and rescale_weights (R/helpers.R) define them. Used by
 # tests/reference/test_family_references.cpp to check `gamboost fit`; checked against the real mboost by
 # check_family_reference_vs_mboost.R (docs/reference-checks.md has the numbers).
 #
 # Usage: Rscript mboost_family_reference.R data.csv out_prefix key=value ...
-#   response=y  family=gaussian|binomial|poisson|laplace|huber|quantile|expectile|adaexp  huber_delta=2  tau=0.5
+#   response=y  family=gaussian|binomial|poisson|laplace|huber|quantile|expectile|adaexp|gamma  huber_delta=2  tau=0.5
 #   link=logit|probit|cloglog|cauchit (binomial only: Binomial(link = ...); logit is mboost's classic half-log-odds
 #   family, the others R's make.link() with f on the link scale)
 #   weights=COLUMN (empty: none)  splines=a,b  linears=c  factors=d  knots=20  df=4 (splines)
@@ -137,6 +137,19 @@ mbrPrepare <- function(file, opt) {
     # AdaExp: AdaBoost's exponential loss on the -1/+1 response, the binomial's offset
     adaexp = list(ngradient = function(y, f) y * exp(-y * f), loss = function(y, f) exp(-y * f),
                   offset = function(y, w) { p <- weighted.mean(y > 0, w); 1/2 * log(p / (1 - p)) }),
+    # GammaReg: the shape sigma is optimize()d over (0, 100) at the current f inside every ngradient, and the risk
+    # uses the sigma of the last ngradient; the offset is optimize(risk, c(0, max(y^2))) at the starting sigma 1.
+    gamma = {
+      sigma <- 1
+      plloss <- function(s, y, f) lgamma(s) + s * y * exp(-f) - s * log(y) - s * log(s) + s * f
+      list(ngradient = function(y, f, w) {
+             sigma <<- optimize(function(s) sum(w * plloss(s, y, f)), interval = c(0, 100))$minimum
+             sigma * y * exp(-f) - sigma
+           },
+           loss = function(y, f) plloss(sigma, y, f),
+           offset = function(y, w) optimize(function(f) sum(w * plloss(sigma, y, f)), interval = c(0, max(y^2)))$minimum,
+           needsWeights = TRUE)
+    },
     # ExpectReg: its offset is the plain mean of the rows whose (rescaled) weight is exactly 1
     expectile = {
       tau <- as.numeric(opt$tau)
@@ -228,10 +241,12 @@ mbrFit <- function(model, w = model$w, riskWeights = w) {
   offset <- if (is.null(model$offsetArg)) as.numeric(fam$offset(y, w)) else model$offsetArg
   f <- rep(offset, n)
   riskOf <- function(f) sum(riskWeights * fam$loss(y, f)) / sum(riskWeights)
+  # mboost_fit's order: the negative gradient at f first (GammaReg's sigma is set there), then the risk at f
+  ngradient <- function(f) if (isTRUE(fam$needsWeights)) fam$ngradient(y, f, w) else fam$ngradient(y, f)
+  u <- ngradient(f)
   risk <- numeric(mstop + 1); risk[1] <- riskOf(f)
   path <- character(mstop)
   for (m in seq_len(mstop)) {
-    u <- fam$ngradient(y, f)
     if (any(!is.finite(u))) mbrStop("Infinite residuals in iteration ", m, " (as mboost_fit: decrease nu)")
     fits <- lapply(bl, function(b) as.vector(b$X %*% solve(b$A, crossprod(b$X, u * w))))
     tsums <- vapply(fits, function(fit) mean(w * (fit - u)^2), numeric(1))
@@ -239,6 +254,7 @@ mbrFit <- function(model, w = model$w, riskWeights = w) {
     if (length(j) == 0) mbrStop("could not fit any base-learner in boosting iteration ", m)
     f <- f + nu * fits[[j]]
     path[m] <- bl[[j]]$name
+    u <- ngradient(f)
     risk[m + 1] <- riskOf(f)
   }
   list(f = f, risk = risk, path = path, offset = offset, lambda = vapply(bl, `[[`, numeric(1), "lambda"))
