@@ -6,7 +6,7 @@
 # (2) gamboost cv with 10 bootstrap folds (the folds advance together on the GPU, kernels/fold_path.cl) against the
 #     CPU's folds: the out-of-bag risk matrix normwise and the chosen mstop;
 # (3) a fit's time at n = 1e6, p = 100, knots 20, mstop 1000 beside binomial's (same gradient path) in the same run.
-# gamma fits exp(y - median y) of the same data. A family may carry the binomial's link: binomial:probit (mboost's Binomial(link = "probit")).
+# gamma fits exp((y - median y) / (2 sd)) of the same data. A family may carry the binomial's link: binomial:probit (mboost's Binomial(link = "probit")).
 # Usage (repository root, GPU machine, .device carried): bash docs/bench/device/h100-new-families.sh [family ...]
 # LOG names the output file under $OUT (default h100-new-families.txt).
 set -u
@@ -25,7 +25,8 @@ with open('/tmp/b.csv', 'w') as f:
 import math
 with open('/tmp/g.csv', 'w') as f:
     f.write(','.join(['pos'] + rows[0]) + '\n')
-    for r in rows[1:]: f.write(','.join([repr(math.exp(float(r[0]) - med))] + r) + '\n')"
+    sd = math.sqrt(sum((v - med) ** 2 for v in y) / len(y))
+    for r in rows[1:]: f.write(','.join([repr(math.exp(0.5 * (float(r[0]) - med) / sd))] + r) + '\n')"
 for spec in $FAMILIES; do
   fam=${spec%%:*}
   link=logit
