@@ -131,6 +131,7 @@ double GradientPath::risk() {
     };
     const double fitTerms = terms(weights_);
     param_ = FamilyFunctions::nuisanceFrom(fitTerms, fitWeight_);
+    problem_.family.sigma = param_;  // for candidates(), which forms u on the host
     const double riskTerms = problem_.oobWeights ? terms(oobWeights_) : fitTerms;
     return FamilyFunctions::nuisanceRisk(riskTerms, totalWeight_, param_) / totalWeight_;
   }
