@@ -7,6 +7,7 @@
 
 #include "common/Error.hpp"
 #include "common/Format.hpp"
+#include "learner/MboostLambda.hpp"
 
 namespace gb {
 
@@ -54,6 +55,7 @@ EdfFunction::EdfFunction(const Eigen::MatrixXd& gram, const Eigen::MatrixXd& pen
     if (!std::isinf(d_[i])) ++rank_;
   }
   nullDim_ = penaltyNullity;
+  mboostD_ = mboostDemmlerReinsch(gram, penalty);
 }
 
 double EdfFunction::operator()(double lambda, EdfDefinition definition) const {
@@ -82,6 +84,11 @@ LambdaSolution solveLambda(const EdfFunction& edf, double target, EdfDefinition 
     out.unpenalised = true;
     out.note = who + ": edf " + formatNumber(target, 10) + " >= rank " + std::to_string(edf.rank()) +
                " of the basis: lambda = 0 (unpenalised)";
+    return out;
+  }
+  if (definition == EdfDefinition::Mboost) {
+    out.lambda = mboostLambda(edf.mboostValues(), target);
+    out.edf = edf(out.lambda, definition);
     return out;
   }
   auto f = [&](double lambda) { return edf(lambda, definition) - target; };

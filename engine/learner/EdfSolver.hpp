@@ -26,10 +26,13 @@ class EdfFunction {
   int nullSpaceDimension() const { return nullDim_; }  // directions of B's column space the penalty does not see
   // theta_i = 1 / (1 + d_i) in [0, 1] (0 for a direction B does not see), for plots of the spectrum.
   const Eigen::VectorXd& thetas() const { return theta_; }
+  // mboost's df2lambda values of d (learner/MboostLambda.hpp), descending.
+  const Eigen::VectorXd& mboostValues() const { return mboostD_; }
 
  private:
   Eigen::VectorXd d_;  // Demmler-Reinsch eigenvalues; inf for a direction B does not see
   Eigen::VectorXd theta_;
+  Eigen::VectorXd mboostD_;
   int rank_ = 0;
   int nullDim_ = 0;
 };
@@ -41,7 +44,9 @@ struct LambdaSolution {
   std::string note;  // e.g. "edf 20 >= rank 16: lambda = 0 (unpenalised)"
 };
 
-// Solves edf(lambda) = target by a bracketing root finder (Boost.Math TOMS 748) to full double precision.
+// The trace definition (the paper's): solves edf(lambda) = target by a bracketing root finder (Boost.Math TOMS 748)
+// to full double precision. The mboost definition: lambda as mboost's df2lambda finds it (learner/MboostLambda.hpp),
+// so that fits equal mboost's; the edf returned is the exact one at that lambda.
 // Throws InputError("--edf: ...") when target <= nullSpaceDimension(), naming both numbers and the learner.
 LambdaSolution solveLambda(const EdfFunction& edf, double target, EdfDefinition definition,
                            const std::string& learnerName);

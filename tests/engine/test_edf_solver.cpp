@@ -6,6 +6,7 @@
 
 #include "common/Error.hpp"
 #include "learner/EdfSolver.hpp"
+#include "learner/MboostLambda.hpp"
 #include "spline/Penalty.hpp"
 #include "spline/SplineBasis.hpp"
 
@@ -95,13 +96,35 @@ class TestEdfSolver : public QObject {
         const auto trace = solveLambda(edf, target, EdfDefinition::Trace, "x");
         const auto mb = solveLambda(edf, target, EdfDefinition::Mboost, "x");
         QVERIFY(!trace.unpenalised && trace.lambda > 0);
-        // The root is solved to double precision: the dense hat matrix agrees to its own rounding.
+        // The trace root is solved to double precision: the dense hat matrix agrees to its own rounding.
         QVERIFY(std::abs(denseEdf(B, S, trace.lambda, EdfDefinition::Trace) - target) < 1e-9);
-        QVERIFY(std::abs(denseEdf(B, S, mb.lambda, EdfDefinition::Mboost) - target) < 1e-9);
+        // mboost's df2lambda stops R's uniroot once the bracket is within tol = sqrt(eps) (absolute, plus 4 eps
+        // lambda); B'B is well conditioned here, so its 1e-9 S perturbation moves the root by far less. Bound: the
+        // slope of the edf (central difference) times twice that bracket, plus the dense matrix's rounding.
+        const double bracket = 2 * (std::sqrt(2.2e-16) + 4 * 2.2e-16 * mb.lambda);
+        const double h = 1e-6 * mb.lambda;
+        const double slope =
+            (edf(mb.lambda + h, EdfDefinition::Mboost) - edf(mb.lambda - h, EdfDefinition::Mboost)) / (2 * h);
+        const double dense = denseEdf(B, S, mb.lambda, EdfDefinition::Mboost);
+        QVERIFY2(std::abs(dense - target) < std::abs(slope) * bracket + 1e-9,
+                 qPrintable(QString("lambda %1: edf %2").arg(mb.lambda).arg(dense, 0, 'g', 17)));
         // tr(2H - H'H) <= tr(H) pointwise, so the mboost definition needs more penalty for the same target.
         QVERIFY(mb.lambda > trace.lambda);
       }
     }
+  }
+
+  // Brent's zero finder as R's uniroot runs it: the same iterate at the same stop, so the same root R returns
+  // (values printed by R 4.2.2: uniroot(f, interval, tol = ...)$root with 17 digits; tolerance a few ulps).
+  void zeroFinderStopsWhereRsUnirootStops() {
+    auto near = [](double a, double b) { return std::abs(a - b) <= 1e-14 * std::abs(b); };
+    auto cubic = [](double x) { return x * x * x - 2 * x - 5; };
+    QVERIFY(near(brentZero(cubic, 2, 3, cubic(2), cubic(3), 1e-3, 1000), 2.0946022401041318));
+    QVERIFY(
+        near(brentZero(cubic, 2, 3, cubic(2), cubic(3), std::sqrt(2.220446049250313e-16), 1000), 2.0945514815361843));
+    // df2lambda's equation for d = (3, 1, 0.2, 0.01) and df 2.5 on mboost's bracket [0, 1e15]
+    const Eigen::VectorXd d = (Eigen::VectorXd(4) << 3, 1, 0.2, 0.01).finished();
+    QVERIFY(near(mboostLambda(d, 2.5), 2.9332467913551907));
   }
 
   void unpenalisedAtOrAboveRank() {

@@ -353,7 +353,9 @@ void TestFamilies::nullSpaceIsThePenaltys() {
   const EdfFunction pspline(gram, penaltyMatrix(basis.numColumns(), PenaltyKind::PSpline, 2));
   QCOMPARE(pspline.nullSpaceDimension(), 2);
   const LambdaSolution sol = solveLambda(pspline, 4.0, EdfDefinition::Mboost, "x");
-  QVERIFY(std::abs(sol.edf - 4.0) < 1e-9);
+  // mboost's df2lambda solves a perturbed equation (B'B + 1e-9 S, then make_psd's shift of about 1.5e-8 I), which on
+  // a B'B this ill-conditioned moves the exact edf by up to about 1e-5
+  QVERIFY2(sol.lambda > 0.0 && std::abs(sol.edf - 4.0) < 1e-4, qPrintable(QString::number(sol.edf, 'g', 17)));
   const EdfFunction ridge(gram, penaltyMatrix(basis.numColumns(), PenaltyKind::Ridge, 0));
   QCOMPARE(ridge.nullSpaceDimension(), 0);
 }

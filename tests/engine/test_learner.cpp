@@ -172,11 +172,12 @@ void TestLearner::errorsNameTheLearner() {
   QVERIFY(inputErrorOf([&] { buildLearners(*data, s); }).contains("'x99'"));
 
   // Fewer rows than basis columns is no error (mboost fits it): G has rank 10 of 24, the penalty fills the rest, and
-  // edf 4 is reached with lambda > 0 (tests/reference checks such fits against an R transcription).
+  // edf 4 is reached with lambda > 0 (tests/reference checks such fits against an R transcription); as mboost's
+  // df2lambda reaches it, through B'B + 1e-9 S and make_psd's shift, to about 1e-6 here.
   auto small = gbtest::makeSmoothData(10, 2, 11);
   s.learners = {"x2"};
   const Learner tenRows = buildLearners(*small, s).front();
-  QVERIFY2(tenRows.lambda > 0.0 && std::abs(tenRows.edf - 4.0) <= 1e-9,
+  QVERIFY2(tenRows.lambda > 0.0 && std::abs(tenRows.edf - 4.0) <= 1e-5,
            qPrintable(QString("lambda %1, edf %2").arg(tenRows.lambda).arg(tenRows.edf, 0, 'g', 17)));
 
   // A second-order difference penalty leaves 2 directions unpenalised: edf 1.5 cannot be reached.
