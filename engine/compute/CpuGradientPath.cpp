@@ -156,22 +156,25 @@ struct CpuGradientPath::State {
     cpu::updateKernel(L.degree)(L.view, L.x, poly.data(), 0, n, scratch.data(), f.data());
   }
 
-  // The family's nuisance parameter at f (gamma's shape) from the fitting weights, as mboost's ngradient sets it.
-  void refreshNuisance() {
+  // Gamma's shape-free sum T = sum w (y exp(-f) - log y + f) over the rows, for the weights wp (null: all 1).
+  double nuisanceTerms(const double* wp) {
     const std::vector<double>& y = *problem.response;
-    const double* wp = w();
-    const double terms = rowSum([&](std::size_t i) {
+    return rowSum([&](std::size_t i) {
       const double wi = wp ? wp[i] : 1.0;
       return wi != 0.0 ? wi * (y[i] * std::exp(-f[i]) - std::log(y[i]) + f[i]) : 0.0;
     });
-    problem.family.sigma = FamilyFunctions::nuisanceFrom(terms, fitWeight);
   }
+
+  // The family's nuisance parameter at f (gamma's shape) from the fitting weights, as mboost's ngradient sets it.
+  void refreshNuisance() { problem.family.sigma = FamilyFunctions::nuisanceFrom(nuisanceTerms(w()), fitWeight); }
 
   // sum(w loss) / sum(w), w the out-of-bag weights of a resampling fold, else the case weights; a row of weight 0
   // adds nothing (not even a NaN).
   double risk() {
     const std::vector<double>& y = *problem.response;
     const double* wp = problem.oobWeights ? problem.oobWeights->data() : w();
+    if (hasNuisance(problem.family.family))  // gamma: one pass, not a lgamma per row
+      return FamilyFunctions::nuisanceRisk(nuisanceTerms(wp), totalWeight, problem.family.sigma) / totalWeight;
     return rowSum([&](std::size_t i) {
              const double wi = wp ? wp[i] : 1.0;
              return wi != 0.0 ? wi * problem.family.loss(y[i], f[i]) : 0.0;
