@@ -42,6 +42,21 @@ int learnerIndex(const FitSetup& setup, const std::string& name) {
 }
 
 // y = 0/1 with P(y = 1) = logistic(2 sin(1.5 x1) + 0.5 x2), seed 11.
+// The fitted-vs-observed plot draws response(f) of the booster's fitted values (compared as sorted sets, within
+// absolute + relative * value).
+void verifyDrawnResponse(MainWindow& w, double (*response)(double), double absolute, double relative) {
+  std::vector<double> want;
+  for (double f : w.controller()->booster()->fitted()) want.push_back(response(f));
+  std::sort(want.begin(), want.end());
+  std::vector<double> drawn;
+  const FitDiagnostics* d = w.diagnostics();
+  for (auto it = d->fittedGraph()->data()->constBegin(); it != d->fittedGraph()->data()->constEnd(); ++it)
+    drawn.push_back(it->value);
+  std::sort(drawn.begin(), drawn.end());
+  QCOMPARE(drawn.size(), want.size());
+  for (std::size_t i = 0; i < drawn.size(); ++i) QVERIFY(std::abs(drawn[i] - want[i]) <= absolute + relative * want[i]);
+}
+
 QByteArray binomialCsv(int n) {
   std::mt19937_64 rng(11);
   std::uniform_real_distribution<double> u(-2.0, 2.0), p01(0.0, 1.0);
@@ -255,17 +270,8 @@ class FamiliesTest : public QObject {
     QVERIFY(panel->settings().link == gb::BinomialLink::Probit);
     QVERIFY(gbtest::fitAndWait(*w));
     QVERIFY(w->controller()->booster()->settings().link == gb::BinomialLink::Probit);
-    const std::vector<double> f = w->controller()->booster()->fitted();
-    std::vector<double> want;
-    for (double v : f) want.push_back(0.5 * std::erfc(-v / std::sqrt(2.0)));
-    std::sort(want.begin(), want.end());
-    std::vector<double> drawn;
-    const FitDiagnostics* d = w->diagnostics();
-    for (auto it = d->fittedGraph()->data()->constBegin(); it != d->fittedGraph()->data()->constEnd(); ++it)
-      drawn.push_back(it->value);
-    std::sort(drawn.begin(), drawn.end());
-    QCOMPARE(drawn.size(), want.size());
-    for (std::size_t i = 0; i < drawn.size(); ++i) QVERIFY(std::abs(drawn[i] - want[i]) <= 1e-15);
+    verifyDrawnResponse(
+        *w, [](double f) { return 0.5 * std::erfc(-f / std::sqrt(2.0)); }, 1e-15, 0.0);
     // Another family takes no link: the row hides and the settings fall back to logit
     gbtest::chooseFamily(*w, "poisson", 60);
     QVERIFY(!panel->linkBox()->isVisibleTo(panel));
@@ -294,16 +300,8 @@ class FamiliesTest : public QObject {
     w->showTab(w->riskPlot());
     QVERIFY2(w->riskPlot()->plot()->yAxis->label().contains("negative log-likelihood"),
              qPrintable(w->riskPlot()->plot()->yAxis->label()));
-    std::vector<double> want;
-    for (double f : b.fitted()) want.push_back(std::exp(f));
-    std::sort(want.begin(), want.end());
-    std::vector<double> drawn;
-    const FitDiagnostics* d = w->diagnostics();
-    for (auto it = d->fittedGraph()->data()->constBegin(); it != d->fittedGraph()->data()->constEnd(); ++it)
-      drawn.push_back(it->value);
-    std::sort(drawn.begin(), drawn.end());
-    QCOMPARE(drawn.size(), want.size());
-    for (std::size_t i = 0; i < drawn.size(); ++i) QVERIFY(std::abs(drawn[i] - want[i]) <= 1e-12 * want[i]);
+    verifyDrawnResponse(
+        *w, [](double f) { return std::exp(f); }, 0.0, 1e-12);
   }
 
   // Expectile regression (mboost's ExpectReg): its tau shows as for quantile, reaches the fit, and the risk is named.
