@@ -293,10 +293,17 @@ class FamiliesTest : public QObject {
     }
     QVERIFY(gbtest::openCsvText(*w, "gamma.csv", csv));
     gbtest::chooseFamily(*w, "gamma", 60);
+    QStringList log;
+    connect(w->messages(), &MessageSink::posted, this,
+            [&log](Severity, const QString& text, const QString&) { log << text; });
     QVERIFY(gbtest::fitAndWait(*w));
     const gb::Booster& b = *w->controller()->booster();
     QVERIFY(b.settings().family == gb::Family::Gamma);
     QVERIFY2(b.family().sigma > 1.0 && b.family().sigma < 10.0, qPrintable(QString::number(b.family().sigma)));
+    // the log says the shape, as the CLI's note does
+    QVERIFY2(
+        log.join("\n").contains(QString("shape sigma at the last iteration: %1").arg(b.family().sigma, 0, 'g', 10)),
+        qPrintable(log.join("\n")));
     w->showTab(w->riskPlot());
     QVERIFY2(w->riskPlot()->plot()->yAxis->label().contains("negative log-likelihood"),
              qPrintable(w->riskPlot()->plot()->yAxis->label()));

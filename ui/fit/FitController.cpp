@@ -184,6 +184,9 @@ void FitController::announceFinish() {
                       .arg(order.size())
                       .arg(times.size())
                       .arg(chosen.join(", ")));
+  if (gb::hasNuisance(session_->booster->settings().family))
+    messages_->info(tr("GammaReg's shape sigma at the last iteration: %1 (mboost's nuisance())")
+                        .arg(session_->booster->family().sigma, 0, 'g', 10));
 }
 
 void FitController::onJobFinished(bool ok, const QString& error, const QString& details) {
