@@ -77,14 +77,13 @@ static Dataset responseForFamily(Dataset data, const ModelSettings& model) {
   if (isBinary(model.family)) {
     const double median = quantileType7(y, 0.5);
     for (double& v : y) v = v > median ? 1.0 : 0.0;
-  } else if (model.family == Family::Poisson) {
+  } else if (model.family == Family::Poisson || model.family == Family::Gamma) {
     double mean = 0.0;
     for (double v : y) mean += v / static_cast<double>(y.size());
-    for (double& v : y) v = std::floor(3.0 * std::exp(std::clamp(v - mean, -5.0, 5.0)));
-  } else if (model.family == Family::Gamma) {
-    double mean = 0.0;
-    for (double v : y) mean += v / static_cast<double>(y.size());
-    for (double& v : y) v = std::exp(std::clamp(v - mean, -5.0, 5.0));
+    for (double& v : y) {
+      v = std::exp(std::clamp(v - mean, -5.0, 5.0));
+      if (model.family == Family::Poisson) v = std::floor(3.0 * v);
+    }
   }
   return data;
 }

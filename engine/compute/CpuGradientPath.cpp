@@ -161,7 +161,7 @@ struct CpuGradientPath::State {
     const std::vector<double>& y = *problem.response;
     return rowSum([&](std::size_t i) {
       const double wi = wp ? wp[i] : 1.0;
-      return wi != 0.0 ? wi * (y[i] * std::exp(-f[i]) - std::log(y[i]) + f[i]) : 0.0;
+      return wi != 0.0 ? wi * FamilyFunctions::nuisanceTerm(y[i], f[i]) : 0.0;
     });
   }
 

@@ -140,7 +140,7 @@ double FamilyFunctions::nuisanceTerms(const std::vector<double>& y, const std::v
   double sum = 0.0;
   for (std::size_t i = 0; i < y.size(); ++i) {
     const double wi = w.empty() ? 1.0 : w[i];
-    if (wi != 0.0) sum += wi * (y[i] * std::exp(-f[i]) - std::log(y[i]) + f[i]);
+    if (wi != 0.0) sum += wi * nuisanceTerm(y[i], f[i]);
   }
   return sum;
 }
@@ -182,9 +182,10 @@ double FamilyFunctions::risk(const std::vector<double>& y, const std::vector<dou
   for (std::size_t i = 0; i < y.size(); ++i) {
     const double wi = w.empty() ? 1.0 : w[i];
     if (wi == 0.0) continue;  // R: 0 * loss; a zero-weight row never adds (not even NaN)
-    num += wi * loss(y[i], f[i]);
+    if (!hasNuisance(family)) num += wi * loss(y[i], f[i]);
     den += wi;
   }
+  if (hasNuisance(family)) num = nuisanceRisk(nuisanceTerms(y, f, w), den, sigma);  // one lgamma, not one a row
   if (!group) return num / den;
   std::vector<double> sums{num, den};
   group->sum(sums);

@@ -19,6 +19,7 @@
 //             ngradient s y exp(-f) - s; s = optimize(sum(w loss), c(0, 100)) at the current f before every gradient
 //             (and so before every risk); offset optimize(sum(w loss at s = 1), c(0, max(y^2))), R's Brent steps
 // Risk after m iterations: sum(w loss) / sum(w).
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -55,6 +56,7 @@ struct FamilyFunctions {
   // Gamma's shape at the fitted values f: with T = sum w (y exp(-f) - log y + f) and W = sum w, the risk is
   // W lgamma(s) + s (T - W log s), minimised over (0, 100) as mboost's optimize() does. nuisanceTerms gives T (rows of
   // weight 0 left out; w empty: all 1), nuisanceRisk the risk sum at s.
+  static double nuisanceTerm(double y, double f) { return y * std::exp(-f) - std::log(y) + f; }
   double nuisanceTerms(const std::vector<double>& y, const std::vector<double>& f, const std::vector<double>& w) const;
   static double nuisanceFrom(double terms, double weight);
   static double nuisanceRisk(double terms, double weight, double s);

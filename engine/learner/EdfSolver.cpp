@@ -55,7 +55,8 @@ EdfFunction::EdfFunction(const Eigen::MatrixXd& gram, const Eigen::MatrixXd& pen
     if (!std::isinf(d_[i])) ++rank_;
   }
   nullDim_ = penaltyNullity;
-  mboostD_ = mboostDemmlerReinsch(gram, penalty);
+  gram_ = gram;
+  penalty_ = penalty;
 }
 
 double EdfFunction::operator()(double lambda, EdfDefinition definition) const {

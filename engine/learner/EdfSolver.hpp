@@ -11,6 +11,7 @@
 #include <Eigen/Dense>
 #include <string>
 
+#include "learner/MboostLambda.hpp"
 #include "settings/ModelEnums.hpp"
 
 namespace gb {
@@ -26,13 +27,14 @@ class EdfFunction {
   int nullSpaceDimension() const { return nullDim_; }  // directions of B's column space the penalty does not see
   // theta_i = 1 / (1 + d_i) in [0, 1] (0 for a direction B does not see), for plots of the spectrum.
   const Eigen::VectorXd& thetas() const { return theta_; }
-  // mboost's df2lambda values of d (learner/MboostLambda.hpp), descending.
-  const Eigen::VectorXd& mboostValues() const { return mboostD_; }
+  // mboost's df2lambda values of d (learner/MboostLambda.hpp), descending: formed on request (solveLambda with the
+  // mboost definition), not for every learner and edf plot.
+  Eigen::VectorXd mboostValues() const { return mboostDemmlerReinsch(gram_, penalty_); }
 
  private:
   Eigen::VectorXd d_;  // Demmler-Reinsch eigenvalues; inf for a direction B does not see
   Eigen::VectorXd theta_;
-  Eigen::VectorXd mboostD_;
+  Eigen::MatrixXd gram_, penalty_;
   int rank_ = 0;
   int nullDim_ = 0;
 };

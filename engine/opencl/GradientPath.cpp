@@ -118,28 +118,26 @@ void GradientPath::updateOls(const OlsLearner& o, const Eigen::VectorXd& step) {
   ctx_.finish();  // `values` is released at the end of this scope
 }
 
-double GradientPath::risk() {
+double GradientPath::lossSum(const Buffer& weights, double param, double start) {
   DeviceProblem& p = *device_;
+  family_.risk(p.n, p.y, p.mu, weights, param, riskPartials_);
+  double sum = start;
+  for (double v : p.download(riskPartials_, FamilyKernels::riskGroups(p.n))) sum += v;
+  return sum;
+}
+
+double GradientPath::risk() {
+  const Buffer& riskWeights = problem_.oobWeights ? oobWeights_ : weights_;
   if (hasNuisance(problem_.family.family)) {
     // Gamma: the kernels' loss is the shape-free term y exp(-f) - log y + f. Its sum with the fitting weights gives
     // the shape at the new f (mboost's next ngradient), its sum with the risk weights the risk at that shape.
-    auto terms = [&](const Buffer& w) {
-      family_.risk(p.n, p.y, p.mu, w, 0.0, riskPartials_);
-      double sum = 0.0;
-      for (double v : p.download(riskPartials_, FamilyKernels::riskGroups(p.n))) sum += v;
-      return sum;
-    };
-    const double fitTerms = terms(weights_);
+    const double fitTerms = lossSum(weights_, 0.0);
     param_ = FamilyFunctions::nuisanceFrom(fitTerms, fitWeight_);
     problem_.family.sigma = param_;  // for candidates(), which forms u on the host
-    const double riskTerms = problem_.oobWeights ? terms(oobWeights_) : fitTerms;
+    const double riskTerms = problem_.oobWeights ? lossSum(oobWeights_, 0.0) : fitTerms;
     return FamilyFunctions::nuisanceRisk(riskTerms, totalWeight_, param_) / totalWeight_;
   }
-  family_.risk(p.n, p.y, p.mu, problem_.oobWeights ? oobWeights_ : weights_, param_, riskPartials_);
-  const std::vector<double> partials = p.download(riskPartials_, FamilyKernels::riskGroups(p.n));
-  double sum = riskConstant_;
-  for (double v : partials) sum += v;
-  return sum / totalWeight_;
+  return lossSum(riskWeights, param_, riskConstant_) / totalWeight_;
 }
 
 void GradientPath::iterate(int count, std::vector<IterationResult>& out) {

@@ -44,6 +44,8 @@ class GradientPath {
   void gradientAndScores(std::vector<double>& reductions, std::vector<Eigen::VectorXd>& olsC);
   void updateOls(const OlsLearner& l, const Eigen::VectorXd& step);
   double risk();
+  // start + sum of w loss over the rows at mu (the family kernel's partial sums, added on the host in order).
+  double lossSum(const Buffer& weights, double param, double start = 0.0);
 
   Context& ctx_;
   BoostProblem problem_;
