@@ -169,12 +169,15 @@ inline void cache_copy_transposed(__global const REAL* from, __global REAL* out)
 #define GB_FAMILY_PROBIT 9
 #define GB_FAMILY_CLOGLOG 10
 #define GB_FAMILY_CAUCHIT 11
+// NBinomial, param its size s: the loss here leaves out lgamma(y + 1), which does not depend on f or s; the host adds
+// sum(w lgamma(y + 1)) (FamilyKernels::riskConstant) and finds s from these sums by optimize()'s steps.
+#define GB_FAMILY_NEGBIN 12
 
 #ifdef FAMILY
 // sign() of OpenCL returns 0 for 0 as R's sign() does; written out so that -0.0 and NaN need no thought.
 inline REAL signOf(REAL v) { return v > (REAL)0 ? (REAL)1 : v < (REAL)0 ? (REAL)-1 : (REAL)0; }
 
-#if FAMILY >= GB_FAMILY_PROBIT
+#if FAMILY >= GB_FAMILY_PROBIT && FAMILY <= GB_FAMILY_CAUCHIT
 #define GB_EPS 2.220446049250313e-16  // R's .Machine$double.eps, the floor of R's mu.eta and clamp of cloglog's p
 #define GB_PI 3.141592653589793
 inline REAL cauchyCdf(REAL x) {  // R's pcauchy, which avoids the cancellation of 1/2 + atan(x)/pi for |x| > 1
@@ -243,6 +246,9 @@ inline REAL negativeGradient(REAL y, REAL f, REAL param) {
   return y * exp(-y * f);
 #elif FAMILY == GB_FAMILY_GAMMA
   return param * y * exp(-f) - param;
+#elif FAMILY == GB_FAMILY_NEGBIN
+  const REAL e = exp(f);
+  return y - (y + param) / (e + param) * e;
 #else
   // mboost: mu.eta(f) (y01 / p - (1 - y01) / (1 - p)), of which one term is 0 for y01 in {0, 1}.
   REAL q;
@@ -287,6 +293,9 @@ inline REAL loss(REAL y, REAL f, REAL param) {
   return exp(-y * f);
 #elif FAMILY == GB_FAMILY_GAMMA
   return y * exp(-f) - log(y) + f;
+#elif FAMILY == GB_FAMILY_NEGBIN
+  const REAL l = log(exp(f) + param);
+  return -(lgamma(y + param) - lgamma(param) + param * log(param) - param * l + y * f - y * l);
 #else
   REAL q;
   const REAL p = linkProbability(f, &q);

@@ -60,8 +60,8 @@ std::vector<std::string> fitNotes(const Booster& booster) {
   if (std::string overshoot = overshootNote(booster.path().risk, booster.settings().family); !overshoot.empty())
     notes.push_back(std::move(overshoot));
   if (hasNuisance(booster.settings().family))
-    notes.push_back("GammaReg's shape sigma at the last iteration: " + formatNumber(booster.family().sigma, 10) +
-                    " (mboost's nuisance(); result.json \"nuisance\")");
+    notes.push_back(FamilyFunctions::nuisanceName(booster.settings().family) + " at the last iteration: " +
+                    formatNumber(booster.family().sigma, 10) + " (mboost's nuisance(); result.json \"nuisance\")");
   return notes;
 }
 

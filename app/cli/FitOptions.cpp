@@ -66,7 +66,7 @@ std::vector<Override> addModelOptions(CLI::App* sub, FitOptions& o, bool mstopCv
   add(sub->add_option("--weights", s.weights, "Case-weight column (non-negative)")->group("Model"),
       [](ModelSettings& m, const FitOptions& f) { m.weights = f.settings.weights; });
   add(addWordOption(sub, "--family", o.family,
-                    "Loss: gaussian, binomial, poisson, laplace, huber, quantile, expectile, adaexp or gamma",
+                    "Loss: gaussian, binomial, poisson, laplace, huber, quantile, expectile, adaexp, gamma or negbin",
                     &familyFromString),
       [](ModelSettings& m, const FitOptions& f) { m.family = familyFromString(f.family); });
   add(addWordOption(sub, "--link", o.link,

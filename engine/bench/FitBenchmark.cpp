@@ -71,18 +71,18 @@ void profiledFolds(const std::shared_ptr<const Dataset>& data, const FitBenchOpt
 }  // namespace
 
 // The paper's Gaussian response made into one the family models: binomial 0/1 (y above its median), poisson counts
-// (floor of exp(y - mean(y)) times 3), gamma a positive exp(y - mean(y)); the others keep y.
+// and negbin counts (floor of exp(y - mean(y)) times 3), gamma a positive exp(y - mean(y)); the others keep y.
 static Dataset responseForFamily(Dataset data, const ModelSettings& model) {
   std::vector<double>& y = data.columns[static_cast<std::size_t>(data.columnIndex(model.response))];
   if (isBinary(model.family)) {
     const double median = quantileType7(y, 0.5);
     for (double& v : y) v = v > median ? 1.0 : 0.0;
-  } else if (model.family == Family::Poisson || model.family == Family::Gamma) {
+  } else if (model.family == Family::Poisson || model.family == Family::NegBin || model.family == Family::Gamma) {
     double mean = 0.0;
     for (double v : y) mean += v / static_cast<double>(y.size());
     for (double& v : y) {
       v = std::exp(std::clamp(v - mean, -5.0, 5.0));
-      if (model.family == Family::Poisson) v = std::floor(3.0 * v);
+      if (model.family != Family::Gamma) v = std::floor(3.0 * v);
     }
   }
   return data;

@@ -5,6 +5,8 @@
 
 #include "common/Error.hpp"
 #include "compute/CpuKernels.hpp"
+#include "family/BrentMinimum.hpp"
+#include "family/NegBinomial.hpp"
 
 namespace gb {
 
@@ -45,13 +47,20 @@ struct CpuGradientPath::State {
   // sum of term(i) over the rows, summed per chunk in chunk order (independent of the number of threads).
   template <typename Term>
   double rowSum(Term term) {
+    return chunkSum([&](std::size_t b, std::size_t e) {
+      double sum = 0.0;
+      for (std::size_t i = b; i < e; ++i) sum += term(i);
+      return sum;
+    });
+  }
+  // The same with chunkTerm(b, e) summing the rows [b, e) of a chunk.
+  template <typename ChunkTerm>
+  double chunkSum(ChunkTerm chunkTerm) {
     const int count = chunks();
 #pragma omp parallel for schedule(static) num_threads(team(static_cast <double>(n) * 8))
     for (int ch = 0; ch < count; ++ch) {
       const std::size_t b = static_cast<std::size_t>(ch) * kChunkRows, e = std::min(n, b + kChunkRows);
-      double sum = 0.0;
-      for (std::size_t i = b; i < e; ++i) sum += term(i);
-      chunkSums[static_cast<std::size_t>(ch)] = sum;
+      chunkSums[static_cast<std::size_t>(ch)] = chunkTerm(b, e);
     }
     double total = 0.0;
     for (int ch = 0; ch < count; ++ch) total += chunkSums[static_cast<std::size_t>(ch)];
@@ -165,16 +174,38 @@ struct CpuGradientPath::State {
     });
   }
 
-  // The family's nuisance parameter at f (gamma's shape) from the fitting weights, as mboost's ngradient sets it.
-  void refreshNuisance() { problem.family.sigma = FamilyFunctions::nuisanceFrom(nuisanceTerms(w()), fitWeight); }
+  // The family's nuisance parameter at f (gamma's shape, negbin's size) from the fitting weights, as mboost's
+  // ngradient sets it.
+  void refreshNuisance() {
+    if (problem.family.family != Family::NegBin) {
+      problem.family.sigma = FamilyFunctions::nuisanceFrom(nuisanceTerms(w()), fitWeight);
+      return;
+    }
+    if (!negbin) negbin = std::make_unique<NegBinShape>(*problem.response);
+    for (std::size_t i = 0; i < n; ++i) scratch[i] = std::exp(f[i]);
+    problem.family.sigma = brentMinimum(
+        [&](double s) {
+          negbin->prepare(s);
+          return chunkSum(
+              [&](std::size_t b, std::size_t e) { return negbin->rowsSum(f.data(), scratch.data(), w(), b, e); });
+        },
+        0.0, 100.0, kOptimizeTolerance);
+  }
+  std::unique_ptr<NegBinShape> negbin;  // negbin's sums, made at its first refresh
 
   // sum(w loss) / sum(w), w the out-of-bag weights of a resampling fold, else the case weights; a row of weight 0
   // adds nothing (not even a NaN).
   double risk() {
     const std::vector<double>& y = *problem.response;
     const double* wp = problem.oobWeights ? problem.oobWeights->data() : w();
-    if (hasNuisance(problem.family.family))  // gamma: one pass, not a lgamma per row
+    if (problem.family.family == Family::Gamma)  // one pass, not a lgamma per row
       return FamilyFunctions::nuisanceRisk(nuisanceTerms(wp), totalWeight, problem.family.sigma) / totalWeight;
+    if (problem.family.family == Family::NegBin) {  // refreshNuisance left exp(f) in scratch
+      negbin->prepare(problem.family.sigma);
+      return chunkSum(
+                 [&](std::size_t b, std::size_t e) { return negbin->rowsSum(f.data(), scratch.data(), wp, b, e); }) /
+             totalWeight;
+    }
     return rowSum([&](std::size_t i) {
              const double wi = wp ? wp[i] : 1.0;
              return wi != 0.0 ? wi * problem.family.loss(y[i], f[i]) : 0.0;

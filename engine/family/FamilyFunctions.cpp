@@ -6,6 +6,7 @@
 #include "common/Error.hpp"
 #include "family/BinomialLinks.hpp"
 #include "family/BrentMinimum.hpp"
+#include "family/NegBinomial.hpp"
 
 namespace gb {
 
@@ -92,6 +93,8 @@ double FamilyFunctions::ngradient(double y, double f) const {
       return y * std::exp(-y * f);
     case Family::Gamma:
       return sigma * y * std::exp(-f) - sigma;
+    case Family::NegBin:
+      return negbinGradient(y, f, sigma);
     case Family::Expectile: {  // mboost: 2 tau r (r > 0), 2 (1 - tau) r (r < 0), 0 at r = 0
       const double r = y - f;
       return r > 0.0 ? 2.0 * tau * r : (r < 0.0 ? 2.0 * (1.0 - tau) * r : 0.0);
@@ -131,6 +134,8 @@ double FamilyFunctions::loss(double y, double f) const {
       return std::exp(-y * f);
     case Family::Gamma:
       return std::lgamma(sigma) + sigma * y * std::exp(-f) - sigma * std::log(y) - sigma * std::log(sigma) + sigma * f;
+    case Family::NegBin:
+      return negbinLoss(y, f, sigma);
   }
   return 0.0;
 }
@@ -155,6 +160,10 @@ double FamilyFunctions::nuisanceFrom(double terms, double weight) {
 
 void FamilyFunctions::setNuisance(const std::vector<double>& y, const std::vector<double>& f,
                                   const std::vector<double>& w) {
+  if (family == Family::NegBin) {
+    sigma = NegBinShape(y).size(f, w);
+    return;
+  }
   double weight = 0.0;
   for (std::size_t i = 0; i < y.size(); ++i) weight += w.empty() ? 1.0 : w[i];
   sigma = nuisanceFrom(nuisanceTerms(y, f, w), weight);
@@ -170,6 +179,7 @@ double FamilyFunctions::response(double f) const {
     }
     case Family::Poisson:
     case Family::Gamma:
+    case Family::NegBin:
       return std::exp(f);
     default:
       return f;
@@ -182,10 +192,10 @@ double FamilyFunctions::risk(const std::vector<double>& y, const std::vector<dou
   for (std::size_t i = 0; i < y.size(); ++i) {
     const double wi = w.empty() ? 1.0 : w[i];
     if (wi == 0.0) continue;  // R: 0 * loss; a zero-weight row never adds (not even NaN)
-    if (!hasNuisance(family)) num += wi * loss(y[i], f[i]);
+    if (family != Family::Gamma) num += wi * loss(y[i], f[i]);
     den += wi;
   }
-  if (hasNuisance(family)) num = nuisanceRisk(nuisanceTerms(y, f, w), den, sigma);  // one lgamma, not one a row
+  if (family == Family::Gamma) num = nuisanceRisk(nuisanceTerms(y, f, w), den, sigma);  // one lgamma, not one a row
   if (!group) return num / den;
   std::vector<double> sums{num, den};
   group->sum(sums);
@@ -200,9 +210,10 @@ double FamilyFunctions::offset(const std::vector<double>& y, const std::vector<d
     return expectileOffset(sums);
   }
   if (hasNuisance(family))
-    throw InputError(optionMessage("--distributed", "--family " + toString(family) +
-                                                        ": its shape is re-estimated from all rows at every "
-                                                        "iteration, which is not built across processes yet"));
+    throw InputError(
+        optionMessage("--distributed", "--family " + toString(family) +
+                                           ": its nuisance parameter is re-estimated from all rows at every "
+                                           "iteration, which is not built across processes yet"));
   if (family != Family::Gaussian && !isBinary(family) && family != Family::Poisson)
     throw InputError(optionMessage("--distributed", "--family " + toString(family) +
                                                         ": its offset is a median of all rows, which is not built "
@@ -222,6 +233,7 @@ double FamilyFunctions::offset(const std::vector<double>& y, const std::vector<d
     case Family::AdaExp:
       return binaryOffset(*this, weightedMean(y, w, true));
     case Family::Poisson:
+    case Family::NegBin:  // NBinomial: log(weighted.mean(y, w))
       return std::log(weightedMean(y, w, false));
     case Family::Laplace:
     case Family::Huber:
@@ -252,6 +264,10 @@ double FamilyFunctions::offset(const std::vector<double>& y, const std::vector<d
   return 0.0;
 }
 
+std::string FamilyFunctions::nuisanceName(Family family) {
+  return family == Family::NegBin ? "NBinomial's size sigma" : "GammaReg's shape sigma";
+}
+
 std::string FamilyFunctions::scaleName() const {
   switch (family) {
     case Family::Binomial:
@@ -271,6 +287,7 @@ std::string FamilyFunctions::scaleName() const {
     case Family::Poisson:
       return "log rate";
     case Family::Gamma:
+    case Family::NegBin:
       return "log mean";
     case Family::Quantile:
       return "quantile";

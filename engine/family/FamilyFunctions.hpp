@@ -18,6 +18,10 @@
 //   gamma     y > 0, f the log mean, shape sigma (GammaReg): loss lgamma(s) + s y exp(-f) - s log y - s log s + s f,
 //             ngradient s y exp(-f) - s; s = optimize(sum(w loss), c(0, 100)) at the current f before every gradient
 //             (and so before every risk); offset optimize(sum(w loss at s = 1), c(0, max(y^2))), R's Brent steps
+//   negbin    y a count, f the log mean, size s (NBinomial): loss -(lgamma(y + s) - lgamma(s) - lgamma(y + 1) +
+//             s log s - s log(exp(f) + s) + y f - y log(exp(f) + s)), ngradient y - (y + s) / (exp(f) + s) exp(f);
+//             s = optimize(sum(w loss), c(0, 100)) at the current f before every gradient, as gamma's (the
+//             sums in family/NegBinomial.hpp); offset log(weighted.mean(y, w))
 // Risk after m iterations: sum(w loss) / sum(w).
 #include <cmath>
 #include <string>
@@ -33,7 +37,7 @@ struct FamilyFunctions {
   double delta = 0.0;  // huber's d
   double tau = 0.5;    // quantile and expectile
   BinomialLink link = BinomialLink::Logit;
-  double sigma = 1.0;  // gamma's shape, re-estimated at every f (mboost's GammaReg starts it at 1)
+  double sigma = 1.0;  // gamma's shape or negbin's size, re-estimated at every f (mboost starts both at 1)
 
   static FamilyFunctions from(const ModelSettings& s) { return {s.family, s.huberDelta, s.tau, s.link}; }
   // The binomial with a glm link (probit, cloglog, cauchit): f on the link scale rather than half the log-odds.
@@ -60,8 +64,10 @@ struct FamilyFunctions {
   double nuisanceTerms(const std::vector<double>& y, const std::vector<double>& f, const std::vector<double>& w) const;
   static double nuisanceFrom(double terms, double weight);
   static double nuisanceRisk(double terms, double weight, double s);
-  // sigma = the shape at f (for the fitting weights w).
+  // sigma = the shape (gamma) or the size (negbin) at f, for the fitting weights w.
   void setNuisance(const std::vector<double>& y, const std::vector<double>& f, const std::vector<double>& w);
+  // The nuisance parameter as mboost names it, for notes: "GammaReg's shape sigma", "NBinomial's size sigma".
+  static std::string nuisanceName(Family family);
   // What the fitted values mean, for plots: "mean", "half log-odds (mboost's Binomial)", "log rate", ...
   std::string scaleName() const;
 };

@@ -109,10 +109,9 @@ void checkNumericResponse(const Dataset& data, const std::vector<double>& y, con
     if (s.family == Family::Gamma && !(y[i] > 0.0))
       throw InputError(inputLine(f, data, i) + ": response " + quotedForMessage(s.response) + " with --family gamma: " +
                        formatNumber(y[i], 10) + " is not positive (GammaReg's loss takes log y)");
-    if (s.family == Family::Poisson && (y[i] < 0.0 || y[i] != std::floor(y[i])))
-      throw InputError(inputLine(f, data, i) + ": response " + quotedForMessage(s.response) +
-                       " with --family poisson: " + formatNumber(y[i], 10) +
-                       " is not a count (a non-negative integer)");
+    if ((s.family == Family::Poisson || s.family == Family::NegBin) && (y[i] < 0.0 || y[i] != std::floor(y[i])))
+      throw InputError(inputLine(f, data, i) + ": response " + quotedForMessage(s.response) + " with --family " +
+                       toString(s.family) + ": " + formatNumber(y[i], 10) + " is not a count (a non-negative integer)");
   }
 }
 

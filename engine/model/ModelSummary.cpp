@@ -40,6 +40,7 @@ std::string riskName(const ModelSettings& s) {
     case Family::Binomial:
     case Family::Poisson:
     case Family::Gamma:
+    case Family::NegBin:
       return weighted + "negative log-likelihood per row";
     case Family::Laplace:
       return weighted + "mean absolute error";

@@ -23,20 +23,23 @@ enum class DeviceFamily {
   Gamma = 8,   // the kernels' loss is the shape-free term y exp(-f) - log y + f (GradientPath adds the rest)
   Probit = 9,  // the binomial with R's glm links (mboost's Binomial(link = ...))
   Cloglog = 10,
-  Cauchit = 11
+  Cauchit = 11,
+  NegBin = 12  // NBinomial at size param, lgamma(y + 1) left to the host (riskConstant)
 };
 
-// The engine's family as the kernels' code (the same order as gb::Family; the binomial's glm links after them), and
-// the kernels' `param`: Huber's delta, the quantile's or the expectile's tau, else 0.
+// The engine's family as the kernels' code (the same order as gb::Family up to gamma; the binomial's glm links after
+// them, then negbin), and the kernels' `param`: Huber's delta, the quantile's or the expectile's tau, gamma's shape or
+// negbin's size, else 0.
 inline DeviceFamily deviceFamily(const FamilyFunctions& f) {
   if (f.glmLink())
     return static_cast<DeviceFamily>(static_cast<int>(DeviceFamily::Probit) + static_cast<int>(f.link) -
                                      static_cast<int>(BinomialLink::Probit));
+  if (f.family == Family::NegBin) return DeviceFamily::NegBin;
   return static_cast<DeviceFamily>(static_cast<int>(f.family));
 }
 inline double familyParameter(const FamilyFunctions& f) {
   if (f.family == Family::Huber) return f.delta;
-  if (f.family == Family::Gamma) return f.sigma;
+  if (hasNuisance(f.family)) return f.sigma;
   return f.family == Family::Quantile || f.family == Family::Expectile ? f.tau : 0.0;
 }
 
@@ -84,8 +87,8 @@ class FamilyKernels {
   void gradientAndRisk(std::size_t n, const Buffer& y, const Buffer& f, const Buffer& w, double param, Buffer& wu,
                        Buffer& partials, std::vector<cl_event>* events = nullptr);
   static std::size_t riskGroups(std::size_t n);
-  // What the host adds to the partials' sum: sum(w lgamma(y + 1)) for Poisson (kernels/family.cl leaves it out),
-  // 0 for the others. In double, from the host's y and w.
+  // What the host adds to the partials' sum: sum(w lgamma(y + 1)) for poisson and negbin (kernels/family.cl leaves
+  // it out), 0 for the others. In double, from the host's y and w.
   static double riskConstant(DeviceFamily family, const std::vector<double>& y, const std::vector<double>& w);
 
  private:

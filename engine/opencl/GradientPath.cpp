@@ -4,6 +4,7 @@
 
 #include "common/Error.hpp"
 #include "compute/IterationPolicy.hpp"
+#include "family/BrentMinimum.hpp"
 
 namespace gb::ocl {
 
@@ -49,6 +50,8 @@ GradientPath::GradientPath(Context& ctx, const BoostProblem& problem, const Devi
   for (double v : w) fitWeight_ += v;
   param_ = familyParameter(problem.family);
   riskConstant_ = FamilyKernels::riskConstant(deviceFamily(problem.family), *problem.response, rw);
+  fitConstant_ = problem.oobWeights ? FamilyKernels::riskConstant(deviceFamily(problem.family), *problem.response, w)
+                                    : riskConstant_;
   riskPartials_ = Buffer(ctx, FamilyKernels::riskGroups(n) * device_->realBytes());
   int maxLevels = 2;
   for (std::size_t j = splines_.size(); j < problem.learners->size(); ++j) {
@@ -128,7 +131,7 @@ double GradientPath::lossSum(const Buffer& weights, double param, double start) 
 
 double GradientPath::risk() {
   const Buffer& riskWeights = problem_.oobWeights ? oobWeights_ : weights_;
-  if (hasNuisance(problem_.family.family)) {
+  if (problem_.family.family == Family::Gamma) {
     // Gamma: the kernels' loss is the shape-free term y exp(-f) - log y + f. Its sum with the fitting weights gives
     // the shape at the new f (mboost's next ngradient), its sum with the risk weights the risk at that shape.
     const double fitTerms = lossSum(weights_, 0.0);
@@ -136,6 +139,11 @@ double GradientPath::risk() {
     problem_.family.sigma = param_;  // for candidates(), which forms u on the host
     const double riskTerms = problem_.oobWeights ? lossSum(oobWeights_, 0.0) : fitTerms;
     return FamilyFunctions::nuisanceRisk(riskTerms, totalWeight_, param_) / totalWeight_;
+  }
+  if (problem_.family.family == Family::NegBin) {
+    // NBinomial's size couples with f in every row: each of optimize()'s steps is one risk launch at that size.
+    param_ = brentMinimum([&](double s) { return lossSum(weights_, s, fitConstant_); }, 0.0, 100.0, kOptimizeTolerance);
+    problem_.family.sigma = param_;
   }
   return lossSum(riskWeights, param_, riskConstant_) / totalWeight_;
 }

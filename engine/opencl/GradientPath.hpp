@@ -58,7 +58,8 @@ class GradientPath {
   Kernel selectUpdate_;         // compact_x_family_select_update, likewise
   Buffer partials2_;            // the select-update's second partial buffer (they alternate)
   bool gradientValid_ = false;  // p.g holds w * u at the current mu (after a family update)
-  double param_ = 0.0, riskConstant_ = 0.0, totalWeight_ = 0.0;
+  // fitConstant_: riskConstant_ with the fitting weights (negbin's size is optimised on the fitting rows).
+  double param_ = 0.0, riskConstant_ = 0.0, fitConstant_ = 0.0, totalWeight_ = 0.0;
   double fitWeight_ = 0.0;  // sum of the fitting weights (gamma's shape)
 };
 

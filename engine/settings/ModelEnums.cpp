@@ -11,15 +11,16 @@ constexpr EnumNames<PenaltyKind, 2> kPenaltyNames{{{PenaltyKind::Ridge, "ridge"}
 constexpr EnumNames<EdfDefinition, 2> kEdfDefinitionNames{
     {{EdfDefinition::Trace, "trace"}, {EdfDefinition::Mboost, "mboost"}}};
 
-constexpr EnumNames<Family, 9> kFamilyNames{{{Family::Gaussian, "gaussian"},
-                                             {Family::Binomial, "binomial"},
-                                             {Family::Poisson, "poisson"},
-                                             {Family::Laplace, "laplace"},
-                                             {Family::Huber, "huber"},
-                                             {Family::Quantile, "quantile"},
-                                             {Family::Expectile, "expectile"},
-                                             {Family::AdaExp, "adaexp"},
-                                             {Family::Gamma, "gamma"}}};
+constexpr EnumNames<Family, 10> kFamilyNames{{{Family::Gaussian, "gaussian"},
+                                              {Family::Binomial, "binomial"},
+                                              {Family::Poisson, "poisson"},
+                                              {Family::Laplace, "laplace"},
+                                              {Family::Huber, "huber"},
+                                              {Family::Quantile, "quantile"},
+                                              {Family::Expectile, "expectile"},
+                                              {Family::AdaExp, "adaexp"},
+                                              {Family::Gamma, "gamma"},
+                                              {Family::NegBin, "negbin"}}};
 constexpr EnumNames<BinomialLink, 4> kLinkNames{{{BinomialLink::Logit, "logit"},
                                                  {BinomialLink::Probit, "probit"},
                                                  {BinomialLink::Cloglog, "cloglog"},

@@ -27,15 +27,17 @@ enum class EdfDefinition { Trace, Mboost };
 // The loss being boosted, each with mboost 2.9's definitions (family/FamilyFunctions.hpp): Gaussian(), Binomial()
 // (logit, f = half the log-odds), Poisson(), Laplace(), Huber(d) with a fixed d, QuantReg(tau), ExpectReg(tau),
 // AdaExp() (AdaBoost's exponential loss on the binomial's -1/+1 response), GammaReg() (a positive response, log link,
-// its shape sigma re-estimated every iteration).
-enum class Family { Gaussian, Binomial, Poisson, Laplace, Huber, Quantile, Expectile, AdaExp, Gamma };
+// its shape sigma re-estimated every iteration), NBinomial() (counts, log link, its size sigma re-estimated every
+// iteration).
+enum class Family { Gaussian, Binomial, Poisson, Laplace, Huber, Quantile, Expectile, AdaExp, Gamma, NegBin };
 
 // A two-class response coded -1/+1 (binomial and adaexp): 0/1 numbers or two text levels. f is half the log-odds,
 // except for the binomial's other links.
 inline bool isBinary(Family f) { return f == Family::Binomial || f == Family::AdaExp; }
 
-// A family with a nuisance parameter that mboost re-estimates at every iteration by optimize() (GammaReg's sigma).
-inline bool hasNuisance(Family f) { return f == Family::Gamma; }
+// A family with a nuisance parameter that mboost re-estimates at every iteration by optimize() (GammaReg's shape,
+// NBinomial's size).
+inline bool hasNuisance(Family f) { return f == Family::Gamma || f == Family::NegBin; }
 
 // The binomial's link, mboost's Binomial(link = ...): logit is mboost's classic family (f half the log-odds); probit,
 // cloglog and cauchit are R's make.link() links with f on the link scale (coefficients of glm's size). R's "log" link

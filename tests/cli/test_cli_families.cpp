@@ -70,6 +70,8 @@ void TestCliFamilies::rejects_data() {
                                          << "--response: column 'yes' holds text; --family poisson needs numbers";
   QTest::newRow("non-integer count") << (QStringList{"--response", "y", "--family", "poisson"} + covariates)
                                      << "d.csv:2: response 'y' with --family poisson: .* is not a count";
+  QTest::newRow("negbin on a non-count") << (QStringList{"--response", "y", "--family", "negbin"} + covariates)
+                                         << "d.csv:2: response 'y' with --family negbin: .* is not a count";
   QTest::newRow("binomial three levels") << (QStringList{"--response", "three", "--family", "binomial"} + covariates)
                                          << "--response: response 'three' with --family binomial: needs exactly two "
                                             "levels, found 3";
@@ -97,7 +99,7 @@ void TestCliFamilies::rejects_data() {
                                 << "d.csv:9: column 'x2': missing value";
   QTest::newRow("unknown family") << QStringList{"--response", "y", "--family", "weibull"}
                                   << "--family: must be 'gaussian', 'binomial', 'poisson', 'laplace', 'huber', "
-                                     "'quantile', 'expectile', 'adaexp' or 'gamma'";
+                                     "'quantile', 'expectile', 'adaexp', 'gamma' or 'negbin'";
   QTest::newRow("binomial on counts names the two-class columns")
       << (QStringList{"--response", "cnt", "--family", "binomial"} + covariates)
       << "d.csv:2: response 'cnt' with --family binomial: value [0-9]+ is neither 0 nor 1 .*; columns with two "

@@ -10,6 +10,7 @@
 #include "family/BinomialLinks.hpp"
 #include "family/BrentMinimum.hpp"
 #include "family/FamilyFunctions.hpp"
+#include "family/NegBinomial.hpp"
 #include "learner/EdfSolver.hpp"
 #include "learner/ModelFrame.hpp"
 #include "spline/Penalty.hpp"
@@ -52,6 +53,7 @@ class TestFamilies : public QObject {
   void offsetsAreMboosts();
   void linksAreRs();
   void gammaShapeIsOptimizes();
+  void negbinIsNBinomials();
   void gradientPathEqualsTheShortcut();
   void integerWeightsEqualReplicatedRows();
   void unpenalisedFactorAndLinearAreLeastSquares();
@@ -73,7 +75,8 @@ void TestFamilies::negativeGradientIsTheLossSlope_data() {
   QTest::newRow("quantile") << int(Family::Quantile) << 1.0 << 0;
   QTest::newRow("expectile") << int(Family::Expectile) << 1.0 << 0;
   QTest::newRow("adaexp") << int(Family::AdaExp) << 1.0 << 0;
-  QTest::newRow("gamma") << int(Family::Gamma) << 1.0 << 0;  // at the shape 1 of the FamilyFunctions below
+  QTest::newRow("gamma") << int(Family::Gamma) << 1.0 << 0;    // at the shape 1 of the FamilyFunctions below
+  QTest::newRow("negbin") << int(Family::NegBin) << 1.0 << 0;  // at the size 1
   // Binomial(link = ...): the natural-log likelihood's slope, f on the link scale
   QTest::newRow("binomial probit") << int(Family::Binomial) << 1.0 << int(BinomialLink::Probit);
   QTest::newRow("binomial cloglog") << int(Family::Binomial) << 1.0 << int(BinomialLink::Cloglog);
@@ -90,7 +93,7 @@ void TestFamilies::negativeGradientIsTheLossSlope() {
   for (int t = 0; t < 200; ++t) {
     double y = u(rng);
     if (isBinary(f.family)) y = y > 0 ? 1.0 : -1.0;
-    if (f.family == Family::Poisson) y = std::floor(3.0 * (y + 2.0));
+    if (f.family == Family::Poisson || f.family == Family::NegBin) y = std::floor(3.0 * (y + 2.0));
     if (f.family == Family::Gamma) y = std::abs(y) + 0.1;
     const double x = u(rng);
     if (std::abs(y - x) < 1e-3 || std::abs(std::abs(y - x) - 0.7) < 1e-3) continue;  // kinks
@@ -195,6 +198,47 @@ void TestFamilies::gammaShapeIsOptimizes() {
     return h.risk(y, f, {});
   };
   for (double s = 0.25; s < 20; s *= 1.1) QVERIFY(riskAt(g.sigma) <= riskAt(s) + 1e-9);
+}
+
+void TestFamilies::negbinIsNBinomials() {
+  // The loss is -log dnbinom(y, size = s, mu = exp(f)): R 4.2.2's dnbinom (an independent implementation, through
+  // dbinom_raw) printed with 17 digits. Tolerance: 1e-14 relative, a few ulps of the lgamma differences' rounding.
+  auto close = [](double a, double b, double rel) { return std::abs(a - b) <= rel * std::abs(b); };
+  QVERIFY(close(negbinLoss(0, 0.1, 2.5), 0.91519612283237439, 1e-14));
+  QVERIFY(close(negbinLoss(7, 1.9, 2.5), 2.59764038057026170, 1e-14));
+  QVERIFY(close(negbinLoss(40, 2.5, 0.3), 5.77222010786734163, 1e-14));
+  // The size: optimize(function(s) sum(w * plloss(s, y, f)), c(0, 100))$minimum in R. Brent's steps are the same, so
+  // only a comparison flipped by the sums' rounding could move the answer, and then by about optimize's tolerance
+  // (1e-4): 1e-12 tells the two apart. One underdispersed case ends at the interval's top.
+  const std::vector<double> y{0, 3, 1, 7, 2, 0}, f{0.1, 1.2, 0.3, 1.9, 0.8, -0.4}, w{1, 2, 1, 1, 0, 3};
+  FamilyFunctions nb{Family::NegBin};
+  nb.setNuisance(y, f, w);
+  QVERIFY2(close(nb.sigma, 99.999940045860583, 1e-12), qPrintable(QString::number(nb.sigma, 'g', 17)));
+  const std::vector<double> y2{0, 1, 0, 2, 5, 0, 1}, f2(7, 0.0);
+  nb.setNuisance(y2, f2, {});
+  QVERIFY2(close(nb.sigma, 0.9186892512857171, 1e-12), qPrintable(QString::number(nb.sigma, 'g', 17)));
+  // NegBinShape's table-driven sums add the same terms in the same order as negbinLoss. The compiler may fuse a
+  // product into an add (FMA) in one inlined copy and not in the other, so: within 4 ulps of the terms' magnitude
+  // (at s = 99 lgamma(y + s) is about 360 while the loss is about 1).
+  NegBinShape shape(y);
+  std::vector<double> ef(f.size());
+  for (std::size_t i = 0; i < f.size(); ++i) ef[i] = std::exp(f[i]);
+  for (double s : {0.01, 0.7, 3.0, 99.0}) {
+    shape.prepare(s);
+    double plain = 0.0, magnitude = 0.0;
+    for (std::size_t i = 0; i < y.size(); ++i) {
+      if (w[i] == 0.0) continue;
+      plain += w[i] * negbinLoss(y[i], f[i], s);
+      const double l = std::log(std::exp(f[i]) + s);
+      magnitude += w[i] * (std::abs(std::lgamma(y[i] + s)) + std::abs(std::lgamma(s)) + std::lgamma(y[i] + 1) +
+                           std::abs(s * std::log(s)) + std::abs(s * l) + std::abs(y[i] * f[i]) + std::abs(y[i] * l));
+    }
+    const double table = shape.rowsSum(f.data(), ef.data(), w.data(), 0, y.size());
+    QVERIFY2(std::abs(table - plain) <= 4 * std::numeric_limits<double>::epsilon() * magnitude,
+             qPrintable(QString("s %1: %2 vs %3").arg(s).arg(table, 0, 'g', 17).arg(plain, 0, 'g', 17)));
+  }
+  // NBinomial's offset is log(weighted.mean(y, w)), as Poisson's.
+  QCOMPARE(nb.offset(y, w), std::log((0 + 6 + 1 + 7 + 0 + 0) / 8.0));
 }
 
 void TestFamilies::gradientPathEqualsTheShortcut() {

@@ -24,7 +24,9 @@ constexpr std::uint64_t kSeed = 20261123;
 
 // R's make.link(): p = linkinv(f) with its clamps, mu.eta(f) >= eps (written here from R's definitions of pnorm,
 // dnorm, pcauchy and dcauchy; the probit's Phi through std::erfc).
-bool isLink(DeviceFamily family) { return static_cast<int>(family) >= static_cast<int>(DeviceFamily::Probit); }
+bool isLink(DeviceFamily family) {
+  return family == DeviceFamily::Probit || family == DeviceFamily::Cloglog || family == DeviceFamily::Cauchit;
+}
 double linkP(DeviceFamily family, double f) {
   const double eps = 0x1p-52;
   if (family == DeviceFamily::Probit)
@@ -64,6 +66,10 @@ double gradientReference(DeviceFamily family, double y, double f, double param) 
       return y * std::exp(-y * f);
     case DeviceFamily::Gamma:  // GammaReg at shape param: sigma y exp(-f) - sigma
       return param * y * std::exp(-f) - param;
+    case DeviceFamily::NegBin: {  // NBinomial at size param: y - mu (y + s) / (mu + s), mu = exp(f)
+      const double mu = std::exp(f);
+      return y - mu * (y + param) / (mu + param);
+    }
     default: {  // Binomial(link = ...): mu.eta(f) (y01 / p - (1 - y01) / (1 - p))
       const double p = linkP(family, f), y01 = (y + 1) / 2;
       return linkD(family, f) * (y01 / p - (1 - y01) / (1 - p));
@@ -96,6 +102,11 @@ double lossReference(DeviceFamily family, double y, double f, double param) {
       return std::exp(-y * f);
     case DeviceFamily::Gamma:  // the kernels' shape-free term (the host adds W lgamma(s) and scales by s)
       return y * std::exp(-f) - std::log(y) + f;
+    case DeviceFamily::NegBin: {  // -log dnbinom(y, size = s, mu = exp(f)): s log(s / (mu + s)) + y log(mu / (mu + s))
+      const double mu = std::exp(f);
+      return -(std::lgamma(y + param) - std::lgamma(param) - std::lgamma(y + 1) +
+               param * std::log(param / (mu + param)) + y * std::log(mu / (mu + param)));
+    }
     default: {
       const double p = linkP(family, f), y01 = (y + 1) / 2;
       return -y01 * std::log(p) - (1 - y01) * std::log(1 - p);
@@ -108,8 +119,8 @@ std::vector<double> responseFor(DeviceFamily family, std::size_t n, std::uint64_
   std::vector<double> y = gbocltest::uniform(n, -4.0, 4.0, seed);
   for (double& v : y) {
     if (family == DeviceFamily::Binomial || family == DeviceFamily::AdaExp || isLink(family)) v = v > 0 ? 1.0 : -1.0;
-    if (family == DeviceFamily::Poisson) v = std::floor(std::abs(v) * 3);  // counts 0..11
-    if (family == DeviceFamily::Gamma) v = std::abs(v) + 0.05;             // positive
+    if (family == DeviceFamily::Poisson || family == DeviceFamily::NegBin) v = std::floor(std::abs(v) * 3);  // 0..11
+    if (family == DeviceFamily::Gamma) v = std::abs(v) + 0.05;                                               // positive
   }
   return y;
 }
@@ -148,10 +159,10 @@ class TestFamilyKernels : public QObject {
     QTest::addColumn<double>("param");
     QTest::addColumn<bool>("isDouble");
     QTest::addColumn<qulonglong>("rows");
-    const char* names[] = {"gaussian",  "binomial", "poisson", "laplace", "huber",   "quantile",
-                           "expectile", "adaexp",   "gamma",   "probit",  "cloglog", "cauchit"};
-    const double params[] = {0.0, 0.0, 0.0, 0.0, 1.5, 0.9, 0.2, 0.0, 1.7, 0.0, 0.0, 0.0};
-    for (int family = 0; family < 12; ++family)
+    const char* names[] = {"gaussian", "binomial", "poisson", "laplace", "huber",   "quantile", "expectile",
+                           "adaexp",   "gamma",    "probit",  "cloglog", "cauchit", "negbin"};
+    const double params[] = {0.0, 0.0, 0.0, 0.0, 1.5, 0.9, 0.2, 0.0, 1.7, 0.0, 0.0, 0.0, 1.3};
+    for (int family = 0; family < 13; ++family)
       for (bool isDouble : {true, false})
         for (qulonglong rows : {1ull, 255ull, 1000ull, 300001ull})
           QTest::addRow("%s %s n=%llu", names[family], isDouble ? "double" : "float", rows)

@@ -181,6 +181,10 @@ class TestCvReferences : public QObject {
                                         << "bootstrap" << 10 << 102 << false;
     QTest::newRow("opencl gamma 5-fold") << "gamma"
                                          << "kfold" << 5 << 101 << true;
+    QTest::newRow("negbin 8 subsamples") << "negbin"
+                                         << "subsampling" << 8 << 103 << false;
+    QTest::newRow("opencl negbin 5-fold") << "negbin"
+                                          << "kfold" << 5 << 101 << true;
     // family:link for Binomial(link = ...)
     QTest::newRow("binomial probit 10 bootstrap") << "binomial:probit"
                                                   << "bootstrap" << 10 << 102 << false;

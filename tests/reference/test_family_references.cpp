@@ -172,6 +172,9 @@ class TestFamilyReferences : public QObject {
     // GammaReg: its shape re-estimated by optimize() at every iteration (R's own optimize in the transcription)
     generated("gamma", "gamma", {}, {}, false, false);
     generated("gamma weights", "gamma", {"--weights", "w"}, {"weights=w"}, true, false);
+    // NBinomial: its size likewise, every optimize() step a pass over the rows
+    generated("negbin", "negbin", {}, {}, false, false);
+    generated("negbin weights", "negbin", {"--weights", "w"}, {"weights=w"}, true, false);
     // Binomial(link = ...): R's make.link() in the transcription, the engine's own distribution functions here
     generated("binomial probit", "binomial", {"--link", "probit"}, {"link=probit"}, false, false);
     generated("binomial cloglog weights", "binomial", {"--link", "cloglog", "--weights", "w"},
@@ -182,6 +185,7 @@ class TestFamilyReferences : public QObject {
     generated("opencl poisson", "poisson", openclDouble, {}, false, true);
     generated("opencl adaexp", "adaexp", openclDouble, {}, false, true);
     generated("opencl gamma", "gamma", openclDouble, {}, false, true);
+    generated("opencl negbin", "negbin", openclDouble, {}, false, true);
     generated("opencl binomial probit", "binomial", QStringList{"--link", "probit"} + openclDouble, {"link=probit"},
               false, true);
     generated("opencl binomial cloglog", "binomial", QStringList{"--link", "cloglog"} + openclDouble, {"link=cloglog"},

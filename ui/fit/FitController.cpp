@@ -185,7 +185,8 @@ void FitController::announceFinish() {
                       .arg(times.size())
                       .arg(chosen.join(", ")));
   if (gb::hasNuisance(session_->booster->settings().family))
-    messages_->info(tr("GammaReg's shape sigma at the last iteration: %1 (mboost's nuisance())")
+    messages_->info(tr("%1 at the last iteration: %2 (mboost's nuisance())")
+                        .arg(qs(gb::FamilyFunctions::nuisanceName(session_->booster->settings().family)))
                         .arg(session_->booster->family().sigma, 0, 'g', 10));
 }
 

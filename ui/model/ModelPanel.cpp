@@ -164,7 +164,7 @@ QWidget* ModelPanel::buildFamilyGroup() {
   QList<QPair<QString, QString>> families;
   for (gb::Family f :
        {gb::Family::Gaussian, gb::Family::Binomial, gb::Family::Poisson, gb::Family::Laplace, gb::Family::Huber,
-        gb::Family::Quantile, gb::Family::Expectile, gb::Family::AdaExp, gb::Family::Gamma})
+        gb::Family::Quantile, gb::Family::Expectile, gb::Family::AdaExp, gb::Family::Gamma, gb::Family::NegBin})
     families.append({qs(gb::toString(f)), qs(gb::toString(f))});
   family_ =
       combo(families,
@@ -172,7 +172,7 @@ QWidget* ModelPanel::buildFamilyGroup() {
                "two-level response; f is half the log-odds), poisson (counts; f is the log rate), laplace "
                "(absolute error), huber (with delta), quantile (with tau), expectile (with tau), adaexp (AdaBoost's "
                "exponential loss on a two-class response), gamma (a positive response; f is the log mean, mboost's "
-               "GammaReg)"));
+               "GammaReg), negbin (overdispersed counts; f is the log mean, mboost's NBinomial)"));
   QList<QPair<QString, QString>> links;
   for (gb::BinomialLink l :
        {gb::BinomialLink::Logit, gb::BinomialLink::Probit, gb::BinomialLink::Cloglog, gb::BinomialLink::Cauchit})

@@ -13,6 +13,7 @@ QString lossName(gb::Family family) {
     case gb::Family::Binomial:
     case gb::Family::Poisson:
     case gb::Family::Gamma:
+    case gb::Family::NegBin:
       return QObject::tr("negative log-likelihood");
     case gb::Family::Laplace:
       return QObject::tr("mean absolute error");

@@ -51,7 +51,7 @@ ColumnRoles rolesOf(const gb::ModelSettings& s, const gb::Dataset& data) {
 // Families whose f is not the mean: binomial and adaexp (half the log-odds) and poisson (the log rate).
 bool hasResponseScale(const gb::Model& model) {
   return gb::isBinary(model.settings.family) || model.settings.family == gb::Family::Poisson ||
-         model.settings.family == gb::Family::Gamma;
+         model.settings.family == gb::Family::Gamma || model.settings.family == gb::Family::NegBin;
 }
 
 QString extrapolationReport(const gb::Prediction& p, std::size_t rows, const std::vector<ColumnExtrapolation>& cols) {

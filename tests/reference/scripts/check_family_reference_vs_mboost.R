@@ -52,7 +52,7 @@ fitMboost <- function(file, spec) {
   fam <- switch(family, gaussian = Gaussian(), binomial = Binomial(link = link), poisson = Poisson(), laplace = Laplace(),
                 huber = Huber(d = as.numeric(spec$huber_delta)), quantile = QuantReg(tau = as.numeric(spec$tau)),
                 expectile = ExpectReg(tau = as.numeric(spec$tau)), adaexp = AdaExp(),
-                gamma = GammaReg())
+                gamma = GammaReg(), negbin = NBinomial())
   cc <- complete.cases(d)
   off <- if (family %in% c("laplace", "huber")) median(d[[resp]][cc]) else NULL
   ctrl <- boost_control(mstop = as.integer(spec$mstop), nu = as.numeric(spec$nu))
@@ -139,7 +139,7 @@ families <- list(gaussian = list(family = "gaussian"), binomial = list(family = 
                  poisson = list(family = "poisson"), laplace = list(family = "laplace"),
                  huber = list(family = "huber", huber_delta = "2"), quantile = list(family = "quantile", tau = "0.9"),
                  expectile = list(family = "expectile", tau = "0.2"), adaexp = list(family = "adaexp"),
-                 gamma = list(family = "gamma"))
+                 gamma = list(family = "gamma"), negbin = list(family = "negbin"))
 for (f in names(families)) {
   check(f, gen(f), c(base, families[[f]]))
   if (!(f %in% c("quantile", "expectile")))  # expectile: rescaled real weights leave no row of weight 1

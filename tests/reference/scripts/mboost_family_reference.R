@@ -2,13 +2,14 @@
 #   gamboost(y ~ bbs(x1, knots = K, df = D, differences = 2, degree = 3) + ... + bols(lin) + bols(fac),
 #            data, weights = w, family = F, offset = ..., control = boost_control(mstop = M, nu = NU))
 # for the families Gaussian(), Binomial() (adaboost type; logit or a make.link() link), Poisson(), Laplace(),
-# Huber(d), QuantReg(tau), ExpectReg(tau), AdaExp() and GammaReg(), with case weights and missing values, as mboost_fit() (R/mboost.R), the families
+# Huber(d), QuantReg(tau), ExpectReg(tau), AdaExp(), GammaReg() and NBinomial(), with case weights and missing values,
+# as mboost_fit() (R/mboost.R), the families
 # (R/family.R), bbs/bols/df2lambda (R/bl.R) and rescale_weights (R/helpers.R) define them. Used by
 # tests/reference/test_family_references.cpp to check `gamboost fit`; checked against the real mboost by
 # check_family_reference_vs_mboost.R (docs/reference-checks.md has the numbers).
 #
 # Usage: Rscript mboost_family_reference.R data.csv out_prefix key=value ...
-#   response=y  family=gaussian|binomial|poisson|laplace|huber|quantile|expectile|adaexp|gamma  huber_delta=2  tau=0.5
+#   response=y  family=gaussian|binomial|poisson|laplace|huber|quantile|expectile|adaexp|gamma|negbin  huber_delta=2  tau=0.5
 #   link=logit|probit|cloglog|cauchit (binomial only: Binomial(link = ...); logit is mboost's classic half-log-odds
 #   family, the others R's make.link() with f on the link scale)
 #   weights=COLUMN (empty: none)  splines=a,b  linears=c  factors=d  knots=20  df=4 (splines)
@@ -150,6 +151,20 @@ mbrPrepare <- function(file, opt) {
            offset = function(y, w) optimize(function(f) sum(w * plloss(sigma, y, f)), interval = c(0, max(y^2)))$minimum,
            needsWeights = TRUE)
     },
+    # NBinomial: the size sigma is optimize()d over (0, 100) at the current f inside every ngradient, as GammaReg's
+    # shape; the risk uses the sigma of the last ngradient; the offset is log(weighted.mean(y, w)).
+    negbin = {
+      sigma <- 1
+      plloss <- function(s, y, f)
+        -(lgamma(y + s) - lgamma(s) - lgamma(y + 1) + s * log(s) - s * log(exp(f) + s) + y * f - y * log(exp(f) + s))
+      list(ngradient = function(y, f, w) {
+             sigma <<- optimize(function(s) sum(w * plloss(s, y, f)), interval = c(0, 100))$minimum
+             y - (y + sigma) / (exp(f) + sigma) * exp(f)
+           },
+           loss = function(y, f) plloss(sigma, y, f),
+           offset = function(y, w) log(weighted.mean(y, w)),
+           needsWeights = TRUE)
+    },
     # ExpectReg: its offset is the plain mean of the rows whose (rescaled) weight is exactly 1
     expectile = {
       tau <- as.numeric(opt$tau)
@@ -158,7 +173,8 @@ mbrPrepare <- function(file, opt) {
            offset = function(y, w) mean(y[w == 1]))
     },
     mbrStop("unknown family '", family, "'"))
-  if (family == "poisson" && (any(y < 0) || any((y - round(y)) > 0))) mbrStop("poisson: response is not a count")
+  if (family %in% c("poisson", "negbin") && (any(y < 0) || any((y - round(y)) > 0)))
+    mbrStop(family, ": response is not a count")
 
   # --- base learners (R/bl.R): designs from all used rows (knots from their range); lambda comes with the weights ---
   knots <- as.integer(opt$knots); df <- as.numeric(opt$df); degree <- 3L; differences <- 2L

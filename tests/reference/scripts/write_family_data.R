@@ -5,7 +5,7 @@
 # and missing cells (NA) scattered over the response, the covariates and w.
 #
 # Usage: Rscript write_family_data.R out.csv family seed [rows] [weights: 0 none | 1 positive reals | 2 integers 1..3]
-#   family: gaussian|binomial|poisson|laplace|huber|quantile|expectile|adaexp|gamma
+#   family: gaussian|binomial|poisson|laplace|huber|quantile|expectile|adaexp|gamma|negbin
 args <- commandArgs(trailingOnly = TRUE)
 out <- args[1]
 family <- args[2]
@@ -34,6 +34,7 @@ y <- switch(family,
   quantile = eta + (0.5 + 0.15 * abs(x[, 4])) * rnorm(n),
   expectile = eta + (0.4 + 0.1 * abs(x[, 4])) * (rexp(n) - 1),
   gamma = rgamma(n, shape = 2.5, rate = 2.5 / exp(0.5 * (eta - mean(eta)) + 0.3)),
+  negbin = rnbinom(n, size = 1.5, mu = exp(0.5 * (eta - mean(eta)) + 1)),
   stop("unknown family '", family, "'"))
 d <- data.frame(y = y, x, lin = lin, fac = fac, stringsAsFactors = FALSE)
 if (weights == "1") d$w <- round(runif(n, 0.2, 3), 3)
