@@ -8,7 +8,7 @@
 # largest elementwise relative difference, and both mstops. It also checks that write_folds.R's matrix is mboost's
 # cv(rep(1, n), type, B, prob) for the same seed. docs/reference-checks.md records a run.
 #
-# Usage: Rscript check_cvrisk_vs_mboost.R [scratch_dir]
+# Usage: [ONLY=regex] Rscript check_cvrisk_vs_mboost.R [scratch_dir]
 suppressPackageStartupMessages(library(mboost))
 args <- commandArgs(trailingOnly = TRUE)
 dir <- if (length(args) >= 1) args[1] else file.path(tempdir(), "cvrisk-check")
@@ -39,7 +39,9 @@ refKeys <- c(paste0("splines=", paste(splines, collapse = ",")), "linears=lin", 
              "linear_df=4", "factor_df=4", "nu=0.3", "mstop=200")
 
 results <- list()
+only <- Sys.getenv("ONLY")  # a regular expression: run only the cases whose name matches
 check <- function(name, family, type, B, foldSeed, prob = 0.5, weights = "0", tau = "0.2") {
+  if (nzchar(only) && !grepl(only, name)) return(invisible(NULL))
   data <- file.path(dir, sprintf("%s-w%s.csv", family, weights))
   rscript("write_family_data.R", data, family, seed, 400, weights)
   folds <- file.path(dir, sprintf("folds-%s-%d-%d.csv", type, B, foldSeed))
@@ -61,7 +63,8 @@ check <- function(name, family, type, B, foldSeed, prob = 0.5, weights = "0", ta
   cvW <- cv(rep(1, sum(cc)), type = if (type == "subsampling") "subsampling" else type, B = B, prob = prob)
   sameFolds <- all(unclass(cvW) == W)
   fam <- switch(family, gaussian = Gaussian(), binomial = Binomial(), poisson = Poisson(),
-                expectile = ExpectReg(tau = as.numeric(tau)), adaexp = AdaExp())
+                expectile = ExpectReg(tau = as.numeric(tau)), adaexp = AdaExp(), gamma = GammaReg(),
+                negbin = NBinomial())
   mod <- suppressWarnings(gamboost(fm, data = d, weights = w, family = fam,
                                    control = boost_control(mstop = 200, nu = 0.3)))
   cvr <- suppressWarnings(cvrisk(mod, folds = W, papply = lapply))  # df > rank warnings of bols(lin, df = 4)
@@ -91,6 +94,10 @@ check("poisson weights 10 bootstrap", "poisson", "bootstrap", 10, 105, weights =
 check("expectile 10 bootstrap", "expectile", "bootstrap", 10, 104)
 check("expectile 8 subsamples (0.5)", "expectile", "subsampling", 8, 106)
 check("adaexp 10 bootstrap", "adaexp", "bootstrap", 10, 102)
+# the families whose nuisance parameter optimize() re-estimates at every iteration
+check("gamma 10 bootstrap", "gamma", "bootstrap", 10, 102)
+check("negbin 8 subsamples (0.5)", "negbin", "subsampling", 8, 103)
+check("negbin weights 5-fold k-fold", "negbin", "kfold", 5, 104, weights = "1")
 
 all <- do.call(rbind, results)
 rownames(all) <- NULL

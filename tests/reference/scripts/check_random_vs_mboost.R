@@ -1,9 +1,10 @@
 # A randomized differential check of `gamboost fit` against the real mboost (by hand where mboost is installed; never
 # in CI). Each case draws a data set with awkward covariates (uniform, values rounded to ties, integers 0..12, and
 # unless "nice": five distinct values, two far outliers), NA cells, a linear and a factor learner, optional integer or
-# real weights, and random knots (4, 8, 20), degree (2, 3), differences (1..3), df, nu, mstop, family and link; writes
-# it with write.csv, fits it with gamboost() and with the CLI, and prints for each case the worst relative lambda
-# difference, max|fitted difference| / max|fitted| and whether the selection paths agree (or each side's error).
+# real weights, and random knots (4, 8, 20), degree (2, 3), differences (1..3), df, nu, mstop, family (GammaReg and
+# NBinomial among them) and link; writes it with write.csv, fits it with gamboost() and with the CLI, and prints for
+# each case the worst relative lambda difference, max|fitted difference| / max|fitted| and whether the selection
+# paths agree (or each side's error).
 # docs/reference-checks.md records a run.
 # Usage: Rscript check_random_vs_mboost.R CASES FIRST_SEED [nice]   (GAMBOOST: the CLI, default build/app/gamboost)
 suppressPackageStartupMessages(library(mboost))
@@ -17,7 +18,8 @@ byteFactor <- function(x) factor(x, levels = sort(unique(x[!is.na(x)]), method =
 for (cs in seq_len(cases)) {
   seed <- seed0 + cs; set.seed(seed)
   n <- sample(c(30, 60, 137, 400, 900), 1)
-  fam <- sample(c("gaussian", "binomial", "poisson", "laplace", "huber", "quantile", "expectile", "adaexp", "probit", "cloglog", "cauchit"), 1)
+  fam <- sample(c("gaussian", "binomial", "poisson", "laplace", "huber", "quantile", "expectile", "adaexp", "probit", "cloglog", "cauchit",
+                "gamma", "negbin"), 1)
   p <- sample(2:5, 1)
   X <- sapply(1:p, function(j) {
     kind <- sample(kinds, 1)
@@ -31,6 +33,7 @@ for (cs in seq_len(cases)) {
   eta <- sin(X[, 1] / 2) + 0.3 * lin + (fac == "a") * 0.5
   y <- switch(fam, gaussian = eta + rnorm(n), poisson = rpois(n, exp(0.3 * eta)),
               laplace = eta + rt(n, 3), huber = eta + rt(n, 2), quantile = eta + rnorm(n), expectile = eta + rexp(n),
+              gamma = rgamma(n, shape = 2, rate = 2 / exp(0.3 * eta)), negbin = rnbinom(n, size = 1.5, mu = exp(0.3 * eta)),
               ifelse(runif(n) < plogis(eta), "yes", "no"))
   d <- data.frame(y = y, X, lin = lin, fac = fac, stringsAsFactors = FALSE)
   wkind <- sample(c("none", "int", "real"), 1)
@@ -59,7 +62,8 @@ for (cs in seq_len(cases)) {
   fm <- as.formula(paste("y ~", paste(terms, collapse = " + ")))
   family <- switch(fam, gaussian = Gaussian(), binomial = Binomial(), poisson = Poisson(), laplace = Laplace(),
                    huber = Huber(d = hd), quantile = QuantReg(tau = tau), expectile = ExpectReg(tau = tau), adaexp = AdaExp(),
-                   probit = Binomial(link = "probit"), cloglog = Binomial(link = "cloglog"), cauchit = Binomial(link = "cauchit"))
+                   probit = Binomial(link = "probit"), cloglog = Binomial(link = "cloglog"), cauchit = Binomial(link = "cauchit"),
+                   gamma = GammaReg(), negbin = NBinomial())
   off <- if (fam %in% c("laplace", "huber")) median(dm$y) else NULL
   mb <- tryCatch(suppressWarnings(gamboost(fm, data = dm, weights = w, family = family, offset = off,
                                            control = boost_control(mstop = mstop, nu = nu))), error = function(e) e)
