@@ -6,7 +6,8 @@
 # (2) gamboost cv with 10 bootstrap folds (the folds advance together on the GPU, kernels/fold_path.cl) against the
 #     CPU's folds: the out-of-bag risk matrix normwise and the chosen mstop;
 # (3) a fit's time at n = 1e6, p = 100, knots 20, mstop 1000 beside binomial's (same gradient path) in the same run.
-# gamma fits exp((y - median y) / (2 sd)) of the same data. A family may carry the binomial's link: binomial:probit (mboost's Binomial(link = "probit")).
+# gamma fits exp((y - median y) / (2 sd)) of the same data; negbin counts drawn at that mean with size 2 (a Poisson
+# count whose rate is gamma-distributed, seed 3). A family may carry the binomial's link: binomial:probit (mboost's Binomial(link = "probit")).
 # Usage (repository root, GPU machine, .device carried): bash docs/bench/device/h100-new-families.sh [family ...]
 # LOG names the output file under $OUT (default h100-new-families.txt).
 set -u
@@ -26,7 +27,20 @@ import math
 with open('/tmp/g.csv', 'w') as f:
     f.write(','.join(['pos'] + rows[0]) + '\n')
     sd = math.sqrt(sum((v - med) ** 2 for v in y) / len(y))
-    for r in rows[1:]: f.write(','.join([repr(math.exp(0.5 * (float(r[0]) - med) / sd))] + r) + '\n')"
+    for r in rows[1:]: f.write(','.join([repr(math.exp(0.5 * (float(r[0]) - med) / sd))] + r) + '\n')
+import random
+random.seed(3)
+def poisson(rate):
+    k, p, limit = 0, 1.0, math.exp(-rate)
+    while True:
+        p *= random.random()
+        if p <= limit: return k
+        k += 1
+with open('/tmp/n.csv', 'w') as f:
+    f.write(','.join(['cnt'] + rows[0]) + '\n')
+    for r in rows[1:]:
+        mean = math.exp(0.5 * (float(r[0]) - med) / sd)
+        f.write(','.join([str(poisson(random.gammavariate(2.0, mean / 2.0)))] + r) + '\n')"
 for spec in $FAMILIES; do
   fam=${spec%%:*}
   link=logit
@@ -34,6 +48,7 @@ for spec in $FAMILIES; do
   case $fam in
     expectile) args=(--data /tmp/s.csv --tau 0.2) ;;
     gamma) args=(--data /tmp/g.csv --response pos --spline $(head -1 /tmp/s.csv | cut -d, -f2- )) ;;
+    negbin) args=(--data /tmp/n.csv --response cnt --spline $(head -1 /tmp/s.csv | cut -d, -f2- )) ;;
     *) args=(--data /tmp/b.csv --response bin --spline $(head -1 /tmp/s.csv | cut -d, -f2- )) ;;
   esac
   args+=(--link $link)
