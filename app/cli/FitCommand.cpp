@@ -59,6 +59,10 @@ std::vector<std::string> fitNotes(const Booster& booster) {
     if (!l.note.empty()) notes.push_back(l.note);
   if (std::string overshoot = overshootNote(booster.path().risk, booster.settings().family); !overshoot.empty())
     notes.push_back(std::move(overshoot));
+  if (booster.backendInfo().backend == "opencl" && booster.backendInfo().kernel == "host")
+    notes.push_back(
+        "--backend opencl: the model has no spline learner, so its linear and factor learners ran on the "
+        "CPU, in double (the device's B'g has nothing to do for them)");
   if (hasNuisance(booster.settings().family))
     notes.push_back(FamilyFunctions::nuisanceName(booster.settings().family) + " at the last iteration: " +
                     formatNumber(booster.family().sigma, 10) + " (mboost's nuisance(); result.json \"nuisance\")");

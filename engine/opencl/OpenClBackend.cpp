@@ -5,8 +5,10 @@
 #include <cmath>
 #include <cstdlib>
 #include <sstream>
+#include <thread>
 
 #include "common/Error.hpp"
+#include "compute/CpuGradientPath.hpp"
 #include "opencl/ClRuntime.hpp"
 #include "opencl/CompactKernels.hpp"
 #include "opencl/DenseGemv.hpp"
@@ -92,6 +94,9 @@ struct OpenClBackend::State {
   std::unique_ptr<DeviceProblem> problem;
   std::unique_ptr<IterationScheme> scheme;
   std::unique_ptr<GradientPath> gradient;  // for the models without the residual shortcut
+  // A model without a spline learner: its linear and factor learners' sums are one pass over a column each, with
+  // nothing for the device's B'g to do (the device path carries them beside a spline's data), so the host runs it.
+  std::unique_ptr<CpuGradientPath> host;
   bool prepared = false;
 };
 
@@ -111,6 +116,13 @@ OpenClBackend::OpenClBackend(const ComputeSettings& compute) : s_(std::make_uniq
 OpenClBackend::~OpenClBackend() = default;
 
 BackendInfo OpenClBackend::info() const {
+  if (s_->host)
+    return BackendInfo{"opencl",
+                       s_->device.info.name,
+                       "host",
+                       "double",
+                       s_->tuning.describe(),
+                       "host (no spline learner: the linear and factor learners run on the CPU in double)"};
   return BackendInfo{"opencl",
                      s_->device.info.name,
                      s_->kernelName,
@@ -125,7 +137,15 @@ void OpenClBackend::prepare(const BoostProblem& problem) {
   s.prepared = false;
   s.scheme.reset();
   s.gradient.reset();
+  s.host.reset();
   s.problem.reset();
+  if (std::none_of(problem.learners->begin(), problem.learners->end(), [](const Learner& l) { return l.isSpline(); })) {
+    const int threads =
+        s.compute.threads > 0 ? s.compute.threads : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    s.host = std::make_unique<CpuGradientPath>(problem, threads);
+    s.prepared = true;
+    return;
+  }
   if (problem.gradientEachIteration()) {
     s.gradient = std::make_unique<GradientPath>(*s.ctx, problem,
                                                 DeviceProblemOptions{s.kernelName, s.isDouble, s.forceGpuKernels});
@@ -143,6 +163,10 @@ void OpenClBackend::iterate(int count, std::vector<IterationResult>& out) {
   State& s = *s_;
   if (!s.prepared) throw ComputeError("opencl backend: iterate() before prepare()");
   if (count <= 0) return;
+  if (s.host) {
+    for (int it = 0; it < count; ++it) out.push_back(s.host->iterate());
+    return;
+  }
   if (s.gradient) {
     s.gradient->iterate(count, out);
     return;
@@ -156,6 +180,7 @@ void OpenClBackend::iterate(int count, std::vector<IterationResult>& out) {
 
 std::vector<double> OpenClBackend::fitted() {
   if (!s_->prepared) throw ComputeError("opencl backend: fitted() before prepare()");
+  if (s_->host) return s_->host->fitted();
   if (s_->gradient) return s_->gradient->fitted();
   return s_->problem->fitted();
 }
@@ -176,6 +201,7 @@ void OpenClBackend::setForceGpuKernels(bool force) { s_->forceGpuKernels = force
 CandidateScores OpenClBackend::candidates() {
   State& s = *s_;
   if (!s.prepared) throw ComputeError("opencl backend: candidates() before prepare()");
+  if (s.host) return s.host->candidates();
   if (s.gradient) return s.gradient->candidates();
   s.scheme->exactScore();  // exact c for the current g: any pending correction is void
   CandidateScores scores;

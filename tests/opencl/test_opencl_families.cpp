@@ -97,6 +97,7 @@ class TestOpenClFamilies : public QObject {
   void initTestCase() { qInfo("seed %u", kSeed); }
   void matchesCpu_data();
   void matchesCpu();
+  void withoutSplinesRunsOnTheHost();
 };
 
 void TestOpenClFamilies::matchesCpu_data() {
@@ -136,6 +137,26 @@ void TestOpenClFamilies::matchesCpu() {
   Booster gpu(data, s, makeBackend(openCl("float")));
   gpu.run(s.mstop);
   QVERIFY2(relative(gpu.path().risk, cpu.path().risk) < 1e-4, "risk (float)");
+}
+
+// A model of linear and factor learners only (R's warpbreaks is one) gives the device's B'g nothing to do: the OpenCL
+// backend runs it on the host, says so, and gives the CPU backend's fit bit for bit (the host path's sums are
+// chunk-ordered, whatever the number of threads), in float as in double.
+void TestOpenClFamilies::withoutSplinesRunsOnTheHost() {
+  for (Family family : {Family::Poisson, Family::NegBin, Family::Gaussian}) {
+    ModelSettings s = settingsFor({family, family == Family::Gaussian ? "y" : "cnt", false, true});
+    s.learners.clear();
+    auto data = randomData(600);
+    Booster cpu(data, s, std::make_unique<CpuBackend>(1));
+    cpu.run(s.mstop);
+    Booster gpu(data, s, makeBackend(openCl("float")));
+    gpu.run(s.mstop);
+    QCOMPARE(gpu.backendInfo().kernel, std::string("host"));
+    QCOMPARE(gpu.backendInfo().precision, std::string("double"));
+    QCOMPARE(gpu.path().learner, cpu.path().learner);
+    QVERIFY(gpu.path().risk == cpu.path().risk);
+    QVERIFY(gpu.fitted() == cpu.fitted());
+  }
 }
 
 QTEST_GUILESS_MAIN(TestOpenClFamilies)

@@ -188,6 +188,11 @@ void FitController::announceFinish() {
     messages_->info(tr("%1 at the last iteration: %2 (mboost's nuisance())")
                         .arg(qs(gb::FamilyFunctions::nuisanceName(session_->booster->settings().family)))
                         .arg(session_->booster->family().sigma, 0, 'g', 10));
+  const gb::BackendInfo compute = session_->booster->backendInfo();
+  if (compute.backend == "opencl" && compute.kernel == "host")
+    messages_->info(
+        tr("The model has no spline learner: its linear and factor learners ran on the CPU, in double "
+           "(the OpenCL device's B'g has nothing to do for them)"));
 }
 
 void FitController::onJobFinished(bool ok, const QString& error, const QString& details) {
