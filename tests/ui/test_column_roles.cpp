@@ -50,6 +50,26 @@ class TestColumnRoles : public QObject {
     QVERIFY(r.weights.isEmpty());
   }
 
+  // R's data sets that lead with their factors (MASS's quine: Eth, Sex, Age, Lrn, then the count Days): the first
+  // numeric column is the response, not a text column the default gaussian family cannot take.
+  void theResponseIsTheFirstNumericColumn() {
+    gb::Dataset d;
+    d.source = "quine.csv";
+    d.names = {"Eth", "Sex", "Days", "Other"};
+    d.columns = {{0, 1, 0}, {1, 0, 0}, {2, 11, 14}, {1, 2, 3}};
+    d.kinds = {gb::ColumnKind::Text, gb::ColumnKind::Text, gb::ColumnKind::Numeric, gb::ColumnKind::Numeric};
+    d.levels = {{"A", "N"}, {"F", "M"}, {}, {}};
+    ColumnRolesTable t;
+    t.setColumns(d);
+    QCOMPARE(t.roles().response, QString("Days"));
+    QCOMPARE(t.roles().factors, QStringList({"Eth", "Sex"}));
+    QCOMPARE(t.roles().learners, QStringList({"Other"}));
+    d.kinds = {gb::ColumnKind::Text, gb::ColumnKind::Text, gb::ColumnKind::Text, gb::ColumnKind::Text};  // no number
+    d.levels = {{"A", "N"}, {"F", "M"}, {"a", "b", "c"}, {"u", "v", "w"}};
+    t.setColumns(d);
+    QCOMPARE(t.roles().response, QString("Eth"));
+  }
+
   void textColumnsCannotBeNumericLearnersOrWeights() {
     ColumnRolesTable t;
     t.setColumns(irisLike());

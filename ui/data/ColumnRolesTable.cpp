@@ -39,7 +39,12 @@ ColumnRolesTable::ColumnRolesTable(QWidget* parent) : QTableWidget(0, 4, parent)
 void ColumnRolesTable::setColumns(const gb::Dataset& data, const std::vector<std::size_t>& missingCounts) {
   setRowCount(0);
   setRowCount(static_cast<int>(data.cols()));
-  const int responseIndex = data.columnIndex("y") >= 0 ? data.columnIndex("y") : 0;
+  // The response: a column named y, else the first numeric column (R's data sets often lead with their factors, as
+  // MASS's quine leads with Eth, Sex, Age and Lrn before the count Days), else the first column.
+  int responseIndex = data.columnIndex("y");
+  for (std::size_t c = 0; responseIndex < 0 && c < data.cols(); ++c)
+    if (!data.isText(c)) responseIndex = static_cast<int>(c);
+  if (responseIndex < 0) responseIndex = 0;
   for (int r = 0; r < static_cast<int>(data.cols()); ++r) {
     const bool text = data.isText(static_cast<std::size_t>(r));
     setItem(r, NameColumn, new QTableWidgetItem(qs(data.names[r])));
