@@ -151,8 +151,8 @@ inline void cache_copy_transposed(__global const REAL* from, __global REAL* out)
 #endif
 
 // ---- The loss families (kernels/family.cl, compact_update.cl's family update), for programs built with -DFAMILY ----
-// mboost 2.9's definitions (R/family.R); y coded as the engine codes it (binomial -1/+1); param: Huber's delta or
-// the quantile's tau.
+// mboost 2.9's definitions (R/family.R); y coded as the engine codes it (binomial -1/+1); param: Huber's delta, the
+// quantile's or expectile's tau, gamma's shape or negbin's size.
 #define GB_FAMILY_GAUSSIAN 0
 #define GB_FAMILY_BINOMIAL 1
 #define GB_FAMILY_POISSON 2
@@ -169,8 +169,10 @@ inline void cache_copy_transposed(__global const REAL* from, __global REAL* out)
 #define GB_FAMILY_PROBIT 9
 #define GB_FAMILY_CLOGLOG 10
 #define GB_FAMILY_CAUCHIT 11
-// NBinomial, param its size s: the loss here leaves out lgamma(y + 1), which does not depend on f or s; the host adds
-// sum(w lgamma(y + 1)) (FamilyKernels::riskConstant) and finds s from these sums by optimize()'s steps.
+// NBinomial, param its size s: the loss is -A(y, s) + s log(1 + mu / s) + y log(1 + s / mu) with mu = exp(f) and
+// A = lgamma(y + s) - lgamma(s) - lgamma(y + 1). The kernels form the two f-dependent terms, each positive (mboost's
+// -s log s + s log(mu + s) - y f + y log(mu + s) cancels large terms, which float cannot carry once counts reach the
+// thousands); the host adds -sum(w A) in double from the distinct counts (family/NegBinomial.hpp, NegBinCounts).
 #define GB_FAMILY_NEGBIN 12
 
 #ifdef FAMILY
@@ -247,8 +249,14 @@ inline REAL negativeGradient(REAL y, REAL f, REAL param) {
 #elif FAMILY == GB_FAMILY_GAMMA
   return param * y * exp(-f) - param;
 #elif FAMILY == GB_FAMILY_NEGBIN
-  const REAL e = exp(f);
-  return y - (y + param) / (e + param) * e;
+  // y - (y + s) mu / (mu + s) = s (y - mu) / (mu + s): for large counts the first form subtracts two numbers near y
+  // and keeps only float's rounding of them; written with r = 1 / mu where mu > 1, so that neither form overflows.
+  if (f > (REAL)0) {
+    const REAL r = exp(-f);
+    return param * (y * r - (REAL)1) / ((REAL)1 + param * r);
+  }
+  const REAL mu = exp(f);
+  return param * (y - mu) / (mu + param);
 #else
   // mboost: mu.eta(f) (y01 / p - (1 - y01) / (1 - p)), of which one term is 0 for y01 in {0, 1}.
   REAL q;
@@ -294,8 +302,10 @@ inline REAL loss(REAL y, REAL f, REAL param) {
 #elif FAMILY == GB_FAMILY_GAMMA
   return y * exp(-f) - log(y) + f;
 #elif FAMILY == GB_FAMILY_NEGBIN
-  const REAL l = log(exp(f) + param);
-  return -(lgamma(y + param) - lgamma(param) + param * log(param) - param * l + y * f - y * l);
+  // s softplus(z) + y softplus(-z) with z = f - log s: log(1 + mu / s) and log(1 + s / mu) without overflow
+  const REAL z = f - log(param);
+  const REAL soft = log1p(exp(-fabs(z)));
+  return param * (fmax(z, (REAL)0) + soft) + (y > (REAL)0 ? y * (fmax(-z, (REAL)0) + soft) : (REAL)0);
 #else
   REAL q;
   const REAL p = linkProbability(f, &q);

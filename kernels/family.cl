@@ -3,7 +3,7 @@
 //   family_gradient: wu[i] = w[i] * u(y[i], f[i]), u the negative gradient (what every learner is fitted to)
 //   family_risk:     partials[group] = sum over the group's rows of w[i] * loss(y[i], f[i]), summed in a fixed order
 // y is coded as the engine codes it: binomial y in {-1, +1} (mboost's internal coding), poisson counts.
-// `param` is Huber's delta or the quantile's or expectile's tau (unused otherwise).
+// `param` is Huber's delta, the quantile's or expectile's tau, gamma's shape or negbin's size (unused otherwise).
 
 #ifndef FAMILY
 #error "FAMILY must be defined"

@@ -308,8 +308,8 @@ Command addFitBench(CLI::App* bench) {
   addIntOption(sub, "--mstop", o->mstop, "Iterations per fit");
   sub->add_option(
          "--family", o->family,
-         "gaussian, binomial (y above its median), poisson (counts from y), gamma (exp(y - mean y)); the others fit y "
-         "as it is")
+         "gaussian, binomial (y above its median), poisson and negbin (counts from y), gamma (exp(y - mean y)); the "
+         "others fit y as it is")
       ->capture_default_str();
   sub->add_option("--link", o->link, "The binomial's link: logit, probit, cloglog or cauchit")->capture_default_str();
   addTextListOption(sub, "--configs", o->configs,

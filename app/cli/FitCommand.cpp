@@ -63,9 +63,9 @@ std::vector<std::string> fitNotes(const Booster& booster) {
     notes.push_back(
         "--backend opencl: the model has no spline learner, so its linear and factor learners ran on the "
         "CPU, in double (the device's B'g has nothing to do for them)");
-  if (hasNuisance(booster.settings().family))
+  if (booster.family().reestimated())
     notes.push_back(FamilyFunctions::nuisanceName(booster.settings().family) + " at the last iteration: " +
-                    formatNumber(booster.family().sigma, 10) + " (mboost's nuisance(); result.json \"nuisance\")");
+                    formatNumber(booster.family().nuisance(), 10) + " (mboost's nuisance(); result.json \"nuisance\")");
   return notes;
 }
 
@@ -83,7 +83,7 @@ nlohmann::json resultJson(const Booster& booster, const Model& model, const FitO
   for (const auto& [name, count] : frame.omittedByColumn) byColumn[name] = count;
   result["rows_omitted_by_column"] = byColumn;
   result["notes"] = fitNotes(booster);
-  if (hasNuisance(booster.settings().family)) result["nuisance"] = booster.family().sigma;
+  if (booster.family().reestimated()) result["nuisance"] = booster.family().nuisance();
   const BackendInfo info = booster.backendInfo();
   ComputeSettings used = o.compute;  // blanks filled with what the backend chose, so the run can be repeated
   if (used.precision == Precision::Default) used.precision = precisionFromString(info.precision);

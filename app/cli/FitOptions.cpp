@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "common/Error.hpp"
+#include "common/Format.hpp"
 #include "common/SystemResources.hpp"
 #include "data/CsvReader.hpp"
 
@@ -74,9 +75,17 @@ std::vector<Override> addModelOptions(CLI::App* sub, FitOptions& o, bool mstopCv
                     "default), probit, cloglog or cauchit (f on the link scale)",
                     &linkFromString),
       [](ModelSettings& m, const FitOptions& f) { m.link = linkFromString(f.link); });
-  add(addRealOption(sub, "--huber-delta", s.huberDelta, "Huber's d (> 0), required with --family huber")
+  add(addRealOption(sub, "--huber-delta", s.huberDelta,
+                    "Huber's fixed d (> 0) for --family huber; without it d is mboost's adaptive one, the median of "
+                    "|y - f| at the fit before (Huber())")
           ->group("Model"),
-      [](ModelSettings& m, const FitOptions& f) { m.huberDelta = f.settings.huberDelta; });
+      [](ModelSettings& m, const FitOptions& f) {
+        if (!(f.settings.huberDelta > 0.0))
+          throw InputError(optionMessage("--huber-delta", "must be a finite number greater than 0 (got " +
+                                                              formatNumber(f.settings.huberDelta, 6) +
+                                                              "); leave it out for mboost's adaptive d"));
+        m.huberDelta = f.settings.huberDelta;
+      });
   add(addRealOption(sub, "--tau", s.tau, "The quantile or expectile of --family quantile or expectile, in (0, 1)")
           ->group("Model"),
       [](ModelSettings& m, const FitOptions& f) { m.tau = f.settings.tau; });

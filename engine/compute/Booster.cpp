@@ -72,6 +72,7 @@ Booster::Booster(std::shared_ptr<const Dataset> data, ModelSettings settings, st
   const auto start = Clock::now();
   if (!data_) throw InputError("no data");
   settings_.validate();
+  settings_.requireResamplable("--holdout");
   frame_ = buildModelFrame(data_, settings_);
   const HoldoutFold fold = holdoutFold(frame_, holdout);
   applyFold(frame_, fold.weights, "--holdout");
@@ -101,7 +102,7 @@ void Booster::setUp(std::unique_ptr<Backend> backend, bool outOfBagPath) {
   const std::vector<double>* oob = outOfBagPath && !frame_.oobWeights.empty() ? &frame_.oobWeights : nullptr;
   const std::vector<double>& riskWeights = oob ? *oob : w;
   const std::vector<double> start(y.size(), offset_);
-  if (hasNuisance(settings_.family)) family_.setNuisance(y, start, w);  // mboost: ngradient (and its sigma) first
+  if (family_.reestimated()) family_.startNuisance(y, start, w);  // mboost: ngradient (and its sigma) first
   const double risk0 = family_.risk(y, start, riskWeights, group_);
   // Squares beyond the double range would turn every risk into inf and the fit into NaN: refuse up front.
   if (!std::isfinite(risk0))
@@ -158,7 +159,7 @@ void Booster::apply(const std::vector<IterationResult>& results) {
     path_.risk.push_back(r.risk);
     gamma_[j] += Eigen::Map<const Eigen::VectorXd>(r.delta.data(), gamma_[j].size());
     steps_.append(r.learner, r.delta);
-    if (hasNuisance(settings_.family)) family_.sigma = r.nuisance;
+    if (family_.reestimated()) family_.advanceNuisance(r.nuisance);
     if (heldOut_)
       heldOut_->step(learners_[j], frame_.data->columns[static_cast<std::size_t>(learners_[j].column)], r.delta,
                      family_.sigma);

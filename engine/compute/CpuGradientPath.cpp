@@ -1,6 +1,7 @@
 #include "compute/CpuGradientPath.hpp"
 
 #include <algorithm>
+#include <cfloat>
 #include <cmath>
 
 #include "common/Error.hpp"
@@ -177,6 +178,10 @@ struct CpuGradientPath::State {
   // The family's nuisance parameter at f (gamma's shape, negbin's size) from the fitting weights, as mboost's
   // ngradient sets it.
   void refreshNuisance() {
+    if (problem.family.adaptiveDelta) {  // Huber(): the next gradient takes this f's d, the risk the new one
+      problem.family.advanceNuisance(FamilyFunctions::medianAbsResidual(*problem.response, f));
+      return;
+    }
     if (problem.family.family != Family::NegBin) {
       problem.family.sigma = FamilyFunctions::nuisanceFrom(nuisanceTerms(w()), fitWeight);
       return;
@@ -189,9 +194,10 @@ struct CpuGradientPath::State {
           return chunkSum(
               [&](std::size_t b, std::size_t e) { return negbin->rowsSum(f.data(), scratch.data(), w(), b, e); });
         },
-        0.0, 100.0, kOptimizeTolerance);
+        0.0, 100.0, kOptimizeTolerance, &negbinBest);
   }
   std::unique_ptr<NegBinShape> negbin;  // negbin's sums, made at its first refresh
+  double negbinBest = 0.0;              // the sum at the size optimize() stopped at (the risk's, without oob weights)
 
   // sum(w loss) / sum(w), w the out-of-bag weights of a resampling fold, else the case weights; a row of weight 0
   // adds nothing (not even a NaN).
@@ -201,6 +207,7 @@ struct CpuGradientPath::State {
     if (problem.family.family == Family::Gamma)  // one pass, not a lgamma per row
       return FamilyFunctions::nuisanceRisk(nuisanceTerms(wp), totalWeight, problem.family.sigma) / totalWeight;
     if (problem.family.family == Family::NegBin) {  // refreshNuisance left exp(f) in scratch
+      if (!problem.oobWeights && negbinBest < DBL_MAX) return negbinBest / totalWeight;
       negbin->prepare(problem.family.sigma);
       return chunkSum(
                  [&](std::size_t b, std::size_t e) { return negbin->rowsSum(f.data(), scratch.data(), wp, b, e); }) /
@@ -279,9 +286,9 @@ IterationResult CpuGradientPath::iterate() {
   const Eigen::Map<const Eigen::VectorXd> cj(s.c[best].data(), l.numColumns());
   const Eigen::VectorXd step = s.problem.nu * (l.solveMatrix * cj);
   s.update(best, step);
-  if (hasNuisance(s.problem.family.family)) s.refreshNuisance();  // mboost: the next ngradient's sigma, then the risk
+  if (s.problem.family.reestimated()) s.refreshNuisance();  // mboost: the next ngradient's sigma, then the risk
   IterationResult result;
-  result.nuisance = s.problem.family.sigma;
+  result.nuisance = s.problem.family.nuisance();
   result.learner = static_cast<int>(best);
   result.delta.assign(step.data(), step.data() + step.size());
   result.risk = s.risk();

@@ -208,6 +208,7 @@ ResamplingFolds foldsFromTable(const Dataset& table, std::size_t dataRows) {
 
 bool runFoldsBatched(const std::shared_ptr<const Dataset>& data, const ModelSettings& settings, Backend& backend,
                      const BatchedFolds& run) {
+  settings.requireResamplable("--family");
   const int size = static_cast<int>(backend.foldBatchSize());
   // A nuisance parameter (gamma's shape) is re-estimated per fold at every iteration: the folds run one by one.
   if (size <= 0 || hasNuisance(settings.family)) return false;
@@ -288,6 +289,7 @@ FoldBackends foldBackends(const ComputeSettings& compute) {
 
 CvResult crossValidate(std::shared_ptr<const Dataset> data, const ModelSettings& settings, const ResamplingFolds& folds,
                        const BackendMaker& makeBackend, int parallelFolds) {
+  settings.requireResamplable("--family");
   const int count = static_cast<int>(folds.weights.size());
   CvResult result;
   result.risk.resize(folds.weights.size());

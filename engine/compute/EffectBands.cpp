@@ -88,6 +88,7 @@ std::optional<EffectBands> effectBands(std::shared_ptr<const Dataset> data, cons
                                        const BandsMonitor& monitor) {
   if (replicates < 1)
     throw InputError(optionMessage("--bands", "must be a positive integer, got " + std::to_string(replicates)));
+  fitted.settings().requireResamplable("--bands");
   const EffectLayout layout(fitted.learners());
   const int mstop = fitted.iteration();
   std::vector<std::vector<double>> replicate(static_cast<std::size_t>(replicates));

@@ -272,7 +272,7 @@ BackendInfo ShardedBackend::info() const {
 void ShardedBackend::prepare(const BoostProblem& problem) {
   State& s = *s_;
   requireCompleteProblem(problem, "sharded backend");
-  if (hasNuisance(problem.family.family))
+  if (problem.family.reestimated())
     throw InputError(
         optionMessage("--devices", "--family " + toString(problem.family.family) +
                                        ": its nuisance parameter is re-estimated from all rows at every iteration, "

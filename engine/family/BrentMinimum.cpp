@@ -5,7 +5,8 @@
 
 namespace gb {
 
-double brentMinimum(const std::function<double(double)>& function, double lower, double upper, double tol) {
+double brentMinimum(const std::function<double(double)>& function, double lower, double upper, double tol,
+                    double* objective) {
   auto f = [&](double x) {
     const double v = function(x);
     return std::isfinite(v) ? v : DBL_MAX;
@@ -77,6 +78,7 @@ double brentMinimum(const std::function<double(double)>& function, double lower,
       }
     }
   }
+  if (objective) *objective = fx;  // DBL_MAX where f was not finite
   return x;
 }
 

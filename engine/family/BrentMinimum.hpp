@@ -8,7 +8,9 @@
 namespace gb {
 
 // R's optimize(f, c(lower, upper), tol = tol)$minimum. A non-finite f counts as the largest double, as R's does.
-double brentMinimum(const std::function<double(double)>& f, double lower, double upper, double tol);
+// objective, when given, receives f at the returned point (optimize()$objective), which Brent has evaluated already.
+double brentMinimum(const std::function<double(double)>& f, double lower, double upper, double tol,
+                    double* objective = nullptr);
 
 // optimize()'s default tolerance, .Machine$double.eps^0.25.
 constexpr double kOptimizeTolerance = 1.220703125e-4;

@@ -119,8 +119,8 @@ double FamilyFunctions::loss(double y, double f) const {
     case Family::Laplace:
       return std::abs(y - f);
     case Family::Huber: {
-      const double a = std::abs(y - f);
-      return a < delta ? a * a / 2.0 : delta * (a - delta / 2.0);
+      const double a = std::abs(y - f), d = adaptiveDelta ? riskDelta : delta;
+      return a < d ? a * a / 2.0 : d * (a - d / 2.0);
     }
     case Family::Quantile: {
       const double r = y - f;
@@ -160,6 +160,10 @@ double FamilyFunctions::nuisanceFrom(double terms, double weight) {
 
 void FamilyFunctions::setNuisance(const std::vector<double>& y, const std::vector<double>& f,
                                   const std::vector<double>& w) {
+  if (adaptiveDelta) {
+    delta = riskDelta = medianAbsResidual(y, f);
+    return;
+  }
   if (family == Family::NegBin) {
     sigma = NegBinShape(y).size(f, w);
     return;
@@ -264,7 +268,36 @@ double FamilyFunctions::offset(const std::vector<double>& y, const std::vector<d
   return 0.0;
 }
 
+void FamilyFunctions::startNuisance(const std::vector<double>& y, const std::vector<double>& f,
+                                    const std::vector<double>& w) {
+  if (!adaptiveDelta) return setNuisance(y, f, w);
+  delta = medianAbsResidual(y, std::vector<double>(y.size(), 0.0));
+  riskDelta = medianAbsResidual(y, f);
+}
+
+void FamilyFunctions::advanceNuisance(double value) {
+  if (!adaptiveDelta) {
+    sigma = value;
+    return;
+  }
+  delta = riskDelta;
+  riskDelta = value;
+}
+
+double FamilyFunctions::medianAbsResidual(const std::vector<double>& y, const std::vector<double>& f) {
+  std::vector<double> a(y.size());
+  for (std::size_t i = 0; i < y.size(); ++i) a[i] = std::abs(y[i] - f[i]);
+  if (a.empty()) return std::nan("");
+  const std::size_t half = a.size() / 2;
+  std::nth_element(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(half), a.end());
+  if (a.size() % 2 == 1) return a[half];
+  const double upper = a[half];
+  const double lower = *std::max_element(a.begin(), a.begin() + static_cast<std::ptrdiff_t>(half));
+  return (lower + upper) / 2.0;  // R: mean of the two middle values
+}
+
 std::string FamilyFunctions::nuisanceName(Family family) {
+  if (family == Family::Huber) return "Huber's adaptive d";
   return family == Family::NegBin ? "NBinomial's size sigma" : "GammaReg's shape sigma";
 }
 

@@ -38,8 +38,19 @@ struct FamilyFunctions {
   double tau = 0.5;    // quantile and expectile
   BinomialLink link = BinomialLink::Logit;
   double sigma = 1.0;  // gamma's shape or negbin's size, re-estimated at every f (mboost starts both at 1)
+  // Huber without a fixed d (mboost's Huber(), d = NULL): the gradient at f_m takes delta = median|y - f_(m-1)|
+  // (median|y| at the offset, mboost's closure starting from fit = 0), the risk at f_m takes riskDelta =
+  // median|y - f_m|; medians over every row, unweighted, as R's median(abs(y - fit)).
+  bool adaptiveDelta = false;
+  double riskDelta = 0.0;
 
-  static FamilyFunctions from(const ModelSettings& s) { return {s.family, s.huberDelta, s.tau, s.link}; }
+  static FamilyFunctions from(const ModelSettings& s) {
+    FamilyFunctions f{s.family, s.huberDelta, s.tau, s.link};
+    f.adaptiveDelta = s.family == Family::Huber && !(s.huberDelta > 0.0);
+    return f;
+  }
+  // Whether a parameter is re-estimated at every f: gamma's shape, negbin's size, adaptive huber's d.
+  bool reestimated() const { return hasNuisance(family) || adaptiveDelta; }
   // The binomial with a glm link (probit, cloglog, cauchit): f on the link scale rather than half the log-odds.
   bool glmLink() const { return family == Family::Binomial && link != BinomialLink::Logit; }
 
@@ -64,9 +75,21 @@ struct FamilyFunctions {
   double nuisanceTerms(const std::vector<double>& y, const std::vector<double>& f, const std::vector<double>& w) const;
   static double nuisanceFrom(double terms, double weight);
   static double nuisanceRisk(double terms, double weight, double s);
-  // sigma = the shape (gamma) or the size (negbin) at f, for the fitting weights w.
+  // sigma = the shape (gamma) or the size (negbin) at f, for the fitting weights w; adaptive huber: both of its d at
+  // f (the teaching views' gradient at a replayed f; the fit's own gradient takes the d of the f before).
   void setNuisance(const std::vector<double>& y, const std::vector<double>& f, const std::vector<double>& w);
-  // The nuisance parameter as mboost names it, for notes: "GammaReg's shape sigma", "NBinomial's size sigma".
+  // At the start of a fit, f the offset: mboost's first ngradient and risk (adaptive huber: delta median|y|,
+  // riskDelta median|y - f|; the others as setNuisance).
+  void startNuisance(const std::vector<double>& y, const std::vector<double>& f, const std::vector<double>& w);
+  // After an update to f_m, given the value estimated there: sigma = value; adaptive huber: delta = riskDelta,
+  // riskDelta = value.
+  void advanceNuisance(double value);
+  // The value estimated at the current f: sigma, or adaptive huber's riskDelta.
+  double nuisance() const { return adaptiveDelta ? riskDelta : sigma; }
+  // R's median(abs(y - f)) over every row.
+  static double medianAbsResidual(const std::vector<double>& y, const std::vector<double>& f);
+  // The nuisance parameter as mboost names it, for notes: "GammaReg's shape sigma", "NBinomial's size sigma",
+  // "Huber's adaptive d".
   static std::string nuisanceName(Family family);
   // What the fitted values mean, for plots: "mean", "half log-odds (mboost's Binomial)", "log rate", ...
   std::string scaleName() const;

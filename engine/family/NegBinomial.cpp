@@ -6,9 +6,35 @@
 
 namespace gb {
 
-NegBinShape::NegBinShape(const std::vector<double>& y) : y_(y), lgammaY1_(y.size()), code_(y.size()), values_(y) {
-  std::sort(values_.begin(), values_.end());
-  values_.erase(std::unique(values_.begin(), values_.end()), values_.end());
+namespace {
+
+std::vector<double> distinct(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+  v.shrink_to_fit();
+  return v;
+}
+
+}  // namespace
+
+NegBinCounts::NegBinCounts(const std::vector<double>& y, const std::vector<double>& w)
+    : values_(distinct(y)), weights_(values_.size(), 0.0) {
+  for (std::size_t i = 0; i < y.size(); ++i)
+    weights_[static_cast<std::size_t>(std::lower_bound(values_.begin(), values_.end(), y[i]) - values_.begin())] +=
+        w[i];
+}
+
+double NegBinCounts::sum(double s) const {
+  const double lgammaS = std::lgamma(s);
+  double total = 0.0;
+  for (std::size_t v = 0; v < values_.size(); ++v)
+    if (weights_[v] != 0.0)
+      total += weights_[v] * (std::lgamma(values_[v] + s) - lgammaS - std::lgamma(values_[v] + 1.0));
+  return total;
+}
+
+NegBinShape::NegBinShape(const std::vector<double>& y)
+    : y_(y), lgammaY1_(y.size()), code_(y.size()), values_(distinct(y)) {
   for (std::size_t i = 0; i < y.size(); ++i) {
     lgammaY1_[i] = std::lgamma(y[i] + 1.0);
     code_[i] = static_cast<std::uint32_t>(std::lower_bound(values_.begin(), values_.end(), y[i]) - values_.begin());

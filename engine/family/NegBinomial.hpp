@@ -28,6 +28,19 @@ inline double negbinGradient(double y, double f, double s) {
   return y - (y + s) / (e + s) * e;
 }
 
+// sum(w A(y, s)) with A = lgamma(y + s) - lgamma(s) - lgamma(y + 1), the part of NBinomial's log-likelihood that does
+// not depend on f, from the weight of each distinct count: the OpenCL backend's kernels form the rest of the loss
+// (kernels/common.cl), and this part, which cancels large terms, stays in double on the host.
+class NegBinCounts {
+ public:
+  NegBinCounts() = default;
+  NegBinCounts(const std::vector<double>& y, const std::vector<double>& w);  // w: the rows' weights
+  double sum(double s) const;
+
+ private:
+  std::vector<double> values_, weights_;
+};
+
 class NegBinShape {
  public:
   explicit NegBinShape(const std::vector<double>& y);
@@ -44,7 +57,7 @@ class NegBinShape {
  private:
   const std::vector<double>& y_;
   std::vector<double> lgammaY1_;     // lgamma(y_i + 1)
-  std::vector<std::uint32_t> code_;  // row -> distinct value; empty when the values are too many to table
+  std::vector<std::uint32_t> code_;  // row -> distinct value
   std::vector<double> values_;       // the distinct values
   std::vector<double> table_;        // lgamma(v + s) at the prepared s
   double s_ = 1.0, lgammaS_ = 0.0, sLogS_ = 0.0;

@@ -43,7 +43,7 @@ FamilyKernels::FamilyKernels(Context& ctx, DeviceFamily family, bool doublePreci
       gradientRisk_(ctx.kernel("family", "family_gradient_risk", options(family, doublePrecision))) {}
 
 double FamilyKernels::riskConstant(DeviceFamily family, const std::vector<double>& y, const std::vector<double>& w) {
-  if (family != DeviceFamily::Poisson && family != DeviceFamily::NegBin) return 0.0;
+  if (family != DeviceFamily::Poisson) return 0.0;
   double sum = 0.0;
   for (std::size_t i = 0; i < y.size(); ++i) sum += w[i] * std::lgamma(y[i] + 1.0);
   return sum;

@@ -24,7 +24,7 @@ enum class DeviceFamily {
   Probit = 9,  // the binomial with R's glm links (mboost's Binomial(link = ...))
   Cloglog = 10,
   Cauchit = 11,
-  NegBin = 12  // NBinomial at size param, lgamma(y + 1) left to the host (riskConstant)
+  NegBin = 12  // NBinomial at size param, its f-free terms left to the host (family/NegBinomial.hpp, NegBinCounts)
 };
 
 // The engine's family as the kernels' code (the same order as gb::Family up to gamma; the binomial's glm links after
@@ -87,8 +87,8 @@ class FamilyKernels {
   void gradientAndRisk(std::size_t n, const Buffer& y, const Buffer& f, const Buffer& w, double param, Buffer& wu,
                        Buffer& partials, std::vector<cl_event>* events = nullptr);
   static std::size_t riskGroups(std::size_t n);
-  // What the host adds to the partials' sum: sum(w lgamma(y + 1)) for poisson and negbin (kernels/family.cl leaves
-  // it out), 0 for the others. In double, from the host's y and w.
+  // What the host adds to the partials' sum: sum(w lgamma(y + 1)) for poisson (kernels/family.cl leaves it out), 0
+  // for the others (negbin's f-free terms depend on its size: NegBinCounts). In double, from the host's y and w.
   static double riskConstant(DeviceFamily family, const std::vector<double>& y, const std::vector<double>& w);
 
  private:

@@ -1,10 +1,12 @@
 #include "opencl/GradientPath.hpp"
 
 #include <algorithm>
+#include <cfloat>
 
 #include "common/Error.hpp"
 #include "compute/IterationPolicy.hpp"
 #include "family/BrentMinimum.hpp"
+#include "family/NegBinomial.hpp"
 
 namespace gb::ocl {
 
@@ -50,8 +52,10 @@ GradientPath::GradientPath(Context& ctx, const BoostProblem& problem, const Devi
   for (double v : w) fitWeight_ += v;
   param_ = familyParameter(problem.family);
   riskConstant_ = FamilyKernels::riskConstant(deviceFamily(problem.family), *problem.response, rw);
-  fitConstant_ = problem.oobWeights ? FamilyKernels::riskConstant(deviceFamily(problem.family), *problem.response, w)
-                                    : riskConstant_;
+  if (problem.family.family == Family::NegBin) {
+    fitCounts_ = NegBinCounts(*problem.response, w);
+    riskCounts_ = problem.oobWeights ? NegBinCounts(*problem.response, rw) : fitCounts_;
+  }
   riskPartials_ = Buffer(ctx, FamilyKernels::riskGroups(n) * device_->realBytes());
   int maxLevels = 2;
   for (std::size_t j = splines_.size(); j < problem.learners->size(); ++j) {
@@ -140,17 +144,30 @@ double GradientPath::risk() {
     const double riskTerms = problem_.oobWeights ? lossSum(oobWeights_, 0.0) : fitTerms;
     return FamilyFunctions::nuisanceRisk(riskTerms, totalWeight_, param_) / totalWeight_;
   }
+  if (problem_.family.adaptiveDelta) {
+    // Huber(): d = median|y - f| of every row, from the fitted values brought to the host; the next gradient takes
+    // the d of the f before, the risk this f's.
+    problem_.family.advanceNuisance(FamilyFunctions::medianAbsResidual(*problem_.response, fitted()));
+    param_ = problem_.family.delta;
+    return lossSum(riskWeights, problem_.family.riskDelta, riskConstant_) / totalWeight_;
+  }
   if (problem_.family.family == Family::NegBin) {
-    // NBinomial's size couples with f in every row: each of optimize()'s steps is one risk launch at that size.
-    param_ = brentMinimum([&](double s) { return lossSum(weights_, s, fitConstant_); }, 0.0, 100.0, kOptimizeTolerance);
+    // NBinomial's size couples with f in every row: each of optimize()'s steps is one risk launch at that size, to
+    // which the host adds the f-free part of the sum (NegBinCounts) in double. Without out-of-bag weights the risk
+    // is the sum optimize() stopped at.
+    double best = 0.0;
+    param_ = brentMinimum([&](double s) { return lossSum(weights_, s, -fitCounts_.sum(s)); }, 0.0, 100.0,
+                          kOptimizeTolerance, &best);
     problem_.family.sigma = param_;
+    if (!problem_.oobWeights && best < DBL_MAX) return best / totalWeight_;
+    return lossSum(riskWeights, param_, -riskCounts_.sum(param_)) / totalWeight_;
   }
   return lossSum(riskWeights, param_, riskConstant_) / totalWeight_;
 }
 
 void GradientPath::iterate(int count, std::vector<IterationResult>& out) {
   // The device batch sums the risk with the fit's own weights; a fold's out-of-bag risk takes the host loop.
-  if (ols_.empty() && !problem_.oobWeights && !hasNuisance(problem_.family.family)) return iterateOnDevice(count, out);
+  if (ols_.empty() && !problem_.oobWeights && !problem_.family.reestimated()) return iterateOnDevice(count, out);
   for (int it = 0; it < count; ++it) out.push_back(iterateOnHost());
 }
 
@@ -259,7 +276,7 @@ IterationResult GradientPath::iterateOnHost() {
     result.delta.assign(step.data(), step.data() + step.size());
   }
   result.risk = risk();
-  result.nuisance = param_;
+  result.nuisance = problem_.family.nuisance();
   return result;
 }
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "compute/Backend.hpp"
+#include "family/NegBinomial.hpp"
 #include "opencl/DeviceProblem.hpp"
 #include "opencl/FamilyKernels.hpp"
 #include "opencl/OlsKernels.hpp"
@@ -58,8 +59,9 @@ class GradientPath {
   Kernel selectUpdate_;         // compact_x_family_select_update, likewise
   Buffer partials2_;            // the select-update's second partial buffer (they alternate)
   bool gradientValid_ = false;  // p.g holds w * u at the current mu (after a family update)
-  // fitConstant_: riskConstant_ with the fitting weights (negbin's size is optimised on the fitting rows).
-  double param_ = 0.0, riskConstant_ = 0.0, fitConstant_ = 0.0, totalWeight_ = 0.0;
+  double param_ = 0.0, riskConstant_ = 0.0, totalWeight_ = 0.0;
+  // negbin: the f-free part of its sums with the fitting weights (the size is optimised on them) and the risk's.
+  NegBinCounts fitCounts_, riskCounts_;
   double fitWeight_ = 0.0;  // sum of the fitting weights (gamma's shape)
 };
 

@@ -1,11 +1,12 @@
 #include "opencl/OpenClBackend.hpp"
 
+#include <omp.h>
+
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
 #include <cstdlib>
 #include <sstream>
-#include <thread>
 
 #include "common/Error.hpp"
 #include "compute/CpuGradientPath.hpp"
@@ -140,8 +141,7 @@ void OpenClBackend::prepare(const BoostProblem& problem) {
   s.host.reset();
   s.problem.reset();
   if (std::none_of(problem.learners->begin(), problem.learners->end(), [](const Learner& l) { return l.isSpline(); })) {
-    const int threads =
-        s.compute.threads > 0 ? s.compute.threads : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    const int threads = s.compute.threads > 0 ? s.compute.threads : std::max(1, omp_get_max_threads());
     s.host = std::make_unique<CpuGradientPath>(problem, threads);
     s.prepared = true;
     return;

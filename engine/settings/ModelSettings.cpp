@@ -69,8 +69,8 @@ void checkRanges(const ModelSettings& s, bool file) {
   if (s.family == Family::Quantile || s.family == Family::Expectile)
     require(s.tau > 0.0 && s.tau < 1.0, name({"--tau", "tau"}), "must be in (0, 1)", s.tau);
   if (s.family == Family::Huber)
-    require(s.huberDelta > 0.0 && std::isfinite(s.huberDelta), name({"--huber-delta", "huber_delta"}),
-            "must be a finite number greater than 0 (Huber's d; required with --family huber)", s.huberDelta);
+    require(s.huberDelta >= 0.0 && std::isfinite(s.huberDelta), name({"--huber-delta", "huber_delta"}),
+            "must be a finite number greater than 0 (Huber's d), or 0 for mboost's adaptive d", s.huberDelta);
   if (s.link != BinomialLink::Logit && s.family != Family::Binomial)
     throw InputError(optionMessage(name({"--link", "link"}), "'" + toString(s.link) +
                                                                  "' is a link of --family binomial only (mboost's "
@@ -90,6 +90,15 @@ void checkRanges(const ModelSettings& s, bool file) {
 // twice that), iteration counters stay far inside int, and 1e7 iterations already take hours at the fastest
 // per-iteration times measured (docs/performance.md): a larger value is a typo, not a fit.
 void ModelSettings::validate() const { checkRanges(*this, false); }
+
+void ModelSettings::requireResamplable(const std::string& option) const {
+  if (family == Family::Huber && !(huberDelta > 0.0))
+    throw InputError(optionMessage(
+        option,
+        "huber without --huber-delta (mboost's adaptive d) cannot be resampled: mboost's d keeps the state "
+        "of the fit before, so its resampled fits depend on the order they run in; give a fixed "
+        "--huber-delta"));
+}
 
 ModelSettings ModelSettings::paperPreset() {
   // Section 4.1: 16 basis functions per covariate = 12 interior knots + cubic; ridge penalty with edf 1 = tr(H).

@@ -30,7 +30,7 @@ struct ModelSettings {
   double factorEdf = 0.0;
   Family family = Family::Gaussian;
   BinomialLink link = BinomialLink::Logit;  // the binomial's link; any other family takes only logit (the default)
-  double huberDelta = 0.0;                  // Huber's fixed d (> 0); required for the huber family
+  double huberDelta = 0.0;                  // Huber's fixed d (> 0); 0: mboost's adaptive d (Huber()'s d = NULL)
   double tau = 0.5;                         // the quantile of the quantile family, in (0, 1)
   bool hasOffset = false;                   // --offset given: it replaces the family's offset
   double offset = 0.0;
@@ -43,6 +43,10 @@ struct ModelSettings {
   // non-finite linear/factor edf, tau outside (0, 1), huber without a positive delta, a non-finite offset, a link other
   // than logit with a family other than binomial.
   void validate() const;
+  // Throws InputError naming `option` for a model whose resampled fits (cv, holdout, bands) mboost does not define:
+  // huber with its adaptive d (Huber()), whose d keeps the state of the fit before, so that cvrisk's folds depend on
+  // the order they run in.
+  void requireResamplable(const std::string& option) const;
 
   // The paper's simulation (ridge, edf 1, clamped knots, trace) and mboost's defaults.
   static ModelSettings paperPreset();

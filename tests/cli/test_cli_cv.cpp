@@ -106,6 +106,10 @@ class TestCliCv : public QObject {
     QTest::newRow("subsample -2") << QByteArray() << QStringList{"--subsample", "-2"}
                                   << "--subsample: must be at least 1, got -2";
     QTest::newRow("prob 1") << QByteArray() << QStringList{"--subsample", "3", "--prob", "1"} << "--prob: must be in";
+    // Huber() with its adaptive d carries state from the fit before into each fold in mboost's cvrisk
+    QTest::newRow("huber adaptive d") << QByteArray() << QStringList{"--kfold", "3", "--family", "huber"}
+                                      << "--family: huber without --huber-delta \\(mboost's adaptive d\\) cannot be "
+                                         "resampled";
   }
 
   void rejects() {

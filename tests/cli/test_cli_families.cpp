@@ -93,8 +93,10 @@ void TestCliFamilies::rejects_data() {
   QTest::newRow("huber delta zero") << (QStringList{"--response", "y", "--family", "huber", "--huber-delta", "0"} +
                                         covariates)
                                     << "--huber-delta: must be a finite number greater than 0";
-  QTest::newRow("huber without delta") << (QStringList{"--response", "y", "--family", "huber"} + covariates)
-                                       << "--huber-delta: .*required with --family huber";
+  // Without --huber-delta huber fits with mboost's adaptive d (test_family_references), which no resampling takes
+  QTest::newRow("holdout with huber's adaptive d")
+      << (QStringList{"--response", "y", "--family", "huber", "--holdout", "0.2"} + covariates)
+      << "--holdout: huber without --huber-delta \\(mboost's adaptive d\\) cannot be resampled";
   QTest::newRow("missing fail") << (QStringList{"--response", "y", "--missing", "fail"} + covariates)
                                 << "d.csv:9: column 'x2': missing value";
   QTest::newRow("unknown family") << QStringList{"--response", "y", "--family", "weibull"}

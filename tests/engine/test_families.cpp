@@ -54,6 +54,7 @@ class TestFamilies : public QObject {
   void linksAreRs();
   void gammaShapeIsOptimizes();
   void negbinIsNBinomials();
+  void huberAdaptiveDeltaIsHubers();
   void gradientPathEqualsTheShortcut();
   void integerWeightsEqualReplicatedRows();
   void unpenalisedFactorAndLinearAreLeastSquares();
@@ -239,6 +240,30 @@ void TestFamilies::negbinIsNBinomials() {
   }
   // NBinomial's offset is log(weighted.mean(y, w)), as Poisson's.
   QCOMPARE(nb.offset(y, w), std::log((0 + 6 + 1 + 7 + 0 + 0) / 8.0));
+}
+
+void TestFamilies::huberAdaptiveDeltaIsHubers() {
+  // R's median: the middle value, or the mean of the two middle ones.
+  QCOMPARE(FamilyFunctions::medianAbsResidual({1, -5, 2, 8}, {0, 0, 0, 0}), 3.5);
+  QCOMPARE(FamilyFunctions::medianAbsResidual({3, 1, 2}, {1, 1, 1}), 1.0);
+  // mboost's Huber(): its closure starts at fit = 0, so the gradient at the offset takes median|y| while the risk
+  // there takes median|y - offset|; after each update the gradient takes the d of the f before.
+  ModelSettings s;
+  s.family = Family::Huber;
+  FamilyFunctions h = FamilyFunctions::from(s);
+  QVERIFY(h.adaptiveDelta && h.reestimated());
+  const std::vector<double> y{1, 4, -2, 7, 3};
+  h.startNuisance(y, std::vector<double>(5, 3.0), {});
+  QCOMPARE(h.delta, 3.0);                         // |y| = 1 4 2 7 3
+  QCOMPARE(h.riskDelta, 2.0);                     // |y - 3| = 2 1 5 4 0
+  QCOMPARE(h.ngradient(7.0, 3.0), 3.0);           // |r| = 4 >= d = 3: d sign(r)
+  QCOMPARE(h.loss(7.0, 3.0), 2.0 * (4.0 - 1.0));  // d (a - d / 2) with d = 2
+  h.advanceNuisance(0.5);
+  QCOMPARE(h.delta, 2.0);
+  QCOMPARE(h.riskDelta, 0.5);
+  QCOMPARE(h.nuisance(), 0.5);
+  s.huberDelta = 1.5;  // a fixed d re-estimates nothing
+  QVERIFY(!FamilyFunctions::from(s).reestimated());
 }
 
 void TestFamilies::gradientPathEqualsTheShortcut() {

@@ -102,10 +102,9 @@ double lossReference(DeviceFamily family, double y, double f, double param) {
       return std::exp(-y * f);
     case DeviceFamily::Gamma:  // the kernels' shape-free term (the host adds W lgamma(s) and scales by s)
       return y * std::exp(-f) - std::log(y) + f;
-    case DeviceFamily::NegBin: {  // -log dnbinom(y, size = s, mu = exp(f)): s log(s / (mu + s)) + y log(mu / (mu + s))
+    case DeviceFamily::NegBin: {  // -log dnbinom(y, size = s, mu = exp(f)) less its f-free lgammas (the host's part)
       const double mu = std::exp(f);
-      return -(std::lgamma(y + param) - std::lgamma(param) - std::lgamma(y + 1) +
-               param * std::log(param / (mu + param)) + y * std::log(mu / (mu + param)));
+      return -(param * std::log(param / (mu + param)) + y * std::log(mu / (mu + param)));
     }
     default: {
       const double p = linkP(family, f), y01 = (y + 1) / 2;

@@ -166,6 +166,9 @@ class TestFamilyReferences : public QObject {
     generated("poisson", "poisson", {}, {}, false, false);
     generated("laplace", "laplace", {}, {}, false, false);  // offset: the CLI's default, median(y) of the used rows
     generated("huber d=2", "huber", {"--huber-delta", "2"}, {"huber_delta=2"}, false, false);
+    // Huber() with its adaptive d: median|y - f| of the fit before, at every iteration
+    generated("huber adaptive d", "huber", {}, {}, false, false);
+    generated("huber adaptive d weights", "huber", {"--weights", "w"}, {"weights=w"}, true, false);
     generated("quantile tau=0.9", "quantile", {"--tau", "0.9"}, {"tau=0.9"}, false, false);
     generated("expectile tau=0.2", "expectile", {"--tau", "0.2"}, {"tau=0.2"}, false, false);
     generated("adaexp", "adaexp", {}, {}, false, false);
@@ -186,6 +189,7 @@ class TestFamilyReferences : public QObject {
     generated("opencl adaexp", "adaexp", openclDouble, {}, false, true);
     generated("opencl gamma", "gamma", openclDouble, {}, false, true);
     generated("opencl negbin", "negbin", openclDouble, {}, false, true);
+    generated("opencl huber adaptive d", "huber", openclDouble, {}, false, true);
     generated("opencl binomial probit", "binomial", QStringList{"--link", "probit"} + openclDouble, {"link=probit"},
               false, true);
     generated("opencl binomial cloglog", "binomial", QStringList{"--link", "cloglog"} + openclDouble, {"link=cloglog"},

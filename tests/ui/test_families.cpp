@@ -1,5 +1,5 @@
 // Real models from the window (issue 11): column roles of every kind reach the fit; the family picker (binomial's
-// half log-odds on the effect plots, huber's required delta) and its options survive a session file; factor
+// half log-odds on the effect plots, huber's delta or adaptive d) and its options survive a session file; factor
 // effects show their level names; linear effects are lines; the fitted-vs-observed plot has one point per used row.
 #include <qcustomplot.h>
 
@@ -350,8 +350,9 @@ class FamiliesTest : public QObject {
     QVERIFY(risk.size() == 41 && risk.back() < risk.front());
   }
 
-  // Huber's delta is shown only for huber and is required: without it the fit fails with a message, not a crash.
-  void huberNeedsItsDelta() {
+  // Huber's delta is shown only for huber; at 0 (shown as adaptive) the fit takes mboost's adaptive d (Huber()) and
+  // the log gives the last d, as the CLI's note does; a delta set is the fit's fixed d.
+  void huberTakesItsDeltaOrAdapts() {
     auto w = gbtest::makeWindow(400, 4, 30, 2, "huber");
     ModelPanel* panel = w->modelPanel();
     QVERIFY(!panel->huberDeltaBox()->isVisibleTo(panel));
@@ -360,13 +361,17 @@ class FamiliesTest : public QObject {
     QVERIFY(panel->huberDeltaBox()->isVisibleTo(panel));
     QVERIFY(!panel->tauBox()->isVisibleTo(panel));
     QCOMPARE(panel->huberDeltaBox()->value(), 0.0);
-    const int errorsBefore = w->messages()->errorCount();
-    // The settings are checked before a job starts: the message comes at once and nothing runs.
-    QTest::mouseClick(w->fitButton(), Qt::LeftButton);
-    QVERIFY(!w->controller()->isRunning());
-    QVERIFY(!w->controller()->booster());
-    QCOMPARE(w->messages()->errorCount(), errorsBefore + 1);
-    QVERIFY2(w->messages()->lastError().contains("delta"), qPrintable(w->messages()->lastError()));
+    QVERIFY(panel->huberDeltaBox()->text().startsWith("adaptive"));
+    QStringList log;
+    connect(w->messages(), &MessageSink::posted, this,
+            [&log](Severity, const QString& text, const QString&) { log << text; });
+    QVERIFY(gbtest::fitAndWait(*w));
+    const gb::FamilyFunctions& adaptive = w->controller()->booster()->family();
+    QVERIFY(adaptive.adaptiveDelta);
+    QVERIFY(adaptive.riskDelta > 0.0);
+    QVERIFY2(log.join("\n").contains(
+                 QString("Huber's adaptive d at the last iteration: %1").arg(adaptive.riskDelta, 0, 'g', 10)),
+             qPrintable(log.join("\n")));
     panel->huberDeltaBox()->setValue(0.5);
     QVERIFY(gbtest::fitAndWait(*w));
     QCOMPARE(w->controller()->state(), FitState::Finished);

@@ -184,10 +184,10 @@ void FitController::announceFinish() {
                       .arg(order.size())
                       .arg(times.size())
                       .arg(chosen.join(", ")));
-  if (gb::hasNuisance(session_->booster->settings().family))
+  if (session_->booster->family().reestimated())
     messages_->info(tr("%1 at the last iteration: %2 (mboost's nuisance())")
                         .arg(qs(gb::FamilyFunctions::nuisanceName(session_->booster->settings().family)))
-                        .arg(session_->booster->family().sigma, 0, 'g', 10));
+                        .arg(session_->booster->family().nuisance(), 0, 'g', 10));
   const gb::BackendInfo compute = session_->booster->backendInfo();
   if (compute.backend == "opencl" && compute.kernel == "host")
     messages_->info(

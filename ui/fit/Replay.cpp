@@ -24,8 +24,10 @@ std::vector<double> fittedAt(const FitSetup& setup, const std::vector<Eigen::Vec
 // The race for iteration m + 1 at the fitted values f: every learner's RSS reduction on the negative gradient.
 RaceSnapshot raceAt(const FitSetup& setup, const std::vector<double>& f, int m) {
   const bool binomial = gb::isBinary(setup.settings.family);
-  gb::FamilyFunctions family = setup.family;  // gamma: the shape at these f, as the fit had it there
-  if (gb::hasNuisance(family.family)) family.setNuisance(setup.observed, f, {});
+  gb::FamilyFunctions family = setup.family;  // gamma, negbin: the parameter at these f, as the fit had it there
+                                              // (adaptive huber: the d of these f,
+  // where the fit's gradient took the d of the f before)
+  if (family.reestimated()) family.setNuisance(setup.observed, f, {});
   std::vector<double> u(f.size());
   double uu = 0.0;
   for (std::size_t i = 0; i < f.size() && i < setup.observed.size(); ++i) {

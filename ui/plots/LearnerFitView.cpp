@@ -19,8 +19,10 @@ constexpr std::size_t kNoLearner = static_cast<std::size_t>(-1);
 std::vector<double> negativeGradient(const FitSetup& setup, const std::vector<double>& f) {
   std::vector<double> u(f.size());
   const bool binomial = gb::isBinary(setup.settings.family);
-  gb::FamilyFunctions family = setup.family;  // gamma: the shape at these f, as the fit had it there
-  if (gb::hasNuisance(family.family)) family.setNuisance(setup.observed, f, {});
+  gb::FamilyFunctions family = setup.family;  // gamma, negbin: the parameter at these f, as the fit had it there
+                                              // (adaptive huber: the d of these f,
+  // where the fit's gradient took the d of the f before)
+  if (family.reestimated()) family.setNuisance(setup.observed, f, {});
   for (std::size_t i = 0; i < f.size() && i < setup.observed.size(); ++i) {
     const double y = binomial ? 2.0 * setup.observed[i] - 1.0 : setup.observed[i];
     u[i] = family.ngradient(y, f[i]);

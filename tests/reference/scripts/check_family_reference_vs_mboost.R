@@ -50,7 +50,7 @@ fitMboost <- function(file, spec) {
   family <- spec$family
   link <- if (is.null(spec$link)) "logit" else spec$link
   fam <- switch(family, gaussian = Gaussian(), binomial = Binomial(link = link), poisson = Poisson(), laplace = Laplace(),
-                huber = Huber(d = as.numeric(spec$huber_delta)), quantile = QuantReg(tau = as.numeric(spec$tau)),
+                huber = if (is.null(spec$huber_delta)) Huber() else Huber(d = as.numeric(spec$huber_delta)), quantile = QuantReg(tau = as.numeric(spec$tau)),
                 expectile = ExpectReg(tau = as.numeric(spec$tau)), adaexp = AdaExp(),
                 gamma = GammaReg(), negbin = NBinomial())
   cc <- complete.cases(d)
@@ -149,6 +149,8 @@ for (f in names(families)) {
   else
     check(paste0(f, "+int.weights"), gen(f, "2"), c(base, families[[f]], weights = "w"))
 }
+check("huber adaptive d", gen("huber"), c(base, list(family = "huber")))  # Huber(): d = NULL
+check("huber adaptive d+weights", gen("huber", "1"), c(base, list(family = "huber"), weights = "w"))
 for (lk in c("probit", "cloglog", "cauchit")) {  # Binomial(link = ...)
   check(paste0("binomial ", lk), gen("binomial"), c(base, families$binomial, link = lk))
   check(paste0("binomial ", lk, "+weights"), gen("binomial", "1"), c(base, families$binomial, link = lk, weights = "w"))
@@ -189,6 +191,8 @@ if (requireNamespace("MASS", quietly = TRUE)) {  # the classic overdispersed cou
   files$quine <- file.path(dir, "quine.csv"); write.csv(MASS::quine, files$quine)
   check("quine Days negbin", files$quine, list(response = "Days", family = "negbin", nu = "0.1", mstop = "100"))
 }
+check("iris huber adaptive d", files$iris, list(response = "Sepal.Length", family = "huber", nu = "0.1", mstop = "100"))
+check("airquality huber adaptive d", files$airquality, list(response = "Ozone", family = "huber", nu = "0.1", mstop = "100"))
 check("iris huber d=0.3", files$iris, list(response = "Sepal.Length", family = "huber", huber_delta = "0.3", nu = "0.1", mstop = "100"))
 
 all <- do.call(rbind, results)

@@ -9,7 +9,7 @@
 # check_family_reference_vs_mboost.R (docs/reference-checks.md has the numbers).
 #
 # Usage: Rscript mboost_family_reference.R data.csv out_prefix key=value ...
-#   response=y  family=gaussian|binomial|poisson|laplace|huber|quantile|expectile|adaexp|gamma|negbin  huber_delta=2  tau=0.5
+#   response=y  family=gaussian|binomial|poisson|laplace|huber|quantile|expectile|adaexp|gamma|negbin  huber_delta=2 (left out: Huber()'s adaptive d)  tau=0.5
 #   link=logit|probit|cloglog|cauchit (binomial only: Binomial(link = ...); logit is mboost's classic half-log-odds
 #   family, the others R's make.link() with f on the link scale)
 #   weights=COLUMN (empty: none)  splines=a,b  linears=c  factors=d  knots=20  df=4 (splines)
@@ -122,7 +122,17 @@ mbrPrepare <- function(file, opt) {
     # is also what mboost's update() (cvrisk's refits) keeps, whatever the fold's weights are.
     laplace = list(ngradient = function(y, f) sign(y - f), loss = function(y, f) abs(y - f),
                    offset = function(y, w) median(y)),
-    huber = {
+    huber = if (!nzchar(opt$huber_delta)) {
+      # Huber() with its adaptive d: a closure keeps the f of the last ngradient (0 at first); ngradient takes
+      # d = median(abs(y - that f)) and then keeps its own f, the loss takes d from the f kept
+      fitS <- 0
+      list(ngradient = function(y, f) {
+             d <- median(abs(y - fitS)); fitS <<- f
+             ifelse(abs(y - f) < d, y - f, d * sign(y - f))
+           },
+           loss = function(y, f) { d <- median(abs(y - fitS)); ifelse((a <- abs(y - f)) < d, a^2/2, d * (a - d/2)) },
+           offset = function(y, w) median(y))
+    } else {
       d <- as.numeric(opt$huber_delta)
       if (!is.finite(d) || d <= 0) mbrStop("huber needs huber_delta > 0")
       list(ngradient = function(y, f) ifelse(abs(y - f) < d, y - f, d * sign(y - f)),
