@@ -166,6 +166,21 @@ int chooseMstop(const FitOptions& o, const std::shared_ptr<const Dataset>& data,
   return std::max(1, cv.mstop);
 }
 
+// The fold options choose mstop with --mstop cv; without it a fit would ignore them, so they are an error.
+void checkFoldOptionsUse(const FitOptions& o) {
+  if (o.mstopWord == "cv") return;
+  const FoldOptions& f = o.folds;
+  const char* given = f.kfoldGiven           ? "--kfold"
+                      : f.bootstrapGiven     ? "--bootstrap"
+                      : f.subsampleGiven     ? "--subsample"
+                      : !f.foldsFile.empty() ? "--folds-file"
+                                             : nullptr;
+  if (given)
+    throw InputError(optionMessage(given,
+                                   "chooses mstop only with --mstop cv (gamboost cv runs the "
+                                   "cross-validation on its own)"));
+}
+
 // Refuses what --distributed does not spread over the ranks yet (each rank would repeat it whole).
 void checkDistributedOptions(const FitOptions& o) {
   if (!o.distributed) return;
@@ -190,6 +205,7 @@ int runFit(const FitOptions& o, const std::vector<Override>& overrides, bool wri
   validateComputeSettings(compute);
   checkHoldoutOptions(o);
   checkDistributedOptions(o);
+  checkFoldOptionsUse(o);
   // Every output is declared (and checked) before the long work, written after it, and renamed into place
   // only when all are complete.
   OutputFiles outputs;

@@ -93,6 +93,8 @@ void TestCliFamilies::rejects_data() {
   QTest::newRow("huber delta zero") << (QStringList{"--response", "y", "--family", "huber", "--huber-delta", "0"} +
                                         covariates)
                                     << "--huber-delta: must be a finite number greater than 0";
+  QTest::newRow("fold option without --mstop cv") << (QStringList{"--response", "y", "--bootstrap", "5"} + covariates)
+                                                  << "--bootstrap: chooses mstop only with --mstop cv";
   // Without --huber-delta huber fits with mboost's adaptive d (test_family_references), which no resampling takes
   QTest::newRow("holdout with huber's adaptive d")
       << (QStringList{"--response", "y", "--family", "huber", "--holdout", "0.2"} + covariates)
