@@ -142,6 +142,16 @@ class CrossValidationTest : public QObject {
     QCOMPARE(w->controller()->modelSettings().mstop, first);
   }
 
+  // Before a run the empty plot names the model's loss, and follows the family picker (it said "mean squared error"
+  // under a negbin model until a run redrew it).
+  void emptyPlotNamesTheFamilysLoss() {
+    auto w = gbtest::makeWindow(40, 5, 20, 4, "cv-label");
+    CrossValidationView* cv = w->cvView();
+    QCOMPARE(cv->plot()->yAxis->label(), QString("mean squared error"));
+    gbtest::chooseFamily(*w, "laplace", 20);
+    QCOMPARE(cv->plot()->yAxis->label(), QString("mean absolute error"));
+  }
+
   void badFoldsGoToTheErrorPath() {
     auto w = gbtest::makeWindow(40, 5, 20, 4, "cv-error");
     CrossValidationView* cv = w->cvView();

@@ -211,6 +211,12 @@ void CrossValidationView::shutdown() {
   worker_->wait();
 }
 
+void CrossValidationView::setFamily(gb::Family family) {
+  if (!folds_.empty() || plot_->yAxis->label() == lossName(family)) return;
+  plot_->yAxis->setLabel(lossName(family));
+  plot_->requestReplot();
+}
+
 void CrossValidationView::clear() {
   for (QCPGraph* g : folds_) plot_->removeGraph(g);
   folds_.clear();

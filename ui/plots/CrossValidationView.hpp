@@ -42,6 +42,8 @@ class CrossValidationView : public QWidget {
   // Cancels a run and waits for its thread (closing the window).
   void shutdown();
   void clear();
+  // The model's family: names the risk axis while no folds are drawn (drawn folds keep their run's name).
+  void setFamily(gb::Family family);
   bool isRunning() const;
 
   FoldType foldType() const;

@@ -246,6 +246,7 @@ void MainWindow::syncSettings() {
   s.factors = names(roles.factors);
   s.weights = ss(roles.weights);
   controller_->setSettings(s, modelPanel_->compute());
+  cv_->setFamily(s.family);
   refreshSession();  // Resume only while Fit would really continue with these settings
 }
 
