@@ -64,8 +64,9 @@ std::vector<std::string> fitNotes(const Booster& booster) {
         "--backend opencl: the model has no spline learner, so its linear and factor learners ran on the "
         "CPU, in double (the device's B'g has nothing to do for them)");
   if (booster.family().reestimated())
-    notes.push_back(FamilyFunctions::nuisanceName(booster.settings().family) + " at the last iteration: " +
-                    formatNumber(booster.family().nuisance(), 10) + " (mboost's nuisance(); result.json \"nuisance\")");
+    notes.push_back(FamilyFunctions::nuisanceName(booster.settings().family) +
+                    " at the last iteration: " + formatNumber(booster.family().nuisance(), 10) + " (" +
+                    FamilyFunctions::nuisanceSource(booster.settings().family) + "; result.json \"nuisance\")");
   return notes;
 }
 

@@ -301,6 +301,10 @@ std::string FamilyFunctions::nuisanceName(Family family) {
   return family == Family::NegBin ? "NBinomial's size sigma" : "GammaReg's shape sigma";
 }
 
+std::string FamilyFunctions::nuisanceSource(Family family) {
+  return family == Family::Huber ? "median |y - f| at the final fit" : "mboost's nuisance()";
+}
+
 std::string FamilyFunctions::scaleName() const {
   switch (family) {
     case Family::Binomial:

@@ -89,8 +89,10 @@ struct FamilyFunctions {
   // R's median(abs(y - f)) over every row.
   static double medianAbsResidual(const std::vector<double>& y, const std::vector<double>& f);
   // The nuisance parameter as mboost names it, for notes: "GammaReg's shape sigma", "NBinomial's size sigma",
-  // "Huber's adaptive d".
+  // "Huber's adaptive d"; nuisanceSource says where mboost shows it ("mboost's nuisance()", or for huber's d, which
+  // mboost keeps inside its family, "median |y - f| at the final fit").
   static std::string nuisanceName(Family family);
+  static std::string nuisanceSource(Family family);
   // What the fitted values mean, for plots: "mean", "half log-odds (mboost's Binomial)", "log rate", ...
   std::string scaleName() const;
 };

@@ -185,9 +185,10 @@ void FitController::announceFinish() {
                       .arg(times.size())
                       .arg(chosen.join(", ")));
   if (session_->booster->family().reestimated())
-    messages_->info(tr("%1 at the last iteration: %2 (mboost's nuisance())")
+    messages_->info(tr("%1 at the last iteration: %2 (%3)")
                         .arg(qs(gb::FamilyFunctions::nuisanceName(session_->booster->settings().family)))
-                        .arg(session_->booster->family().nuisance(), 0, 'g', 10));
+                        .arg(session_->booster->family().nuisance(), 0, 'g', 10)
+                        .arg(qs(gb::FamilyFunctions::nuisanceSource(session_->booster->settings().family))));
   const gb::BackendInfo compute = session_->booster->backendInfo();
   if (compute.backend == "opencl" && compute.kernel == "host")
     messages_->info(
