@@ -207,6 +207,10 @@ int runFit(const FitOptions& o, const std::vector<Override>& overrides, bool wri
   checkHoldoutOptions(o);
   checkDistributedOptions(o);
   checkFoldOptionsUse(o);
+  // What needs resampled fits is refused before the data is read, not after the fit
+  if (o.mstopWord == "cv") settings.requireResamplable("--family");
+  if (o.holdout > 0.0) settings.requireResamplable("--holdout");
+  if (o.bands > 0) settings.requireResamplable("--bands");
   // Every output is declared (and checked) before the long work, written after it, and renamed into place
   // only when all are complete.
   OutputFiles outputs;

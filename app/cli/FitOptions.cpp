@@ -75,9 +75,11 @@ std::vector<Override> addModelOptions(CLI::App* sub, FitOptions& o, bool mstopCv
                     "default), probit, cloglog or cauchit (f on the link scale)",
                     &linkFromString),
       [](ModelSettings& m, const FitOptions& f) { m.link = linkFromString(f.link); });
-  add(addRealOption(sub, "--huber-delta", s.huberDelta,
-                    "Huber's fixed d (> 0) for --family huber; without it d is mboost's adaptive one, the median of "
-                    "|y - f| at the fit before (Huber())")
+  add(sub->add_option("--huber-delta", s.huberDelta,
+                      "Huber's fixed d (> 0) for --family huber; without it (the default) d is mboost's adaptive one, "
+                      "the median of |y - f| at the fit before (Huber())")
+          ->check(finiteRealValidator())
+          ->type_name("NUMBER")
           ->group("Model"),
       [](ModelSettings& m, const FitOptions& f) {
         if (!(f.settings.huberDelta > 0.0))

@@ -43,7 +43,7 @@ struct IterationResult {
   int learner = -1;           // j*, index into the learners
   double risk = 0.0;          // sum(w loss) / sum(w) after this iteration's update (gaussian: mean((y - mu)^2))
   std::vector<double> delta;  // nu * delta_j* (k_j* entries): added to gamma_j*
-  double nuisance = 0.0;      // the family's nuisance parameter after the update (gamma's sigma), else 0
+  double nuisance = 0.0;      // the parameter re-estimated at the new f (gamma's shape, negbin's size, huber's d)
 };
 
 // The "learner race" of the current iteration: what each candidate would achieve on the current residuals.

@@ -273,10 +273,10 @@ void ShardedBackend::prepare(const BoostProblem& problem) {
   State& s = *s_;
   requireCompleteProblem(problem, "sharded backend");
   if (problem.family.reestimated())
-    throw InputError(
-        optionMessage("--devices", "--family " + toString(problem.family.family) +
-                                       ": its nuisance parameter is re-estimated from all rows at every iteration, "
-                                       "which is not built across devices yet; use one device"));
+    throw InputError(optionMessage("--devices", "--family " + toString(problem.family.family) +
+                                                    ": its nuisance parameter is re-estimated from all rows at every "
+                                                    "iteration, which is not built across devices or processes "
+                                                    "(--distributed) yet; use one device"));
   // The problem is this process's rows (all of them within one process; a rank's part of a distributed fit).
   const std::size_t n = problem.rows;
   if (n < s.devices.size())

@@ -76,7 +76,7 @@ struct FamilyFunctions {
   static double nuisanceFrom(double terms, double weight);
   static double nuisanceRisk(double terms, double weight, double s);
   // sigma = the shape (gamma) or the size (negbin) at f, for the fitting weights w; adaptive huber: both of its d at
-  // f (the teaching views' gradient at a replayed f; the fit's own gradient takes the d of the f before).
+  // f (the fit's gradient takes the d of the f before: the teaching views set it, fit/Replay's familyAt).
   void setNuisance(const std::vector<double>& y, const std::vector<double>& f, const std::vector<double>& w);
   // At the start of a fit, f the offset: mboost's first ngradient and risk (adaptive huber: delta median|y|,
   // riskDelta median|y - f|; the others as setNuisance).

@@ -96,8 +96,8 @@ void ModelSettings::requireResamplable(const std::string& option) const {
     throw InputError(optionMessage(
         option,
         "huber without --huber-delta (mboost's adaptive d) cannot be resampled: mboost's d keeps the state "
-        "of the fit before, so its resampled fits depend on the order they run in; give a fixed "
-        "--huber-delta"));
+        "of the fit before (in cvrisk the full model's, or the fold before's, by how the folds are run), so "
+        "mboost has no resampled fit of its own to equal; give a fixed --huber-delta"));
 }
 
 ModelSettings ModelSettings::paperPreset() {

@@ -40,8 +40,8 @@ struct ModelSettings {
 
   // Throws InputError naming the option: knots outside 1..kMaxKnots, degree outside 1..5, differences outside
   // 0..3, edf not finite or <= 0, nu outside (0, 1], mstop outside 1..kMaxMstop, an empty response, a negative or
-  // non-finite linear/factor edf, tau outside (0, 1), huber without a positive delta, a non-finite offset, a link other
-  // than logit with a family other than binomial.
+  // non-finite linear/factor edf, tau outside (0, 1), a negative or non-finite huber delta (0: the adaptive d), a
+  // non-finite offset, a link other than logit with a family other than binomial.
   void validate() const;
   // Throws InputError naming `option` for a model whose resampled fits (cv, holdout, bands) mboost does not define:
   // huber with its adaptive d (Huber()), whose d keeps the state of the fit before, so that cvrisk's folds depend on

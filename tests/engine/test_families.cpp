@@ -184,6 +184,14 @@ void TestFamilies::gammaShapeIsOptimizes() {
   QVERIFY(near(brentMinimum([](double x) { return (x - 1.0 / 3) * (x - 1.0 / 3) + 0.1 * std::sin(5 * x); }, 0, 2,
                             kOptimizeTolerance),
                0.57427326535217382));
+  // optimize()$objective: the value at the returned point exactly (the risk reuses it), DBL_MAX where none was finite
+  auto bowl = [](double x) { return x < 0.7 ? std::nan("") : (x - 1.5) * (x - 1.5) + 0.25; };
+  double objective = 0.0;
+  const double at = brentMinimum(bowl, 0, 2, kOptimizeTolerance, &objective);
+  QVERIFY(std::abs(at - 1.5) < 1e-3);
+  QVERIFY(objective == bowl(at));
+  brentMinimum([](double) { return std::numeric_limits<double>::infinity(); }, 0, 1, kOptimizeTolerance, &objective);
+  QCOMPARE(objective, std::numeric_limits<double>::max());
   // optimize(function(x) exp(-x) * 7 + x * 3, c(0, 49))$minimum: GammaReg's offset for sum(w y) = 7, sum(w) = 3
   QVERIFY(near(brentMinimum([](double x) { return std::exp(-x) * 7 + x * 3; }, 0, 49, kOptimizeTolerance),
                0.84730616494458399));

@@ -11,6 +11,7 @@
 #include "compute/Booster.hpp"
 #include "compute/CpuBackend.hpp"
 #include "fit/FitJob.hpp"
+#include "fit/Replay.hpp"
 #include "plots/PartialEffectsView.hpp"
 #include "plots/PlotWidget.hpp"
 #include "plots/RiskPlot.hpp"
@@ -64,6 +65,24 @@ class ReplayTest : public QObject {
     QVERIFY(!bar->replaying());
     QCOMPARE(w->shownSnapshot().iteration, mstop);
     QCOMPARE(w->riskPlot()->riskGraph()->dataCount(), mstop + 1);
+  }
+
+  // Huber's adaptive d: the gradient at f_m takes the d of f_(m-1), so a replayed race that took f_m's d picked
+  // another learner than the fit in some iterations; every replayed race must name the fit's choice.
+  void huberAdaptiveRacesNameTheFitsChoices() {
+    const int mstop = 200;
+    auto w = gbtest::makeWindow(800, 6, mstop, 11, "huber");
+    gbtest::chooseFamily(*w, "huber", mstop);
+    QVERIFY(gbtest::fitAndWait(*w));
+    const FitSnapshot full = w->controller()->lastSnapshot();
+    QVERIFY(full.setup->family.adaptiveDelta);
+    int differ = 0;
+    for (int m = 0; m < mstop; ++m) {
+      const FitSnapshot s = replayAt(full, m);
+      QVERIFY(s.race.has_value());
+      if (s.race->winner != full.pathLearner[static_cast<std::size_t>(m)]) ++differ;
+    }
+    QCOMPARE(differ, 0);
   }
 
   void resetGoesBackToIterationZero() {

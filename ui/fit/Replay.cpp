@@ -22,12 +22,10 @@ std::vector<double> fittedAt(const FitSetup& setup, const std::vector<Eigen::Vec
 }
 
 // The race for iteration m + 1 at the fitted values f: every learner's RSS reduction on the negative gradient.
-RaceSnapshot raceAt(const FitSetup& setup, const std::vector<double>& f, int m) {
+RaceSnapshot raceAt(const FitSnapshot& s, const std::vector<double>& f, int m) {
+  const FitSetup& setup = *s.setup;
   const bool binomial = gb::isBinary(setup.settings.family);
-  gb::FamilyFunctions family = setup.family;  // gamma, negbin: the parameter at these f, as the fit had it there
-                                              // (adaptive huber: the d of these f,
-  // where the fit's gradient took the d of the f before)
-  if (family.reestimated()) family.setNuisance(setup.observed, f, {});
+  const gb::FamilyFunctions family = familyAt(s, f);
   std::vector<double> u(f.size());
   double uu = 0.0;
   for (std::size_t i = 0; i < f.size() && i < setup.observed.size(); ++i) {
@@ -46,6 +44,21 @@ RaceSnapshot raceAt(const FitSetup& setup, const std::vector<double>& f, int m) 
 }
 
 }  // namespace
+
+gb::FamilyFunctions familyAt(const FitSnapshot& s, const std::vector<double>& f) {
+  gb::FamilyFunctions family = s.setup->family;
+  if (!family.reestimated()) return family;
+  family.setNuisance(s.setup->observed, f, {});
+  if (!family.adaptiveDelta) return family;
+  std::vector<double> before(f.size(), 0.0);  // mboost's closure starts from fit = 0
+  if (s.iteration > 0 && s.steps) {
+    std::vector<int> columns;
+    for (const gb::Learner& l : s.setup->learners) columns.push_back(l.numColumns());
+    before = fittedAt(*s.setup, s.steps->coefficientsAt(static_cast<std::size_t>(s.iteration - 1), columns));
+  }
+  family.delta = gb::FamilyFunctions::medianAbsResidual(s.setup->observed, before);
+  return family;
+}
 
 bool canReplay(const FitSnapshot& latest) {
   return latest.setup && latest.steps && latest.steps->size() >= static_cast<std::size_t>(latest.iteration) &&
@@ -78,7 +91,7 @@ FitSnapshot replayAt(const FitSnapshot& latest, int m) {
   const double work = static_cast<double>(setup.rows) * static_cast<double>(setup.learners.size());
   if (setup.settings.weights.empty() && work <= kReplayHostWork) {
     auto f = std::make_shared<std::vector<double>>(fittedAt(setup, s.coefficients));
-    s.race = raceAt(setup, *f, m);
+    s.race = raceAt(s, *f, m);
     s.fitted = std::move(f);
   }
   return s;

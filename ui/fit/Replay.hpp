@@ -12,6 +12,10 @@ namespace gbui {
 constexpr double kReplayHostWork = 5e6;  // about 50 ms a slider step on this 2-core machine
 
 bool canReplay(const FitSnapshot& latest);
+// The family as the fit had it at the snapshot's fitted values f (iteration s.iteration): gamma's shape and negbin's
+// size estimated at f; adaptive huber's gradient d from the f of the iteration before (median|y| at the offset), as
+// mboost's Huber() takes it, and its risk d from f.
+gb::FamilyFunctions familyAt(const FitSnapshot& s, const std::vector<double>& f);
 // latest as of iteration m (0 <= m <= latest.iteration; m is clamped into that range).
 FitSnapshot replayAt(const FitSnapshot& latest, int m);
 

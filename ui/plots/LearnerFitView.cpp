@@ -15,14 +15,13 @@ namespace {
 constexpr std::size_t kMaxPoints = 3000;  // drawn rows (every k-th): enough to see the cloud
 constexpr std::size_t kNoLearner = static_cast<std::size_t>(-1);
 
-// The negative gradient at the snapshot's fitted values (binomial's observed 0/1 coded back to -1/+1).
-std::vector<double> negativeGradient(const FitSetup& setup, const std::vector<double>& f) {
+// The negative gradient at the snapshot's fitted values (binomial's observed 0/1 coded back to -1/+1), with the
+// family's parameter as the fit had it there (fit/Replay.hpp, familyAt).
+std::vector<double> negativeGradient(const FitSnapshot& s, const std::vector<double>& f) {
+  const FitSetup& setup = *s.setup;
   std::vector<double> u(f.size());
   const bool binomial = gb::isBinary(setup.settings.family);
-  gb::FamilyFunctions family = setup.family;  // gamma, negbin: the parameter at these f, as the fit had it there
-                                              // (adaptive huber: the d of these f,
-  // where the fit's gradient took the d of the f before)
-  if (family.reestimated()) family.setNuisance(setup.observed, f, {});
+  const gb::FamilyFunctions family = familyAt(s, f);
   for (std::size_t i = 0; i < f.size() && i < setup.observed.size(); ++i) {
     const double y = binomial ? 2.0 * setup.observed[i] - 1.0 : setup.observed[i];
     u[i] = family.ngradient(y, f[i]);
@@ -103,7 +102,7 @@ void LearnerFitView::showSnapshot(const FitSnapshot& s) {
   if (!setup.settings.weights.empty())
     return explain(
         tr("This view shows unweighted fits; the model has case weights (%1).").arg(qs(setup.settings.weights)));
-  const std::vector<double> u = negativeGradient(setup, *s.fitted);
+  const std::vector<double> u = negativeGradient(s, *s.fitted);
   const std::size_t j = winner(s, u);
   if (j == kNoLearner)
     return explain(tr("Too many rows and learners to work the race out here: turn on the learner race and Step."));
