@@ -169,6 +169,11 @@ class TestFamilyReferences : public QObject {
     // Huber() with its adaptive d: median|y - f| of the fit before, at every iteration
     generated("huber adaptive d", "huber", {}, {}, false, false);
     generated("huber adaptive d weights", "huber", {"--weights", "w"}, {"weights=w"}, true, false);
+    // its median is over every row, those of weight 0 too (mboost's median(abs(y - fit)) takes all of y)
+    QTest::newRow("huber adaptive d zero weights")
+        << "generated:huber:zeroweights"
+        << QStringList{"--response", "y", "--family", "huber", "--weights", "w"} + learners
+        << QStringList{"response=y", "family=huber", "weights=w"} + refLearners << false;
     generated("quantile tau=0.9", "quantile", {"--tau", "0.9"}, {"tau=0.9"}, false, false);
     generated("expectile tau=0.2", "expectile", {"--tau", "0.2"}, {"tau=0.2"}, false, false);
     generated("adaexp", "adaexp", {}, {}, false, false);
@@ -235,14 +240,13 @@ class TestFamilyReferences : public QObject {
     // The data: a generated file per family, or an R data set written by write.csv.
     QString data;
     if (dataset.startsWith("generated:")) {
+      // generated:<family>[:weights|:zeroweights]: positive real weights, or integers 0..3 with about a fifth 0
       const QStringList parts = dataset.split(':');
-      const bool weights = parts.size() > 2;
-      data = scratch(QString("%1%2.csv").arg(parts[1], weights ? "-w" : ""));
-      QVERIFY2(
-          run("Rscript",
-              {kScripts + "/write_family_data.R", data, parts[1], QString::number(kSeed), "400", weights ? "1" : "0"},
-              &err),
-          qPrintable(err));
+      const QString mode = parts.size() < 3 ? "0" : parts[2] == "zeroweights" ? "3" : "1";
+      data = scratch(QString("%1-w%2.csv").arg(parts[1], mode));
+      QVERIFY2(run("Rscript", {kScripts + "/write_family_data.R", data, parts[1], QString::number(kSeed), "400", mode},
+                   &err),
+               qPrintable(err));
     } else {
       data = scratch(dataset + ".csv");
       QVERIFY2(run("Rscript", {"-e", QString("write.csv(%1, '%2')").arg(dataset, data)}, &err), qPrintable(err));

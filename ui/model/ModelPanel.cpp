@@ -179,7 +179,7 @@ QWidget* ModelPanel::buildFamilyGroup() {
     links.append({qs(gb::toString(l)), qs(gb::toString(l))});
   link_ = combo(links, tr("The binomial's link, as mboost's Binomial(link = ...): logit (mboost's default; f is half "
                           "the log-odds), probit, cloglog or cauchit (f on the link's own scale, as glm has it)"));
-  huberDelta_ = value(0.0, 1e12, 4,
+  huberDelta_ = value(0.0, 1e12, 6,
                       tr("Huber's d: squared error for residuals below d, linear above; at 0, mboost's adaptive d "
                          "(Huber()): the median of |y - f| at the fit before, re-estimated at every iteration"));
   huberDelta_->setSpecialValueText(tr("adaptive (mboost's default)"));

@@ -4,7 +4,8 @@
 # column w (positive, non-integer) when asked, a response y suited to the family (binomial: text "no"/"yes"),
 # and missing cells (NA) scattered over the response, the covariates and w.
 #
-# Usage: Rscript write_family_data.R out.csv family seed [rows] [weights: 0 none | 1 positive reals | 2 integers 1..3]
+# Usage: Rscript write_family_data.R out.csv family seed [rows]
+#          [weights: 0 none | 1 positive reals | 2 integers 1..3 | 3 integers 0..3, about a fifth 0]
 #   family: gaussian|binomial|poisson|laplace|huber|quantile|expectile|adaexp|gamma|negbin
 args <- commandArgs(trailingOnly = TRUE)
 out <- args[1]
@@ -39,6 +40,7 @@ y <- switch(family,
 d <- data.frame(y = y, x, lin = lin, fac = fac, stringsAsFactors = FALSE)
 if (weights == "1") d$w <- round(runif(n, 0.2, 3), 3)
 if (weights == "2") d$w <- sample(1:3, n, replace = TRUE)
+if (weights == "3") d$w <- sample(0:3, n, replace = TRUE, prob = c(0.2, 0.4, 0.2, 0.2))
 
 # Missing cells: about 2% of the rows lose one cell each, in the response, a covariate or the weights.
 holes <- sample(n, max(3, n %/% 50))
