@@ -33,12 +33,10 @@ double NegBinCounts::sum(double s) const {
   return total;
 }
 
-NegBinShape::NegBinShape(const std::vector<double>& y)
-    : y_(y), lgammaY1_(y.size()), code_(y.size()), values_(distinct(y)) {
-  for (std::size_t i = 0; i < y.size(); ++i) {
-    lgammaY1_[i] = std::lgamma(y[i] + 1.0);
+NegBinShape::NegBinShape(const std::vector<double>& y) : y_(y), code_(y.size()), values_(distinct(y)) {
+  for (std::size_t i = 0; i < y.size(); ++i)
     code_[i] = static_cast<std::uint32_t>(std::lower_bound(values_.begin(), values_.end(), y[i]) - values_.begin());
-  }
+  for (double v : values_) lgammaY1_.push_back(std::lgamma(v + 1.0));
   table_.resize(values_.size());
 }
 
@@ -54,7 +52,8 @@ double NegBinShape::rowsSum(const double* f, const double* ef, const double* w, 
   for (std::size_t i = b; i < e; ++i) {
     const double wi = w ? w[i] : 1.0;
     if (wi == 0.0) continue;
-    sum += wi * negbinTerms(y_[i], f[i], s_, table_[code_[i]], lgammaS_, lgammaY1_[i], sLogS_, std::log(ef[i] + s_));
+    sum += wi *
+           negbinTerms(y_[i], f[i], s_, table_[code_[i]], lgammaS_, lgammaY1_[code_[i]], sLogS_, std::log(ef[i] + s_));
   }
   return sum;
 }

@@ -3,7 +3,7 @@
 // by optimize(riskS, c(0, 100)), as GammaReg's shape is. Its loss couples sigma and f in every row, through
 // log(exp(f) + sigma), so each of optimize's steps is a pass over the rows. NegBinShape makes that pass cheap: the
 // lgamma(y + sigma) of a count comes from a table over the response's distinct values (counts repeat), lgamma(y + 1)
-// is formed once, and exp(f) once per f. Each row's loss comes from negbinTerms, as negbinLoss's does.
+// once for each of them, and exp(f) once per f. Each row's loss comes from negbinTerms, as negbinLoss's does.
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -56,9 +56,9 @@ class NegBinShape {
 
  private:
   const std::vector<double>& y_;
-  std::vector<double> lgammaY1_;     // lgamma(y_i + 1)
   std::vector<std::uint32_t> code_;  // row -> distinct value
   std::vector<double> values_;       // the distinct values
+  std::vector<double> lgammaY1_;     // lgamma(v + 1) of each distinct value
   std::vector<double> table_;        // lgamma(v + s) at the prepared s
   double s_ = 1.0, lgammaS_ = 0.0, sLogS_ = 0.0;
 };

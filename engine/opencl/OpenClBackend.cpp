@@ -1,7 +1,5 @@
 #include "opencl/OpenClBackend.hpp"
 
-#include <omp.h>
-
 #include <algorithm>
 #include <cfloat>
 #include <cmath>
@@ -9,7 +7,7 @@
 #include <sstream>
 
 #include "common/Error.hpp"
-#include "compute/CpuGradientPath.hpp"
+#include "compute/CpuBackend.hpp"
 #include "opencl/ClRuntime.hpp"
 #include "opencl/CompactKernels.hpp"
 #include "opencl/DenseGemv.hpp"
@@ -96,8 +94,9 @@ struct OpenClBackend::State {
   std::unique_ptr<IterationScheme> scheme;
   std::unique_ptr<GradientPath> gradient;  // for the models without the residual shortcut
   // A model without a spline learner: its linear and factor learners' sums are one pass over a column each, with
-  // nothing for the device's B'g to do (the device path carries them beside a spline's data), so the host runs it.
-  std::unique_ptr<CpuGradientPath> host;
+  // nothing for the device's B'g to do (the device path carries them beside a spline's data), so the CPU backend
+  // runs it.
+  std::unique_ptr<CpuBackend> host;
   bool prepared = false;
 };
 
@@ -141,8 +140,8 @@ void OpenClBackend::prepare(const BoostProblem& problem) {
   s.host.reset();
   s.problem.reset();
   if (std::none_of(problem.learners->begin(), problem.learners->end(), [](const Learner& l) { return l.isSpline(); })) {
-    const int threads = s.compute.threads > 0 ? s.compute.threads : std::max(1, omp_get_max_threads());
-    s.host = std::make_unique<CpuGradientPath>(problem, threads);
+    s.host = std::make_unique<CpuBackend>(s.compute.threads);
+    s.host->prepare(problem);
     s.prepared = true;
     return;
   }
@@ -163,10 +162,7 @@ void OpenClBackend::iterate(int count, std::vector<IterationResult>& out) {
   State& s = *s_;
   if (!s.prepared) throw ComputeError("opencl backend: iterate() before prepare()");
   if (count <= 0) return;
-  if (s.host) {
-    for (int it = 0; it < count; ++it) out.push_back(s.host->iterate());
-    return;
-  }
+  if (s.host) return s.host->iterate(count, out);
   if (s.gradient) {
     s.gradient->iterate(count, out);
     return;
