@@ -19,7 +19,17 @@ QWidget* valueControl(QWidget* w) {
 
 }  // namespace
 
-WheelGuard::WheelGuard(QWidget* root) : QObject(root), root_(root) { qApp->installEventFilter(this); }
+WheelGuard::WheelGuard(QWidget* root) : QObject(root), root_(root) {
+  qApp->installEventFilter(this);
+  // Controls polished before the guard existed (a layout's size hints polish them) never pass it a Polish event.
+  for (QWidget* w : root->findChildren<QWidget*>()) clickFocusOnly(w);
+}
+
+void WheelGuard::clickFocusOnly(QWidget* widget) const {
+  QWidget* control = valueControl(widget);
+  // Qt gives a wheel-focus control the focus before any filter sees a real wheel: click or tab focus only.
+  if (control && control->focusPolicy() == Qt::WheelFocus) control->setFocusPolicy(Qt::StrongFocus);
+}
 
 bool WheelGuard::guards(QObject* watched) const {
   auto* widget = qobject_cast<QWidget*>(watched);
@@ -31,8 +41,7 @@ bool WheelGuard::eventFilter(QObject* watched, QEvent* event) {
   const QEvent::Type type = event->type();
   if ((type != QEvent::Wheel && type != QEvent::Polish) || !guards(watched)) return false;
   QWidget* control = valueControl(static_cast<QWidget*>(watched));
-  // Qt gives a wheel-focus control the focus before any filter sees the wheel: click or tab focus only.
-  if (control->focusPolicy() == Qt::WheelFocus) control->setFocusPolicy(Qt::StrongFocus);
+  clickFocusOnly(control);
   if (type == QEvent::Polish) return false;
   if (control->hasFocus() || control->isAncestorOf(QApplication::focusWidget())) return false;
   // Not for this control: ignored, so Qt hands the wheel to the parent (the panel's scroll area scrolls).

@@ -22,6 +22,8 @@ class WheelGuard : public QObject {
   bool eventFilter(QObject* watched, QEvent* event) override;
 
  private:
+  void clickFocusOnly(QWidget* widget) const;
+
   QPointer<QWidget> root_;
 };
 
