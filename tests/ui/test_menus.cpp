@@ -180,6 +180,50 @@ class MenusTest : public QObject {
     QCOMPARE(chosen->modelPanel()->settings().mstop, 250);
   }
 
+  // The demo's device fits in float (OpenCL's default); data of the user's own is fitted in double where the device
+  // has it, whichever comes first (the device list or the file), once, and never over a precision the user chose.
+  void theDemosFloatIsNotForTheUsersData() {
+    gb::ComputeDeviceList devices;
+    devices.devices.push_back({"cpu", "", "CPU", "host"});
+    gb::ComputeDeviceInfo gpu;
+    gpu.backend = "opencl";
+    gpu.name = "a GPU";
+    gpu.isDefault = true;
+    gpu.fp64 = true;
+    devices.devices.push_back(gpu);
+    const QByteArray table = "y,a,b\n1,2,3\n2,3,1\n3,1,2\n4,5,6\n5,4,4\n";
+    auto precision = [](MainWindow& w) { return w.modelPanel()->compute().precision; };
+
+    auto devicesFirst = gbtest::emptyWindow("demo-float");
+    devicesFirst->useDevices(devices);
+    QVERIFY(devicesFirst->dataPanel()->generateNow());  // the demo's own data keeps float
+    QVERIFY(precision(*devicesFirst) == gb::Precision::Default);
+    QVERIFY(gbtest::openCsvText(*devicesFirst, "own.csv", table));
+    QVERIFY(precision(*devicesFirst) == gb::Precision::Double);
+    QCOMPARE(devicesFirst->modelPanel()->compute().device, std::string("a GPU"));
+
+    auto fileFirst = gbtest::emptyWindow("demo-float-file");
+    QVERIFY(gbtest::openCsvText(*fileFirst, "own.csv", table));
+    fileFirst->useDevices(devices);
+    QVERIFY(fileFirst->modelPanel()->compute().backend == gb::BackendKind::OpenCl);
+    QVERIFY(precision(*fileFirst) == gb::Precision::Double);
+
+    auto chosen = gbtest::emptyWindow("demo-float-chosen");  // float chosen before the file: kept
+    chosen->useDevices(devices);
+    gb::ComputeSettings c = chosen->modelPanel()->compute();
+    c.precision = gb::Precision::Float;
+    chosen->modelPanel()->setCompute(c);
+    QVERIFY(gbtest::openCsvText(*chosen, "own.csv", table));
+    QVERIFY(precision(*chosen) == gb::Precision::Float);
+
+    gb::ComputeDeviceList floatOnly = devices;  // no fp64: float it is
+    floatOnly.devices.back().fp64 = false;
+    auto noDouble = gbtest::emptyWindow("demo-float-only");
+    noDouble->useDevices(floatOnly);
+    QVERIFY(gbtest::openCsvText(*noDouble, "own.csv", table));
+    QVERIFY(precision(*noDouble) == gb::Precision::Default);
+  }
+
   void aRestartReopensTheLastDataFile() {
     const QString csv = gbtest::scratchPath("last.csv");
     QFile f(csv);

@@ -259,6 +259,7 @@ void MainWindow::onDataChanged() {
     clearFitViews();
   }
   leaveDemoMstop();
+  leaveDemoPrecision();
   syncSettings();
   if (!cv_->isRunning()) cv_->clear();
 }
@@ -400,8 +401,27 @@ void MainWindow::applyDemoDevice(const gb::ComputeDeviceList& list) {
     c.device = d.name;
     modelPanel_->setCompute(c);
     sink_.info(tr("First start: the run command's demo settings on %1 (OpenCL).").arg(qs(d.name)));
+    if (d.fp64) demoCompute_ = modelPanel_->compute();  // as the panel holds it (the device by address)
+    leaveDemoPrecision();  // the data may be the user's already (a file named on the command line)
     return;
   }
+}
+
+// The demo fits in float, OpenCL's default, for speed on its generated data. Data of the user's own is fitted in
+// double where the device has it, so that a first fit agrees with mboost to double precision, not to float's 1e-7.
+// Once, and only while the compute settings are still the demo's untouched; the log says so.
+void MainWindow::leaveDemoPrecision() {
+  if (!demoCompute_ || dataPanel_->source().kind != DataSourceSpec::Kind::Csv) return;
+  const gb::ComputeSettings now = modelPanel_->compute();
+  if (now.backend == demoCompute_->backend && now.device == demoCompute_->device &&
+      now.kernel == demoCompute_->kernel && now.precision == gb::Precision::Default) {
+    gb::ComputeSettings exact = now;
+    exact.precision = gb::Precision::Double;
+    modelPanel_->setCompute(exact);
+    sink_.info(tr("Precision double for this data (the demo's float is for speed; Model > Compute > Precision "
+                  "offers float)."));
+  }
+  demoCompute_.reset();
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

@@ -164,6 +164,7 @@ class MainWindow : public QMainWindow {
   void onStateChanged(FitState state);
   void onDataChanged();
   void leaveDemoMstop();
+  void leaveDemoPrecision();
   // Every view of the session's state (status line and bar, progress, Fit/Resume, iteration) from SessionState.
   void refreshSession();
   // Empties every fit view (new data, or a fresh fit setting up: nothing of the old fit may stay on show).
@@ -237,6 +238,8 @@ class MainWindow : public QMainWindow {
   bool firstStart_ = false;  // no saved settings: the demo's data, settings and device
   // The first start's mstop 1000 (the demo's) is still untouched: data of the user's own gets mboost's 100.
   bool demoMstop_ = false;
+  // The first start's demo device when it computes in double: data of the user's own gets double, not float.
+  std::optional<gb::ComputeSettings> demoCompute_;
   int raceIteration_ = -1;  // the iteration the Learner race tab shows (-1: none)
   WorkerThread* deviceQuery_ = nullptr;
   std::optional<ColumnRoles> pendingRoles_;                  // applied once a session's CSV has been read
