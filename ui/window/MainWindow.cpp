@@ -418,8 +418,9 @@ void MainWindow::leaveDemoPrecision() {
     gb::ComputeSettings exact = now;
     exact.precision = gb::Precision::Double;
     modelPanel_->setCompute(exact);
-    sink_.info(tr("Precision double for this data (the demo's float is for speed; Model > Compute > Precision "
-                  "offers float)."));
+    sink_.info(
+        tr("Precision double for this data (the demo's float is for speed; Model > Compute > Precision "
+           "offers float)."));
   }
   demoCompute_.reset();
 }
