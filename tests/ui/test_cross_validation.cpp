@@ -122,6 +122,7 @@ class CrossValidationTest : public QObject {
     qInfo("first minimum of the mean: mstop %d (engine: %d)", first, engine.mstop);
     QCOMPARE(first, engine.mstop);
     QCOMPARE(cv->chosenMstop(), first);
+    QCOMPARE(cv->statusLabel()->text().contains("the risk may still fall"), first == mstop);
     QVERIFY(cv->mstopLine()->visible());
     QCOMPARE(cv->mstopLine()->point1->coords().x(), double(first));
     QCOMPARE(cv->mstopLine()->point2->coords().x(), double(first));
@@ -228,6 +229,8 @@ class CrossValidationTest : public QObject {
     }
     QCOMPARE(cv->chosenMstop(), engine.mstop);
     QVERIFY2(cv->statusLabel()->text().startsWith("3 folds-file folds"), qPrintable(cv->statusLabel()->text()));
+    // A minimum at the grid's last iteration says that the risk may still fall (as `gamboost cv` does).
+    QCOMPARE(cv->statusLabel()->text().contains("the risk may still fall"), engine.mstop == mstop);
 
     // A bad weight: the error names the file, line and column (line 3 = data row 2, column 2 = fold 'b').
     csv.replace(csv.indexOf('\n', csv.indexOf('\n') + 1) + 1 + 2, 1, "-1");
@@ -316,6 +319,41 @@ class CrossValidationTest : public QObject {
     QVERIFY2(w->messages()->lastError().isEmpty(), qPrintable(w->messages()->lastError()));
     QCOMPARE(cv->foldGraphs().size(), 25);
     QVERIFY(cv->chosenMstop() >= 0);
+  }
+
+  // A minimum at the grid's last iteration may not be the minimum: the status says so, and only then.
+  void aMinimumAtTheGridsEndSaysTheRiskMayStillFall() {
+    auto w = gbtest::emptyWindow("cv-grid-end");
+    QByteArray csv = "y,x\n";
+    std::uint32_t state = 12345;  // a small LCG: noisy sin(x) on 80 rows, which nu 1 overfits early
+    auto uniform = [&] { return ((state = state * 1664525u + 1013904223u) >> 8) / double(1u << 24); };
+    for (int i = 0; i < 80; ++i) {
+      const double x = uniform() * 6.0;
+      csv += QByteArray::number(std::sin(x) + 2.0 * (uniform() - 0.5), 'g', 17) + "," + QByteArray::number(x, 'g', 17) +
+             "\n";
+    }
+    QVERIFY(gbtest::openCsvText(*w, "noisy.csv", csv));
+    gb::ModelSettings s = w->modelPanel()->settings();
+    s.nu = 1.0;
+    s.mstop = 200;
+    w->modelPanel()->setSettings(s);
+    CrossValidationView* cv = w->cvView();
+    w->showTab(cv);
+    configure(cv, FoldType::KFold, 5, 1);
+    QSignalSpy finished(cv, &CrossValidationView::finished);
+    QTest::mouseClick(cv->runButton(), Qt::LeftButton);
+    QVERIFY(finished.wait(60000));
+    const int inside = cv->chosenMstop();
+    qInfo("chosen mstop %d of %d: %s", inside, s.mstop, qPrintable(cv->statusLabel()->text()));
+    QVERIFY(inside >= 2 && inside < s.mstop);
+    QVERIFY(!cv->statusLabel()->text().contains("the risk may still fall"));
+    s.mstop = inside / 2;  // the risk still falls at the grid's end
+    w->modelPanel()->setSettings(s);
+    finished.clear();
+    QTest::mouseClick(cv->runButton(), Qt::LeftButton);
+    QVERIFY(finished.wait(60000));
+    QCOMPARE(cv->chosenMstop(), s.mstop);
+    QVERIFY2(cv->statusLabel()->text().contains("the risk may still fall"), qPrintable(cv->statusLabel()->text()));
   }
 
   void cancelStopsBetweenFolds() {

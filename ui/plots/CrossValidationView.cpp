@@ -289,7 +289,10 @@ void CrossValidationView::onFinished(bool ok, const QString& error, const QStrin
                        .arg(mean.front(), 0, 'g', 6)
                        .arg(mean[static_cast<std::size_t>(chosen_)], 0, 'g', 6)
                        .arg(chosen_)
-                       .arg(chosen_ == 0 ? tr(" (no iteration helps: Use this mstop needs at least 1)") : QString()));
+                       .arg(chosen_ == 0 ? tr(" (no iteration helps: Use this mstop needs at least 1)")
+                            : static_cast<std::size_t>(chosen_) + 1 == mean.size()
+                                ? tr(" (the last: the risk may still fall; raise the model's mstop and run again)")
+                                : QString()));
   sink_->info(tr("Cross-validation: %1 %2 folds, chosen mstop %3")
                   .arg(total)
                   .arg(foldTypeName(job_->request.type))
