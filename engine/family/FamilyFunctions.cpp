@@ -220,8 +220,8 @@ double FamilyFunctions::offset(const std::vector<double>& y, const std::vector<d
                                            "iteration, which is not built across processes yet"));
   if (family != Family::Gaussian && !isBinary(family) && family != Family::Poisson)
     throw InputError(optionMessage("--distributed", "--family " + toString(family) +
-                                                        ": its offset is a median of all rows, which is not built "
-                                                        "across processes yet; give the starting value with --offset"));
+                                                        ": its offset (a median or optimize() over all rows) is not "
+                                                        "built across processes yet; give the starting value with --offset"));
   std::vector<double> sums = meanSums(y, w, isBinary(family));
   group->sum(sums);
   const double mean = sums[0] / sums[1];
@@ -241,7 +241,7 @@ double FamilyFunctions::offset(const std::vector<double>& y, const std::vector<d
       return std::log(weightedMean(y, w, false));
     case Family::Laplace:
     case Family::Huber:
-      return quantileType7(y, 0.5);
+      return optimizedOffset(y, w);
     case Family::Quantile: {
       if (w.empty()) return quantileType7(y, 0.5);
       std::vector<double> repeated;  // y[rep(1:n, w)]: integer weights (checked by the model frame)
@@ -266,6 +266,27 @@ double FamilyFunctions::offset(const std::vector<double>& y, const std::vector<d
     }
   }
   return 0.0;
+}
+
+// mboost's Family() default, which Laplace() and Huber() keep: optimize(risk, interval = range(y), y = y, w = w),
+// risk = sum(w * loss(y, f), na.rm = TRUE). R forms w * loss as doubles and sums them in long double (its rsum), in
+// row order; the same here, so that Brent's comparisons, and so its steps, are R's. Adaptive huber's loss takes
+// d = median|y| there (its closure's fit is still 0). The minimum of a weighted absolute error is a weighted median,
+// but optimize() stops within its tolerance of it (about 1e-4), and that is the offset mboost fits from.
+double FamilyFunctions::optimizedOffset(const std::vector<double>& y, const std::vector<double>& w) const {
+  if (y.empty()) return std::nan("");
+  FamilyFunctions at = *this;
+  if (adaptiveDelta) at.riskDelta = medianAbsResidual(y, std::vector<double>(y.size(), 0.0));
+  const auto [low, high] = std::minmax_element(y.begin(), y.end());
+  auto risk = [&](double f) {
+    long double sum = 0.0L;
+    for (std::size_t i = 0; i < y.size(); ++i) {
+      const double term = (w.empty() ? 1.0 : w[i]) * at.loss(y[i], f);
+      if (!std::isnan(term)) sum += term;
+    }
+    return static_cast<double>(sum);
+  };
+  return brentMinimum(risk, *low, *high, kOptimizeTolerance);
 }
 
 void FamilyFunctions::startNuisance(const std::vector<double>& y, const std::vector<double>& f,

@@ -65,8 +65,10 @@ struct FamilyFunctions {
               ShardReducer* group = nullptr) const;
   // The family's offset from the (coded) response and the weights (empty: all 1).
   double offset(const std::vector<double>& y, const std::vector<double>& w) const;
+  // Laplace's and Huber's: optimize() of the weighted risk over range(y), as mboost's Family() default.
+  double optimizedOffset(const std::vector<double>& y, const std::vector<double>& w) const;
   // The same over every process's rows: the weighted means of gaussian, binomial and poisson from their sums; the
-  // median-based offsets (laplace, huber, quantile) throw InputError naming --distributed and --offset.
+  // offsets of laplace, huber and quantile throw InputError naming --distributed and --offset.
   double offset(const std::vector<double>& y, const std::vector<double>& w, ShardReducer* group) const;
   // Gamma's shape at the fitted values f: with T = sum w (y exp(-f) - log y + f) and W = sum w, the risk is
   // W lgamma(s) + s (T - W log s), minimised over (0, 100) as mboost's optimize() does. nuisanceTerms gives T (rows of

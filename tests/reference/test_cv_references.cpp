@@ -185,6 +185,11 @@ class TestCvReferences : public QObject {
                                          << "subsampling" << 8 << 103 << false;
     QTest::newRow("opencl negbin 5-fold") << "negbin"
                                           << "kfold" << 5 << 101 << true;
+    // Laplace and a fixed-d Huber (d = 1): each fold's offset is optimize() of the fold's weighted risk
+    QTest::newRow("laplace 5-fold") << "laplace"
+                                    << "kfold" << 5 << 107 << false;
+    QTest::newRow("opencl huber 10 bootstrap") << "huber"
+                                               << "bootstrap" << 10 << 108 << true;
     // family:link for Binomial(link = ...)
     QTest::newRow("binomial probit 10 bootstrap") << "binomial:probit"
                                                   << "bootstrap" << 10 << 102 << false;
@@ -229,6 +234,11 @@ class TestCvReferences : public QObject {
       cli << "--tau"
           << "0.2";
       reference << "tau=0.2";
+    }
+    if (family == "huber") {  // adaptive d is refused under resampling (its closure's state spans mboost's folds)
+      cli << "--huber-delta"
+          << "1";
+      reference << "huber_delta=1";
     }
     if (!link.isEmpty()) {
       cli << "--link" << link;

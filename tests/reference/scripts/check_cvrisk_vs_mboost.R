@@ -48,7 +48,8 @@ check <- function(name, family, type, B, foldSeed, prob = 0.5, weights = "0", ta
   rscript("write_folds.R", data, folds, type, B, foldSeed, paste0("prob=", prob))
   prefix <- file.path(dir, gsub("[^A-Za-z0-9]+", "_", name))
   rscript("mboost_cvrisk_reference.R", data, folds, prefix, paste0("family=", family),
-          if (weights != "0") "weights=w", if (family == "expectile") paste0("tau=", tau), refKeys)
+          if (weights != "0") "weights=w", if (family == "expectile") paste0("tau=", tau),
+          if (family == "huber") "huber_delta=1", refKeys)
   ref <- as.matrix(read.csv(paste0(prefix, ".cvrisk.csv"), header = FALSE))
   refMstop <- as.integer(readLines(paste0(prefix, ".mstop.txt")))
 
@@ -64,7 +65,7 @@ check <- function(name, family, type, B, foldSeed, prob = 0.5, weights = "0", ta
   sameFolds <- all(unclass(cvW) == W)
   fam <- switch(family, gaussian = Gaussian(), binomial = Binomial(), poisson = Poisson(),
                 expectile = ExpectReg(tau = as.numeric(tau)), adaexp = AdaExp(), gamma = GammaReg(),
-                negbin = NBinomial())
+                negbin = NBinomial(), laplace = Laplace(), huber = Huber(d = 1))
   mod <- suppressWarnings(gamboost(fm, data = d, weights = w, family = fam,
                                    control = boost_control(mstop = 200, nu = 0.3)))
   cvr <- suppressWarnings(cvrisk(mod, folds = W, papply = lapply))  # df > rank warnings of bols(lin, df = 4)
@@ -94,6 +95,9 @@ check("poisson weights 10 bootstrap", "poisson", "bootstrap", 10, 105, weights =
 check("expectile 10 bootstrap", "expectile", "bootstrap", 10, 104)
 check("expectile 8 subsamples (0.5)", "expectile", "subsampling", 8, 106)
 check("adaexp 10 bootstrap", "adaexp", "bootstrap", 10, 102)
+# Laplace and a fixed-d Huber: their offset is optimize() of each fold's weighted risk
+check("laplace 5-fold k-fold", "laplace", "kfold", 5, 107)
+check("huber 10 bootstrap", "huber", "bootstrap", 10, 108)
 # the families whose nuisance parameter optimize() re-estimates at every iteration
 check("gamma 10 bootstrap", "gamma", "bootstrap", 10, 102)
 check("negbin 8 subsamples (0.5)", "negbin", "subsampling", 8, 103)

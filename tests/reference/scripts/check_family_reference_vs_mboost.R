@@ -54,7 +54,7 @@ fitMboost <- function(file, spec) {
                 expectile = ExpectReg(tau = as.numeric(spec$tau)), adaexp = AdaExp(),
                 gamma = GammaReg(), negbin = NBinomial())
   cc <- complete.cases(d)
-  off <- if (family %in% c("laplace", "huber")) median(d[[resp]][cc]) else NULL
+  off <- NULL  # every family at its mboost default offset (laplace and huber: optimize over range(y))
   ctrl <- boost_control(mstop = as.integer(spec$mstop), nu = as.numeric(spec$nu))
   mod <- gamboost(fm, data = d, weights = w, family = fam, offset = off, control = ctrl)
   names <- vapply(mod$baselearner, function(b) paste(b$get_names(), collapse = ","), "")

@@ -64,7 +64,7 @@ for (cs in seq_len(cases)) {
                    huber = Huber(d = hd), quantile = QuantReg(tau = tau), expectile = ExpectReg(tau = tau), adaexp = AdaExp(),
                    probit = Binomial(link = "probit"), cloglog = Binomial(link = "cloglog"), cauchit = Binomial(link = "cauchit"),
                    gamma = GammaReg(), negbin = NBinomial())
-  off <- if (fam %in% c("laplace", "huber")) median(dm$y) else NULL
+  off <- NULL  # mboost's default offsets for every family
   mb <- tryCatch(suppressWarnings(gamboost(fm, data = dm, weights = w, family = family, offset = off,
                                            control = boost_control(mstop = mstop, nu = nu))), error = function(e) e)
   # --- ours ---

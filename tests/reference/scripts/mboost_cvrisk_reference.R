@@ -11,8 +11,8 @@
 #
 # Per fold b, as cvrisk(model, folds = W) computes it:
 #   - the fit is mboost_fit(weights = W[, b]) on all used rows: W[, b] replaces the case weights (rescale_weights()
-#     applies if they are not integers), the offset (unless offset= is given; laplace/huber: the fixed median, which
-#     mboost keeps as a user's offset) and every lambda are recomputed from W[, b]; knots and designs are those of
+#     applies if they are not integers), the offset (unless offset= is given; laplace/huber: optimize() of the
+#     fold's weighted risk over range(y) of all used rows) and every lambda are recomputed from W[, b]; knots and designs are those of
 #     all used rows;
 #   - the out-of-bag weights are the model's case weights (1 without weights=) where W[, b] == 0, else 0;
 #   - risk[b, m + 1] = sum(oob * loss(y, f_m)) / sum(oob), m = 0..mstop (m = 0: the offset). mboost_fit's risk with

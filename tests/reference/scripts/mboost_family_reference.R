@@ -14,7 +14,7 @@
 #   family, the others R's make.link() with f on the link scale)
 #   weights=COLUMN (empty: none)  splines=a,b  linears=c  factors=d  knots=20  df=4 (splines)
 #   linear_df= factor_df= (empty: lambda 0)  nu=0.1  mstop=100  offset= (empty: the family's; laplace and huber:
-#   median(y) of the used rows, as a user passes offset = median(y) to mboost, whose own default is a numeric optimize)
+#   Family()'s default, optimize() of the weighted risk over range(y))
 # With none of splines/linears/factors, every numeric column other than response and weights is a bbs(df = df) and
 # every text column a factor bols with lambda 0 (gamboost's y ~ ., dfbase = 4).
 # Writes out_prefix.fitted.csv (f on the link scale, one value per used row), out_prefix.path.csv
@@ -28,6 +28,12 @@
 
 # Errors read "Error: message" (no call), as they did when this script ran at top level.
 mbrStop <- function(...) stop(..., call. = FALSE)
+
+# mboost's Family() default offset (R/family.R), which Laplace() and Huber() keep.
+familyOffset <- function(loss, y, w) {
+  risk <- function(y, f, w = 1) sum(w * loss(y, f), na.rm = TRUE)
+  optimize(risk, interval = range(y), y = y, w = w)$minimum
+}
 mbrOptions <- function(kv) {
   opt <- list(response = "y", family = "gaussian", link = "logit", huber_delta = "", tau = "0.5", weights = "", splines = "",
               linears = "", factors = "", knots = "20", df = "4", linear_df = "", factor_df = "", nu = "0.1",
@@ -118,10 +124,10 @@ mbrPrepare <- function(file, opt) {
     },
     poisson = list(ngradient = function(y, f) y - exp(f), loss = function(y, f) -dpois(y, exp(f), log = TRUE),
                    offset = function(y, w) log(weighted.mean(y, w))),
-    # Laplace and Huber: median(y) of the used rows, as a user passes offset = median(y) to mboost; a user's offset
-    # is also what mboost's update() (cvrisk's refits) keeps, whatever the fold's weights are.
+    # Laplace and Huber keep Family()'s default offset, optimize(risk, interval = range(y), y = y, w = w)$minimum
+    # with risk = sum(w * loss(y, f), na.rm = TRUE) (within optimize's tolerance of the weighted median).
     laplace = list(ngradient = function(y, f) sign(y - f), loss = function(y, f) abs(y - f),
-                   offset = function(y, w) median(y)),
+                   offset = function(y, w) familyOffset(function(y, f) abs(y - f), y, w)),
     huber = if (!nzchar(opt$huber_delta)) {
       # Huber() with its adaptive d: a closure keeps the f of the last ngradient (0 at first); ngradient takes
       # d = median(abs(y - that f)) and then keeps its own f, the loss takes d from the f kept
@@ -131,13 +137,15 @@ mbrPrepare <- function(file, opt) {
              ifelse(abs(y - f) < d, y - f, d * sign(y - f))
            },
            loss = function(y, f) { d <- median(abs(y - fitS)); ifelse((a <- abs(y - f)) < d, a^2/2, d * (a - d/2)) },
-           offset = function(y, w) median(y))
+           offset = function(y, w) familyOffset(function(y, f) {  # before the first ngradient: fitS is still 0
+             d <- median(abs(y - fitS)); ifelse((a <- abs(y - f)) < d, a^2/2, d * (a - d/2))
+           }, y, w))
     } else {
       d <- as.numeric(opt$huber_delta)
       if (!is.finite(d) || d <= 0) mbrStop("huber needs huber_delta > 0")
       list(ngradient = function(y, f) ifelse(abs(y - f) < d, y - f, d * sign(y - f)),
            loss = function(y, f) ifelse((a <- abs(y - f)) < d, a^2/2, d * (a - d/2)),
-           offset = function(y, w) median(y))
+           offset = function(y, w) familyOffset(function(y, f) ifelse((a <- abs(y - f)) < d, a^2/2, d * (a - d/2)), y, w))
     },
     quantile = {
       tau <- as.numeric(opt$tau)
