@@ -197,6 +197,9 @@ int SplineBasis::evaluateExtrapolated(double x, double* weights, bool* outside) 
   const double edge = below ? lo_ : hi_;
   std::array<double, kMaxDegree + 1> slope{};
   const int first = evaluateFast(edge, weights);
+  // mboost's bbs takes the edge's slope from R's splineDesign(derivs = 1), which for order 2 returns a zero row at
+  // the upper boundary knot: a degree-1 P-spline stays flat above its range there, and so here.
+  if (above && spec_.degree == 1 && spec_.boundary == Boundary::Extended) return first;
   derivative(edge, slope.data());
   for (int r = 0; r <= spec_.degree; ++r) weights[r] += slope[r] * (x - edge);
   return first;

@@ -195,6 +195,30 @@ class TestSplineBasis : public QObject {
     QVERIFY(!outside);
   }
 
+  // mboost's bbs(degree = 1) predicts flat above its range and linearly below it: R's splineDesign(derivs = 1) gives
+  // a zero row at the upper boundary knot for order 2 (mboost 2.9.13, bbs(x, knots = 4, degree = 1): predictions at
+  // max(x), max(x) + 0.5 and max(x) + 3 are one value; below min(x) they differ). Clamped bases keep the slope.
+  void degreeOneIsFlatAboveItsRangeAsMboost() {
+    double at[2], slope[2], w[2];
+    bool outside = false;
+    const SplineBasis extended(0.0, 2.0, SplineSpec{4, 1, Boundary::Extended});
+    const int top = extended.evaluateFast(2.0, at);
+    QCOMPARE(extended.evaluateExtrapolated(2.5, w, &outside), top);
+    QVERIFY(outside);
+    for (int r = 0; r < 2; ++r) QCOMPARE(w[r], at[r]);
+    const int bottom = extended.evaluateFast(0.0, at);
+    extended.derivative(0.0, slope);
+    QVERIFY(slope[0] != 0.0);
+    QCOMPARE(extended.evaluateExtrapolated(-0.5, w, &outside), bottom);
+    for (int r = 0; r < 2; ++r) QVERIFY(std::abs(w[r] - (at[r] - 0.5 * slope[r])) < 1e-14);
+    const SplineBasis clamped(0.0, 2.0, SplineSpec{4, 1, Boundary::Clamped});
+    clamped.evaluateFast(2.0, at);
+    clamped.derivative(2.0, slope);
+    clamped.evaluateExtrapolated(2.5, w, &outside);
+    for (int r = 0; r < 2; ++r) QVERIFY(std::abs(w[r] - (at[r] + 0.5 * slope[r])) < 1e-14);
+    QVERIFY(slope[0] != 0.0 || slope[1] != 0.0);
+  }
+
   void rejectsBadSpecs() {
     auto message = [](auto&& make) -> QString {
       try {
