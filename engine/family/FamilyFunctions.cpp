@@ -219,9 +219,10 @@ double FamilyFunctions::offset(const std::vector<double>& y, const std::vector<d
                                            ": its nuisance parameter is re-estimated from all rows at every "
                                            "iteration, which is not built across processes yet"));
   if (family != Family::Gaussian && !isBinary(family) && family != Family::Poisson)
-    throw InputError(optionMessage("--distributed", "--family " + toString(family) +
-                                                        ": its offset (a median or optimize() over all rows) is not "
-                                                        "built across processes yet; give the starting value with --offset"));
+    throw InputError(
+        optionMessage("--distributed", "--family " + toString(family) +
+                                           ": its offset (a median or optimize() over all rows) is not "
+                                           "built across processes yet; give the starting value with --offset"));
   std::vector<double> sums = meanSums(y, w, isBinary(family));
   group->sum(sums);
   const double mean = sums[0] / sums[1];

@@ -18,7 +18,8 @@ using nlohmann::json;
 namespace {
 
 // A valid model written by hand: linear splines with 2 interior knots on [0, 1] (k = 4); x1's steep
-// coefficients make its linear extension grow by about 600 per unit outside the range.
+// coefficients make its linear extension grow by about 600 per unit below the range (above it a degree-1 spline stays
+// flat, as mboost's bbs).
 json handModel() {
   return json::parse(R"({
     "format": "gamboost-model", "version": 2, "offset": 1.5,
@@ -26,7 +27,7 @@ json handModel() {
                  "penalty": "pspline", "differences": 2, "edf": 3, "edf_definition": "mboost", "nu": 0.1,
                  "mstop": 3},
     "learners": [
-      {"name": "x1", "range": [0, 1], "coefficients": [0, 100, -100, 100], "lambda": 1, "edf": 3, "selected": 2},
+      {"name": "x1", "range": [0, 1], "coefficients": [100, -100, 100, 0], "lambda": 1, "edf": 3, "selected": 2},
       {"name": "x2", "range": [0, 1], "coefficients": [0.5, -1, 0.25, 2], "lambda": 1, "edf": 3, "selected": 1}
     ],
     "path": {"learner": [0, 1, 0], "risk": [4, 3, 2, 1]}
@@ -178,13 +179,13 @@ void CliModelInputsTest::predictRejectsDirectoryAndFifo() {
 }
 
 void CliModelInputsTest::predictRejectsOverflow() {
-  // x1 = 1e307 extrapolates (slope ~600) beyond the double range in row 2 of the data (line 3, column 1).
+  // x1 = -1e307 extrapolates (slope ~-600) beyond the double range in row 2 of the data (line 3, column 1).
   Scratch scratch;
   writeFile(scratch.path("model.json"), QByteArray::fromStdString(handModel().dump()));
-  writeFile(scratch.path("new.csv"), "x1,x2\n0.5,0.5\n1e307,0.5\n");
+  writeFile(scratch.path("new.csv"), "x1,x2\n0.5,0.5\n-1e307,0.5\n");
   const CliResult r = runGamboost({"predict", "--model", scratch.path("model.json"), "--data", scratch.path("new.csv"),
                                    "--out", scratch.path("pred.csv")});
-  expectRejected(r, R"(new\.csv:3:1: the prediction is not a finite number \('x1' = 1e\+307 lies too far outside)",
+  expectRejected(r, R"(new\.csv:3:1: the prediction is not a finite number \('x1' = -1e\+307 lies too far outside)",
                  scratch, {"model.json", "new.csv"});
 }
 
@@ -195,8 +196,8 @@ void CliModelInputsTest::predictNamesBadCells() {
   Scratch scratch;
   writePoissonModel(scratch);
   auto predict = [&](const QByteArray& csv, const QString& type) { return predictOn(scratch, csv, {"--type", type}); };
-  // x1 = 3: f = 1.5 + about 100 + 2 x 600, finite, and exp(f) is inf.
-  const QByteArray far = "x1,x2\n0.5,0.5\n3,0.5\n";
+  // x1 = -2: f = 1.5 + about 100 + 2 x 600, finite, and exp(f) is inf.
+  const QByteArray far = "x1,x2\n0.5,0.5\n-2,0.5\n";
   const CliResult link = predict(far, "link");
   QVERIFY2(link.finished && link.exitCode == 0, qPrintable(link.describe()));
   QVERIFY(QFile::remove(scratch.path("pred.csv")));
