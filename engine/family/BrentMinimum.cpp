@@ -7,6 +7,9 @@ namespace gb {
 
 double brentMinimum(const std::function<double(double)>& function, double lower, double upper, double tol,
                     double* objective) {
+  // R's optimize() refuses a non-finite interval ("invalid 'xmax' value"); here the caller gets NaN, never a loop on
+  // NaN steps whose stopping test is never true.
+  if (!std::isfinite(lower) || !std::isfinite(upper) || !(lower <= upper)) return std::nan("");
   auto f = [&](double x) {
     const double v = function(x);
     return std::isfinite(v) ? v : DBL_MAX;

@@ -8,6 +8,7 @@
 namespace gb {
 
 // R's optimize(f, c(lower, upper), tol = tol)$minimum. A non-finite f counts as the largest double, as R's does.
+// A non-finite or reversed interval gives NaN.
 // objective, when given, receives f at the returned point (optimize()$objective), which Brent has evaluated already.
 double brentMinimum(const std::function<double(double)>& f, double lower, double upper, double tol,
                     double* objective = nullptr);

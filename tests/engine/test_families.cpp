@@ -130,6 +130,32 @@ void TestFamilies::offsetsAreMboosts() {
       {adaptive.offset(y2, {1, 0, 2, 1, 1, 3}), 2.4642857142857086}};
   for (const auto& [got, want] : offsets)
     QVERIFY2(near(got, want), qPrintable(QString("%1 vs mboost's %2").arg(got, 0, 'g', 17).arg(want, 0, 'g', 17)));
+  // R's type 7 takes (1 - h) x_lo + h x_hi: quantile(c(0.1, 0.7), 0.5) is 0.39999999999999997, where
+  // x_lo + h (x_hi - x_lo) would give 0.40000000000000002; the same with rows repeated by integer weights (R:
+  // quantile(rep(c(0.7, 0.1, 5), c(3, 3, 0)), 0.5)), formed without repeating them.
+  QVERIFY(quantileType7({0.1, 0.7}, 0.5) == 0.39999999999999997);
+  QVERIFY(replicatedQuantileType7({0.7, 0.1, 5.0}, {3, 3, 0}, 0.5) == 0.39999999999999997);
+  std::mt19937 draw(20261128);
+  for (int round = 0; round < 200; ++round) {  // against y[rep(1:n, w)] formed: every total, odd and even
+    std::vector<double> ys, ws, repeated;
+    const int n = 1 + static_cast<int>(draw() % 7);
+    for (int i = 0; i < n; ++i) {
+      ys.push_back(static_cast<double>(draw() % 5) * 0.3 - 0.4);  // ties too
+      ws.push_back(static_cast<double>(draw() % 4));
+      repeated.insert(repeated.end(), static_cast<std::size_t>(ws.back()), ys.back());
+    }
+    if (repeated.empty()) continue;
+    QVERIFY(replicatedQuantileType7(ys, ws, 0.5) == quantileType7(repeated, 0.5));
+  }
+  // Weights of 1e9 take no memory; a total above 2^53 is refused, naming --weights.
+  QCOMPARE(replicatedQuantileType7({1.0, 2.0, 3.0}, {1e9, 1.0, 1e9}, 0.5), 2.0);
+  const QString total = gbtest::inputErrorOf([] { replicatedQuantileType7({1.0, 2.0}, {1e15, 1e16}, 0.5); });
+  QVERIFY2(total.contains("--weights: quantile: its offset is the median of y with each row repeated"),
+           qPrintable(total));
+  // GammaReg's interval (0, max(y^2)) overflows above |y| = 1.3e154: a message, not Brent looping on NaN steps.
+  const QString huge = gbtest::inputErrorOf([] { FamilyFunctions{Family::Gamma}.offset({1e155, 2.0}, {}); });
+  QVERIFY2(huge.contains("--response: gamma: its offset is sought in (0, max(y^2))"), qPrintable(huge));
+  QVERIFY(std::isnan(brentMinimum([](double x) { return x * x; }, 0.0, HUGE_VAL, kOptimizeTolerance)));
   // An even count of rows: the risk is flat between the two middle values, and rounding alone steers Brent there.
   // Bit for bit R's, as Brent's arithmetic is (no fused multiply-adds): with them the first gives 0.24754143106484203
   // and the second -0.12472216629373266. R: `Laplace()@offset(y, rep(1, 8))`, y as below.
