@@ -175,6 +175,8 @@ void checkFoldOptionsUse(const FitOptions& o) {
                       : f.bootstrapGiven     ? "--bootstrap"
                       : f.subsampleGiven     ? "--subsample"
                       : !f.foldsFile.empty() ? "--folds-file"
+                      : f.probGiven          ? "--prob"
+                      : o.cvGridGiven        ? "--cv-grid"
                                              : nullptr;
   if (given)
     throw InputError(optionMessage(given,
@@ -321,7 +323,8 @@ Command addFitCommand(CLI::App& app) {
   auto overrides = std::make_shared<std::vector<Override>>(addModelOptions(sub, *options, true));
   addFoldOptions(sub, options->folds);
   addIntOption(sub, "--cv-grid", options->cvGrid, "With --mstop cv: iterations of each fold's fit (default 1000)")
-      ->group("Folds");
+      ->group("Folds")
+      ->each([options](const std::string&) { options->cvGridGiven = true; });
   addHoldoutOption(sub, *options);
   sub->add_option("--preset", options->preset,
                   "Base settings: paper (ridge, edf 1, clamped, trace) or mboost (the defaults)")

@@ -143,6 +143,9 @@ std::vector<Override> addModelOptions(CLI::App* sub, FitOptions& o, bool mstopCv
             ->type_name("INT|cv")
             ->group("Model"),
         [](ModelSettings& m, const FitOptions& f) {
+          if (f.mstopWord == "cv" && !(f.cvGrid >= 1 && f.cvGrid <= ModelSettings::kMaxMstop))
+            throw InputError(optionMessage("--cv-grid", "must be in 1.." + std::to_string(ModelSettings::kMaxMstop) +
+                                                            " (got " + std::to_string(f.cvGrid) + ")"));
           if (f.mstopWord == "cv")
             m.mstop = f.cvGrid;
           else
@@ -220,7 +223,9 @@ void addFoldOptions(CLI::App* sub, FoldOptions& f) {
   addIntOption(sub, "--subsample", f.subsample, "B subsamples of --prob of the rows")
       ->group("Folds")
       ->each(given(f.subsampleGiven));
-  addRealOption(sub, "--prob", f.prob, "Share of the rows in each subsample, in (0, 1)")->group("Folds");
+  addRealOption(sub, "--prob", f.prob, "Share of the rows in each subsample, in (0, 1)")
+      ->group("Folds")
+      ->each(given(f.probGiven));
   sub->add_option("--folds-file", f.foldsFile,
                   "CSV of fold weights: a header, one column per fold, one row per data row (non-negative integers)")
       ->group("Folds");
@@ -231,6 +236,8 @@ ResamplingFolds makeFolds(const FoldOptions& o, const Dataset& data, const Model
   const int given = o.kfoldGiven + o.bootstrapGiven + o.subsampleGiven + !o.foldsFile.empty();
   if (given > 1)
     throw InputError(optionMessage("--kfold", "give one of --kfold, --bootstrap, --subsample and --folds-file"));
+  if (o.probGiven && !o.subsampleGiven)
+    throw InputError(optionMessage("--prob", "is the share of each subsample: give it with --subsample B"));
   const std::vector<double> w = s.weights.empty() ? std::vector<double>{} : data.column(s.weights);
   if (!o.foldsFile.empty()) return foldsFromTable(readCsv(o.foldsFile), data.rows());
   if (o.kfoldGiven) return kfoldFolds(data.rows(), o.kfold, o.seed, w);

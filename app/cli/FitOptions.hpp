@@ -21,6 +21,7 @@ struct FoldOptions {
   int kfold = 0, bootstrap = 0, subsample = 0;  // read only where given (kfoldGiven, ...): 0 and negatives are errors
   bool kfoldGiven = false, bootstrapGiven = false, subsampleGiven = false;
   double prob = 0.5;
+  bool probGiven = false;  // --prob belongs to --subsample alone
   std::string foldsFile;
   std::uint64_t seed = 1;
 };
@@ -37,10 +38,11 @@ struct FitOptions {
   ComputeSettings compute;
   bool summary = false;
   bool quiet = false;
-  bool profile = false;      // fit --profile: the time budget on stderr and in result.json
-  std::string mstopWord;     // fit's --mstop as given: a number or "cv"
-  FoldOptions folds;         // fit --mstop cv
-  int cvGrid = 1000;         // fit --mstop cv: the folds run this many iterations
+  bool profile = false;   // fit --profile: the time budget on stderr and in result.json
+  std::string mstopWord;  // fit's --mstop as given: a number or "cv"
+  FoldOptions folds;      // fit --mstop cv
+  int cvGrid = 1000;      // fit --mstop cv: the folds run this many iterations
+  bool cvGridGiven = false;
   double holdout = 0.0;      // fit --holdout: the share of used rows held out; 0: none (a given 0 is refused)
   int bands = 0;             // fit --bands: bootstrap refits for the partial effects' bands (0: none)
   bool distributed = false;  // fit --distributed: one MPI rank of `mpirun -np N` (compute/MpiReducer.hpp)

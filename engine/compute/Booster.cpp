@@ -105,6 +105,10 @@ void Booster::setUp(std::unique_ptr<Backend> backend, bool outOfBagPath) {
   if (family_.reestimated()) family_.startNuisance(y, start, w);  // mboost: ngradient (and its sigma) first
   const double risk0 = family_.risk(y, start, riskWeights, group_);
   // Squares beyond the double range would turn every risk into inf and the fit into NaN: refuse up front.
+  if (!std::isfinite(risk0) && settings_.hasOffset)
+    throw InputError(optionMessage("--offset", formatNumber(offset_, 6) + ": the " + toString(settings_.family) +
+                                                   " risk at this starting value is not finite; give one on the "
+                                                   "scale of f (or leave --offset out: the family's offset)"));
   if (!std::isfinite(risk0))
     throw InputError("response '" + settings_.response +
                      "': values too large (their squares overflow a double, so the risk would be infinite); "

@@ -41,6 +41,11 @@ void checkLinearRange(const std::string& name, double lo, double hi) {
 
 Learner finishLinear(const std::string& name, int column, double lo, double hi, double sw, double swx, double swxx,
                      const ModelSettings& settings) {
+  // X'WX holds sum w x^2: beyond the double range the lambda's eigen-solver fails with nothing a user can act on.
+  if (!std::isfinite(swxx))
+    throw InputError("learner " + quotedForMessage(name) + ": values too large for a linear learner (sum w x^2 " +
+                     "overflows a double; |x| reaches " + formatNumber(std::max(std::abs(lo), std::abs(hi)), 6) +
+                     "): rescale the covariate, e.g. divide it by a power of ten");
   Learner l = olsLearner(name, column, LearnerType::Linear, lo, hi, settings);
   l.gram.resize(2, 2);
   l.gram << sw, swx, swx, swxx;

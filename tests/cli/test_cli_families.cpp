@@ -95,6 +95,18 @@ void TestCliFamilies::rejects_data() {
                                     << "--huber-delta: must be a finite number greater than 0";
   QTest::newRow("fold option without --mstop cv") << (QStringList{"--response", "y", "--bootstrap", "5"} + covariates)
                                                   << "--bootstrap: chooses mstop only with --mstop cv";
+  QTest::newRow("--prob without --mstop cv")
+      << (QStringList{"--response", "y", "--prob", "0.3"} + covariates) << "--prob: chooses mstop only with --mstop cv";
+  QTest::newRow("--cv-grid without --mstop cv") << (QStringList{"--response", "y", "--cv-grid", "10"} + covariates)
+                                                << "--cv-grid: chooses mstop only with --mstop cv";
+  QTest::newRow("--cv-grid 0") << (QStringList{"--response", "y", "--mstop", "cv", "--cv-grid", "0"} + covariates)
+                               << "--cv-grid: must be in 1..10000000 \\(got 0\\)";
+  QTest::newRow("--prob without --subsample")
+      << (QStringList{"--response", "y", "--mstop", "cv", "--prob", "0.3"} + covariates)
+      << "--prob: is the share of each subsample: give it with --subsample B";
+  QTest::newRow("--offset far off the scale")
+      << (QStringList{"--response", "cnt", "--family", "poisson", "--offset", "800"} + covariates)
+      << "--offset: 800: the poisson risk at this starting value is not finite";
   // Without --huber-delta huber fits with mboost's adaptive d (test_family_references), which no resampling takes
   QTest::newRow("holdout with huber's adaptive d")
       << (QStringList{"--response", "y", "--family", "huber", "--holdout", "0.2"} + covariates)
