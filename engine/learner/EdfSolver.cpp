@@ -11,7 +11,8 @@
 
 namespace gb {
 
-EdfFunction::EdfFunction(const Eigen::MatrixXd& gram, const Eigen::MatrixXd& penalty, const std::string& learnerName) {
+EdfFunction::EdfFunction(const Eigen::MatrixXd& gram, const Eigen::MatrixXd& penalty, const std::string& learnerName,
+                         int knownNullity) {
   const Eigen::Index k = gram.rows();
   // Relative size below which an eigenvalue counts as zero. The matrices are O(n) (gram) and O(1) (penalty);
   // 1e-10 is far above rounding (~1e-16 k) and far below any penalty eigenvalue that matters for the edf.
@@ -19,10 +20,13 @@ EdfFunction::EdfFunction(const Eigen::MatrixXd& gram, const Eigen::MatrixXd& pen
   // The penalty's null space (d for a d-th order difference penalty, 0 for ridge) is a property of S alone: counted
   // from S's eigenvalues, which are O(1). Counting near-zero eigenvalues of the pencil instead miscounts when the data
   // leave basis columns nearly empty (their eigenvalues dwarf the rest and a relative threshold swallows real ones).
-  const Eigen::VectorXd sEig =
-      Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(penalty, Eigen::EigenvaluesOnly).eigenvalues();
-  const double sMax = sEig.size() ? std::max(sEig.cwiseAbs().maxCoeff(), 1e-300) : 1.0;
-  const int penaltyNullity = static_cast<int>((sEig.array().abs() <= tol * sMax).count());
+  int penaltyNullity = knownNullity;
+  if (penaltyNullity < 0) {
+    const Eigen::VectorXd sEig =
+        Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(penalty, Eigen::EigenvaluesOnly).eigenvalues();
+    const double sMax = sEig.size() ? std::max(sEig.cwiseAbs().maxCoeff(), 1e-300) : 1.0;
+    penaltyNullity = static_cast<int>((sEig.array().abs() <= tol * sMax).count());
+  }
   // One pencil for every G, singular or not: S v = mu (G + tau S) v with tau = tr(G) / tr(S), so that both terms
   // have the same scale. Then S v = d G v with d = mu / (1 - tau mu) (the Demmler-Reinsch eigenvalues, h = 1 /
   // (1 + lambda d)); mu = 1/tau marks a direction B does not see (d = inf, h = 0). Cholesky of G itself would lose

@@ -20,7 +20,11 @@ class EdfFunction {
  public:
   // gram = B'B (k x k), penalty = S (k x k). Throws InputError naming `learnerName` where B'B + S is singular (fewer
   // distinct covariate values with weight than the penalty's null space needs), ComputeError if the eigen-solver fails.
-  EdfFunction(const Eigen::MatrixXd& gram, const Eigen::MatrixXd& penalty, const std::string& learnerName = {});
+  // penaltyNullity: the dimension of S's null space where the caller knows it (d for a d-th order difference
+  // penalty, Learner::penaltyNullity); -1 counts S's eigenvalues below 1e-10 of the largest, which overcounts a
+  // difference penalty of many columns (its smallest real eigenvalues, about (pi / k)^(2d), fall below that).
+  EdfFunction(const Eigen::MatrixXd& gram, const Eigen::MatrixXd& penalty, const std::string& learnerName = {},
+              int penaltyNullity = -1);
 
   double operator()(double lambda, EdfDefinition definition) const;
   int rank() const { return rank_; }                   // rank of B (numerically)

@@ -52,7 +52,7 @@ Eigen::MatrixXd symmetricInverse(const Eigen::MatrixXd& a) {
 void finishLearner(Learner& learner, double targetEdf, EdfDefinition definition) {
   const ScopedStage timed("lambda solves and k x k factors");
   const int k = learner.numColumns();
-  const EdfFunction edf(learner.gram, learner.penalty, learner.name);
+  const EdfFunction edf(learner.gram, learner.penalty, learner.name, learner.penaltyNullity);
   if (targetEdf > 0.0) {
     const LambdaSolution sol = solveLambda(edf, targetEdf, definition, learner.name);
     learner.lambda = sol.lambda;
@@ -112,6 +112,7 @@ Learner buildSpline(const std::string& name, int column, const std::vector<doubl
   if (gram && gram->rows() != k) throw ComputeError("learner '" + name + "': a precomputed Gram of the wrong size");
   learner.gram = gram ? *gram : gramMatrix(learner.basis, x.data(), x.size(), w);
   learner.penalty = penaltyMatrix(k, settings.penalty, settings.differences);
+  learner.penaltyNullity = std::min(penaltyNullSpaceDimension(settings.penalty, settings.differences), k);
   finishLearner(learner, settings.edf, settings.edfDefinition);
   return learner;
 }

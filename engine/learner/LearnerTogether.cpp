@@ -142,6 +142,7 @@ std::vector<Learner> buildLearnersTogether(const ModelFrame& frame, const ModelS
     const int k = learner.basis.numColumns();
     learner.gram = Eigen::Map<const Eigen::MatrixXd>(s, k, k);
     learner.penalty = penaltyMatrix(k, settings.penalty, settings.differences);
+    learner.penaltyNullity = std::min(penaltyNullSpaceDimension(settings.penalty, settings.differences), k);
     finishLearner(learner, settings.edf, settings.edfDefinition);
     return learner;
   });

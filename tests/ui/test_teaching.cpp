@@ -80,7 +80,7 @@ class TeachingTest : public QObject {
     QCOMPARE(e->learnerCombo()->count(), 4);
     e->learnerCombo()->setCurrentIndex(2);
     const gb::Learner& l = w->controller()->booster()->learners()[2];
-    const gb::EdfFunction f(l.gram, l.penalty);
+    const gb::EdfFunction f(l.gram, l.penalty, l.name, l.penaltyNullity);
     QVERIFY(e->traceGraph()->data()->size() > 100);
     QVERIFY(e->plot()->xAxis->scaleType() == QCPAxis::stLogarithmic);
     for (auto it = e->traceGraph()->data()->constBegin(); it != e->traceGraph()->data()->constEnd(); ++it)
