@@ -110,8 +110,8 @@ void Booster::setUp(std::unique_ptr<Backend> backend, bool outOfBagPath) {
                                                    " risk at this starting value is not finite; give one on the "
                                                    "scale of f (or leave --offset out: the family's offset)"));
   if (!std::isfinite(risk0))
-    throw InputError("response '" + settings_.response +
-                     "': values too large (their squares overflow a double, so the risk would be infinite); "
+    throw InputError("response " + quotedForMessage(settings_.response) +
+                     ": values too large (their squares overflow a double, so the risk would be infinite); "
                      "rescale the response, e.g. divide it by a power of ten");
   path_.risk.push_back(risk0);
 

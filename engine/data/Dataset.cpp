@@ -18,7 +18,7 @@ int Dataset::columnIndex(const std::string& name) const {
 
 const std::vector<double>& Dataset::column(const std::string& name) const {
   const int i = columnIndex(name);
-  if (i < 0) throw InputError(locate(source, 1, 0, "no column named '" + name + "'"));
+  if (i < 0) throw InputError(locate(source, 1, 0, "no column named " + quotedForMessage(name)));
   return columns[static_cast<std::size_t>(i)];
 }
 
@@ -46,7 +46,7 @@ CompleteCases completeCases(const Dataset& data, const std::vector<std::string>&
   std::vector<std::size_t> index;
   for (const auto& name : used) {
     const int c = data.columnIndex(name);
-    if (c < 0) throw InputError(locate(data.source, 1, 0, "no column named '" + name + "'"));
+    if (c < 0) throw InputError(locate(data.source, 1, 0, "no column named " + quotedForMessage(name)));
     index.push_back(static_cast<std::size_t>(c));
   }
   CompleteCases out;

@@ -7,6 +7,7 @@
 
 #include "common/Error.hpp"
 #include "common/Format.hpp"
+#include "common/Text.hpp"
 #include "learner/MboostLambda.hpp"
 
 namespace gb {
@@ -37,7 +38,7 @@ EdfFunction::EdfFunction(const Eigen::MatrixXd& gram, const Eigen::MatrixXd& pen
   const Eigen::MatrixXd total = gram + tau * penalty;
   Eigen::LLT<Eigen::MatrixXd> check(total);
   if (check.info() != Eigen::Success)
-    throw InputError((learnerName.empty() ? std::string() : "learner '" + learnerName + "': ") +
+    throw InputError((learnerName.empty() ? std::string() : "learner " + quotedForMessage(learnerName) + ": ") +
                      "basis columns are not identifiable: B'B + S is singular (too few distinct covariate values "
                      "among the rows used: the penalty's null space needs " +
                      std::to_string(penaltyNullity) + ")");
@@ -76,7 +77,7 @@ double EdfFunction::operator()(double lambda, EdfDefinition definition) const {
 LambdaSolution solveLambda(const EdfFunction& edf, double target, EdfDefinition definition,
                            const std::string& learnerName) {
   LambdaSolution out;
-  const std::string who = "learner '" + learnerName + "'";
+  const std::string who = "learner " + quotedForMessage(learnerName);
   if (!(target > edf.nullSpaceDimension()))
     throw InputError(optionMessage(
         "--edf", who + ": edf " + formatNumber(target, 10) + " must exceed " +

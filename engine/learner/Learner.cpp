@@ -75,13 +75,14 @@ void finishLearner(Learner& learner, double targetEdf, EdfDefinition definition)
 }
 
 std::string nonFiniteMessage(const std::string& name, LearnerType type, std::size_t row) {
-  const std::string who = type == LearnerType::Spline ? "'" + name + "'" : quotedForMessage(name);
+  const std::string who = quotedForMessage(name);
   return "learner " + who + ": non-finite value at row " + std::to_string(row + 1);
 }
 
 void checkSplineRange(const std::string& name, double mn, double mx, const SplineSpec& spec) {
   if (!(mn < mx))
-    throw InputError("learner '" + name + "': covariate is constant (all values " + formatNumber(mn, 10) + ")");
+    throw InputError("learner " + quotedForMessage(name) + ": covariate is constant (all values " +
+                     formatNumber(mn, 10) + ")");
   // Checked here, where the column is known, rather than left to SplineBasis (whose message cannot name it).
   const std::string problem = SplineBasis::rangeProblem(mn, mx, spec);
   if (!problem.empty())
@@ -109,7 +110,8 @@ Learner buildSpline(const std::string& name, int column, const std::vector<doubl
   const SplineBasis basis = splineBasisOf(name, x, known, settings.spline);
   const int k = basis.numColumns();
   Learner learner{name, column, basis, LearnerType::Spline, {}, {}, {}, 0.0, 0.0, {}, {}, {}};
-  if (gram && gram->rows() != k) throw ComputeError("learner '" + name + "': a precomputed Gram of the wrong size");
+  if (gram && gram->rows() != k)
+    throw ComputeError("learner " + quotedForMessage(name) + ": a precomputed Gram of the wrong size");
   learner.gram = gram ? *gram : gramMatrix(learner.basis, x.data(), x.size(), w);
   learner.penalty = penaltyMatrix(k, settings.penalty, settings.differences);
   learner.penaltyNullity = std::min(penaltyNullSpaceDimension(settings.penalty, settings.differences), k);

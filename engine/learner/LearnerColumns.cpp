@@ -3,6 +3,7 @@
 #include <set>
 
 #include "common/Error.hpp"
+#include "common/Text.hpp"
 
 namespace gb {
 
@@ -23,8 +24,8 @@ std::vector<std::string> resolveLearners(const ModelSettings& settings, const Da
     for (const auto& name : data.names)
       if (name != response) names.push_back(name);
     if (names.empty())
-      throw InputError(
-          optionMessage("--learners", describeSource(data) + " has no column besides the response '" + response + "'"));
+      throw InputError(optionMessage(
+          "--learners", describeSource(data) + " has no column besides the response " + quotedForMessage(response)));
     return names;
   }
   std::set<std::string> seen;

@@ -66,7 +66,7 @@ Learner buildFactor(const std::string& name, int column, const std::vector<doubl
   // A text column with a level for every row (R's row names kept as a column, an id): as a factor it can fit each
   // row by itself, and it is often chosen first. mboost would fit it too; the user should know.
   if (levels.size() > 1 && std::all_of(rowsOf.begin(), rowsOf.end(), [](std::size_t r) { return r == 1; })) {
-    const std::string note = "learner '" + name + "': each of its " + std::to_string(levels.size()) +
+    const std::string note = "learner " + quotedForMessage(name) + ": each of its " + std::to_string(levels.size()) +
                              " levels holds a single row: an identifier? As a factor it can fit every row by "
                              "itself; leave it out of the learners unless that is meant";
     l.note = l.note.empty() ? note : l.note + "; " + note;

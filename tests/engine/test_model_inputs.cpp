@@ -478,6 +478,18 @@ void TestModelInputs::linearLearnerOnHugeValues() {
   s.learners = {"x"};
   s.spline.knots = 6;
   QCOMPARE(buildLearners(buildModelFrame(data, s), s).size(), std::size_t(1));
+  // A learner's name in a message is escaped and cut as every name is (a tab, a 300-byte name were printed raw).
+  Dataset odd = d;
+  odd.names = {"y", "x\tz"};
+  odd.columns[1].assign(40, 5.0);
+  s.learners = {"x\tz"};
+  QCOMPARE(gbtest::inputErrorOf([&] { buildLearners(buildModelFrame(std::make_shared<const Dataset>(odd), s), s); }),
+           QString("learner 'x\\x09z': covariate is constant (all values 5)"));
+  odd.names[1] = std::string(300, 'L');
+  s.learners = {odd.names[1]};
+  const QString cut =
+      gbtest::inputErrorOf([&] { buildLearners(buildModelFrame(std::make_shared<const Dataset>(odd), s), s); });
+  QVERIFY2(cut.size() < 150 && cut.contains("LLL...'"), qPrintable(cut));
 }
 
 void TestModelInputs::predictNeverWritesNonFinite() {
