@@ -54,6 +54,7 @@ std::vector<std::string> fitNotes(const Booster& booster) {
   std::vector<std::string> notes;
   const ModelFrame& frame = booster.frame();
   if (!frame.data->rowLabelsNote.empty()) notes.push_back(frame.data->rowLabelsNote);
+  if (!frame.data->textColumnsNote.empty()) notes.push_back(frame.data->textColumnsNote);
   if (frame.omittedRows() > 0) notes.push_back(frame.omissionNote());
   for (const Learner& l : booster.learners())
     if (!l.note.empty()) notes.push_back(l.note);

@@ -413,10 +413,19 @@ std::atomic<std::uint64_t> readCount{0};
 
 std::uint64_t csvReadCount() { return readCount.load(); }
 
+namespace {
+
+Dataset withNotes(Dataset data) {
+  data.textColumnsNote = mostlyNumbersNote(data);
+  return data;
+}
+
+}  // namespace
+
 Dataset readCsv(const std::string& path, const CsvOptions& options, const CsvProgress& progress) {
   ++readCount;
   constexpr std::size_t kAll = std::numeric_limits<std::size_t>::max();
-  if (options.chunkBytes == 0) return csv::CsvParser(path, options, options.blockBytes, progress).read(kAll);
+  if (options.chunkBytes == 0) return withNotes(csv::CsvParser(path, options, options.blockBytes, progress).read(kAll));
   // When the chunked read gives up, the one-thread read starts again from the top: progress holds where it was.
   std::uint64_t shown = 0;
   CsvProgress held;
@@ -425,8 +434,8 @@ Dataset readCsv(const std::string& path, const CsvOptions& options, const CsvPro
       shown = std::max(shown, done);
       return progress(shown, total);
     };
-  if (auto data = csv::readCsvChunked(path, options, held)) return std::move(*data);
-  return csv::CsvParser(path, options, options.blockBytes, held).read(kAll);
+  if (auto data = csv::readCsvChunked(path, options, held)) return withNotes(std::move(*data));
+  return withNotes(csv::CsvParser(path, options, options.blockBytes, held).read(kAll));
 }
 
 Dataset readCsvHead(const std::string& path, std::size_t maxRows, const CsvOptions& options) {

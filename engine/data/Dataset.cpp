@@ -7,6 +7,7 @@
 #include "common/Error.hpp"
 #include "common/NameHint.hpp"
 #include "common/Text.hpp"
+#include "data/CsvText.hpp"
 
 namespace gb {
 
@@ -67,6 +68,7 @@ CompleteCases completeCases(const Dataset& data, const std::vector<std::string>&
   out.data.kinds = data.kinds;
   out.data.levels = data.levels;
   out.data.rowLabelsNote = data.rowLabelsNote;
+  out.data.textColumnsNote = data.textColumnsNote;
   out.data.columns.resize(data.cols());
   for (std::size_t c = 0; c < data.cols(); ++c) {
     auto& column = out.data.columns[c];
@@ -74,6 +76,59 @@ CompleteCases completeCases(const Dataset& data, const std::vector<std::string>&
     for (std::size_t i : out.keptRows) column.push_back(data.columns[c][i]);
   }
   return out;
+}
+
+std::optional<TextCell> firstTextCell(const Dataset& data, std::size_t c) {
+  if (!data.isText(c)) return std::nullopt;
+  const std::vector<std::string>& levels = data.levelsOf(c);
+  std::vector<char> number(levels.size());
+  for (std::size_t l = 0; l < levels.size(); ++l) number[l] = csv::isNumberText(levels[l]) ? 1 : 0;
+  std::optional<TextCell> first;
+  std::size_t numbers = 0, present = 0;
+  const std::vector<double>& codes = data.columns[c];
+  for (std::size_t i = 0; i < codes.size(); ++i) {
+    if (std::isnan(codes[i])) continue;
+    ++present;
+    const auto level = static_cast<std::size_t>(codes[i]);
+    if (number[level])
+      ++numbers;
+    else if (!first)
+      first = TextCell{i, levels[level], 0, 0};
+  }
+  if (first) {
+    first->numberCells = numbers;
+    first->presentCells = present;
+  }
+  return first;
+}
+
+namespace {
+
+// "file:line:column" of the cell (the file's line: header line 1, no line breaks inside cells).
+std::string cellPlace(const Dataset& data, std::size_t c, const TextCell& cell) {
+  return (data.source.empty() ? std::string("the data") : printableText(data.source)) + ":" +
+         std::to_string(data.firstRow + cell.row + 2) + ":" +
+         std::to_string(data.fileColumn(c));
+}
+
+}  // namespace
+
+std::string atTextCell(const Dataset& data, std::size_t c, const TextCell& cell, const std::string& message) {
+  return cellPlace(data, c, cell) + ": " + message;
+}
+
+std::string mostlyNumbersNote(const Dataset& data) {
+  std::string note;
+  for (std::size_t c = 0; c < data.cols(); ++c) {
+    const std::optional<TextCell> cell = firstTextCell(data, c);
+    if (!cell || cell->presentCells < 10 || cell->numberCells * 10 < cell->presentCells * 9) continue;
+    const std::size_t text = cell->presentCells - cell->numberCells;
+    note += std::string(note.empty() ? "" : "; ") + "column " + quotedForMessage(data.names[c]) +
+            " is text (a factor, as R's read.csv reads it) for " + std::to_string(text) + " of its " +
+            std::to_string(cell->presentCells) + " cells, the first " + quotedForMessage(cell->text) + " at " +
+            cellPlace(data, c, *cell);
+  }
+  return note;
 }
 
 }  // namespace gb

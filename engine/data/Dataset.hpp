@@ -3,6 +3,7 @@
 // their values; text columns (factors) hold level codes 0..L-1 as doubles with the levels beside them. A missing
 // cell is a quiet NaN in either kind; completeCases() gives the rows a model can use.
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,8 @@ struct Dataset {
   // Per column: for Text, the levels sorted by byte order (R's factor() in the C locale), unique; else empty.
   std::vector<std::vector<std::string>> levels;
   std::string rowLabelsNote;  // "" or why a column was taken as row labels and dropped (R's write.csv row names)
+  // "" or, for text columns whose cells are nearly all numbers, which cell made each one text (mostlyNumbersNote).
+  std::string textColumnsNote;
   // Rows of the input before this table's first row: 0 for a whole file; where a process's part of a file read by
   // several starts (data/CsvPart.hpp). Error messages name input rows (and lines) counting from the file's first.
   std::size_t firstRow = 0;
@@ -51,5 +54,20 @@ struct CompleteCases {
   std::size_t omittedRows() const { return inputRows - keptRows.size(); }
 };
 CompleteCases completeCases(const Dataset& data, const std::vector<std::string>& used);
+
+// The first cell of column c, a text column, that is not a number as the CSV reader reads numbers (a column of
+// numbers and one stray word reads as text, as R's read.csv reads it, every cell a level), with how many of its
+// present cells are numbers; none for a numeric column or where every present cell is a number.
+struct TextCell {
+  std::size_t row = 0;  // 0-based row of this table
+  std::string text;
+  std::size_t numberCells = 0, presentCells = 0;
+};
+std::optional<TextCell> firstTextCell(const Dataset& data, std::size_t c);
+// "file:line:column: message" at that cell.
+std::string atTextCell(const Dataset& data, std::size_t c, const TextCell& cell, const std::string& message);
+// For each text column of at least 10 present cells of which at least 90% are numbers: "column 'x1' is text (a
+// factor) for 1 of its 500 cells: '1.2.3' at data.csv:419:2; ...", else "".
+std::string mostlyNumbersNote(const Dataset& data);
 
 }  // namespace gb

@@ -26,8 +26,21 @@ std::string at(const Dataset& data, std::size_t row) {
   return sourceOf(data) + ":" + std::to_string(lineOf(data, row));
 }
 
+}  // namespace
+
+std::string textColumnMessage(const Dataset& data, std::size_t c, const std::string& option, const std::string& tail) {
+  const std::string what = "column " + quotedForMessage(data.names[c]) + " holds text";
+  const std::optional<TextCell> cell = firstTextCell(data, c);
+  if (!cell) return optionMessage(option, what + tail);
+  return atTextCell(data, c, *cell, optionMessage(option, what + " (" + quotedForMessage(cell->text) + ")" + tail));
+}
+
+namespace {
+
 // The learner lists as the user gave them, or gamboost's y ~ . (numeric: spline, text: factor).
-void resolveColumns(const Dataset& data, const ModelSettings& s, ModelFrame& f) {
+// distributed: this process holds a part of the rows; a text column's first text cell may lie in another's part,
+// which then names it (checkTogether), so a part without one does not stop here.
+void resolveColumns(const Dataset& data, const ModelSettings& s, ModelFrame& f, bool distributed) {
   if (data.columnIndex(s.response) < 0)
     throw InputError(optionMessage(
         "--response",
@@ -63,9 +76,9 @@ void resolveColumns(const Dataset& data, const ModelSettings& s, ModelFrame& f) 
       if (!seen.insert(name).second)
         throw InputError(
             optionMessage(option, quotedForMessage(name) + " is named twice (each column is one learner)"));
-      if (numeric && data.isText(static_cast<std::size_t>(c)))
-        throw InputError(optionMessage(
-            option, "column " + quotedForMessage(name) + " holds text: name it with --factor (a factor learner)"));
+      const auto column = static_cast<std::size_t>(c);
+      if (numeric && data.isText(column) && (!distributed || firstTextCell(data, column)))
+        throw InputError(textColumnMessage(data, column, option, ": name it with --factor (a factor learner)"));
       out.push_back(name);
     }
   };
@@ -82,11 +95,12 @@ std::vector<std::string> usedColumns(const ModelSettings& s, const ModelFrame& f
   return used;
 }
 
-void checkWeights(const Dataset& data, const ModelSettings& s) {
+void checkWeights(const Dataset& data, const ModelSettings& s, bool distributed) {
   if (s.weights.empty()) return;
   const auto c = static_cast<std::size_t>(data.columnIndex(s.weights));
-  if (data.isText(c))
-    throw InputError(optionMessage("--weights", "column " + quotedForMessage(s.weights) + " holds text"));
+  if (data.isText(c) && (!distributed || firstTextCell(data, c)))
+    throw InputError(textColumnMessage(data, c, "--weights", ""));
+  if (data.isText(c)) return;  // another process names the column's first text cell
   const std::vector<double>& w = data.columns[c];
   for (std::size_t i = 0; i < w.size(); ++i) {
     const std::string where = at(data, i) + ": --weights " + quotedForMessage(s.weights) + ": ";
@@ -255,8 +269,8 @@ ModelFrame buildModelFrame(std::shared_ptr<const Dataset> data, const ModelSetti
   const double rows = group ? countBefore(group, static_cast<double>(data->rows())).second : data->rows();
   if (rows == 0) throw InputError(sourceOf(*data) + ": no rows");
   ModelFrame f;
-  resolveColumns(*data, settings, f);
-  checkTogether(group, [&] { checkWeights(*data, settings); });
+  checkTogether(group, [&] { resolveColumns(*data, settings, f, group != nullptr); });
+  checkTogether(group, [&] { checkWeights(*data, settings, group != nullptr); });
   omitMissing(data, settings, f, group);
   f.data = codeFactors(usedRows(data, settings, f), f, group);
   for (const std::string& name : f.factors) f.columnScans.erase(name);  // recoded: their scans no longer hold

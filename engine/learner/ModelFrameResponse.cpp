@@ -141,9 +141,13 @@ void codeResponse(const Dataset& data, const Dataset& file, const ModelSettings&
                   ShardReducer* group) {
   const auto c = static_cast<std::size_t>(data.columnIndex(s.response));
   if (isBinary(s.family)) return codeBinomial(data, file, c, s, f, group);
-  if (data.isText(c))
-    throw InputError(optionMessage("--response", "column " + quotedForMessage(s.response) + " holds text; --family " +
-                                                     toString(s.family) + " needs numbers"));
+  // A process whose rows hold no text cell of the column leaves the message to the one that does.
+  const auto inFile = static_cast<std::size_t>(file.columnIndex(s.response));
+  checkTogether(group, [&] {
+    if (data.isText(c) && (!group || firstTextCell(file, inFile)))
+      throw InputError(
+          textColumnMessage(file, inFile, "--response", "; --family " + toString(s.family) + " needs numbers"));
+  });
   codeNumeric(data, c, s, f, group);
 }
 

@@ -71,7 +71,7 @@ void CliErrorsTest::fitRejects_data() {
   // errors only where a number is needed or with --missing fail.
   QTest::newRow("text cell in a spline") << "text.csv" << true << QByteArray("y,x1,x2\n1,2,3\n4,abc,6\n")
                                          << QStringList{"--spline", "x1,x2"} << out
-                                         << R"(--spline: column 'x1' holds text)";
+                                         << R"(text\.csv:3:2: --spline: column 'x1' holds text \('abc'\))";
   QTest::newRow("NaN, --missing fail") << "nan.csv" << true << QByteArray("y,x1,x2\n1,2,3\n4,NaN,6\n")
                                        << QStringList{"--missing", "fail"} << out << R"(nan\.csv:3: column 'x1')";
   QTest::newRow("Inf") << "inf.csv" << true << QByteArray("y,x1,x2\n1,2,3\n4,5,inf\n") << none << out

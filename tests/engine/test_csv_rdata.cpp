@@ -190,6 +190,27 @@ class TestCsvRData : public QObject {
     QVERIFY(std::isnan(d.columns[0][1]) && std::isnan(d.columns[1][1]));
   }
 
+  // One stray cell in a column of numbers makes it text, as R's read.csv does; the reader says which cell, for the
+  // column's every use (a note in the default model, file:line:column in an error for a numeric role).
+  void strayTextCellIsNamed() {
+    std::string csv = "\"\",\"y\",\"x\",\"g\"\n";
+    for (int i = 1; i <= 30; ++i)
+      csv += "\"" + std::to_string(i) + "\"," + std::to_string(i) + "," +
+             (i == 17 ? "1.2.3" : std::to_string(i * 0.5)) + "," + (i % 2 ? "a" : "b") + "\n";
+    const std::string path = writeFile(csv);
+    const gb::Dataset d = gb::readCsv(path);
+    QVERIFY(d.isText(1) && d.isText(2));
+    const auto cell = gb::firstTextCell(d, 1);
+    QVERIFY(cell && cell->row == 16 && cell->text == "1.2.3" && cell->numberCells == 29 && cell->presentCells == 30);
+    // Line 18 (header, then rows 1..17), file column 3 (row names first); g, all text, has no note.
+    QCOMPARE(d.textColumnsNote,
+             "column 'x' is text (a factor, as R's read.csv reads it) for 1 of its 30 cells, the "
+             "first '1.2.3' at " +
+                 path + ":18:3");
+    QVERIFY(!gb::firstTextCell(d, 0));  // y: numbers
+    QCOMPARE(gb::firstTextCell(d, 2)->row, std::size_t(0));
+  }
+
   // Missing cells in every spelling, quoted or not, with spaces: quiet NaN, counted.
   void missingSpellings() {
     const gb::Dataset d = gb::readCsv(writeFile("a,b\n1,NA\n NA ,\" NaN \"\nnan,\n\"\",  \n\"NA\",5\n"));

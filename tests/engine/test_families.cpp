@@ -428,7 +428,10 @@ void TestFamilies::frameFollowsGamboostDefaults() {
   QCOMPARE(f.factors, std::vector<std::string>{"f"});
   QVERIFY(f.linears.empty());
   s.learners = {"f"};
-  QVERIFY(gbtest::inputErrorOf([&] { buildModelFrame(d, s); }).startsWith("--spline: column 'f' holds text"));
+  // Its first cell that is not a number: row 1, line 2; column 3.
+  const QString text = gbtest::inputErrorOf([&] { buildModelFrame(d, s); });
+  QVERIFY2(text.endsWith(":2:3: --spline: column 'f' holds text ('p'): name it with --factor (a factor learner)"),
+           qPrintable(text));
 }
 
 void TestFamilies::frameOmitsAndCodes() {

@@ -326,6 +326,7 @@ bool DataPanel::openCsv(const QString& path) {
       const gb::Dataset& read = **result;  // said before install, whose listeners may add their own notes
       sink_->info(tr("Read %1: %2 rows, %3 columns").arg(path).arg(read.rows()).arg(read.cols()) +
                   (read.rowLabelsNote.empty() ? QString() : "; " + qs(read.rowLabelsNote)));
+      if (!read.textColumnsNote.empty()) sink_->warning(qs(read.textColumnsNote));
       adoptCsvTruth(*truth, *truthProblem);
       install(std::move(*result), source, *missing);
       if (gb::csv::headerIsNumbers(data_->names))
