@@ -107,8 +107,7 @@ namespace {
 // "file:line:column" of the cell (the file's line: header line 1, no line breaks inside cells).
 std::string cellPlace(const Dataset& data, std::size_t c, const TextCell& cell) {
   return (data.source.empty() ? std::string("the data") : printableText(data.source)) + ":" +
-         std::to_string(data.firstRow + cell.row + 2) + ":" +
-         std::to_string(data.fileColumn(c));
+         std::to_string(data.firstRow + cell.row + 2) + ":" + std::to_string(data.fileColumn(c));
 }
 
 }  // namespace
