@@ -15,6 +15,7 @@
 
 int main(int argc, char** argv) {
   gb::preferPassiveOpenMpWait(argv);  // the fit's OpenMP threads must not spin against the UI thread
+  if (const std::string note = gb::capOpenMpThreads(); !note.empty()) std::fprintf(stderr, "%s\n", note.c_str());
   // The benchmark runs the window offscreen unless a platform was chosen (it measures the event loop, not X).
   for (int i = 1; i < argc; ++i)
     if (std::string(argv[i]) == "--bench-responsiveness" && qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM"))

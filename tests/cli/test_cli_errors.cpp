@@ -48,6 +48,7 @@ class CliErrorsTest : public QObject {
   void generateRejects();
   void predictRejects_data();
   void predictRejects();
+  void absurdOpenMpThreadCountIsCapped();
 };
 
 void CliErrorsTest::fitRejects_data() {
@@ -234,4 +235,17 @@ void CliErrorsTest::predictRejects() {
 }
 
 QTEST_GUILESS_MAIN(CliErrorsTest)
+// OMP_NUM_THREADS=100000 crashed libgomp (SIGSEGV) in the first parallel region; 50000 ended with its own
+// "Thread creation failed". The team is cut to one thread a core, with a note, and the fit runs.
+void CliErrorsTest::absurdOpenMpThreadCountIsCapped() {
+  Scratch scratch;
+  writeFile(scratch.path("d.csv"), smallCsv(40));
+  const CliResult r = runGamboostLimited(
+      "export OMP_NUM_THREADS=100000",
+      {"fit", "--data", scratch.path("d.csv"), "--out", scratch.path("r.json"), "--quiet", "--threads", "1"});
+  QVERIFY2(r.finished && !r.crashed && r.exitCode == 0, qPrintable(r.describe()));
+  QVERIFY2(r.err.contains("note: OMP_NUM_THREADS asks for 100000 threads"), qPrintable(r.describe()));
+  QVERIFY(QFileInfo::exists(scratch.path("r.json")));
+}
+
 #include "test_cli_errors.moc"
