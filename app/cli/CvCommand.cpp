@@ -44,7 +44,7 @@ int runCv(const CvOptions& o, const std::vector<Override>& overrides) {
   // A first set-up on all rows checks the model (columns, family, learners) and names the file on bad data.
   // It is also --refit's fit.
   std::unique_ptr<Booster> all = makeBooster(data, settings, std::move(backend), o.fit.data);
-  const ResamplingFolds folds = makeFolds(o.fit.folds, *data, all->settings());
+  const ResamplingFolds folds = makeFolds(o.fit.folds, *data, all->settings(), &all->frame().keptRows);
   const FoldBackends backends = foldBackends(compute);
   const int parallel = backends.parallel;
   const auto cvStart = std::chrono::steady_clock::now();

@@ -61,7 +61,9 @@ ModelSettings settingsAsGiven(const FitOptions& o, const std::vector<Override>& 
 std::vector<Override> addModelOptions(CLI::App* sub, FitOptions& o, bool mstopCv = false);
 void addFoldOptions(CLI::App* sub, FoldOptions& f);
 // The folds the options ask for over the data's input rows (case weights from settings.weights).
-ResamplingFolds makeFolds(const FoldOptions& o, const Dataset& data, const ModelSettings& s);
+// rowsUsed: the input rows the model uses (its frame's keptRows), for a folds file with one row per used row.
+ResamplingFolds makeFolds(const FoldOptions& o, const Dataset& data, const ModelSettings& s,
+                          const std::vector<std::size_t>* rowsUsed = nullptr);
 void addComputeOptions(CLI::App* sub, ComputeSettings& c);
 // --threads beyond a few per core only adds memory (each OpenMP thread has its own stack) and contention.
 int cappedThreads(int requested);

@@ -180,27 +180,52 @@ ResamplingFolds subsampleFolds(std::size_t rows, int b, double prob, std::uint64
   return f;
 }
 
-ResamplingFolds foldsFromTable(const Dataset& table, std::size_t dataRows) {
+ResamplingFolds foldsFromTable(const Dataset& table, std::size_t dataRows, const std::vector<std::size_t>* rowsUsed) {
   const std::string& file = table.source;
+  const std::size_t used = rowsUsed ? rowsUsed->size() : dataRows;
+  const bool perUsedRow = rowsUsed && used != dataRows && table.rows() == used;
   // One row short, with a header of numbers: the first row of weights was most likely taken for the fold names.
-  const std::string hint = table.rows() + 1 == dataRows ? csv::missingHeaderHint(table.names) : "";
+  const std::string hint =
+      table.rows() + 1 == dataRows || table.rows() + 1 == used ? csv::missingHeaderHint(table.names) : "";
   if (!hint.empty())
     throw InputError(locate(file, 1, 1,
                             "--folds-file has " + std::to_string(table.rows()) + " rows, the data " +
                                 std::to_string(dataRows) + "," + hint));
-  if (table.rows() != dataRows)
-    throw InputError(locate(file, static_cast<long>(std::min(table.rows(), dataRows)) + 2, 1,
-                            "--folds-file has " + std::to_string(table.rows()) + " rows, the data " +
-                                std::to_string(dataRows) + " (one row of fold weights per data row)"));
+  if (table.rows() != dataRows && !perUsedRow)
+    throw InputError(
+        locate(file, static_cast<long>(std::min(table.rows() + 1, dataRows + 2)), 1,
+               "--folds-file has " + std::to_string(table.rows()) + " rows, the data " + std::to_string(dataRows) +
+                   (used == dataRows ? " (one row of fold weights per data row)"
+                                     : " of which the model uses " + std::to_string(used) +
+                                           " (one row of fold weights per data row, or per used row as R's "
+                                           "cv(model.weights(model)) writes them)")));
+  std::vector<char> omitted;  // per data row: na.omit drops it, so its cell may be NA
+  if (rowsUsed && !perUsedRow) {
+    omitted.assign(dataRows, 1);
+    for (std::size_t r : *rowsUsed) omitted[r] = 0;
+  }
   ResamplingFolds f{"folds-file", {}};
   for (std::size_t c = 0; c < table.cols(); ++c) {
     const std::vector<double>& w = table.columns[c];
-    for (std::size_t i = 0; i < w.size(); ++i)
+    if (table.isText(c)) {  // at the cell that is not a number (the column's others are numbers read as text)
+      const std::optional<TextCell> cell = firstTextCell(table, c);
+      throw InputError(locate(file, static_cast<long>(cell ? cell->row : 0) + 2, table.fileColumn(c),
+                              "fold " + quotedForMessage(table.names[c]) +
+                                  ": fold weights must be non-negative "
+                                  "integers" +
+                                  (cell ? " (" + quotedForMessage(cell->text) + ")" : std::string())));
+    }
+    for (std::size_t i = 0; i < w.size(); ++i) {
+      if (!omitted.empty() && omitted[i] && std::isnan(w[i]) && !table.isText(c)) continue;
       if (table.isText(c) || !(w[i] >= 0.0) || w[i] != std::floor(w[i]) || !std::isfinite(w[i]))
         throw InputError(
             locate(file, static_cast<long>(i) + 2, table.fileColumn(c),
                    "fold " + quotedForMessage(table.names[c]) + ": fold weights must be non-negative integers"));
-    f.weights.push_back(w);
+    }
+    std::vector<double> byDataRow(dataRows, 0.0);  // omitted rows: 0 (the frame drops them)
+    for (std::size_t i = 0; i < w.size(); ++i)
+      if (!std::isnan(w[i])) byDataRow[perUsedRow ? (*rowsUsed)[i] : i] = w[i];
+    f.weights.push_back(std::move(byDataRow));
   }
   if (f.weights.empty()) throw InputError(locate(file, 1, 1, "--folds-file has no fold column"));
   return f;

@@ -48,8 +48,12 @@ class BootstrapSampler {
 ResamplingFolds subsampleFolds(std::size_t rows, int b, double prob, std::uint64_t seed,
                                const std::vector<double>& caseWeights);
 // The folds of a CSV read from --folds-file: one numeric column per fold, one row per data row, non-negative
-// integers. Throws InputError naming the file, line and column.
-ResamplingFolds foldsFromTable(const Dataset& table, std::size_t dataRows);
+// integers. Throws InputError naming the file, line and column. rowsUsed, where given: the data rows the model uses
+// (its frame's keptRows). Then the file may also have one row per used row, as R's cv(model.weights(model)) writes
+// it (mboost's model has no weights for the rows na.omit dropped): its rows go to the used rows in order, and the
+// omitted rows get weight 0 (a fit never sees them). With one row per data row, an omitted row's cell may be NA.
+ResamplingFolds foldsFromTable(const Dataset& table, std::size_t dataRows,
+                               const std::vector<std::size_t>* rowsUsed = nullptr);
 
 struct CvResult {
   std::vector<std::vector<double>> risk;  // [fold][m], m = 0..mstop

@@ -35,6 +35,39 @@ class TestCliCv : public QObject {
     QCOMPARE(model["path"].toObject()["learner"].toArray().size(), std::max(1, best));
   }
 
+  // Rows omitted for missing values: R's cv(model.weights(model)) writes one row per used row, a file per data row
+  // may hold NA on the omitted rows; both give the risks of the file with 0 there (the fold weights of a row that no
+  // fit sees do not matter).
+  void foldsFilePerUsedRow() {
+    Scratch s;
+    QList<QByteArray> lines = smallCsv(40).split('\n');
+    for (int row : {3, 17, 30}) lines[row + 1] = lines[row + 1].left(lines[row + 1].indexOf(',')) + ",NA,0.5,0.5";
+    writeFile(s.path("d.csv"), lines.join('\n'));
+    QByteArray perData = "a,b\n", withNa = "a,b\n", perUsed = "a,b\n";
+    for (int row = 0; row < 40; ++row) {
+      const bool omitted = row == 3 || row == 17 || row == 30;
+      const QByteArray cells =
+          QByteArray::number(row % 3 == 0 ? 0 : 1) + "," + QByteArray::number(row % 3 == 1 ? 0 : 2);
+      perData += (omitted ? QByteArray("0,0") : cells) + "\n";
+      withNa += (omitted ? QByteArray("NA,NA") : cells) + "\n";
+      if (!omitted) perUsed += cells + "\n";
+    }
+    QJsonArray reference;
+    for (const auto& [name, text] :
+         {std::pair<QString, QByteArray>{"perData", perData}, {"withNa", withNa}, {"perUsed", perUsed}}) {
+      writeFile(s.path(name + ".csv"), text);
+      const CliResult r = runGamboost({"cv", "--data", s.path("d.csv"), "--out", s.path(name + ".json"), "--folds-file",
+                                       s.path(name + ".csv"), "--knots", "4", "--mstop", "20", "--quiet"});
+      QVERIFY2(r.finished && r.exitCode == 0, qPrintable(name + ": " + r.describe()));
+      const QJsonArray risk = QJsonDocument::fromJson(readFile(s.path(name + ".json"))).object()["risk"].toArray();
+      QCOMPARE(risk.size(), 2);
+      if (reference.isEmpty())
+        reference = risk;
+      else
+        QCOMPARE(risk, reference);
+    }
+  }
+
   void fitMstopCv() {
     Scratch s;
     writeFile(s.path("d.csv"), smallCsv(60));

@@ -76,6 +76,23 @@ class TestCrossValidation : public QObject {
     t.columns[1][1] = 1;
     QVERIFY(gbtest::inputErrorOf([&] { foldsFromTable(t, 4); }).contains("has 3 rows, the data 4"));
     QCOMPARE(foldsFromTable(t, 3).weights.size(), std::size_t{2});
+    // R's cv(model.weights(model)) has one row per used row: with rows 1 and 3 of 5 omitted (0-based), the file's
+    // rows go to rows 0, 2 and 4, and the omitted ones get 0.
+    const std::vector<std::size_t> used{0, 2, 4};
+    const ResamplingFolds spread = foldsFromTable(t, 5, &used);
+    QCOMPARE(spread.weights[0], (std::vector<double>{1, 0, 0, 0, 2}));
+    QCOMPARE(spread.weights[1], (std::vector<double>{0, 0, 1, 0, 1}));
+    // Neither per data row nor per used row: the message says both counts; the line is the file's last + 1.
+    const std::vector<std::size_t> four{0, 2, 4, 5};
+    const QString both = gbtest::inputErrorOf([&] { foldsFromTable(t, 6, &four); });
+    QVERIFY2(both.startsWith("w.csv:4:1: --folds-file has 3 rows, the data 6 of which the model uses 4"),
+             qPrintable(both));
+    // One row per data row: an omitted row may hold NA (a used row may not).
+    const std::vector<std::size_t> first2{0, 1};
+    t.columns[0][2] = std::nan("");
+    QCOMPARE(foldsFromTable(t, 3, &first2).weights[0], (std::vector<double>{1, 0, 0}));
+    QCOMPARE(gbtest::inputErrorOf([&] { foldsFromTable(t, 3, &used); }),
+             QString("w.csv:4:2: fold 'a': fold weights must be non-negative integers"));
   }
 
   void outOfBagRiskIsTheLeftOutRowsMeanLoss() {

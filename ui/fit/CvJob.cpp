@@ -9,6 +9,7 @@
 #include "compute/Booster.hpp"
 #include "compute/CrossValidation.hpp"
 #include "data/CsvReader.hpp"
+#include "learner/ModelFrame.hpp"
 
 namespace gbui {
 
@@ -67,8 +68,10 @@ std::vector<std::vector<double>> makeFoldWeights(const CvRequest& r) {
       return gb::kfoldFolds(data.rows(), r.count, r.seed, caseWeights).weights;
     case FoldType::Subsample:
       return gb::subsampleFolds(data.rows(), r.count, r.prob, r.seed, caseWeights).weights;
-    case FoldType::FoldsFile:
-      return gb::foldsFromTable(gb::readCsv(ss(r.foldsFile)), data.rows()).weights;
+    case FoldType::FoldsFile: {  // R's cv(model.weights(model)) has a row per used row: the frame says which
+      const std::vector<std::size_t> used = gb::buildModelFrame(r.data, r.settings).keptRows;
+      return gb::foldsFromTable(gb::readCsv(ss(r.foldsFile)), data.rows(), &used).weights;
+    }
     default:
       return gb::bootstrapFolds(data.rows(), r.count, r.seed, caseWeights).weights;
   }
