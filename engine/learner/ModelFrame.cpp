@@ -103,7 +103,8 @@ void checkWeights(const Dataset& data, const ModelSettings& s, bool distributed)
   if (data.isText(c)) return;  // another process names the column's first text cell
   const std::vector<double>& w = data.columns[c];
   for (std::size_t i = 0; i < w.size(); ++i) {
-    const std::string where = at(data, i) + ": --weights " + quotedForMessage(s.weights) + ": ";
+    const std::string where =
+        at(data, i) + ":" + std::to_string(data.fileColumn(c)) + ": --weights " + quotedForMessage(s.weights) + ": ";
     if (std::isnan(w[i])) continue;  // a missing weight: the row is omitted (or named by --missing fail)
     if (!(w[i] >= 0.0) || !std::isfinite(w[i]))
       throw InputError(where + "weight " + formatNumber(w[i], 10) + " is not a finite number >= 0");
@@ -146,7 +147,9 @@ std::vector<std::size_t> keepComplete(const Dataset& data, const ModelSettings& 
     for (std::size_t u = 0; u < cols.size(); ++u)
       if (std::isnan((*cols[u])[i])) {
         if (s.missing == MissingPolicy::Fail)
-          throw InputError(at(data, i) + ": column " + quotedForMessage(used[u]) +
+          throw InputError(at(data, i) + ":" +
+                           std::to_string(data.fileColumn(static_cast<std::size_t>(data.columnIndex(used[u])))) +
+                           ": column " + quotedForMessage(used[u]) +
                            ": missing value (NA or empty; --missing omit drops such rows)");
         ++perColumn[u];
         complete = false;

@@ -12,9 +12,18 @@ namespace gb {
 
 namespace {
 
-std::string inputLine(const ModelFrame& f, const Dataset& data, std::size_t row) {
+// "file:line" of a used row, or "file:line:column" with the file's 1-based column (0: the line only).
+std::string inputLine(const ModelFrame& f, const Dataset& data, std::size_t row, long fileColumn = 0) {
   const std::size_t input = row < f.keptRows.size() ? f.keptRows[row] : row;
-  return (data.source.empty() ? std::string("the data") : data.source) + ":" + std::to_string(input + 2);
+  const std::string line =
+      (data.source.empty() ? std::string("the data") : data.source) + ":" + std::to_string(input + 2);
+  return fileColumn > 0 ? line + ":" + std::to_string(fileColumn) : line;
+}
+
+// The response's column in the input file (the frame's data holds the used columns only).
+long responseColumn(const Dataset& file, const ModelSettings& s) {
+  const int c = file.columnIndex(s.response);
+  return c < 0 ? 0 : file.fileColumn(static_cast<std::size_t>(c));
 }
 
 // Levels that occur (codes of a text column), sorted like the column's levels; over every process's rows with a group.
@@ -85,7 +94,8 @@ void codeBinomial(const Dataset& data, const Dataset& file, std::size_t c, const
   checkTogether(group, [&] {
     for (std::size_t i = 0; i < y.size(); ++i) {
       if (y[i] != 0.0 && y[i] != 1.0)
-        throw InputError(inputLine(f, data, i) + ": " + who + ": value " + formatNumber(y[i], 10) +
+        throw InputError(inputLine(f, data, i, responseColumn(file, s)) + ": " + who + ": value " +
+                         formatNumber(y[i], 10) +
                          " is neither 0 nor 1 (a binary response is 0/1 or a text column with two levels)" +
                          twoClassHint(file, s.response));
       seen[y[i] == 1.0 ? 1 : 0] = 1.0;
@@ -101,23 +111,26 @@ void codeBinomial(const Dataset& data, const Dataset& file, std::size_t c, const
 }
 
 void checkNumericResponse(const Dataset& data, const std::vector<double>& y, const ModelSettings& s,
-                          const ModelFrame& f) {
+                          const ModelFrame& f, long column) {
   for (std::size_t i = 0; i < y.size(); ++i) {
     if (!std::isfinite(y[i]))
-      throw InputError(inputLine(f, data, i) + ": response " + quotedForMessage(s.response) + ": value " +
+      throw InputError(inputLine(f, data, i, column) + ": response " + quotedForMessage(s.response) + ": value " +
                        formatNumber(y[i], 10) + " is not finite");
     if (s.family == Family::Gamma && !(y[i] > 0.0))
-      throw InputError(inputLine(f, data, i) + ": response " + quotedForMessage(s.response) + " with --family gamma: " +
-                       formatNumber(y[i], 10) + " is not positive (GammaReg's loss takes log y)");
+      throw InputError(inputLine(f, data, i, column) + ": response " + quotedForMessage(s.response) +
+                       " with --family gamma: " + formatNumber(y[i], 10) +
+                       " is not positive (GammaReg's loss takes log y)");
     if ((s.family == Family::Poisson || s.family == Family::NegBin) && (y[i] < 0.0 || y[i] != std::floor(y[i])))
-      throw InputError(inputLine(f, data, i) + ": response " + quotedForMessage(s.response) + " with --family " +
-                       toString(s.family) + ": " + formatNumber(y[i], 10) + " is not a count (a non-negative integer)");
+      throw InputError(inputLine(f, data, i, column) + ": response " + quotedForMessage(s.response) +
+                       " with --family " + toString(s.family) + ": " + formatNumber(y[i], 10) +
+                       " is not a count (a non-negative integer)");
   }
 }
 
-void codeNumeric(const Dataset& data, std::size_t c, const ModelSettings& s, ModelFrame& f, ShardReducer* group) {
+void codeNumeric(const Dataset& data, std::size_t c, const ModelSettings& s, ModelFrame& f, ShardReducer* group,
+                 long fileColumn) {
   const std::vector<double>& y = data.columns[c];
-  checkTogether(group, [&] { checkNumericResponse(data, y, s, f); });
+  checkTogether(group, [&] { checkNumericResponse(data, y, s, f, fileColumn); });
   f.response = y;
 }
 
@@ -148,7 +161,7 @@ void codeResponse(const Dataset& data, const Dataset& file, const ModelSettings&
       throw InputError(
           textColumnMessage(file, inFile, "--response", "; --family " + toString(s.family) + " needs numbers"));
   });
-  codeNumeric(data, c, s, f, group);
+  codeNumeric(data, c, s, f, group, responseColumn(file, s));
 }
 
 std::shared_ptr<const Dataset> codeFactors(std::shared_ptr<const Dataset> data, const ModelFrame& f,

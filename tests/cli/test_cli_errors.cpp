@@ -74,12 +74,12 @@ void CliErrorsTest::fitRejects_data() {
                                          << QStringList{"--spline", "x1,x2"} << out
                                          << R"(text\.csv:3:2: --spline: column 'x1' holds text \('abc'\))";
   QTest::newRow("NaN, --missing fail") << "nan.csv" << true << QByteArray("y,x1,x2\n1,2,3\n4,NaN,6\n")
-                                       << QStringList{"--missing", "fail"} << out << R"(nan\.csv:3: column 'x1')";
+                                       << QStringList{"--missing", "fail"} << out << R"(nan\.csv:3:2: column 'x1')";
   QTest::newRow("Inf") << "inf.csv" << true << QByteArray("y,x1,x2\n1,2,3\n4,5,inf\n") << none << out
                        << R"(inf\.csv:3:\d+)";
   QTest::newRow("empty cell, --missing fail")
       << "hole.csv" << true << QByteArray("y,x1,x2\n1,2,3\n4,,6\n") << QStringList{"--missing", "fail"} << out
-      << R"(hole\.csv:3: column 'x1')";
+      << R"(hole\.csv:3:2: column 'x1')";
   QTest::newRow("duplicate column names")
       << "dup.csv" << true << QByteArray("y,x1,x1\n1,2,3\n4,5,6\n") << none << out << R"(dup\.csv:1\b)";
   // Bad columns for this data.

@@ -70,23 +70,23 @@ void TestCliFamilies::rejects_data() {
                                          << "d.csv:2:5: --response: column 'yes' holds text \\('[a-z]+'\\); --family "
                                             "poisson needs numbers";
   QTest::newRow("non-integer count") << (QStringList{"--response", "y", "--family", "poisson"} + covariates)
-                                     << "d.csv:2: response 'y' with --family poisson: .* is not a count";
+                                     << "d.csv:2:2: response 'y' with --family poisson: .* is not a count";
   QTest::newRow("negbin on a non-count") << (QStringList{"--response", "y", "--family", "negbin"} + covariates)
-                                         << "d.csv:2: response 'y' with --family negbin: .* is not a count";
+                                         << "d.csv:2:2: response 'y' with --family negbin: .* is not a count";
   QTest::newRow("binomial three levels") << (QStringList{"--response", "three", "--family", "binomial"} + covariates)
                                          << "--response: response 'three' with --family binomial: needs exactly two "
                                             "levels, found 3";
   QTest::newRow("binomial numeric not 0/1") << (QStringList{"--response", "cnt", "--family", "binomial"} + covariates)
-                                            << "d.csv:\\d+: response 'cnt' with --family binomial: value \\d+ is "
+                                            << "d.csv:\\d+:3: response 'cnt' with --family binomial: value \\d+ is "
                                                "neither 0 nor 1";
   QTest::newRow("negative weight") << (QStringList{"--response", "y", "--weights", "lin"} +
                                        QStringList{"--spline", "x1"})
-                                   << "d.csv:\\d+: --weights 'lin': weight -0.\\d+ is not a finite number >= 0";
+                                   << "d.csv:\\d+:10: --weights 'lin': weight -0.\\d+ is not a finite number >= 0";
   QTest::newRow("weights column missing") << (QStringList{"--response", "y", "--weights", "wt", "--spline", "x1"})
                                           << "--weights: no column named 'wt' in .*d.csv";
   QTest::newRow("missing weight, --missing fail")
       << (QStringList{"--response", "y", "--weights", "x2", "--spline", "x1", "--missing", "fail"})
-      << "d.csv:9: column 'x2': missing value";
+      << "d.csv:9:9: column 'x2': missing value";
   QTest::newRow("factor with one level") << (QStringList{"--response", "y", "--spline", "x1", "--factor", "one"})
                                          << "--factor: column 'one' has one level \\('k'\\)";
   QTest::newRow("tau outside") << (QStringList{"--response", "y", "--family", "quantile", "--tau", "1"} + covariates)
@@ -113,17 +113,17 @@ void TestCliFamilies::rejects_data() {
       << (QStringList{"--response", "y", "--family", "huber", "--holdout", "0.2"} + covariates)
       << "--holdout: huber without --huber-delta \\(mboost's adaptive d\\) cannot be resampled";
   QTest::newRow("missing fail") << (QStringList{"--response", "y", "--missing", "fail"} + covariates)
-                                << "d.csv:9: column 'x2': missing value";
+                                << "d.csv:9:9: column 'x2': missing value";
   QTest::newRow("unknown family") << QStringList{"--response", "y", "--family", "weibull"}
                                   << "--family: must be 'gaussian', 'binomial', 'poisson', 'laplace', 'huber', "
                                      "'quantile', 'expectile', 'adaexp', 'gamma' or 'negbin'";
   QTest::newRow("binomial on counts names the two-class columns")
       << (QStringList{"--response", "cnt", "--family", "binomial"} + covariates)
-      << "d.csv:2: response 'cnt' with --family binomial: value [0-9]+ is neither 0 nor 1 .*; columns with two "
+      << "d.csv:2:3: response 'cnt' with --family binomial: value [0-9]+ is neither 0 nor 1 .*; columns with two "
          "classes: "
          "'bin', 'yes'$";
   QTest::newRow("gamma on a zero") << (QStringList{"--response", "y", "--family", "gamma"} + covariates)
-                                   << "d.csv:[0-9]+: response 'y' with --family gamma: -[0-9.e-]+ is not positive";
+                                   << "d.csv:[0-9]+:2: response 'y' with --family gamma: -[0-9.e-]+ is not positive";
   QTest::newRow("family typo") << QStringList{"--response", "y", "--family", "expectil"}
                                << "--family: must be .* \\(got 'expectil'\\); did you mean 'expectile'\\?";
   QTest::newRow("family case") << QStringList{"--response", "y", "--family", "Binomial"}

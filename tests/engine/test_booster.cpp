@@ -266,7 +266,7 @@ void TestBooster::refusesBadInput() {
     Booster b(bad, fail, std::make_unique<CpuBackend>());
     QFAIL("a missing cell accepted with --missing fail");
   } catch (const InputError& e) {
-    QVERIFY2(QString(e.what()).contains(":7: column") && QString(e.what()).contains("missing value"), e.what());
+    QVERIFY2(QString(e.what()).contains(":7:1: column") && QString(e.what()).contains("missing value"), e.what());
   }
   Booster omitted(bad, smallSettings(), std::make_unique<CpuBackend>());
   QCOMPARE(omitted.rows(), data->rows() - 1);

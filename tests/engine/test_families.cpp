@@ -453,7 +453,7 @@ void TestFamilies::frameOmitsAndCodes() {
   QCOMPARE(f.data->columns[fc], (std::vector<double>{0, 1, 1, 1}));
   s.missing = MissingPolicy::Fail;
   QCOMPARE(gbtest::inputErrorOf([&] { buildModelFrame(d, s); }),
-           QString("t.csv:4: column 'y': missing value (NA or empty; --missing omit drops such rows)"));
+           QString("t.csv:4:1: column 'y': missing value (NA or empty; --missing omit drops such rows)"));
 }
 
 void TestFamilies::frameRefusesBadResponses() {
@@ -461,13 +461,14 @@ void TestFamilies::frameRefusesBadResponses() {
   ModelSettings s;
   s.learners = {"x"};
   s.family = Family::Binomial;
-  QVERIFY(gbtest::inputErrorOf([&] { buildModelFrame(d, s); }).contains("t.csv:4: response 'y'"));
+  QVERIFY(gbtest::inputErrorOf([&] { buildModelFrame(d, s); }).contains("t.csv:4:1: response 'y'"));
   s.family = Family::Poisson;
   d->columns[0][1] = 1.5;
-  QVERIFY(gbtest::inputErrorOf([&] { buildModelFrame(d, s); }).contains("t.csv:3: response 'y' with --family poisson"));
+  QVERIFY(
+      gbtest::inputErrorOf([&] { buildModelFrame(d, s); }).contains("t.csv:3:1: response 'y' with --family poisson"));
   d->columns[0][1] = 1;
   s.weights = "w";
-  QVERIFY(gbtest::inputErrorOf([&] { buildModelFrame(d, s); }).contains("t.csv:3: --weights 'w': weight -1"));
+  QVERIFY(gbtest::inputErrorOf([&] { buildModelFrame(d, s); }).contains("t.csv:3:3: --weights 'w': weight -1"));
   auto all = table({"y", "x"}, {{std::nan(""), 1}, {1, std::nan("")}});
   ModelSettings plain;
   QVERIFY(gbtest::inputErrorOf([&] { buildModelFrame(all, plain); }).contains("every one of the 2 rows"));
