@@ -48,7 +48,11 @@ int runCv(const CvOptions& o, const std::vector<Override>& overrides) {
   const FoldBackends backends = foldBackends(compute);
   const int parallel = backends.parallel;
   const auto cvStart = std::chrono::steady_clock::now();
-  const CvResult cv = crossValidate(data, all->settings(), folds, backends.make, parallel);
+  ProgressPrinter progress("cross-validation", !o.fit.quiet);  // lines only for a run over about 2 seconds
+  const CvResult cv = crossValidate(data, all->settings(), folds, backends.make, parallel, [&](int done, int total) {
+    progress.update(static_cast<double>(done) / total,
+                    std::to_string(done) + " of " + std::to_string(total) + " folds");
+  });
   const double cvSeconds = secondsSince(cvStart);
 
   nlohmann::json out{{"type", folds.type}, {"folds", folds.weights.size()}, {"risk", cv.risk}, {"mean", cv.mean},

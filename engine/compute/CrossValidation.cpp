@@ -5,6 +5,7 @@
 #include <cmath>
 #include <exception>
 #include <functional>
+#include <mutex>
 #include <numeric>
 #include <optional>
 #include <random>
@@ -120,10 +121,26 @@ bool crossValidateBatched(const std::shared_ptr<const Dataset>& data, const Mode
 
 }  // namespace
 
+namespace {
+
+// Every fold holds a weight per data row: refused up front where they would not fit in memory (a million bootstrap
+// folds of 1000 rows are 8 GB, and were drawn silently until the machine ran out).
+void checkFoldsFit(const char* option, int folds, std::size_t rows) {
+  const double bytes = static_cast<double>(folds) * static_cast<double>(rows) * sizeof(double);
+  const double available = static_cast<double>(availableMemoryBytes());
+  if (bytes > 0.5 * available)
+    throw InputError(optionMessage(option, std::to_string(folds) + " folds of " + std::to_string(rows) + " rows need " +
+                                               describeBytes(static_cast<std::uint64_t>(bytes)) + " of fold weights; " +
+                                               describeBytes(static_cast<std::uint64_t>(available)) + " is available"));
+}
+
+}  // namespace
+
 ResamplingFolds kfoldFolds(std::size_t rows, int k, std::uint64_t seed, const std::vector<double>& caseWeights) {
   if (k < 2 || static_cast<std::size_t>(k) > rows)
     throw InputError(optionMessage(
         "--kfold", "must be in 2.." + std::to_string(rows) + " (the data rows), got " + std::to_string(k)));
+  checkFoldsFit("--kfold", k, rows);
   std::mt19937_64 rng(seed);
   const std::vector<std::size_t> order = permutation(rows, rng);
   ResamplingFolds f{"kfold", std::vector<std::vector<double>>(static_cast<std::size_t>(k))};
@@ -156,6 +173,7 @@ std::vector<double> BootstrapSampler::next() {
 
 ResamplingFolds bootstrapFolds(std::size_t rows, int b, std::uint64_t seed, const std::vector<double>& caseWeights) {
   if (b < 1) throw InputError(optionMessage("--bootstrap", "must be at least 1, got " + std::to_string(b)));
+  checkFoldsFit("--bootstrap", b, rows);
   BootstrapSampler sampler(rows, seed, caseWeights, "--bootstrap");
   ResamplingFolds f{"bootstrap", {}};
   for (int s = 0; s < b; ++s) f.weights.push_back(sampler.next());
@@ -165,6 +183,7 @@ ResamplingFolds bootstrapFolds(std::size_t rows, int b, std::uint64_t seed, cons
 ResamplingFolds subsampleFolds(std::size_t rows, int b, double prob, std::uint64_t seed,
                                const std::vector<double>& caseWeights) {
   if (b < 1) throw InputError(optionMessage("--subsample", "must be at least 1, got " + std::to_string(b)));
+  checkFoldsFit("--subsample", b, rows);
   if (!(prob > 0.0 && prob < 1.0))
     throw InputError(optionMessage("--prob", "must be in (0, 1), got " + formatNumber(prob, 10)));
   const auto take = static_cast<std::size_t>(std::floor(static_cast<double>(rows) * prob));
@@ -313,7 +332,8 @@ FoldBackends foldBackends(const ComputeSettings& compute) {
 }
 
 CvResult crossValidate(std::shared_ptr<const Dataset> data, const ModelSettings& settings, const ResamplingFolds& folds,
-                       const BackendMaker& makeBackend, int parallelFolds) {
+                       const BackendMaker& makeBackend, int parallelFolds,
+                       const std::function<void(int done, int total)>& foldDone) {
   settings.requireResamplable("--family");
   const int count = static_cast<int>(folds.weights.size());
   CvResult result;
@@ -325,12 +345,17 @@ CvResult crossValidate(std::shared_ptr<const Dataset> data, const ModelSettings&
   }
   std::optional<ModelFrame> allRows;  // the folds' shared frame (see runFoldsBatched)
   if (!batched && count > 0) allRows.emplace(buildModelFrame(data, settings));
+  std::mutex progress;
+  int done = 0;
   forEachFold(batched ? 0 : count, parallelFolds, "fold", [&](int b) {
     const auto i = static_cast<std::size_t>(b);
     Booster booster(data, settings, makeBackend(), folds.weights[i], "fold " + std::to_string(b + 1), &*allRows);
     booster.run(settings.mstop);
     result.risk[i] = booster.path().risk;
     checkFoldRisk(b + 1, result.risk[i], settings.family);
+    if (!foldDone) return;
+    const std::lock_guard<std::mutex> lock(progress);
+    foldDone(++done, count);
   });
   result.batched = batched;
   const std::size_t steps = static_cast<std::size_t>(settings.mstop) + 1;

@@ -111,7 +111,9 @@ void checkFoldRisk(int fold, const std::vector<double>& risk, Family family);
 // one thread each). With 1, a backend that batches folds (Backend::foldBatchSize, the OpenCL backend for spline
 // models) runs up to that many folds together, their set-ups (weights, offsets, lambdas) in parallel on the CPU. Throws
 // InputError naming the fold ("fold 3: ...") for a fold that cannot be fitted or that diverged (checkFoldRisk).
+// foldDone, where given, is called after each fold that ran on its own (done of total; one thread at a time).
 CvResult crossValidate(std::shared_ptr<const Dataset> data, const ModelSettings& settings, const ResamplingFolds& folds,
-                       const BackendMaker& makeBackend, int parallelFolds);
+                       const BackendMaker& makeBackend, int parallelFolds,
+                       const std::function<void(int done, int total)>& foldDone = {});
 
 }  // namespace gb

@@ -61,6 +61,11 @@ class TestCrossValidation : public QObject {
     }
     QVERIFY(gbtest::inputErrorOf([] { kfoldFolds(5, 1, 1, {}); }).startsWith("--kfold"));
     QVERIFY(gbtest::inputErrorOf([] { subsampleFolds(5, 2, 1.0, 1, {}); }).startsWith("--prob"));
+    // Fold weights beyond the memory there is: refused before a single fold is drawn (1e9 x 1e5 doubles: 800 TB).
+    const QString big = gbtest::inputErrorOf([] { bootstrapFolds(100000, 1000000000, 1, {}); });
+    QVERIFY2(big.startsWith("--bootstrap: 1000000000 folds of 100000 rows need") && big.contains("is available"),
+             qPrintable(big));
+    QVERIFY(gbtest::inputErrorOf([] { subsampleFolds(100000, 1000000000, 0.5, 1, {}); }).startsWith("--subsample"));
   }
 
   void foldsFileIsChecked() {
