@@ -36,6 +36,7 @@ DeviceProblem::DeviceProblem(Context& context, const BoostProblem& problem, cons
   const std::vector<double>& yHost = *problem.response;
   if (yHost.size() != n) throw ComputeError("opencl backend: response size differs from rows");
   if (!isDouble) checkFloatRange(yHost);
+  if (!isDouble) checkFloatRange(learners, problem.weights);
   std::vector<const SplineBasis*> bases;
   std::vector<const double*> x;
   for (std::size_t j = 0; j < learners.size(); ++j) {

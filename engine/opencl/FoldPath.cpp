@@ -194,6 +194,7 @@ FoldPath::FoldPath(Context& ctx, const std::vector<BoostProblem>& folds, const D
   s.nu = first.nu;
   s.param = familyParameter(first.family);
   if (!s.isDouble) checkFloatRange(*first.response);
+  if (!s.isDouble) checkFloatRange(*first.learners, first.weights);
   std::vector<const SplineBasis*> bases;
   std::vector<const double*> x;
   for (std::size_t j = 0; j < first.learners->size(); ++j) {

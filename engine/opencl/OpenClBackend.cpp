@@ -7,6 +7,8 @@
 #include <sstream>
 
 #include "common/Error.hpp"
+#include "common/Format.hpp"
+#include "common/Text.hpp"
 #include "compute/CpuBackend.hpp"
 #include "opencl/ClRuntime.hpp"
 #include "opencl/CompactKernels.hpp"
@@ -59,6 +61,24 @@ void checkFloatRange(const std::vector<double>& y) {
   else
     return;
   throw InputError(optionMessage("--precision float", why.str() + "; use --precision double (or rescale y)"));
+}
+
+void checkFloatRange(const std::vector<Learner>& learners, const std::vector<double>* weights) {
+  for (const Learner& l : learners) {
+    const double largest = std::max(std::abs(l.basis.lo()), std::abs(l.basis.hi()));
+    if (l.isSpline() && !(largest <= FLT_MAX))
+      throw InputError(optionMessage("--precision float", "covariate " + quotedForMessage(l.name) +
+                                                              " reaches |x| = " + formatNumber(largest, 3) +
+                                                              ", beyond float's range (3.4e38); use --precision double "
+                                                              "(or rescale it)"));
+  }
+  double largest = 0.0;
+  if (weights)
+    for (double w : *weights) largest = std::max(largest, w);
+  if (!(largest <= FLT_MAX / 4))
+    throw InputError(optionMessage("--precision float", "a weight reaches " + formatNumber(largest, 3) +
+                                                            ", beyond what float sums hold; use --precision double "
+                                                            "(or rescale the weights)"));
 }
 
 void checkDenseFits(const std::string& kernel, std::uint64_t bytes, std::uint64_t otherBytes,

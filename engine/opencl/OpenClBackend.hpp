@@ -20,6 +20,7 @@
 
 #include "compute/Backend.hpp"
 #include "compute/ComputeDevices.hpp"
+#include "learner/Learner.hpp"
 #include "settings/ComputeSettings.hpp"
 #include "settings/ModelSettings.hpp"
 
@@ -69,6 +70,8 @@ bool resolveDoublePrecision(const std::string& precision, const ComputeDeviceInf
 // Throws InputError("--precision float: ...") when y would overflow float arithmetic (max |y| > 1e18, or
 // n * max(y^2) > FLT_MAX / 4), naming the number and suggesting --precision double.
 void checkFloatRange(const std::vector<double>& y);
+// The same for the spline covariates' ranges and the weights (null: none), which float holds on the device.
+void checkFloatRange(const std::vector<Learner>& learners, const std::vector<double>* weights);
 // Throws InputError("--kernel NAME: dense B needs X GB, device has ... (max allocation ...)") when `bytes` exceed
 // the device's maximum allocation or global memory (less what else is already needed, `otherBytes`).
 void checkDenseFits(const std::string& kernel, std::uint64_t bytes, std::uint64_t otherBytes,
