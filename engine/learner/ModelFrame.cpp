@@ -285,8 +285,9 @@ ModelFrame buildModelFrame(std::shared_ptr<const Dataset> data, const ModelSetti
     if (group) group->sum(total);
     if (!(total[0] > 0.0)) throw InputError(optionMessage("--weights", "every used row has weight 0: nothing to fit"));
     if (!std::isfinite(total[0]))
-      throw InputError(optionMessage("--weights", "the weights add up beyond the double range; rescale them (only "
-                                                  "their ratios matter to the fit)"));
+      throw InputError(optionMessage("--weights",
+                                     "the weights add up beyond the double range; rescale them (only "
+                                     "their ratios matter to the fit)"));
     // The fit and the risk do not change; the lambdas come out on mboost's scale.
     rescaleWeights(f.weights, group);
   }

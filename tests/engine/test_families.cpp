@@ -470,8 +470,9 @@ void TestFamilies::frameRefusesBadResponses() {
   s.weights = "w";
   QVERIFY(gbtest::inputErrorOf([&] { buildModelFrame(d, s); }).contains("t.csv:3:3: --weights 'w': weight -1"));
   d->columns[2] = {1e308, 1e308, 1e308, 1e-308};  // each finite, their sum not: it was blamed on the response
-  QVERIFY(gbtest::inputErrorOf([&] { buildModelFrame(d, s); })
-              .startsWith("--weights: the weights add up beyond the double range"));
+  QVERIFY(gbtest::inputErrorOf([&] {
+            buildModelFrame(d, s);
+          }).startsWith("--weights: the weights add up beyond the double range"));
   auto all = table({"y", "x"}, {{std::nan(""), 1}, {1, std::nan("")}});
   ModelSettings plain;
   QVERIFY(gbtest::inputErrorOf([&] { buildModelFrame(all, plain); }).contains("every one of the 2 rows"));

@@ -120,13 +120,15 @@ class TestOpenClErrors : public QObject {
     // A spline covariate beyond float's range, and weights beyond float sums: named before the fit (they diverged,
     // blaming double precision).
     std::vector<Learner> learners{Learner{"x", 1, SplineBasis(0.0, 1e100, SplineSpec{4, 3, Boundary::Extended})}};
-    QVERIFY(inputErrorOf([&] { ocl::checkFloatRange(learners, nullptr); })
-                .startsWith("--precision float: covariate 'x' reaches |x| = 1e+100, beyond float's range"));
+    QVERIFY(inputErrorOf([&] {
+              ocl::checkFloatRange(learners, nullptr);
+            }).startsWith("--precision float: covariate 'x' reaches |x| = 1e+100, beyond float's range"));
     learners[0] = Learner{"x", 1, SplineBasis(0.0, 1e30, SplineSpec{4, 3, Boundary::Extended})};
     const std::vector<double> heavy{1.0, 1e300};
     QCOMPARE(inputErrorOf([&] { ocl::checkFloatRange(learners, nullptr); }), QString("(no InputError thrown)"));
-    QVERIFY(inputErrorOf([&] { ocl::checkFloatRange(learners, &heavy); })
-                .startsWith("--precision float: a weight reaches 1e+300"));
+    QVERIFY(inputErrorOf([&] {
+              ocl::checkFloatRange(learners, &heavy);
+            }).startsWith("--precision float: a weight reaches 1e+300"));
     // Through the backend, before anything is allocated.
     FakeProblem p(100, 2, 3, 1e19);
     OpenClBackend backend(openCl("compact_x", "float"));
