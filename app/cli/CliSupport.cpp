@@ -49,6 +49,11 @@ CLI::Validator exactNumber(const std::string& what) {
 }  // namespace
 
 CLI::Validator integerValidator() { return exactNumber<long long>("an integer"); }
+
+CLI::Validator fileNameValidator() {
+  return CLI::Validator([](std::string& path) { return path.empty() ? std::string("empty file name") : std::string(); },
+                        "", "");
+}
 CLI::Validator wholeNumberValidator() { return exactNumber<unsigned long long>("a whole number (0, 1, 2, ...)"); }
 CLI::Validator finiteRealValidator() { return exactNumber<double>("a number"); }
 

@@ -28,6 +28,8 @@ constexpr int kExitFailure = 1;
 // Validators that accept exactly a decimal number and nothing else: no trailing text, no hex, no sign on
 // unsigned values, no NaN/Inf. CLI11's own conversion wraps "-3" into a huge size_t and accepts "nan".
 CLI::Validator integerValidator();
+// A file name that is not empty (an empty one was read as the file "" or ignored).
+CLI::Validator fileNameValidator();
 CLI::Validator wholeNumberValidator();  // >= 0
 CLI::Validator finiteRealValidator();
 // One of these words, in the engine's words: "must be 'omit' or 'fail' (got 'skip')".

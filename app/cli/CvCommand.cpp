@@ -87,9 +87,14 @@ int runCv(const CvOptions& o, const std::vector<Override>& overrides) {
 Command addCvCommand(CLI::App& app) {
   auto o = std::make_shared<CvOptions>();
   CLI::App* sub = app.add_subcommand("cv", "Choose mstop by resampling (mboost's cvrisk); writes cv.json.");
-  sub->add_option("--data", o->fit.data, "CSV file with a header row")->required()->group("Files");
+  sub->add_option("--data", o->fit.data, "CSV file with a header row")
+      ->required()
+      ->check(fileNameValidator())
+      ->group("Files");
   sub->add_option("--out", o->fit.out, "cv.json to write (atomically)")->required()->group("Files");
-  sub->add_option("--refit", o->refit, "Also fit all rows at the chosen mstop and save that model")->group("Files");
+  sub->add_option("--refit", o->refit, "Also fit all rows at the chosen mstop and save that model")
+      ->check(fileNameValidator())
+      ->group("Files");
   auto overrides = std::make_shared<std::vector<Override>>(addModelOptions(sub, o->fit));
   addComputeOptions(sub, o->fit.compute);
   addFoldOptions(sub, o->fit.folds);

@@ -318,9 +318,14 @@ Command addFitCommand(CLI::App& app) {
   auto options = std::make_shared<FitOptions>();
   CLI::App* sub = app.add_subcommand("fit", "Boost a GAM on a CSV file and write result.json.");
   sub->footer("Defaults are mboost's (gamboost + bbs). --preset sets the base; options given explicitly override it.");
-  sub->add_option("--data", options->data, "CSV file with a header row")->required()->group("Files");
+  sub->add_option("--data", options->data, "CSV file with a header row")
+      ->required()
+      ->check(fileNameValidator())
+      ->group("Files");
   sub->add_option("--out", options->out, "result.json to write (atomically)")->required()->group("Files");
-  sub->add_option("--model", options->model, "Also save the model (for 'gamboost predict')")->group("Files");
+  sub->add_option("--model", options->model, "Also save the model (for 'gamboost predict')")
+      ->check(fileNameValidator())
+      ->group("Files");
   auto overrides = std::make_shared<std::vector<Override>>(addModelOptions(sub, *options, true));
   addFoldOptions(sub, options->folds);
   addIntOption(sub, "--cv-grid", options->cvGrid, "With --mstop cv: iterations of each fold's fit (default 1000)")

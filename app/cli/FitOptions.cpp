@@ -228,6 +228,7 @@ void addFoldOptions(CLI::App* sub, FoldOptions& f) {
       ->each(given(f.probGiven));
   sub->add_option("--folds-file", f.foldsFile,
                   "CSV of fold weights: a header, one column per fold, one row per data row (non-negative integers)")
+      ->check(fileNameValidator())
       ->group("Folds");
   addSeedOption(sub, "--seed", f.seed, "Seed of the generated folds")->group("Folds");
 }

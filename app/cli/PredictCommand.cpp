@@ -52,8 +52,11 @@ Command addPredictCommand(CLI::App& app) {
   CLI::App* sub =
       app.add_subcommand("predict", "Predict with a saved model; writes a CSV with one column 'prediction'.");
   sub->add_option("--model", options->model, "model.json from 'gamboost fit --model' (a result.json works too)")
-      ->required();
-  sub->add_option("--data", options->data, "CSV with (at least) the model's covariate columns")->required();
+      ->required()
+      ->check(fileNameValidator());
+  sub->add_option("--data", options->data, "CSV with (at least) the model's covariate columns")
+      ->required()
+      ->check(fileNameValidator());
   sub->add_option("--out", options->out, "CSV file to write")->required();
   sub->add_option("--type", options->type,
                   "link: f (half log-odds for binomial, log rate for poisson); response: the mean, probability or rate")

@@ -73,6 +73,9 @@ void CliErrorsTest::fitRejects_data() {
   QTest::newRow("text cell in a spline") << "text.csv" << true << QByteArray("y,x1,x2\n1,2,3\n4,abc,6\n")
                                          << QStringList{"--spline", "x1,x2"} << out
                                          << R"(text\.csv:3:2: --spline: column 'x1' holds text \('abc'\))";
+  // An empty file name was ignored (--model) or read as the file "" ("gamboost: : cannot open").
+  QTest::newRow("--model ''") << "good.csv" << true << good << QStringList{"--model", ""} << out
+                              << R"(--model: empty file name)";
   QTest::newRow("NaN, --missing fail") << "nan.csv" << true << QByteArray("y,x1,x2\n1,2,3\n4,NaN,6\n")
                                        << QStringList{"--missing", "fail"} << out << R"(nan\.csv:3:2: column 'x1')";
   QTest::newRow("Inf") << "inf.csv" << true << QByteArray("y,x1,x2\n1,2,3\n4,5,inf\n") << none << out
