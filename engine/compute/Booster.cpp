@@ -105,7 +105,16 @@ void Booster::setUp(std::unique_ptr<Backend> backend, bool outOfBagPath) {
   if (family_.reestimated()) family_.startNuisance(y, start, w);  // mboost: ngradient (and its sigma) first
   const double risk0 = family_.risk(y, start, riskWeights, group_);
   // Squares beyond the double range would turn every risk into inf and the fit into NaN: refuse up front.
-  if (!std::isfinite(risk0) && settings_.hasOffset)
+  // --offset is to blame only where the family's own offset has a finite risk (else the response itself overflows).
+  auto finiteAtFamilyOffset = [&] {
+    try {
+      const std::vector<double> own(y.size(), family_.offset(y, w, group_));
+      return std::isfinite(family_.risk(y, own, riskWeights, group_));
+    } catch (const InputError&) {
+      return false;
+    }
+  };
+  if (!std::isfinite(risk0) && settings_.hasOffset && finiteAtFamilyOffset())
     throw InputError(optionMessage("--offset", formatNumber(offset_, 6) + ": the " + toString(settings_.family) +
                                                    " risk at this starting value is not finite; give one on the "
                                                    "scale of f (or leave --offset out: the family's offset)"));

@@ -60,54 +60,6 @@ double expectileOffset(const std::vector<double>& sums) {
 
 }  // namespace
 
-namespace {
-
-// R's type 7 between the order statistics at 0-based ranks lo and lo + 1: (1 - h) x_lo + h x_hi where the index has
-// a fraction h and the two differ, else x_lo (quantile.default's own arithmetic).
-double type7Between(double xLo, double xHi, double h) {
-  return h > 0.0 && xHi != xLo ? (1.0 - h) * xLo + h * xHi : xLo;
-}
-
-}  // namespace
-
-double quantileType7(std::vector<double> values, double p) {
-  if (values.empty()) return std::nan("");
-  std::sort(values.begin(), values.end());
-  const double h = (static_cast<double>(values.size()) - 1.0) * p;
-  const auto lo = static_cast<std::size_t>(std::floor(h));
-  const std::size_t hi = std::min(lo + 1, values.size() - 1);
-  return type7Between(values[lo], values[hi], h - static_cast<double>(lo));
-}
-
-double replicatedQuantileType7(const std::vector<double>& y, const std::vector<double>& w, double p) {
-  constexpr double kMaxTotal = 9007199254740992.0;  // 2^53: every count below it is exact in a double
-  std::vector<std::size_t> order;
-  double total = 0.0;
-  for (std::size_t i = 0; i < y.size(); ++i) {
-    if (w[i] == 0.0) continue;
-    order.push_back(i);
-    total += w[i];
-    if (!(total <= kMaxTotal))
-      throw InputError(optionMessage("--weights",
-                                     "quantile: its offset is the median of y with each row repeated w "
-                                     "times, and the weights add up to more than 2^53"));
-  }
-  if (order.empty()) return std::nan("");
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return y[a] < y[b]; });
-  const double h = (total - 1.0) * p;
-  const double lo = std::floor(h), hi = std::min(lo + 1.0, total - 1.0);
-  double seen = 0.0, xLo = 0.0, xHi = 0.0;  // rows of the sorted, repeated response before the current one
-  for (std::size_t i : order) {
-    if (seen <= lo && lo < seen + w[i]) xLo = y[i];
-    if (seen <= hi && hi < seen + w[i]) {
-      xHi = y[i];
-      break;
-    }
-    seen += w[i];
-  }
-  return type7Between(xLo, xHi, h - lo);
-}
-
 double FamilyFunctions::ngradient(double y, double f) const {
   switch (family) {
     case Family::Gaussian:

@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "common/ShardReducer.hpp"
+#include "family/QuantileType7.hpp"
 #include "settings/ModelSettings.hpp"
 
 namespace gb {
@@ -98,11 +99,5 @@ struct FamilyFunctions {
   // What the fitted values mean, for plots: "mean", "half log-odds (mboost's Binomial)", "log rate", ...
   std::string scaleName() const;
 };
-
-// R's quantile(x, p, type = 7) of the values (copied and sorted).
-double quantileType7(std::vector<double> values, double p);
-// The same of y[rep(1:n, w)] for non-negative integer weights w, without forming it (weights of 1e9 would need
-// gigabytes); InputError naming --weights when they add up to more than 2^53.
-double replicatedQuantileType7(const std::vector<double>& y, const std::vector<double>& w, double p);
 
 }  // namespace gb

@@ -28,7 +28,7 @@ struct Learner {
   std::string note;             // from solveLambda (e.g. unpenalised)
   Eigen::MatrixXd solveMatrix;  // P = (G + lambda S)^-1, symmetric: delta = P c
   Eigen::MatrixXd rssMatrix;    // Q = 2P - P G P: RSS reduction of the unshrunk fit = c' Q c
-  int penaltyNullity = 0;       // the dimension of S's null space: d for a d-th order difference penalty, else 0
+  int penaltyNullity = -1;      // dim of S's null space (d for a d-th order difference penalty); -1: count it from S
 
   int numColumns() const {
     return type == LearnerType::Spline ? basis.numColumns()

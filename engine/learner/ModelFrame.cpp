@@ -28,19 +28,29 @@ std::string at(const Dataset& data, std::size_t row) {
 
 }  // namespace
 
-std::string textColumnMessage(const Dataset& data, std::size_t c, const std::string& option, const std::string& tail) {
+std::string textColumnMessage(const Dataset& data, std::size_t c, const std::string& option, const std::string& tail,
+                              ShardReducer* group) {
   const std::string what = "column " + quotedForMessage(data.names[c]) + " holds text";
   const std::optional<TextCell> cell = firstTextCell(data, c);
-  if (!cell) return optionMessage(option, what + tail);
-  return atTextCell(data, c, *cell, optionMessage(option, what + " (" + quotedForMessage(cell->text) + ")" + tail));
+  const std::string here =
+      cell ? atTextCell(data, c, *cell, optionMessage(option, what + " (" + quotedForMessage(cell->text) + ")" + tail))
+           : optionMessage(option, what + tail);
+  if (!group) return here;
+  // Every process holds a part of the rows: the one holding the column's first text cell over all of them says it.
+  std::vector<double> first{cell ? static_cast<double>(data.firstRow + cell->row) : HUGE_VAL};
+  reduceMin(group, first);
+  const bool mine = cell && static_cast<double>(data.firstRow + cell->row) == first[0];
+  for (const std::string& message : group->allGatherText(mine ? here : std::string()))
+    if (!message.empty()) return message;
+  return here;  // no process holds a text cell (the reader never makes such a column)
 }
 
 namespace {
 
 // The learner lists as the user gave them, or gamboost's y ~ . (numeric: spline, text: factor).
-// distributed: this process holds a part of the rows; a text column's first text cell may lie in another's part,
-// which then names it (checkTogether), so a part without one does not stop here.
-void resolveColumns(const Dataset& data, const ModelSettings& s, ModelFrame& f, bool distributed) {
+// group: the processes of a distributed fit; each reaches the same checks in the same order, so that a text column's
+// message, agreed on by all of them (textColumnMessage), is the one a single process gives.
+void resolveColumns(const Dataset& data, const ModelSettings& s, ModelFrame& f, ShardReducer* group) {
   if (data.columnIndex(s.response) < 0)
     throw InputError(optionMessage(
         "--response",
@@ -77,8 +87,8 @@ void resolveColumns(const Dataset& data, const ModelSettings& s, ModelFrame& f, 
         throw InputError(
             optionMessage(option, quotedForMessage(name) + " is named twice (each column is one learner)"));
       const auto column = static_cast<std::size_t>(c);
-      if (numeric && data.isText(column) && (!distributed || firstTextCell(data, column)))
-        throw InputError(textColumnMessage(data, column, option, ": name it with --factor (a factor learner)"));
+      if (numeric && data.isText(column))
+        throw InputError(textColumnMessage(data, column, option, ": name it with --factor (a factor learner)", group));
       out.push_back(name);
     }
   };
@@ -95,12 +105,10 @@ std::vector<std::string> usedColumns(const ModelSettings& s, const ModelFrame& f
   return used;
 }
 
-void checkWeights(const Dataset& data, const ModelSettings& s, bool distributed) {
+void checkWeights(const Dataset& data, const ModelSettings& s, ShardReducer* group) {
   if (s.weights.empty()) return;
   const auto c = static_cast<std::size_t>(data.columnIndex(s.weights));
-  if (data.isText(c) && (!distributed || firstTextCell(data, c)))
-    throw InputError(textColumnMessage(data, c, "--weights", ""));
-  if (data.isText(c)) return;  // another process names the column's first text cell
+  if (data.isText(c)) throw InputError(textColumnMessage(data, c, "--weights", "", group));
   const std::vector<double>& w = data.columns[c];
   for (std::size_t i = 0; i < w.size(); ++i) {
     const std::string where =
@@ -222,13 +230,15 @@ std::shared_ptr<const Dataset> codeFactors(std::shared_ptr<const Dataset> data, 
                                            ShardReducer* group);
 
 void rescaleWeights(std::vector<double>& w, ShardReducer* group) {
-  double fractional = 0.0, positive = 0.0, total = 0.0;
+  double fractional = 0.0, positive = 0.0;
+  long double sum = 0.0L;  // R's sum(w): a long double accumulator in row order, rounded once
   for (double v : w) {
     fractional = std::max(fractional, std::abs(v - std::floor(v)));
     positive += v > 0.0 ? 1.0 : 0.0;
-    total += v;
+    sum += v;
   }
-  if (group) {
+  double total = static_cast<double>(sum);
+  if (group) {  // each process's part summed as above, then in double across them: not R's to the last bit
     std::vector<double> most{fractional}, sums{positive, total};
     reduceMax(group, most);
     group->sum(sums);
@@ -272,8 +282,8 @@ ModelFrame buildModelFrame(std::shared_ptr<const Dataset> data, const ModelSetti
   const double rows = group ? countBefore(group, static_cast<double>(data->rows())).second : data->rows();
   if (rows == 0) throw InputError(sourceOf(*data) + ": no rows");
   ModelFrame f;
-  checkTogether(group, [&] { resolveColumns(*data, settings, f, group != nullptr); });
-  checkTogether(group, [&] { checkWeights(*data, settings, group != nullptr); });
+  resolveColumns(*data, settings, f, group);
+  checkTogether(group, [&] { checkWeights(*data, settings, group); });
   omitMissing(data, settings, f, group);
   f.data = codeFactors(usedRows(data, settings, f), f, group);
   for (const std::string& name : f.factors) f.columnScans.erase(name);  // recoded: their scans no longer hold

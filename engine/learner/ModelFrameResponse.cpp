@@ -154,13 +154,10 @@ void codeResponse(const Dataset& data, const Dataset& file, const ModelSettings&
                   ShardReducer* group) {
   const auto c = static_cast<std::size_t>(data.columnIndex(s.response));
   if (isBinary(s.family)) return codeBinomial(data, file, c, s, f, group);
-  // A process whose rows hold no text cell of the column leaves the message to the one that does.
   const auto inFile = static_cast<std::size_t>(file.columnIndex(s.response));
-  checkTogether(group, [&] {
-    if (data.isText(c) && (!group || firstTextCell(file, inFile)))
-      throw InputError(
-          textColumnMessage(file, inFile, "--response", "; --family " + toString(s.family) + " needs numbers"));
-  });
+  if (data.isText(c))
+    throw InputError(
+        textColumnMessage(file, inFile, "--response", "; --family " + toString(s.family) + " needs numbers", group));
   codeNumeric(data, c, s, f, group, responseColumn(file, s));
 }
 
