@@ -119,11 +119,25 @@ class TestOpenClErrors : public QObject {
              QString("(no InputError thrown)"));
     // A spline covariate beyond float's range, and weights beyond float sums: named before the fit (they diverged,
     // blaming double precision).
-    std::vector<Learner> learners{Learner{"x", 1, SplineBasis(0.0, 1e100, SplineSpec{4, 3, Boundary::Extended})}};
+    auto spline = [](double hi) {
+      return Learner{"x",
+                     1,
+                     SplineBasis(0.0, hi, SplineSpec{4, 3, Boundary::Extended}),
+                     LearnerType::Spline,
+                     {},
+                     {},
+                     {},
+                     0.0,
+                     0.0,
+                     "",
+                     {},
+                     {}};
+    };
+    std::vector<Learner> learners{spline(1e100)};
     QVERIFY(inputErrorOf([&] {
               ocl::checkFloatRange(learners, nullptr);
             }).startsWith("--precision float: covariate 'x' reaches |x| = 1e+100, beyond float's range"));
-    learners[0] = Learner{"x", 1, SplineBasis(0.0, 1e30, SplineSpec{4, 3, Boundary::Extended})};
+    learners[0] = spline(1e30);
     const std::vector<double> heavy{1.0, 1e300};
     QCOMPARE(inputErrorOf([&] { ocl::checkFloatRange(learners, nullptr); }), QString("(no InputError thrown)"));
     QVERIFY(inputErrorOf([&] {
