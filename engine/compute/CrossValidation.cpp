@@ -201,6 +201,8 @@ ResamplingFolds subsampleFolds(std::size_t rows, int b, double prob, std::uint64
 
 ResamplingFolds foldsFromTable(const Dataset& table, std::size_t dataRows, const std::vector<std::size_t>* rowsUsed) {
   const std::string& file = table.source;
+  if (rowsUsed && std::any_of(rowsUsed->begin(), rowsUsed->end(), [&](std::size_t r) { return r >= dataRows; }))
+    throw ComputeError("foldsFromTable: a used row beyond the data's " + std::to_string(dataRows));
   const std::size_t used = rowsUsed ? rowsUsed->size() : dataRows;
   const bool perUsedRow = rowsUsed && used != dataRows && table.rows() == used;
   // One row short, with a header of numbers: the first row of weights was most likely taken for the fold names.

@@ -96,7 +96,8 @@ class TestCrossValidation : public QObject {
     const std::vector<std::size_t> first2{0, 1};
     t.columns[0][2] = std::nan("");
     QCOMPARE(foldsFromTable(t, 3, &first2).weights[0], (std::vector<double>{1, 0, 0}));
-    QCOMPARE(gbtest::inputErrorOf([&] { foldsFromTable(t, 3, &used); }),
+    const std::vector<std::size_t> usesRow2{0, 2};
+    QCOMPARE(gbtest::inputErrorOf([&] { foldsFromTable(t, 3, &usesRow2); }),
              QString("w.csv:4:2: fold 'a': fold weights must be non-negative integers"));
   }
 
