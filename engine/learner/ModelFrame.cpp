@@ -22,8 +22,9 @@ std::string sourceOf(const Dataset& data) { return data.source.empty() ? "the da
 // Line of a data row in its CSV file (header on line 1, no line breaks inside cells); row counts from data's first.
 long lineOf(const Dataset& data, std::size_t row) { return static_cast<long>(data.firstRow + row) + 2; }
 
-std::string at(const Dataset& data, std::size_t row) {
-  return sourceOf(data) + ":" + std::to_string(lineOf(data, row));
+// "file:line:column" of the cell of `row` in column c (the column as the file counts it).
+std::string at(const Dataset& data, std::size_t row, std::size_t c) {
+  return sourceOf(data) + ":" + std::to_string(lineOf(data, row)) + ":" + std::to_string(data.fileColumn(c));
 }
 
 }  // namespace
@@ -111,8 +112,7 @@ void checkWeights(const Dataset& data, const ModelSettings& s, ShardReducer* gro
   if (data.isText(c)) throw InputError(textColumnMessage(data, c, "--weights", "", group));
   const std::vector<double>& w = data.columns[c];
   for (std::size_t i = 0; i < w.size(); ++i) {
-    const std::string where =
-        at(data, i) + ":" + std::to_string(data.fileColumn(c)) + ": --weights " + quotedForMessage(s.weights) + ": ";
+    const std::string where = at(data, i, c) + ": --weights " + quotedForMessage(s.weights) + ": ";
     if (std::isnan(w[i])) continue;  // a missing weight: the row is omitted (or named by --missing fail)
     if (!(w[i] >= 0.0) || !std::isfinite(w[i]))
       throw InputError(where + "weight " + formatNumber(w[i], 10) + " is not a finite number >= 0");
@@ -155,10 +155,8 @@ std::vector<std::size_t> keepComplete(const Dataset& data, const ModelSettings& 
     for (std::size_t u = 0; u < cols.size(); ++u)
       if (std::isnan((*cols[u])[i])) {
         if (s.missing == MissingPolicy::Fail)
-          throw InputError(at(data, i) + ":" +
-                           std::to_string(data.fileColumn(static_cast<std::size_t>(data.columnIndex(used[u])))) +
-                           ": column " + quotedForMessage(used[u]) +
-                           ": missing value (NA or empty; --missing omit drops such rows)");
+          throw InputError(at(data, i, static_cast<std::size_t>(data.columnIndex(used[u]))) + ": column " +
+                           quotedForMessage(used[u]) + ": missing value (NA or empty; --missing omit drops such rows)");
         ++perColumn[u];
         complete = false;
       }
