@@ -41,6 +41,20 @@ ModelSettings settingsAsGiven(const FitOptions& o, const std::vector<Override>& 
                                            : ModelSettings{};
   for (const Override& override : overrides)
     if (override.option->count() > 0) override.apply(s, o);
+  // A family's own parameter given with another family is a mistake, not a default to ignore (mboost's Gaussian()
+  // has no tau either: R refuses the unused argument).
+  auto given = [&overrides](const std::string& name) {
+    for (const Override& override : overrides)
+      if (override.option->get_name() == name) return override.option->count() > 0;
+    return false;
+  };
+  if (given("--tau") && s.family != Family::Quantile && s.family != Family::Expectile)
+    throw InputError(optionMessage("--tau", "is the tau of --family quantile or expectile only (mboost's "
+                                            "QuantReg(tau) and ExpectReg(tau)); --family " +
+                                                toString(s.family) + " has no tau"));
+  if (given("--huber-delta") && s.family != Family::Huber)
+    throw InputError(optionMessage("--huber-delta", "is the d of --family huber only (mboost's Huber(d)); --family " +
+                                                        toString(s.family) + " has no d"));
   return s;
 }
 

@@ -133,6 +133,14 @@ void TestCliFamilies::rejects_data() {
   QTest::newRow("link of another family")
       << (QStringList{"--response", "y", "--family", "poisson", "--link", "probit"} + covariates)
       << "--link: 'probit' is a link of --family binomial only .*; --family poisson has no link to choose";
+  QTest::newRow("tau of another family")
+      << (QStringList{"--response", "y", "--family", "gaussian", "--tau", "0.9"} + covariates)
+      << "--tau: is the tau of --family quantile or expectile only .*; --family gaussian has no tau$";
+  QTest::newRow("tau without a family") << (QStringList{"--response", "y", "--tau", "0.9"} + covariates)
+                                        << "--tau: .*; --family gaussian has no tau$";
+  QTest::newRow("huber's d of another family")
+      << (QStringList{"--response", "y", "--family", "laplace", "--huber-delta", "2"} + covariates)
+      << "--huber-delta: is the d of --family huber only \\(mboost's Huber\\(d\\)\\); --family laplace has no d$";
   QTest::newRow("unknown link") << (QStringList{"--response", "yes", "--family", "binomial", "--link", "log"} +
                                     covariates)
                                 << "--link: must be 'logit', 'probit', 'cloglog' or 'cauchit' \\(got 'log'\\)";
