@@ -49,9 +49,10 @@ ModelSettings settingsAsGiven(const FitOptions& o, const std::vector<Override>& 
     return false;
   };
   if (given("--tau") && s.family != Family::Quantile && s.family != Family::Expectile)
-    throw InputError(optionMessage("--tau", "is the tau of --family quantile or expectile only (mboost's "
-                                            "QuantReg(tau) and ExpectReg(tau)); --family " +
-                                                toString(s.family) + " has no tau"));
+    throw InputError(optionMessage("--tau",
+                                   "is the tau of --family quantile or expectile only (mboost's "
+                                   "QuantReg(tau) and ExpectReg(tau)); --family " +
+                                       toString(s.family) + " has no tau"));
   if (given("--huber-delta") && s.family != Family::Huber)
     throw InputError(optionMessage("--huber-delta", "is the d of --family huber only (mboost's Huber(d)); --family " +
                                                         toString(s.family) + " has no d"));
