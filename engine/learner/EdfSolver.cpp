@@ -13,7 +13,7 @@
 namespace gb {
 
 EdfFunction::EdfFunction(const Eigen::MatrixXd& gram, const Eigen::MatrixXd& penalty, const std::string& learnerName,
-                         int knownNullity) {
+                         int knownNullity, bool equilibrate) {
   const Eigen::Index k = gram.rows();
   // Relative size below which an eigenvalue counts as zero. The matrices are O(n) (gram) and O(1) (penalty);
   // 1e-10 is far above rounding (~1e-16 k) and far below any penalty eigenvalue that matters for the edf.
@@ -33,16 +33,29 @@ EdfFunction::EdfFunction(const Eigen::MatrixXd& gram, const Eigen::MatrixXd& pen
   // (1 + lambda d)); mu = 1/tau marks a direction B does not see (d = inf, h = 0). Cholesky of G itself would lose
   // the small d to G's condition number (1e10 and worse where basis columns have next to no data, e.g. iris's
   // Petal.Length at 20 knots: edf off by 1e-6); G + tau S is conditioned like the data, not like the empty columns.
-  const double traceS = penalty.trace();
-  const double tau = traceS > 0.0 ? std::max(gram.trace(), 1e-300) / traceS : 1.0;
-  const Eigen::MatrixXd total = gram + tau * penalty;
+  //
+  // equilibrate (a linear learner's [1, x], whose columns' scales differ by x's): the pencil is formed after a
+  // congruence by D = diag(G)^(-1/2), which keeps every d (S v = d G v and D S D v' = d D G D v') and gives D G D a
+  // unit diagonal. Without it a covariate of large or tiny scale broke the rank: for x near 5e4, G's eigenvalues are
+  // near 3e11 and 0.3, so 1 - tau mu of the small one fell below 1e-10 and it counted as unseen (rank 1), and the
+  // unpenalised bols(x) fitted a line through the origin. Not for splines: their columns share one scale, and where
+  // few rows leave some columns nearly empty, scaling those up to a unit diagonal makes the pencil worse.
+  Eigen::VectorXd scale = Eigen::VectorXd::Ones(k);
+  if (equilibrate)
+    for (Eigen::Index i = 0; i < k; ++i)
+      if (gram(i, i) > 0.0) scale[i] = 1.0 / std::sqrt(gram(i, i));
+  const Eigen::MatrixXd g = scale.asDiagonal() * gram * scale.asDiagonal();
+  const Eigen::MatrixXd s = scale.asDiagonal() * penalty * scale.asDiagonal();
+  const double traceS = s.trace();
+  const double tau = traceS > 0.0 ? std::max(g.trace(), 1e-300) / traceS : 1.0;
+  const Eigen::MatrixXd total = g + tau * s;
   Eigen::LLT<Eigen::MatrixXd> check(total);
   if (check.info() != Eigen::Success)
     throw InputError((learnerName.empty() ? std::string() : "learner " + quotedForMessage(learnerName) + ": ") +
                      "basis columns are not identifiable: B'B + S is singular (too few distinct covariate values "
                      "among the rows used: the penalty's null space needs " +
                      std::to_string(penaltyNullity) + ")");
-  Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> es(penalty, total, Eigen::EigenvaluesOnly);
+  Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> es(s, total, Eigen::EigenvaluesOnly);
   if (es.info() != Eigen::Success) throw ComputeError("edf: generalised eigen-solver failed (S v = mu (B'B + S) v)");
   const Eigen::VectorXd mu = es.eigenvalues();  // ascending: the penalty's null space comes first
   d_.resize(k);

@@ -23,8 +23,10 @@ class EdfFunction {
   // penaltyNullity: the dimension of S's null space where the caller knows it (d for a d-th order difference
   // penalty, Learner::penaltyNullity); -1 counts S's eigenvalues below 1e-10 of the largest, which overcounts a
   // difference penalty of many columns (its smallest real eigenvalues, about (pi / k)^(2d), fall below that).
+  // equilibrate: scale G's columns to a unit diagonal first (the same d), for columns of unlike scale such as a linear
+  // learner's 1 and x.
   EdfFunction(const Eigen::MatrixXd& gram, const Eigen::MatrixXd& penalty, const std::string& learnerName = {},
-              int penaltyNullity = -1);
+              int penaltyNullity = -1, bool equilibrate = false);
 
   double operator()(double lambda, EdfDefinition definition) const;
   int rank() const { return rank_; }                   // rank of B (numerically)

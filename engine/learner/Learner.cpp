@@ -52,7 +52,8 @@ Eigen::MatrixXd symmetricInverse(const Eigen::MatrixXd& a) {
 void finishLearner(Learner& learner, double targetEdf, EdfDefinition definition) {
   const ScopedStage timed("lambda solves and k x k factors");
   const int k = learner.numColumns();
-  const EdfFunction edf(learner.gram, learner.penalty, learner.name, learner.penaltyNullity);
+  const EdfFunction edf(learner.gram, learner.penalty, learner.name, learner.penaltyNullity,
+                        learner.type == LearnerType::Linear);
   if (targetEdf > 0.0) {
     const LambdaSolution sol = solveLambda(edf, targetEdf, definition, learner.name);
     learner.lambda = sol.lambda;

@@ -5,6 +5,7 @@
 
 #include "common/Error.hpp"
 #include "common/Format.hpp"
+#include "common/SystemResources.hpp"
 #include "common/Text.hpp"
 #include "learner/LearnerSetup.hpp"
 
@@ -74,8 +75,66 @@ Learner buildFactor(const std::string& name, int column, const std::vector<doubl
   return l;
 }
 
+namespace {
+
+// A factor learner keeps G, S, P and Q as dense L x L matrices (Learner.hpp): 800 MB at 5000 levels, and each
+// iteration multiplies by P and Q. With --factor-edf, lambda's search takes the eigenvalues of an L x L pencil, which
+// is O(L^3): about 6 s at 2000 levels on 2 cores, 50 s at 4000.
+constexpr std::size_t kMaxFactorLevels = 5000;
+constexpr std::size_t kMaxPenalisedFactorLevels = 2000;
+
+void checkLevelCount(const std::string& name, std::size_t levels, const ModelSettings& settings) {
+  const bool penalised = settings.factorEdf > 0.0;
+  const std::size_t most = penalised ? kMaxPenalisedFactorLevels : kMaxFactorLevels;
+  if (levels <= most) return;
+  std::string why = "a factor learner keeps four dense " + std::to_string(levels) + " x " + std::to_string(levels) +
+                    " matrices (" + describeBytes(4 * static_cast<std::uint64_t>(levels) * levels * sizeof(double)) +
+                    ")";
+  if (penalised)
+    why = "with --factor-edf its lambda needs the eigenvalues of a " + std::to_string(levels) + " x " +
+          std::to_string(levels) + " matrix (minutes)";
+  throw InputError("learner " + quotedForMessage(name) + ": " + std::to_string(levels) + " levels, more than the " +
+                   std::to_string(most) + " a factor learner takes" + (penalised ? " with --factor-edf" : "") + ": " +
+                   why + "; leave the column out (name the learners with --spline, --linear and --factor) or merge " +
+                   "its rare levels");
+}
+
+// Unpenalised (bols' default) with the first level weighted: G's (pseudo-)inverse in closed form, O(L^2) where the
+// eigen-solver's path is O(L^3) (50 s at 4000 levels). With w_a the weight of level a, G = [[W, w'], [w, diag(w)]]
+// (W the total, w the levels after the first). Its inverse: P00 = 1 / w_0, P0a = -1 / w_0, Pab = 1 / w_0 + [a = b]
+// / w_a. A level without weight has a zero row and column in G, and so in its Moore-Penrose inverse. Q = 2P - PGP
+// = P, and the edf (either definition) is the rank, the levels with weight. Returns false (the general path) where
+// a level's weight is not 0 and below 1e-8 of the largest, so that the closed form never inverts a rounding.
+bool unpenalisedInClosedForm(Learner& l, const Eigen::Ref<const Eigen::VectorXd>& perLevel) {
+  const Eigen::Index L = perLevel.size();
+  const double largest = perLevel.maxCoeff();
+  if (!(perLevel[0] > 1e-8 * largest)) return false;
+  for (Eigen::Index a = 1; a < L; ++a)
+    if (perLevel[a] != 0.0 && !(perLevel[a] > 1e-8 * largest)) return false;
+  const double base = 1.0 / perLevel[0];
+  Eigen::MatrixXd p = Eigen::MatrixXd::Zero(L, L);
+  p(0, 0) = base;
+  int rank = 1;
+  for (Eigen::Index a = 1; a < L; ++a) {
+    if (perLevel[a] == 0.0) continue;
+    ++rank;
+    p(0, a) = p(a, 0) = -base;
+    for (Eigen::Index b = 1; b < L; ++b)
+      if (perLevel[b] != 0.0) p(a, b) = base;
+    p(a, a) += 1.0 / perLevel[a];
+  }
+  l.lambda = 0.0;
+  l.edf = rank;
+  l.solveMatrix = p;
+  l.rssMatrix = std::move(p);
+  return true;
+}
+
+}  // namespace
+
 Learner finishFactor(const std::string& name, int column, const std::vector<std::string>& levels,
                      const std::vector<double>& weightPerLevel, const ModelSettings& settings) {
+  checkLevelCount(name, levels.size(), settings);
   const auto L = static_cast<Eigen::Index>(levels.size());
   const Eigen::Map<const Eigen::VectorXd> perLevel(weightPerLevel.data(), L);
   Learner l = olsLearner(name, column, LearnerType::Factor, 0.0, 1.0, settings);
@@ -86,7 +145,8 @@ Learner finishFactor(const std::string& name, int column, const std::vector<std:
   l.gram(0, 0) = perLevel.sum();
   for (Eigen::Index a = 1; a < L; ++a) l.gram(0, a) = l.gram(a, 0) = l.gram(a, a) = perLevel[a];
   l.penalty = Eigen::MatrixXd::Identity(L, L);
-  finishLearner(l, settings.factorEdf, settings.edfDefinition);
+  if (settings.factorEdf > 0.0 || !unpenalisedInClosedForm(l, perLevel))
+    finishLearner(l, settings.factorEdf, settings.edfDefinition);
   return l;
 }
 

@@ -37,6 +37,10 @@ class TestLearner : public QObject {
   void frameScansStandInForTheLearnersOwn();
   void gramsOfSeveralWeightsAreEachPassGram();
   void identifierFactorIsNoted();
+  void linearLearnerOfLargeScaleKeepsItsIntercept_data();
+  void linearLearnerOfLargeScaleKeepsItsIntercept();
+  void unpenalisedFactorInClosedForm();
+  void factorLevelsAreBounded();
 };
 
 void TestLearner::gramMatchesDenseBasis_data() {
@@ -288,6 +292,109 @@ void TestLearner::identifierFactorIsNoted() {
   QVERIFY(buildFactor("car", 0, {2, 0, 3, 1, 1}, levels, nullptr, s).note.empty());
   QVERIFY(buildFactor("cyl", 0, {0, 1, 0, 1}, {"4", "6"}, nullptr, s).note.empty());
   QVERIFY(buildFactor("one", 0, {0}, {"a"}, nullptr, s).note.empty());  // one level: nothing to fit by row
+}
+
+void TestLearner::linearLearnerOfLargeScaleKeepsItsIntercept_data() {
+  QTest::addColumn<double>("centre");
+  QTest::addColumn<double>("spread");
+  QTest::newRow("x near 5e4 (state.x77's Area)") << 5e4 << 1e4;
+  QTest::newRow("dates as days (x near 19000, 30 days)") << 19000.0 << 30.0;
+  QTest::newRow("x near 1e-6") << 1e-6 << 2e-7;
+  QTest::newRow("x near 1") << 1.0 << 0.5;
+}
+
+// bols(x) unpenalised is least squares on [1, x], whatever x's scale. The rank was counted from a pencil whose small
+// eigenvalue fell under 1e-10 of its bound for x near 5e4: rank 1, and a pseudo-inverse without the intercept.
+// Reference: the centred least-squares fit, b1 = sum (x - xbar)(g - gbar) / sum (x - xbar)^2, formed apart.
+void TestLearner::linearLearnerOfLargeScaleKeepsItsIntercept() {
+  QFETCH(double, centre);
+  QFETCH(double, spread);
+  const int n = 100;
+  std::vector<double> x(n), g(n);
+  for (int i = 0; i < n; ++i) {
+    const double u = std::fmod(0.618033988749895 * (i + 1), 1.0);
+    x[static_cast<std::size_t>(i)] = centre + spread * u;
+    g[static_cast<std::size_t>(i)] = 2.0 * u - 1.0 + 0.3 * std::sin(7.0 * i);
+  }
+  const Learner l = buildLinear("x", 0, x, nullptr, ModelSettings{});
+  QCOMPARE(l.edf, 2.0);
+  double xbar = 0.0, gbar = 0.0;
+  for (int i = 0; i < n; ++i) {
+    xbar += x[static_cast<std::size_t>(i)] / n;
+    gbar += g[static_cast<std::size_t>(i)] / n;
+  }
+  double sxx = 0.0, sxg = 0.0;
+  for (int i = 0; i < n; ++i) {
+    sxx += (x[static_cast<std::size_t>(i)] - xbar) * (x[static_cast<std::size_t>(i)] - xbar);
+    sxg += (x[static_cast<std::size_t>(i)] - xbar) * (g[static_cast<std::size_t>(i)] - gbar);
+  }
+  Eigen::Vector2d c(0.0, 0.0);
+  for (int i = 0; i < n; ++i)
+    c += Eigen::Vector2d(1.0, x[static_cast<std::size_t>(i)]) * g[static_cast<std::size_t>(i)];
+  const Eigen::Vector2d beta = l.solveMatrix * c;
+  // X'X's condition number reaches about 1e12 (dates: x near 19000, spread 30), so the normal equations leave up to
+  // about 1e-16 * 1e12 = 1e-4 relative in the coefficients along its small direction, and far less in the fitted
+  // values; 1e-6 of g's O(1) scale holds that, where the fit without its intercept was off by O(1).
+  double worst = 0.0;
+  for (int i = 0; i < n; ++i) {
+    const double xi = x[static_cast<std::size_t>(i)];
+    const double reference = gbar + sxg / sxx * (xi - xbar);
+    worst = std::max(worst, std::abs(beta[0] + beta[1] * xi - reference));
+  }
+  QVERIFY2(worst <= 1e-6, qPrintable(QString("max |fitted - least squares| %1").arg(worst)));
+}
+
+// The unpenalised factor's P in closed form: against Eigen's complete orthogonal decomposition of G (a Moore-Penrose
+// inverse formed apart), with a level of no weight and case weights; edf = the weighted levels; Q = 2P - PGP.
+void TestLearner::unpenalisedFactorInClosedForm() {
+  const std::vector<std::string> levels{"a", "b", "c", "d", "e"};
+  const std::vector<double> codes{0, 1, 1, 2, 4, 4, 4, 0, 2, 1};
+  const std::vector<double> w{1.0, 2.5, 0.5, 1.0, 3.0, 1.0, 0.25, 2.0, 1.5, 1.0};
+  for (const double* weights : {static_cast<const double*>(nullptr), w.data()}) {
+    const Learner l = buildFactor("f", 0, codes, levels, weights, ModelSettings{});
+    QCOMPARE(l.lambda, 0.0);
+    QCOMPARE(l.edf, 4.0);  // level d has no rows
+    const Eigen::MatrixXd pinv = l.gram.completeOrthogonalDecomposition().pseudoInverse();
+    const double err = relativeMatrixError(l.solveMatrix, pinv);
+    QVERIFY2(err <= 1e-12, qPrintable(QString::number(err)));
+    const Eigen::MatrixXd q = 2.0 * l.solveMatrix - l.solveMatrix * l.gram * l.solveMatrix;
+    QVERIFY(relativeMatrixError(l.rssMatrix, q) <= 1e-12);
+  }
+  // A first level without weight: the general path (G is singular along the intercept).
+  const std::vector<double> w0{0.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 0.0, 1.0, 1.0};
+  const Learner l = buildFactor("f", 0, codes, levels, w0.data(), ModelSettings{});
+  QCOMPARE(l.edf, 3.0);
+  QVERIFY(relativeMatrixError(l.gram * l.solveMatrix * l.gram, l.gram) <= 1e-10);
+}
+
+// A factor of more levels than its dense L x L matrices allow is refused before they are formed, naming the learner:
+// an id column of 10000 rows took minutes and gigabytes (O(L^3) set-up), 4000 levels 50 s.
+void TestLearner::factorLevelsAreBounded() {
+  for (const std::size_t count : {std::size_t(5001), std::size_t(2001)}) {
+    ModelSettings s;
+    if (count == 2001) s.factorEdf = 2.0;
+    std::vector<std::string> levels(count);
+    std::vector<double> codes(count);
+    for (std::size_t i = 0; i < count; ++i) {
+      levels[i] = "p" + std::to_string(i);
+      codes[i] = static_cast<double>(i);
+    }
+    const QString message = inputErrorOf([&] { buildFactor("id", 0, codes, levels, nullptr, s); });
+    QVERIFY2(message.startsWith(
+                 QString("learner 'id': %1 levels, more than the %2 a factor learner takes").arg(count).arg(count - 1)),
+             qPrintable(message));
+    QVERIFY2(message.contains("--factor"), qPrintable(message));
+  }
+  // 1000 single-row levels unpenalised: the closed form, O(L^2) (the general path took 1.4 s here).
+  std::vector<std::string> levels(1000);
+  std::vector<double> codes(1000);
+  for (std::size_t i = 0; i < levels.size(); ++i) {
+    levels[i] = "p" + std::to_string(i);
+    codes[i] = static_cast<double>(i);
+  }
+  const Learner id = buildFactor("id", 0, codes, levels, nullptr, ModelSettings{});
+  QCOMPARE(id.edf, 1000.0);
+  QVERIFY(relativeMatrixError(id.gram * id.solveMatrix, Eigen::MatrixXd::Identity(1000, 1000)) <= 1e-12);
 }
 
 QTEST_APPLESS_MAIN(TestLearner)

@@ -99,7 +99,7 @@ void EdfExplorer::showLearner(int learner) {
   if (!setup_ || learner < 0 || learner >= static_cast<int>(setup_->learners.size())) return;
   const gb::Learner& l = setup_->learners[learner];
   try {
-    const gb::EdfFunction f(l.gram, l.penalty, l.name, l.penaltyNullity);
+    const gb::EdfFunction f(l.gram, l.penalty, l.name, l.penaltyNullity, l.type == gb::LearnerType::Linear);
     const QCPRange range = lambdaRange(f, l.lambda);
     const int points = 240;
     QVector<double> x(points), traceEdf(points), mboostEdf(points);
