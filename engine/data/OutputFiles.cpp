@@ -95,9 +95,12 @@ void OutputFiles::addOutput(const std::string& path, const std::string& option, 
         throw InputError(withOption(option, path + " is also the input " + input.option + " " + input.path +
                                                 ": writing it would destroy the input"));
   }
-  // The same file however spelled: "./r.json", "dir/../r.json" and links to a missing file all count.
+  // The same file however spelled: "./r.json", "dir/../r.json" and links to a missing file all count. Made absolute
+  // first: weakly_canonical leaves a relative name with no existing part ("r.json" before it exists) as it is, and
+  // "./r.json" beside it became "/cwd/r.json", so the two passed as different files and one output was lost.
   std::error_code ec;
-  const std::string canonical = fs::weakly_canonical(target, ec).string();
+  const fs::path absolute = fs::absolute(target, ec);
+  const std::string canonical = fs::weakly_canonical(ec ? fs::path(target) : absolute, ec).string();
   for (const auto& other : outputs_)
     if (other->canonical == canonical)
       throw InputError(withOption(option, path + " is also the output " + other->option));

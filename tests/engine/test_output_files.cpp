@@ -107,6 +107,20 @@ class OutputFilesTest : public QObject {
     expectInputError([&] { out.addOutput(dir.path().toStdString() + "/./r.json", "--model"); }, "--model");
   }
 
+  // Relative names of a file that does not exist yet: "r.json" and "./r.json" (fit --out r.json --model ./r.json
+  // exited 0 with the model alone in r.json), and an absolute spelling beside a relative one.
+  void relativeSpellingsOfOneMissingFileAreRefused() {
+    QTemporaryDir dir;
+    const QString before = QDir::currentPath();
+    QVERIFY(QDir::setCurrent(dir.path()));
+    gb::OutputFiles out;
+    out.addOutput("r.json", "--out");
+    expectInputError([&] { out.addOutput("./r.json", "--model"); }, "--model: ./r.json is also the output --out");
+    expectInputError([&] { out.addOutput(path(dir, "r.json"), "--refit"); }, "is also the output --out");
+    expectInputError([&] { out.addOutput("sub/../r.json", "--bands"); }, "is also the output --out");
+    QVERIFY(QDir::setCurrent(before));
+  }
+
   void badTargetsAreRefusedUpFront() {
     QTemporaryDir dir;
     gb::OutputFiles out;
