@@ -8,6 +8,7 @@
 #include <fstream>
 #include <functional>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "common/Error.hpp"
 #include "common/Format.hpp"
@@ -53,6 +54,10 @@ struct TooDeep {
   std::string key;  // the top-level key under which it happened ("" : the root itself)
 };
 
+struct DuplicateKey {
+  std::string field;  // the key's path ("learners[0].offset")
+};
+
 // Where the parser is, kept from its callback's events, so that errors the parser raises itself (a number
 // beyond the double range: nlohmann throws out_of_range 406 for 1e400) can name the field, and nesting is
 // limited. One level per open container: its element count (arrays) or its current key (objects).
@@ -63,10 +68,12 @@ class Cursor {
       case json::parse_event_t::object_start:
       case json::parse_event_t::array_start:
         if (depth >= kMaxDepth) throw TooDeep{levels_.empty() || levels_[0].array ? "" : levels_[0].key};
-        levels_.push_back({event == json::parse_event_t::array_start, 0, {}});
+        levels_.push_back({event == json::parse_event_t::array_start, 0, {}, {}});
         break;
       case json::parse_event_t::key:
         levels_.back().key = parsed.get<std::string>();
+        // nlohmann keeps the last of two equal keys: {"offset": 0.3, "offset": 99} would predict with 99, silently.
+        if (!levels_.back().keys.insert(levels_.back().key).second) throw DuplicateKey{path()};
         break;
       case json::parse_event_t::object_end:
       case json::parse_event_t::array_end:
@@ -93,6 +100,7 @@ class Cursor {
     bool array;
     std::size_t count;
     std::string key;
+    std::unordered_set<std::string> keys;  // an object's keys so far
   };
   void countElement() {
     if (!levels_.empty() && levels_.back().array) ++levels_.back().count;
@@ -128,6 +136,8 @@ nlohmann::json parseFile(const std::string& path) {
   } catch (const TooDeep& e) {
     throw InputError(path + ": " + (e.key.empty() ? "" : keyForMessage(e.key) + ": ") + "nested deeper than " +
                      std::to_string(kMaxDepth) + " levels (a model file needs 3)");
+  } catch (const DuplicateKey& e) {
+    throw InputError(path + ": " + e.field + ": appears twice (a JSON object's keys must differ)");
   } catch (const json::out_of_range& e) {  // 406: a number literal beyond the double range, e.g. 1e400
     const std::string field = cursor.path();
     throw InputError(path + ": " + (field.empty() ? "" : field + ": ") + "a number beyond the double range");
@@ -305,13 +315,13 @@ void readPath(const json& root, int version, Model& m, const std::unordered_map<
 
 Model read(const json& j) {
   const int version = readVersion(j);
-  // result.json adds "fitted", "timing" and the records of how mstop was judged to the model's keys; anything else
-  // is a mistake worth naming.
-  rejectUnknownKeys(
-      j,
-      {"format", "version", "family", "response_levels", "offset", "learners", "path", "settings", "fitted",
-       "rows_used", "rows_omitted", "rows_omitted_by_column", "notes", "nuisance", "cv", "holdout", "timing"},
-      "");
+  // result.json adds "fitted", "timing", the records of how mstop was judged, the bands (--bands), the profile
+  // (--profile) and the processes (--distributed) to the model's keys; anything else is a mistake worth naming.
+  rejectUnknownKeys(j, {"format",  "version",    "family", "response_levels", "offset",       "learners",
+                        "path",    "settings",   "fitted", "rows_used",       "rows_omitted", "rows_omitted_by_column",
+                        "notes",   "nuisance",   "cv",     "holdout",         "timing",       "bands",
+                        "profile", "distributed"},
+                    "");
   Model m;
   readSettings(j, m.settings);
   if (const auto it = j.find("family"); it != j.end() && text(*it, "family") != toString(m.settings.family))

@@ -64,6 +64,24 @@ class TestCliBands : public QObject {
     QVERIFY(other["bands"].toObject()["learners"] != bands["learners"]);
   }
 
+  // predict takes a result.json as its model, the bands' and the profile's keys included (both were "unknown key").
+  void predictTakesAResultWithBandsAndProfile() {
+    Scratch s;
+    writeFile(s.path("d.csv"), smallCsv(60));
+    const CliResult fit =
+        runGamboost({"fit", "--data", s.path("d.csv"), "--out", s.path("r.json"), "--model", s.path("m.json"),
+                     "--knots", "4", "--mstop", "20", "--bands", "3", "--profile", "--quiet"});
+    QVERIFY2(fit.finished && fit.exitCode == 0, qPrintable(fit.describe()));
+    const QJsonObject j = QJsonDocument::fromJson(readFile(s.path("r.json"))).object();
+    QVERIFY(j.contains("bands") && j.contains("profile"));
+    for (const char* model : {"r.json", "m.json"}) {
+      const CliResult r = runGamboost(
+          {"predict", "--model", s.path(model), "--data", s.path("d.csv"), "--out", s.path(QString(model) + ".csv")});
+      QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.describe()));
+    }
+    QCOMPARE(readFile(s.path("r.json.csv")), readFile(s.path("m.json.csv")));
+  }
+
   void bandsAtTheMstopCvChooses() {
     Scratch s;
     writeFile(s.path("d.csv"), smallCsv(60));

@@ -147,6 +147,12 @@ void CliModelInputsTest::predictRejectsModel_data() {
   QTest::newRow("version 1 path of indices")
       << withValue("/version", 1) << R"(model\.json: path\.learner\[0\]: must be a string, got 0$)";
   QTest::newRow("unknown key") << withValue("/settings/knotz", 3) << R"(model\.json: settings: unknown key 'knotz'$)";
+  // nlohmann keeps the last of two equal keys; a model edited by hand that says the offset twice is refused.
+  QTest::newRow("duplicate key") << withRaw("/offset", "1.5, \"offset\": 99")
+                                 << R"(model\.json: offset: appears twice \(a JSON object's keys must differ\)$)";
+  QTest::newRow("duplicate key in a learner")
+      << withRaw("/learners/0/lambda", "1, \"lambda\": 2")
+      << R"(model\.json: learners\[0\]\.lambda: appears twice \(a JSON object's keys must differ\)$)";
   QTest::newRow("not JSON") << QByteArray("{\"format\": \"gamboost-model\",\n \"version\": }")
                             << R"(model\.json:2:13: not valid JSON: )";
 }
