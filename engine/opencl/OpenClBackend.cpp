@@ -56,6 +56,8 @@ void checkFloatRange(const std::vector<double>& y) {
   why.precision(3);
   if (largest > 1e18)
     why << "the response reaches |y| = " << largest << " (above 1e18)";
+  else if (largest > 0.0 && largest < 1e-18)  // y^2 and the risk's sums fall below float's smallest normal, 1.2e-38
+    why << "the response's largest |y| is " << largest << " (below 1e-18: float's squares of it vanish)";
   else if (n * largest * largest > FLT_MAX / 4)
     why << "n * max(y^2) = " << n * largest * largest << " would overflow float sums (limit " << FLT_MAX / 4 << ")";
   else
@@ -64,13 +66,32 @@ void checkFloatRange(const std::vector<double>& y) {
 }
 
 void checkFloatRange(const std::vector<Learner>& learners, const std::vector<double>* weights) {
+  // The kernels locate a row from x in float: (x - lo) / spacing. Below 1e-30 the values are at or near float's
+  // subnormals (x in [1e-302, 1e-300] became 0 and the risk NaN); where the range is narrow for its magnitude
+  // (x in [1e6, 1e6 + 0.01]) float's steps of x are too coarse to place rows within a knot interval. At least
+  // kFloatStepsPerInterval representable values per interval, a resolution of 1e-3 of an interval for u.
+  constexpr double kFloatStepsPerInterval = 1000.0;
   for (const Learner& l : learners) {
-    const double largest = std::max(std::abs(l.basis.lo()), std::abs(l.basis.hi()));
-    if (l.isSpline() && !(largest <= FLT_MAX))
-      throw InputError(optionMessage("--precision float", "covariate " + quotedForMessage(l.name) +
-                                                              " reaches |x| = " + formatNumber(largest, 3) +
+    if (!l.isSpline()) continue;
+    const double lo = l.basis.lo(), hi = l.basis.hi();
+    const double largest = std::max(std::abs(lo), std::abs(hi));
+    const std::string who = "covariate " + quotedForMessage(l.name);
+    if (!(largest <= FLT_MAX))
+      throw InputError(optionMessage("--precision float", who + " reaches |x| = " + formatNumber(largest, 3) +
                                                               ", beyond float's range (3.4e38); use --precision double "
                                                               "(or rescale it)"));
+    if (largest < 1e-30)
+      throw InputError(optionMessage("--precision float", who + " stays within |x| <= " + formatNumber(largest, 3) +
+                                                              ", at float's smallest values (1.2e-38); use "
+                                                              "--precision double (or rescale it)"));
+    const double steps = (hi - lo) / (largest * FLT_EPSILON) / l.basis.numIntervals();
+    if (steps < kFloatStepsPerInterval)
+      throw InputError(optionMessage("--precision float",
+                                     who + " spans [" + formatNumber(lo, 10) + ", " + formatNumber(hi, 10) +
+                                         "], narrow for values of its size: float holds only about " +
+                                         formatNumber(steps, 3) + " distinct values in each of its " +
+                                         std::to_string(l.basis.numIntervals()) +
+                                         " knot intervals; use --precision double (or subtract a constant from it)"));
   }
   double largest = 0.0;
   if (weights)

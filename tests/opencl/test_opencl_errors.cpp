@@ -119,10 +119,10 @@ class TestOpenClErrors : public QObject {
              QString("(no InputError thrown)"));
     // A spline covariate beyond float's range, and weights beyond float sums: named before the fit (they diverged,
     // blaming double precision).
-    auto spline = [](double hi) {
+    auto spline = [](double hi, double lo = 0.0) {
       return Learner{"x",
                      1,
-                     SplineBasis(0.0, hi, SplineSpec{4, 3, Boundary::Extended}),
+                     SplineBasis(lo, hi, SplineSpec{4, 3, Boundary::Extended}),
                      LearnerType::Spline,
                      {},
                      {},
@@ -143,6 +143,25 @@ class TestOpenClErrors : public QObject {
     QVERIFY(inputErrorOf([&] {
               ocl::checkFloatRange(learners, &heavy);
             }).startsWith("--precision float: a weight reaches 1e+300"));
+    // At float's smallest values (x in [1e-302, 1e-300] became 0, the risk NaN), and a range narrow for its size (x
+    // in [1e6, 1e6 + 0.01]: float's step there is 0.0625), each named; a response near 1e-300 fitted to 0.
+    learners[0] = spline(1e-300, 1e-302);
+    QVERIFY(inputErrorOf([&] {
+              ocl::checkFloatRange(learners, nullptr);
+            }).startsWith("--precision float: covariate 'x' stays within |x| <= 1e-300, at float's smallest"));
+    learners[0] = spline(1e6 + 0.01, 1e6);
+    const QString narrow = inputErrorOf([&] { ocl::checkFloatRange(learners, nullptr); });
+    QVERIFY2(narrow.startsWith("--precision float: covariate 'x' spans [1000000, 1000000.01], narrow for values of "
+                               "its size: float holds only about 0.0168 distinct values in each of its 5 knot "
+                               "intervals"),
+             qPrintable(narrow));
+    learners[0] = spline(19030.0, 19000.0);  // days since 1970, a month of 2022: about 2500 values an interval
+    QCOMPARE(inputErrorOf([&] { ocl::checkFloatRange(learners, nullptr); }), QString("(no InputError thrown)"));
+    QVERIFY(inputErrorOf([] {
+              ocl::checkFloatRange({0.0, -3e-300, 1e-301});
+            }).startsWith("--precision float: the response's largest |y| is 3e-300 (below 1e-18"));
+    QCOMPARE(inputErrorOf([] { ocl::checkFloatRange(std::vector<double>(5, 0.0)); }),
+             QString("(no InputError thrown)"));
     // Through the backend, before anything is allocated.
     FakeProblem p(100, 2, 3, 1e19);
     OpenClBackend backend(openCl("compact_x", "float"));
