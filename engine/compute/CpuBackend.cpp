@@ -26,6 +26,11 @@ constexpr std::size_t kMomentBlockRows = 4096;
 constexpr std::size_t kCrossBlockRows = 8192;
 constexpr std::size_t kCrossFoldRows = 4 * kCrossBlockRows;
 constexpr int kCrossLearnerChunk = 8;
+// The pass's interval-pair buffers, per thread: a chunk of learners' (intervals_j (d_j+1)) x (intervals_l (d_l+1))
+// doubles, quadratic in the intervals (128 MB a learner at 1000 knots: eight a chunk on two threads ended in
+// bad_alloc). The chunk shrinks to stay within this, and a learner whose one block exceeds it is not cached (each
+// iteration then takes the exact pass).
+constexpr std::size_t kCrossScratchBytes = std::size_t{256} << 20;
 // Work is handed out in small pieces (dynamic scheduling) so that on a busy machine a running thread takes
 // over the share of a descheduled one instead of waiting for it at the end of the pass: learners in chunks
 // of kLearnerChunk, update rows in chunks of kUpdateChunkRows. The update's g'g is summed per chunk in chunk
@@ -166,11 +171,21 @@ struct CpuBackend::State {
     for (int ch = 0; ch < chunks; ++ch) residualSquares += partialSums[ch];
   }
 
+  // Doubles of one learner's interval-pair block in l's pass (the largest over the learners).
+  std::size_t pairDoubles(std::size_t l) const {
+    const LearnerState& L = learners[l];
+    std::size_t largest = 0;
+    for (const LearnerState& J : learners)
+      largest = std::max(largest, static_cast<std::size_t>(J.intervals) * static_cast<std::size_t>(J.degree + 1));
+    return largest * static_cast<std::size_t>(L.intervals) * static_cast<std::size_t>(L.degree + 1);
+  }
+
   bool ensureCross(std::size_t l) {
     if (!cross[l].empty()) return true;
     const LearnerState& L = learners[l];
     const std::size_t bytes = totalCoefs * L.k * sizeof(double);
     if (!policy.fits(crossBytes, bytes)) return false;
+    if (pairDoubles(l) * sizeof(double) * static_cast<std::size_t>(threads) > kCrossScratchBytes) return false;
     cross[l].assign(totalCoefs * L.k, 0.0);
     crossBytes += bytes;
     crossPass(l);
@@ -197,17 +212,20 @@ struct CpuBackend::State {
       maxPairBlock = std::max(maxPairBlock, static_cast<std::size_t>(J.intervals) * (J.degree + 1));
     }
     const std::size_t pairSize = maxPairBlock * L.intervals * W;
-    const int chunks = chunksOf(todo.size(), kCrossLearnerChunk);
+    const std::size_t perThread = kCrossScratchBytes / static_cast<std::size_t>(threads) / sizeof(double);
+    const int perChunk = static_cast<int>(
+        std::clamp<std::size_t>(perThread / std::max<std::size_t>(pairSize, 1), 1, kCrossLearnerChunk));
+    const int chunks = chunksOf(todo.size(), static_cast<std::size_t>(perChunk));
 #pragma omp parallel num_threads(teamFor(n* todo.size()))
     {
       std::vector<int> first(kCrossBlockRows);
       std::vector<double> w(kCrossBlockRows * W);
-      std::vector<double> pairs(pairSize * kCrossLearnerChunk, 0.0);
+      std::vector<double> pairs(pairSize * static_cast<std::size_t>(perChunk), 0.0);
 #pragma omp for schedule(dynamic, 1)
       for (int ch = 0; ch < chunks; ++ch) {
         // Plain variables, not a structured binding: the lambda below captures them (clang rejects capturing bindings
         // before C++20; the fuzz build compiles this file with clang).
-        const auto range = chunk(ch, kCrossLearnerChunk, todo.size());
+        const auto range = chunk(ch, static_cast<std::size_t>(perChunk), todo.size());
         const std::size_t tb = range.first, te = range.second;
         auto fold = [&] {
           for (std::size_t t = tb; t < te; ++t) {

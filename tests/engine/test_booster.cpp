@@ -1,5 +1,7 @@
 // Booster mechanics on the CPU backend: stepping, batching, cancelling, bookkeeping, candidate scores, and
 // the incremental B_j'g updates against exact recomputation.
+#include <sys/resource.h>
+
 #include <QtTest>
 #include <algorithm>
 #include <cmath>
@@ -26,10 +28,13 @@ ModelSettings smallSettings() {
   return s;
 }
 
-std::unique_ptr<Booster> makeBooster(std::shared_ptr<const Dataset> data, int threads = 0, int refresh = 0) {
+std::unique_ptr<Booster> makeBooster(std::shared_ptr<const Dataset> data, int threads = 0, int refresh = 0,
+                                     int knots = 8) {
   auto backend = std::make_unique<CpuBackend>(threads);
   if (refresh > 0) backend->setRefreshInterval(refresh);
-  return std::make_unique<Booster>(std::move(data), smallSettings(), std::move(backend));
+  ModelSettings settings = smallSettings();
+  settings.spline.knots = knots;
+  return std::make_unique<Booster>(std::move(data), settings, std::move(backend));
 }
 
 }  // namespace
@@ -47,6 +52,8 @@ class TestBooster : public QObject {
   void cpuRefreshIntervalDefaultAndOverride();
   void cachedCrossProductsMatchExactPasses();
   void incrementalUpdatesMatchExactOnes();
+  void manyKnotsKeepTheCrossPassBounded_data();
+  void manyKnotsKeepTheCrossPassBounded();
   void candidatesMatchDenseRss();
   void modelCarriesThePath();
   void refusesBadInput();
@@ -174,6 +181,33 @@ void TestBooster::cachedCrossProductsMatchExactPasses() {
   QCOMPARE(one->path().learner, exact->path().learner);
   QVERIFY(relativeMaxError(one->fitted(), exact->fitted()) <= 1e-12);
   QVERIFY(relativeMaxError(one->path().risk, exact->path().risk) <= 1e-12);
+}
+
+void TestBooster::manyKnotsKeepTheCrossPassBounded_data() {
+  QTest::addColumn<int>("knots");
+  // Interval-pair blocks of (401 * 4)^2 doubles (21 MB) a learner: fewer learners a chunk than 8.
+  QTest::newRow("400 knots: smaller chunks") << 400;
+  // (1201 * 4)^2 doubles (185 MB) a learner, over the scratch bound on two threads: not cached, exact passes.
+  QTest::newRow("1200 knots: not cached") << 1200;
+}
+
+// The cross-product pass kept eight learners' interval-pair blocks a thread, quadratic in the intervals: at 1000
+// knots 1 GB a thread, and fit --knots 1000 on 200 rows ended in std::bad_alloc (an abort) under a 1 GB limit. With
+// the bound, the same fit as exact passes.
+void TestBooster::manyKnotsKeepTheCrossPassBounded() {
+  QFETCH(int, knots);
+  auto data = gbtest::makeSmoothData(3000, 2, kSeed + 6);
+  auto cached = makeBooster(data, 2, 1000, knots);
+  cached->run(15);
+  // Before the bound the 1200-knot pass alone took 2 threads x 8 x 185 MB = 3 GB; now at most 256 MB.
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  const double peakMb = static_cast<double>(usage.ru_maxrss) / 1024.0;
+  QVERIFY2(peakMb < 1024.0, qPrintable(QString("peak resident memory %1 MB").arg(peakMb)));
+  auto exact = makeBooster(data, 2, 1, knots);
+  exact->run(15);
+  QCOMPARE(cached->path().learner, exact->path().learner);
+  QVERIFY(relativeMaxError(cached->fitted(), exact->fitted()) <= 1e-12);
 }
 
 void TestBooster::incrementalUpdatesMatchExactOnes() {
