@@ -2,6 +2,7 @@
 // every column, the intercept included (mboost's X_ols: K = diag(ncol(X))).
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 #include "common/Error.hpp"
 #include "common/Format.hpp"
@@ -83,7 +84,28 @@ namespace {
 constexpr std::size_t kMaxFactorLevels = 5000;
 constexpr std::size_t kMaxPenalisedFactorLevels = 2000;
 
-void checkLevelCount(const std::string& name, std::size_t levels, const ModelSettings& settings) {
+// Where nearly every level reads as a number ("#N/A" in a column of 10000 numbers, as Excel writes a missing
+// value), what to do about it; empty otherwise.
+std::string numbersWithTextHint(const std::vector<std::string>& levels) {
+  std::size_t numbers = 0;
+  const std::string* other = nullptr;
+  for (const std::string& level : levels) {
+    char* end = nullptr;
+    std::strtod(level.c_str(), &end);
+    if (!level.empty() && end == level.c_str() + level.size())
+      ++numbers;
+    else if (!other)
+      other = &level;
+  }
+  if (!other || numbers * 10 < levels.size() * 9) return {};
+  return "; all but " + std::to_string(levels.size() - numbers) + " of its levels are numbers (the first other " +
+         quotedForMessage(*other) + "): a numeric column with text cells? Leave those cells empty or NA and it is " +
+         "read as numbers";
+}
+
+void checkLevelCount(const std::string& name, const std::vector<std::string>& levelNames,
+                     const ModelSettings& settings) {
+  const std::size_t levels = levelNames.size();
   const bool penalised = settings.factorEdf > 0.0;
   const std::size_t most = penalised ? kMaxPenalisedFactorLevels : kMaxFactorLevels;
   if (levels <= most) return;
@@ -96,7 +118,7 @@ void checkLevelCount(const std::string& name, std::size_t levels, const ModelSet
   throw InputError("learner " + quotedForMessage(name) + ": " + std::to_string(levels) + " levels, more than the " +
                    std::to_string(most) + " a factor learner takes" + (penalised ? " with --factor-edf" : "") + ": " +
                    why + "; leave the column out (name the learners with --spline, --linear and --factor) or merge " +
-                   "its rare levels");
+                   "its rare levels" + numbersWithTextHint(levelNames));
 }
 
 // Unpenalised (bols' default) with the first level weighted: G's (pseudo-)inverse in closed form, O(L^2) where the
@@ -134,7 +156,7 @@ bool unpenalisedInClosedForm(Learner& l, const Eigen::Ref<const Eigen::VectorXd>
 
 Learner finishFactor(const std::string& name, int column, const std::vector<std::string>& levels,
                      const std::vector<double>& weightPerLevel, const ModelSettings& settings) {
-  checkLevelCount(name, levels.size(), settings);
+  checkLevelCount(name, levels, settings);
   const auto L = static_cast<Eigen::Index>(levels.size());
   const Eigen::Map<const Eigen::VectorXd> perLevel(weightPerLevel.data(), L);
   Learner l = olsLearner(name, column, LearnerType::Factor, 0.0, 1.0, settings);

@@ -383,8 +383,20 @@ void TestLearner::factorLevelsAreBounded() {
     QVERIFY2(message.startsWith(
                  QString("learner 'id': %1 levels, more than the %2 a factor learner takes").arg(count).arg(count - 1)),
              qPrintable(message));
-    QVERIFY2(message.contains("--factor"), qPrintable(message));
+    QVERIFY2(message.contains("--factor") && !message.contains("numbers"), qPrintable(message));
   }
+  // A column of numbers with one Excel "#N/A": text, so a factor of a level per row; the message says why.
+  std::vector<std::string> numbers(6000);
+  std::vector<double> rows(numbers.size());
+  for (std::size_t i = 0; i < numbers.size(); ++i) {
+    numbers[i] = std::to_string(0.001 * static_cast<double>(i));
+    rows[i] = static_cast<double>(i);
+  }
+  numbers[17] = "#N/A";
+  const QString hint = inputErrorOf([&] { buildFactor("x1", 0, rows, numbers, nullptr, ModelSettings{}); });
+  QVERIFY2(hint.endsWith("; all but 1 of its levels are numbers (the first other '#N/A'): a numeric column with text "
+                         "cells? Leave those cells empty or NA and it is read as numbers"),
+           qPrintable(hint));
   // 1000 single-row levels unpenalised: the closed form, O(L^2) (the general path took 1.4 s here).
   std::vector<std::string> levels(1000);
   std::vector<double> codes(1000);
