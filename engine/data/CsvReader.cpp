@@ -88,7 +88,11 @@ CsvParser::Row CsvParser::cellText(const char*& p, const char* end, bool eof, st
     case QuoteEnd::Unterminated:
       fail(line_, c + 1, column(c) + ": unterminated quote");
     case QuoteEnd::LineBreak:
-      fail(line_, c + 1, column(c) + ": unterminated quote (a quoted cell cannot span lines)");
+      fail(line_, c + 1,
+           column(c) +
+               ": unterminated quote on its line (a line break inside a quoted text cell, as write.csv "
+               "writes one, or a quote never closed): cells across lines are not read; replace the line "
+               "breaks in text cells (in R: x <- gsub(\"\\n\", \" \", x)) or close the quote");
     case QuoteEnd::Closed:
       break;
   }

@@ -108,6 +108,9 @@ HeaderScan scanHeaderLine(const char* p, const char* end, bool eof, bool spaceDe
   HeaderScan scan;
   bool inQuotes = false, fieldStart = true;
   bool inField = false, gap = false;  // spaceDelimits: a field has begun on the line; blanks followed it
+  // A quoted field closed and only spaces since: a quote now opens the next field (write.table's "y" "x,2", whose
+  // comma inside quotes was counted as a delimiter).
+  bool afterQuoted = false;
   for (const char* s = p; s != end; ++s) {
     const char ch = *s;
     if (inQuotes) {
@@ -117,10 +120,12 @@ HeaderScan scanHeaderLine(const char* p, const char* end, bool eof, bool spaceDe
       }
       if (ch != '"') continue;
       if (s + 1 == end && !eof) return scan;  // "" or a closing quote: the next block tells
-      if (s + 1 != end && s[1] == '"')
+      if (s + 1 != end && s[1] == '"') {
         ++s;
-      else
+      } else {
         inQuotes = false;
+        afterQuoted = true;
+      }
     } else if (isLineBreakByte(ch)) {
       const int length = lineBreakAt(s, end, eof);
       if (length < 0) return scan;  // "\r" or "\r\n": the next block tells
@@ -135,10 +140,13 @@ HeaderScan scanHeaderLine(const char* p, const char* end, bool eof, bool spaceDe
       scan.semicolons += ch == ';';
       scan.tabs += ch == '\t';
       fieldStart = true;
+    } else if (!spaceDelimits && ch == ' ' && afterQuoted) {
+      fieldStart = true;
     } else {
       scan.spaces += gap;
       gap = false;
       inField = true;
+      afterQuoted = false;
       if (ch == '"' && fieldStart) {
         inQuotes = true;
         fieldStart = false;

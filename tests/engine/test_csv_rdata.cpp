@@ -341,6 +341,13 @@ class TestCsvRData : public QObject {
       QCOMPARE(d.levels[1], (std::vector<std::string>{"\"q\" r", "a\\b", "c\"d"}));
       QCOMPARE(levelAt(d, 1, 1), std::string("c\"d"));
     }
+    // A comma or semicolon inside a quoted name or text (make.names was not asked for): not a delimiter. The header
+    // "y" "x,2" was taken as comma-separated and refused at its closing quote.
+    const gb::Dataset commas =
+        gb::readCsv(writeFile("\"y\" \"x,2\" \"f\"\n\"1\" 1 2 \"c,d\"\n\"2\" 2 3 \"e;f\"\n\"3\" 3 1 \"c,d\"\n"));
+    QCOMPARE(commas.names, (std::vector<std::string>{"y", "x,2", "f"}));
+    QCOMPARE(commas.columns[1], (std::vector<double>{2, 3, 1}));
+    QCOMPARE(commas.levels[2], (std::vector<std::string>{"c,d", "e;f"}));
     const gb::Dataset noNames = gb::readCsv(writeFile("\"y\" \"x\"\n1 2\n3 4e-1\n"));
     QCOMPARE(noNames.columns, (std::vector<std::vector<double>>{{1, 3}, {2, 0.4}}));
     QVERIFY(noNames.rowLabelsNote.empty());
