@@ -106,7 +106,7 @@ CsvBenchReport runCsvBenchmark(const CsvBenchOptions& options) {
   if (options.repetitions < 1)
     throw InputError(optionMessage("--reps", "must be at least 1, got " + std::to_string(options.repetitions)));
   if (options.file.empty() && !(options.sizeMegabytes > 0.0 && options.sizeMegabytes < 1e6))
-    throw InputError(optionMessage("--size-mb", "must be between 0 and 1e6 megabytes"));
+    throw InputError(optionMessage("--size-mb", "must be above 0 and below 1e6 megabytes"));
 
   RemoveOnExit generated;
   std::string path = options.file;
@@ -116,6 +116,10 @@ CsvBenchReport runCsvBenchmark(const CsvBenchOptions& options) {
   }
 
   CsvBenchReport report;
+  std::error_code error;
+  if (!std::filesystem::exists(path, error)) throw InputError(optionMessage("--file", path + ": no such file"));
+  if (!std::filesystem::is_regular_file(path, error))  // a device, a pipe or a directory: no size to time a read by
+    throw InputError(optionMessage("--file", path + ": not a regular file (a device, a pipe or a directory)"));
   report.bytes = std::filesystem::file_size(path);
   report.threads = options.chunkBytes == 0 ? 1 : options.threads > 0 ? options.threads : omp_get_max_threads();
   CsvOptions csvOptions;

@@ -156,6 +156,12 @@ constexpr const char* kFormat = "gamboost-model";
 
 // Checked before anything else: a file of another format or version is named as such, not as a list of
 // missing keys.
+bool integralReal(const json& j) {
+  if (!j.is_number_float()) return false;
+  const double v = j.get<double>();
+  return std::isfinite(v) && v == std::floor(v);
+}
+
 int readVersion(const json& root) {
   if (!root.is_object()) fail("", "must be a JSON object, got " + describe(root));
   const json& format = member(root, "format", "");
@@ -165,8 +171,8 @@ int readVersion(const json& root) {
   const bool known = (version.is_number_integer() || version.is_number_unsigned()) &&
                      (version.get<std::int64_t>() == 1 || version.get<std::int64_t>() == Model::kFormatVersion);
   if (!known)
-    fail("version",
-         "this build reads versions 1 and " + std::to_string(Model::kFormatVersion) + ", got " + describe(version));
+    fail("version", "this build reads versions 1 and " + std::to_string(Model::kFormatVersion) + ", got " +
+                        describe(version) + (integralReal(version) ? " written as a real number (2.0)" : ""));
   return static_cast<int>(version.get<std::int64_t>());
 }
 

@@ -46,6 +46,15 @@ class CliBenchCsvTest : public QObject {
     QCOMPARE(r.exitCode, 2);
     QVERIFY2(r.err.contains("--threads"), qPrintable(r.describe()));
   }
+
+  // Bad input, exit 2 naming the option: a device has no size to time a read by (was exit 1, a raw filesystem
+  // error), and --size-mb 0 is outside its range (the message said "between 0 and 1e6" while refusing 0).
+  void rejectsDevicesAndZeroSize() {
+    CliResult r = runGamboost({"bench", "csv", "--file", "/dev/null"});
+    verifyRejected(r, "^gamboost: --file: /dev/null: not a regular file \\(a device, a pipe or a directory\\)$");
+    r = runGamboost({"bench", "csv", "--size-mb", "0"});
+    verifyRejected(r, "^gamboost: --size-mb: must be above 0 and below 1e6 megabytes$");
+  }
 };
 
 QTEST_GUILESS_MAIN(CliBenchCsvTest)
