@@ -45,6 +45,7 @@ int runCv(const CvOptions& o, const std::vector<Override>& overrides) {
   // It is also --refit's fit.
   std::unique_ptr<Booster> all = makeBooster(data, settings, std::move(backend), o.fit.data);
   const ResamplingFolds folds = makeFolds(o.fit.folds, *data, all->settings(), &all->frame().keptRows);
+  checkRiskMatrixFits(folds.weights.size(), all->settings().mstop, foldOptionOf(o.fit.folds), "--mstop");
   const FoldBackends backends = foldBackends(compute);
   const int parallel = backends.parallel;
   const auto cvStart = std::chrono::steady_clock::now();

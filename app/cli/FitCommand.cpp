@@ -158,6 +158,7 @@ int chooseMstop(const FitOptions& o, const std::shared_ptr<const Dataset>& data,
   if (o.cvGrid < 1) throw InputError(optionMessage("--cv-grid", "must be at least 1"));
   const std::unique_ptr<Booster> check = makeBooster(data, settings, makeBackend(compute), o.data);
   const ResamplingFolds folds = makeFolds(o.folds, *data, check->settings(), &check->frame().keptRows);
+  checkRiskMatrixFits(folds.weights.size(), check->settings().mstop, foldOptionOf(o.folds), "--cv-grid");
   const FoldBackends backends = foldBackends(compute);
   const CvResult cv = crossValidate(data, check->settings(), folds, backends.make, backends.parallel);
   record = {{"type", folds.type}, {"folds", folds.weights.size()}, {"mean", cv.mean}, {"mstop", cv.mstop}};

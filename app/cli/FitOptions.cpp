@@ -262,4 +262,11 @@ ResamplingFolds makeFolds(const FoldOptions& o, const Dataset& data, const Model
   return bootstrapFolds(data.rows(), o.bootstrapGiven ? o.bootstrap : 25, o.seed, w);  // mboost's default: 25
 }
 
+std::string foldOptionOf(const FoldOptions& o) {
+  if (!o.foldsFile.empty()) return "--folds-file";
+  if (o.kfoldGiven) return "--kfold";
+  if (o.subsampleGiven) return "--subsample";
+  return "--bootstrap";
+}
+
 }  // namespace gb::cli

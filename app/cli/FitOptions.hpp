@@ -60,6 +60,8 @@ ModelSettings settingsAsGiven(const FitOptions& o, const std::vector<Override>& 
 // takes the word "cv" (fit --mstop cv).
 std::vector<Override> addModelOptions(CLI::App* sub, FitOptions& o, bool mstopCv = false);
 void addFoldOptions(CLI::App* sub, FoldOptions& f);
+// The option that chose the folds (--bootstrap where none was given: mboost's 25 bootstrap samples).
+std::string foldOptionOf(const FoldOptions& o);
 // The folds the options ask for over the data's input rows (case weights from settings.weights).
 // rowsUsed: the input rows the model uses (its frame's keptRows), for a folds file with one row per used row.
 ResamplingFolds makeFolds(const FoldOptions& o, const Dataset& data, const ModelSettings& s,

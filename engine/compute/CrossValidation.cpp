@@ -136,6 +136,18 @@ void checkFoldsFit(const char* option, int folds, std::size_t rows) {
 
 }  // namespace
 
+void checkRiskMatrixFits(std::size_t folds, int mstop, const std::string& foldOption, const std::string& mstopOption) {
+  constexpr double kBytesPerValue = 32.0 + 20.0;
+  const double bytes = static_cast<double>(folds) * (static_cast<double>(mstop) + 1.0) * kBytesPerValue;
+  const double available = static_cast<double>(availableMemoryBytes());
+  if (bytes > 0.5 * available)
+    throw InputError(optionMessage(
+        mstopOption, std::to_string(folds) + " folds (" + foldOption + ") of " + std::to_string(mstop) +
+                         " iterations need about " + describeBytes(static_cast<std::uint64_t>(bytes)) +
+                         " for their risk curves; " + describeBytes(static_cast<std::uint64_t>(available)) +
+                         " is available: fewer folds or iterations"));
+}
+
 ResamplingFolds kfoldFolds(std::size_t rows, int k, std::uint64_t seed, const std::vector<double>& caseWeights) {
   if (k < 2 || static_cast<std::size_t>(k) > rows)
     throw InputError(optionMessage(

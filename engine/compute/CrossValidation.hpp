@@ -107,6 +107,11 @@ void forEachFold(int count, int parallel, const std::string& label, const std::f
 // that no mean of NaN and no mstop chosen from it is reported (`fit` reports a diverged fit the same way).
 void checkFoldRisk(int fold, const std::vector<double>& risk, Family family);
 
+// The risk matrix and the folds' paths (about 32 bytes a fold and iteration, cv.json's text about 20 more) against
+// the memory available: InputError naming mstopOption (--mstop, or --cv-grid for fit --mstop cv) and foldOption where
+// they need more than half of it (100000 bootstrap folds of 100000 iterations ran until the memory ran out).
+void checkRiskMatrixFits(std::size_t folds, int mstop, const std::string& foldOption, const std::string& mstopOption);
+
 // Fits every fold to settings.mstop iterations. `parallelFolds` > 1 runs that many folds at once (CPU backends of
 // one thread each). With 1, a backend that batches folds (Backend::foldBatchSize, the OpenCL backend for spline
 // models) runs up to that many folds together, their set-ups (weights, offsets, lambdas) in parallel on the CPU. Throws
