@@ -207,7 +207,8 @@ class TestCsvErrors : public QObject {
     QTest::newRow("CR CR LF after a row")
         << QByteArray("y,x1\n1,2\r\r\n3,4\n") << ":3:1:" << QStringList{"empty line", R"("\r\r\n")"};
     QTest::newRow("bare CR inside a quoted cell")
-        << QByteArray("y,x1\r1,\"2\r3\"\r") << ":2:2:" << QStringList{"unterminated quote on its line", "cells across lines are not read"};
+        << QByteArray("y,x1\r1,\"2\r3\"\r")
+        << ":2:2:" << QStringList{"unterminated quote on its line", "cells across lines are not read"};
     QTest::newRow("bare CR, blank line inside")
         << QByteArray("y,x1\r1,2\r\r3,4\r") << ":3:1:" << QStringList{"empty line"};
     QTest::newRow("line count after a three-line quoted name")
