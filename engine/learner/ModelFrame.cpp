@@ -73,7 +73,7 @@ void resolveColumns(const Dataset& data, const ModelSettings& s, ModelFrame& f, 
           "--spline", sourceOf(data) + " has no column besides the response " + quotedForMessage(s.response)));
     return;
   }
-  std::set<std::string> seen;
+  std::map<std::string, const char*> seen;  // each column's option
   auto take = [&](const std::vector<std::string>& names, const char* option, bool numeric,
                   std::vector<std::string>& out) {
     for (const std::string& name : names) {
@@ -84,9 +84,12 @@ void resolveColumns(const Dataset& data, const ModelSettings& s, ModelFrame& f, 
       if (name == s.response)
         throw InputError(optionMessage(option, quotedForMessage(name) + " is the response, not a covariate"));
       if (name == s.weights) throw InputError(optionMessage(option, quotedForMessage(name) + " is the weights column"));
-      if (!seen.insert(name).second)
-        throw InputError(
-            optionMessage(option, quotedForMessage(name) + " is named twice (each column is one learner)"));
+      if (const auto [at, added] = seen.emplace(name, option); !added)
+        throw InputError(optionMessage(
+            option, quotedForMessage(name) +
+                        (at->second == std::string(option) ? " is named twice"
+                                                           : " is already a learner of " + std::string(at->second)) +
+                        " (each column is one learner; mboost's bols(x) + bbs(x) on one column has no equal here)"));
       const auto column = static_cast<std::size_t>(c);
       if (numeric && data.isText(column))
         throw InputError(textColumnMessage(data, column, option, ": name it with --factor (a factor learner)", group));

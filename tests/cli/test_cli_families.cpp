@@ -133,6 +133,12 @@ void TestCliFamilies::rejects_data() {
   QTest::newRow("link of another family")
       << (QStringList{"--response", "y", "--family", "poisson", "--link", "probit"} + covariates)
       << "--link: 'probit' is a link of --family binomial only .*; --family poisson has no link to choose";
+  QTest::newRow("a column in two roles")
+      << QStringList{"--response", "y", "--spline", "x1", "--linear", "x1"}
+      << "--linear: 'x1' is already a learner of --spline \\(each column is one "
+         "learner; mboost's bols\\(x\\) \\+ bbs\\(x\\) on one column has no equal here\\)$";
+  QTest::newRow("a column twice") << QStringList{"--response", "y", "--spline", "x1,x2,x1"}
+                                  << "--spline: 'x1' is named twice \\(each column is one learner";
   QTest::newRow("tau of another family")
       << (QStringList{"--response", "y", "--family", "gaussian", "--tau", "0.9"} + covariates)
       << "--tau: is the tau of --family quantile or expectile only .*; --family gaussian has no tau$";
