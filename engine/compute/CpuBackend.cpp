@@ -28,8 +28,8 @@ constexpr std::size_t kCrossFoldRows = 4 * kCrossBlockRows;
 constexpr int kCrossLearnerChunk = 8;
 // The pass's interval-pair buffers, per thread: a chunk of learners' (intervals_j (d_j+1)) x (intervals_l (d_l+1))
 // doubles, quadratic in the intervals (128 MB a learner at 1000 knots: eight a chunk on two threads ended in
-// bad_alloc). The chunk shrinks to stay within this, and a learner whose one block exceeds it is not cached (each
-// iteration then takes the exact pass).
+// bad_alloc). The chunk, then the team, shrinks to stay within this, and a learner whose one block exceeds it (about
+// 2000 intervals, cubic) is not cached (each iteration then takes the exact pass).
 constexpr std::size_t kCrossScratchBytes = std::size_t{256} << 20;
 // Work is handed out in small pieces (dynamic scheduling) so that on a busy machine a running thread takes
 // over the share of a descheduled one instead of waiting for it at the end of the pass: learners in chunks
@@ -185,7 +185,7 @@ struct CpuBackend::State {
     const LearnerState& L = learners[l];
     const std::size_t bytes = totalCoefs * L.k * sizeof(double);
     if (!policy.fits(crossBytes, bytes)) return false;
-    if (pairDoubles(l) * sizeof(double) * static_cast<std::size_t>(threads) > kCrossScratchBytes) return false;
+    if (pairDoubles(l) * sizeof(double) > kCrossScratchBytes) return false;  // not even one block a thread
     cross[l].assign(totalCoefs * L.k, 0.0);
     crossBytes += bytes;
     crossPass(l);
@@ -211,12 +211,15 @@ struct CpuBackend::State {
       todo.push_back(j);
       maxPairBlock = std::max(maxPairBlock, static_cast<std::size_t>(J.intervals) * (J.degree + 1));
     }
-    const std::size_t pairSize = maxPairBlock * L.intervals * W;
-    const std::size_t perThread = kCrossScratchBytes / static_cast<std::size_t>(threads) / sizeof(double);
+    const std::size_t pairSize = std::max<std::size_t>(maxPairBlock * L.intervals * W, 1);
+    // Within kCrossScratchBytes: fewer learners a chunk first, then fewer threads (each needs one block at least).
+    const std::size_t budget = kCrossScratchBytes / sizeof(double);
+    const int team =
+        std::clamp(static_cast<int>(std::min<std::size_t>(budget / pairSize, 1u << 20)), 1, teamFor(n * todo.size()));
     const int perChunk = static_cast<int>(
-        std::clamp<std::size_t>(perThread / std::max<std::size_t>(pairSize, 1), 1, kCrossLearnerChunk));
+        std::clamp<std::size_t>(budget / static_cast<std::size_t>(team) / pairSize, 1, kCrossLearnerChunk));
     const int chunks = chunksOf(todo.size(), static_cast<std::size_t>(perChunk));
-#pragma omp parallel num_threads(teamFor(n* todo.size()))
+#pragma omp parallel num_threads(team)
     {
       std::vector<int> first(kCrossBlockRows);
       std::vector<double> w(kCrossBlockRows * W);

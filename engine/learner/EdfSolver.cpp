@@ -73,6 +73,7 @@ EdfFunction::EdfFunction(const Eigen::MatrixXd& gram, const Eigen::MatrixXd& pen
     if (!std::isinf(d_[i])) ++rank_;
   }
   nullDim_ = penaltyNullity;
+  equilibrate_ = equilibrate;
   gram_ = gram;
   penalty_ = penalty;
 }

@@ -35,13 +35,14 @@ class EdfFunction {
   const Eigen::VectorXd& thetas() const { return theta_; }
   // mboost's df2lambda values of d (learner/MboostLambda.hpp), descending: formed on request (solveLambda with the
   // mboost definition), not for every learner and edf plot.
-  Eigen::VectorXd mboostValues() const { return mboostDemmlerReinsch(gram_, penalty_); }
+  Eigen::VectorXd mboostValues() const { return mboostDemmlerReinsch(gram_, penalty_, equilibrate_); }
 
  private:
   Eigen::VectorXd d_;  // Demmler-Reinsch eigenvalues; inf for a direction B does not see
   Eigen::VectorXd theta_;
   Eigen::MatrixXd gram_, penalty_;
   int rank_ = 0;
+  bool equilibrate_ = false;
   int nullDim_ = 0;
 };
 

@@ -40,12 +40,20 @@ double dfOf(const Eigen::VectorXd& d, double lambda) {
 
 }  // namespace
 
-Eigen::VectorXd mboostDemmlerReinsch(const Eigen::MatrixXd& gram, const Eigen::MatrixXd& penalty) {
+Eigen::VectorXd mboostDemmlerReinsch(const Eigen::MatrixXd& gram, const Eigen::MatrixXd& penalty, bool equilibrate) {
   const Eigen::Index k = gram.rows();
-  const Eigen::MatrixXd a = madePositive(gram + kMboostEps * penalty);
-  const double traceS = penalty.trace();
+  Eigen::MatrixXd a = madePositive(gram + kMboostEps * penalty);
+  Eigen::MatrixXd s = penalty;
+  if (equilibrate) {
+    Eigen::VectorXd scale = Eigen::VectorXd::Ones(k);
+    for (Eigen::Index i = 0; i < k; ++i)
+      if (a(i, i) > 0.0) scale[i] = 1.0 / std::sqrt(a(i, i));
+    a = scale.asDiagonal() * a * scale.asDiagonal();
+    s = scale.asDiagonal() * penalty * scale.asDiagonal();
+  }
+  const double traceS = s.trace();
   const double tau = traceS > 0.0 ? a.trace() / traceS : 1.0;
-  Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> es(penalty, a + tau * penalty, Eigen::EigenvaluesOnly);
+  Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> es(s, a + tau * s, Eigen::EigenvaluesOnly);
   if (es.info() != Eigen::Success) throw ComputeError("df2lambda: generalised eigen-solver failed");
   Eigen::VectorXd d(k);
   for (Eigen::Index i = 0; i < k; ++i) {

@@ -1,8 +1,8 @@
 // mboost's bols() learners: a linear term and a factor (treatment contrasts), each with a ridge penalty S = I on
 // every column, the intercept included (mboost's X_ols: K = diag(ncol(X))).
 #include <algorithm>
+#include <charconv>
 #include <cmath>
-#include <cstdlib>
 
 #include "common/Error.hpp"
 #include "common/Format.hpp"
@@ -90,9 +90,9 @@ std::string numbersWithTextHint(const std::vector<std::string>& levels) {
   std::size_t numbers = 0;
   const std::string* other = nullptr;
   for (const std::string& level : levels) {
-    char* end = nullptr;
-    std::strtod(level.c_str(), &end);
-    if (!level.empty() && end == level.c_str() + level.size())
+    double value = 0.0;  // from_chars: the C locale whatever the process's (the window sets the user's)
+    const auto [end, error] = std::from_chars(level.data(), level.data() + level.size(), value);
+    if (!level.empty() && error == std::errc() && end == level.data() + level.size() && std::isfinite(value))
       ++numbers;
     else if (!other)
       other = &level;

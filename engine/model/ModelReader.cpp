@@ -172,7 +172,8 @@ int readVersion(const json& root) {
                      (version.get<std::int64_t>() == 1 || version.get<std::int64_t>() == Model::kFormatVersion);
   if (!known)
     fail("version", "this build reads versions 1 and " + std::to_string(Model::kFormatVersion) + ", got " +
-                        describe(version) + (integralReal(version) ? " written as a real number (2.0)" : ""));
+                        describe(version) +
+                        (integralReal(version) ? " written as a real number (write it without a fraction)" : ""));
   return static_cast<int>(version.get<std::int64_t>());
 }
 

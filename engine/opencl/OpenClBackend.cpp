@@ -69,8 +69,10 @@ void checkFloatRange(const std::vector<Learner>& learners, const std::vector<dou
   // The kernels locate a row from x in float: (x - lo) / spacing. Below 1e-30 the values are at or near float's
   // subnormals (x in [1e-302, 1e-300] became 0 and the risk NaN); where the range is narrow for its magnitude
   // (x in [1e6, 1e6 + 0.01]) float's steps of x are too coarse to place rows within a knot interval. At least
-  // kFloatStepsPerInterval representable values per interval, a resolution of 1e-3 of an interval for u.
-  constexpr double kFloatStepsPerInterval = 1000.0;
+  // kFloatStepsPerInterval float values per interval (counted with float's step at the largest |x|, which is up to
+  // twice the true one): u to within 1/128. Days as numbers (x near 19000) over a week at 20 knots hold about 150;
+  // seconds since 1970 (1.7e9, a step of 128 s) over a day hold 20 and are refused.
+  constexpr double kFloatStepsPerInterval = 64.0;
   for (const Learner& l : learners) {
     if (!l.isSpline()) continue;
     const double lo = l.basis.lo(), hi = l.basis.hi();

@@ -39,6 +39,7 @@ class TestLearner : public QObject {
   void identifierFactorIsNoted();
   void linearLearnerOfLargeScaleKeepsItsIntercept_data();
   void linearLearnerOfLargeScaleKeepsItsIntercept();
+  void penalisedLinearLearnerOfLargeScaleFindsMboostsLambda();
   void unpenalisedFactorInClosedForm();
   void factorLevelsAreBounded();
 };
@@ -342,6 +343,41 @@ void TestLearner::linearLearnerOfLargeScaleKeepsItsIntercept() {
     worst = std::max(worst, std::abs(beta[0] + beta[1] * xi - reference));
   }
   QVERIFY2(worst <= 1e-6, qPrintable(QString("max |fitted - least squares| %1").arg(worst)));
+}
+
+// bols(x, df = 1.5) on days as numbers (x = 19000..19099): mboost's df2lambda finds lambda with
+// df(lambda) = sum 2h - h^2, h_i = s_i / (s_i + lambda), s_i the eigenvalues of X'X, to uniroot's tolerance sqrt(eps)
+// absolute. Reference: X'X's small eigenvalue from its determinant n sum (x - xbar)^2 (centred sums, no cancellation),
+// the root by bisection. Without equilibrating the pencil lambda was 4.611e-4 against 4.6787e-4 (mboost's too).
+void TestLearner::penalisedLinearLearnerOfLargeScaleFindsMboostsLambda() {
+  const int n = 100;
+  std::vector<double> x(n);
+  for (int i = 0; i < n; ++i) x[static_cast<std::size_t>(i)] = 19000.0 + i;
+  ModelSettings settings;
+  settings.linearEdf = 1.5;
+  settings.edfDefinition = EdfDefinition::Mboost;
+  const Learner l = buildLinear("day", 0, x, nullptr, settings);
+  double xbar = 0.0, sum2 = 0.0, sxx = 0.0;
+  for (double v : x) xbar += v / n;
+  for (double v : x) {
+    sum2 += v * v;
+    sxx += (v - xbar) * (v - xbar);
+  }
+  const double trace = n + sum2, det = n * sxx;
+  const double large = 0.5 * (trace + std::sqrt(trace * trace - 4.0 * det)), small = det / large;
+  auto df = [&](double lambda) {
+    double total = 0.0;
+    for (double s : {large, small}) {
+      const double h = s / (s + lambda);
+      total += 2.0 * h - h * h;
+    }
+    return total;
+  };
+  double lo = 0.0, hi = 1.0;
+  for (int i = 0; i < 200; ++i) (df(0.5 * (lo + hi)) > 1.5 ? lo : hi) = 0.5 * (lo + hi);
+  const double exact = 0.5 * (lo + hi);
+  QVERIFY2(std::abs(l.lambda - exact) <= 2e-8,
+           qPrintable(QString("lambda %1, exact root %2").arg(l.lambda, 0, 'g', 10).arg(exact, 0, 'g', 10)));
 }
 
 // The unpenalised factor's P in closed form: against Eigen's complete orthogonal decomposition of G (a Moore-Penrose

@@ -113,12 +113,15 @@ class OutputFilesTest : public QObject {
     QTemporaryDir dir;
     const QString before = QDir::currentPath();
     QVERIFY(QDir::setCurrent(dir.path()));
+    struct Restore {
+      QString path;
+      ~Restore() { QDir::setCurrent(path); }
+    } restore{before};
     gb::OutputFiles out;
     out.addOutput("r.json", "--out");
     expectInputError([&] { out.addOutput("./r.json", "--model"); }, "--model: ./r.json is also the output --out");
     expectInputError([&] { out.addOutput(path(dir, "r.json"), "--refit"); }, "is also the output --out");
     expectInputError([&] { out.addOutput("sub/../r.json", "--bands"); }, "is also the output --out");
-    QVERIFY(QDir::setCurrent(before));
   }
 
   void badTargetsAreRefusedUpFront() {
