@@ -4,6 +4,7 @@
 
 #include "compute/Booster.hpp"
 #include "learner/EdfSolver.hpp"
+#include "learner/LearnerSetup.hpp"
 #include "model/ModelPanel.hpp"
 #include "plots/EdfExplorer.hpp"
 #include "plots/KernelChart.hpp"
@@ -92,6 +93,27 @@ class TeachingTest : public QObject {
     }
     // The lambda in use reaches the target under the chosen (mboost) definition; 1e-6: root-finder tolerance.
     QVERIFY(std::abs(f(l.lambda, gb::EdfDefinition::Mboost) - 4.0) < 1e-6);
+  }
+
+  // A learner of more columns than the explorer draws (a factor of 1000 levels): no eigen-decomposition on the UI
+  // thread (O(k^3): minutes for thousands of levels, on every set-up), a line saying why.
+  void edfExplorerSkipsHugeLearners() {
+    auto w = gbtest::makeWindow(1000, 4, 10, 1, "edf-huge");
+    QVERIFY(gbtest::stepAndWait(*w));
+    EdfExplorer* e = w->edfExplorer();
+    auto setup = std::make_shared<FitSetup>();
+    std::vector<std::string> levels(1000);
+    std::vector<double> codes(1000);
+    for (std::size_t i = 0; i < levels.size(); ++i) {
+      levels[i] = "p" + std::to_string(i);
+      codes[i] = static_cast<double>(i);
+    }
+    setup->learners.push_back(gb::buildFactor("id", 0, codes, levels, nullptr, setup->settings));
+    e->setSetup(setup);
+    QCOMPARE(e->traceGraph()->data()->size(), 0);
+    QVERIFY2(e->infoLabel()->text().startsWith("id: 1000 columns") &&
+                 e->infoLabel()->text().contains("drawn for learners of up to 400 columns"),
+             qPrintable(e->infoLabel()->text()));
   }
 
   void kernelChartComparesReports() {

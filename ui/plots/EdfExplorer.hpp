@@ -26,6 +26,7 @@ class EdfExplorer : public QWidget {
   QComboBox* learnerCombo() const { return learners_; }
   QCPGraph* traceGraph() const { return trace_; }
   QCPGraph* mboostGraph() const { return mboost_; }
+  QLabel* infoLabel() const { return info_; }
 
  private:
   MessageSink* sink_;
