@@ -201,17 +201,14 @@ struct CpuBackend::State {
     const LearnerState& L = learners[l];
     const int W = L.degree + 1;
     std::vector<std::size_t> todo;
-    std::size_t maxPairBlock = 0;
     for (std::size_t j = 0; j < learners.size(); ++j) {
-      const LearnerState& J = learners[j];
       if (j != l && !cross[j].empty()) {
         copyTransposed(j, l);
         continue;
       }
       todo.push_back(j);
-      maxPairBlock = std::max(maxPairBlock, static_cast<std::size_t>(J.intervals) * (J.degree + 1));
     }
-    const std::size_t pairSize = std::max<std::size_t>(maxPairBlock * L.intervals * W, 1);
+    const std::size_t pairSize = pairDoubles(l);
     // Within kCrossScratchBytes: fewer learners a chunk first, then fewer threads (each needs one block at least).
     const std::size_t budget = kCrossScratchBytes / sizeof(double);
     const int team =

@@ -125,27 +125,31 @@ namespace {
 
 // Every fold holds a weight per data row: refused up front where they would not fit in memory (a million bootstrap
 // folds of 1000 rows are 8 GB, and were drawn silently until the machine ran out).
-void checkFoldsFit(const char* option, int folds, std::size_t rows) {
-  const double bytes = static_cast<double>(folds) * static_cast<double>(rows) * sizeof(double);
+// InputError naming option where `bytes` exceed half the available memory: "<before><bytes><after>; <available> is
+// available<advice>".
+void requireHalfOfMemory(const std::string& option, double bytes, const std::string& before, const std::string& after,
+                         const std::string& advice) {
   const double available = static_cast<double>(availableMemoryBytes());
   if (bytes > 0.5 * available)
-    throw InputError(optionMessage(option, std::to_string(folds) + " folds of " + std::to_string(rows) + " rows need " +
-                                               describeBytes(static_cast<std::uint64_t>(bytes)) + " of fold weights; " +
-                                               describeBytes(static_cast<std::uint64_t>(available)) + " is available"));
+    throw InputError(optionMessage(option, before + describeBytes(static_cast<std::uint64_t>(bytes)) + after + "; " +
+                                               describeBytes(static_cast<std::uint64_t>(available)) + " is available" +
+                                               advice));
+}
+
+void checkFoldsFit(const char* option, int folds, std::size_t rows) {
+  requireHalfOfMemory(option, static_cast<double>(folds) * static_cast<double>(rows) * sizeof(double),
+                      std::to_string(folds) + " folds of " + std::to_string(rows) + " rows need ", " of fold weights",
+                      "");
 }
 
 }  // namespace
 
 void checkRiskMatrixFits(std::size_t folds, int mstop, const std::string& foldOption, const std::string& mstopOption) {
   constexpr double kBytesPerValue = 32.0 + 20.0;
-  const double bytes = static_cast<double>(folds) * (static_cast<double>(mstop) + 1.0) * kBytesPerValue;
-  const double available = static_cast<double>(availableMemoryBytes());
-  if (bytes > 0.5 * available)
-    throw InputError(optionMessage(
-        mstopOption, std::to_string(folds) + " folds (" + foldOption + ") of " + std::to_string(mstop) +
-                         " iterations need about " + describeBytes(static_cast<std::uint64_t>(bytes)) +
-                         " for their risk curves; " + describeBytes(static_cast<std::uint64_t>(available)) +
-                         " is available: fewer folds or iterations"));
+  requireHalfOfMemory(
+      mstopOption, static_cast<double>(folds) * (static_cast<double>(mstop) + 1.0) * kBytesPerValue,
+      std::to_string(folds) + " folds (" + foldOption + ") of " + std::to_string(mstop) + " iterations need about ",
+      " for their risk curves", ": fewer folds or iterations");
 }
 
 ResamplingFolds kfoldFolds(std::size_t rows, int k, std::uint64_t seed, const std::vector<double>& caseWeights) {

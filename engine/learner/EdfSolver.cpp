@@ -40,12 +40,8 @@ EdfFunction::EdfFunction(const Eigen::MatrixXd& gram, const Eigen::MatrixXd& pen
   // near 3e11 and 0.3, so 1 - tau mu of the small one fell below 1e-10 and it counted as unseen (rank 1), and the
   // unpenalised bols(x) fitted a line through the origin. Not for splines: their columns share one scale, and where
   // few rows leave some columns nearly empty, scaling those up to a unit diagonal makes the pencil worse.
-  Eigen::VectorXd scale = Eigen::VectorXd::Ones(k);
-  if (equilibrate)
-    for (Eigen::Index i = 0; i < k; ++i)
-      if (gram(i, i) > 0.0) scale[i] = 1.0 / std::sqrt(gram(i, i));
-  const Eigen::MatrixXd g = scale.asDiagonal() * gram * scale.asDiagonal();
-  const Eigen::MatrixXd s = scale.asDiagonal() * penalty * scale.asDiagonal();
+  Eigen::MatrixXd g = gram, s = penalty;
+  if (equilibrate) gb::equilibrate(g, s);
   const double traceS = s.trace();
   const double tau = traceS > 0.0 ? std::max(g.trace(), 1e-300) / traceS : 1.0;
   const Eigen::MatrixXd total = g + tau * s;

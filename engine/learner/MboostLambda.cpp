@@ -40,17 +40,19 @@ double dfOf(const Eigen::VectorXd& d, double lambda) {
 
 }  // namespace
 
+void equilibrate(Eigen::MatrixXd& a, Eigen::MatrixXd& s) {
+  Eigen::VectorXd scale = Eigen::VectorXd::Ones(a.rows());
+  for (Eigen::Index i = 0; i < a.rows(); ++i)
+    if (a(i, i) > 0.0) scale[i] = 1.0 / std::sqrt(a(i, i));
+  a = scale.asDiagonal() * a * scale.asDiagonal();
+  s = scale.asDiagonal() * s * scale.asDiagonal();
+}
+
 Eigen::VectorXd mboostDemmlerReinsch(const Eigen::MatrixXd& gram, const Eigen::MatrixXd& penalty, bool equilibrate) {
   const Eigen::Index k = gram.rows();
   Eigen::MatrixXd a = madePositive(gram + kMboostEps * penalty);
   Eigen::MatrixXd s = penalty;
-  if (equilibrate) {
-    Eigen::VectorXd scale = Eigen::VectorXd::Ones(k);
-    for (Eigen::Index i = 0; i < k; ++i)
-      if (a(i, i) > 0.0) scale[i] = 1.0 / std::sqrt(a(i, i));
-    a = scale.asDiagonal() * a * scale.asDiagonal();
-    s = scale.asDiagonal() * penalty * scale.asDiagonal();
-  }
+  if (equilibrate) gb::equilibrate(a, s);
   const double traceS = s.trace();
   const double tau = traceS > 0.0 ? a.trace() / traceS : 1.0;
   Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> es(s, a + tau * s, Eigen::EigenvaluesOnly);

@@ -15,6 +15,10 @@
 
 namespace gb {
 
+// D a D and D s D in place, D = diag(a)^(-1/2) (1 where a's diagonal is not positive): the generalised eigenvalues
+// d of s v = d a v are kept, and a's diagonal becomes 1 (columns of unlike scale, a linear learner's 1 and x).
+void equilibrate(Eigen::MatrixXd& a, Eigen::MatrixXd& s);
+
 // mboost's Demmler-Reinsch values d (descending) of the perturbed pencil.
 // equilibrate: the pencil after the congruence D = diag(A)^(-1/2) (the same d), for columns of unlike scale such as a
 // linear learner's 1 and x: without it, for x near 19000 (days) the small d lost about 1e-2 of its digits and lambda

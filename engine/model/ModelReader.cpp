@@ -154,14 +154,15 @@ namespace {
 
 constexpr const char* kFormat = "gamboost-model";
 
-// Checked before anything else: a file of another format or version is named as such, not as a list of
-// missing keys.
+// A real number without a fraction (2.0 where an integer belongs).
 bool integralReal(const json& j) {
   if (!j.is_number_float()) return false;
   const double v = j.get<double>();
   return std::isfinite(v) && v == std::floor(v);
 }
 
+// Checked before anything else: a file of another format or version is named as such, not as a list of
+// missing keys.
 int readVersion(const json& root) {
   if (!root.is_object()) fail("", "must be a JSON object, got " + describe(root));
   const json& format = member(root, "format", "");
