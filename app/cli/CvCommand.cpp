@@ -44,7 +44,9 @@ int runCv(const CvOptions& o, const std::vector<Override>& overrides) {
   // A first set-up on all rows checks the model (columns, family, learners) and names the file on bad data.
   // It is also --refit's fit.
   std::unique_ptr<Booster> all = makeBooster(data, settings, std::move(backend), o.fit.data);
+  const auto drawStart = std::chrono::steady_clock::now();
   const ResamplingFolds folds = makeFolds(o.fit.folds, *data, all->settings(), &all->frame().keptRows);
+  const double foldsSeconds = secondsSince(drawStart);  // drawn, or read from --folds-file
   checkRiskMatrixFits(folds.weights.size(), all->settings().mstop, foldOptionOf(o.fit.folds), "--mstop");
   const FoldBackends backends = foldBackends(compute);
   const int parallel = backends.parallel;
@@ -63,9 +65,9 @@ int runCv(const CvOptions& o, const std::vector<Override>& overrides) {
   if (!o.fit.folds.foldsFile.empty()) out["settings"]["folds_file"] = o.fit.folds.foldsFile;
   out["settings"]["seed"] = o.fit.folds.seed;
   const BackendInfo info = all->backendInfo();
-  out["timing"] = {{"read_s", readSeconds},        {"cv_s", cvSeconds},           {"backend", info.backend},
-                   {"device", info.device},        {"precision", info.precision}, {"parallel_folds", parallel},
-                   {"folds_together", cv.batched}, {"tuning", info.tuning}};
+  out["timing"] = {{"read_s", readSeconds},      {"folds_s", foldsSeconds},      {"cv_s", cvSeconds},
+                   {"backend", info.backend},    {"device", info.device},        {"precision", info.precision},
+                   {"parallel_folds", parallel}, {"folds_together", cv.batched}, {"tuning", info.tuning}};
   if (!o.refit.empty()) {
     const int chosen = std::max(1, cv.mstop);  // a model has at least one iteration
     all->run(chosen);

@@ -172,7 +172,11 @@ ResamplingFolds kfoldFolds(std::size_t rows, int k, std::uint64_t seed, const st
 BootstrapSampler::BootstrapSampler(std::size_t rows, std::uint64_t seed, const std::vector<double>& caseWeights,
                                    const std::string& option)
     : cumulative_(rows), rng_(seed) {
-  for (std::size_t i = 0; i < rows; ++i) cumulative_[i] = total_ += caseWeight(caseWeights, i);
+  for (std::size_t i = 0; i < rows; ++i) {
+    const double w = caseWeight(caseWeights, i);
+    unitWeights_ = unitWeights_ && w == 1.0;
+    cumulative_[i] = total_ += w;
+  }
   if (!(total_ > 0.0)) throw InputError(optionMessage(option, "every case weight is 0"));
 }
 
@@ -181,8 +185,13 @@ std::vector<double> BootstrapSampler::next() {
   std::vector<double> w(rows, 0.0);
   for (std::size_t d = 0; d < rows; ++d) {
     const double u = uniform(rng_) * total_;
-    const auto it = std::upper_bound(cumulative_.begin(), cumulative_.end(), u);
-    w[std::min(rows - 1, static_cast<std::size_t>(it - cumulative_.begin()))] += 1.0;
+    // With every weight 1, cumulative_[i] = i + 1 exactly (n < 2^53), so the first i with u < i + 1 is floor(u):
+    // the same row as the binary search, without its cache misses (at n = 1e6, 25 samples took seconds).
+    const std::size_t i = unitWeights_
+                              ? static_cast<std::size_t>(u)
+                              : static_cast<std::size_t>(std::upper_bound(cumulative_.begin(), cumulative_.end(), u) -
+                                                         cumulative_.begin());
+    w[std::min(rows - 1, i)] += 1.0;
   }
   return w;
 }

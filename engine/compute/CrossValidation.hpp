@@ -43,6 +43,7 @@ class BootstrapSampler {
  private:
   std::vector<double> cumulative_;
   double total_ = 0.0;
+  bool unitWeights_ = true;  // every case weight 1: a draw's row is floor(u), no search
   std::mt19937_64 rng_;
 };
 ResamplingFolds subsampleFolds(std::size_t rows, int b, double prob, std::uint64_t seed,

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "common/RunProfile.hpp"
+#include "learner/FoldPowerSums.hpp"
 
 namespace gb {
 
@@ -17,7 +18,7 @@ namespace {
 constexpr int kLanes = 8;
 // Rows per block of the Gram pass: interval and local coordinate for a block first (vectorised, with the division
 // of SplineBasis::evaluateFast), then the power sums row by row.
-constexpr std::size_t kGramBlock = 2048;
+constexpr std::size_t kGramBlock = kFoldPowerSumRows;
 constexpr std::size_t kRowsPerLine = 8;  // doubles in a 64-byte cache line
 
 }  // namespace
@@ -58,34 +59,30 @@ namespace {
 using Quad = double __attribute__((vector_size(32)));
 
 // S[q][m] += w u^m (m = 0..2D, padded to M, a multiple of 4: the extra powers are summed and never used) over the
-// rows, for each of `sets` weight vectors (null: every weight 1) into its own sums (sets x 2 x intervals x M). Two
-// copies of the sums (even and odd rows) so that neighbouring rows in the same interval do not wait on each other's
-// store. Per block: interval and local coordinate of every row first (branch-free, so it vectorises, with the
-// division, floor and clamp of SplineBasis::evaluateFast), then per row and set M / 4 vector read-modify-writes. Each
-// set's sums are those of a pass of its own, bit for bit: the same products are added in the same order.
-template <int D, bool kOneSet>
-void powerSums(const SplineBasis& basis, const double* x, std::size_t n, const double* const* weights, int setCount,
-               double* sums) {
-  const int sets = kOneSet ? 1 : setCount;  // one set (the single Gram) compiles to the loop without the set loop
-  constexpr int M = (2 * D + 1 + 3) / 4 * 4;
+// rows (w null: every weight 1), into two copies of the sums (2 x intervals x M: even and odd rows) so that
+// neighbouring rows in the same interval do not wait on each other's store. Per block: interval and local coordinate
+// of every row first (branch-free, so it vectorises, with the division, floor and clamp of
+// SplineBasis::evaluateFast), then per row M / 4 vector read-modify-writes. foldPowerSums adds the same products in
+// the same order for several weight vectors.
+template <int D>
+void powerSums(const SplineBasis& basis, const double* x, std::size_t n, const double* weights, double* sums) {
+  constexpr int M = powerSumWidth(D);
   const double lo = basis.lo(), dx = basis.spacing();
   const int last = basis.numIntervals() - 1;
-  const std::size_t copy = static_cast<std::size_t>(basis.numIntervals()) * M;  // one copy of one set's sums
+  const std::size_t copy = static_cast<std::size_t>(basis.numIntervals()) * M;  // one copy of the sums
   alignas(32) std::array<int, kGramBlock> q;
   alignas(32) std::array<double, kGramBlock> u;
-  // Row i's powers 1, u, u^2, ... times each set's weight, into copy `half` of every set's sums.
+  // Row i's powers 1, u, u^2, ... times its weight, into copy `half` of the sums.
   auto add = [&](std::size_t i, std::size_t r, std::size_t half) {
     const double ui = u[r], u2 = ui * ui, u4 = u2 * u2;
     const Quad base{1.0, ui, u2, u2 * ui};
-    for (int f = 0; f < sets; ++f) {
-      double* s = sums + (2 * static_cast<std::size_t>(f) + half) * copy + static_cast<std::size_t>(q[r]) * M;
-      Quad p = base * (weights[f] ? weights[f][i] : 1.0);
-      for (int k = 0; k < M / 4; ++k, p *= u4) {
-        Quad acc;
-        std::memcpy(&acc, s + 4 * k, sizeof acc);
-        acc += p;
-        std::memcpy(s + 4 * k, &acc, sizeof acc);
-      }
+    double* s = sums + half * copy + static_cast<std::size_t>(q[r]) * M;
+    Quad p = base * (weights ? weights[i] : 1.0);
+    for (int k = 0; k < M / 4; ++k, p *= u4) {
+      Quad acc;
+      std::memcpy(&acc, s + 4 * k, sizeof acc);
+      acc += p;
+      std::memcpy(s + 4 * k, &acc, sizeof acc);
     }
   };
   for (std::size_t begin = 0; begin < n; begin += kGramBlock) {
@@ -106,8 +103,7 @@ void powerSums(const SplineBasis& basis, const double* x, std::size_t n, const d
     for (; r + 1 < rows; r += 2) {
       if (nextBlock && r % kRowsPerLine == 0) {
         __builtin_prefetch(xb + kGramBlock + r);
-        for (int f = 0; f < sets; ++f)
-          if (weights[f]) __builtin_prefetch(weights[f] + begin + kGramBlock + r);
+        if (weights) __builtin_prefetch(weights + begin + kGramBlock + r);
       }
       add(begin + r, r, 0);
       add(begin + r + 1, r + 1, 1);
@@ -120,7 +116,7 @@ void powerSums(const SplineBasis& basis, const double* x, std::size_t n, const d
 template <int D>
 Eigen::MatrixXd gramFromSums(const SplineBasis& basis, const double* sums) {
   constexpr int W = D + 1;
-  constexpr int M = (2 * D + 1 + 3) / 4 * 4;
+  constexpr int M = powerSumWidth(D);
   const int intervals = basis.numIntervals();
   Eigen::MatrixXd gram = Eigen::MatrixXd::Zero(basis.numColumns(), basis.numColumns());
   for (int q = 0; q < intervals; ++q) {
@@ -143,13 +139,13 @@ Eigen::MatrixXd gramFromSums(const SplineBasis& basis, const double* sums) {
 template <int D>
 std::vector<Eigen::MatrixXd> gramsOf(const SplineBasis& basis, const double* x, std::size_t n,
                                      const std::vector<const double*>& weights) {
-  constexpr int M = (2 * D + 1 + 3) / 4 * 4;
+  constexpr int M = powerSumWidth(D);
   const std::size_t set = 2 * static_cast<std::size_t>(basis.numIntervals()) * M;
   std::vector<double> sums(weights.size() * set, 0.0);
   if (weights.size() == 1)
-    powerSums<D, true>(basis, x, n, weights.data(), 1, sums.data());
+    powerSums<D>(basis, x, n, weights.front(), sums.data());
   else
-    powerSums<D, false>(basis, x, n, weights.data(), static_cast<int>(weights.size()), sums.data());
+    foldPowerSums(basis, x, n, weights.data(), static_cast<int>(weights.size()), sums.data());
   std::vector<Eigen::MatrixXd> grams;
   for (std::size_t f = 0; f < weights.size(); ++f) grams.push_back(gramFromSums<D>(basis, sums.data() + f * set));
   return grams;

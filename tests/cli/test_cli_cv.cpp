@@ -31,6 +31,9 @@ class TestCliCv : public QObject {
       if (mean[m].toDouble() < mean[best].toDouble()) best = m;
     }
     QCOMPARE(j["mstop"].toInt(), best);
+    const QJsonObject timing = j["timing"].toObject();
+    for (const char* key : {"read_s", "folds_s", "cv_s"})  // the folds' drawing is timed apart from their fits
+      QVERIFY2(timing[key].isDouble() && timing[key].toDouble() >= 0.0, key);
     const QJsonObject model = QJsonDocument::fromJson(readFile(s.path("m.json"))).object();
     QCOMPARE(model["path"].toObject()["learner"].toArray().size(), std::max(1, best));
   }

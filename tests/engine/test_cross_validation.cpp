@@ -53,6 +53,13 @@ class TestCrossValidation : public QObject {
     std::vector<double> cw(40, 1.0);
     cw[3] = 0.0;
     for (const auto& w : bootstrapFolds(40, 20, kSeed, cw).weights) QCOMPARE(w[3], 0.0);
+    // Unit weights take the row as floor(u) without the search; weights all 2 take the search over 2, 4, 6, ..., and
+    // u * 2n is exactly twice u * n: the same draws, row for row.
+    for (std::size_t n : {std::size_t(1), std::size_t(40), std::size_t(1025), std::size_t(100003)}) {
+      const ResamplingFolds unit = bootstrapFolds(n, 3, kSeed, {});
+      const ResamplingFolds twos = bootstrapFolds(n, 3, kSeed, std::vector<double>(n, 2.0));
+      for (std::size_t f = 0; f < 3; ++f) QVERIFY2(unit.weights[f] == twos.weights[f], qPrintable(QString::number(n)));
+    }
     const ResamplingFolds s = subsampleFolds(41, 4, 0.5, kSeed, {});
     for (const auto& w : s.weights) {
       double sum = 0.0;

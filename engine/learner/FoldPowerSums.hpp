@@ -1,0 +1,26 @@
+#pragma once
+// The power sums behind the Gram matrices of several weight sets at once (the folds of a cross-validation), for
+// gramMatrices (learner/GramMatrix.hpp). Per block of rows, the rows are counting-sorted (stably) by interval and
+// parity, and each interval's sums of a few sets at a time are kept in registers across its rows, instead of a
+// read-modify-write of memory per row and set: 2.2 -> 1.2 ns per row and set on one core of the 2-core machine
+// (docs/performance.md). The additions are those of a pass per set, in the same order, so every set's sums are
+// bit for bit those of its own pass (the file is compiled without contracted multiply-adds, as GramMatrix.cpp is).
+#include <cstddef>
+
+#include "spline/SplineBasis.hpp"
+
+namespace gb {
+
+// Values per interval of one set's sums: the 2 degree + 1 powers padded to a multiple of 4.
+constexpr int powerSumWidth(int degree) { return (2 * degree + 1 + 3) / 4 * 4; }
+
+// sums[((f * 2 + h) * intervals + q) * powerSumWidth + m] += w_f[i] u_i^m over the rows i of interval q with i % 2
+// == h (GramMatrix.cpp's two copies of the sums), for each of the `sets` weight vectors (null: every weight 1). Its
+// sort costs O(intervals) a block of rows besides O(rows), as small as the k x k Grams are (k = intervals + degree).
+void foldPowerSums(const SplineBasis& basis, const double* x, std::size_t n, const double* const* weights, int sets,
+                   double* sums);
+
+// Rows per block, shared with GramMatrix.cpp's pass; even, so that a row's parity in its block is its parity.
+constexpr std::size_t kFoldPowerSumRows = 2048;
+
+}  // namespace gb
