@@ -39,12 +39,16 @@ class BootstrapSampler {
   BootstrapSampler(std::size_t rows, std::uint64_t seed, const std::vector<double>& caseWeights,
                    const std::string& option);
   std::vector<double> next();
+  // The next `count` samples, as `count` calls of next() would give them (the draws in order, the counting on all
+  // cores).
+  std::vector<std::vector<double>> next(int count);
 
  private:
   std::vector<double> cumulative_;
   double total_ = 0.0;
   bool unitWeights_ = true;  // every case weight 1: a draw's row is floor(u), no search
   std::mt19937_64 rng_;
+  std::size_t rowOf(double u) const;  // the row a draw u in [0, total) lands on
 };
 ResamplingFolds subsampleFolds(std::size_t rows, int b, double prob, std::uint64_t seed,
                                const std::vector<double>& caseWeights);

@@ -60,6 +60,18 @@ class TestCrossValidation : public QObject {
       const ResamplingFolds twos = bootstrapFolds(n, 3, kSeed, std::vector<double>(n, 2.0));
       for (std::size_t f = 0; f < 3; ++f) QVERIFY2(unit.weights[f] == twos.weights[f], qPrintable(QString::number(n)));
     }
+    // The folds are drawn a batch of samples at a time (the counting on all cores): sample s is still the s-th
+    // sample of one sampler, one at a time.
+    std::vector<double> uneven(1001);
+    for (std::size_t i = 0; i < uneven.size(); ++i) uneven[i] = static_cast<double>(i % 7);
+    for (const std::vector<double>& cw : {std::vector<double>{}, uneven}) {
+      const ResamplingFolds batched = bootstrapFolds(1001, 9, kSeed, cw);
+      BootstrapSampler one(1001, kSeed, cw, "--bootstrap");
+      for (const std::vector<double>& w : batched.weights) QVERIFY(w == one.next());
+      BootstrapSampler a(1001, kSeed, cw, "--bootstrap"), b(1001, kSeed, cw, "--bootstrap");
+      const std::vector<std::vector<double>> three = a.next(3);
+      for (const std::vector<double>& w : three) QVERIFY(w == b.next());
+    }
     const ResamplingFolds s = subsampleFolds(41, 4, 0.5, kSeed, {});
     for (const auto& w : s.weights) {
       double sum = 0.0;

@@ -1,0 +1,43 @@
+#!/bin/bash
+# Issue "Choosing mstop honestly", point 2, after the bootstrap drawing and the folds' Gram pass changed (e1e8284):
+# the whole job of 25 bootstrap folds beside one fit of the same model, now with the drawing of the folds counted
+# ("folds drawn", which no figure before counted), and the folds' set-up by stage (--profile, mstop 2).
+# (1) Correctness: `gamboost cv` of binomial, 25 bootstrap folds, paper data n = 2e4, p = 20, mstop 300, on OpenCL
+#     in float and double against the CPU backend (the risk matrix's relative norm difference, the chosen mstop).
+# (2) bench fit --bootstrap 25, n = 1e6, p = 100, knots 20, mstop 1000, float, binomial and gaussian.
+# (3) The folds' set-up by stage: bench fit --profile, binomial float, mstop 2.
+# Run from the repository root on the GPU machine with .device carried (scripts/pack-device-headers.sh).
+set -u
+REBUILD=${REBUILD:-1}
+. "$(dirname "$0")/prelude.sh"
+L=$OUT/folds-draw.txt
+nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | tee $L
+$G generate --rows 20000 --covariates 20 --informative 5 --seed 11 --out /tmp/s.csv --quiet 2>/dev/null
+med=$(tail -n +2 /tmp/s.csv | cut -d, -f1 | sort -g | awk '{v[NR] = $1} END {print v[int(NR / 2) + 1]}')
+awk -F, -v med="$med" 'NR == 1 {print "bin," $0; next} {print ($1 > med ? 1 : 0) "," $0}' /tmp/s.csv > /tmp/b.csv
+X=$(head -1 /tmp/s.csv | cut -d, -f2-)
+O="--data /tmp/b.csv --response bin --family binomial --spline $X --knots 20 --bootstrap 25 --mstop 300 --seed 5 --quiet"
+$G cv $O --backend cpu --out /tmp/cv-cpu.json
+for p in double float; do $G cv $O --backend opencl --precision $p --out /tmp/cv-$p.json; done
+python3 - <<'PY' | tee -a $L
+import json, math
+cpu = json.load(open('/tmp/cv-cpu.json'))
+def norm(m): return math.sqrt(sum(v * v for r in m for v in r))
+for p in ['double', 'float']:
+    r = json.load(open(f'/tmp/cv-{p}.json'))
+    d = norm([[a - b for a, b in zip(x, y)] for x, y in zip(r['risk'], cpu['risk'])]) / norm(cpu['risk'])
+    t = r['timing']
+    print(f"binomial 25 bootstrap {p}: folds together {t['folds_together']}, risk matrix rel. norm diff {d:.2e}, "
+          f"mstop {r['mstop']} (cpu {cpu['mstop']}), folds_s {t['folds_s']:.3f}, cv_s {t['cv_s']:.2f}")
+PY
+for fam in binomial gaussian; do
+  for run in 1 2; do
+    echo "== $fam float, run $run" | tee -a $L
+    $G bench fit --family $fam --rows 1000000 --covariates 100 --knots 20 --mstop 1000 --bootstrap 25 \
+      --configs opencl:compact_x:float --out $R/folds-$fam-$run 2>/dev/null | tee -a $L
+  done
+done
+echo "== profile, binomial float, mstop 2" | tee -a $L
+$G bench fit --family binomial --rows 1000000 --covariates 100 --knots 20 --mstop 2 --bootstrap 25 \
+  --configs opencl:compact_x:float --profile 2>&1 | grep -v "^bench fit" | sed -n '/bootstrap folds of/,/device kernels/p' |
+  tee -a $L
