@@ -2,9 +2,10 @@
 // The power sums behind the Gram matrices of several weight sets at once (the folds of a cross-validation), for
 // gramMatrices (learner/GramMatrix.hpp). Per block of rows, the rows are counting-sorted (stably) by interval and
 // parity, and each interval's sums of a few sets at a time are kept in registers across its rows, instead of a
-// read-modify-write of memory per row and set: 2.2 -> 1.2 ns per row and set on one core of the 2-core machine
-// (docs/performance.md). The additions are those of a pass per set, in the same order, so every set's sums are
-// bit for bit those of its own pass (the file is compiled without contracted multiply-adds, as GramMatrix.cpp is).
+// read-modify-write of memory per row and set: 2.8-3.0 -> 1.2 ns per row and set on one core of the 2-core machine,
+// 1.75-2.14 -> 1.36-1.52 ns on both (docs/performance.md). The additions are those of a pass per set, in the same
+// order, so every set's sums are bit for bit those of its own pass (the file is compiled without contracted
+// multiply-adds, as GramMatrix.cpp is).
 #include <cstddef>
 
 #include "spline/SplineBasis.hpp"
