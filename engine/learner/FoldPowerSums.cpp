@@ -11,8 +11,7 @@ namespace gb {
 
 namespace {
 
-// Four doubles side by side (GCC/Clang vector extensions: one AVX register on x86), as in GramMatrix.cpp.
-using Quad = double __attribute__((vector_size(32)));
+using Quad = PowerQuad;
 // Sets whose sums an interval's run of rows keeps in registers at once: 4 x (M / 4) accumulators, independent
 // chains of additions (1.22 ns a row and set with 4 on this machine; 2: 1.53, 5: 1.47, 8: 1.45).
 constexpr int kSetsTogether = 4;
@@ -60,28 +59,17 @@ void addSets(const SortedBlock& s, const double* const* weights, int f0, std::si
   }
 }
 
-// Interval and local coordinate of the block's rows (as GramMatrix.cpp's pass and SplineBasis::evaluateFast), then
-// a stable counting sort by key 2 q + (row parity).
+// Interval and local coordinate of the block's rows (locateRows), then a stable counting sort by key 2 q + (row
+// parity).
 void sortBlock(const SplineBasis& basis, const double* xb, std::size_t rows, SortedBlock& s) {
-  const double lo = basis.lo(), dx = basis.spacing();
-  const int last = basis.numIntervals() - 1;
-  for (std::size_t r = 0; r < rows; ++r) {  // for t > -1 truncation is floor and clamping
-    const double t = (xb[r] - lo) / dx;
-    int c = static_cast<int>(t);  // written so that GCC vectorises it (std::min/max forms it does not)
-    c = c < last ? c : last;
-    c = c > 0 ? c : 0;
-    s.q[r] = c;
-    s.u[r] = t - c;
-  }
+  locateRows(basis, xb, rows, s.q.data(), s.u.data());
   std::fill(s.start.begin(), s.start.end(), 0u);
   for (std::size_t r = 0; r < rows; ++r) ++s.start[static_cast<std::size_t>(2 * s.q[r]) + (r & 1) + 1];
   for (std::size_t k = 1; k < s.start.size(); ++k) s.start[k] += s.start[k - 1];
   for (std::size_t r = 0; r < rows; ++r) {  // start[key] advances to the key's end; shifted back below
     const std::uint32_t pos = s.start[static_cast<std::size_t>(2 * s.q[r]) + (r & 1)]++;
-    const double ui = s.u[r], u2 = ui * ui;
     s.order[pos] = static_cast<std::uint16_t>(r);
-    s.base[pos] = Quad{1.0, ui, u2, u2 * ui};
-    s.u4[pos] = u2 * u2;
+    s.base[pos] = firstPowers(s.u[r], s.u4[pos]);
   }
   for (std::size_t k = s.start.size() - 1; k > 0; --k) s.start[k] = s.start[k - 1];
   s.start[0] = 0;

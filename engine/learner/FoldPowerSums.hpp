@@ -24,4 +24,28 @@ void foldPowerSums(const SplineBasis& basis, const double* x, std::size_t n, con
 // Rows per block, shared with GramMatrix.cpp's pass; even, so that a row's parity in its block is its parity.
 constexpr std::size_t kFoldPowerSumRows = 2048;
 
+// What both passes compute per row, in the same operations, so that their sums agree bit for bit.
+// Four doubles side by side (GCC/Clang vector extensions: one AVX register on x86).
+using PowerQuad = double __attribute__((vector_size(32)));
+// Interval q[r] and local coordinate u[r] of the rows xb[0..rows), with the division, floor and clamp of
+// SplineBasis::evaluateFast; branch-free, so that GCC vectorises it.
+inline void locateRows(const SplineBasis& basis, const double* xb, std::size_t rows, int* q, double* u) {
+  const double lo = basis.lo(), dx = basis.spacing();
+  const int last = basis.numIntervals() - 1;
+  for (std::size_t r = 0; r < rows; ++r) {  // for t > -1 truncation is floor and clamping
+    const double t = (xb[r] - lo) / dx;
+    int c = static_cast<int>(t);  // written so that GCC vectorises it (std::min/max forms it does not)
+    c = c < last ? c : last;
+    c = c > 0 ? c : 0;
+    q[r] = c;
+    u[r] = t - c;
+  }
+}
+// 1, u, u^2, u^3, and u^4 in u4.
+inline PowerQuad firstPowers(double u, double& u4) {
+  const double u2 = u * u;
+  u4 = u2 * u2;
+  return PowerQuad{1.0, u, u2, u2 * u};
+}
+
 }  // namespace gb

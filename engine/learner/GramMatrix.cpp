@@ -55,8 +55,7 @@ CovariateScan scanCovariate(const double* x, std::size_t n) {
 
 namespace {
 
-// Four doubles side by side (GCC/Clang vector extensions: one AVX register on x86).
-using Quad = double __attribute__((vector_size(32)));
+using Quad = PowerQuad;
 
 // S[q][m] += w u^m (m = 0..2D, padded to M, a multiple of 4: the extra powers are summed and never used) over the
 // rows (w null: every weight 1), into two copies of the sums (2 x intervals x M: even and odd rows) so that
@@ -67,15 +66,13 @@ using Quad = double __attribute__((vector_size(32)));
 template <int D>
 void powerSums(const SplineBasis& basis, const double* x, std::size_t n, const double* weights, double* sums) {
   constexpr int M = powerSumWidth(D);
-  const double lo = basis.lo(), dx = basis.spacing();
-  const int last = basis.numIntervals() - 1;
   const std::size_t copy = static_cast<std::size_t>(basis.numIntervals()) * M;  // one copy of the sums
   alignas(32) std::array<int, kGramBlock> q;
   alignas(32) std::array<double, kGramBlock> u;
   // Row i's powers 1, u, u^2, ... times its weight, into copy `half` of the sums.
   auto add = [&](std::size_t i, std::size_t r, std::size_t half) {
-    const double ui = u[r], u2 = ui * ui, u4 = u2 * u2;
-    const Quad base{1.0, ui, u2, u2 * ui};
+    double u4;
+    const Quad base = firstPowers(u[r], u4);
     double* s = sums + half * copy + static_cast<std::size_t>(q[r]) * M;
     Quad p = base * (weights ? weights[i] : 1.0);
     for (int k = 0; k < M / 4; ++k, p *= u4) {
@@ -88,14 +85,7 @@ void powerSums(const SplineBasis& basis, const double* x, std::size_t n, const d
   for (std::size_t begin = 0; begin < n; begin += kGramBlock) {
     const std::size_t rows = std::min(n - begin, kGramBlock);
     const double* xb = x + begin;
-    for (std::size_t r = 0; r < rows; ++r) {  // for t > -1 truncation is floor and clamping
-      const double t = (xb[r] - lo) / dx;
-      int c = static_cast<int>(t);  // written so that GCC vectorises it (std::min/max forms it does not)
-      c = c < last ? c : last;
-      c = c > 0 ? c : 0;
-      q[r] = c;
-      u[r] = t - c;
-    }
+    locateRows(basis, xb, rows, q.data(), u.data());
     // The next block's x (and weights) is fetched while this one's sums are added, so that the memory stream and the
     // adds overlap (the locate loop alone waits on memory): 1.9 -> 1.45 ns a row on one core of the 2-core machine.
     const bool nextBlock = begin + 2 * kGramBlock <= n;

@@ -12,24 +12,13 @@ REBUILD=${REBUILD:-1}
 . "$(dirname "$0")/prelude.sh"
 L=$OUT/folds-draw.txt
 nvidia-smi --query-gpu=name,memory.total --format=csv,noheader | tee $L
-$G generate --rows 20000 --covariates 20 --informative 5 --seed 11 --out /tmp/s.csv --quiet 2>/dev/null
-med=$(tail -n +2 /tmp/s.csv | cut -d, -f1 | sort -g | awk '{v[NR] = $1} END {print v[int(NR / 2) + 1]}')
-awk -F, -v med="$med" 'NR == 1 {print "bin," $0; next} {print ($1 > med ? 1 : 0) "," $0}' /tmp/s.csv > /tmp/b.csv
+binomial_paper_csv /tmp/b.csv /tmp/s.csv
 X=$(head -1 /tmp/s.csv | cut -d, -f2-)
 O="--data /tmp/b.csv --response bin --family binomial --spline $X --knots 20 --bootstrap 25 --mstop 300 --seed 5 --quiet"
 $G cv $O --backend cpu --out /tmp/cv-cpu.json
 for p in double float; do $G cv $O --backend opencl --precision $p --out /tmp/cv-$p.json; done
-python3 - <<'PY' | tee -a $L
-import json, math
-cpu = json.load(open('/tmp/cv-cpu.json'))
-def norm(m): return math.sqrt(sum(v * v for r in m for v in r))
-for p in ['double', 'float']:
-    r = json.load(open(f'/tmp/cv-{p}.json'))
-    d = norm([[a - b for a, b in zip(x, y)] for x, y in zip(r['risk'], cpu['risk'])]) / norm(cpu['risk'])
-    t = r['timing']
-    print(f"binomial 25 bootstrap {p}: folds together {t['folds_together']}, risk matrix rel. norm diff {d:.2e}, "
-          f"mstop {r['mstop']} (cpu {cpu['mstop']}), folds_s {t['folds_s']:.3f}, cv_s {t['cv_s']:.2f}")
-PY
+python3 "$(dirname "$0")/cv-risk-diff.py" "binomial 25 bootstrap" /tmp/cv-cpu.json /tmp/cv-double.json /tmp/cv-float.json |
+  tee -a $L
 for fam in binomial gaussian; do
   for run in 1 2; do
     echo "== $fam float, run $run" | tee -a $L
