@@ -45,7 +45,7 @@ int runCv(const CvOptions& o, const std::vector<Override>& overrides) {
   // It is also --refit's fit.
   std::unique_ptr<Booster> all = makeBooster(data, settings, std::move(backend), o.fit.data);
   const auto drawStart = std::chrono::steady_clock::now();
-  const ResamplingFolds folds = makeFolds(o.fit.folds, *data, all->settings(), &all->frame().keptRows);
+  const ResamplingFolds folds = makeFolds(o.fit.folds, *data, all->frame());
   const double foldsSeconds = secondsSince(drawStart);  // drawn, or read from --folds-file
   checkRiskMatrixFits(folds.weights.size(), all->settings().mstop, foldOptionOf(o.fit.folds), "--mstop");
   const FoldBackends backends = foldBackends(compute);

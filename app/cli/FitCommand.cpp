@@ -157,7 +157,7 @@ int chooseMstop(const FitOptions& o, const std::shared_ptr<const Dataset>& data,
                 const ComputeSettings& compute, nlohmann::json& record) {
   if (o.cvGrid < 1) throw InputError(optionMessage("--cv-grid", "must be at least 1"));
   const std::unique_ptr<Booster> check = makeBooster(data, settings, makeBackend(compute), o.data);
-  const ResamplingFolds folds = makeFolds(o.folds, *data, check->settings(), &check->frame().keptRows);
+  const ResamplingFolds folds = makeFolds(o.folds, *data, check->frame());
   checkRiskMatrixFits(folds.weights.size(), check->settings().mstop, foldOptionOf(o.folds), "--cv-grid");
   const FoldBackends backends = foldBackends(compute);
   const CvResult cv = crossValidate(data, check->settings(), folds, backends.make, backends.parallel);

@@ -248,18 +248,19 @@ void addFoldOptions(CLI::App* sub, FoldOptions& f) {
   addSeedOption(sub, "--seed", f.seed, "Seed of the generated folds")->group("Folds");
 }
 
-ResamplingFolds makeFolds(const FoldOptions& o, const Dataset& data, const ModelSettings& s,
-                          const std::vector<std::size_t>* rowsUsed) {
+ResamplingFolds makeFolds(const FoldOptions& o, const Dataset& data, const ModelFrame& frame) {
   const int given = o.kfoldGiven + o.bootstrapGiven + o.subsampleGiven + !o.foldsFile.empty();
   if (given > 1)
     throw InputError(optionMessage("--kfold", "give one of --kfold, --bootstrap, --subsample and --folds-file"));
   if (o.probGiven && !o.subsampleGiven)
     throw InputError(optionMessage("--prob", "is the share of each subsample: give it with --subsample B"));
-  const std::vector<double> w = s.weights.empty() ? std::vector<double>{} : data.column(s.weights);
-  if (!o.foldsFile.empty()) return foldsFromTable(readCsv(o.foldsFile), data.rows(), rowsUsed);
-  if (o.kfoldGiven) return kfoldFolds(data.rows(), o.kfold, o.seed, w);
-  if (o.subsampleGiven) return subsampleFolds(data.rows(), o.subsample, o.prob, o.seed, w);
-  return bootstrapFolds(data.rows(), o.bootstrapGiven ? o.bootstrap : 25, o.seed, w);  // mboost's default: 25
+  if (!o.foldsFile.empty()) return foldsFromTable(readCsv(o.foldsFile), data.rows(), &frame.keptRows);
+  const auto drawn = [&](const char* type, int count) {
+    return foldsOverUsedRows(type, count, o.prob, o.seed, frame.keptRows, frame.weights, data.rows());
+  };
+  if (o.kfoldGiven) return drawn("kfold", o.kfold);
+  if (o.subsampleGiven) return drawn("subsample", o.subsample);
+  return drawn("bootstrap", o.bootstrapGiven ? o.bootstrap : 25);  // mboost's default: 25
 }
 
 std::string foldOptionOf(const FoldOptions& o) {

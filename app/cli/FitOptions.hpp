@@ -62,10 +62,10 @@ std::vector<Override> addModelOptions(CLI::App* sub, FitOptions& o, bool mstopCv
 void addFoldOptions(CLI::App* sub, FoldOptions& f);
 // The option that chose the folds (--bootstrap where none was given: mboost's 25 bootstrap samples).
 std::string foldOptionOf(const FoldOptions& o);
-// The folds the options ask for over the data's input rows (case weights from settings.weights).
-// rowsUsed: the input rows the model uses (its frame's keptRows), for a folds file with one row per used row.
-ResamplingFolds makeFolds(const FoldOptions& o, const Dataset& data, const ModelSettings& s,
-                          const std::vector<std::size_t>* rowsUsed = nullptr);
+// The folds the options ask for, as weights per input row of `data`. Generated folds are drawn over the rows the
+// model uses (`frame`, the model's frame of all rows, with their case weights), as mboost's cv(model.weights(model));
+// a folds file may have one row per data row or per used row.
+ResamplingFolds makeFolds(const FoldOptions& o, const Dataset& data, const ModelFrame& frame);
 void addComputeOptions(CLI::App* sub, ComputeSettings& c);
 // --threads beyond a few per core only adds memory (each OpenMP thread has its own stack) and contention.
 int cappedThreads(int requested);

@@ -155,7 +155,7 @@ void checkRiskMatrixFits(std::size_t folds, int mstop, const std::string& foldOp
 ResamplingFolds kfoldFolds(std::size_t rows, int k, std::uint64_t seed, const std::vector<double>& caseWeights) {
   if (k < 2 || static_cast<std::size_t>(k) > rows)
     throw InputError(optionMessage(
-        "--kfold", "must be in 2.." + std::to_string(rows) + " (the data rows), got " + std::to_string(k)));
+        "--kfold", "must be in 2.." + std::to_string(rows) + " (the rows used), got " + std::to_string(k)));
   checkFoldsFit("--kfold", k, rows);
   std::mt19937_64 rng(seed);
   const std::vector<std::size_t> order = permutation(rows, rng);
@@ -237,6 +237,23 @@ ResamplingFolds subsampleFolds(std::size_t rows, int b, double prob, std::uint64
     std::vector<double> w(rows, 0.0);
     for (std::size_t r = 0; r < take; ++r) w[order[r]] = caseWeight(caseWeights, order[r]);
     f.weights.push_back(std::move(w));
+  }
+  return f;
+}
+
+ResamplingFolds foldsOverUsedRows(const std::string& type, int count, double prob, std::uint64_t seed,
+                                  const std::vector<std::size_t>& keptRows, const std::vector<double>& usedWeights,
+                                  std::size_t inputRows) {
+  const std::size_t used = keptRows.size();
+  ResamplingFolds f = type == "kfold"       ? kfoldFolds(used, count, seed, usedWeights)
+                      : type == "subsample" ? subsampleFolds(used, count, prob, seed, usedWeights)
+                      : type == "bootstrap" ? bootstrapFolds(used, count, seed, usedWeights)
+                                            : throw ComputeError("foldsOverUsedRows: unknown type " + type);
+  if (used == inputRows) return f;  // keptRows rise, so they are every row
+  for (std::vector<double>& w : f.weights) {
+    std::vector<double> byInputRow(inputRows, 0.0);
+    for (std::size_t i = 0; i < used; ++i) byInputRow[keptRows[i]] = w[i];
+    w = std::move(byInputRow);
   }
   return f;
 }

@@ -28,7 +28,7 @@ struct ResamplingFolds {
 // one fold, the folds as equal as can be), B bootstrap samples (n draws with replacement, probabilities
 // proportional to the case weights), B subsamples of floor(n prob) rows without replacement. Case weights (one per
 // input row, NaN or 0 for none; empty: all 1) multiply the k-fold and subsample folds, as mboost's cv() does.
-// Throws InputError naming the option for k < 2 or k > rows, B < 1, prob outside (0, 1).
+// Throws InputError naming the option for k < 2 or k > rows (called the rows used), B < 1, prob outside (0, 1).
 ResamplingFolds kfoldFolds(std::size_t rows, int k, std::uint64_t seed, const std::vector<double>& caseWeights);
 ResamplingFolds bootstrapFolds(std::size_t rows, int b, std::uint64_t seed, const std::vector<double>& caseWeights);
 // bootstrapFolds' samples one at a time (the s-th call of next() gives its fold s): n draws with replacement,
@@ -52,6 +52,13 @@ class BootstrapSampler {
 };
 ResamplingFolds subsampleFolds(std::size_t rows, int b, double prob, std::uint64_t seed,
                                const std::vector<double>& caseWeights);
+// Generated folds ("kfold": count K; "bootstrap" or "subsample": count B) over the rows the model uses, with their
+// case weights, as mboost's cv(model.weights(model), ...) draws them over its model frame, where na.omit's rows are
+// not. Given per input row (keptRows: the input row of each used row), 0 on the omitted rows. Without omitted rows
+// these are kfoldFolds', bootstrapFolds' or subsampleFolds' folds of all rows.
+ResamplingFolds foldsOverUsedRows(const std::string& type, int count, double prob, std::uint64_t seed,
+                                  const std::vector<std::size_t>& keptRows, const std::vector<double>& usedWeights,
+                                  std::size_t inputRows);
 // The folds of a CSV read from --folds-file: one numeric column per fold, one row per data row, non-negative
 // integers. Throws InputError naming the file, line and column. rowsUsed, where given: the data rows the model uses
 // (its frame's keptRows). Then the file may also have one row per used row, as R's cv(model.weights(model)) writes

@@ -71,6 +71,25 @@ class TestCliCv : public QObject {
     }
   }
 
+  // Generated folds are drawn over the used rows (mboost's cv(model.weights(model))): K may be as large as the rows
+  // used and no larger, and no fold leaves out only omitted rows.
+  void generatedFoldsOverUsedRows() {
+    Scratch s;
+    QList<QByteArray> lines = smallCsv(40).split('\n');
+    for (int row : {3, 17, 30}) lines[row + 1] = lines[row + 1].left(lines[row + 1].indexOf(',')) + ",NA,0.5,0.5";
+    writeFile(s.path("d.csv"), lines.join('\n'));
+    const QStringList common{"cv",      "--data", s.path("d.csv"), "--out",  s.path("cv.json"), "--knots", "4",
+                             "--mstop", "10",     "--quiet",       "--kfold"};
+    const CliResult ok = runGamboost(common + QStringList{"37"});
+    QVERIFY2(ok.finished && ok.exitCode == 0, qPrintable(ok.describe()));
+    QCOMPARE(QJsonDocument::fromJson(readFile(s.path("cv.json"))).object()["risk"].toArray().size(), 37);
+    QFile::remove(s.path("cv.json"));
+    const CliResult over = runGamboost(common + QStringList{"38"});
+    QCOMPARE(over.exitCode, 2);
+    QVERIFY2(over.err.contains("--kfold: must be in 2..37 (the rows used), got 38"), qPrintable(over.describe()));
+    QVERIFY(!QFile::exists(s.path("cv.json")));
+  }
+
   void fitMstopCv() {
     Scratch s;
     writeFile(s.path("d.csv"), smallCsv(60));
@@ -136,7 +155,7 @@ class TestCliCv : public QObject {
     QTest::newRow("kfold 1") << QByteArray() << QStringList{"--kfold", "1"} << "--kfold: must be in 2..30";
     // 0 is not "not given": it must not fall back to the default 25 bootstraps
     QTest::newRow("kfold 0") << QByteArray() << QStringList{"--kfold", "0"}
-                             << "--kfold: must be in 2..30 \\(the data rows\\), got 0";
+                             << "--kfold: must be in 2..30 \\(the rows used\\), got 0";
     QTest::newRow("bootstrap 0") << QByteArray() << QStringList{"--bootstrap", "0"}
                                  << "--bootstrap: must be at least 1, got 0";
     QTest::newRow("subsample -2") << QByteArray() << QStringList{"--subsample", "-2"}

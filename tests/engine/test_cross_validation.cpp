@@ -1,6 +1,7 @@
 // Resampling folds and the cross-validation driver (compute/CrossValidation.hpp): the folds' structure for every
 // generator, their determinism by seed, the folds file's checks, and a fold's out-of-bag risk against a direct sum.
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
 
 #include "compute/Booster.hpp"
@@ -85,6 +86,53 @@ class TestCrossValidation : public QObject {
     QVERIFY2(big.startsWith("--bootstrap: 1000000000 folds of 100000 rows need") && big.contains("is available"),
              qPrintable(big));
     QVERIFY(gbtest::inputErrorOf([] { subsampleFolds(100000, 1000000000, 0.5, 1, {}); }).startsWith("--subsample"));
+  }
+
+  // Generated folds are drawn over the rows the model uses, as mboost's cv(model.weights(model)) draws over its model
+  // frame: the omitted rows are 0 in every fold, a bootstrap sample has exactly as many draws as used rows, each used
+  // row is left out by one k-fold fold, and K may be the number of used rows but not more.
+  void foldsOverUsedRowsSkipOmittedRows() {
+    const std::size_t input = 30;
+    std::vector<std::size_t> kept;
+    for (std::size_t r = 0; r < input; ++r)
+      if (r % 4 != 1) kept.push_back(r);  // 22 used rows
+    const std::size_t used = kept.size();
+    auto omitted = [&](std::size_t r) { return std::find(kept.begin(), kept.end(), r) == kept.end(); };
+    const ResamplingFolds boot = foldsOverUsedRows("bootstrap", 7, 0.5, kSeed, kept, {}, input);
+    QCOMPARE(boot.type, std::string("bootstrap"));
+    for (const auto& w : boot.weights) {
+      QCOMPARE(w.size(), input);
+      double sum = 0.0;
+      for (std::size_t r = 0; r < input; ++r) {
+        if (omitted(r)) QCOMPARE(w[r], 0.0);
+        sum += w[r];
+      }
+      QCOMPARE(sum, static_cast<double>(used));
+    }
+    const ResamplingFolds k = foldsOverUsedRows("kfold", static_cast<int>(used), 0.5, kSeed, kept, {}, input);
+    std::vector<int> out(input, 0);
+    for (const auto& w : k.weights)
+      for (std::size_t r = 0; r < input; ++r) out[r] += w[r] == 0.0;
+    for (std::size_t r = 0; r < input; ++r) QCOMPARE(out[r], omitted(r) ? static_cast<int>(used) : 1);
+    QCOMPARE(gbtest::inputErrorOf([&] { foldsOverUsedRows("kfold", 23, 0.5, kSeed, kept, {}, input); }),
+             QString("--kfold: must be in 2..22 (the rows used), got 23"));
+    // Case weights are per used row; a subsample keeps floor(22 * 0.5) of the used rows at their weights.
+    std::vector<double> cw(used);
+    for (std::size_t i = 0; i < used; ++i) cw[i] = static_cast<double>(i % 3 + 1);
+    for (const auto& w : foldsOverUsedRows("subsample", 5, 0.5, kSeed, kept, cw, input).weights) {
+      int in = 0;
+      for (std::size_t i = 0; i < used; ++i)
+        if (w[kept[i]] != 0.0) {
+          QCOMPARE(w[kept[i]], cw[i]);
+          ++in;
+        }
+      QCOMPARE(in, 11);
+    }
+    // Without omitted rows: the folds of all rows.
+    std::vector<std::size_t> all(input);
+    for (std::size_t r = 0; r < input; ++r) all[r] = r;
+    QCOMPARE(foldsOverUsedRows("bootstrap", 3, 0.5, kSeed, all, {}, input).weights,
+             bootstrapFolds(input, 3, kSeed, {}).weights);
   }
 
   void foldsFileIsChecked() {

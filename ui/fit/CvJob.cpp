@@ -61,20 +61,13 @@ std::vector<std::vector<double>> CvCurves::take() {
 
 std::vector<std::vector<double>> makeFoldWeights(const CvRequest& r) {
   const gb::Dataset& data = *r.data;
-  const std::vector<double> caseWeights =
-      r.settings.weights.empty() ? std::vector<double>() : data.column(r.settings.weights);
-  switch (r.type) {
-    case FoldType::KFold:
-      return gb::kfoldFolds(data.rows(), r.count, r.seed, caseWeights).weights;
-    case FoldType::Subsample:
-      return gb::subsampleFolds(data.rows(), r.count, r.prob, r.seed, caseWeights).weights;
-    case FoldType::FoldsFile: {  // R's cv(model.weights(model)) has a row per used row: the frame says which
-      const std::vector<std::size_t> used = gb::buildModelFrame(r.data, r.settings).keptRows;
-      return gb::foldsFromTable(gb::readCsv(ss(r.foldsFile)), data.rows(), &used).weights;
-    }
-    default:
-      return gb::bootstrapFolds(data.rows(), r.count, r.seed, caseWeights).weights;
-  }
+  // Over the rows the model uses, as R's cv(model.weights(model)): the frame says which
+  const gb::ModelFrame frame = gb::buildModelFrame(r.data, r.settings);
+  if (r.type == FoldType::FoldsFile)
+    return gb::foldsFromTable(gb::readCsv(ss(r.foldsFile)), data.rows(), &frame.keptRows).weights;
+  return gb::foldsOverUsedRows(foldTypeWord(r.type), r.count, r.prob, r.seed, frame.keptRows, frame.weights,
+                               data.rows())
+      .weights;
 }
 
 void CvJob::operator()(TaskWorker& worker) {
