@@ -162,6 +162,9 @@ class CrossValidationTest : public QObject {
     QVERIFY(finished.wait(30000));
     QCOMPARE(finished.at(0).at(0).toBool(), false);
     QVERIFY2(w->messages()->lastError().contains("2..40"), qPrintable(w->messages()->lastError()));
+    // The tab's status line words it as the dialog does: the window's control, not the CLI's option.
+    const QString status = cv->statusLabel()->text();
+    QVERIFY2(status.startsWith("Failed: Count (k-fold, Cross-validation tab): must be in 2..40"), qPrintable(status));
     QCOMPARE(cv->chosenMstop(), -1);
     QCOMPARE(cv->foldGraphs().size(), 0);
     QVERIFY(!cv->useButton()->isEnabled());

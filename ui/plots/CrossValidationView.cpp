@@ -14,6 +14,7 @@
 #include "common/DataFileFilter.hpp"
 #include "common/MessageSink.hpp"
 #include "common/QtConvert.hpp"
+#include "common/WindowWords.hpp"
 #include "common/WorkerThread.hpp"
 #include "plots/PlotWidget.hpp"
 #include "plots/RiskPlot.hpp"
@@ -270,7 +271,7 @@ void CrossValidationView::onFinished(bool ok, const QString& error, const QStrin
   setRunning(false);
   if (!ok) {
     sink_->error(tr("Cross-validation failed"), error, details);
-    status_->setText(tr("Failed: %1").arg(error));
+    status_->setText(tr("Failed: %1").arg(inWindowWords(error)));  // as the dialog words it
     emit finished(false);
     return;
   }

@@ -18,6 +18,7 @@
 #include "common/Error.hpp"
 #include "common/MessageSink.hpp"
 #include "common/QtConvert.hpp"
+#include "common/WindowWords.hpp"
 #include "common/WorkerThread.hpp"
 #include "plots/KernelLegend.hpp"
 #include "plots/KernelReportFile.hpp"
@@ -492,7 +493,7 @@ void KernelChart::runEnded(bool ok, const QString& error, const QString& details
     sink_->info(tr("Kernel benchmark: %1, %2 timings").arg(reports_[lastRun_].first).arg(result.timings.size()));
   } else {
     sink_->error(tr("Kernel benchmark"), error, details);
-    status_->setText(tr("Benchmark stopped: %1").arg(error));
+    status_->setText(tr("Benchmark stopped: %1").arg(inWindowWords(error)));
   }
   emit benchmarkFinished(ok);
 }
