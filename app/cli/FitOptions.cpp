@@ -255,9 +255,7 @@ ResamplingFolds makeFolds(const FoldOptions& o, const Dataset& data, const Model
   if (o.probGiven && !o.subsampleGiven)
     throw InputError(optionMessage("--prob", "is the share of each subsample: give it with --subsample B"));
   if (!o.foldsFile.empty()) return foldsFromTable(readCsv(o.foldsFile), data.rows(), &frame.keptRows);
-  const auto drawn = [&](const char* type, int count) {
-    return foldsOverUsedRows(type, count, o.prob, o.seed, frame.keptRows, frame.weights, data.rows());
-  };
+  const auto drawn = [&](const char* type, int count) { return foldsOverUsedRows(type, count, o.prob, o.seed, frame); };
   if (o.kfoldGiven) return drawn("kfold", o.kfold);
   if (o.subsampleGiven) return drawn("subsample", o.subsample);
   return drawn("bootstrap", o.bootstrapGiven ? o.bootstrap : 25);  // mboost's default: 25

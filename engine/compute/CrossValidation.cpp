@@ -242,19 +242,14 @@ ResamplingFolds subsampleFolds(std::size_t rows, int b, double prob, std::uint64
 }
 
 ResamplingFolds foldsOverUsedRows(const std::string& type, int count, double prob, std::uint64_t seed,
-                                  const std::vector<std::size_t>& keptRows, const std::vector<double>& usedWeights,
-                                  std::size_t inputRows) {
-  const std::size_t used = keptRows.size();
-  ResamplingFolds f = type == "kfold"       ? kfoldFolds(used, count, seed, usedWeights)
-                      : type == "subsample" ? subsampleFolds(used, count, prob, seed, usedWeights)
-                      : type == "bootstrap" ? bootstrapFolds(used, count, seed, usedWeights)
+                                  const ModelFrame& frame) {
+  const std::size_t used = frame.keptRows.size();
+  ResamplingFolds f = type == "kfold"       ? kfoldFolds(used, count, seed, frame.weights)
+                      : type == "subsample" ? subsampleFolds(used, count, prob, seed, frame.weights)
+                      : type == "bootstrap" ? bootstrapFolds(used, count, seed, frame.weights)
                                             : throw ComputeError("foldsOverUsedRows: unknown type " + type);
-  if (used == inputRows) return f;  // keptRows rise, so they are every row
-  for (std::vector<double>& w : f.weights) {
-    std::vector<double> byInputRow(inputRows, 0.0);
-    for (std::size_t i = 0; i < used; ++i) byInputRow[keptRows[i]] = w[i];
-    w = std::move(byInputRow);
-  }
+  if (used == frame.inputRows) return f;  // keptRows rise, so they are every row
+  for (std::vector<double>& w : f.weights) w = onInputRows(frame, w);
   return f;
 }
 
@@ -322,7 +317,9 @@ bool runFoldsBatched(const std::shared_ptr<const Dataset>& data, const ModelSett
   // Every fold's frame is this one with the fold's weights: the missing-value and range pass runs once.
   const auto framing = Clock::now();
   std::optional<ScopedStage> frameStage(std::in_place, "model frame");
-  const ModelFrame allRows = buildModelFrame(data, settings);
+  std::optional<ModelFrame> built;
+  if (!run.frame) built.emplace(buildModelFrame(data, settings));
+  const ModelFrame& allRows = run.frame ? *run.frame : *built;
   frameStage.reset();
   if (run.setupSeconds) *run.setupSeconds += since(framing);
   for (int begin = 0; begin < run.count; begin += size) {

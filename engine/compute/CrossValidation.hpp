@@ -13,6 +13,7 @@
 #include "compute/Backend.hpp"
 #include "compute/Divergence.hpp"
 #include "data/Dataset.hpp"
+#include "learner/ModelFrame.hpp"
 #include "settings/ModelSettings.hpp"
 
 namespace gb {
@@ -52,13 +53,12 @@ class BootstrapSampler {
 };
 ResamplingFolds subsampleFolds(std::size_t rows, int b, double prob, std::uint64_t seed,
                                const std::vector<double>& caseWeights);
-// Generated folds ("kfold": count K; "bootstrap" or "subsample": count B) over the rows the model uses, with their
-// case weights, as mboost's cv(model.weights(model), ...) draws them over its model frame, where na.omit's rows are
-// not. Given per input row (keptRows: the input row of each used row), 0 on the omitted rows. Without omitted rows
+// Generated folds ("kfold": count K; "bootstrap" or "subsample": count B) over the rows `frame` (the model's frame of
+// all rows) uses, with their case weights, as mboost's cv(model.weights(model), ...) draws them over its model
+// frame, where na.omit's rows are not. Given per input row (onInputRows), 0 on the omitted rows. Without omitted rows
 // these are kfoldFolds', bootstrapFolds' or subsampleFolds' folds of all rows.
 ResamplingFolds foldsOverUsedRows(const std::string& type, int count, double prob, std::uint64_t seed,
-                                  const std::vector<std::size_t>& keptRows, const std::vector<double>& usedWeights,
-                                  std::size_t inputRows);
+                                  const ModelFrame& frame);
 // The folds of a CSV read from --folds-file: one numeric column per fold, one row per data row, non-negative
 // integers. Throws InputError naming the file, line and column. rowsUsed, where given: the data rows the model uses
 // (its frame's keptRows). Then the file may also have one row per used row, as R's cv(model.weights(model)) writes
@@ -105,6 +105,9 @@ struct BatchedFolds {
   std::function<void(int begin, int end, int done)> progress;
   double* setupSeconds = nullptr;    // accumulated when set
   double* iterateSeconds = nullptr;  // accumulated when set
+  // The model's frame of all rows (buildModelFrame of the same data and settings) where the caller has one already;
+  // null: built here.
+  const ModelFrame* frame = nullptr;
 };
 // False, having run nothing, when the backend does not batch this model.
 bool runFoldsBatched(const std::shared_ptr<const Dataset>& data, const ModelSettings& settings, Backend& backend,

@@ -15,12 +15,7 @@ namespace gb {
 BandSampler::BandSampler(const ModelFrame& frame, std::uint64_t seed)
     : frame_(frame), used_(frame.keptRows.size(), seed, frame.weights, "--bands") {}
 
-std::vector<double> BandSampler::next() {
-  const std::vector<double> w = used_.next();
-  std::vector<double> byInputRow(frame_.inputRows, 0.0);
-  for (std::size_t i = 0; i < w.size(); ++i) byInputRow[frame_.keptRows[i]] = w[i];
-  return byInputRow;
-}
+std::vector<double> BandSampler::next() { return onInputRows(frame_, used_.next()); }
 
 std::vector<double> percentileBand(const std::vector<double>& values) {
   std::vector<double> band;

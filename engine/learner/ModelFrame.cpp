@@ -251,6 +251,12 @@ void rescaleWeights(std::vector<double>& w, ShardReducer* group) {
     for (double& v : w) v = v / total * positive;
 }
 
+std::vector<double> onInputRows(const ModelFrame& frame, const std::vector<double>& perUsedRow) {
+  std::vector<double> byInputRow(frame.inputRows, 0.0);
+  for (std::size_t i = 0; i < perUsedRow.size(); ++i) byInputRow[frame.keptRows[i]] = perUsedRow[i];
+  return byInputRow;
+}
+
 void applyFold(ModelFrame& f, const std::vector<double>& foldByInputRow, const std::string& what, OutOfBag outOfBag) {
   if (foldByInputRow.size() != f.inputRows)
     throw InputError(what + ": " + std::to_string(foldByInputRow.size()) + " weights for " +

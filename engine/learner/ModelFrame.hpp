@@ -64,6 +64,10 @@ enum class OutOfBag { Required, Optional };
 void applyFold(ModelFrame& frame, const std::vector<double>& foldByInputRow, const std::string& what,
                OutOfBag outOfBag = OutOfBag::Required);
 
+// A value per used row of `frame` as a value per input row (frame.inputRows), 0 on the rows the frame omits: how a
+// fold drawn over the used rows becomes the fold weights that applyFold takes.
+std::vector<double> onInputRows(const ModelFrame& frame, const std::vector<double>& perUsedRow);
+
 // mboost's rescale_weights: weights that are not all integers are scaled to sum to the number of positive ones.
 void rescaleWeights(std::vector<double>& w, ShardReducer* group = nullptr);
 

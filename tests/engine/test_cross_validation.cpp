@@ -97,8 +97,17 @@ class TestCrossValidation : public QObject {
     for (std::size_t r = 0; r < input; ++r)
       if (r % 4 != 1) kept.push_back(r);  // 22 used rows
     const std::size_t used = kept.size();
+    // The frame of all rows as buildModelFrame leaves it for these rows and case weights (per used row).
+    auto frameOf = [&](const std::vector<std::size_t>& rows, const std::vector<double>& caseWeights) {
+      ModelFrame frame;
+      frame.keptRows = rows;
+      frame.weights = caseWeights;
+      frame.inputRows = input;
+      frame.usedRows = rows.size();
+      return frame;
+    };
     auto omitted = [&](std::size_t r) { return std::find(kept.begin(), kept.end(), r) == kept.end(); };
-    const ResamplingFolds boot = foldsOverUsedRows("bootstrap", 7, 0.5, kSeed, kept, {}, input);
+    const ResamplingFolds boot = foldsOverUsedRows("bootstrap", 7, 0.5, kSeed, frameOf(kept, {}));
     QCOMPARE(boot.type, std::string("bootstrap"));
     for (const auto& w : boot.weights) {
       QCOMPARE(w.size(), input);
@@ -109,17 +118,17 @@ class TestCrossValidation : public QObject {
       }
       QCOMPARE(sum, static_cast<double>(used));
     }
-    const ResamplingFolds k = foldsOverUsedRows("kfold", static_cast<int>(used), 0.5, kSeed, kept, {}, input);
+    const ResamplingFolds k = foldsOverUsedRows("kfold", static_cast<int>(used), 0.5, kSeed, frameOf(kept, {}));
     std::vector<int> out(input, 0);
     for (const auto& w : k.weights)
       for (std::size_t r = 0; r < input; ++r) out[r] += w[r] == 0.0;
     for (std::size_t r = 0; r < input; ++r) QCOMPARE(out[r], omitted(r) ? static_cast<int>(used) : 1);
-    QCOMPARE(gbtest::inputErrorOf([&] { foldsOverUsedRows("kfold", 23, 0.5, kSeed, kept, {}, input); }),
+    QCOMPARE(gbtest::inputErrorOf([&] { foldsOverUsedRows("kfold", 23, 0.5, kSeed, frameOf(kept, {})); }),
              QString("--kfold: must be in 2..22 (the rows used), got 23"));
     // Case weights are per used row; a subsample keeps floor(22 * 0.5) of the used rows at their weights.
     std::vector<double> cw(used);
     for (std::size_t i = 0; i < used; ++i) cw[i] = static_cast<double>(i % 3 + 1);
-    for (const auto& w : foldsOverUsedRows("subsample", 5, 0.5, kSeed, kept, cw, input).weights) {
+    for (const auto& w : foldsOverUsedRows("subsample", 5, 0.5, kSeed, frameOf(kept, cw)).weights) {
       int in = 0;
       for (std::size_t i = 0; i < used; ++i)
         if (w[kept[i]] != 0.0) {
@@ -131,7 +140,7 @@ class TestCrossValidation : public QObject {
     // Without omitted rows: the folds of all rows.
     std::vector<std::size_t> all(input);
     for (std::size_t r = 0; r < input; ++r) all[r] = r;
-    QCOMPARE(foldsOverUsedRows("bootstrap", 3, 0.5, kSeed, all, {}, input).weights,
+    QCOMPARE(foldsOverUsedRows("bootstrap", 3, 0.5, kSeed, frameOf(all, {})).weights,
              bootstrapFolds(input, 3, kSeed, {}).weights);
   }
 

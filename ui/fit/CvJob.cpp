@@ -60,18 +60,20 @@ std::vector<std::vector<double>> CvCurves::take() {
 }
 
 std::vector<std::vector<double>> makeFoldWeights(const CvRequest& r) {
-  const gb::Dataset& data = *r.data;
+  return makeFoldWeights(r, gb::buildModelFrame(r.data, r.settings));
+}
+
+std::vector<std::vector<double>> makeFoldWeights(const CvRequest& r, const gb::ModelFrame& frame) {
   // Over the rows the model uses, as R's cv(model.weights(model)): the frame says which
-  const gb::ModelFrame frame = gb::buildModelFrame(r.data, r.settings);
   if (r.type == FoldType::FoldsFile)
-    return gb::foldsFromTable(gb::readCsv(ss(r.foldsFile)), data.rows(), &frame.keptRows).weights;
-  return gb::foldsOverUsedRows(foldTypeWord(r.type), r.count, r.prob, r.seed, frame.keptRows, frame.weights,
-                               data.rows())
-      .weights;
+    return gb::foldsFromTable(gb::readCsv(ss(r.foldsFile)), r.data->rows(), &frame.keptRows).weights;
+  return gb::foldsOverUsedRows(foldTypeWord(r.type), r.count, r.prob, r.seed, frame).weights;
 }
 
 void CvJob::operator()(TaskWorker& worker) {
-  const std::vector<std::vector<double>> folds = makeFoldWeights(request);
+  // One frame of all rows for the folds' drawing and their batched set-up.
+  const gb::ModelFrame frame = gb::buildModelFrame(request.data, request.settings);
+  const std::vector<std::vector<double>> folds = makeFoldWeights(request, frame);
   const int count = static_cast<int>(folds.size());
   foldCount = count;
   // Where the backend batches the model's folds (OpenCL, spline learners), they advance together: each batch's
@@ -80,6 +82,7 @@ void CvJob::operator()(TaskWorker& worker) {
     gb::BatchedFolds run;
     run.count = count;
     run.iterations = request.settings.mstop;
+    run.frame = &frame;
     run.weightsOf = [&folds](int b) { return folds[static_cast<std::size_t>(b)]; };
     run.keepGoing = [&worker] { return !worker.cancelRequested(); };
     run.done = [&](int b, const gb::Booster& setUp, const std::vector<gb::IterationResult>& out) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "data/Dataset.hpp"
+#include "learner/ModelFrame.hpp"
 #include "settings/ComputeSettings.hpp"
 #include "settings/ModelSettings.hpp"
 
@@ -75,6 +76,8 @@ struct CvJob {
 // The fold weights of a request (one vector per fold, one weight per input row). A folds file is read with the CSV
 // reader; its errors (gb::InputError) name the file, line and column.
 std::vector<std::vector<double>> makeFoldWeights(const CvRequest& request);
+// The same with the model's frame of all rows (gb::buildModelFrame of the request's data and settings) given.
+std::vector<std::vector<double>> makeFoldWeights(const CvRequest& request, const gb::ModelFrame& frame);
 
 // The mean of the curves per iteration (as the engine's crossValidate: sum of r[m] / count) and its first minimum.
 std::vector<double> meanCurve(const std::vector<std::vector<double>>& curves);
