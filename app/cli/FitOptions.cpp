@@ -242,7 +242,8 @@ void addFoldOptions(CLI::App* sub, FoldOptions& f) {
       ->group("Folds")
       ->each(given(f.probGiven));
   sub->add_option("--folds-file", f.foldsFile,
-                  "CSV of fold weights: a header, one column per fold, one row per data row (non-negative integers)")
+                  "CSV of fold weights: a header, one column per fold, one row per data row or per used row "
+                  "(non-negative integers)")
       ->check(fileNameValidator())
       ->group("Folds");
   addSeedOption(sub, "--seed", f.seed, "Seed of the generated folds")->group("Folds");

@@ -128,6 +128,14 @@ std::vector<unsigned char> loadEntry(const fs::path& file, bool* corrupt) {
 
 }  // namespace
 
+bool skipsDiskCache(const std::string& platformName) {
+  if (platformName != "Portable Computing Language") return false;
+  const char* own = std::getenv("POCL_KERNEL_CACHE");  // PoCL's switch for its own cache
+  if (own && std::string(own) == "0") return false;
+  const char* set = std::getenv("GAMBOOST_CACHE_DIR");
+  return !(set && *set && std::string(set) != "off");
+}
+
 ProgramCacheStats programCacheStats() {
   return {sourceBuilds.load(), binaryLoads.load(), memoryHits.load(), rejectedEntries.load()};
 }
@@ -236,7 +244,7 @@ cl_program DeviceContext::program(const std::string& file, const std::string& op
   const std::string assembled = programSource(file);
   const std::string* source = &assembled;
   cl_program program = nullptr;
-  const std::string directory = programCacheDirectory();
+  const std::string directory = skipsDiskCache(s_->device.info.platform) ? std::string() : programCacheDirectory();
   fs::path entry;
   if (!directory.empty()) {
     const std::uint64_t hash =
@@ -257,7 +265,10 @@ cl_program DeviceContext::program(const std::string& file, const std::string& op
   }
   if (!program) {
     program = s_->fromSource(context_, file, *source, options);
-    if (!entry.empty()) storeEntry(entry, programBinary(program));
+    if (!entry.empty()) {
+      const ScopedStage timed("program binaries (for the disk cache)");
+      storeEntry(entry, programBinary(program));
+    }
   }
   s_->programs.emplace(key, program);
   return program;

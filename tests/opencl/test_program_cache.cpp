@@ -118,6 +118,51 @@ class ProgramCacheTest : public QObject {
     QCOMPARE(programCacheStats().sourceBuilds, s0.sourceBuilds + 2);
   }
 
+  // PoCL keeps its own kernel cache, and its binary of a program holds every kernel compiled: the default disk
+  // cache is skipped there; a directory named by GAMBOOST_CACHE_DIR, or PoCL's cache turned off, keeps it.
+  void poclSkipsTheDefaultDiskCache() {
+    const QByteArray pocl = qgetenv("POCL_KERNEL_CACHE");
+    qunsetenv("POCL_KERNEL_CACHE");
+    QVERIFY(!skipsDiskCache("Portable Computing Language"));  // GAMBOOST_CACHE_DIR names cacheDir_
+    QVERIFY(!skipsDiskCache("NVIDIA CUDA"));
+    qunsetenv("GAMBOOST_CACHE_DIR");
+    QVERIFY(skipsDiskCache("Portable Computing Language"));
+    QVERIFY(!skipsDiskCache("NVIDIA CUDA"));
+    qputenv("GAMBOOST_CACHE_DIR", "off");
+    QVERIFY(skipsDiskCache("Portable Computing Language"));
+    qputenv("POCL_KERNEL_CACHE", "0");
+    QVERIFY(!skipsDiskCache("Portable Computing Language"));
+    qputenv("GAMBOOST_CACHE_DIR", cacheDir_.path().toLocal8Bit());
+    if (pocl.isNull())
+      qunsetenv("POCL_KERNEL_CACHE");
+    else
+      qputenv("POCL_KERNEL_CACHE", pocl);
+  }
+
+  // With the default place, a new program is built from source; on PoCL nothing is written there, on other
+  // drivers its entry is.
+  void defaultPlaceOnTheTestDevice() {
+    const bool pocl = testDevice().info.platform == "Portable Computing Language";
+    QTemporaryDir home;
+    QVERIFY(home.isValid());
+    qunsetenv("GAMBOOST_CACHE_DIR");
+    const QByteArray xdg = qgetenv("XDG_CACHE_HOME");
+    qputenv("XDG_CACHE_HOME", home.path().toLocal8Bit());
+    DeviceContext::forgetBuiltPrograms();
+    const ProgramCacheStats s0 = programCacheStats();
+    {
+      Context ctx(testDevice());
+      QVERIFY(ctx.program("gemv_naive", "-DREAL=float -DGB_TEST_DEFAULT_PLACE=1") != nullptr);
+    }
+    const ProgramCacheStats s1 = programCacheStats();
+    QCOMPARE(s1.sourceBuilds, s0.sourceBuilds + 1);
+    QCOMPARE(s1.binaryLoads, s0.binaryLoads);
+    const QDir place(home.filePath("gamboost/kernels"));
+    QCOMPARE(place.entryList({"*.bin"}, QDir::Files).size(), pocl ? 0 : 1);
+    qputenv("XDG_CACHE_HOME", xdg);
+    qputenv("GAMBOOST_CACHE_DIR", cacheDir_.path().toLocal8Bit());
+  }
+
   void cacheCanBeTurnedOff() {
     qputenv("GAMBOOST_CACHE_DIR", "off");
     QVERIFY(programCacheDirectory().empty());

@@ -90,10 +90,10 @@ QWidget* CrossValidationView::buildControls() {
   prob_->setValue(0.5);
   prob_->setToolTip(tr("Subsample: the share of the rows each fold is fitted on (mboost's prob)"));
   foldsFile_ = new QLineEdit;
-  foldsFile_->setPlaceholderText(tr("CSV of fold weights: one column per fold, one row per data row"));
+  foldsFile_->setPlaceholderText(tr("CSV of fold weights: one column per fold, one row per data row or per used row"));
   foldsFile_->setToolTip(
       tr("Folds file: non-negative integer weights, a header, one column per fold and one row per "
-         "data row (as gamboost cv --folds-file); choose \"folds file...\" to browse"));
+         "data row, or per row the model uses (as gamboost cv --folds-file); choose \"folds file...\" to browse"));
   run_ = new QPushButton(tr("Run cross-validation"));
   run_->setToolTip(tr("Fit every fold to mstop with the current data, roles and model settings"));
   cancel_ = new QPushButton(tr("Cancel"));
@@ -227,6 +227,7 @@ void CrossValidationView::clear() {
   text_->setVisible(false);
   chosen_ = -1;
   use_->setEnabled(false);
+  plot_->yAxis->setRange(0, 1);  // not the last run's range, which a run that fails before its first fold would keep
   plot_->requestReplot();
 }
 
