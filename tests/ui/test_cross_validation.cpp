@@ -246,6 +246,9 @@ class CrossValidationTest : public QObject {
     QVERIFY2(w->messages()->lastError().contains("folds.csv:3:2"), qPrintable(w->messages()->lastError()));
     QCOMPARE(cv->foldGraphs().size(), 0);
     QCOMPARE(cv->chosenMstop(), -1);
+    // The empty plot does not keep the last run's risk range (the curves above lie well above 1).
+    QVERIFY(engine.risk[0][0] > 1.5);
+    QCOMPARE(cv->plot()->yAxis->range().upper, 1.0);
   }
 
   // On OpenCL the folds of a spline model advance together (one batch): the same curves as the CPU's crossValidate,
