@@ -32,7 +32,7 @@ std::string programCacheDirectory();
 // directory or PoCL's own kernel cache is off (POCL_KERNEL_CACHE=0). PoCL keeps its own cache of compiled kernels
 // ($POCL_CACHE_DIR), and the binary it returns for a program holds every kernel of the program compiled, so asking
 // for it compiles the kernels a run never launches: a first `gamboost fit` on PoCL took 6.7 s with the disk cache
-// and 2.9 s without (docs/performance.md, "Program builds on PoCL").
+// and 3.4 s without (docs/performance.md, "Program builds on PoCL").
 bool skipsDiskCache(const std::string& platformName);
 
 // One device's context and built programs, shared by every Context of the process on that device.

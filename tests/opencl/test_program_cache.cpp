@@ -159,7 +159,10 @@ class ProgramCacheTest : public QObject {
     QCOMPARE(s1.binaryLoads, s0.binaryLoads);
     const QDir place(home.filePath("gamboost/kernels"));
     QCOMPARE(place.entryList({"*.bin"}, QDir::Files).size(), pocl ? 0 : 1);
-    qputenv("XDG_CACHE_HOME", xdg);
+    if (xdg.isNull())
+      qunsetenv("XDG_CACHE_HOME");
+    else
+      qputenv("XDG_CACHE_HOME", xdg);
     qputenv("GAMBOOST_CACHE_DIR", cacheDir_.path().toLocal8Bit());
   }
 
