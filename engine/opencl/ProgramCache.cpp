@@ -126,14 +126,20 @@ std::vector<unsigned char> loadEntry(const fs::path& file, bool* corrupt) {
   return binary;
 }
 
+// $GAMBOOST_CACHE_DIR as the user set it; empty when unset.
+std::string cacheDirSetting() {
+  const char* set = std::getenv("GAMBOOST_CACHE_DIR");
+  return set ? set : "";
+}
+
 }  // namespace
 
 bool skipsDiskCache(const std::string& platformName) {
-  if (platformName != "Portable Computing Language") return false;
+  if (platformName != kPoclPlatformName) return false;
   const char* own = std::getenv("POCL_KERNEL_CACHE");  // PoCL's switch for its own cache
   if (own && std::string(own) == "0") return false;
-  const char* set = std::getenv("GAMBOOST_CACHE_DIR");
-  return !(set && *set && std::string(set) != "off");
+  const std::string set = cacheDirSetting();
+  return set.empty() || set == "off";  // not a directory the user named
 }
 
 ProgramCacheStats programCacheStats() {
@@ -142,8 +148,8 @@ ProgramCacheStats programCacheStats() {
 
 std::string programCacheDirectory() {
   fs::path dir;
-  if (const char* set = std::getenv("GAMBOOST_CACHE_DIR"); set && *set) {
-    if (std::string(set) == "off") return {};
+  if (const std::string set = cacheDirSetting(); !set.empty()) {
+    if (set == "off") return {};
     dir = set;
   } else if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) {
     dir = fs::path(xdg) / "gamboost" / "kernels";

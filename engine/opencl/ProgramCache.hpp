@@ -34,6 +34,8 @@ std::string programCacheDirectory();
 // for it compiles the kernels a run never launches: a first `gamboost fit` on PoCL took 6.7 s with the disk cache
 // and 3.4 s without (docs/performance.md, "Program builds on PoCL").
 bool skipsDiskCache(const std::string& platformName);
+// CL_PLATFORM_NAME of PoCL.
+inline constexpr char kPoclPlatformName[] = "Portable Computing Language";
 
 // One device's context and built programs, shared by every Context of the process on that device.
 class DeviceContext {

@@ -17,6 +17,14 @@ namespace {
 
 const std::string kOptions = "-DREAL=float";
 
+// Sets the environment variable back to `value` as qgetenv gave it (a null array: unset).
+void restoreEnv(const char* name, const QByteArray& value) {
+  if (value.isNull())
+    qunsetenv(name);
+  else
+    qputenv(name, value);
+}
+
 QStringList cacheFiles(const QTemporaryDir& dir) {
   return QDir(dir.path()).entryList({"*.bin"}, QDir::Files, QDir::Name);
 }
@@ -123,26 +131,23 @@ class ProgramCacheTest : public QObject {
   void poclSkipsTheDefaultDiskCache() {
     const QByteArray pocl = qgetenv("POCL_KERNEL_CACHE");
     qunsetenv("POCL_KERNEL_CACHE");
-    QVERIFY(!skipsDiskCache("Portable Computing Language"));  // GAMBOOST_CACHE_DIR names cacheDir_
+    QVERIFY(!skipsDiskCache(kPoclPlatformName));  // GAMBOOST_CACHE_DIR names cacheDir_
     QVERIFY(!skipsDiskCache("NVIDIA CUDA"));
     qunsetenv("GAMBOOST_CACHE_DIR");
-    QVERIFY(skipsDiskCache("Portable Computing Language"));
+    QVERIFY(skipsDiskCache(kPoclPlatformName));
     QVERIFY(!skipsDiskCache("NVIDIA CUDA"));
     qputenv("GAMBOOST_CACHE_DIR", "off");
-    QVERIFY(skipsDiskCache("Portable Computing Language"));
+    QVERIFY(skipsDiskCache(kPoclPlatformName));
     qputenv("POCL_KERNEL_CACHE", "0");
-    QVERIFY(!skipsDiskCache("Portable Computing Language"));
+    QVERIFY(!skipsDiskCache(kPoclPlatformName));
     qputenv("GAMBOOST_CACHE_DIR", cacheDir_.path().toLocal8Bit());
-    if (pocl.isNull())
-      qunsetenv("POCL_KERNEL_CACHE");
-    else
-      qputenv("POCL_KERNEL_CACHE", pocl);
+    restoreEnv("POCL_KERNEL_CACHE", pocl);
   }
 
   // With the default place, a new program is built from source; on PoCL nothing is written there, on other
   // drivers its entry is.
   void defaultPlaceOnTheTestDevice() {
-    const bool pocl = testDevice().info.platform == "Portable Computing Language";
+    const bool pocl = testDevice().info.platform == kPoclPlatformName;
     QTemporaryDir home;
     QVERIFY(home.isValid());
     qunsetenv("GAMBOOST_CACHE_DIR");
@@ -159,10 +164,7 @@ class ProgramCacheTest : public QObject {
     QCOMPARE(s1.binaryLoads, s0.binaryLoads);
     const QDir place(home.filePath("gamboost/kernels"));
     QCOMPARE(place.entryList({"*.bin"}, QDir::Files).size(), pocl ? 0 : 1);
-    if (xdg.isNull())
-      qunsetenv("XDG_CACHE_HOME");
-    else
-      qputenv("XDG_CACHE_HOME", xdg);
+    restoreEnv("XDG_CACHE_HOME", xdg);
     qputenv("GAMBOOST_CACHE_DIR", cacheDir_.path().toLocal8Bit());
   }
 
