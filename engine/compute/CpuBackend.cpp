@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 
@@ -21,15 +22,24 @@ namespace {
 // Rows per block of the moments pass: g's block (32 KiB) stays in L1 while a thread streams each learner's x.
 constexpr std::size_t kMomentBlockRows = 4096;
 // Rows per block of the cross-product pass (learner l's basis rows for a block stay in L2), and rows between folds
-// of the pair blocks into B_j'B_l (a fold costs about intervals^2 (degree+1)^2, so per row 1 / kCrossFoldRows of
-// that). Learners per chunk of that pass: l's basis rows are computed once per block and chunk.
+// of the partial sums into B_j'B_l (a fold costs about k_l intervals_j (degree+1), so per row 1 / kCrossFoldRows of
+// that). Learners per chunk of that pass, at most: l's basis rows are computed once per block and chunk, so the
+// chunks are as large as leaves two a thread (8 a chunk computed them 13 times a pass at p = 100; 25 a chunk, 4 times:
+// 8% off the pass on the 2-core Zen 3 machine, docs/perf/cpu.md).
 constexpr std::size_t kCrossBlockRows = 8192;
 constexpr std::size_t kCrossFoldRows = 4 * kCrossBlockRows;
-constexpr int kCrossLearnerChunk = 8;
-// The pass's interval-pair buffers, per thread: a chunk of learners' (intervals_j (d_j+1)) x (intervals_l (d_l+1))
-// doubles, quadratic in the intervals (128 MB a learner at 1000 knots: eight a chunk on two threads ended in
-// bad_alloc). The chunk, then the team, shrinks to stay within this, and a learner whose one block exceeds it (about
-// 2000 intervals, cubic) is not cached (each iteration then takes the exact pass).
+constexpr int kCrossLearnerChunk = 32;
+constexpr std::size_t kLineDoubles = 64 / sizeof(double);
+// The first cache-line boundary at or after p (p is at least double-aligned).
+double* alignedToLine(double* p) {
+  const auto offset = reinterpret_cast<std::uintptr_t>(p) % 64;
+  return offset == 0 ? p : p + (64 - offset) / sizeof(double);
+}
+// The pass's partial-sum buffers, per thread: a chunk of learners' k_l x (intervals_j (d_j+1)) doubles, quadratic
+// in the intervals (8 MB a learner at 1000 knots, cubic; the earlier interval-pair buffers took 128 MB there, and
+// eight a chunk on two threads ended in bad_alloc). The chunk, then the team, shrinks to stay within this, and a
+// learner whose one buffer exceeds it (about 2900 intervals, cubic) is not cached (each iteration then takes the
+// exact pass).
 constexpr std::size_t kCrossScratchBytes = std::size_t{256} << 20;
 // Work is handed out in small pieces (dynamic scheduling) so that on a busy machine a running thread takes
 // over the share of a descheduled one instead of waiting for it at the end of the pass: learners in chunks
@@ -171,13 +181,15 @@ struct CpuBackend::State {
     for (int ch = 0; ch < chunks; ++ch) residualSquares += partialSums[ch];
   }
 
-  // Doubles of one learner's interval-pair block in l's pass (the largest over the learners).
+  // Doubles of one learner's partial sums in l's pass (the largest over the learners), a whole number of cache lines
+  // so that every learner's sums start on one (their WL-vectors then never straddle a line).
   std::size_t pairDoubles(std::size_t l) const {
     const LearnerState& L = learners[l];
     std::size_t largest = 0;
     for (const LearnerState& J : learners)
       largest = std::max(largest, static_cast<std::size_t>(J.intervals) * static_cast<std::size_t>(J.degree + 1));
-    return largest * static_cast<std::size_t>(L.intervals) * static_cast<std::size_t>(L.degree + 1);
+    const std::size_t doubles = largest * static_cast<std::size_t>(L.intervals + L.degree);
+    return (doubles + kLineDoubles - 1) / kLineDoubles * kLineDoubles;
   }
 
   bool ensureCross(std::size_t l) {
@@ -185,7 +197,7 @@ struct CpuBackend::State {
     const LearnerState& L = learners[l];
     const std::size_t bytes = totalCoefs * L.k * sizeof(double);
     if (!policy.fits(crossBytes, bytes)) return false;
-    if (pairDoubles(l) * sizeof(double) > kCrossScratchBytes) return false;  // not even one block a thread
+    if (pairDoubles(l) * sizeof(double) > kCrossScratchBytes) return false;  // not even one buffer a thread
     cross[l].assign(totalCoefs * L.k, 0.0);
     crossBytes += bytes;
     crossPass(l);
@@ -193,8 +205,8 @@ struct CpuBackend::State {
   }
 
   // B_j'B_l for every j, one pass over x. A j already cached holds B_l'B_j, whose transpose this is: copied, not
-  // recomputed. The others, in chunks of kCrossLearnerChunk, stream the rows in blocks: l's basis rows once per block,
-  // then every j of the chunk accumulates its interval-pair blocks (one buffer per j), folded into B_j'B_l every
+  // recomputed. The others, in chunks of at most kCrossLearnerChunk, stream the rows in blocks: l's basis rows once per
+  // block, then every j of the chunk accumulates its partial sums (one buffer per j), folded into B_j'B_l every
   // kCrossFoldRows rows and at the end. The fold points depend only on the rows, so the sums do not depend on the
   // number of threads.
   void crossPass(std::size_t l) {
@@ -209,18 +221,22 @@ struct CpuBackend::State {
       todo.push_back(j);
     }
     const std::size_t pairSize = pairDoubles(l);
-    // Within kCrossScratchBytes: fewer learners a chunk first, then fewer threads (each needs one block at least).
+    // Within kCrossScratchBytes: fewer learners a chunk first, then fewer threads (each needs one buffer at least).
+    // Otherwise two chunks a thread, so that a thread that finishes early takes over part of another's share.
     const std::size_t budget = kCrossScratchBytes / sizeof(double);
     const int team =
         std::clamp(static_cast<int>(std::min<std::size_t>(budget / pairSize, 1u << 20)), 1, teamFor(n * todo.size()));
-    const int perChunk = static_cast<int>(
-        std::clamp<std::size_t>(budget / static_cast<std::size_t>(team) / pairSize, 1, kCrossLearnerChunk));
+    const std::size_t fair = (todo.size() + 2 * team - 1) / (2 * static_cast<std::size_t>(team));
+    const int perChunk = static_cast<int>(std::clamp<std::size_t>(
+        std::min<std::size_t>(budget / static_cast<std::size_t>(team) / pairSize, fair), 1, kCrossLearnerChunk));
     const int chunks = chunksOf(todo.size(), static_cast<std::size_t>(perChunk));
 #pragma omp parallel num_threads(team)
     {
       std::vector<int> first(kCrossBlockRows);
       std::vector<double> w(kCrossBlockRows * W);
-      std::vector<double> pairs(pairSize * static_cast<std::size_t>(perChunk), 0.0);
+      // One cache line more than needed, to start the sums on a line.
+      std::vector<double> pairBuffer(pairSize * static_cast<std::size_t>(perChunk) + kLineDoubles, 0.0);
+      double* const pairs = alignedToLine(pairBuffer.data());
 #pragma omp for schedule(dynamic, 1)
       for (int ch = 0; ch < chunks; ++ch) {
         // Plain variables, not a structured binding: the lambda below captures them (clang rejects capturing bindings
@@ -230,7 +246,7 @@ struct CpuBackend::State {
         auto fold = [&] {
           for (std::size_t t = tb; t < te; ++t) {
             const LearnerState& J = learners[todo[t]];
-            cpu::foldCrossPairs(pairs.data() + (t - tb) * pairSize, J.intervals, J.degree + 1, L.intervals, W, L.k,
+            cpu::foldCrossPairs(pairs + (t - tb) * pairSize, J.intervals, J.degree + 1, L.intervals, W, L.k,
                                 cross[l].data() + J.coefOffset * L.k);
           }
         };
@@ -239,8 +255,8 @@ struct CpuBackend::State {
           cpu::basisRowsKernel(L.degree)(L.view, L.x, b, e, first.data(), w.data());
           for (std::size_t t = tb; t < te; ++t) {
             const LearnerState& J = learners[todo[t]];
-            cpu::crossKernel(J.degree, L.degree)(J.view, J.x, b, e, first.data(), w.data(), L.intervals,
-                                                 pairs.data() + (t - tb) * pairSize);
+            cpu::crossKernel(J.degree, L.degree)(J.view, J.x, b, e, first.data(), w.data(),
+                                                 pairs + (t - tb) * pairSize);
           }
           if (e % kCrossFoldRows == 0 || e == n) fold();
         }

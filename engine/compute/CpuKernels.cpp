@@ -106,14 +106,14 @@ std::vector<double> transposedPolynomials(const std::vector<double>& poly, int i
 }
 
 void foldCrossPairs(double* P, int intervalsJ, int wj, int intervalsL, int wl, int kl, double* C) {
-  for (int qj = 0; qj < intervalsJ; ++qj)
-    for (int ql = 0; ql < intervalsL; ++ql) {
-      double* block = P + (static_cast<std::size_t>(qj) * intervalsL + ql) * (wj * wl);  // column-major wl x wj
-      for (int r = 0; r < wj; ++r)
-        for (int t = 0; t < wl; ++t) {
-          C[static_cast<std::size_t>(qj + r) * kl + ql + t] += block[r * wl + t];
-          block[r * wl + t] = 0.0;
-        }
+  const int columns = intervalsL + wl - 1;
+  for (int b = 0; b < columns; ++b)
+    for (int qj = 0; qj < intervalsJ; ++qj) {
+      double* part = P + (static_cast<std::size_t>(b) * intervalsJ + qj) * wj;
+      for (int r = 0; r < wj; ++r) {
+        C[static_cast<std::size_t>(qj + r) * kl + b] += part[r];
+        part[r] = 0.0;
+      }
     }
 }
 

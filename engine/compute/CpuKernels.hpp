@@ -135,18 +135,23 @@ void basisRows(const BasisView& b, const double* x, std::size_t begin, std::size
   }
 }
 
-// B_j'B_l over a block of rows, given learner l's rows from basisRows<DL>, accumulated per pair of intervals:
-// P[(qj * intervalsL + ql) * WJ * WL + r * WL + t] += b_{qj+r}(x_j) b_{ql+t}(x_l). Two rows hit either the same
-// WJ x WL block or disjoint ones, so store-to-load forwarding always works; writing straight into the k x k
-// matrix overlaps neighbouring rows' updates partially (docs/perf/cpu.md has the measurements).
+// B_j'B_l over a block of rows, given learner l's rows from basisRows<DL>, accumulated per column of B_j'B_l and
+// interval of j: P[((ql + t) * intervalsJ + qj) * WJ + r] += b_{qj+r}(x_j) b_{ql+t}(x_l). Each of a row's WL updates
+// is one WJ-vector (j's basis values times one broadcast weight of l) that another row's update either hits exactly
+// or misses, so store-to-load forwarding always works; writing straight into the k x k matrix overlaps neighbouring
+// rows' updates partially. P is k_l x intervalsJ x WJ doubles: 16 KB at knots 20, within L1. The earlier layout, one
+// WJ x WL block per pair of intervals, took 56 KB there and was 17-20% slower on the 2-core Zen 3 machine (32 KB of
+// L1; docs/perf/cpu.md).
 template <int DJ, int DL>
 void accumulateCrossPairs(const BasisView& bj, const double* xj, std::size_t begin, std::size_t end, const int* firstL,
-                          const double* wL, int intervalsL, double* P) {
+                          const double* wL, double* P) {
   constexpr int WJ = DJ + 1, WL = DL + 1;
   using VecJ = Eigen::Array<double, WJ, 1>;
   using VecL = Eigen::Array<double, WL, 1>;
-  using Block = Eigen::Matrix<double, WL, WJ>;  // column r holds b_{qj+r} times l's WL weights
+  using Block = Eigen::Matrix<double, WJ, WL>;  // column t holds j's WJ weights times b_{ql+t}
   const double* const poly = bj.polyBySpan;     // a local: the stores into P could otherwise alias bj
+  const int intervalsJ = bj.loc.lastInterval + 1;
+  const Eigen::OuterStride<> columnStride(static_cast<Eigen::Index>(intervalsJ) * WJ);
   alignas(32) int qs[kLocateRows];
   alignas(32) double us[kLocateRows];
   for (std::size_t piece = begin; piece < end; piece += kLocateRows) {
@@ -162,8 +167,9 @@ void accumulateCrossPairs(const BasisView& bj, const double* xj, std::size_t beg
       VecJ v = Eigen::Map<const VecJ>(p + DJ * WJ);
       for (int s = DJ - 1; s >= 0; --s) v = v * u + Eigen::Map<const VecJ>(p + s * WJ);
       const VecL wl = Eigen::Map<const VecL>(wL + i * WL);
-      Eigen::Map<Block> block(P + (static_cast<std::size_t>(q) * intervalsL + firstL[i]) * (WJ * WL));
-      block.noalias() += wl.matrix() * v.matrix().transpose();
+      Eigen::Map<Block, 0, Eigen::OuterStride<>> block(P + (static_cast<std::size_t>(firstL[i]) * intervalsJ + q) * WJ,
+                                                       columnStride);
+      block.noalias() += v.matrix() * wl.matrix().transpose();
     }
   }
 }
@@ -221,10 +227,10 @@ SortedMomentsFn sortedMomentsKernel(int degree);
 using MomentsFn = void (*)(const BasisView&, const double*, const double*, std::size_t, std::size_t, double*, double*);
 using UpdateFn = double (*)(const BasisView&, const double*, const double*, std::size_t, std::size_t, double*, double*);
 using BasisRowsFn = void (*)(const BasisView&, const double*, std::size_t, std::size_t, int*, double*);
-using CrossFn = void (*)(const BasisView&, const double*, std::size_t, std::size_t, const int*, const double*, int,
-                         double*);
+using CrossFn = void (*)(const BasisView&, const double*, std::size_t, std::size_t, const int*, const double*, double*);
 
-// C (kj x kl, row-major) += the pair blocks P of accumulateCrossPairs; P is zeroed for the next block of rows.
+// C (kj x kl, row-major) += the partial sums P of accumulateCrossPairs (kl = intervalsL + wl - 1 columns of
+// intervalsJ x wj); P is zeroed for the next block of rows.
 void foldCrossPairs(double* P, int intervalsJ, int wj, int intervalsL, int wl, int kl, double* C);
 
 // Degree 1..5 -> the instantiation.

@@ -185,11 +185,13 @@ void TestBooster::cachedCrossProductsMatchExactPasses() {
 
 void TestBooster::manyKnotsKeepTheCrossPassBounded_data() {
   QTest::addColumn<int>("knots");
-  // Interval-pair blocks of (401 * 4)^2 doubles (21 MB) a learner: fewer learners a chunk than 8.
-  QTest::newRow("400 knots: smaller chunks") << 400;
-  // (1201 * 4)^2 doubles (185 MB) a learner: one learner a chunk on one thread. (A block over the bound, about 2000
-  // intervals, is not cached at all; its set-up is too slow for a unit test.)
-  QTest::newRow("1200 knots: one thread") << 1200;
+  // Partial sums of 405 x 401 x 4 doubles (5 MB) a learner (before 2026-11-29, interval-pair blocks of (401 * 4)^2
+  // doubles, 21 MB).
+  QTest::newRow("400 knots") << 400;
+  // 1205 x 1201 x 4 doubles (46 MB) a learner: at most five within the bound (before, (1201 * 4)^2 doubles, 185 MB,
+  // one learner a chunk on one thread). A buffer over the bound, about 2900 intervals, is not cached at all; its
+  // set-up is too slow for a unit test.
+  QTest::newRow("1200 knots") << 1200;
 }
 
 // The cross-product pass kept eight learners' interval-pair blocks a thread, quadratic in the intervals: at 1000
@@ -200,7 +202,8 @@ void TestBooster::manyKnotsKeepTheCrossPassBounded() {
   auto data = gbtest::makeSmoothData(3000, 2, kSeed + 6);
   auto cached = makeBooster(data, 2, 1000, knots);
   cached->run(15);
-  // Before the bound the 1200-knot pass alone took 2 threads x 8 x 185 MB = 3 GB; now at most 256 MB.
+  // Before the bound the 1200-knot pass alone took 2 threads x 8 x 185 MB = 3 GB; now at most 256 MB (and the
+  // smaller buffers of 2026-11-29 need 2 x 46 MB here).
   rusage usage{};
   getrusage(RUSAGE_SELF, &usage);
   const double peakMb = static_cast<double>(usage.ru_maxrss) / 1024.0;
