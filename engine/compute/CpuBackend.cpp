@@ -78,6 +78,7 @@ struct CpuBackend::State {
   };
 
   int threads = 1;
+  std::size_t crossScratchBytes = kCrossScratchBytes;
   IterationPolicy policy;  // refresh interval and cross-product cache budget, shared with the OpenCL backend
   BoostProblem problem;
   std::size_t n = 0, totalCoefs = 0;
@@ -197,7 +198,7 @@ struct CpuBackend::State {
     const LearnerState& L = learners[l];
     const std::size_t bytes = totalCoefs * L.k * sizeof(double);
     if (!policy.fits(crossBytes, bytes)) return false;
-    if (pairDoubles(l) * sizeof(double) > kCrossScratchBytes) return false;  // not even one buffer a thread
+    if (pairDoubles(l) * sizeof(double) > crossScratchBytes) return false;  // not even one buffer a thread
     cross[l].assign(totalCoefs * L.k, 0.0);
     crossBytes += bytes;
     crossPass(l);
@@ -221,9 +222,9 @@ struct CpuBackend::State {
       todo.push_back(j);
     }
     const std::size_t pairSize = pairDoubles(l);
-    // Within kCrossScratchBytes: fewer learners a chunk first, then fewer threads (each needs one buffer at least).
+    // Within crossScratchBytes: fewer learners a chunk first, then fewer threads (each needs one buffer at least).
     // Otherwise two chunks a thread, so that a thread that finishes early takes over part of another's share.
-    const std::size_t budget = kCrossScratchBytes / sizeof(double);
+    const std::size_t budget = crossScratchBytes / sizeof(double);
     const int team =
         std::clamp(static_cast<int>(std::min<std::size_t>(budget / pairSize, 1u << 20)), 1, teamFor(n * todo.size()));
     const std::size_t fair = (todo.size() + 2 * team - 1) / (2 * static_cast<std::size_t>(team));
@@ -298,6 +299,8 @@ CpuBackend::CpuBackend(int threads) : s_(std::make_unique<State>()) {
 }
 
 CpuBackend::~CpuBackend() = default;
+
+void CpuBackend::setCrossScratchBytes(std::size_t bytes) { s_->crossScratchBytes = bytes; }
 
 BackendInfo CpuBackend::info() const {
   return BackendInfo{"cpu",     std::to_string(s_->threads) + "-thread CPU (Eigen, OpenMP)",

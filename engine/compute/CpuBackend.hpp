@@ -23,6 +23,10 @@ class CpuBackend final : public Backend {
   void iterate(int count, std::vector<IterationResult>& out) override;
   std::vector<double> fitted() override;
   CandidateScores candidates() override;
+  // The cross-product pass's scratch memory, all threads together (default 256 MB): it takes fewer learners a chunk,
+  // then fewer threads, to stay within it, and a learner whose one buffer does not fit is not cached (each iteration
+  // then takes the exact pass). Call before iterating.
+  void setCrossScratchBytes(std::size_t bytes);
 
  private:
   struct State;
