@@ -72,8 +72,8 @@ int CsvParser::spaceSeparated(const HeaderScan& header) {
   if (first.spaces == names.spaces || first.spaces == names.spaces + 1) return 1;
   spaceSplit_ = "; split at spaces, it holds " + std::to_string(names.spaces + 1) + " names and line 2 holds " +
                 std::to_string(first.spaces + 1) +
-                " fields: a row name or text with spaces in it must be quoted, as write.table quotes it (or write "
-                "the file with write.csv)";
+                " fields: a row name or text with spaces in it must be quoted, as write.table quotes it (it does not "
+                "quote a date with a time: write the file with write.csv)";
   return 0;
 }
 
@@ -110,7 +110,9 @@ std::string CsvParser::headerField(const char*& p, const char* end) {
   if (s != end && !isDelimiterByte(*s))
     fail(line_, c + 1,
          "unexpected text after the closing quote of the header's column " + std::to_string(c + 1) +
-             (s != closing && std::find(s, end, delimiter_) == end ? kSpaceSeparated : ""));
+             (s != closing && std::find(s, end, delimiter_) == end
+                  ? (spaceSplit_.empty() ? kSpaceSeparated : spaceSplit_.c_str())
+                  : ""));
   p = s;
   return text;
 }

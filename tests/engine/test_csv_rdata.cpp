@@ -389,6 +389,17 @@ class TestCsvRData : public QObject {
     QVERIFY2(printedNames.contains(":1:1: line 1 is one column name, 'mpg cyl'; split at spaces, it holds 2 names and "
                                    "line 2 holds 4 fields: a row name or text with spaces in it must be quoted"),
              qPrintable(printedNames));
+    // write.table quotes the names and text but not a date with a time, whose space then splits it in two: the
+    // message counts the fields of line 2 (R's read.table refuses the file too: "line 1 did not have 5 elements").
+    const QString dated = gbtest::inputErrorOf([&] {
+      gb::readCsv(
+          writeFile("\"y\" \"x\" \"when\"\n\"1\" 0.5 0.25 2024-01-01 10:00:00\n\"2\" 1.5 0.75 2024-01-01 "
+                    "11:00:00\n"));
+    });
+    QVERIFY2(dated.contains(":1:1: unexpected text after the closing quote of the header's column 1; split at spaces, "
+                            "it holds 3 names and line 2 holds 5 fields") &&
+                 dated.contains("it does not quote a date with a time"),
+             qPrintable(dated));
     const QString extra = gbtest::inputErrorOf([&] { gb::readCsv(writeFile("y x\n1 2\n3 4  5 \n")); });
     QVERIFY2(extra.contains(":3:3: too many fields: 3 in this row, 2 in the header"), qPrintable(extra));
   }
