@@ -12,6 +12,7 @@
 #include "common/Text.hpp"
 #include "compute/CpuGradientPath.hpp"
 #include "compute/CpuKernels.hpp"
+#include "compute/CrossPassShape.hpp"
 #include "compute/ExactScores.hpp"
 #include "compute/IterationPolicy.hpp"
 
@@ -24,8 +25,8 @@ constexpr std::size_t kMomentBlockRows = 4096;
 // Rows per block of the cross-product pass (learner l's basis rows for a block stay in L2), and rows between folds
 // of the partial sums into B_j'B_l (a fold costs about k_l intervals_j (degree+1), so per row 1 / kCrossFoldRows of
 // that). Learners per chunk of that pass, at most: l's basis rows are computed once per block and chunk, so the
-// chunks are as large as leaves two a thread (8 a chunk computed them 13 times a pass at p = 100; 25 a chunk, 4 times:
-// 8% off the pass on the 2-core Zen 3 machine, docs/perf/cpu.md).
+// chunks are as large as leaves two a thread (crossPassShape; 8 a chunk computed them 13 times a pass at p = 100, 25 a
+// chunk 4 times: about 7% off the pass on the 2-core Zen 3 machine, docs/perf/cpu.md).
 constexpr std::size_t kCrossBlockRows = 8192;
 constexpr std::size_t kCrossFoldRows = 4 * kCrossBlockRows;
 constexpr int kCrossLearnerChunk = 32;
@@ -36,7 +37,7 @@ double* alignedToLine(double* p) {
   return offset == 0 ? p : p + (64 - offset) / sizeof(double);
 }
 // The pass's partial-sum buffers, per thread: a chunk of learners' k_l x (intervals_j (d_j+1)) doubles, quadratic
-// in the intervals (8 MB a learner at 1000 knots, cubic; the earlier interval-pair buffers took 128 MB there, and
+// in the intervals (32 MB a learner at 1000 knots, cubic; the earlier interval-pair buffers took 128 MB there, and
 // eight a chunk on two threads ended in bad_alloc). The chunk, then the team, shrinks to stay within this, and a
 // learner whose one buffer exceeds it (about 2900 intervals, cubic) is not cached (each iteration then takes the
 // exact pass).
@@ -183,7 +184,8 @@ struct CpuBackend::State {
   }
 
   // Doubles of one learner's partial sums in l's pass (the largest over the learners), a whole number of cache lines
-  // so that every learner's sums start on one (their WL-vectors then never straddle a line).
+  // so that every learner's sums start on one (j's vectors of degree + 1 doubles then never straddle a line for degree
+  // 1 or 3).
   std::size_t pairDoubles(std::size_t l) const {
     const LearnerState& L = learners[l];
     std::size_t largest = 0;
@@ -222,14 +224,9 @@ struct CpuBackend::State {
       todo.push_back(j);
     }
     const std::size_t pairSize = pairDoubles(l);
-    // Within crossScratchBytes: fewer learners a chunk first, then fewer threads (each needs one buffer at least).
-    // Otherwise two chunks a thread, so that a thread that finishes early takes over part of another's share.
-    const std::size_t budget = crossScratchBytes / sizeof(double);
-    const int team =
-        std::clamp(static_cast<int>(std::min<std::size_t>(budget / pairSize, 1u << 20)), 1, teamFor(n * todo.size()));
-    const std::size_t fair = (todo.size() + 2 * team - 1) / (2 * static_cast<std::size_t>(team));
-    const int perChunk = static_cast<int>(std::clamp<std::size_t>(
-        std::min<std::size_t>(budget / static_cast<std::size_t>(team) / pairSize, fair), 1, kCrossLearnerChunk));
+    const cpu::CrossPassShape shape = cpu::crossPassShape(crossScratchBytes / sizeof(double), pairSize, todo.size(),
+                                                          teamFor(n * todo.size()), kCrossLearnerChunk);
+    const int team = shape.team, perChunk = shape.perChunk;
     const int chunks = chunksOf(todo.size(), static_cast<std::size_t>(perChunk));
 #pragma omp parallel num_threads(team)
     {

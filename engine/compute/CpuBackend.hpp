@@ -23,7 +23,8 @@ class CpuBackend final : public Backend {
   void iterate(int count, std::vector<IterationResult>& out) override;
   std::vector<double> fitted() override;
   CandidateScores candidates() override;
-  // The cross-product pass's scratch memory, all threads together (default 256 MB): it takes fewer learners a chunk,
+  // The cross-product pass's scratch memory for its sums, all threads together (default 256 MB; each thread also
+  // holds a block of l's basis rows, at most 416 KiB): it takes fewer learners a chunk,
   // then fewer threads, to stay within it, and a learner whose one buffer does not fit is not cached (each iteration
   // then takes the exact pass). Call before iterating.
   void setCrossScratchBytes(std::size_t bytes);

@@ -140,8 +140,8 @@ void basisRows(const BasisView& b, const double* x, std::size_t begin, std::size
 // is one WJ-vector (j's basis values times one broadcast weight of l) that another row's update either hits exactly
 // or misses, so store-to-load forwarding always works; writing straight into the k x k matrix overlaps neighbouring
 // rows' updates partially. P is k_l x intervalsJ x WJ doubles: 16 KB at knots 20, within L1. The earlier layout, one
-// WJ x WL block per pair of intervals, took 56 KB there and was 17-20% slower on the 2-core Zen 3 machine (32 KB of
-// L1; docs/perf/cpu.md).
+// WJ x WL block per pair of intervals, took 56 KB there and was 11-25% slower (median 18%) on the 2-core Zen 3
+// machine (32 KB of L1; docs/perf/cpu.md).
 template <int DJ, int DL>
 void accumulateCrossPairs(const BasisView& bj, const double* xj, std::size_t begin, std::size_t end, const int* firstL,
                           const double* wL, double* P) {

@@ -133,8 +133,10 @@ void TestBooster::stepsEqualOneRun() {
 
 void TestBooster::threadCountDoesNotChangeTheFit() {
   // Above the backend's thresholds for parallel passes and updates (2e6 row-learners, 131072 rows), with
-  // several chunks of learners and of rows, so every pass really splits.
-  auto data = gbtest::makeSmoothData(140000, 9, kSeed + 2);
+  // several chunks of learners and of rows, so the passes really split: the exact passes, the update, and the
+  // cross-product passes of the first selected learners (those with 7 or more learners still to compute; 140000 rows
+  // left every cross-product pass on one thread).
+  auto data = gbtest::makeSmoothData(300000, 9, kSeed + 2);
   auto one = makeBooster(data, 1);
   auto two = makeBooster(data, 2);
   one->run(12);
@@ -164,8 +166,9 @@ void TestBooster::cpuRefreshIntervalDefaultAndOverride() {
 }
 
 void TestBooster::cachedCrossProductsMatchExactPasses() {
-  // Above the thresholds for parallel passes, long enough that several learners are selected: the later ones copy
-  // their cross products with the earlier ones as transposes instead of recomputing them.
+  // Above the threshold for parallel updates (threadCountDoesNotChangeTheFit splits the passes too), long enough
+  // that several learners are selected: the later ones copy their cross products with the earlier ones as transposes
+  // instead of recomputing them.
   auto data = gbtest::makeSmoothData(140000, 9, kSeed + 5);
   auto one = makeBooster(data, 1, 1000);
   auto two = makeBooster(data, 2, 1000);
@@ -191,11 +194,11 @@ void TestBooster::crossPassWithinItsScratchBudget_data() {
   // A learner's buffer at 40 knots, cubic: 41 intervals x 4 values x 44 columns of l = 7216 doubles, 57.7 KB.
   QTest::newRow("one learner a chunk (80 KB)") << 40 << qulonglong{80000} << true;
   QTest::newRow("no buffer fits: exact passes (40 KB)") << 40 << qulonglong{40000} << false;
-  // 405 x 401 x 4 doubles (5 MB) a learner. Before 2026-11-29 the buffers were interval-pair blocks, (401 * 4)^2
-  // doubles (21 MB) a learner, and eight a chunk at 1000 knots ended in bad_alloc under a 1 GB limit; a 1200-knot case
-  // checked that, and took 104 of this test's 114 s under the sanitizers. The small budgets above now exercise the
-  // bound itself.
-  QTest::newRow("400 knots, the default budget") << 400 << qulonglong{0} << true;
+  // 404 x 401 x 4 doubles (5.2 MB) a learner, and 6 MB: one learner a chunk. Before 2026-11-29 the buffers were
+  // interval-pair blocks, (401 * 4)^2 doubles (21 MB) a learner, and eight a chunk at 1000 knots ended in bad_alloc
+  // under a 1 GB limit; a 1200-knot case checked that, and took 104 of this test's 114 s under the sanitizers. The
+  // small budgets here now exercise the bound itself (and crossPassShape is checked in test_cpu_kernels).
+  QTest::newRow("400 knots, one learner a chunk (6 MB)") << 400 << qulonglong{6000000} << true;
 }
 
 // The cross-product pass stays within its scratch budget by taking fewer learners a chunk (the sums, and so the fit,

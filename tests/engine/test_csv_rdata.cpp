@@ -390,7 +390,8 @@ class TestCsvRData : public QObject {
                                    "line 2 holds 4 fields: a row name or text with spaces in it must be quoted"),
              qPrintable(printedNames));
     // write.table quotes the names and text but not a date with a time, whose space then splits it in two: the
-    // message counts the fields of line 2 (R's read.table refuses the file too: "line 1 did not have 5 elements").
+    // message counts the fields of line 2 (R's read.table(f, header = TRUE) refuses the file too: "more columns than
+    // column names").
     const QString dated = gbtest::inputErrorOf([&] {
       gb::readCsv(
           writeFile("\"y\" \"x\" \"when\"\n\"1\" 0.5 0.25 2024-01-01 10:00:00\n\"2\" 1.5 0.75 2024-01-01 "

@@ -38,8 +38,8 @@ std::vector<double> uniform(std::size_t n, double lo, double hi, unsigned seed) 
 double denseEdf(const Eigen::MatrixXd& B, const Eigen::MatrixXd& S, double lambda, EdfDefinition def) {
   const Eigen::MatrixXd A = B.transpose() * B + lambda * S;
   const Eigen::MatrixXd H = B * A.ldlt().solve(B.transpose());
-  // H is symmetric, so tr(H'H) is the sum of its squared entries: the same number without an n x n x n product
-  // (at n = 2000 that product was most of this test's 47 s under the sanitizers).
+  // tr(H'H) is the sum of H's squared entries: the same number without an n x n x n product (at n = 2000 that
+  // product was most of this test's 47 s under the sanitizers).
   return def == EdfDefinition::Trace ? H.trace() : 2.0 * H.trace() - H.squaredNorm();
 }
 
