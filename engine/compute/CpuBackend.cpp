@@ -341,7 +341,7 @@ void CpuBackend::prepare(const BoostProblem& problem) {
     L.k = l.numColumns();
     L.intervals = l.basis.numIntervals();
     L.polyBySpan = cpu::transposedPolynomials(l.basis.polynomialTable(), L.intervals, L.degree);
-    L.view = cpu::BasisView{{l.basis.lo(), 1.0 / l.basis.spacing(), L.intervals - 1}, L.polyBySpan.data()};
+    L.view = cpu::basisView(l.basis, L.polyBySpan.data());
     L.momentOffset = momentSize;
     L.coefOffset = s.totalCoefs;
     momentSize += 2 * static_cast<std::size_t>(L.intervals) * (L.degree + 1);

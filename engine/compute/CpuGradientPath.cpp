@@ -244,7 +244,7 @@ CpuGradientPath::CpuGradientPath(const BoostProblem& problem, int threads) : s_(
     L.degree = l.basis.degree();
     L.intervals = l.basis.numIntervals();
     L.polyBySpan = cpu::transposedPolynomials(l.basis.polynomialTable(), L.intervals, L.degree);
-    L.view = cpu::BasisView{{l.basis.lo(), 1.0 / l.basis.spacing(), L.intervals - 1}, L.polyBySpan.data()};
+    L.view = cpu::basisView(l.basis, L.polyBySpan.data());
     s.moments[j].assign(2 * static_cast<std::size_t>(L.intervals) * (L.degree + 1), 0.0);
   }
   std::size_t splines = 0;

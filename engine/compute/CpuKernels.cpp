@@ -105,6 +105,10 @@ std::vector<double> transposedPolynomials(const std::vector<double>& poly, int i
   return out;
 }
 
+BasisView basisView(const SplineBasis& basis, const double* polyBySpan) {
+  return {{basis.lo(), 1.0 / basis.spacing(), basis.numIntervals() - 1}, polyBySpan};
+}
+
 void foldCrossPairs(double* P, int intervalsJ, int wj, int intervalsL, int wl, int kl, double* C) {
   const int columns = intervalsL + wl - 1;
   for (int b = 0; b < columns; ++b)

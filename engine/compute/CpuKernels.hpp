@@ -8,6 +8,8 @@
 #include <cstring>
 #include <vector>
 
+#include "spline/SplineBasis.hpp"
+
 namespace gb::cpu {
 
 // Where a row falls on a learner's basis: interval q (clamped like SplineBasis::intervalOf) and u = t - q.
@@ -30,6 +32,8 @@ struct BasisView {
   const double* polyBySpan;
 };
 std::vector<double> transposedPolynomials(const std::vector<double>& poly, int intervals, int degree);
+// The view of `basis` whose table, transposedPolynomials of basis.polynomialTable(), is at polyBySpan.
+BasisView basisView(const SplineBasis& basis, const double* polyBySpan);
 
 // Four rows side by side in a 4-wide vector (GCC/Clang vector extensions: AVX on x86, plain code elsewhere).
 using RowQuad = double __attribute__((vector_size(32)));

@@ -21,9 +21,7 @@ constexpr quint64 kSeed = 5150;
 struct Side {
   SplineBasis basis;
   std::vector<double> poly, x;
-  gb::cpu::BasisView view() const {
-    return {{basis.lo(), 1.0 / basis.spacing(), basis.numIntervals() - 1}, poly.data()};
-  }
+  gb::cpu::BasisView view() const { return gb::cpu::basisView(basis, poly.data()); }
 };
 
 Side makeSide(int degree, int knots, double lo, double hi, std::size_t rows, gbtest::TestRng& rng) {
