@@ -90,7 +90,9 @@ struct CpuBackend::State {
   std::size_t crossBytes = 0;
   std::vector<double> partialSums;                // per update chunk, summed in chunk order
   std::vector<double> stepPoly;                   // A[q][s] of the selected learner's step
-  double residualSquares = 0.0;                   // g'g
+  std::vector<double> pending;                    // per learner (at coefOffset): steps not yet applied to g and mu
+  std::vector<char> hasPending;                   // per learner: whether its slice of pending holds a step
+  double residualSquares = 0.0;                   // g'g (of g with the pending steps applied)
   std::unique_ptr<CpuGradientPath> gradientPath;  // set for the models the shortcut does not cover
   bool cValid = false;
   int sinceRefresh = 0;
@@ -148,12 +150,20 @@ struct CpuBackend::State {
     }
   }
 
-  // j* = the largest RSS reduction (smallest RSS), ties to the lowest index; its step as interval polynomials.
+  // j* = the largest RSS reduction (smallest RSS), ties to the lowest index, and its step.
   IterationResult select() {
     const std::size_t best = bestLearner(reduction);
     const LearnerState& L = learners[best];
     const Eigen::Map<const Eigen::VectorXd> cv(c.data() + L.coefOffset, L.k);
     const Eigen::VectorXd step = problem.nu * (L.learner->solveMatrix * cv);
+    IterationResult result;
+    result.learner = static_cast<int>(best);
+    result.delta.assign(step.data(), step.data() + step.size());
+    return result;
+  }
+
+  // stepPoly = the coefficients `step` of learner l as interval polynomials A[q][s].
+  void stepPolynomial(const LearnerState& L, const double* step) {
     const int W = L.degree + 1;
     const SplineBasis& basis = L.learner->basis;
     stepPoly.assign(static_cast<std::size_t>(L.intervals) * W, 0.0);
@@ -163,10 +173,55 @@ struct CpuBackend::State {
         for (int r = 0; r < W; ++r) sum += basis.poly(q, r, s) * step[q + r];
         stepPoly[q * W + s] = sum;
       }
-    IterationResult result;
-    result.learner = static_cast<int>(best);
-    result.delta.assign(step.data(), step.data() + step.size());
-    return result;
+  }
+
+  bool anyPending() const { return std::find(hasPending.begin(), hasPending.end(), 1) != hasPending.end(); }
+
+  // Applies the pending steps to g and mu in one pass: per row, f = the learners' steps summed in index order, then
+  // mu += f and g -= f (so the result depends only on the steps, not on when they are applied; one learner's is bit
+  // for bit updateResiduals's). Sets residualSquares to the exact g'g. The pending steps stay.
+  void applyPending() {
+    std::vector<std::size_t> todo;
+    std::vector<std::vector<double>> polys;
+    for (std::size_t l = 0; l < learners.size(); ++l) {
+      if (!hasPending[l]) continue;
+      stepPolynomial(learners[l], pending.data() + learners[l].coefOffset);
+      todo.push_back(l);
+      polys.push_back(stepPoly);
+    }
+    const int chunks = chunksOf(n, kUpdateChunkRows);
+#pragma omp parallel num_threads(threads) if (n >= kParallelUpdateRows)
+    {
+      std::vector<double> f(kUpdateChunkRows);
+#pragma omp for schedule(dynamic, 1)
+      for (int ch = 0; ch < chunks; ++ch) {
+        const auto range = chunk(ch, kUpdateChunkRows, n);
+        const std::size_t b = range.first, e = range.second;
+        std::fill_n(f.begin(), e - b, 0.0);
+        for (std::size_t t = 0; t < todo.size(); ++t) {
+          const LearnerState& L = learners[todo[t]];
+          cpu::stepRowsKernel(L.degree)(L.view, L.x, polys[t].data(), b, e, f.data());
+        }
+        double ss = 0.0;
+        for (std::size_t i = b; i < e; ++i) {
+          mu[i] += f[i - b];
+          const double res = g[i] - f[i - b];
+          g[i] = res;
+          ss += res * res;
+        }
+        partialSums[ch] = ss;
+      }
+    }
+    residualSquares = 0.0;
+    for (int ch = 0; ch < chunks; ++ch) residualSquares += partialSums[ch];
+  }
+
+  // applyPending, then no step is pending.
+  void flushPending() {
+    if (!anyPending()) return;
+    applyPending();
+    std::fill(pending.begin(), pending.end(), 0.0);
+    std::fill(hasPending.begin(), hasPending.end(), 0);
   }
 
   // mu += B_l s, g -= B_l s, and g'g, in one pass over x_l.
@@ -269,23 +324,50 @@ struct CpuBackend::State {
       for (int b = 0; b < L.k; ++b) cross[l][(J.coefOffset + a) * L.k + b] = cross[j][(L.coefOffset + b) * J.k + a];
   }
 
+  // With l's cross-products cached, an iteration does not touch the rows: the step s is added to l's pending steps
+  // (applied to g and mu before the next exact pass, or an uncached step), c is updated from the cache, and so is g'g:
+  // |g - B_l s|^2 = g'g - s'(c_l + c_l') with c_l = B_l'g and c_l' = c_l - B_l'B_l s, its value after the step.
   IterationResult iterateOnce() {
-    if (policy.refreshDue(cValid, sinceRefresh)) exactCoefficients();
+    if (policy.refreshDue(cValid, sinceRefresh)) {
+      flushPending();
+      exactCoefficients();
+    }
     computeReductions();
     IterationResult result = select();
     const auto l = static_cast<std::size_t>(result.learner);
-    const bool cached = ensureCross(l);
-    updateResiduals(l);
-    if (cached) {
+    const LearnerState& L = learners[l];
+    const Eigen::Map<const Eigen::VectorXd> s(result.delta.data(), L.k);
+    if (ensureCross(l)) {
       using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-      const Eigen::Map<const RowMajor> C(cross[l].data(), static_cast<Eigen::Index>(totalCoefs), learners[l].k);
-      const Eigen::Map<const Eigen::VectorXd> s(result.delta.data(), learners[l].k);
+      const Eigen::Map<const RowMajor> C(cross[l].data(), static_cast<Eigen::Index>(totalCoefs), L.k);
+      Eigen::Map<Eigen::VectorXd> cl(c.data() + L.coefOffset, L.k);
+      const double before = s.dot(cl);
       Eigen::Map<Eigen::VectorXd>(c.data(), static_cast<Eigen::Index>(totalCoefs)).noalias() -= C * s;
+      // Rounding can take a perfect fit's g'g a hair below zero.
+      residualSquares = std::max(0.0, residualSquares - (before + s.dot(cl)));
+      Eigen::Map<Eigen::VectorXd>(pending.data() + L.coefOffset, L.k) += s;
+      hasPending[l] = 1;
       ++sinceRefresh;
     } else {
+      flushPending();
+      stepPolynomial(L, result.delta.data());
+      updateResiduals(l);
       cValid = false;
     }
     result.risk = residualSquares / static_cast<double>(n);
+    return result;
+  }
+
+  // mu with the pending steps applied, leaving the state as it is (asking must not change the fit).
+  std::vector<double> fittedNow() {
+    if (!anyPending()) return mu;
+    const std::vector<double> savedG = g, savedMu = mu;
+    const double savedSquares = residualSquares;
+    applyPending();
+    std::vector<double> result = std::move(mu);
+    g = savedG;
+    mu = savedMu;
+    residualSquares = savedSquares;
     return result;
   }
 };
@@ -353,6 +435,8 @@ void CpuBackend::prepare(const BoostProblem& problem) {
   s.cross.assign(learners.size(), {});
   s.crossBytes = 0;
   s.partialSums.assign(static_cast<std::size_t>(chunksOf(s.n, kUpdateChunkRows)), 0.0);
+  s.pending.assign(s.totalCoefs, 0.0);
+  s.hasPending.assign(learners.size(), 0);
   s.mu.assign(s.n, problem.offset);
   s.g.resize(s.n);
   const std::vector<double>& y = *problem.response;
@@ -371,18 +455,32 @@ void CpuBackend::iterate(int count, std::vector<IterationResult>& out) {
   for (int it = 0; it < count; ++it) out.push_back(s_->gradientPath ? s_->gradientPath->iterate() : s_->iterateOnce());
 }
 
-std::vector<double> CpuBackend::fitted() { return s_->gradientPath ? s_->gradientPath->fitted() : s_->mu; }
+std::vector<double> CpuBackend::fitted() { return s_->gradientPath ? s_->gradientPath->fitted() : s_->fittedNow(); }
 
 CandidateScores CpuBackend::candidates() {
   State& s = *s_;
   if (!s.prepared) throw ComputeError("cpu backend: candidates() before prepare()");
   if (s.gradientPath) return s.gradientPath->candidates();
-  // Scores from exact B_j'g, leaving the incremental state as it was: asking must not change the fit.
+  // Scores from exact B_j'g, leaving the incremental state as it was: asking must not change the fit. They need g
+  // with the pending steps applied, so g, mu and g'g are put back afterwards too.
+  const bool pending = s.anyPending();
+  std::vector<double> savedG, savedMu;
+  const double savedSquares = s.residualSquares;
+  if (pending) {
+    savedG = s.g;
+    savedMu = s.mu;
+    s.applyPending();
+  }
   exactScoresKeepingState(s);
   CandidateScores scores;
   scores.residualSumOfSquares = s.residualSquares;
   scores.rss.resize(s.learners.size());
   for (std::size_t j = 0; j < s.learners.size(); ++j) scores.rss[j] = s.residualSquares - s.reduction[j];
+  if (pending) {
+    s.g = std::move(savedG);
+    s.mu = std::move(savedMu);
+    s.residualSquares = savedSquares;
+  }
   return scores;
 }
 

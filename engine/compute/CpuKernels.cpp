@@ -24,6 +24,10 @@ constexpr std::array<UpdateFn, sizeof...(I)> updateTable(std::index_sequence<I..
   return {&updateRows<int(I) + 1>...};
 }
 template <std::size_t... I>
+constexpr std::array<StepRowsFn, sizeof...(I)> stepRowsTable(std::index_sequence<I...>) {
+  return {&addStepRows<int(I) + 1>...};
+}
+template <std::size_t... I>
 constexpr std::array<BasisRowsFn, sizeof...(I)> basisRowsTable(std::index_sequence<I...>) {
   return {&basisRows<int(I) + 1>...};
 }
@@ -78,6 +82,12 @@ SortedRows sortRows(const BasisView& b, const double* x, std::size_t n, int inte
 
 UpdateFn updateKernel(int degree) {
   static constexpr auto table = updateTable(std::make_index_sequence<kDegrees>{});
+  checkDegree(degree);
+  return table[degree - 1];
+}
+
+StepRowsFn stepRowsKernel(int degree) {
+  static constexpr auto table = stepRowsTable(std::make_index_sequence<kDegrees>{});
   checkDegree(degree);
   return table[degree - 1];
 }
