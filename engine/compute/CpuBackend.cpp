@@ -65,8 +65,9 @@ std::pair<std::size_t, std::size_t> chunk(int index, std::size_t size, std::size
 //  - exactly, from the interval moments of g (one pass over every learner's x), at the start, after an
 //    uncached selection, and every refreshInterval iterations so that rounding cannot accumulate;
 //  - otherwise incrementally: selecting l with step s changes g by -B_l s, so c_j -= (B_j'B_l) s, with
-//    B_j'B_l computed once (one pass) when l is first selected. An iteration is then O(n) for the mu/g update
-//    of one learner plus O(sum_j k_j k_l), instead of O(n p).
+//    B_j'B_l computed once (one pass) when l is first selected. Such an iteration is O(sum_j k_j k_l), instead of
+//    O(n p): it does not touch the rows. Its step s waits in `pending` (summed per learner) until the next exact
+//    pass or uncached step applies every waiting step to g and mu in one pass, and g'g follows from the cache.
 struct CpuBackend::State {
   struct LearnerState {
     const double* x = nullptr;
@@ -89,7 +90,7 @@ struct CpuBackend::State {
   std::vector<std::vector<double>> cross;  // per l: totalCoefs x k_l, row-major; empty until cached
   std::size_t crossBytes = 0;
   std::vector<double> partialSums;                // per update chunk, summed in chunk order
-  std::vector<double> stepPoly;                   // A[q][s] of the selected learner's step
+  std::vector<double> stepPoly;                   // A[q][s] of the selected learner's step (uncached steps)
   std::vector<double> pending;                    // per learner (at coefOffset): steps not yet applied to g and mu
   std::vector<char> hasPending;                   // per learner: whether its slice of pending holds a step
   double residualSquares = 0.0;                   // g'g (of g with the pending steps applied)
@@ -162,34 +163,37 @@ struct CpuBackend::State {
     return result;
   }
 
-  // stepPoly = the coefficients `step` of learner l as interval polynomials A[q][s].
-  void stepPolynomial(const LearnerState& L, const double* step) {
+  // The coefficients `step` of learner L as interval polynomials A[q][s].
+  static std::vector<double> stepPolynomial(const LearnerState& L, const double* step) {
     const int W = L.degree + 1;
     const SplineBasis& basis = L.learner->basis;
-    stepPoly.assign(static_cast<std::size_t>(L.intervals) * W, 0.0);
+    std::vector<double> poly(static_cast<std::size_t>(L.intervals) * W, 0.0);
     for (int q = 0; q < L.intervals; ++q)
       for (int s = 0; s < W; ++s) {
         double sum = 0.0;
         for (int r = 0; r < W; ++r) sum += basis.poly(q, r, s) * step[q + r];
-        stepPoly[q * W + s] = sum;
+        poly[q * W + s] = sum;
       }
+    return poly;
   }
 
   bool anyPending() const { return std::find(hasPending.begin(), hasPending.end(), 1) != hasPending.end(); }
 
-  // Applies the pending steps to g and mu in one pass: per row, f = the learners' steps summed in index order, then
-  // mu += f and g -= f (so the result depends only on the steps, not on when they are applied; one learner's is bit
-  // for bit updateResiduals's). Sets residualSquares to the exact g'g. The pending steps stay.
-  void applyPending() {
+  // The pending steps applied in one pass: per row, f = the learners' steps summed in index order, then mu += f (mu
+  // not null) and g -= f (g not null); returns the new g'g (0 without g). The result depends only on the steps, not on
+  // when they are applied, and for one learner it is bit for bit updateResiduals's. The state itself is not changed.
+  double applyPendingTo(double* gOut, double* muOut) const {
     std::vector<std::size_t> todo;
     std::vector<std::vector<double>> polys;
+    std::vector<cpu::StepRowsFn> kernels;
     for (std::size_t l = 0; l < learners.size(); ++l) {
       if (!hasPending[l]) continue;
-      stepPolynomial(learners[l], pending.data() + learners[l].coefOffset);
       todo.push_back(l);
-      polys.push_back(stepPoly);
+      polys.push_back(stepPolynomial(learners[l], pending.data() + learners[l].coefOffset));
+      kernels.push_back(cpu::stepRowsKernel(learners[l].degree));
     }
     const int chunks = chunksOf(n, kUpdateChunkRows);
+    std::vector<double> sums(static_cast<std::size_t>(chunks), 0.0);
 #pragma omp parallel num_threads(threads) if (n >= kParallelUpdateRows)
     {
       std::vector<double> f(kUpdateChunkRows);
@@ -200,26 +204,29 @@ struct CpuBackend::State {
         std::fill_n(f.begin(), e - b, 0.0);
         for (std::size_t t = 0; t < todo.size(); ++t) {
           const LearnerState& L = learners[todo[t]];
-          cpu::stepRowsKernel(L.degree)(L.view, L.x, polys[t].data(), b, e, f.data());
+          kernels[t](L.view, L.x, polys[t].data(), b, e, f.data());
         }
+        if (muOut)
+          for (std::size_t i = b; i < e; ++i) muOut[i] += f[i - b];
+        if (!gOut) continue;
         double ss = 0.0;
         for (std::size_t i = b; i < e; ++i) {
-          mu[i] += f[i - b];
-          const double res = g[i] - f[i - b];
-          g[i] = res;
+          const double res = gOut[i] - f[i - b];
+          gOut[i] = res;
           ss += res * res;
         }
-        partialSums[ch] = ss;
+        sums[static_cast<std::size_t>(ch)] = ss;
       }
     }
-    residualSquares = 0.0;
-    for (int ch = 0; ch < chunks; ++ch) residualSquares += partialSums[ch];
+    double total = 0.0;
+    for (double v : sums) total += v;
+    return total;
   }
 
-  // applyPending, then no step is pending.
+  // The pending steps applied to g and mu; then none is pending and residualSquares is g'g summed over the rows.
   void flushPending() {
     if (!anyPending()) return;
-    applyPending();
+    residualSquares = applyPendingTo(g.data(), mu.data());
     std::fill(pending.begin(), pending.end(), 0.0);
     std::fill(hasPending.begin(), hasPending.end(), 0);
   }
@@ -337,7 +344,8 @@ struct CpuBackend::State {
     const auto l = static_cast<std::size_t>(result.learner);
     const LearnerState& L = learners[l];
     const Eigen::Map<const Eigen::VectorXd> s(result.delta.data(), L.k);
-    if (ensureCross(l)) {
+    // Refreshing every iteration (0 or 1) makes every c exact anyway: the cache would only cost fills.
+    if (policy.refreshInterval > 1 && ensureCross(l)) {
       using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
       const Eigen::Map<const RowMajor> C(cross[l].data(), static_cast<Eigen::Index>(totalCoefs), L.k);
       Eigen::Map<Eigen::VectorXd> cl(c.data() + L.coefOffset, L.k);
@@ -350,7 +358,7 @@ struct CpuBackend::State {
       ++sinceRefresh;
     } else {
       flushPending();
-      stepPolynomial(L, result.delta.data());
+      stepPoly = stepPolynomial(L, result.delta.data());
       updateResiduals(l);
       cValid = false;
     }
@@ -359,16 +367,10 @@ struct CpuBackend::State {
   }
 
   // mu with the pending steps applied, leaving the state as it is (asking must not change the fit).
-  std::vector<double> fittedNow() {
-    if (!anyPending()) return mu;
-    const std::vector<double> savedG = g, savedMu = mu;
-    const double savedSquares = residualSquares;
-    applyPending();
-    std::vector<double> result = std::move(mu);
-    g = savedG;
-    mu = savedMu;
-    residualSquares = savedSquares;
-    return result;
+  std::vector<double> fittedNow() const {
+    std::vector<double> out = mu;
+    if (anyPending()) applyPendingTo(nullptr, out.data());
+    return out;
   }
 };
 
@@ -461,26 +463,27 @@ CandidateScores CpuBackend::candidates() {
   State& s = *s_;
   if (!s.prepared) throw ComputeError("cpu backend: candidates() before prepare()");
   if (s.gradientPath) return s.gradientPath->candidates();
-  // Scores from exact B_j'g, leaving the incremental state as it was: asking must not change the fit. They need g
-  // with the pending steps applied, so g, mu and g'g are put back afterwards too.
-  const bool pending = s.anyPending();
-  std::vector<double> savedG, savedMu;
-  const double savedSquares = s.residualSquares;
-  if (pending) {
-    savedG = s.g;
-    savedMu = s.mu;
-    s.applyPending();
+  // Scores from exact B_j'g, leaving the incremental state as it was: asking must not change the fit. With steps
+  // pending, the exact pass runs on a copy of g with them applied (swapped in, and back even if the pass throws).
+  double squares = s.residualSquares;
+  std::vector<double> current;
+  if (s.anyPending()) {
+    current = s.g;
+    squares = s.applyPendingTo(current.data(), nullptr);
+    std::swap(current, s.g);
   }
+  struct SwapBack {
+    std::vector<double>& a;
+    std::vector<double>& b;
+    ~SwapBack() {
+      if (!b.empty()) std::swap(a, b);
+    }
+  } swapBack{s.g, current};
   exactScoresKeepingState(s);
   CandidateScores scores;
-  scores.residualSumOfSquares = s.residualSquares;
+  scores.residualSumOfSquares = squares;
   scores.rss.resize(s.learners.size());
-  for (std::size_t j = 0; j < s.learners.size(); ++j) scores.rss[j] = s.residualSquares - s.reduction[j];
-  if (pending) {
-    s.g = std::move(savedG);
-    s.mu = std::move(savedMu);
-    s.residualSquares = savedSquares;
-  }
+  for (std::size_t j = 0; j < s.learners.size(); ++j) scores.rss[j] = squares - s.reduction[j];
   return scores;
 }
 
