@@ -7,11 +7,11 @@
 // One pass over x_j and g accumulates the (knots+1) x (degree+1) moments; the k-vector follows in O(k d).
 //
 // Between such exact passes c_j = B_j'g is updated incrementally, c_j -= (B_j'B_l) nu delta_l, from cross
-// products computed once per selected learner l (one pass, cached); the exact pass runs again every
-// refreshInterval iterations (default 200; GAMBOOST_CPU_REFRESH overrides it, 0 or 1 turns the cache off) and
-// whenever the cache is full. Such an iteration does not touch the rows at all: its step waits, summed per learner,
-// until the next exact pass or uncached step applies the waiting steps to g and mu (fitted() applies them to a copy),
-// and g'g follows from the cache as well. See CpuBackend.cpp.
+// products computed once per selected learner l (one pass, cached); the exact pass runs again after every 100-fold
+// fall of g'g, every refreshInterval iterations (default 200; GAMBOOST_CPU_REFRESH overrides it, 0 or 1 turns the cache
+// off) and whenever the cache is full. Such an iteration does not touch the rows at all: its step waits, summed per
+// learner, until the next exact pass or uncached step applies the waiting steps to g and mu (fitted() applies them to a
+// copy), and g'g follows from the cache as well. See CpuBackend.cpp.
 #include "compute/Backend.hpp"
 
 namespace gb {
