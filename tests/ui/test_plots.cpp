@@ -125,7 +125,9 @@ class PlotsTest : public QObject {
   // Every learner has a plot from the first snapshot; rows x columns and the plots' size never change during the
   // fit; the selected learners come first, the others are flat, grey and say so.
   void everyLearnerInAStableGrid() {
-    auto w = gbtest::makeWindow(20000, 30, 3000, 7, "plots-grid");
+    // mstop 20000: long enough for several snapshots (10-11 in about 0.5 s on the 2-core machine); 3000 gave only 3
+    // once a cached iteration of the CPU backend stopped touching the rows.
+    auto w = gbtest::makeWindow(20000, 30, 20000, 7, "plots-grid");
     w->controller()->setRefreshIntervalMs(5);
     PartialEffectsView* view = w->effectsView();
     QVERIFY(gbtest::stepAndWait(*w));
