@@ -95,8 +95,6 @@ struct CpuBackend::State {
   std::vector<double> moments, c, reduction;
   std::vector<std::vector<double>> cross;  // per l: totalCoefs x k_l, row-major; empty until cached
   std::size_t crossBytes = 0;
-  std::vector<double> partialSums;                // per update chunk, summed in chunk order
-  std::vector<double> stepPoly;                   // A[q][s] of the selected learner's step (uncached steps)
   std::vector<double> pending;                    // per learner (at coefOffset): steps not yet applied to g and mu
   std::vector<char> hasPending;                   // per learner: whether its slice of pending holds a step
   double residualSquares = 0.0;                   // g'g (of g with the pending steps applied)
@@ -188,7 +186,7 @@ struct CpuBackend::State {
 
   // The pending steps applied in one pass: per row, f = the learners' steps summed in index order, then mu += f (mu
   // not null) and g -= f (g not null); returns the new g'g (0 without g). The result depends only on the steps, not on
-  // when they are applied, and for one learner it is bit for bit updateResiduals's. The state itself is not changed.
+  // when they are applied, and the same for a step applied alone. The state itself is not changed.
   double applyPendingTo(double* gOut, double* muOut) const {
     std::vector<std::size_t> todo;
     std::vector<std::vector<double>> polys;
@@ -236,20 +234,6 @@ struct CpuBackend::State {
     residualSquares = applyPendingTo(g.data(), mu.data());
     std::fill(pending.begin(), pending.end(), 0.0);
     std::fill(hasPending.begin(), hasPending.end(), 0);
-  }
-
-  // mu += B_l s, g -= B_l s, and g'g, in one pass over x_l.
-  void updateResiduals(std::size_t l) {
-    const LearnerState& L = learners[l];
-    const cpu::UpdateFn kernel = cpu::updateKernel(L.degree);
-    const int chunks = chunksOf(n, kUpdateChunkRows);
-#pragma omp parallel for schedule(dynamic, 1) num_threads(threads) if (n >= kParallelUpdateRows)
-    for (int ch = 0; ch < chunks; ++ch) {
-      const auto [b, e] = chunk(ch, kUpdateChunkRows, n);
-      partialSums[ch] = kernel(L.view, L.x, stepPoly.data(), b, e, g.data(), mu.data());
-    }
-    residualSquares = 0.0;
-    for (int ch = 0; ch < chunks; ++ch) residualSquares += partialSums[ch];
   }
 
   // Doubles of one learner's partial sums in l's pass (the largest over the learners), a whole number of cache lines
@@ -365,9 +349,10 @@ struct CpuBackend::State {
       hasPending[l] = 1;
       ++sinceRefresh;
     } else {
+      // Uncached: this step joins the waiting ones, and all reach g and mu now (c then needs the exact pass).
+      Eigen::Map<Eigen::VectorXd>(pending.data() + L.coefOffset, L.k) += s;
+      hasPending[l] = 1;
       flushPending();
-      stepPoly = stepPolynomial(L, result.delta.data());
-      updateResiduals(l);
       cValid = false;
     }
     result.risk = residualSquares / static_cast<double>(n);
@@ -444,7 +429,6 @@ void CpuBackend::prepare(const BoostProblem& problem) {
   s.reduction.assign(learners.size(), 0.0);
   s.cross.assign(learners.size(), {});
   s.crossBytes = 0;
-  s.partialSums.assign(static_cast<std::size_t>(chunksOf(s.n, kUpdateChunkRows)), 0.0);
   s.pending.assign(s.totalCoefs, 0.0);
   s.hasPending.assign(learners.size(), 0);
   s.mu.assign(s.n, problem.offset);

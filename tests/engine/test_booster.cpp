@@ -39,6 +39,13 @@ std::unique_ptr<Booster> makeBooster(std::shared_ptr<const Dataset> data, int th
   return std::make_unique<Booster>(std::move(data), settings, std::move(backend));
 }
 
+// How many different learners the path selected.
+std::size_t distinctLearners(const Booster& b) {
+  std::vector<int> selected = b.path().learner;
+  std::sort(selected.begin(), selected.end());
+  return static_cast<std::size_t>(std::unique(selected.begin(), selected.end()) - selected.begin());
+}
+
 }  // namespace
 
 class TestBooster : public QObject {
@@ -179,10 +186,7 @@ void TestBooster::cachedCrossProductsMatchExactPasses() {
   one->run(60);
   two->run(60);
   exact->run(60);
-  std::vector<int> distinct = one->path().learner;
-  std::sort(distinct.begin(), distinct.end());
-  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-  QVERIFY2(distinct.size() >= 3, "too few learners selected to exercise the transposed copies");
+  QVERIFY2(distinctLearners(*one) >= 3, "too few learners selected to exercise the transposed copies");
   QCOMPARE(one->path().learner, two->path().learner);
   QCOMPARE(one->fitted(), two->fitted());  // the same sums in the same order whatever the thread count
   QCOMPARE(one->path().learner, exact->path().learner);
@@ -266,10 +270,7 @@ void TestBooster::cachedAndUncachedLearnersTogether() {
   QCOMPARE(mixed->learners().size(), std::size_t{8});
   mixed->run(300);
   uncached->run(300);
-  std::vector<int> distinct = mixed->path().learner;
-  std::sort(distinct.begin(), distinct.end());
-  distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
-  QVERIFY2(distinct.size() >= 3, "too few learners selected to mix cached and uncached steps");
+  QVERIFY2(distinctLearners(*mixed) >= 3, "too few learners selected to mix cached and uncached steps");
   QCOMPARE(mixed->path().learner, uncached->path().learner);
   QVERIFY(relativeMaxError(mixed->path().risk, uncached->path().risk) <= 1e-12);
   QVERIFY(relativeMaxError(mixed->fitted(), uncached->fitted()) <= 1e-12);
