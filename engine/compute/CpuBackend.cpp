@@ -4,17 +4,17 @@
 
 #include <algorithm>
 #include <charconv>
-#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 
 #include "common/Error.hpp"
 #include "common/Text.hpp"
+#include "compute/CpuCrossPass.hpp"
 #include "compute/CpuGradientPath.hpp"
 #include "compute/CpuKernels.hpp"
-#include "compute/CrossPassShape.hpp"
 #include "compute/ExactScores.hpp"
 #include "compute/IterationPolicy.hpp"
+#include "compute/ReductionBound.hpp"
 
 namespace gb {
 
@@ -22,20 +22,6 @@ namespace {
 
 // Rows per block of the moments pass: g's block (32 KiB) stays in L1 while a thread streams each learner's x.
 constexpr std::size_t kMomentBlockRows = 4096;
-// Rows per block of the cross-product pass (learner l's basis rows for a block stay in L2), and rows between folds
-// of the partial sums into B_j'B_l (a fold costs about k_l intervals_j (degree+1), so per row 1 / kCrossFoldRows of
-// that). Learners per chunk of that pass, at most: l's basis rows are computed once per block and chunk, so the
-// chunks are as large as leaves two a thread (crossPassShape; 8 a chunk computed them 13 times a pass at p = 100, 25 a
-// chunk 4 times: about 7% off the pass on the 2-core Zen 3 machine, docs/perf/cpu.md).
-constexpr std::size_t kCrossBlockRows = 8192;
-constexpr std::size_t kCrossFoldRows = 4 * kCrossBlockRows;
-constexpr int kCrossLearnerChunk = 32;
-constexpr std::size_t kLineDoubles = 64 / sizeof(double);
-// The first cache-line boundary at or after p (p is at least double-aligned).
-double* alignedToLine(double* p) {
-  const auto offset = reinterpret_cast<std::uintptr_t>(p) % 64;
-  return offset == 0 ? p : p + (64 - offset) / sizeof(double);
-}
 // The pass's partial-sum buffers, per thread: a chunk of learners' k_l x (intervals_j (d_j+1)) doubles, quadratic
 // in the intervals (32 MB a learner at 1000 knots, cubic; the earlier interval-pair buffers took 128 MB there, and
 // eight a chunk on two threads ended in bad_alloc). The chunk, then the team, shrinks to stay within this, and a
@@ -47,6 +33,8 @@ constexpr std::size_t kCrossScratchBytes = std::size_t{256} << 20;
 // the risks from the cache were 2.3e-11 off there. An exact pass also runs when g'g has fallen below this share of its
 // value at the last one (on the paper's data at nu 0.1, g'g falls about 4-fold in 200 iterations: no extra pass).
 constexpr double kRefreshShrink = 0.01;
+// An untracked learner whose exact reduction is at least this share of the best is tracked at once (promoteContenders).
+constexpr double kPromoteShare = 0.5;
 // Work is handed out in small pieces (dynamic scheduling) so that on a busy machine a running thread takes
 // over the share of a descheduled one instead of waiting for it at the end of the pass: learners in chunks
 // of kLearnerChunk, update rows in chunks of kUpdateChunkRows. The update's g'g is summed per chunk in chunk
@@ -58,11 +46,8 @@ constexpr std::size_t kUpdateChunkRows = 16384;
 constexpr double kParallelRowLearners = 2e6;
 constexpr std::size_t kParallelUpdateRows = 131072;
 
-int chunksOf(std::size_t total, std::size_t chunk) { return static_cast<int>((total + chunk - 1) / chunk); }
-std::pair<std::size_t, std::size_t> chunk(int index, std::size_t size, std::size_t total) {
-  const std::size_t b = static_cast<std::size_t>(index) * size;
-  return {b, std::min(total, b + size)};
-}
+using cpu::chunk;
+using cpu::chunksOf;
 
 }  // namespace
 
@@ -70,35 +55,35 @@ std::pair<std::size_t, std::size_t> chunk(int index, std::size_t size, std::size
 //  - exactly, from the interval moments of g (one pass over every learner's x), at the start, after an
 //    uncached selection, every refreshInterval iterations and after every 100-fold fall of g'g, so that rounding
 //    cannot accumulate;
-//  - otherwise incrementally: selecting l with step s changes g by -B_l s, so c_j -= (B_j'B_l) s, with
-//    B_j'B_l computed once (one pass) when l is first selected. Such an iteration is O(sum_j k_j k_l), instead of
-//    O(n p): it does not touch the rows. Its step s waits in `pending` (summed per learner) until the next exact
-//    pass or uncached step applies every waiting step to g and mu in one pass, and g'g follows from the cache.
+//  - otherwise incrementally, for the tracked learners (those selected so far): selecting l with step s changes g by
+//    -B_l s, so c_j -= (B_j'B_l) s, with B_j'B_l computed once (one pass over the tracked learners' x) when l is first
+//    selected. Such an iteration is O(sum_j k_j k_l), instead of O(n p): it does not touch the rows. Its step s waits
+//    in `pending` (summed per learner) until the next exact pass or uncached step applies every waiting step to g and
+//    mu in one pass, and g'g follows from the cache.
+//  - An untracked learner's c stays as the last exact pass left it. Since then g has moved by dg, whose length follows
+//    from the cache too, so its reduction is at most reductionBound (ReductionBound.hpp). Where that bound reaches the
+//    best tracked reduction, the untracked learner might win: an exact pass runs first. The selection is therefore
+//    always the one exact scores give, and the learners that are never selected (80 of 100 on the paper's data) cost
+//    no cross-products.
 struct CpuBackend::State {
-  struct LearnerState {
-    const double* x = nullptr;
-    const Learner* learner = nullptr;
-    cpu::BasisView view{};
-    std::vector<double> polyBySpan;  // view.polyBySpan points here
-    int degree = 0, k = 0, intervals = 0;
-    std::size_t momentOffset = 0;  // into moments (two copies of intervals x (degree+1))
-    std::size_t coefOffset = 0;    // into c and the rows of a cross cache
-  };
-
   int threads = 1;
   std::size_t crossScratchBytes = kCrossScratchBytes;
   IterationPolicy policy;  // refresh interval and cross-product cache budget, shared with the OpenCL backend
   BoostProblem problem;
   std::size_t n = 0, totalCoefs = 0;
-  std::vector<LearnerState> learners;
+  std::vector<cpu::LearnerRows> learners;
   std::vector<double> g, mu;
   std::vector<double> moments, c, reduction;
-  std::vector<std::vector<double>> cross;  // per l: totalCoefs x k_l, row-major; empty until cached
+  std::vector<std::vector<double>> cross;  // per tracked l: totalCoefs x k_l, row-major, the rows of tracked j filled;
+                                           // empty for an untracked l
   std::size_t crossBytes = 0;
   std::vector<double> pending;                    // per learner (at coefOffset): steps not yet applied to g and mu
   std::vector<char> hasPending;                   // per learner: whether its slice of pending holds a step
   double residualSquares = 0.0;                   // g'g (of g with the pending steps applied)
   double squaresAtExact = 0.0;                    // g'g at the last exact pass
+  std::vector<double> cAtExact;                   // c at the last exact pass
+  double shiftSquares = 0.0, shiftScale = 0.0;    // |dg|^2 (dg: g at the last exact pass - g), its terms' sizes
+  std::vector<double> lipschitz;                  // per learner: reductionLipschitz, or -1 until first needed
   std::unique_ptr<CpuGradientPath> gradientPath;  // set for the models the shortcut does not cover
   bool cValid = false;
   int sinceRefresh = 0;
@@ -108,32 +93,93 @@ struct CpuBackend::State {
     return static_cast<double>(rowLearners) >= kParallelRowLearners ? threads : 1;
   }
 
-  // c from g exactly: each chunk of learners streams its x block by block.
+  // c from g exactly, for every learner.
   void exactCoefficients() {
-    const int chunks = chunksOf(learners.size(), kLearnerChunk);
-#pragma omp parallel for schedule(dynamic, 1) num_threads(teamFor(n* learners.size()))
-    for (int ch = 0; ch < chunks; ++ch) {
-      const auto [jb, je] = chunk(ch, kLearnerChunk, learners.size());
-      for (std::size_t j = jb; j < je; ++j) {
-        const LearnerState& L = learners[j];
-        std::fill_n(moments.begin() + L.momentOffset, 2 * L.intervals * (L.degree + 1), 0.0);
-      }
-      for (std::size_t b = 0; b < n; b += kMomentBlockRows) {
-        const std::size_t e = std::min(n, b + kMomentBlockRows);
-        for (std::size_t j = jb; j < je; ++j) {
-          const LearnerState& L = learners[j];
-          double* m0 = moments.data() + L.momentOffset;
-          cpu::momentsKernel(L.degree)(L.view, L.x, g.data(), b, e, m0, m0 + L.intervals * (L.degree + 1));
-        }
-      }
-      for (std::size_t j = jb; j < je; ++j) momentsToCoefficients(learners[j]);
-    }
+    std::vector<std::size_t> all(learners.size());
+    for (std::size_t j = 0; j < all.size(); ++j) all[j] = j;
+    exactCoefficientsOf(all);
     cValid = true;
     sinceRefresh = 0;
   }
 
+  // c_j from g exactly for the learners in `which`: each chunk of them streams its x block by block.
+  void exactCoefficientsOf(const std::vector<std::size_t>& which) {
+    const int chunks = chunksOf(which.size(), kLearnerChunk);
+#pragma omp parallel for schedule(dynamic, 1) num_threads(teamFor(n* which.size()))
+    for (int ch = 0; ch < chunks; ++ch) {
+      const auto [tb, te] = chunk(ch, kLearnerChunk, which.size());
+      for (std::size_t t = tb; t < te; ++t) {
+        const cpu::LearnerRows& L = learners[which[t]];
+        std::fill_n(moments.begin() + L.momentOffset, 2 * L.intervals * (L.degree + 1), 0.0);
+      }
+      for (std::size_t b = 0; b < n; b += kMomentBlockRows) {
+        const std::size_t e = std::min(n, b + kMomentBlockRows);
+        for (std::size_t t = tb; t < te; ++t) {
+          const cpu::LearnerRows& L = learners[which[t]];
+          double* m0 = moments.data() + L.momentOffset;
+          cpu::momentsKernel(L.degree)(L.view, L.x, g.data(), b, e, m0, m0 + L.intervals * (L.degree + 1));
+        }
+      }
+      for (std::size_t t = tb; t < te; ++t) momentsToCoefficients(learners[which[t]]);
+    }
+  }
+
+  bool tracked(std::size_t j) const { return !cross[j].empty(); }
+
+  // Which learners an exact pass recomputes: all (at the start and after an uncached step), the tracked ones (every
+  // refreshInterval iterations and after a 100-fold fall of g'g: their incremental c must not drift) or the untracked
+  // ones (when one of them might win; the tracked ones' c is current).
+  enum class Pass { All, Tracked, Untracked };
+
+  // Every waiting step applied, then c exactly for the learners of `pass`. Recomputing the untracked ones starts dg
+  // again from zero.
+  void exactPass(Pass pass) {
+    flushPending();
+    if (pass == Pass::All) {
+      exactCoefficients();
+    } else {
+      std::vector<std::size_t> which;
+      for (std::size_t j = 0; j < learners.size(); ++j)
+        if (tracked(j) == (pass == Pass::Tracked)) which.push_back(j);
+      exactCoefficientsOf(which);
+      sinceRefresh = pass == Pass::Tracked ? 0 : sinceRefresh;
+    }
+    if (pass != Pass::Untracked) squaresAtExact = residualSquares;
+    if (pass != Pass::Tracked) {
+      cAtExact = c;
+      shiftSquares = shiftScale = 0.0;
+    }
+  }
+
+  // After the untracked learners' c is exact: those whose reduction is at least kPromoteShare of the best are likely
+  // to be selected soon, and each would otherwise force another exact pass before then. They are tracked now (a fill
+  // over the tracked learners each, which at 20 tracked costs about half a pass).
+  void promoteContenders() {
+    const double best = reduction[bestLearner(reduction)];
+    for (std::size_t j = 0; j < learners.size(); ++j)
+      if (!tracked(j) && reduction[j] >= kPromoteShare * best && !ensureCross(j)) return;  // the cache is full
+  }
+
+  // Whether a learner whose c is stale could have the largest reduction (or tie with it from a lower index): its
+  // reduction at the last exact pass grown by the most that dg allows, against the best tracked reduction. True when
+  // none is tracked. The incremental |dg|^2 gets a margin of 1e-12 of the sizes of its terms for their cancellation.
+  bool untrackedMayWin() {
+    std::size_t best = learners.size();
+    for (std::size_t j = 0; j < learners.size(); ++j)
+      if (tracked(j) && (best == learners.size() || betterReduction(reduction[j], reduction[best]))) best = j;
+    if (best == learners.size()) return true;
+    const double shift = shiftSquares + 1e-12 * shiftScale;
+    for (std::size_t j = 0; j < learners.size(); ++j) {
+      if (tracked(j)) continue;
+      if (lipschitz[j] < 0.0)
+        lipschitz[j] = reductionLipschitz(learners[j].learner->gram, learners[j].learner->rssMatrix);
+      if (reductionBound(reduction[j], lipschitz[j], shift) >= reduction[best]) return true;
+    }
+    return false;
+  }
+
   // (B_j'g)_{q+r} = sum_s poly(q, r, s) M[q][s].
-  void momentsToCoefficients(const LearnerState& L) {
+  void momentsToCoefficients(const cpu::LearnerRows& L) {
     const int W = L.degree + 1;
     const double* m0 = moments.data() + L.momentOffset;
     const double* m1 = m0 + L.intervals * W;
@@ -150,7 +196,7 @@ struct CpuBackend::State {
 
   void computeReductions() {
     for (std::size_t j = 0; j < learners.size(); ++j) {
-      const LearnerState& L = learners[j];
+      const cpu::LearnerRows& L = learners[j];
       const Eigen::Map<const Eigen::VectorXd> cj(c.data() + L.coefOffset, L.k);
       reduction[j] = cj.dot(L.learner->rssMatrix * cj);
     }
@@ -159,7 +205,7 @@ struct CpuBackend::State {
   // j* = the largest RSS reduction (smallest RSS), ties to the lowest index, and its step.
   IterationResult select() {
     const std::size_t best = bestLearner(reduction);
-    const LearnerState& L = learners[best];
+    const cpu::LearnerRows& L = learners[best];
     const Eigen::Map<const Eigen::VectorXd> cv(c.data() + L.coefOffset, L.k);
     const Eigen::VectorXd step = problem.nu * (L.learner->solveMatrix * cv);
     IterationResult result;
@@ -169,7 +215,7 @@ struct CpuBackend::State {
   }
 
   // The coefficients `step` of learner L as interval polynomials A[q][s].
-  static std::vector<double> stepPolynomial(const LearnerState& L, const double* step) {
+  static std::vector<double> stepPolynomial(const cpu::LearnerRows& L, const double* step) {
     const int W = L.degree + 1;
     const SplineBasis& basis = L.learner->basis;
     std::vector<double> poly(static_cast<std::size_t>(L.intervals) * W, 0.0);
@@ -208,7 +254,7 @@ struct CpuBackend::State {
         const std::size_t b = range.first, e = range.second;
         std::fill_n(f.begin(), e - b, 0.0);
         for (std::size_t t = 0; t < todo.size(); ++t) {
-          const LearnerState& L = learners[todo[t]];
+          const cpu::LearnerRows& L = learners[todo[t]];
           kernels[t](L.view, L.x, polys[t].data(), b, e, f.data());
         }
         if (muOut)
@@ -236,88 +282,28 @@ struct CpuBackend::State {
     std::fill(hasPending.begin(), hasPending.end(), 0);
   }
 
-  // Doubles of one learner's partial sums in l's pass (the largest over the learners), a whole number of cache lines
-  // so that every learner's sums start on one (j's vectors of degree + 1 doubles then never straddle a line for degree
-  // 1 or 3).
-  std::size_t pairDoubles(std::size_t l) const {
-    const LearnerState& L = learners[l];
-    std::size_t largest = 0;
-    for (const LearnerState& J : learners)
-      largest = std::max(largest, static_cast<std::size_t>(J.intervals) * static_cast<std::size_t>(J.degree + 1));
-    const std::size_t doubles = largest * static_cast<std::size_t>(L.intervals + L.degree);
-    return (doubles + kLineDoubles - 1) / kLineDoubles * kLineDoubles;
-  }
-
+  // Tracks l (just selected, so its c is exact): B_j'B_l for every tracked j and l itself, one pass over their x, and
+  // the transposes into the rows of l in the other tracked learners' caches.
   bool ensureCross(std::size_t l) {
-    if (!cross[l].empty()) return true;
-    const LearnerState& L = learners[l];
+    if (tracked(l)) return true;
+    const cpu::LearnerRows& L = learners[l];
     const std::size_t bytes = totalCoefs * L.k * sizeof(double);
     if (!policy.fits(crossBytes, bytes)) return false;
-    if (pairDoubles(l) * sizeof(double) > crossScratchBytes) return false;  // not even one buffer a thread
+    if (cpu::crossPairDoubles(learners, l) * sizeof(double) > crossScratchBytes) return false;  // none fits
+    std::vector<std::size_t> todo;
+    for (std::size_t j = 0; j < learners.size(); ++j)
+      if (j == l || tracked(j)) todo.push_back(j);
     cross[l].assign(totalCoefs * L.k, 0.0);
     crossBytes += bytes;
-    crossPass(l);
+    cpu::crossPass(learners, n, l, todo, crossScratchBytes, teamFor(n * todo.size()), cross[l].data());
+    for (std::size_t j : todo)
+      if (j != l) copyTransposed(l, j);
     return true;
   }
 
-  // B_j'B_l for every j, one pass over x. A j already cached holds B_l'B_j, whose transpose this is: copied, not
-  // recomputed. The others, in chunks of at most kCrossLearnerChunk, stream the rows in blocks: l's basis rows once per
-  // block, then every j of the chunk accumulates its partial sums (one buffer per j), folded into B_j'B_l every
-  // kCrossFoldRows rows and at the end. The fold points depend only on the rows, so the sums do not depend on the
-  // number of threads.
-  void crossPass(std::size_t l) {
-    const LearnerState& L = learners[l];
-    const int W = L.degree + 1;
-    std::vector<std::size_t> todo;
-    for (std::size_t j = 0; j < learners.size(); ++j) {
-      if (j != l && !cross[j].empty()) {
-        copyTransposed(j, l);
-        continue;
-      }
-      todo.push_back(j);
-    }
-    const std::size_t pairSize = pairDoubles(l);
-    const cpu::CrossPassShape shape = cpu::crossPassShape(crossScratchBytes / sizeof(double), pairSize, todo.size(),
-                                                          teamFor(n * todo.size()), kCrossLearnerChunk);
-    const int team = shape.team, perChunk = shape.perChunk;
-    const int chunks = chunksOf(todo.size(), static_cast<std::size_t>(perChunk));
-#pragma omp parallel num_threads(team)
-    {
-      std::vector<int> first(kCrossBlockRows);
-      std::vector<double> w(kCrossBlockRows * W);
-      // One cache line more than needed, to start the sums on a line.
-      std::vector<double> pairBuffer(pairSize * static_cast<std::size_t>(perChunk) + kLineDoubles, 0.0);
-      double* const pairs = alignedToLine(pairBuffer.data());
-#pragma omp for schedule(dynamic, 1)
-      for (int ch = 0; ch < chunks; ++ch) {
-        // Plain variables, not a structured binding: the lambda below captures them (clang rejects capturing bindings
-        // before C++20; the fuzz build compiles this file with clang).
-        const auto range = chunk(ch, static_cast<std::size_t>(perChunk), todo.size());
-        const std::size_t tb = range.first, te = range.second;
-        auto fold = [&] {
-          for (std::size_t t = tb; t < te; ++t) {
-            const LearnerState& J = learners[todo[t]];
-            cpu::foldCrossPairs(pairs + (t - tb) * pairSize, J.intervals, J.degree + 1, L.intervals, W, L.k,
-                                cross[l].data() + J.coefOffset * L.k);
-          }
-        };
-        for (std::size_t b = 0; b < n; b += kCrossBlockRows) {
-          const std::size_t e = std::min(n, b + kCrossBlockRows);
-          cpu::basisRowsKernel(L.degree)(L.view, L.x, b, e, first.data(), w.data());
-          for (std::size_t t = tb; t < te; ++t) {
-            const LearnerState& J = learners[todo[t]];
-            cpu::crossKernel(J.degree, L.degree)(J.view, J.x, b, e, first.data(), w.data(),
-                                                 pairs + (t - tb) * pairSize);
-          }
-          if (e % kCrossFoldRows == 0 || e == n) fold();
-        }
-      }
-    }
-  }
-
-  // B_j'B_l (rows of j in cross[l]) = (B_l'B_j)' (rows of l in cross[j], cached).
+  // B_j'B_l (rows of j in cross[l]) = (B_l'B_j)' (rows of l in cross[j]).
   void copyTransposed(std::size_t j, std::size_t l) {
-    const LearnerState &J = learners[j], &L = learners[l];
+    const cpu::LearnerRows &J = learners[j], &L = learners[l];
     for (int a = 0; a < J.k; ++a)
       for (int b = 0; b < L.k; ++b) cross[l][(J.coefOffset + a) * L.k + b] = cross[j][(L.coefOffset + b) * J.k + a];
   }
@@ -326,23 +312,37 @@ struct CpuBackend::State {
   // (applied to g and mu before the next exact pass, or an uncached step), c is updated from the cache, and so is g'g:
   // |g - B_l s|^2 = g'g - s'(c_l + c_l') with c_l = B_l'g and c_l' = c_l - B_l'B_l s, its value after the step.
   IterationResult iterateOnce() {
-    if (policy.refreshDue(cValid, sinceRefresh) || residualSquares < kRefreshShrink * squaresAtExact) {
-      flushPending();
-      exactCoefficients();
-      squaresAtExact = residualSquares;
+    const bool cached = policy.refreshInterval > 1;  // refreshing every iteration (0 or 1) turns the cache off
+    if (!cValid || !cached) {
+      exactPass(Pass::All);
+      computeReductions();
+      if (cached) promoteContenders();
+    } else {
+      if (policy.refreshDue(cValid, sinceRefresh) || residualSquares < kRefreshShrink * squaresAtExact)
+        exactPass(Pass::Tracked);
+      computeReductions();
+      if (untrackedMayWin()) {
+        exactPass(Pass::Untracked);
+        computeReductions();
+        promoteContenders();
+      }
     }
-    computeReductions();
     IterationResult result = select();
     const auto l = static_cast<std::size_t>(result.learner);
-    const LearnerState& L = learners[l];
+    const cpu::LearnerRows& L = learners[l];
     const Eigen::Map<const Eigen::VectorXd> s(result.delta.data(), L.k);
-    // Refreshing every iteration (0 or 1) makes every c exact anyway: the cache would only cost fills.
-    if (policy.refreshInterval > 1 && ensureCross(l)) {
+    if (cached && ensureCross(l)) {
       using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
       const Eigen::Map<const RowMajor> C(cross[l].data(), static_cast<Eigen::Index>(totalCoefs), L.k);
       Eigen::Map<Eigen::VectorXd> cl(c.data() + L.coefOffset, L.k);
       const double before = s.dot(cl);
-      Eigen::Map<Eigen::VectorXd>(c.data(), static_cast<Eigen::Index>(totalCoefs)).noalias() -= C * s;
+      const Eigen::VectorXd change = C * s;  // (B_j'B_l s)_j, zero for untracked j
+      // |dg + B_l s|^2 = |dg|^2 + 2 s'B_l'dg + s'B_l'B_l s, with B_l'dg = c_l at the last exact pass - c_l.
+      const Eigen::Map<const Eigen::VectorXd> clExact(cAtExact.data() + L.coefOffset, L.k);
+      const double across = 2.0 * s.dot(clExact - cl), self = s.dot(change.segment(L.coefOffset, L.k));
+      shiftSquares += across + self;
+      shiftScale += std::abs(across) + std::abs(self);
+      Eigen::Map<Eigen::VectorXd>(c.data(), static_cast<Eigen::Index>(totalCoefs)) -= change;
       // Rounding can take a perfect fit's g'g a hair below zero.
       residualSquares = std::max(0.0, residualSquares - (before + s.dot(cl)));
       Eigen::Map<Eigen::VectorXd>(pending.data() + L.coefOffset, L.k) += s;
@@ -411,7 +411,7 @@ void CpuBackend::prepare(const BoostProblem& problem) {
     const Learner& l = learners[j];
     if (problem.covariates[j]->size() != s.n)
       throw ComputeError("cpu backend: covariate '" + l.name + "' has the wrong number of rows");
-    State::LearnerState& L = s.learners[j];
+    cpu::LearnerRows& L = s.learners[j];
     L.x = problem.covariates[j]->data();
     L.learner = &l;
     L.degree = l.basis.degree();
@@ -426,6 +426,9 @@ void CpuBackend::prepare(const BoostProblem& problem) {
   }
   s.moments.assign(momentSize, 0.0);
   s.c.assign(s.totalCoefs, 0.0);
+  s.cAtExact.assign(s.totalCoefs, 0.0);
+  s.lipschitz.assign(learners.size(), -1.0);
+  s.shiftSquares = s.shiftScale = 0.0;
   s.reduction.assign(learners.size(), 0.0);
   s.cross.assign(learners.size(), {});
   s.crossBytes = 0;

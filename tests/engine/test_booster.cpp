@@ -11,6 +11,7 @@
 #include "compute/Booster.hpp"
 #include "compute/CpuBackend.hpp"
 #include "compute/IterationPolicy.hpp"
+#include "compute/ReductionBound.hpp"
 #include "data/PaperData.hpp"
 #include "model/Model.hpp"
 #include "support/DenseReference.hpp"
@@ -65,6 +66,8 @@ class TestBooster : public QObject {
   void crossPassWithinItsScratchBudget();
   void cachedAndUncachedLearnersTogether();
   void fastFallingRiskStaysExact();
+  void reductionBoundHoldsAndIsTight();
+  void untrackedLearnersKeepTheExactPath();
   void candidatesMatchDenseRss();
   void modelCarriesThePath();
   void refusesBadInput();
@@ -304,6 +307,78 @@ void TestBooster::fastFallingRiskStaysExact() {
   qInfo("largest relative difference of a risk: %.3g", worst);
   QVERIFY(worst <= 1e-12);
   QVERIFY(relativeMaxError(cached->fitted(), exact->fitted()) <= 1e-12);
+}
+
+// The bound that lets the backend leave unselected learners' c stale (ReductionBound.hpp), against dense products: a
+// P-spline learner (cubic, 2nd differences, so constant and linear functions are unpenalised: |A| = 1) and one with
+// more columns than distinct x values (G singular). For random g and shifts d, including d along A's largest
+// direction: sqrt(r(g - d)) <= sqrt(bound) always, and for g = 0 and that d the bound is r(d) itself (to 1e-8).
+void TestBooster::reductionBoundHoldsAndIsTight() {
+  gbtest::TestRng rng(kSeed + 8);
+  for (const int distinct : {0, 5}) {
+    const int rows = 400, knots = 10, degree = 3;
+    std::vector<double> x(rows);
+    for (int i = 0; i < rows; ++i)
+      x[i] = distinct == 0 ? rng.uniform(-1.0, 2.0) : -1.0 + 3.0 * (i % distinct) / distinct;
+    const Eigen::MatrixXd B = gbtest::denseBasis(gbtest::referenceKnots(-1.0, 2.0, knots, degree, false), degree, x);
+    const Eigen::MatrixXd G = B.transpose() * B, S = gbtest::referencePenalty(static_cast<int>(B.cols()), false, 2);
+    const Eigen::MatrixXd P = (G + 3.0 * S).completeOrthogonalDecomposition().pseudoInverse();
+    const Eigen::MatrixXd Q = 2.0 * P - P * G * P;
+    const auto reduction = [&](const Eigen::VectorXd& r) {
+      const Eigen::VectorXd c = B.transpose() * r;
+      return c.dot(Q * c);
+    };
+    const double L = reductionLipschitz(G, Q);
+    qInfo("distinct %d: |A| = %.17g", distinct, L);
+    QVERIFY(L <= 1.0 + 1e-12);
+    QVERIFY(L >= 1.0 - 1e-9);  // the unpenalised directions
+    // A's largest direction in row space: B v with v the top eigenvector of G^(1/2) Q G^(1/2), mapped back.
+    const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> hat(B * Q * B.transpose());
+    const Eigen::VectorXd top = hat.eigenvectors().col(rows - 1);
+    QVERIFY(std::abs(reduction(top) - L * L) <= 1e-9);
+    QVERIFY(reductionBound(0.0, L, 1.0) >= reduction(top));
+    QVERIFY(reductionBound(0.0, L, 1.0) <= reduction(top) * (1.0 + 2e-8));
+    for (int trial = 0; trial < 200; ++trial) {
+      Eigen::VectorXd g(rows), d(rows);
+      for (int i = 0; i < rows; ++i) {
+        g[i] = rng.normal();
+        d[i] = rng.normal();
+      }
+      if (trial % 2 == 1) d = rng.uniform(0.5, 3.0) * top - 0.1 * d;  // mostly along the worst direction
+      const double scale = rng.uniform(0.01, 5.0);
+      d *= scale;
+      const double bound = reductionBound(reduction(g), L, d.squaredNorm());
+      QVERIFY2(reduction(g - d) <= bound,
+               qPrintable(QString("trial %1: %2 > %3").arg(trial).arg(reduction(g - d)).arg(bound)));
+    }
+  }
+}
+
+// nu 1 on 1000 rows of the paper's data with 40 covariates, 6 of them informative: the fit goes on to select most of
+// the noise learners, each first after many iterations in which its c was left stale and only bounded (and some
+// promoted as contenders). The path must be the one that exact passes every iteration give, risk by risk.
+void TestBooster::untrackedLearnersKeepTheExactPath() {
+  PaperDataSpec spec;
+  spec.rows = 1000;
+  spec.covariates = 40;
+  spec.informative = 6;
+  spec.seed = 11;
+  auto data = std::make_shared<const Dataset>(generatePaperData(spec).data);
+  ModelSettings settings;
+  settings.nu = 1.0;
+  settings.spline.knots = 8;
+  settings.mstop = 1000;
+  auto bounded = std::make_unique<Booster>(data, settings, std::make_unique<CpuBackend>(2));
+  auto exactBackend = std::make_unique<CpuBackend>(2);
+  exactBackend->setRefreshInterval(1);
+  auto exact = std::make_unique<Booster>(data, settings, std::move(exactBackend));
+  bounded->run(1000);
+  exact->run(1000);
+  qInfo("learners selected: %zu of 40", distinctLearners(*exact));
+  QVERIFY2(distinctLearners(*exact) >= 20, "too few late selections to test the stale learners");
+  QCOMPARE(bounded->path().learner, exact->path().learner);
+  QVERIFY(relativeMaxError(bounded->path().risk, exact->path().risk) <= 1e-12);
+  QVERIFY(relativeMaxError(bounded->fitted(), exact->fitted()) <= 1e-12);
 }
 
 void TestBooster::candidatesMatchDenseRss() {
