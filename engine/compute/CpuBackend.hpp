@@ -6,12 +6,15 @@
 //   (B_j'g)_{q+r} = sum_s poly(q,r,s) M_q,s   with   M_q,s = sum_{i in q} g_i u_i^s.
 // One pass over x_j and g accumulates the (knots+1) x (degree+1) moments; the k-vector follows in O(k d).
 //
-// Between such exact passes c_j = B_j'g is updated incrementally, c_j -= (B_j'B_l) nu delta_l, from cross
-// products computed once per selected learner l (one pass, cached); the exact pass runs again after every 100-fold
-// fall of g'g, every refreshInterval iterations (default 200; GAMBOOST_CPU_REFRESH overrides it, 0 or 1 turns the cache
-// off) and whenever the cache is full. Such an iteration does not touch the rows at all: its step waits, summed per
-// learner, until the next exact pass or uncached step applies the waiting steps to g and mu (fitted() applies them to a
-// copy), and g'g follows from the cache as well. See CpuBackend.cpp.
+// Between such exact passes c_j = B_j'g is updated incrementally, c_j -= (B_j'B_l) nu delta_l, for the tracked
+// learners j (those selected so far, and contenders), from cross products computed once per tracked learner l (one
+// pass over the tracked learners' x, cached). An untracked learner's c stays as its last exact pass left it; a bound on
+// how far its reduction can have grown decides when a pass over the untracked learners must run before a selection
+// (ReductionBound.hpp), so the selections are those of exact scores. The tracked learners' c is recomputed after every
+// 100-fold fall of g'g and every refreshInterval iterations (default 200; GAMBOOST_CPU_REFRESH overrides it, 0 or 1
+// turns the cache off), every learner's whenever the cache is full. Such an iteration does not touch the rows at all:
+// its step waits, summed per learner, until the next exact pass or uncached step applies the waiting steps to g and mu
+// (fitted() applies them to a copy), and g'g follows from the cache as well. See CpuBackend.cpp.
 #include "compute/Backend.hpp"
 
 namespace gb {
