@@ -9,6 +9,7 @@
 
 #include "common/Error.hpp"
 #include "common/Text.hpp"
+#include "compute/BoundCheck.hpp"
 #include "compute/CpuCrossPass.hpp"
 #include "compute/CpuGradientPath.hpp"
 #include "compute/CpuKernels.hpp"
@@ -84,6 +85,8 @@ struct CpuBackend::State {
   std::vector<double> cAtExact;                   // c at the last exact pass
   double shiftSquares = 0.0, shiftScale = 0.0;    // |dg|^2 (dg: g at the last exact pass - g), its terms' sizes
   std::vector<double> lipschitz;                  // per learner: reductionLipschitz, or -1 until first needed
+  bool checkBounds = false;                       // setCheckBounds: gAtReference kept, checkUntrackedBounds run
+  std::vector<double> gAtReference;               // with checkBounds: g at the last pass over the untracked learners
   std::unique_ptr<CpuGradientPath> gradientPath;  // set for the models the shortcut does not cover
   bool cValid = false;
   int sinceRefresh = 0;
@@ -148,6 +151,7 @@ struct CpuBackend::State {
     if (pass != Pass::Tracked) {
       cAtExact = c;
       shiftSquares = shiftScale = 0.0;
+      if (checkBounds) gAtReference = g;
     }
   }
 
@@ -325,6 +329,8 @@ struct CpuBackend::State {
         exactPass(Pass::Untracked);
         computeReductions();
         promoteContenders();
+      } else if (checkBounds) {
+        checkUntrackedBounds(*this);
       }
     }
     IterationResult result = select();
@@ -375,6 +381,8 @@ CpuBackend::CpuBackend(int threads) : s_(std::make_unique<State>()) {
 CpuBackend::~CpuBackend() = default;
 
 void CpuBackend::setCrossScratchBytes(std::size_t bytes) { s_->crossScratchBytes = bytes; }
+
+void CpuBackend::setCheckBounds(bool check) { s_->checkBounds = check; }
 
 BackendInfo CpuBackend::info() const {
   return BackendInfo{"cpu",     std::to_string(s_->threads) + "-thread CPU (Eigen, OpenMP)",

@@ -33,6 +33,9 @@ class CpuBackend final : public Backend {
   // then fewer threads, to stay within it, and a learner whose one buffer does not fit is not cached (each iteration
   // then takes the exact pass). Call before iterating.
   void setCrossScratchBytes(std::size_t bytes);
+  // For the tests: check every selection made without a pass over the untracked learners against their exact
+  // reductions and the rows' |dg|^2 (BoundCheck.hpp; about one exact pass an iteration). Call before iterating.
+  void setCheckBounds(bool check);
 
  private:
   struct State;

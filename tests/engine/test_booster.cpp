@@ -368,7 +368,9 @@ void TestBooster::untrackedLearnersKeepTheExactPath() {
   settings.nu = 1.0;
   settings.spline.knots = 8;
   settings.mstop = 1000;
-  auto bounded = std::make_unique<Booster>(data, settings, std::make_unique<CpuBackend>(2));
+  auto checked = std::make_unique<CpuBackend>(2);
+  checked->setCheckBounds(true);  // every selection without a pass: |dg|^2 and the bounds against the rows
+  auto bounded = std::make_unique<Booster>(data, settings, std::move(checked));
   auto exactBackend = std::make_unique<CpuBackend>(2);
   exactBackend->setRefreshInterval(1);
   auto exact = std::make_unique<Booster>(data, settings, std::move(exactBackend));
