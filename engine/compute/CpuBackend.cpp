@@ -6,6 +6,7 @@
 #include <charconv>
 #include <cstdlib>
 #include <cstring>
+#include <deque>
 
 #include "common/Error.hpp"
 #include "common/Text.hpp"
@@ -36,6 +37,10 @@ constexpr std::size_t kCrossScratchBytes = std::size_t{256} << 20;
 constexpr double kRefreshShrink = 0.01;
 // An untracked learner whose exact reduction is at least this share of the best is tracked at once (promoteContenders).
 constexpr double kPromoteShare = 0.5;
+// Passes over the untracked learners in this many of the last iterations that make keeping every c current cheaper
+// (noteForcedPass).
+constexpr std::size_t kForcedInWindow = 8;
+constexpr long kForcedWindow = 32;
 // Work is handed out in small pieces (dynamic scheduling) so that on a busy machine a running thread takes
 // over the share of a descheduled one instead of waiting for it at the end of the pass: learners in chunks
 // of kLearnerChunk, update rows in chunks of kUpdateChunkRows. The update's g'g is summed per chunk in chunk
@@ -78,13 +83,17 @@ struct CpuBackend::State {
   std::vector<std::vector<double>> cross;  // per tracked l: totalCoefs x k_l, row-major, the rows of tracked j filled;
                                            // empty for an untracked l
   std::size_t crossBytes = 0;
-  std::vector<double> pending;                    // per learner (at coefOffset): steps not yet applied to g and mu
-  std::vector<char> hasPending;                   // per learner: whether its slice of pending holds a step
-  double residualSquares = 0.0;                   // g'g (of g with the pending steps applied)
-  double squaresAtExact = 0.0;                    // g'g at the last exact pass
-  std::vector<double> cAtExact;                   // c at the last exact pass
-  double shiftSquares = 0.0, shiftScale = 0.0;    // |dg|^2 (dg: g at the last exact pass - g), its terms' sizes
-  std::vector<double> lipschitz;                  // per learner: reductionLipschitz, or -1 until first needed
+  std::vector<double> pending;                  // per learner (at coefOffset): steps not yet applied to g and mu
+  std::vector<char> hasPending;                 // per learner: whether its slice of pending holds a step
+  double residualSquares = 0.0;                 // g'g (of g with the pending steps applied)
+  double squaresAtExact = 0.0;                  // g'g at the last exact pass
+  std::vector<double> cAtExact;                 // c at the last exact pass
+  double shiftSquares = 0.0, shiftScale = 0.0;  // |dg|^2 (dg: g at the last exact pass - g), its terms' sizes
+  std::vector<double> lipschitz;                // per learner: reductionLipschitz, or -1 until first needed
+  bool coverAll = false;                        // every learner's c kept current (noteForcedPass), no bounds
+  std::deque<long> forcedAt;                    // iterations of the recent passes over the untracked learners
+  long iteration = 0;
+  CpuBackend::PassCounts counts;
   bool checkBounds = false;                       // setCheckBounds: gAtReference kept, checkUntrackedBounds run
   std::vector<double> gAtReference;               // with checkBounds: g at the last pass over the untracked learners
   std::unique_ptr<CpuGradientPath> gradientPath;  // set for the models the shortcut does not cover
@@ -137,6 +146,7 @@ struct CpuBackend::State {
   // Every waiting step applied, then c exactly for the learners of `pass`. Recomputing the untracked ones starts dg
   // again from zero.
   void exactPass(Pass pass) {
+    ++(pass == Pass::All ? counts.all : pass == Pass::Tracked ? counts.tracked : counts.untracked);
     flushPending();
     if (pass == Pass::All) {
       exactCoefficients();
@@ -288,21 +298,42 @@ struct CpuBackend::State {
 
   // Tracks l (just selected, so its c is exact): B_j'B_l for every tracked j and l itself, one pass over their x, and
   // the transposes into the rows of l in the other tracked learners' caches.
+  // In coverAll, B_j'B_l for every j instead: computed for the untracked j, copied from the tracked ones' blocks.
   bool ensureCross(std::size_t l) {
     if (tracked(l)) return true;
     const cpu::LearnerRows& L = learners[l];
     const std::size_t bytes = totalCoefs * L.k * sizeof(double);
     if (!policy.fits(crossBytes, bytes)) return false;
     if (cpu::crossPairDoubles(learners, l) * sizeof(double) > crossScratchBytes) return false;  // none fits
-    std::vector<std::size_t> todo;
-    for (std::size_t j = 0; j < learners.size(); ++j)
-      if (j == l || tracked(j)) todo.push_back(j);
+    std::vector<std::size_t> todo, others;
+    for (std::size_t j = 0; j < learners.size(); ++j) (j == l || tracked(j) != coverAll ? todo : others).push_back(j);
     cross[l].assign(totalCoefs * L.k, 0.0);
     crossBytes += bytes;
-    cpu::crossPass(learners, n, l, todo, crossScratchBytes, teamFor(n * todo.size()), cross[l].data());
-    for (std::size_t j : todo)
-      if (j != l) copyTransposed(l, j);
+    fillRows(l, todo);
+    for (std::size_t j : coverAll ? others : todo)
+      if (j != l) coverAll ? copyTransposed(j, l) : copyTransposed(l, j);
     return true;
+  }
+
+  void fillRows(std::size_t l, const std::vector<std::size_t>& todo) {
+    counts.fillLearners += static_cast<long>(todo.size());
+    cpu::crossPass(learners, n, l, todo, crossScratchBytes, teamFor(n * todo.size()), cross[l].data());
+  }
+
+  // Just after a pass over the untracked learners: noted, and where 8 of the last 32 iterations needed one (with nu 1
+  // a step moves g by about the best reduction, and every bound fails at once), every learner's c is kept current from
+  // then on, as before the bounds: the tracked learners' blocks get the untracked learners' rows (one fill each).
+  void noteForcedPass() {
+    forcedAt.push_back(iteration);
+    while (!forcedAt.empty() && forcedAt.front() + kForcedWindow <= iteration) forcedAt.pop_front();
+    if (forcedAt.size() < kForcedInWindow) return;
+    std::vector<std::size_t> untracked;
+    for (std::size_t j = 0; j < learners.size(); ++j)
+      if (!tracked(j)) untracked.push_back(j);
+    for (std::size_t l = 0; l < learners.size(); ++l)
+      if (tracked(l)) fillRows(l, untracked);
+    coverAll = true;
+    counts.everyLearnerCurrent = true;
   }
 
   // B_j'B_l (rows of j in cross[l]) = (B_l'B_j)' (rows of l in cross[j]).
@@ -323,16 +354,18 @@ struct CpuBackend::State {
       if (cached) promoteContenders();
     } else {
       if (policy.refreshDue(cValid, sinceRefresh) || residualSquares < kRefreshShrink * squaresAtExact)
-        exactPass(Pass::Tracked);
+        exactPass(coverAll ? Pass::All : Pass::Tracked);
       computeReductions();
-      if (untrackedMayWin()) {
+      if (!coverAll && untrackedMayWin()) {
         exactPass(Pass::Untracked);
         computeReductions();
-        promoteContenders();
-      } else if (checkBounds) {
+        noteForcedPass();
+        if (!coverAll) promoteContenders();
+      } else if (!coverAll && checkBounds) {
         checkUntrackedBounds(*this);
       }
     }
+    ++iteration;
     IterationResult result = select();
     const auto l = static_cast<std::size_t>(result.learner);
     const cpu::LearnerRows& L = learners[l];
@@ -383,6 +416,8 @@ CpuBackend::~CpuBackend() = default;
 void CpuBackend::setCrossScratchBytes(std::size_t bytes) { s_->crossScratchBytes = bytes; }
 
 void CpuBackend::setCheckBounds(bool check) { s_->checkBounds = check; }
+
+CpuBackend::PassCounts CpuBackend::passCounts() const { return s_->counts; }
 
 BackendInfo CpuBackend::info() const {
   return BackendInfo{"cpu",     std::to_string(s_->threads) + "-thread CPU (Eigen, OpenMP)",
@@ -437,6 +472,10 @@ void CpuBackend::prepare(const BoostProblem& problem) {
   s.cAtExact.assign(s.totalCoefs, 0.0);
   s.lipschitz.assign(learners.size(), -1.0);
   s.shiftSquares = s.shiftScale = 0.0;
+  s.coverAll = false;
+  s.forcedAt.clear();
+  s.iteration = 0;
+  s.counts = {};
   s.reduction.assign(learners.size(), 0.0);
   s.cross.assign(learners.size(), {});
   s.crossBytes = 0;

@@ -36,6 +36,14 @@ class CpuBackend final : public Backend {
   // For the tests: check every selection made without a pass over the untracked learners against their exact
   // reductions and the rows' |dg|^2 (BoundCheck.hpp; about one exact pass an iteration). Call before iterating.
   void setCheckBounds(bool check);
+  // What the fit's passes over the rows were so far (since prepare): exact passes over all learners, over the tracked
+  // ones, over the untracked ones; learners the cross-product fills covered; and whether every learner's c is kept
+  // current now (after frequent passes over the untracked ones).
+  struct PassCounts {
+    long all = 0, tracked = 0, untracked = 0, fillLearners = 0;
+    bool everyLearnerCurrent = false;
+  };
+  PassCounts passCounts() const;
 
  private:
   struct State;

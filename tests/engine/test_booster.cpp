@@ -68,6 +68,7 @@ class TestBooster : public QObject {
   void fastFallingRiskStaysExact();
   void reductionBoundHoldsAndIsTight();
   void untrackedLearnersKeepTheExactPath();
+  void everyLearnerCurrentAfterFrequentPasses();
   void candidatesMatchDenseRss();
   void modelCarriesThePath();
   void refusesBadInput();
@@ -354,10 +355,15 @@ void TestBooster::reductionBoundHoldsAndIsTight() {
   }
 }
 
-// nu 1 on 1000 rows of the paper's data with 40 covariates, 6 of them informative: the fit goes on to select most of
-// the noise learners, each first after many iterations in which its c was left stale and only bounded (and some
-// promoted as contenders). The path must be the one that exact passes every iteration give, risk by risk.
-void TestBooster::untrackedLearnersKeepTheExactPath() {
+namespace {
+
+// 1000 rows of the paper's data with 40 covariates, 6 of them informative, against exact passes every iteration.
+// Cubic P-splines with 8 knots.
+struct PathAgainstExact {
+  std::unique_ptr<Booster> fit, exact;
+  CpuBackend::PassCounts counts;
+};
+PathAgainstExact fitAgainstExact(double nu, int mstop) {
   PaperDataSpec spec;
   spec.rows = 1000;
   spec.covariates = 40;
@@ -365,22 +371,54 @@ void TestBooster::untrackedLearnersKeepTheExactPath() {
   spec.seed = 11;
   auto data = std::make_shared<const Dataset>(generatePaperData(spec).data);
   ModelSettings settings;
-  settings.nu = 1.0;
+  settings.nu = nu;
   settings.spline.knots = 8;
-  settings.mstop = 1000;
+  settings.mstop = mstop;
   auto checked = std::make_unique<CpuBackend>(2);
   checked->setCheckBounds(true);  // every selection without a pass: |dg|^2 and the bounds against the rows
-  auto bounded = std::make_unique<Booster>(data, settings, std::move(checked));
+  CpuBackend* backend = checked.get();
+  PathAgainstExact out;
+  out.fit = std::make_unique<Booster>(data, settings, std::move(checked));
   auto exactBackend = std::make_unique<CpuBackend>(2);
   exactBackend->setRefreshInterval(1);
-  auto exact = std::make_unique<Booster>(data, settings, std::move(exactBackend));
-  bounded->run(1000);
-  exact->run(1000);
-  qInfo("learners selected: %zu of 40", distinctLearners(*exact));
-  QVERIFY2(distinctLearners(*exact) >= 20, "too few late selections to test the stale learners");
-  QCOMPARE(bounded->path().learner, exact->path().learner);
-  QVERIFY(relativeMaxError(bounded->path().risk, exact->path().risk) <= 1e-12);
-  QVERIFY(relativeMaxError(bounded->fitted(), exact->fitted()) <= 1e-12);
+  out.exact = std::make_unique<Booster>(data, settings, std::move(exactBackend));
+  out.fit->run(mstop);
+  out.exact->run(mstop);
+  out.counts = backend->passCounts();
+  qInfo(
+      "nu %g: %zu of 40 learners selected; passes: %ld over all, %ld tracked, %ld untracked; %ld learners filled; "
+      "every c current at the end: %d",
+      nu, distinctLearners(*out.exact), out.counts.all, out.counts.tracked, out.counts.untracked,
+      out.counts.fillLearners, int(out.counts.everyLearnerCurrent));
+  return out;
+}
+
+}  // namespace
+
+// nu 0.3: the fit goes on to select most of the noise learners, each first after many iterations in which its c was
+// left stale and only bounded (some promoted as contenders), and keeps the bounds to the end. The path must be the one
+// that exact passes every iteration give, risk by risk.
+void TestBooster::untrackedLearnersKeepTheExactPath() {
+  const PathAgainstExact run = fitAgainstExact(0.3, 3000);
+  QVERIFY2(distinctLearners(*run.exact) >= 25, "too few late selections to test the stale learners");
+  QVERIFY(!run.counts.everyLearnerCurrent);
+  QVERIFY(run.counts.untracked >= 20);
+  QCOMPARE(run.fit->path().learner, run.exact->path().learner);
+  QVERIFY(relativeMaxError(run.fit->path().risk, run.exact->path().risk) <= 1e-12);
+  QVERIFY(relativeMaxError(run.fit->fitted(), run.exact->fitted()) <= 1e-12);
+}
+
+// nu 1: a step moves g by about the best reduction, so every bound fails at once and the untracked learners need a
+// pass nearly every iteration. After 8 in 32 iterations every learner's c is kept current instead (the tracked
+// learners' blocks get the untracked learners' rows), and the path stays the exact one.
+void TestBooster::everyLearnerCurrentAfterFrequentPasses() {
+  const PathAgainstExact run = fitAgainstExact(1.0, 1000);
+  QVERIFY(run.counts.everyLearnerCurrent);
+  QVERIFY(run.counts.untracked <= 16);
+  QVERIFY2(distinctLearners(*run.exact) >= 25, "too few learners selected after the switch");
+  QCOMPARE(run.fit->path().learner, run.exact->path().learner);
+  QVERIFY(relativeMaxError(run.fit->path().risk, run.exact->path().risk) <= 1e-12);
+  QVERIFY(relativeMaxError(run.fit->fitted(), run.exact->fitted()) <= 1e-12);
 }
 
 void TestBooster::candidatesMatchDenseRss() {
