@@ -12,6 +12,7 @@
 #include "common/Text.hpp"
 #include "compute/BoundCheck.hpp"
 #include "compute/CpuCrossPass.hpp"
+#include "compute/CpuExactPass.hpp"
 #include "compute/CpuGradientPath.hpp"
 #include "compute/CpuKernels.hpp"
 #include "compute/ExactScores.hpp"
@@ -22,8 +23,6 @@ namespace gb {
 
 namespace {
 
-// Rows per block of the moments pass: g's block (32 KiB) stays in L1 while a thread streams each learner's x.
-constexpr std::size_t kMomentBlockRows = 4096;
 // The pass's partial-sum buffers, per thread: a chunk of learners' k_l x (intervals_j (d_j+1)) doubles, quadratic
 // in the intervals (32 MB a learner at 1000 knots, cubic; the earlier interval-pair buffers took 128 MB there, and
 // eight a chunk on two threads ended in bad_alloc). The chunk, then the team, shrinks to stay within this, and a
@@ -114,26 +113,10 @@ struct CpuBackend::State {
     sinceRefresh = 0;
   }
 
-  // c_j from g exactly for the learners in `which`: each chunk of them streams its x block by block.
+  // c_j from g exactly for the learners in `which`.
   void exactCoefficientsOf(const std::vector<std::size_t>& which) {
-    const int chunks = chunksOf(which.size(), kLearnerChunk);
-#pragma omp parallel for schedule(dynamic, 1) num_threads(teamFor(n* which.size()))
-    for (int ch = 0; ch < chunks; ++ch) {
-      const auto [tb, te] = chunk(ch, kLearnerChunk, which.size());
-      for (std::size_t t = tb; t < te; ++t) {
-        const cpu::LearnerRows& L = learners[which[t]];
-        std::fill_n(moments.begin() + L.momentOffset, 2 * L.intervals * (L.degree + 1), 0.0);
-      }
-      for (std::size_t b = 0; b < n; b += kMomentBlockRows) {
-        const std::size_t e = std::min(n, b + kMomentBlockRows);
-        for (std::size_t t = tb; t < te; ++t) {
-          const cpu::LearnerRows& L = learners[which[t]];
-          double* m0 = moments.data() + L.momentOffset;
-          cpu::momentsKernel(L.degree)(L.view, L.x, g.data(), b, e, m0, m0 + L.intervals * (L.degree + 1));
-        }
-      }
-      for (std::size_t t = tb; t < te; ++t) momentsToCoefficients(learners[which[t]]);
-    }
+    cpu::exactCoefficients(learners, which, g.data(), n, kLearnerChunk, teamFor(n * which.size()), moments.data(),
+                           c.data());
   }
 
   bool tracked(std::size_t j) const { return !cross[j].empty(); }
@@ -192,22 +175,6 @@ struct CpuBackend::State {
     return false;
   }
 
-  // (B_j'g)_{q+r} = sum_s poly(q, r, s) M[q][s].
-  void momentsToCoefficients(const cpu::LearnerRows& L) {
-    const int W = L.degree + 1;
-    const double* m0 = moments.data() + L.momentOffset;
-    const double* m1 = m0 + L.intervals * W;
-    double* cj = c.data() + L.coefOffset;
-    const SplineBasis& basis = L.learner->basis;
-    std::fill_n(cj, L.k, 0.0);
-    for (int q = 0; q < L.intervals; ++q)
-      for (int r = 0; r < W; ++r) {
-        double sum = 0.0;
-        for (int s = 0; s < W; ++s) sum += basis.poly(q, r, s) * (m0[q * W + s] + m1[q * W + s]);
-        cj[q + r] += sum;
-      }
-  }
-
   void computeReductions() {
     for (std::size_t j = 0; j < learners.size(); ++j) {
       const cpu::LearnerRows& L = learners[j];
@@ -228,20 +195,6 @@ struct CpuBackend::State {
     return result;
   }
 
-  // The coefficients `step` of learner L as interval polynomials A[q][s].
-  static std::vector<double> stepPolynomial(const cpu::LearnerRows& L, const double* step) {
-    const int W = L.degree + 1;
-    const SplineBasis& basis = L.learner->basis;
-    std::vector<double> poly(static_cast<std::size_t>(L.intervals) * W, 0.0);
-    for (int q = 0; q < L.intervals; ++q)
-      for (int s = 0; s < W; ++s) {
-        double sum = 0.0;
-        for (int r = 0; r < W; ++r) sum += basis.poly(q, r, s) * step[q + r];
-        poly[q * W + s] = sum;
-      }
-    return poly;
-  }
-
   bool anyPending() const { return std::find(hasPending.begin(), hasPending.end(), 1) != hasPending.end(); }
 
   // The pending steps applied in one pass: per row, f = the learners' steps summed in index order, then mu += f (mu
@@ -254,7 +207,7 @@ struct CpuBackend::State {
     for (std::size_t l = 0; l < learners.size(); ++l) {
       if (!hasPending[l]) continue;
       todo.push_back(l);
-      polys.push_back(stepPolynomial(learners[l], pending.data() + learners[l].coefOffset));
+      polys.push_back(cpu::stepPolynomial(learners[l], pending.data() + learners[l].coefOffset));
       kernels.push_back(cpu::stepRowsKernel(learners[l].degree));
     }
     const int chunks = chunksOf(n, kUpdateChunkRows);
