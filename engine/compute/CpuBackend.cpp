@@ -60,7 +60,8 @@ using cpu::chunksOf;
 //  - exactly, from the interval moments of g (one pass over every learner's x), at the start, after an
 //    uncached selection, every refreshInterval iterations and after every 100-fold fall of g'g, so that rounding
 //    cannot accumulate;
-//  - otherwise incrementally, for the tracked learners (those selected so far): selecting l with step s changes g by
+//  - otherwise incrementally, for the tracked learners (those selected so far, and promoted contenders): selecting l
+//  with step s changes g by
 //    -B_l s, so c_j -= (B_j'B_l) s, with B_j'B_l computed once (one pass over the tracked learners' x) when l is first
 //    selected. Such an iteration is O(sum_j k_j k_l), instead of O(n p): it does not touch the rows. Its step s waits
 //    in `pending` (summed per learner) until the next exact pass or uncached step applies every waiting step to g and
@@ -82,18 +83,18 @@ struct CpuBackend::State {
   std::vector<std::vector<double>> cross;  // per tracked l: totalCoefs x k_l, row-major, the rows of tracked j filled;
                                            // empty for an untracked l
   std::size_t crossBytes = 0;
-  std::vector<double> pending;                  // per learner (at coefOffset): steps not yet applied to g and mu
-  std::vector<char> hasPending;                 // per learner: whether its slice of pending holds a step
-  double residualSquares = 0.0;                 // g'g (of g with the pending steps applied)
-  double squaresAtExact = 0.0;                  // g'g at the last exact pass
-  std::vector<double> cAtExact;                 // c at the last exact pass
-  double shiftSquares = 0.0, shiftScale = 0.0;  // |dg|^2 (dg: g at the last exact pass - g), its terms' sizes
+  std::vector<double> pending;       // per learner (at coefOffset): steps not yet applied to g and mu
+  std::vector<char> hasPending;      // per learner: whether its slice of pending holds a step
+  double residualSquares = 0.0;      // g'g (of g with the pending steps applied)
+  double squaresAtRefresh = 0.0;     // g'g at the last pass over all or the tracked learners (kRefreshShrink)
+  std::vector<double> cAtReference;  // c at the last pass over all or the untracked learners (where dg starts)
+  double shiftSquares = 0.0, shiftScale = 0.0;  // |dg|^2, dg = g then - g now; the sizes of its terms
   std::vector<double> lipschitz;                // per learner: reductionLipschitz, or -1 until first needed
   bool coverAll = false;                        // every learner's c kept current (noteForcedPass), no bounds
   std::deque<long> forcedAt;                    // iterations of the recent passes over the untracked learners
   long iteration = 0;
   CpuBackend::PassCounts counts;
-  bool checkBounds = false;                       // setCheckBounds: gAtReference kept, checkUntrackedBounds run
+  bool checkBounds = false;                       // setCheckBounds: gAtReference kept, checkSelection run
   std::vector<double> gAtReference;               // with checkBounds: g at the last pass over the untracked learners
   std::unique_ptr<CpuGradientPath> gradientPath;  // set for the models the shortcut does not cover
   bool cValid = false;
@@ -138,11 +139,11 @@ struct CpuBackend::State {
       for (std::size_t j = 0; j < learners.size(); ++j)
         if (tracked(j) == (pass == Pass::Tracked)) which.push_back(j);
       exactCoefficientsOf(which);
-      sinceRefresh = pass == Pass::Tracked ? 0 : sinceRefresh;
+      if (pass == Pass::Tracked) sinceRefresh = 0;
     }
-    if (pass != Pass::Untracked) squaresAtExact = residualSquares;
+    if (pass != Pass::Untracked) squaresAtRefresh = residualSquares;
     if (pass != Pass::Tracked) {
-      cAtExact = c;
+      cAtReference = c;
       shiftSquares = shiftScale = 0.0;
       if (checkBounds) gAtReference = g;
     }
@@ -153,12 +154,13 @@ struct CpuBackend::State {
   // over the tracked learners each, which at 20 tracked costs about half a pass).
   void promoteContenders() {
     const double best = reduction[bestLearner(reduction)];
+    if (!(best > 0.0)) return;  // a perfect fit: no contenders, rather than all
     for (std::size_t j = 0; j < learners.size(); ++j)
-      if (!tracked(j) && reduction[j] >= kPromoteShare * best && !ensureCross(j)) return;  // the cache is full
+      if (!tracked(j) && reduction[j] >= kPromoteShare * best && !ensureCross(j)) return;  // no room in the cache
   }
 
   // Whether a learner whose c is stale could have the largest reduction (or tie with it from a lower index): its
-  // reduction at the last exact pass grown by the most that dg allows, against the best tracked reduction. True when
+  // reduction at its last pass grown by the most that dg allows, against the best tracked reduction. True when
   // none is tracked. The incremental |dg|^2 gets a margin of 1e-12 of the sizes of its terms for their cancellation.
   bool untrackedMayWin() {
     std::size_t best = learners.size();
@@ -249,9 +251,9 @@ struct CpuBackend::State {
     std::fill(hasPending.begin(), hasPending.end(), 0);
   }
 
-  // Tracks l (just selected, so its c is exact): B_j'B_l for every tracked j and l itself, one pass over their x, and
-  // the transposes into the rows of l in the other tracked learners' caches.
-  // In coverAll, B_j'B_l for every j instead: computed for the untracked j, copied from the tracked ones' blocks.
+  // Tracks l (just selected or promoted, right after a pass that made its c exact): B_j'B_l for every tracked j and l
+  // itself, one pass over their x, and the transposes into the rows of l in the other tracked learners' caches. In
+  // coverAll, B_j'B_l for every j instead: computed for the untracked j, copied from the tracked ones' blocks.
   bool ensureCross(std::size_t l) {
     if (tracked(l)) return true;
     const cpu::LearnerRows& L = learners[l];
@@ -306,7 +308,7 @@ struct CpuBackend::State {
       computeReductions();
       if (cached) promoteContenders();
     } else {
-      if (policy.refreshDue(cValid, sinceRefresh) || residualSquares < kRefreshShrink * squaresAtExact)
+      if (policy.refreshDue(cValid, sinceRefresh) || residualSquares < kRefreshShrink * squaresAtRefresh)
         exactPass(coverAll ? Pass::All : Pass::Tracked);
       computeReductions();
       if (!coverAll && untrackedMayWin()) {
@@ -314,12 +316,11 @@ struct CpuBackend::State {
         computeReductions();
         noteForcedPass();
         if (!coverAll) promoteContenders();
-      } else if (!coverAll && checkBounds) {
-        checkUntrackedBounds(*this);
       }
     }
     ++iteration;
     IterationResult result = select();
+    if (checkBounds) checkSelection(*this, static_cast<std::size_t>(result.learner));
     const auto l = static_cast<std::size_t>(result.learner);
     const cpu::LearnerRows& L = learners[l];
     const Eigen::Map<const Eigen::VectorXd> s(result.delta.data(), L.k);
@@ -329,8 +330,8 @@ struct CpuBackend::State {
       Eigen::Map<Eigen::VectorXd> cl(c.data() + L.coefOffset, L.k);
       const double before = s.dot(cl);
       const Eigen::VectorXd change = C * s;  // (B_j'B_l s)_j, zero for untracked j
-      // |dg + B_l s|^2 = |dg|^2 + 2 s'B_l'dg + s'B_l'B_l s, with B_l'dg = c_l at the last exact pass - c_l.
-      const Eigen::Map<const Eigen::VectorXd> clExact(cAtExact.data() + L.coefOffset, L.k);
+      // |dg + B_l s|^2 = |dg|^2 + 2 s'B_l'dg + s'B_l'B_l s, with B_l'dg = cAtReference_l - c_l.
+      const Eigen::Map<const Eigen::VectorXd> clExact(cAtReference.data() + L.coefOffset, L.k);
       const double across = 2.0 * s.dot(clExact - cl), self = s.dot(change.segment(L.coefOffset, L.k));
       shiftSquares += across + self;
       shiftScale += std::abs(across) + std::abs(self);
@@ -422,7 +423,7 @@ void CpuBackend::prepare(const BoostProblem& problem) {
   }
   s.moments.assign(momentSize, 0.0);
   s.c.assign(s.totalCoefs, 0.0);
-  s.cAtExact.assign(s.totalCoefs, 0.0);
+  s.cAtReference.assign(s.totalCoefs, 0.0);
   s.lipschitz.assign(learners.size(), -1.0);
   s.shiftSquares = s.shiftScale = 0.0;
   s.coverAll = false;

@@ -33,8 +33,8 @@ class CpuBackend final : public Backend {
   // then fewer threads, to stay within it, and a learner whose one buffer does not fit is not cached (each iteration
   // then takes the exact pass). Call before iterating.
   void setCrossScratchBytes(std::size_t bytes);
-  // For the tests: check every selection made without a pass over the untracked learners against their exact
-  // reductions and the rows' |dg|^2 (BoundCheck.hpp; about one exact pass an iteration). Call before iterating.
+  // For the tests: check every selection against exact reductions, and the untracked learners' bounds and the
+  // incremental |dg|^2 against the rows (BoundCheck.hpp; about one exact pass an iteration). Call before iterating.
   void setCheckBounds(bool check);
   // What the fit's passes over the rows were so far (since prepare): exact passes over all learners, over the tracked
   // ones, over the untracked ones; learners the cross-product fills covered; and whether every learner's c is kept

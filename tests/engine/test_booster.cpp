@@ -69,6 +69,8 @@ class TestBooster : public QObject {
   void reductionBoundHoldsAndIsTight();
   void untrackedLearnersKeepTheExactPath();
   void everyLearnerCurrentAfterFrequentPasses();
+  void manyNoiseLearnersKeepTheExactPath();
+  void fastFallingRiskWithEveryLearnerTracked();
   void candidatesMatchDenseRss();
   void modelCarriesThePath();
   void refusesBadInput();
@@ -419,6 +421,72 @@ void TestBooster::everyLearnerCurrentAfterFrequentPasses() {
   QCOMPARE(run.fit->path().learner, run.exact->path().learner);
   QVERIFY(relativeMaxError(run.fit->path().risk, run.exact->path().risk) <= 1e-12);
   QVERIFY(relativeMaxError(run.fit->fitted(), run.exact->fitted()) <= 1e-12);
+}
+
+// 300 covariates, 5 informative, 1000 rows, nu 0.3: after the signal is fitted, noise learners come in (51 of them),
+// most first selected long after the first exact pass, when the |dg| bookkeeping since the last pass over the
+// untracked learners decides. Refresh 2 also puts a pass over the tracked learners between most iterations (it must
+// not restart dg). Against exact passes every iteration (a review's test, 2026-11-29).
+void TestBooster::manyNoiseLearnersKeepTheExactPath() {
+  PaperDataSpec spec;
+  spec.rows = 1000;
+  spec.covariates = 300;
+  spec.informative = 5;
+  spec.seed = 2;
+  auto data = std::make_shared<const Dataset>(generatePaperData(spec).data);
+  ModelSettings settings;
+  settings.nu = 0.3;
+  settings.mstop = 1000;
+  auto exactBackend = std::make_unique<CpuBackend>(2);
+  exactBackend->setRefreshInterval(1);
+  Booster exact(data, settings, std::move(exactBackend));
+  exact.run(1000);
+  qInfo("%zu of 300 learners selected", distinctLearners(exact));
+  QVERIFY2(distinctLearners(exact) >= 40, "too few late selections to test the stale learners");
+  for (const int refresh : {0, 2}) {  // 0: the backend's default
+    auto backend = std::make_unique<CpuBackend>(2);
+    if (refresh > 0) backend->setRefreshInterval(refresh);
+    backend->setCheckBounds(true);
+    CpuBackend* counted = backend.get();
+    Booster bounded(data, settings, std::move(backend));
+    bounded.run(1000);
+    const CpuBackend::PassCounts counts = counted->passCounts();
+    qInfo("refresh %d: passes %ld over all, %ld tracked, %ld untracked; every c current: %d", refresh, counts.all,
+          counts.tracked, counts.untracked, int(counts.everyLearnerCurrent));
+    QVERIFY(!counts.everyLearnerCurrent);
+    QVERIFY(counts.untracked >= 20);
+    QCOMPARE(bounded.path().learner, exact.path().learner);
+    QVERIFY(relativeMaxError(bounded.path().risk, exact.path().risk) <= 1e-12);
+  }
+}
+
+// fastFallingRiskStaysExact with every covariate informative: all learners are soon tracked, so no pass over the
+// untracked learners applies the waiting steps, and only the pass after a 100-fold fall of g'g keeps the risks exact
+// (fastFallingRiskStaysExact no longer shows it: its passes over the untracked learners recompute g'g from the rows).
+void TestBooster::fastFallingRiskWithEveryLearnerTracked() {
+  PaperDataSpec spec;
+  spec.rows = 20000;
+  spec.covariates = 6;
+  spec.informative = 6;
+  spec.seed = 7;
+  auto data = std::make_shared<const Dataset>(generatePaperData(spec).data);
+  ModelSettings settings;
+  settings.nu = 1.0;
+  settings.mstop = 400;
+  auto cached = std::make_unique<Booster>(data, settings, std::make_unique<CpuBackend>(2));
+  auto exactBackend = std::make_unique<CpuBackend>(2);
+  exactBackend->setRefreshInterval(1);
+  auto exact = std::make_unique<Booster>(data, settings, std::move(exactBackend));
+  cached->run(400);
+  exact->run(400);
+  QCOMPARE(distinctLearners(*cached), std::size_t{6});
+  QCOMPARE(cached->path().learner, exact->path().learner);
+  const std::vector<double>&a = cached->path().risk, &b = exact->path().risk;
+  QVERIFY2(b.front() > 1e4 * b[200], "the risk did not fall fast enough to test this");
+  double worst = 0.0;
+  for (std::size_t m = 0; m < a.size(); ++m) worst = std::max(worst, std::abs(a[m] - b[m]) / b[m]);
+  qInfo("largest relative difference of a risk: %.3g", worst);
+  QVERIFY(worst <= 1e-12);
 }
 
 void TestBooster::candidatesMatchDenseRss() {
