@@ -209,7 +209,7 @@ struct CpuBackend::State {
     for (std::size_t l = 0; l < learners.size(); ++l) {
       if (!hasPending[l]) continue;
       todo.push_back(l);
-      polys.push_back(cpu::stepPolynomial(learners[l], pending.data() + learners[l].coefOffset));
+      polys.push_back(cpu::stepPolynomial(learners[l].learner->basis, pending.data() + learners[l].coefOffset));
       kernels.push_back(cpu::stepRowsKernel(learners[l].degree));
     }
     const int chunks = chunksOf(n, kUpdateChunkRows);

@@ -50,15 +50,14 @@ void exactCoefficients(const std::vector<LearnerRows>& learners, const std::vect
   }
 }
 
-std::vector<double> stepPolynomial(const LearnerRows& L, const double* step) {
-  const int W = L.degree + 1;
-  const SplineBasis& basis = L.learner->basis;
-  std::vector<double> poly(static_cast<std::size_t>(L.intervals) * W, 0.0);
-  for (int q = 0; q < L.intervals; ++q)
+std::vector<double> stepPolynomial(const SplineBasis& basis, const double* step) {
+  const int W = basis.degree() + 1, intervals = basis.numIntervals();
+  std::vector<double> poly(static_cast<std::size_t>(intervals) * W, 0.0);
+  for (int q = 0; q < intervals; ++q)
     for (int s = 0; s < W; ++s) {
       double sum = 0.0;
       for (int r = 0; r < W; ++r) sum += basis.poly(q, r, s) * step[q + r];
-      poly[q * W + s] = sum;
+      poly[static_cast<std::size_t>(q * W + s)] = sum;
     }
   return poly;
 }

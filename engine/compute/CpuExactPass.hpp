@@ -14,7 +14,8 @@ namespace gb::cpu {
 void exactCoefficients(const std::vector<LearnerRows>& learners, const std::vector<std::size_t>& which, const double* g,
                        std::size_t n, int chunkLearners, int team, double* moments, double* c);
 
-// The coefficients `step` of learner L as interval polynomials A[q][s].
-std::vector<double> stepPolynomial(const LearnerRows& L, const double* step);
+// The coefficients `step` of a spline learner as interval polynomials A[q][s] (q < basis.numIntervals(), s <= its
+// degree).
+std::vector<double> stepPolynomial(const SplineBasis& basis, const double* step);
 
 }  // namespace gb::cpu

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "common/Error.hpp"
+#include "compute/CpuExactPass.hpp"
 #include "compute/CpuKernels.hpp"
 #include "family/BrentMinimum.hpp"
 #include "family/NegBinomial.hpp"
@@ -153,15 +154,7 @@ struct CpuGradientPath::State {
       }
       return;
     }
-    const int W = L.degree + 1;
-    const SplineBasis& basis = L.learner->basis;
-    std::vector<double> poly(static_cast<std::size_t>(L.intervals) * W, 0.0);
-    for (int q = 0; q < L.intervals; ++q)
-      for (int s = 0; s < W; ++s) {
-        double sum = 0.0;
-        for (int r = 0; r < W; ++r) sum += basis.poly(q, r, s) * step[q + r];
-        poly[static_cast<std::size_t>(q * W + s)] = sum;
-      }
+    const std::vector<double> poly = cpu::stepPolynomial(L.learner->basis, step.data());
     // The update kernel also subtracts the step from a residual vector: given a scratch copy here.
     cpu::updateKernel(L.degree)(L.view, L.x, poly.data(), 0, n, scratch.data(), f.data());
   }
