@@ -61,11 +61,10 @@ using cpu::chunksOf;
 //    uncached selection, every refreshInterval iterations and after every 100-fold fall of g'g, so that rounding
 //    cannot accumulate;
 //  - otherwise incrementally, for the tracked learners (those selected so far, and promoted contenders): selecting l
-//  with step s changes g by
-//    -B_l s, so c_j -= (B_j'B_l) s, with B_j'B_l computed once (one pass over the tracked learners' x) when l is first
-//    selected. Such an iteration is O(sum_j k_j k_l), instead of O(n p): it does not touch the rows. Its step s waits
-//    in `pending` (summed per learner) until the next exact pass or uncached step applies every waiting step to g and
-//    mu in one pass, and g'g follows from the cache.
+//    with step s changes g by -B_l s, so c_j -= (B_j'B_l) s, with B_j'B_l computed once (one pass over the tracked
+//    learners' x) when l is first tracked. Such an iteration is O(sum_j k_j k_l), instead of O(n p): it does not touch
+//    the rows. Its step s waits in `pending` (summed per learner) until the next exact pass or uncached step applies
+//    every waiting step to g and mu in one pass, and g'g follows from the cache.
 //  - An untracked learner's c stays as the last exact pass left it. Since then g has moved by dg, whose length follows
 //    from the cache too, so its reduction is at most reductionBound (ReductionBound.hpp). Where that bound reaches the
 //    best tracked reduction, the untracked learner might win: an exact pass runs first. The selection is therefore
@@ -80,6 +79,7 @@ struct CpuBackend::State {
   std::vector<cpu::LearnerRows> learners;
   std::vector<double> g, mu;
   std::vector<double> moments, c, reduction;
+  Eigen::VectorXd change;                  // a cached step's change of c, (B_j'B_l s)_j (kept to reuse its memory)
   std::vector<std::vector<double>> cross;  // per tracked l: totalCoefs x k_l, row-major, the rows of tracked j filled;
                                            // empty for an untracked l
   std::size_t crossBytes = 0;
@@ -288,7 +288,6 @@ struct CpuBackend::State {
     for (std::size_t l = 0; l < learners.size(); ++l)
       if (tracked(l)) fillRows(l, untracked);
     coverAll = true;
-    counts.everyLearnerCurrent = true;
   }
 
   // B_j'B_l (rows of j in cross[l]) = (B_l'B_j)' (rows of l in cross[j]).
@@ -329,10 +328,10 @@ struct CpuBackend::State {
       const Eigen::Map<const RowMajor> C(cross[l].data(), static_cast<Eigen::Index>(totalCoefs), L.k);
       Eigen::Map<Eigen::VectorXd> cl(c.data() + L.coefOffset, L.k);
       const double before = s.dot(cl);
-      const Eigen::VectorXd change = C * s;  // (B_j'B_l s)_j, zero for untracked j
+      change.noalias() = C * s;  // (B_j'B_l s)_j, zero for untracked j
       // |dg + B_l s|^2 = |dg|^2 + 2 s'B_l'dg + s'B_l'B_l s, with B_l'dg = cAtReference_l - c_l.
-      const Eigen::Map<const Eigen::VectorXd> clExact(cAtReference.data() + L.coefOffset, L.k);
-      const double across = 2.0 * s.dot(clExact - cl), self = s.dot(change.segment(L.coefOffset, L.k));
+      const Eigen::Map<const Eigen::VectorXd> clReference(cAtReference.data() + L.coefOffset, L.k);
+      const double across = 2.0 * s.dot(clReference - cl), self = s.dot(change.segment(L.coefOffset, L.k));
       shiftSquares += across + self;
       shiftScale += std::abs(across) + std::abs(self);
       Eigen::Map<Eigen::VectorXd>(c.data(), static_cast<Eigen::Index>(totalCoefs)) -= change;
@@ -371,7 +370,11 @@ void CpuBackend::setCrossScratchBytes(std::size_t bytes) { s_->crossScratchBytes
 
 void CpuBackend::setCheckBounds(bool check) { s_->checkBounds = check; }
 
-CpuBackend::PassCounts CpuBackend::passCounts() const { return s_->counts; }
+CpuBackend::PassCounts CpuBackend::passCounts() const {
+  PassCounts counts = s_->counts;
+  counts.everyLearnerCurrent = s_->coverAll;
+  return counts;
+}
 
 BackendInfo CpuBackend::info() const {
   return BackendInfo{"cpu",     std::to_string(s_->threads) + "-thread CPU (Eigen, OpenMP)",
@@ -424,6 +427,7 @@ void CpuBackend::prepare(const BoostProblem& problem) {
   s.moments.assign(momentSize, 0.0);
   s.c.assign(s.totalCoefs, 0.0);
   s.cAtReference.assign(s.totalCoefs, 0.0);
+  s.change.setZero(static_cast<Eigen::Index>(s.totalCoefs));
   s.lipschitz.assign(learners.size(), -1.0);
   s.shiftSquares = s.shiftScale = 0.0;
   s.coverAll = false;
