@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "common/Error.hpp"
+#include "data/CsvChunkRows.hpp"
 #include "data/CsvChunked.hpp"
 #include "data/CsvReader.hpp"
 #include "support/TestSupport.hpp"
@@ -316,6 +317,26 @@ class TestCsvChunked : public QObject {
     // A cut between "\r" and "\n" moves past the pair.
     const auto cut = gb::csv::splitAtLineEnds(text.data(), text.data() + text.size(), 1);
     QCOMPARE(std::string(cut.front().first, cut.front().second), std::string("1\r\n"));
+  }
+
+  // countChunkRows' vectorised count against a byte-by-byte one: random lengths up to 3 of its 4080-byte blocks,
+  // from no line breaks to nothing else (every byte lane at its most, 255), at every alignment.
+  void rowsCountedByteByByte() {
+    const unsigned seed = 7;
+    std::mt19937 rng(seed);
+    for (int trial = 0; trial < 400; ++trial) {
+      const std::size_t length = std::uniform_int_distribution<std::size_t>(1, 3 * 4080 + 40)(rng);
+      const double share = trial % 4 == 0 ? 1.0 : std::uniform_real_distribution<double>(0.0, 1.0)(rng);
+      std::string text(length + 15, 'x');
+      std::bernoulli_distribution lineBreak(share);
+      for (char& ch : text) ch = lineBreak(rng) ? '\n' : '7';
+      const std::size_t offset = static_cast<std::size_t>(trial) % 16;
+      const char* b = text.data() + offset;
+      const char* e = b + length;
+      const std::size_t expected = static_cast<std::size_t>(std::count(b, e, '\n')) + (e[-1] != '\n');
+      QVERIFY2(gb::csv::countChunkRows(b, e) == expected,
+               qPrintable(QString("seed %1, trial %2, length %3").arg(seed).arg(trial).arg(length)));
+    }
   }
 
   void readsAreCounted() {
