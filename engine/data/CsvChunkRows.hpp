@@ -15,6 +15,9 @@ struct ChunkFormat {
   std::size_t maxRowBytes = 0;  // a row this long or longer stops the chunk (the one-thread reader judges it)
 };
 
+// How many bytes of [p, end) equal `byte` (std::count, vectorised).
+std::size_t countByte(const char* p, const char* end, char byte);
+
 // Rows of [p, end) if it is plain: its line breaks ("\r\n" counted once), and a last line without one.
 std::size_t countChunkRows(const char* p, const char* end);
 

@@ -182,7 +182,7 @@ Dataset readCsvPart(const std::string& path, ShardReducer& group, const CsvOptio
     const char* b = file.data() + range.begin;
     const char* e = file.data() + range.end;
     lines = static_cast<double>(csv::countChunkRows(b, e));
-    quotes = static_cast<double>(std::count(b, e, '"'));
+    quotes = static_cast<double>(csv::countByte(b, e, '"'));
     range.afterLoneCr = range.begin > 0 && file.data()[range.begin - 1] == '\r';
     csv::MappedFile::release(b, e);
   }
