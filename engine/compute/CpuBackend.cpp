@@ -15,6 +15,7 @@
 #include "compute/CpuExactPass.hpp"
 #include "compute/CpuGradientPath.hpp"
 #include "compute/CpuKernels.hpp"
+#include "compute/CpuLearnerRows.hpp"
 #include "compute/ExactScores.hpp"
 #include "compute/IterationPolicy.hpp"
 #include "compute/ReductionBound.hpp"
@@ -179,9 +180,8 @@ struct CpuBackend::State {
 
   void computeReductions() {
     for (std::size_t j = 0; j < learners.size(); ++j) {
-      const cpu::LearnerRows& L = learners[j];
-      const Eigen::Map<const Eigen::VectorXd> cj(c.data() + L.coefOffset, L.k);
-      reduction[j] = cj.dot(L.learner->rssMatrix * cj);
+      const Eigen::VectorXd cj = cpu::learnerCoefficients(learners[j], c.data());
+      reduction[j] = cj.dot(learners[j].learner->rssMatrix * cj);
     }
   }
 
@@ -189,8 +189,7 @@ struct CpuBackend::State {
   IterationResult select() {
     const std::size_t best = bestLearner(reduction);
     const cpu::LearnerRows& L = learners[best];
-    const Eigen::Map<const Eigen::VectorXd> cv(c.data() + L.coefOffset, L.k);
-    const Eigen::VectorXd step = problem.nu * (L.learner->solveMatrix * cv);
+    const Eigen::VectorXd step = problem.nu * (L.learner->solveMatrix * cpu::learnerCoefficients(L, c.data()));
     IterationResult result;
     result.learner = static_cast<int>(best);
     result.delta.assign(step.data(), step.data() + step.size());
@@ -209,7 +208,8 @@ struct CpuBackend::State {
     for (std::size_t l = 0; l < learners.size(); ++l) {
       if (!hasPending[l]) continue;
       todo.push_back(l);
-      polys.push_back(cpu::stepPolynomial(learners[l].learner->basis, pending.data() + learners[l].coefOffset));
+      const cpu::LearnerRows& L = learners[l];
+      polys.push_back(cpu::stepPolynomial(L.poly, L.intervals, L.degree, pending.data() + L.coefOffset));
       kernels.push_back(cpu::stepRowsKernel(learners[l].degree));
     }
     const int chunks = chunksOf(n, kUpdateChunkRows);
@@ -322,7 +322,8 @@ struct CpuBackend::State {
     if (checkBounds) checkSelection(*this, static_cast<std::size_t>(result.learner));
     const auto l = static_cast<std::size_t>(result.learner);
     const cpu::LearnerRows& L = learners[l];
-    const Eigen::Map<const Eigen::VectorXd> s(result.delta.data(), L.k);
+    // The step in the backend's columns of l (a factor's level indicators: CpuLearnerRows.hpp).
+    const Eigen::VectorXd s = cpu::backendStep(L, Eigen::Map<const Eigen::VectorXd>(result.delta.data(), L.k));
     if (cached && ensureCross(l)) {
       using RowMajor = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
       const Eigen::Map<const RowMajor> C(cross[l].data(), static_cast<Eigen::Index>(totalCoefs), L.k);
@@ -397,7 +398,8 @@ void CpuBackend::prepare(const BoostProblem& problem) {
     s.policy.refreshInterval = value;
   }
   s.gradientPath.reset();
-  if (problem.gradientEachIteration()) {
+  // Splines, linear terms and factors alike (CpuLearnerRows.hpp); the other backends' shortcut covers splines only.
+  if (problem.family.family != Family::Gaussian || problem.weights || problem.oobWeights) {
     s.gradientPath = std::make_unique<CpuGradientPath>(problem, s.threads);
     s.prepared = true;
     return;
@@ -412,13 +414,7 @@ void CpuBackend::prepare(const BoostProblem& problem) {
     if (problem.covariates[j]->size() != s.n)
       throw ComputeError("cpu backend: covariate '" + l.name + "' has the wrong number of rows");
     cpu::LearnerRows& L = s.learners[j];
-    L.x = problem.covariates[j]->data();
-    L.learner = &l;
-    L.degree = l.basis.degree();
-    L.k = l.numColumns();
-    L.intervals = l.basis.numIntervals();
-    L.polyBySpan = cpu::transposedPolynomials(l.basis.polynomialTable(), L.intervals, L.degree);
-    L.view = cpu::basisView(l.basis, L.polyBySpan.data());
+    L = cpu::learnerRows(l, problem.covariates[j]->data());
     L.momentOffset = momentSize;
     L.coefOffset = s.totalCoefs;
     momentSize += 2 * static_cast<std::size_t>(L.intervals) * (L.degree + 1);

@@ -11,13 +11,20 @@
 
 namespace gb::cpu {
 
-// One learner of the backend: its covariate, its basis view, and where its values lie in the backend's arrays.
+// One learner of the backend: its covariate, its basis view, and where its values lie in the backend's arrays. Every
+// learner is a piecewise polynomial in the backend's eyes (CpuLearnerRows.hpp): a spline over its knot intervals, a
+// linear term as degree 1 on one interval (its columns 1 and x - centre), a factor as degree 0 with one interval per
+// level (its columns the level indicators; `indicators` says the learner's own are the intercept and the treatment
+// contrasts).
 struct LearnerRows {
   const double* x = nullptr;
   const Learner* learner = nullptr;
   BasisView view{};
-  std::vector<double> polyBySpan;  // view.polyBySpan points here
+  std::vector<double> poly;        // poly[(q (degree+1) + r) (degree+1) + s]: u^s in column q + r on interval q
+  std::vector<double> polyBySpan;  // the same transposed, [q][s][r]; view.polyBySpan points here
   int degree = 0, k = 0, intervals = 0;
+  bool indicators = false;       // a factor: the backend's columns are the L level indicators
+  double centre = 0.0;           // a linear term: the backend's columns are 1 and x - centre
   std::size_t momentOffset = 0;  // into the moments (two copies of intervals x (degree+1))
   std::size_t coefOffset = 0;    // into c and the rows of a cross-product block
 };

@@ -15,12 +15,12 @@ void momentsToCoefficients(const LearnerRows& L, const double* moments, double* 
   const double* m0 = moments + L.momentOffset;
   const double* m1 = m0 + L.intervals * W;
   double* cj = c + L.coefOffset;
-  const SplineBasis& basis = L.learner->basis;
+  const double* poly = L.poly.data();
   std::fill_n(cj, L.k, 0.0);
   for (int q = 0; q < L.intervals; ++q)
     for (int r = 0; r < W; ++r) {
       double sum = 0.0;
-      for (int s = 0; s < W; ++s) sum += basis.poly(q, r, s) * (m0[q * W + s] + m1[q * W + s]);
+      for (int s = 0; s < W; ++s) sum += poly[(q * W + r) * W + s] * (m0[q * W + s] + m1[q * W + s]);
       cj[q + r] += sum;
     }
 }
@@ -50,16 +50,20 @@ void exactCoefficients(const std::vector<LearnerRows>& learners, const std::vect
   }
 }
 
-std::vector<double> stepPolynomial(const SplineBasis& basis, const double* step) {
-  const int W = basis.degree() + 1, intervals = basis.numIntervals();
+std::vector<double> stepPolynomial(const std::vector<double>& table, int intervals, int degree, const double* step) {
+  const int W = degree + 1;
   std::vector<double> poly(static_cast<std::size_t>(intervals) * W, 0.0);
   for (int q = 0; q < intervals; ++q)
     for (int s = 0; s < W; ++s) {
       double sum = 0.0;
-      for (int r = 0; r < W; ++r) sum += basis.poly(q, r, s) * step[q + r];
+      for (int r = 0; r < W; ++r) sum += table[static_cast<std::size_t>((q * W + r) * W + s)] * step[q + r];
       poly[static_cast<std::size_t>(q * W + s)] = sum;
     }
   return poly;
+}
+
+std::vector<double> stepPolynomial(const SplineBasis& basis, const double* step) {
+  return stepPolynomial(basis.polynomialTable(), basis.numIntervals(), basis.degree(), step);
 }
 
 }  // namespace gb::cpu

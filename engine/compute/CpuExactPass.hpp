@@ -14,8 +14,9 @@ namespace gb::cpu {
 void exactCoefficients(const std::vector<LearnerRows>& learners, const std::vector<std::size_t>& which, const double* g,
                        std::size_t n, int chunkLearners, int team, double* moments, double* c);
 
-// The coefficients `step` of a spline learner as interval polynomials A[q][s] (q < basis.numIntervals(), s <= its
-// degree).
+// The coefficients `step` of a piecewise polynomial (table[q][r][s] as LearnerRows::poly) as interval polynomials
+// A[q][s] (q < intervals, s <= degree); the second form for a spline learner's basis.
+std::vector<double> stepPolynomial(const std::vector<double>& table, int intervals, int degree, const double* step);
 std::vector<double> stepPolynomial(const SplineBasis& basis, const double* step);
 
 }  // namespace gb::cpu

@@ -10,49 +10,50 @@ namespace gb::cpu {
 namespace {
 
 constexpr int kDegrees = 5;
+constexpr std::size_t kTable = kDegrees + 1;  // degrees 0 (a factor's indicators) to kDegrees
 
 void checkDegree(int degree) {
-  if (degree < 1 || degree > kDegrees) throw ComputeError("cpu backend: unsupported degree " + std::to_string(degree));
+  if (degree < 0 || degree > kDegrees) throw ComputeError("cpu backend: unsupported degree " + std::to_string(degree));
 }
 
 template <std::size_t... I>
 constexpr std::array<MomentsFn, sizeof...(I)> momentsTable(std::index_sequence<I...>) {
-  return {&accumulateMoments<int(I) + 1>...};
+  return {&accumulateMoments<int(I)>...};
 }
 template <std::size_t... I>
 constexpr std::array<UpdateFn, sizeof...(I)> updateTable(std::index_sequence<I...>) {
-  return {&updateRows<int(I) + 1>...};
+  return {&updateRows<int(I)>...};
 }
 template <std::size_t... I>
 constexpr std::array<StepRowsFn, sizeof...(I)> stepRowsTable(std::index_sequence<I...>) {
-  return {&addStepRows<int(I) + 1>...};
+  return {&addStepRows<int(I)>...};
 }
 template <std::size_t... I>
 constexpr std::array<BasisRowsFn, sizeof...(I)> basisRowsTable(std::index_sequence<I...>) {
-  return {&basisRows<int(I) + 1>...};
+  return {&basisRows<int(I)>...};
 }
 template <std::size_t... I>
 constexpr std::array<SortedMomentsFn, sizeof...(I)> sortedMomentsTable(std::index_sequence<I...>) {
-  return {&sortedMoments<int(I) + 1>...};
+  return {&sortedMoments<int(I)>...};
 }
-// Index I = (dj - 1) * 5 + (dl - 1).
+// Index I = dj * kTable + dl.
 template <std::size_t... I>
 constexpr std::array<CrossFn, sizeof...(I)> crossTable(std::index_sequence<I...>) {
-  return {&accumulateCrossPairs<int(I) / kDegrees + 1, int(I) % kDegrees + 1>...};
+  return {&accumulateCrossPairs<int(I / kTable), int(I % kTable)>...};
 }
 
 }  // namespace
 
 MomentsFn momentsKernel(int degree) {
-  static constexpr auto table = momentsTable(std::make_index_sequence<kDegrees>{});
+  static constexpr auto table = momentsTable(std::make_index_sequence<kTable>{});
   checkDegree(degree);
-  return table[degree - 1];
+  return table[static_cast<std::size_t>(degree)];
 }
 
 SortedMomentsFn sortedMomentsKernel(int degree) {
-  static constexpr auto table = sortedMomentsTable(std::make_index_sequence<kDegrees>{});
+  static constexpr auto table = sortedMomentsTable(std::make_index_sequence<kTable>{});
   checkDegree(degree);
-  return table[degree - 1];
+  return table[static_cast<std::size_t>(degree)];
 }
 
 SortedRows sortRows(const BasisView& b, const double* x, std::size_t n, int intervals, const std::vector<bool>* skip) {
@@ -81,28 +82,28 @@ SortedRows sortRows(const BasisView& b, const double* x, std::size_t n, int inte
 }
 
 UpdateFn updateKernel(int degree) {
-  static constexpr auto table = updateTable(std::make_index_sequence<kDegrees>{});
+  static constexpr auto table = updateTable(std::make_index_sequence<kTable>{});
   checkDegree(degree);
-  return table[degree - 1];
+  return table[static_cast<std::size_t>(degree)];
 }
 
 StepRowsFn stepRowsKernel(int degree) {
-  static constexpr auto table = stepRowsTable(std::make_index_sequence<kDegrees>{});
+  static constexpr auto table = stepRowsTable(std::make_index_sequence<kTable>{});
   checkDegree(degree);
-  return table[degree - 1];
+  return table[static_cast<std::size_t>(degree)];
 }
 
 BasisRowsFn basisRowsKernel(int degree) {
-  static constexpr auto table = basisRowsTable(std::make_index_sequence<kDegrees>{});
+  static constexpr auto table = basisRowsTable(std::make_index_sequence<kTable>{});
   checkDegree(degree);
-  return table[degree - 1];
+  return table[static_cast<std::size_t>(degree)];
 }
 
 CrossFn crossKernel(int degreeJ, int degreeL) {
-  static constexpr auto table = crossTable(std::make_index_sequence<kDegrees * kDegrees>{});
+  static constexpr auto table = crossTable(std::make_index_sequence<kTable * kTable>{});
   checkDegree(degreeJ);
   checkDegree(degreeL);
-  return table[(degreeJ - 1) * kDegrees + (degreeL - 1)];
+  return table[static_cast<std::size_t>(degreeJ) * kTable + static_cast<std::size_t>(degreeL)];
 }
 
 std::vector<double> transposedPolynomials(const std::vector<double>& poly, int intervals, int degree) {

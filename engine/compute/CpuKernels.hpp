@@ -192,9 +192,13 @@ void accumulateCrossPairs(const BasisView& bj, const double* xj, std::size_t beg
       VecJ v = Eigen::Map<const VecJ>(p + DJ * WJ);
       for (int s = DJ - 1; s >= 0; --s) v = v * u + Eigen::Map<const VecJ>(p + s * WJ);
       const VecL wl = Eigen::Map<const VecL>(wL + i * WL);
-      Eigen::Map<Block, 0, Eigen::OuterStride<>> block(P + (static_cast<std::size_t>(firstL[i]) * intervalsJ + q) * WJ,
-                                                       columnStride);
-      block.noalias() += v.matrix() * wl.matrix().transpose();
+      double* const at = P + (static_cast<std::size_t>(firstL[i]) * intervalsJ + q) * WJ;
+      if constexpr (WJ == 1) {  // Eigen stores a 1 x WL block by rows, so its columns would not take the stride
+        for (int t = 0; t < WL; ++t) at[static_cast<std::size_t>(t) * intervalsJ] += v[0] * wl[t];
+      } else {
+        Eigen::Map<Block, 0, Eigen::OuterStride<>> block(at, columnStride);
+        block.noalias() += v.matrix() * wl.matrix().transpose();
+      }
     }
   }
 }
@@ -259,7 +263,7 @@ using CrossFn = void (*)(const BasisView&, const double*, std::size_t, std::size
 // intervalsJ x wj); P is zeroed for the next block of rows.
 void foldCrossPairs(double* P, int intervalsJ, int wj, int intervalsL, int wl, int kl, double* C);
 
-// Degree 1..5 -> the instantiation.
+// Degree 0..5 -> the instantiation (degree 0: a factor's level indicators, compute/CpuLearnerRows.hpp).
 MomentsFn momentsKernel(int degree);
 UpdateFn updateKernel(int degree);
 StepRowsFn stepRowsKernel(int degree);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <random>
 
 #include "common/Error.hpp"
 #include "compute/Booster.hpp"
@@ -57,6 +58,36 @@ std::shared_ptr<const Dataset> paperData(std::size_t rows, int covariates, int i
   return std::make_shared<const Dataset>(generatePaperData(spec).data);
 }
 
+// Splines x1..x3 (x3 noise), linear terms yr (years 1990-2020: far from 0 against its spread) and big (up to 1e12),
+// and a factor grp of 6 levels, each with an effect on y.
+std::shared_ptr<const Dataset> mixedData(std::size_t rows, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> unit(0.0, 1.0);
+  std::normal_distribution<double> noise(0.0, 0.5);
+  const double effect[6] = {0.0, 0.5, -0.3, 1.0, 0.2, -0.8};
+  auto data = std::make_shared<Dataset>();
+  data->names = {"y", "x1", "x2", "x3", "yr", "big", "grp", "w"};
+  data->columns.assign(data->names.size(), std::vector<double>(rows));
+  data->kinds.assign(data->names.size(), ColumnKind::Numeric);
+  data->kinds[6] = ColumnKind::Text;
+  data->levels.assign(data->names.size(), {});
+  data->levels[6] = {"a", "b", "c", "d", "e", "f"};
+  auto& c = data->columns;
+  for (std::size_t i = 0; i < rows; ++i) {
+    c[1][i] = unit(rng);
+    c[2][i] = unit(rng);
+    c[3][i] = unit(rng);
+    c[4][i] = 1990.0 + 30.0 * unit(rng);
+    c[5][i] = 2e12 * unit(rng) - 1e12;
+    const int level = static_cast<int>(6.0 * unit(rng)) % 6;
+    c[6][i] = level;
+    c[7][i] = 1.0;
+    c[0][i] = std::sin(6.0 * c[1][i]) + c[2][i] * c[2][i] + 0.05 * (c[4][i] - 2000.0) + effect[level] +
+              1e-12 * c[5][i] + noise(rng);
+  }
+  return data;
+}
+
 }  // namespace
 
 class TestBooster : public QObject {
@@ -81,6 +112,8 @@ class TestBooster : public QObject {
   void untrackedLearnersKeepTheExactPath();
   void everyLearnerCurrentAfterFrequentPasses();
   void manyNoiseLearnersKeepTheExactPath();
+  void linearAndFactorLearnersKeepTheExactPath_data();
+  void linearAndFactorLearnersKeepTheExactPath();
   void candidatesMatchDenseRss();
   void modelCarriesThePath();
   void refusesBadInput();
@@ -464,6 +497,64 @@ void TestBooster::manyNoiseLearnersKeepTheExactPath() {
     QCOMPARE(bounded.path().learner, exact.path().learner);
     QVERIFY(relativeMaxError(bounded.path().risk, exact.path().risk) <= 1e-12);
   }
+}
+
+void TestBooster::linearAndFactorLearnersKeepTheExactPath_data() {
+  QTest::addColumn<double>("nu");
+  QTest::addColumn<int>("mstop");
+  QTest::addColumn<double>("edf");  // of the linear terms and the factor; 0: unpenalised
+  QTest::newRow("nu 0.1") << 0.1 << 3000 << 0.0;
+  QTest::newRow("nu 0.1, penalised") << 0.1 << 3000 << 1.5;
+  QTest::newRow("nu 0.5") << 0.5 << 1000 << 0.0;
+  QTest::newRow("nu 1") << 1.0 << 1000 << 0.0;
+  QTest::newRow("nu 1, penalised") << 1.0 << 1000 << 1.5;
+}
+
+// Linear terms and a factor beside splines in the cached path (CpuLearnerRows.hpp: a linear term as degree 1 on one
+// interval, a factor's level indicators as degree 0), with the self-checks on, against exact passes every iteration
+// and against the gradient path (the same model with case weights of 1, which the cached path does not take): the
+// same selections, risks and fitted values.
+void TestBooster::linearAndFactorLearnersKeepTheExactPath() {
+  QFETCH(double, nu);
+  QFETCH(int, mstop);
+  QFETCH(double, edf);
+  const std::uint64_t seed = 17;
+  auto data = mixedData(4000, seed);
+  ModelSettings settings;
+  settings.nu = nu;
+  settings.spline.knots = 8;
+  settings.learners = {"x1", "x2", "x3"};
+  settings.linears = {"yr", "big"};
+  settings.factors = {"grp"};
+  settings.linearEdf = settings.factorEdf = edf;
+  settings.mstop = mstop;
+  auto checked = std::make_unique<CpuBackend>(2);
+  checked->setCheckBounds(true);
+  CpuBackend* counted = checked.get();
+  Booster fit(data, settings, std::move(checked));
+  auto exactBackend = std::make_unique<CpuBackend>(2);
+  exactBackend->setRefreshInterval(1);
+  Booster exact(data, settings, std::move(exactBackend));
+  ModelSettings weighted = settings;
+  weighted.weights = "w";
+  Booster gradient(data, weighted, std::make_unique<CpuBackend>(2));
+  QCOMPARE(fit.backendInfo().scheme, std::string("moments-cached"));
+  QCOMPARE(gradient.backendInfo().scheme, std::string("gradient"));
+  fit.run(mstop);
+  exact.run(mstop);
+  gradient.run(mstop);
+  std::vector<int> count(6, 0);
+  for (int j : fit.path().learner) ++count[static_cast<std::size_t>(j)];
+  const CpuBackend::PassCounts passes = counted->passCounts();
+  qInfo("seed %llu, nu %g: selections x1 %d, x2 %d, x3 %d, yr %d, big %d, grp %d; passes %ld all, %ld untracked",
+        static_cast<unsigned long long>(seed), nu, count[0], count[1], count[2], count[3], count[4], count[5],
+        passes.all, passes.untracked);
+  QVERIFY2(count[3] > 0 && count[5] > 0, "the linear term and the factor must be selected");
+  QCOMPARE(fit.path().learner, exact.path().learner);
+  QCOMPARE(fit.path().learner, gradient.path().learner);
+  QVERIFY(relativeMaxError(fit.path().risk, exact.path().risk) <= 1e-12);
+  QVERIFY(relativeMaxError(fit.path().risk, gradient.path().risk) <= 1e-12);
+  QVERIFY(relativeMaxError(fit.fitted(), gradient.fitted()) <= 1e-12);
 }
 
 void TestBooster::candidatesMatchDenseRss() {
