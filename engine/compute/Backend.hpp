@@ -32,7 +32,7 @@ struct BoostProblem {
   // Whether the negative gradient must be recomputed and B'(w u) formed exactly every iteration: any family but
   // gaussian, case weights, or a linear or factor learner. Otherwise the residual shortcut applies (u changes by
   // exactly the selected learner's step, so B_j'u can be updated from cached cross-products). For the OpenCL and
-  // sharded backends; the CPU backend's shortcut also takes linear and factor learners (compute/CpuLearnerRows.hpp).
+  // sharded backends; the CPU backend's shortcut takes every gaussian model (compute/CpuBackend.hpp).
   bool gradientEachIteration() const;
   const double* column(std::size_t j) const { return covariateRows.empty() ? covariates[j]->data() : covariateRows[j]; }
 };

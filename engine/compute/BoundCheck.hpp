@@ -17,15 +17,16 @@
 
 namespace gb {
 
-// `state` has g, gAtReference, shiftSquares, shiftScale, coverAll, reduction, lipschitz, tracked(j),
-// applyPendingTo and what exactScoresKeepingState needs. Throws ComputeError on a failed check.
+// `state` has g, weights (null: all 1), gAtReference, shiftSquares, shiftScale, coverAll, reduction, lipschitz,
+// tracked(j), applyPendingTo and what exactScoresKeepingState needs. Throws ComputeError on a failed check.
 template <typename State>
 void checkSelection(State& state, std::size_t selected) {
   std::vector<double> now = state.g;
   state.applyPendingTo(now.data(), nullptr);
   double squares = 0.0;
   for (std::size_t i = 0; i < now.size(); ++i)
-    squares += (state.gAtReference[i] - now[i]) * (state.gAtReference[i] - now[i]);
+    squares +=
+        (state.weights ? state.weights[i] : 1.0) * (state.gAtReference[i] - now[i]) * (state.gAtReference[i] - now[i]);
   // Both sums round at about 1e-16 of their terms; the incremental one over up to a few hundred steps.
   if (!state.coverAll && std::abs(squares - state.shiftSquares) > 1e-10 * std::max(squares, state.shiftScale) + 1e-300)
     throw ComputeError("cpu backend: the incremental |dg|^2 " + std::to_string(state.shiftSquares) +

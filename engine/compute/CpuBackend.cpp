@@ -79,6 +79,10 @@ struct CpuBackend::State {
   std::size_t n = 0, totalCoefs = 0;
   std::vector<cpu::LearnerRows> learners;
   std::vector<double> g, mu;
+  const double* weights = nullptr;     // case weights (null: every weight 1): c = B'W g, the cache B_j'W B_l, g'W g
+  const double* oobWeights = nullptr;  // a resampling fold's out-of-bag weights, whose risk is the path's
+  double totalWeight = 0.0;            // of the risk's weights
+  std::vector<double> weightedG;       // W g for an exact pass (weights only)
   std::vector<double> moments, c, reduction;
   Eigen::VectorXd change;                  // a cached step's change of c, (B_j'B_l s)_j (kept to reuse its memory)
   std::vector<std::vector<double>> cross;  // per tracked l: totalCoefs x k_l, row-major, the rows of tracked j filled;
@@ -96,6 +100,7 @@ struct CpuBackend::State {
   long iteration = 0;
   CpuBackend::PassCounts counts;
   bool checkBounds = false;                       // setCheckBounds: gAtReference kept, checkSelection run
+  bool alwaysGradient = false;                    // setGradientPath
   std::vector<double> gAtReference;               // with checkBounds: g at the last pass over the untracked learners
   std::unique_ptr<CpuGradientPath> gradientPath;  // set for the models the shortcut does not cover
   bool cValid = false;
@@ -117,8 +122,13 @@ struct CpuBackend::State {
 
   // c_j from g exactly for the learners in `which`.
   void exactCoefficientsOf(const std::vector<std::size_t>& which) {
-    cpu::exactCoefficients(learners, which, g.data(), n, kLearnerChunk, teamFor(n * which.size()), moments.data(),
-                           c.data());
+    const double* v = g.data();
+    if (weights) {
+      weightedG.resize(n);
+      for (std::size_t i = 0; i < n; ++i) weightedG[i] = weights[i] * g[i];
+      v = weightedG.data();
+    }
+    cpu::exactCoefficients(learners, which, v, n, kLearnerChunk, teamFor(n * which.size()), moments.data(), c.data());
   }
 
   bool tracked(std::size_t j) const { return !cross[j].empty(); }
@@ -198,57 +208,35 @@ struct CpuBackend::State {
 
   bool anyPending() const { return std::find(hasPending.begin(), hasPending.end(), 1) != hasPending.end(); }
 
-  // The pending steps applied in one pass: per row, f = the learners' steps summed in index order, then mu += f (mu
-  // not null) and g -= f (g not null); returns the new g'g (0 without g). The result depends only on the steps, not on
-  // when they are applied, and the same for a step applied alone. The state itself is not changed.
-  double applyPendingTo(double* gOut, double* muOut) const {
+  // The pending steps applied in one pass (cpu::applySteps) to gOut and muOut (either may be null); returns the new
+  // g'W g (0 without g). The result depends only on the steps, not on when they are applied, and the same for a step
+  // applied alone. The state itself is not changed.
+  double applyPendingTo(double* gOut, double* muOut, double* outOfBagSquares = nullptr) const {
     std::vector<std::size_t> todo;
     std::vector<std::vector<double>> polys;
-    std::vector<cpu::StepRowsFn> kernels;
     for (std::size_t l = 0; l < learners.size(); ++l) {
       if (!hasPending[l]) continue;
-      todo.push_back(l);
       const cpu::LearnerRows& L = learners[l];
+      todo.push_back(l);
       polys.push_back(cpu::stepPolynomial(L.poly, L.intervals, L.degree, pending.data() + L.coefOffset));
-      kernels.push_back(cpu::stepRowsKernel(learners[l].degree));
     }
-    const int chunks = chunksOf(n, kUpdateChunkRows);
-    std::vector<double> sums(static_cast<std::size_t>(chunks), 0.0);
-#pragma omp parallel num_threads(threads) if (n >= kParallelUpdateRows)
-    {
-      std::vector<double> f(kUpdateChunkRows);
-#pragma omp for schedule(dynamic, 1)
-      for (int ch = 0; ch < chunks; ++ch) {
-        const auto range = chunk(ch, kUpdateChunkRows, n);
-        const std::size_t b = range.first, e = range.second;
-        std::fill_n(f.begin(), e - b, 0.0);
-        for (std::size_t t = 0; t < todo.size(); ++t) {
-          const cpu::LearnerRows& L = learners[todo[t]];
-          kernels[t](L.view, L.x, polys[t].data(), b, e, f.data());
-        }
-        if (muOut)
-          for (std::size_t i = b; i < e; ++i) muOut[i] += f[i - b];
-        if (!gOut) continue;
-        double ss = 0.0;
-        for (std::size_t i = b; i < e; ++i) {
-          const double res = gOut[i] - f[i - b];
-          gOut[i] = res;
-          ss += res * res;
-        }
-        sums[static_cast<std::size_t>(ch)] = ss;
-      }
-    }
-    double total = 0.0;
-    for (double v : sums) total += v;
-    return total;
+    const cpu::RowSums sums = cpu::applySteps(learners, todo, polys, n, n >= kParallelUpdateRows ? threads : 1,
+                                              kUpdateChunkRows, cpu::StepTargets{gOut, muOut, weights, oobWeights});
+    if (outOfBagSquares) *outOfBagSquares = sums.outOfBag;
+    return sums.weighted;
   }
 
   // The pending steps applied to g and mu; then none is pending and residualSquares is g'g summed over the rows.
   void flushPending() {
-    if (!anyPending()) return;
-    residualSquares = applyPendingTo(g.data(), mu.data());
+    if (anyPending()) applyAll();
+  }
+  // Every pending step applied (none may be), g'W g from the rows; returns the out-of-bag g'W g (0 without a fold).
+  double applyAll() {
+    double outOfBag = 0.0;
+    residualSquares = applyPendingTo(g.data(), mu.data(), &outOfBag);
     std::fill(pending.begin(), pending.end(), 0.0);
     std::fill(hasPending.begin(), hasPending.end(), 0);
+    return outOfBag;
   }
 
   // Tracks l (just selected or promoted, right after a pass that made its c exact): B_j'B_l for every tracked j and l
@@ -272,7 +260,7 @@ struct CpuBackend::State {
 
   void fillRows(std::size_t l, const std::vector<std::size_t>& todo) {
     counts.fillLearners += static_cast<long>(todo.size());
-    cpu::crossPass(learners, n, l, todo, crossScratchBytes, teamFor(n * todo.size()), cross[l].data());
+    cpu::crossPass(learners, n, l, todo, weights, crossScratchBytes, teamFor(n * todo.size()), cross[l].data());
   }
 
   // Just after a pass over the untracked learners: noted, and where 8 of the last 32 iterations needed one (with nu 1
@@ -348,7 +336,8 @@ struct CpuBackend::State {
       flushPending();
       cValid = false;
     }
-    result.risk = residualSquares / static_cast<double>(n);
+    // A fold's out-of-bag risk comes from the rows: its steps reach them at once (one pass over a learner's x).
+    result.risk = (oobWeights ? applyAll() : residualSquares) / totalWeight;
     return result;
   }
 
@@ -370,6 +359,8 @@ CpuBackend::~CpuBackend() = default;
 void CpuBackend::setCrossScratchBytes(std::size_t bytes) { s_->crossScratchBytes = bytes; }
 
 void CpuBackend::setCheckBounds(bool check) { s_->checkBounds = check; }
+
+void CpuBackend::setGradientPath(bool always) { s_->alwaysGradient = always; }
 
 CpuBackend::PassCounts CpuBackend::passCounts() const {
   PassCounts counts = s_->counts;
@@ -398,8 +389,9 @@ void CpuBackend::prepare(const BoostProblem& problem) {
     s.policy.refreshInterval = value;
   }
   s.gradientPath.reset();
-  // Splines, linear terms and factors alike (CpuLearnerRows.hpp); the other backends' shortcut covers splines only.
-  if (problem.family.family != Family::Gaussian || problem.weights || problem.oobWeights) {
+  // Splines, linear terms and factors alike (CpuLearnerRows.hpp), with case weights and folds; the other backends'
+  // shortcut covers unweighted spline models only.
+  if (problem.family.family != Family::Gaussian || s.alwaysGradient) {
     s.gradientPath = std::make_unique<CpuGradientPath>(problem, s.threads);
     s.prepared = true;
     return;
@@ -437,13 +429,18 @@ void CpuBackend::prepare(const BoostProblem& problem) {
   s.hasPending.assign(learners.size(), 0);
   s.mu.assign(s.n, problem.offset);
   s.g.resize(s.n);
+  s.weights = problem.weights ? problem.weights->data() : nullptr;
+  s.oobWeights = problem.oobWeights ? problem.oobWeights->data() : nullptr;
+  const double* riskWeights = s.oobWeights ? s.oobWeights : s.weights;
   const std::vector<double>& y = *problem.response;
-  double ss = 0.0;
+  double ss = 0.0, total = 0.0;
   for (std::size_t i = 0; i < s.n; ++i) {
     s.g[i] = y[i] - problem.offset;
-    ss += s.g[i] * s.g[i];
+    ss += (s.weights ? s.weights[i] : 1.0) * s.g[i] * s.g[i];
+    total += riskWeights ? riskWeights[i] : 1.0;
   }
   s.residualSquares = ss;
+  s.totalWeight = total;
   s.cValid = false;
   s.prepared = true;
 }

@@ -15,6 +15,10 @@
 // turns the cache off), every learner's whenever the cache is full. Such an iteration does not touch the rows at all:
 // its step waits, summed per learner, until the next exact pass or uncached step applies the waiting steps to g and mu
 // (fitted() applies them to a copy), and g'g follows from the cache as well. See CpuBackend.cpp.
+//
+// Every gaussian model takes this path: linear terms and factors as piecewise polynomials too (CpuLearnerRows.hpp),
+// case weights W in c = B'W g, the cache B_j'W B_l and g'W g, and a resampling fold, whose out-of-bag risk comes from
+// the rows (its steps are applied at once). The other families take the gradient path (CpuGradientPath.hpp).
 #include "compute/Backend.hpp"
 
 namespace gb {
@@ -36,6 +40,9 @@ class CpuBackend final : public Backend {
   // For the tests: check every selection against exact reductions, and the untracked learners' bounds and the
   // incremental |dg|^2 against the rows (BoundCheck.hpp; about one exact pass an iteration). Call before iterating.
   void setCheckBounds(bool check);
+  // For the tests: every model through the gradient path (CpuGradientPath.hpp: the negative gradient and an exact
+  // B'(w u) every iteration), as the families without the residual shortcut take it. Call before prepare().
+  void setGradientPath(bool always);
   // What the fit's passes over the rows were so far (since prepare): exact passes over all learners, over the tracked
   // ones, over the untracked ones; learners the cross-product fills covered; and whether every learner's c is kept
   // current now (after frequent passes over the untracked ones).

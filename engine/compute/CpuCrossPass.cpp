@@ -35,7 +35,8 @@ std::size_t crossPairDoubles(const std::vector<LearnerRows>& learners, std::size
 }
 
 void crossPass(const std::vector<LearnerRows>& learners, std::size_t n, std::size_t l,
-               const std::vector<std::size_t>& todo, std::size_t scratchBytes, int maxTeam, double* C) {
+               const std::vector<std::size_t>& todo, const double* weights, std::size_t scratchBytes, int maxTeam,
+               double* C) {
   const LearnerRows& L = learners[l];
   const int W = L.degree + 1;
   const std::size_t pairSize = crossPairDoubles(learners, l);
@@ -66,6 +67,9 @@ void crossPass(const std::vector<LearnerRows>& learners, std::size_t n, std::siz
       for (std::size_t b = 0; b < n; b += kCrossBlockRows) {
         const std::size_t e = std::min(n, b + kCrossBlockRows);
         basisRowsKernel(L.degree)(L.view, L.x, b, e, first.data(), w.data());
+        if (weights)
+          for (std::size_t i = b; i < e; ++i)
+            for (int t = 0; t < W; ++t) w[(i - b) * W + static_cast<std::size_t>(t)] *= weights[i];
         for (std::size_t t = tb; t < te; ++t) {
           const LearnerRows& J = learners[todo[t]];
           crossKernel(J.degree, L.degree)(J.view, J.x, b, e, first.data(), w.data(), pairs + (t - tb) * pairSize);

@@ -46,7 +46,9 @@ std::size_t crossPairDoubles(const std::vector<LearnerRows>& learners, std::size
 // learners, the rows stream in blocks: l's basis rows once per block, then every j of the chunk accumulates its partial
 // sums (one buffer per j), folded into C every few blocks and at the end. The fold points depend only on the rows, so
 // the sums do not depend on the number of threads.
+// With weights (null: every weight 1), B_j'W B_l: l's basis rows are weighted.
 void crossPass(const std::vector<LearnerRows>& learners, std::size_t n, std::size_t l,
-               const std::vector<std::size_t>& todo, std::size_t scratchBytes, int maxTeam, double* C);
+               const std::vector<std::size_t>& todo, const double* weights, std::size_t scratchBytes, int maxTeam,
+               double* C);
 
 }  // namespace gb::cpu

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "compute/CpuKernels.hpp"
+
 namespace gb::cpu {
 
 namespace {
@@ -64,6 +66,47 @@ std::vector<double> stepPolynomial(const std::vector<double>& table, int interva
 
 std::vector<double> stepPolynomial(const SplineBasis& basis, const double* step) {
   return stepPolynomial(basis.polynomialTable(), basis.numIntervals(), basis.degree(), step);
+}
+
+RowSums applySteps(const std::vector<LearnerRows>& learners, const std::vector<std::size_t>& todo,
+                   const std::vector<std::vector<double>>& polys, std::size_t n, int threads, std::size_t chunkRows,
+                   const StepTargets& to) {
+  std::vector<StepRowsFn> kernels;
+  for (std::size_t l : todo) kernels.push_back(stepRowsKernel(learners[l].degree));
+  const int chunks = chunksOf(n, chunkRows);
+  std::vector<double> sums(static_cast<std::size_t>(chunks), 0.0), oobSums(sums.size(), 0.0);
+#pragma omp parallel num_threads(threads)
+  {
+    std::vector<double> f(chunkRows);
+#pragma omp for schedule(dynamic, 1)
+    for (int ch = 0; ch < chunks; ++ch) {
+      const auto range = chunk(ch, chunkRows, n);
+      const std::size_t b = range.first, e = range.second;
+      std::fill_n(f.begin(), e - b, 0.0);
+      for (std::size_t t = 0; t < todo.size(); ++t) {
+        const LearnerRows& L = learners[todo[t]];
+        kernels[t](L.view, L.x, polys[t].data(), b, e, f.data());
+      }
+      if (to.mu)
+        for (std::size_t i = b; i < e; ++i) to.mu[i] += f[i - b];
+      if (!to.g) continue;
+      double ss = 0.0, oob = 0.0;
+      for (std::size_t i = b; i < e; ++i) {
+        const double res = to.g[i] - f[i - b];
+        to.g[i] = res;
+        ss += (to.w ? to.w[i] : 1.0) * res * res;
+        if (to.oob) oob += to.oob[i] * res * res;
+      }
+      sums[static_cast<std::size_t>(ch)] = ss;
+      oobSums[static_cast<std::size_t>(ch)] = oob;
+    }
+  }
+  RowSums total;
+  for (std::size_t ch = 0; ch < sums.size(); ++ch) {
+    total.weighted += sums[ch];
+    total.outOfBag += oobSums[ch];
+  }
+  return total;
 }
 
 }  // namespace gb::cpu

@@ -14,6 +14,25 @@ namespace gb::cpu {
 void exactCoefficients(const std::vector<LearnerRows>& learners, const std::vector<std::size_t>& which, const double* g,
                        std::size_t n, int chunkLearners, int team, double* moments, double* c);
 
+// Where applySteps puts the steps: mu += f (mu not null), g -= f (g not null); the sums of the new g^2 weighted by w
+// and by oob (null: every weight 1; oob null: no such sum).
+struct StepTargets {
+  double* g = nullptr;
+  double* mu = nullptr;
+  const double* w = nullptr;
+  const double* oob = nullptr;
+};
+struct RowSums {
+  double weighted = 0.0, outOfBag = 0.0;
+};
+
+// The steps polys[t] (stepPolynomial) of learners todo[t] applied to every row: per row, f = their values summed in
+// the order of todo. Rows in chunks of chunkRows on up to `threads` threads; the sums are added per chunk in chunk
+// order, so they do not depend on the number of threads.
+RowSums applySteps(const std::vector<LearnerRows>& learners, const std::vector<std::size_t>& todo,
+                   const std::vector<std::vector<double>>& polys, std::size_t n, int threads, std::size_t chunkRows,
+                   const StepTargets& to);
+
 // The coefficients `step` of a piecewise polynomial (table[q][r][s] as LearnerRows::poly) as interval polynomials
 // A[q][s] (q < intervals, s <= degree); the second form for a spline learner's basis.
 std::vector<double> stepPolynomial(const std::vector<double>& table, int intervals, int degree, const double* step);

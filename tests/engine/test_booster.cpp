@@ -59,7 +59,7 @@ std::shared_ptr<const Dataset> paperData(std::size_t rows, int covariates, int i
 }
 
 // Splines x1..x3 (x3 noise), linear terms yr (years 1990-2020: far from 0 against its spread) and big (up to 1e12),
-// and a factor grp of 6 levels, each with an effect on y.
+// and a factor grp of 6 levels, each with an effect on y; w holds case weights 0 to 3.
 std::shared_ptr<const Dataset> mixedData(std::size_t rows, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   std::uniform_real_distribution<double> unit(0.0, 1.0);
@@ -81,7 +81,7 @@ std::shared_ptr<const Dataset> mixedData(std::size_t rows, std::uint64_t seed) {
     c[5][i] = 2e12 * unit(rng) - 1e12;
     const int level = static_cast<int>(6.0 * unit(rng)) % 6;
     c[6][i] = level;
-    c[7][i] = 1.0;
+    c[7][i] = static_cast<double>(i % 4);  // case weights 0 to 3
     c[0][i] = std::sin(6.0 * c[1][i]) + c[2][i] * c[2][i] + 0.05 * (c[4][i] - 2000.0) + effect[level] +
               1e-12 * c[5][i] + noise(rng);
   }
@@ -502,24 +502,31 @@ void TestBooster::manyNoiseLearnersKeepTheExactPath() {
 void TestBooster::linearAndFactorLearnersKeepTheExactPath_data() {
   QTest::addColumn<double>("nu");
   QTest::addColumn<int>("mstop");
-  QTest::addColumn<double>("edf");  // of the linear terms and the factor; 0: unpenalised
-  QTest::newRow("nu 0.1") << 0.1 << 3000 << 0.0;
-  QTest::newRow("nu 0.1, penalised") << 0.1 << 3000 << 1.5;
-  QTest::newRow("nu 0.5") << 0.5 << 1000 << 0.0;
-  QTest::newRow("nu 1") << 1.0 << 1000 << 0.0;
-  QTest::newRow("nu 1, penalised") << 1.0 << 1000 << 1.5;
+  QTest::addColumn<double>("edf");       // of the linear terms and the factor; 0: unpenalised
+  QTest::addColumn<QString>("weights");  // "": none; "case": weights 0 to 3; "fold": a bootstrap fold's
+  QTest::newRow("nu 0.1") << 0.1 << 3000 << 0.0 << "";
+  QTest::newRow("nu 0.1, penalised") << 0.1 << 3000 << 1.5 << "";
+  QTest::newRow("nu 0.5") << 0.5 << 1000 << 0.0 << "";
+  QTest::newRow("nu 1") << 1.0 << 1000 << 0.0 << "";
+  QTest::newRow("nu 1, penalised") << 1.0 << 1000 << 1.5 << "";
+  QTest::newRow("nu 0.3, case weights") << 0.3 << 1000 << 1.5 << "case";
+  QTest::newRow("nu 1, case weights") << 1.0 << 500 << 0.0 << "case";
+  QTest::newRow("nu 0.3, a bootstrap fold") << 0.3 << 1000 << 1.5 << "fold";
 }
 
 // Linear terms and a factor beside splines in the cached path (CpuLearnerRows.hpp: a linear term as degree 1 on one
 // interval, a factor's level indicators as degree 0), with the self-checks on, against exact passes every iteration
-// and against the gradient path (the same model with case weights of 1, which the cached path does not take): the
-// same selections, risks and fitted values.
+// and against the gradient path (CpuBackend::setGradientPath): the same selections, risks and fitted values.
 void TestBooster::linearAndFactorLearnersKeepTheExactPath() {
   QFETCH(double, nu);
   QFETCH(int, mstop);
   QFETCH(double, edf);
+  QFETCH(QString, weights);
   const std::uint64_t seed = 17;
   auto data = mixedData(4000, seed);
+  std::mt19937_64 rng(seed + 1);
+  std::vector<double> fold(data->rows(), 0.0);  // a bootstrap sample's counts
+  for (std::size_t i = 0; i < fold.size(); ++i) fold[rng() % fold.size()] += 1.0;
   ModelSettings settings;
   settings.nu = nu;
   settings.spline.knots = 8;
@@ -528,16 +535,24 @@ void TestBooster::linearAndFactorLearnersKeepTheExactPath() {
   settings.factors = {"grp"};
   settings.linearEdf = settings.factorEdf = edf;
   settings.mstop = mstop;
+  if (weights == "case") settings.weights = "w";
+  auto make = [&](std::unique_ptr<CpuBackend> backend) {
+    return weights == "fold" ? std::make_unique<Booster>(data, settings, std::move(backend), fold, "fold")
+                             : std::make_unique<Booster>(data, settings, std::move(backend));
+  };
   auto checked = std::make_unique<CpuBackend>(2);
   checked->setCheckBounds(true);
   CpuBackend* counted = checked.get();
-  Booster fit(data, settings, std::move(checked));
+  auto fitted = make(std::move(checked));
+  Booster& fit = *fitted;
   auto exactBackend = std::make_unique<CpuBackend>(2);
   exactBackend->setRefreshInterval(1);
-  Booster exact(data, settings, std::move(exactBackend));
-  ModelSettings weighted = settings;
-  weighted.weights = "w";
-  Booster gradient(data, weighted, std::make_unique<CpuBackend>(2));
+  auto exactFit = make(std::move(exactBackend));
+  Booster& exact = *exactFit;
+  auto gradientBackend = std::make_unique<CpuBackend>(2);
+  gradientBackend->setGradientPath(true);
+  auto gradientFit = make(std::move(gradientBackend));
+  Booster& gradient = *gradientFit;
   QCOMPARE(fit.backendInfo().scheme, std::string("moments-cached"));
   QCOMPARE(gradient.backendInfo().scheme, std::string("gradient"));
   fit.run(mstop);
@@ -546,9 +561,11 @@ void TestBooster::linearAndFactorLearnersKeepTheExactPath() {
   std::vector<int> count(6, 0);
   for (int j : fit.path().learner) ++count[static_cast<std::size_t>(j)];
   const CpuBackend::PassCounts passes = counted->passCounts();
-  qInfo("seed %llu, nu %g: selections x1 %d, x2 %d, x3 %d, yr %d, big %d, grp %d; passes %ld all, %ld untracked",
-        static_cast<unsigned long long>(seed), nu, count[0], count[1], count[2], count[3], count[4], count[5],
-        passes.all, passes.untracked);
+  qInfo(
+      "seed %llu, nu %g, weights '%s': selections x1 %d, x2 %d, x3 %d, yr %d, big %d, grp %d; passes %ld all, %ld "
+      "untracked",
+      static_cast<unsigned long long>(seed), nu, qPrintable(weights), count[0], count[1], count[2], count[3], count[4],
+      count[5], passes.all, passes.untracked);
   QVERIFY2(count[3] > 0 && count[5] > 0, "the linear term and the factor must be selected");
   QCOMPARE(fit.path().learner, exact.path().learner);
   QCOMPARE(fit.path().learner, gradient.path().learner);

@@ -351,26 +351,31 @@ void TestFamilies::huberAdaptiveDeltaIsHubers() {
 }
 
 void TestFamilies::gradientPathEqualsTheShortcut() {
-  // The same gaussian fit through the cached-residual path and (with weights all 1) the gradient path: two
-  // implementations of c = B'u that share nothing but the learners.
+  // The same gaussian fit through the cached-residual path and the gradient path: two implementations of c = B'u
+  // that share nothing but the learners; and with case weights (1 to 3) through both.
   auto data = gbtest::makeSmoothData(400, 4, kSeed);
   auto weighted = std::make_shared<Dataset>(*data);
   weighted->names.push_back("w");
   weighted->columns.push_back(std::vector<double>(data->rows(), 1.0));
+  for (std::size_t i = 0; i < data->rows(); ++i) weighted->columns.back()[i] = 1.0 + static_cast<double>(i % 3);
   ModelSettings s;
   s.spline.knots = 10;
   s.mstop = 60;
   s.learners = {"x1", "x2", "x3", "x4"};
-  Booster a = fit(data, s);
-  a.run(s.mstop);
-  s.weights = "w";
-  Booster b = fit(weighted, s);
-  b.run(s.mstop);
-  QCOMPARE(b.backendInfo().scheme, std::string("gradient"));
-  QCOMPARE(a.backendInfo().scheme, std::string("moments-cached"));
-  QCOMPARE(a.path().learner, b.path().learner);
-  QVERIFY(gbtest::relativeMaxError(b.fitted(), a.fitted()) < 1e-12);
-  QVERIFY(gbtest::relativeMaxError(b.path().risk, a.path().risk) < 1e-12);
+  for (const bool withWeights : {false, true}) {
+    s.weights = withWeights ? "w" : "";
+    Booster a = fit(withWeights ? weighted : data, s);
+    a.run(s.mstop);
+    auto backend = std::make_unique<CpuBackend>(1);
+    backend->setGradientPath(true);
+    Booster b(withWeights ? weighted : data, s, std::move(backend));
+    b.run(s.mstop);
+    QCOMPARE(b.backendInfo().scheme, std::string("gradient"));
+    QCOMPARE(a.backendInfo().scheme, std::string("moments-cached"));
+    QCOMPARE(a.path().learner, b.path().learner);
+    QVERIFY(gbtest::relativeMaxError(b.fitted(), a.fitted()) < 1e-12);
+    QVERIFY(gbtest::relativeMaxError(b.path().risk, a.path().risk) < 1e-12);
+  }
 }
 
 void TestFamilies::integerWeightsEqualReplicatedRows() {
