@@ -57,7 +57,8 @@ using cpu::chunksOf;
 
 }  // namespace
 
-// How an iteration runs. c = (B_j'g)_j is kept for the current residuals g:
+// How an iteration runs. c = (B_j'W g)_j is kept for the current residuals g (W the case weights; written below
+// without them, as for W = I: B_j'B_l stands for B_j'W B_l, g'g for g'W g, and |dg| is the W norm):
 //  - exactly, from the interval moments of g (one pass over every learner's x), at the start, after an
 //    uncached selection, every refreshInterval iterations and after every 100-fold fall of g'g, so that rounding
 //    cannot accumulate;
@@ -69,8 +70,9 @@ using cpu::chunksOf;
 //  - An untracked learner's c stays as the last exact pass left it. Since then g has moved by dg, whose length follows
 //    from the cache too, so its reduction is at most reductionBound (ReductionBound.hpp). Where that bound reaches the
 //    best tracked reduction, the untracked learner might win: an exact pass runs first. The selection is therefore
-//    always the one exact scores give, and the learners that are never selected (80 of 100 on the paper's data) cost
-//    no cross-products.
+//    the one exact scores give, and the learners that are never selected (80 of 100 on the paper's data) cost no
+//    cross-products. Up to rounding: an exact tie between a tracked and an untracked learner (duplicate columns,
+//    one of them left untracked by a full cache) is decided by the rounding of the two c's, not by the lower index.
 struct CpuBackend::State {
   int threads = 1;
   std::size_t crossScratchBytes = kCrossScratchBytes;
@@ -90,7 +92,7 @@ struct CpuBackend::State {
   std::size_t crossBytes = 0;
   std::vector<double> pending;       // per learner (at coefOffset): steps not yet applied to g and mu
   std::vector<char> hasPending;      // per learner: whether its slice of pending holds a step
-  double residualSquares = 0.0;      // g'g (of g with the pending steps applied)
+  double residualSquares = 0.0;      // g'W g (of g with the pending steps applied)
   double squaresAtRefresh = 0.0;     // g'g at the last pass over all or the tracked learners (kRefreshShrink)
   std::vector<double> cAtReference;  // c at the last pass over all or the untracked learners (where dg starts)
   double shiftSquares = 0.0, shiftScale = 0.0;  // |dg|^2, dg = g then - g now; the sizes of its terms
@@ -182,7 +184,7 @@ struct CpuBackend::State {
     for (std::size_t j = 0; j < learners.size(); ++j) {
       if (tracked(j)) continue;
       if (lipschitz[j] < 0.0)
-        lipschitz[j] = reductionLipschitz(learners[j].learner->gram, learners[j].learner->rssMatrix);
+        lipschitz[j] = learnerLipschitz(learners[j].learner->gram, learners[j].learner->rssMatrix);
       if (reductionBound(reduction[j], lipschitz[j], shift) >= reduction[best]) return true;
     }
     return false;
@@ -226,7 +228,7 @@ struct CpuBackend::State {
     return sums.weighted;
   }
 
-  // The pending steps applied to g and mu; then none is pending and residualSquares is g'g summed over the rows.
+  // The pending steps applied to g and mu; then none is pending and residualSquares is g'W g summed over the rows.
   void flushPending() {
     if (anyPending()) applyAll();
   }
@@ -439,6 +441,7 @@ void CpuBackend::prepare(const BoostProblem& problem) {
     ss += (s.weights ? s.weights[i] : 1.0) * s.g[i] * s.g[i];
     total += riskWeights ? riskWeights[i] : 1.0;
   }
+  if (!(total > 0.0)) throw ComputeError("cpu backend: the risk's weights sum to " + std::to_string(total));
   s.residualSquares = ss;
   s.totalWeight = total;
   s.cValid = false;

@@ -1,6 +1,6 @@
 #pragma once
-// The CPU backend's path for every model the residual shortcut does not cover (BoostProblem::
-// gradientEachIteration): each iteration forms the negative gradient u = ngradient(y, f), then c_j = B_j'(w u)
+// The CPU backend's path for every family but gaussian (and for any model with CpuBackend::setGradientPath, the
+// tests' reference): each iteration forms the negative gradient u = ngradient(y, f), then c_j = B_j'(w u)
 // exactly for every learner (interval moments for a spline, sums for a linear term, per-level sums for a factor),
 // selects the learner with the smallest sum w (u - B_j delta_j)^2 = u'Wu - c_j'Q_j c_j (mboost's
 // mean(weights * (fitted - u)^2); ties to the lowest index), adds nu B_j P_j c_j to f and computes the risk

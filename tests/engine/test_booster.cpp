@@ -404,6 +404,21 @@ void TestBooster::reductionBoundHoldsAndIsTight() {
                qPrintable(QString("trial %1: %2 > %3").arg(trial).arg(reduction(g - d)).arg(bound)));
     }
   }
+  // Beyond kExactLipschitzColumns the backend takes the bound 1 (+ 1e-6) instead of computing |A|: it must hold for a
+  // ridge-penalised factor of many levels, some of weight 0 (a singular G), as computed here.
+  const int levels = kExactLipschitzColumns + 16;
+  Eigen::VectorXd counts(levels);
+  for (int l = 0; l < levels; ++l) counts[l] = l % 7 == 3 ? 0.0 : std::floor(rng.uniform(1.0, 40.0));
+  Eigen::MatrixXd T = Eigen::MatrixXd::Zero(levels, levels);  // treatment contrasts: intercept and levels 2..L
+  T.col(0).setOnes();
+  for (int l = 1; l < levels; ++l) T(l, l) = 1.0;
+  const Eigen::MatrixXd G = T.transpose() * counts.asDiagonal() * T;
+  const Eigen::MatrixXd P = (G + 2.5 * Eigen::MatrixXd::Identity(levels, levels)).inverse();
+  const Eigen::MatrixXd Q = 2.0 * P - P * G * P;
+  const double exact = reductionLipschitz(G, Q);
+  qInfo("factor of %d levels: |A| = %.17g", levels, exact);
+  QVERIFY(exact <= kLipschitzBound);
+  QCOMPARE(learnerLipschitz(G, Q), kLipschitzBound);
 }
 
 namespace {
