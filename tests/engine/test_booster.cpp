@@ -519,14 +519,14 @@ void TestBooster::linearAndFactorLearnersKeepTheExactPath_data() {
   QTest::addColumn<int>("mstop");
   QTest::addColumn<double>("edf");       // of the linear terms and the factor; 0: unpenalised
   QTest::addColumn<QString>("weights");  // "": none; "case": weights 0 to 3; "fold": a bootstrap fold's
-  QTest::newRow("nu 0.1") << 0.1 << 3000 << 0.0 << "";
-  QTest::newRow("nu 0.1, penalised") << 0.1 << 3000 << 1.5 << "";
-  QTest::newRow("nu 0.5") << 0.5 << 1000 << 0.0 << "";
-  QTest::newRow("nu 1") << 1.0 << 1000 << 0.0 << "";
-  QTest::newRow("nu 1, penalised") << 1.0 << 1000 << 1.5 << "";
-  QTest::newRow("nu 0.3, case weights") << 0.3 << 1000 << 1.5 << "case";
-  QTest::newRow("nu 1, case weights") << 1.0 << 500 << 0.0 << "case";
-  QTest::newRow("nu 0.3, a bootstrap fold") << 0.3 << 1000 << 1.5 << "fold";
+  QTest::newRow("nu 0.1") << 0.1 << 1500 << 0.0 << "";
+  QTest::newRow("nu 0.1, penalised") << 0.1 << 1500 << 1.5 << "";
+  QTest::newRow("nu 0.5") << 0.5 << 500 << 0.0 << "";
+  QTest::newRow("nu 1") << 1.0 << 500 << 0.0 << "";
+  QTest::newRow("nu 1, penalised") << 1.0 << 500 << 1.5 << "";
+  QTest::newRow("nu 0.3, case weights") << 0.3 << 600 << 1.5 << "case";
+  QTest::newRow("nu 1, case weights") << 1.0 << 300 << 0.0 << "case";
+  QTest::newRow("nu 0.3, a bootstrap fold") << 0.3 << 600 << 1.5 << "fold";
 }
 
 // Linear terms and a factor beside splines in the cached path (CpuLearnerRows.hpp: a linear term as degree 1 on one
@@ -538,7 +538,7 @@ void TestBooster::linearAndFactorLearnersKeepTheExactPath() {
   QFETCH(double, edf);
   QFETCH(QString, weights);
   const std::uint64_t seed = 17;
-  auto data = mixedData(4000, seed);
+  auto data = mixedData(2000, seed);
   std::mt19937_64 rng(seed + 1);
   std::vector<double> fold(data->rows(), 0.0);  // a bootstrap sample's counts
   for (std::size_t i = 0; i < fold.size(); ++i) fold[rng() % fold.size()] += 1.0;
