@@ -335,7 +335,7 @@ struct CpuBackend::State {
       // Uncached: this step joins the waiting ones, and all reach g and mu now (c then needs the exact pass).
       Eigen::Map<Eigen::VectorXd>(pending.data() + L.coefOffset, L.k) += s;
       hasPending[l] = 1;
-      flushPending();
+      if (!oobWeights) flushPending();  // a fold's steps reach the rows below, with its out-of-bag sum
       cValid = false;
     }
     // A fold's out-of-bag risk comes from the rows: its steps reach them at once (one pass over a learner's x).

@@ -12,8 +12,11 @@ LearnerRows learnerRows(const Learner& learner, const double* x) {
     L.degree = learner.basis.degree();
     L.intervals = learner.basis.numIntervals();
     L.poly = learner.basis.polynomialTable();
-    loc = Locator{learner.basis.lo(), 1.0 / learner.basis.spacing(), L.intervals - 1};
-  } else if (learner.type == LearnerType::Linear) {
+    L.polyBySpan = transposedPolynomials(L.poly, L.intervals, L.degree);
+    L.view = basisView(learner.basis, L.polyBySpan.data());
+    return L;
+  }
+  if (learner.type == LearnerType::Linear) {
     L.degree = 1;
     L.intervals = 1;
     const double lo = learner.basis.lo(), hi = learner.basis.hi();
