@@ -238,13 +238,10 @@ nlohmann::json Model::toJson() const {
     if (l.type == LearnerType::Factor) entry["levels"] = l.levels;
     ls.push_back(std::move(entry));
   }
-  nlohmann::json j{{"format", "gamboost-model"},
-                   {"version", kFormatVersion},
-                   {"family", toString(settings.family)},
-                   {"offset", offset},
-                   {"learners", std::move(ls)},
-                   {"path", {{"learner", pathLearner}, {"risk", pathRisk}}},
-                   {"settings", settings}};
+  nlohmann::json j{{"format", "gamboost-model"}, {"version", kFormatVersion}, {"family", toString(settings.family)},
+                   {"offset", offset},           {"learners", std::move(ls)}, {"settings", settings}};
+  // A model read without a path (the reader allows it) has none to write: an empty one would not read back.
+  if (!pathRisk.empty()) j["path"] = {{"learner", pathLearner}, {"risk", pathRisk}};
   if (!responseLevels.empty()) j["response_levels"] = responseLevels;
   return j;
 }
