@@ -58,7 +58,9 @@ std::vector<std::string> fitNotes(const Booster& booster) {
   if (frame.omittedRows() > 0) notes.push_back(frame.omissionNote());
   for (const Learner& l : booster.learners())
     if (!l.note.empty()) notes.push_back(l.note);
-  if (std::string overshoot = overshootNote(booster.path().risk, booster.settings().family); !overshoot.empty())
+  const ModelSettings& settings = booster.settings();
+  const bool adaptiveHuber = settings.family == Family::Huber && settings.huberDelta == 0.0;
+  if (std::string overshoot = overshootNote(booster.path().risk, settings.family, adaptiveHuber); !overshoot.empty())
     notes.push_back(std::move(overshoot));
   if (booster.backendInfo().backend == "opencl" && booster.backendInfo().kernel == "host")
     notes.push_back(

@@ -1,6 +1,7 @@
 #include "compute/Divergence.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 #include "common/Format.hpp"
 
@@ -11,8 +12,33 @@ std::string divergenceAdvice(Family family) {
                                     : "the steps overshoot for this family: lower --nu, e.g. --nu 0.01";
 }
 
-std::string overshootNote(const std::vector<double>& risk, Family family) {
-  if (risk.size() < 2 || !(risk.back() > risk.front() * (1.0 + 1e-6))) return "";
+namespace {
+
+// The iterations m at which risk[m] rose above risk[m - 1] by more than 1e-6 of the path's largest |risk|.
+std::vector<std::size_t> riskRises(const std::vector<double>& risk) {
+  double scale = 0.0;
+  for (double r : risk) scale = std::max(scale, std::abs(r));
+  std::vector<std::size_t> rises;
+  for (std::size_t m = 1; m < risk.size(); ++m)
+    if (risk[m] - risk[m - 1] > 1e-6 * scale) rises.push_back(m);
+  return rises;
+}
+
+std::string oscillationNote(const std::vector<double>& risk, Family family) {
+  const std::vector<std::size_t> rises = riskRises(risk);
+  const std::size_t iterations = risk.size() - 1;
+  if (rises.size() < 2 || rises.size() * 100 < iterations) return "";
+  return "the training risk rose at " + std::to_string(rises.size()) + " of " + std::to_string(iterations) +
+         " iterations (the first at iteration " + std::to_string(rises.front()) +
+         "), so it follows the rounding of its data (mboost's too); " +
+         (family == Family::Gaussian ? std::string("the steps overshoot: lower --nu") : divergenceAdvice(family));
+}
+
+}  // namespace
+
+std::string overshootNote(const std::vector<double>& risk, Family family, bool riskMayRise) {
+  if (risk.size() < 2) return "";
+  if (!(risk.back() > risk.front() * (1.0 + 1e-6))) return riskMayRise ? "" : oscillationNote(risk, family);
   const auto worst = std::max_element(risk.begin(), risk.end());
   return "the training risk ends at " + formatNumber(risk.back(), 6) + ", above the offset's " +
          formatNumber(risk.front(), 6) + " (it peaked at " + formatNumber(*worst, 6) + " after iteration " +

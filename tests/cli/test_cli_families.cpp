@@ -59,6 +59,7 @@ class TestCliFamilies : public QObject {
   void binomialFitWritesTheModel();
   void predictTypesAndUnseenLevels();
   void overshootingPoissonIsNoted();
+  void oscillatingGammaIsNoted();
   void probitModelPredictsItsProbability();
 };
 
@@ -239,6 +240,43 @@ void TestCliFamilies::overshootingPoissonIsNoted() {
   const CliResult small = runGamboost(fitArgs(s, args + QStringList{"--nu", "0.01"}));
   QVERIFY2(small.finished && small.exitCode == 0, qPrintable(small.describe()));
   QVERIFY2(!small.err.contains("above the offset's"), qPrintable(small.err));
+}
+
+// R's faithful (write.csv), eruptions ~ bbs(waiting) with GammaReg at mboost's nu 0.1: the shape sigma, chosen
+// again every iteration, rescales the gradient and the steps overshoot, so the training risk rises and falls from
+// the start though it ends below the offset's (mboost's fit there moves by 0.6 when y changes by a relative 1e-14).
+// The note says at how many iterations the risk rose, counted here from result.json's path; at nu 0.01 the risk
+// falls at every iteration and there is no note.
+void TestCliFamilies::oscillatingGammaIsNoted() {
+  Scratch s;
+  const QString data = QString(GB_SOURCE_DIR) + "/tests/data/faithful.csv";
+  const QStringList args{"fit",        "--data",    data,       "--out", s.path("r.json"), "--quiet",
+                         "--response", "eruptions", "--family", "gamma", "--mstop",        "100"};
+  QJsonArray risk;
+  const auto rises = [&](qsizetype& first) {  // the path's rises above 1e-6 of its largest |risk|
+    risk = QJsonDocument::fromJson(readFile(s.path("r.json"))).object()["path"].toObject()["risk"].toArray();
+    double scale = 0;
+    for (const QJsonValue& v : risk) scale = std::max(scale, std::abs(v.toDouble()));
+    int count = 0;
+    for (qsizetype m = 1; m < risk.size(); ++m)
+      if (risk[m].toDouble() - risk[m - 1].toDouble() > 1e-6 * scale && count++ == 0) first = m;
+    return count;
+  };
+  CliResult r = runGamboost(args);
+  QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.describe()));
+  qsizetype first = 0;
+  const int count = rises(first);
+  QCOMPARE(risk.size(), 101);
+  QVERIFY2(risk.last().toDouble() < risk.first().toDouble(), "the risk now ends above the offset's");
+  QVERIFY2(count >= 10, qPrintable(QString("the risk rose at only %1 iterations at nu 0.1").arg(count)));
+  const QString expected =
+      QString("the training risk rose at %1 of 100 iterations (the first at iteration %2)").arg(count).arg(first);
+  QVERIFY2(r.err.contains(expected) && r.err.contains("--nu 0.01"), qPrintable(r.err + "\nexpected: " + expected));
+  r = runGamboost(args + QStringList{"--nu", "0.01"});
+  QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.describe()));
+  QCOMPARE(rises(first), 0);
+  QCOMPARE(risk.size(), 101);
+  QVERIFY2(!r.err.contains("training risk"), qPrintable(r.err));
 }
 
 // Binomial(link = "probit"): the link is kept in the model file, so predict's response scale is Phi(f), f on the probit

@@ -7,6 +7,7 @@
 
 #include "compute/Booster.hpp"
 #include "compute/CpuBackend.hpp"
+#include "compute/Divergence.hpp"
 #include "family/BinomialLinks.hpp"
 #include "family/BrentMinimum.hpp"
 #include "family/FamilyFunctions.hpp"
@@ -62,6 +63,7 @@ class TestFamilies : public QObject {
   void frameOmitsAndCodes();
   void frameRefusesBadResponses();
   void nullSpaceIsThePenaltys();
+  void riskNotesCountRises();
 };
 
 void TestFamilies::negativeGradientIsTheLossSlope_data() {
@@ -529,4 +531,28 @@ void TestFamilies::nullSpaceIsThePenaltys() {
 }
 
 QTEST_GUILESS_MAIN(TestFamilies)
+// overshootNote on made-up paths: a path that only falls has no note; one that ends above the offset's names its
+// peak; one that ends lower but rose at 1 iteration in 100 or more (at least 2, each above 1e-6 of the path's
+// largest |risk|) is counted, but not with riskMayRise (Huber's adaptive d), a single rise, or rises of rounding.
+void TestFamilies::riskNotesCountRises() {
+  std::vector<double> falling(201);
+  for (std::size_t m = 0; m < falling.size(); ++m) falling[m] = 1.0 / (1.0 + 0.01 * static_cast<double>(m));
+  QVERIFY(gb::overshootNote(falling, gb::Family::Gamma).empty());
+  std::vector<double> path = falling;
+  path[7] = path[6] + 0.01;  // rises at 7 and, from below its neighbours, at 50
+  path[50] = path[49] + 1e-3;
+  const std::string note = gb::overshootNote(path, gb::Family::Gamma);
+  QVERIFY2(note.find("the training risk rose at 2 of 200 iterations (the first at iteration 7)") == 0, note.c_str());
+  QVERIFY(gb::overshootNote(path, gb::Family::Huber, true).empty());
+  path[50] = falling[50];  // one rise in 200
+  QVERIFY(gb::overshootNote(path, gb::Family::Gamma).empty());
+  std::vector<double> jitter = falling;  // float rounding: rises of 5e-8 of the largest |risk|
+  for (std::size_t m = 100; m < jitter.size(); m += 2) jitter[m] = jitter[m - 1] + 5e-8;
+  QVERIFY(gb::overshootNote(jitter, gb::Family::Gaussian).empty());
+  std::vector<double> above = falling;
+  above.back() = 1.5;
+  QVERIFY(gb::overshootNote(above, gb::Family::Poisson).find("above the offset's") != std::string::npos);
+  QVERIFY(gb::overshootNote(above, gb::Family::Huber, true).find("above the offset's") != std::string::npos);
+}
+
 #include "test_families.moc"
