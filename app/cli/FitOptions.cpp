@@ -243,7 +243,8 @@ void addFoldOptions(CLI::App* sub, FoldOptions& f) {
       ->each(given(f.probGiven));
   sub->add_option("--folds-file", f.foldsFile,
                   "CSV of fold weights: a header, one column per fold, one row per data row or per used row "
-                  "(non-negative integers)")
+                  "(non-negative integers; with --weights also a row's case weight, as R's "
+                  "cv(model.weights(model)) writes its k-fold and subsample folds)")
       ->check(fileNameValidator())
       ->group("Folds");
   addSeedOption(sub, "--seed", f.seed, "Seed of the generated folds")->group("Folds");
@@ -255,7 +256,9 @@ ResamplingFolds makeFolds(const FoldOptions& o, const Dataset& data, const Model
     throw InputError(optionMessage("--kfold", "give one of --kfold, --bootstrap, --subsample and --folds-file"));
   if (o.probGiven && !o.subsampleGiven)
     throw InputError(optionMessage("--prob", "is the share of each subsample: give it with --subsample B"));
-  if (!o.foldsFile.empty()) return foldsFromTable(readCsv(o.foldsFile), data.rows(), &frame.keptRows);
+  if (!o.foldsFile.empty())
+    return foldsFromTable(readCsv(o.foldsFile), data.rows(), &frame.keptRows,
+                          frame.weights.empty() ? nullptr : &frame.weights);
   const auto drawn = [&](const char* type, int count) { return foldsOverUsedRows(type, count, o.prob, o.seed, frame); };
   if (o.kfoldGiven) return drawn("kfold", o.kfold);
   if (o.subsampleGiven) return drawn("subsample", o.subsample);

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <exception>
 #include <functional>
+#include <limits>
 #include <mutex>
 #include <numeric>
 #include <optional>
@@ -253,7 +254,20 @@ ResamplingFolds foldsOverUsedRows(const std::string& type, int count, double pro
   return f;
 }
 
-ResamplingFolds foldsFromTable(const Dataset& table, std::size_t dataRows, const std::vector<std::size_t>* rowsUsed) {
+namespace {
+
+// Whether a fold file's cell w is a valid fold weight: a non-negative integer, or (caseWeight, the row's rescaled case
+// weight, not NaN) that case weight as written to 15 digits: R's cv(model.weights(model), "kfold" or "subsampling")
+// multiplies its 0/1 folds by the model's weights, rescaled as mboost_fit rescales non-integer ones.
+bool validFoldWeight(double w, double caseWeight) {
+  if (!(w >= 0.0) || !std::isfinite(w)) return false;
+  return w == std::floor(w) || std::abs(w - caseWeight) <= 1e-13 * caseWeight;
+}
+
+}  // namespace
+
+ResamplingFolds foldsFromTable(const Dataset& table, std::size_t dataRows, const std::vector<std::size_t>* rowsUsed,
+                               const std::vector<double>* caseWeights) {
   const std::string& file = table.source;
   if (rowsUsed && std::any_of(rowsUsed->begin(), rowsUsed->end(), [&](std::size_t r) { return r >= dataRows; }))
     throw ComputeError("foldsFromTable: a used row beyond the data's " + std::to_string(dataRows));
@@ -279,23 +293,27 @@ ResamplingFolds foldsFromTable(const Dataset& table, std::size_t dataRows, const
     omitted.assign(dataRows, 1);
     for (std::size_t r : *rowsUsed) omitted[r] = 0;
   }
+  // Per row of the file: its rescaled case weight (NaN without --weights or for an omitted row).
+  std::vector<double> caseWeight(table.rows(), std::numeric_limits<double>::quiet_NaN());
+  if (caseWeights && caseWeights->size() == used)
+    for (std::size_t u = 0; u < used; ++u) caseWeight[perUsedRow || !rowsUsed ? u : (*rowsUsed)[u]] = (*caseWeights)[u];
+  const std::string integers = caseWeights ? "non-negative integers, or the row's case weight as R's "
+                                             "cv(model.weights(model)) writes it"
+                                           : "non-negative integers";
   ResamplingFolds f{"folds-file", {}};
   for (std::size_t c = 0; c < table.cols(); ++c) {
     const std::vector<double>& w = table.columns[c];
     if (table.isText(c)) {  // at the cell that is not a number (the column's others are numbers read as text)
       const std::optional<TextCell> cell = firstTextCell(table, c);
       throw InputError(locate(file, static_cast<long>(cell ? cell->row : 0) + 2, table.fileColumn(c),
-                              "fold " + quotedForMessage(table.names[c]) +
-                                  ": fold weights must be non-negative "
-                                  "integers" +
+                              "fold " + quotedForMessage(table.names[c]) + ": fold weights must be " + integers +
                                   (cell ? " (" + quotedForMessage(cell->text) + ")" : std::string())));
     }
     for (std::size_t i = 0; i < w.size(); ++i) {
       if (!omitted.empty() && omitted[i] && std::isnan(w[i]) && !table.isText(c)) continue;
-      if (table.isText(c) || !(w[i] >= 0.0) || w[i] != std::floor(w[i]) || !std::isfinite(w[i]))
-        throw InputError(
-            locate(file, static_cast<long>(i) + 2, table.fileColumn(c),
-                   "fold " + quotedForMessage(table.names[c]) + ": fold weights must be non-negative integers"));
+      if (!validFoldWeight(w[i], caseWeight[i]))
+        throw InputError(locate(file, static_cast<long>(i) + 2, table.fileColumn(c),
+                                "fold " + quotedForMessage(table.names[c]) + ": fold weights must be " + integers));
     }
     std::vector<double> byDataRow(dataRows, 0.0);  // omitted rows: 0 (the frame drops them)
     for (std::size_t i = 0; i < w.size(); ++i)

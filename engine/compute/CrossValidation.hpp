@@ -64,8 +64,12 @@ ResamplingFolds foldsOverUsedRows(const std::string& type, int count, double pro
 // (its frame's keptRows). Then the file may also have one row per used row, as R's cv(model.weights(model)) writes
 // it (mboost's model has no weights for the rows na.omit dropped): its rows go to the used rows in order, and the
 // omitted rows get weight 0 (a fit never sees them). With one row per data row, an omitted row's cell may be NA.
+// caseWeights, where given: the frame's case weights (one per used row, rescaled as mboost rescales non-integer
+// ones). A cell may then also be its row's case weight, as R's cv(model.weights(model), "kfold") writes its folds
+// for non-integer weights (its 0/1 folds times those weights); any other fraction is an error.
 ResamplingFolds foldsFromTable(const Dataset& table, std::size_t dataRows,
-                               const std::vector<std::size_t>* rowsUsed = nullptr);
+                               const std::vector<std::size_t>* rowsUsed = nullptr,
+                               const std::vector<double>* caseWeights = nullptr);
 
 struct CvResult {
   std::vector<std::vector<double>> risk;  // [fold][m], m = 0..mstop

@@ -177,6 +177,35 @@ class TestCrossValidation : public QObject {
              QString("w.csv:4:2: fold 'a': fold weights must be non-negative integers"));
   }
 
+  // With non-integer case weights, R's cv(model.weights(model), "kfold") writes its 0/1 folds times the model's
+  // (rescaled) weights, to 15 digits: such a cell is its row's case weight and is taken as written; any other
+  // fraction, or a fraction without case weights, is still an error. Data rows 0..3, row 1 omitted.
+  void foldsFileTakesTheCaseWeights() {
+    Dataset t;
+    t.source = "w.csv";
+    t.names = {"V1", "V2"};
+    const std::vector<double> caseWeights{0.715566714490674 * (1 + 3e-16), 1.25, 1.0};  // per used row
+    const double nan = std::nan("");
+    t.columns = {{0, nan, 1.25, 1}, {0.715566714490674, nan, 0, 1}};
+    const std::vector<std::size_t> used{0, 2, 3};
+    const ResamplingFolds f = foldsFromTable(t, 4, &used, &caseWeights);
+    QCOMPARE(f.weights[0], (std::vector<double>{0, 0, 1.25, 1}));
+    QCOMPARE(f.weights[1], (std::vector<double>{0.715566714490674, 0, 0, 1}));
+    // One row per used row, as write.csv(cv(model.weights(model))) writes it for data with NA.
+    Dataset perUsed = t;
+    perUsed.columns = {{0, 1.25, 1}, {0.715566714490674, 0, 1}};
+    QCOMPARE(foldsFromTable(perUsed, 4, &used, &caseWeights).weights[1], f.weights[1]);
+    QCOMPARE(gbtest::inputErrorOf([&] { foldsFromTable(t, 4, &used); }),
+             QString("w.csv:4:1: fold 'V1': fold weights must be non-negative integers"));
+    t.columns[0][2] = 1.25 * (1 + 1e-12);  // not row 2's case weight as written
+    QCOMPARE(gbtest::inputErrorOf([&] { foldsFromTable(t, 4, &used, &caseWeights); }),
+             QString("w.csv:4:1: fold 'V1': fold weights must be non-negative integers, or the row's case weight as "
+                     "R's cv(model.weights(model)) writes it"));
+    t.columns[0][2] = 1.25;
+    t.columns[0][0] = 0.5;  // row 0's weight is 0.7156: 0.5 is no fold weight
+    QVERIFY(gbtest::inputErrorOf([&] { foldsFromTable(t, 4, &used, &caseWeights); }).startsWith("w.csv:2:1: "));
+  }
+
   void outOfBagRiskIsTheLeftOutRowsMeanLoss() {
     // A fold's risk at m = 0 is the mean squared distance of the left-out rows to the in-bag mean; after the fit,
     // the Booster's fitted values give the out-of-bag risk directly.

@@ -66,7 +66,9 @@ std::vector<std::vector<double>> makeFoldWeights(const CvRequest& r) {
 std::vector<std::vector<double>> makeFoldWeights(const CvRequest& r, const gb::ModelFrame& frame) {
   // Over the rows the model uses, as R's cv(model.weights(model)): the frame says which
   if (r.type == FoldType::FoldsFile)
-    return gb::foldsFromTable(gb::readCsv(ss(r.foldsFile)), r.data->rows(), &frame.keptRows).weights;
+    return gb::foldsFromTable(gb::readCsv(ss(r.foldsFile)), r.data->rows(), &frame.keptRows,
+                              frame.weights.empty() ? nullptr : &frame.weights)
+        .weights;
   return gb::foldsOverUsedRows(foldTypeWord(r.type), r.count, r.prob, r.seed, frame).weights;
 }
 
