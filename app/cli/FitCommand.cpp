@@ -221,6 +221,7 @@ int runFit(const FitOptions& o, const std::vector<Override>& overrides, bool wri
   // only when all are complete.
   OutputFiles outputs;
   outputs.addInput(o.data, "--data");
+  if (o.summary) outputs.addInput(o.data + ".truth.json", "--summary (the data's truth file)");
   if (writes) {  // MPI ranks other than 0 write nothing: their hosts need no --out directory
     outputs.addOutput(o.out, "--out");
     if (!o.model.empty()) outputs.addOutput(o.model, "--model");

@@ -112,6 +112,17 @@ class CliOutputsTest : public QObject {
     QCOMPARE(readFile(scratch.path("m.json")), model);
     verifyRejected(runGamboost({"fit", "--data", scratch.path("data.csv"), "--out", scratch.root()}),
                    "--out.*directory");
+    // fit --summary reads generate's truth file beside the data: neither output may replace it.
+    const QByteArray truth = "{\"informative\": [\"x1\"]}\n";
+    writeFile(scratch.path("data.csv.truth.json"), truth);
+    for (const char* option : {"--out", "--model"}) {
+      QStringList args{"fit", "--data", scratch.path("data.csv"), "--summary", "--quiet", "--mstop", "5"};
+      args << (option == QString("--out")
+                   ? QStringList{"--out", scratch.path("data.csv.truth.json")}
+                   : QStringList{"--out", scratch.path("r2.json"), "--model", scratch.path("data.csv.truth.json")});
+      verifyRejected(runGamboost(args), QString(option) + ".*--summary \\(the data's truth file\\)");
+      QCOMPARE(readFile(scratch.path("data.csv.truth.json")), truth);
+    }
   }
 
   void symlinkedOutputIsFollowed() {
