@@ -2,6 +2,7 @@
 
 #include <cstdint>
 
+#include "common/ParallelErrors.hpp"
 #include "compute/CrossPassShape.hpp"
 
 namespace gb::cpu {
@@ -44,15 +45,23 @@ void crossPass(const std::vector<LearnerRows>& learners, std::size_t n, std::siz
       crossPassShape(scratchBytes / sizeof(double), pairSize, todo.size(), maxTeam, kCrossLearnerChunk);
   const int team = shape.team, perChunk = shape.perChunk;
   const int chunks = chunksOf(todo.size(), static_cast<std::size_t>(perChunk));
+  ParallelErrors errors;
 #pragma omp parallel num_threads(team)
   {
-    std::vector<int> first(kCrossBlockRows);
-    std::vector<double> w(kCrossBlockRows * W);
-    // One cache line more than needed, to start the sums on a line.
-    std::vector<double> pairBuffer(pairSize * static_cast<std::size_t>(perChunk) + kLineDoubles, 0.0);
-    double* const pairs = alignedToLine(pairBuffer.data());
+    std::vector<int> first;
+    std::vector<double> w, pairBuffer;
+    bool ready = false;
+    errors.run([&] {
+      first.resize(kCrossBlockRows);
+      w.resize(kCrossBlockRows * W);
+      // One cache line more than needed, to start the sums on a line.
+      pairBuffer.assign(pairSize * static_cast<std::size_t>(perChunk) + kLineDoubles, 0.0);
+      ready = true;
+    });
+    double* const pairs = ready ? alignedToLine(pairBuffer.data()) : nullptr;
 #pragma omp for schedule(dynamic, 1)
     for (int ch = 0; ch < chunks; ++ch) {
+      if (!ready) continue;  // this thread's buffers failed: thrown below
       // Plain variables, not a structured binding: the lambda below captures them (clang rejects capturing bindings
       // before C++20; the fuzz build compiles this file with clang).
       const auto range = chunk(ch, static_cast<std::size_t>(perChunk), todo.size());
@@ -78,6 +87,7 @@ void crossPass(const std::vector<LearnerRows>& learners, std::size_t n, std::siz
       }
     }
   }
+  errors.rethrow();
 }
 
 }  // namespace gb::cpu

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "common/ParallelErrors.hpp"
 #include "compute/CpuKernels.hpp"
 
 namespace gb::cpu {
@@ -75,11 +76,14 @@ RowSums applySteps(const std::vector<LearnerRows>& learners, const std::vector<s
   for (std::size_t l : todo) kernels.push_back(stepRowsKernel(learners[l].degree));
   const int chunks = chunksOf(n, chunkRows);
   std::vector<double> sums(static_cast<std::size_t>(chunks), 0.0), oobSums(sums.size(), 0.0);
+  ParallelErrors errors;
 #pragma omp parallel num_threads(threads)
   {
-    std::vector<double> f(chunkRows);
+    std::vector<double> f;
+    errors.run([&] { f.resize(chunkRows); });
 #pragma omp for schedule(dynamic, 1)
     for (int ch = 0; ch < chunks; ++ch) {
+      if (f.size() != chunkRows) continue;  // this thread's buffer failed: thrown below
       const auto range = chunk(ch, chunkRows, n);
       const std::size_t b = range.first, e = range.second;
       std::fill_n(f.begin(), e - b, 0.0);
@@ -101,6 +105,7 @@ RowSums applySteps(const std::vector<LearnerRows>& learners, const std::vector<s
       oobSums[static_cast<std::size_t>(ch)] = oob;
     }
   }
+  errors.rethrow();
   RowSums total;
   for (std::size_t ch = 0; ch < sums.size(); ++ch) {
     total.weighted += sums[ch];

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "common/Error.hpp"
+#include "common/ParallelErrors.hpp"
 #include "compute/CpuExactPass.hpp"
 #include "compute/CpuKernels.hpp"
 #include "family/BrentMinimum.hpp"
@@ -128,16 +129,20 @@ struct CpuGradientPath::State {
 
   void coefficients() {
     const int p = static_cast<int>(learners.size());
+    ParallelErrors errors;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(team(static_cast <double>(n) * p))
     for (int j = 0; j < p; ++j) {
-      const auto jj = static_cast<std::size_t>(j);
-      if (learners[jj].learner->isSpline())
-        splineCoefficients(jj);
-      else
-        olsCoefficients(jj);
-      const Eigen::Map<const Eigen::VectorXd> cj(c[jj].data(), learners[jj].k);
-      reduction[jj] = cj.dot(learners[jj].learner->rssMatrix * cj);
+      errors.run([&] {
+        const auto jj = static_cast<std::size_t>(j);
+        if (learners[jj].learner->isSpline())
+          splineCoefficients(jj);
+        else
+          olsCoefficients(jj);
+        const Eigen::Map<const Eigen::VectorXd> cj(c[jj].data(), learners[jj].k);
+        reduction[jj] = cj.dot(learners[jj].learner->rssMatrix * cj);
+      });
     }
+    errors.rethrow();
   }
 
   // f += B_j step.
@@ -249,12 +254,14 @@ CpuGradientPath::CpuGradientPath(const BoostProblem& problem, int threads) : s_(
       zero.resize(s.n);
       for (std::size_t i = 0; i < s.n; ++i) zero[i] = (*problem.weights)[i] == 0.0;
     }
+    ParallelErrors errors;
 #pragma omp parallel for schedule(dynamic, 1) num_threads(s.team(static_cast <double>(s.n) * splines))
     for (int j = 0; j < static_cast<int>(learners.size()); ++j) {
       State::LearnerState& L = s.learners[static_cast<std::size_t>(j)];
       if (L.learner->isSpline())
-        L.sorted = cpu::sortRows(L.view, L.x, s.n, L.intervals, zero.empty() ? nullptr : &zero);
+        errors.run([&] { L.sorted = cpu::sortRows(L.view, L.x, s.n, L.intervals, zero.empty() ? nullptr : &zero); });
     }
+    errors.rethrow();
   }
   s.reduction.assign(learners.size(), 0.0);
   s.f.assign(s.n, problem.offset);

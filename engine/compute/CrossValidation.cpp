@@ -13,11 +13,13 @@
 
 #include "common/Error.hpp"
 #include "common/Format.hpp"
+#include "common/ParallelErrors.hpp"
 #include "common/RunProfile.hpp"
 #include "common/SystemResources.hpp"
 #include "common/Text.hpp"
 #include "compute/Booster.hpp"
 #include "compute/CpuBackend.hpp"
+#include "compute/FitFootprint.hpp"
 #include "compute/FoldGrams.hpp"
 #include "data/CsvText.hpp"
 
@@ -199,13 +201,17 @@ std::vector<std::vector<double>> BootstrapSampler::next(int count) {
   std::vector<double> draws(static_cast<std::size_t>(count) * rows);
   for (double& u : draws) u = uniform(rng_) * total_;
   std::vector<std::vector<double>> samples(static_cast<std::size_t>(count));
+  ParallelErrors errors;
 #pragma omp parallel for schedule(static)
   for (int s = 0; s < count; ++s) {
-    std::vector<double> w(rows, 0.0);
-    const double* u = draws.data() + static_cast<std::size_t>(s) * rows;
-    for (std::size_t d = 0; d < rows; ++d) w[rowOf(u[d])] += 1.0;
-    samples[static_cast<std::size_t>(s)] = std::move(w);
+    errors.run([&] {
+      std::vector<double> w(rows, 0.0);
+      const double* u = draws.data() + static_cast<std::size_t>(s) * rows;
+      for (std::size_t d = 0; d < rows; ++d) w[rowOf(u[d])] += 1.0;
+      samples[static_cast<std::size_t>(s)] = std::move(w);
+    });
   }
+  errors.rethrow();
   return samples;
 }
 
@@ -339,6 +345,8 @@ bool runFoldsBatched(const std::shared_ptr<const Dataset>& data, const ModelSett
   if (!run.frame) built.emplace(buildModelFrame(data, settings));
   const ModelFrame& allRows = run.frame ? *run.frame : *built;
   frameStage.reset();
+  // A batch's folds are all set up, and held, at once: where they would not fit in memory, one by one instead.
+  if (fitsAtOnce(std::min(size, run.count), allRows, settings) < std::min(size, run.count)) return false;
   if (run.setupSeconds) *run.setupSeconds += since(framing);
   for (int begin = 0; begin < run.count; begin += size) {
     if (run.keepGoing && !run.keepGoing()) return true;
@@ -421,9 +429,10 @@ CvResult crossValidate(std::shared_ptr<const Dataset> data, const ModelSettings&
   }
   std::optional<ModelFrame> allRows;  // the folds' shared frame (see runFoldsBatched)
   if (!batched && count > 0) allRows.emplace(buildModelFrame(data, settings));
+  const int atOnce = allRows ? fitsAtOnce(parallelFolds, *allRows, settings) : 1;
   std::mutex progress;
   int done = 0;
-  forEachFold(batched ? 0 : count, parallelFolds, "fold", [&](int b) {
+  forEachFold(batched ? 0 : count, atOnce, "fold", [&](int b) {
     const auto i = static_cast<std::size_t>(b);
     Booster booster(data, settings, makeBackend(), folds.weights[i], "fold " + std::to_string(b + 1), &*allRows);
     booster.run(settings.mstop);

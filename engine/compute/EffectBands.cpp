@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "common/Error.hpp"
+#include "compute/FitFootprint.hpp"
 #include "family/FamilyFunctions.hpp"
 #include "model/PartialEffect.hpp"
 
@@ -130,7 +131,8 @@ std::optional<EffectBands> effectBands(std::shared_ptr<const Dataset> data, cons
   if (!batched && replicates > 0) allRows.emplace(buildModelFrame(data, fitted.settings()));
   int drawn = 0;
   // Replicate b is the b-th sample drawn, whichever thread draws it, so the bands do not depend on the threads.
-  forEachFold(batched ? 0 : replicates, parallel, "bootstrap", [&](int) {
+  const int atOnce = allRows ? fitsAtOnce(parallel, *allRows, fitted.settings()) : 1;
+  forEachFold(batched ? 0 : replicates, atOnce, "bootstrap", [&](int) {
     if (!keepGoing()) return;
     std::vector<double> weights;
     int b = 0;

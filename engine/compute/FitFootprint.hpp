@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "learner/ModelFrame.hpp"
 #include "settings/ModelSettings.hpp"
 
 namespace gb {
@@ -26,5 +27,12 @@ FitFootprint estimateFitFootprint(std::size_t rows, std::size_t learners, const 
 // the penalty identifies the columns the data leave free, as in mboost (a spline needs d distinct values for d-th
 // differences).
 void checkFitFootprint(std::size_t rows, std::size_t learners, const ModelSettings& settings);
+
+// How many such fits may run at once (resampling folds, bootstrap refits) within the memory available now: at most
+// `wanted`, at least 1 (each fit's own check then refuses one that does not fit even alone). Each fit checks only
+// its own footprint, so folds started together on the strength of that check would starve each other.
+int fitsAtOnce(int wanted, std::size_t rows, std::size_t learners, const ModelSettings& settings);
+// The same for fits of frame's rows and learners.
+int fitsAtOnce(int wanted, const ModelFrame& frame, const ModelSettings& settings);
 
 }  // namespace gb

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "common/Error.hpp"
+#include "common/ParallelErrors.hpp"
 #include "learner/GramMatrix.hpp"
 #include "learner/Learner.hpp"
 
@@ -16,19 +17,23 @@ void addFoldGrams(std::vector<ModelFrame>& frames, const ModelSettings& settings
   for (const ModelFrame& f : frames) weights.push_back(f.weights.empty() ? nullptr : f.weights.data());
   std::vector<std::vector<Eigen::MatrixXd>> grams(first.splines.size());
   const auto count = static_cast<std::ptrdiff_t>(first.splines.size());
+  ParallelErrors errors;
 #pragma omp parallel for schedule(dynamic, 1)
   for (std::ptrdiff_t j = 0; j < count; ++j) {
     const std::string& name = first.splines[static_cast<std::size_t>(j)];
     const std::vector<double>& x = data.column(name);
     const auto known = first.columnScans.find(name);
-    try {  // the basis the learners take (buildSpline), or none where they refuse the covariate
-      const SplineBasis basis =
-          splineBasisOf(name, x, known == first.columnScans.end() ? nullptr : &known->second, settings.spline);
-      grams[static_cast<std::size_t>(j)] = gramMatrices(basis, x.data(), x.size(), weights);
-    } catch (const InputError&) {
-      // Left to the folds' own set-up, which reports it as a single fit would.
-    }
+    errors.run([&] {
+      try {  // the basis the learners take (buildSpline), or none where they refuse the covariate
+        const SplineBasis basis =
+            splineBasisOf(name, x, known == first.columnScans.end() ? nullptr : &known->second, settings.spline);
+        grams[static_cast<std::size_t>(j)] = gramMatrices(basis, x.data(), x.size(), weights);
+      } catch (const InputError&) {
+        // Left to the folds' own set-up, which reports it as a single fit would.
+      }
+    });
   }
+  errors.rethrow();
   for (std::size_t j = 0; j < grams.size(); ++j)
     for (std::size_t f = 0; f < grams[j].size(); ++f) frames[f].grams[first.splines[j]] = std::move(grams[j][f]);
 }

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "common/Error.hpp"
+#include "common/ParallelErrors.hpp"
 #include "data/OutputFiles.hpp"
 
 namespace gb {
@@ -89,12 +90,16 @@ void writeCsvRows(std::ostream& out, const std::vector<std::vector<double>>& col
   std::vector<std::string> text(std::min(pieces, kPiecesPerRound));
   for (std::size_t round = 0; round < pieces; round += kPiecesPerRound) {
     const std::size_t count = std::min(kPiecesPerRound, pieces - round);
+    ParallelErrors errors;
 #pragma omp parallel for schedule(dynamic, 1) if (count > 1)
     for (std::size_t i = 0; i < count; ++i) {
-      const std::size_t first = (round + i) * rowsPerPiece;
-      text[i].clear();
-      formatRows(text[i], columns, first, std::min(rows, first + rowsPerPiece));
+      errors.run([&] {
+        const std::size_t first = (round + i) * rowsPerPiece;
+        text[i].clear();
+        formatRows(text[i], columns, first, std::min(rows, first + rowsPerPiece));
+      });
     }
+    errors.rethrow();
     for (std::size_t i = 0; i < count; ++i) out.write(text[i].data(), static_cast<std::streamsize>(text[i].size()));
   }
 }

@@ -8,6 +8,7 @@
 #include <numbers>
 
 #include "common/Error.hpp"
+#include "common/ParallelErrors.hpp"
 
 namespace gb {
 
@@ -191,10 +192,12 @@ std::size_t PaperDataStream::next(std::size_t rows, std::vector<std::vector<doub
   // Each column is one stream and one thread's work: the result cannot depend on the thread count.
   // Small blocks stay on one thread: starting a team costs more than the work, badly so on a busy machine.
   const bool parallel = static_cast<double>(n) * cols >= 1e5;
+  ParallelErrors errors;
 #pragma omp parallel for schedule(dynamic, 1) if (parallel)
   for (int c = 0; c < cols; ++c) {
     std::vector<double>& column = columns[static_cast<std::size_t>(c)];
-    if (column.size() < n) column.resize(n);
+    if (column.size() < n) errors.run([&] { column.resize(n); });
+    if (column.size() < n) continue;  // thrown below
     Xoshiro256StarStar& rng = s_->streams[static_cast<std::size_t>(c)];
     if (c == 0) {
       for (std::size_t i = 0; i < n; ++i) column[i] = noiseSd * rng.normal();
@@ -202,6 +205,7 @@ std::size_t PaperDataStream::next(std::size_t rows, std::vector<std::vector<doub
       for (std::size_t i = 0; i < n; ++i) column[i] = rng.uniform();
     }
   }
+  errors.rethrow();
 
   // y = ((intercept + effect_1) + effect_2) + ... + noise, effects in column order: a fixed order per row.
   // Rows go in blocks so the effect loop over a block vectorises.

@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "common/Error.hpp"
+#include "common/ParallelErrors.hpp"
 #include "common/SystemResources.hpp"
 #include "opencl/KernelArgs.hpp"
 #include "opencl/PackedBtg.hpp"
@@ -178,9 +179,11 @@ void CompactData::uploadSorted(Context& ctx, const std::vector<const SplineBasis
   std::vector<Sorted> sorted(block);
   for (std::size_t j0 = 0; j0 < L; j0 += block) {
     const auto count = static_cast<std::ptrdiff_t>(std::min(block, L - j0));
+    ParallelErrors errors;
 #pragma omp parallel for schedule(dynamic, 1)
     for (std::ptrdiff_t s = 0; s < count; ++s)
-      sortLearner(j0 + static_cast<std::size_t>(s), sorted[static_cast<std::size_t>(s)]);
+      errors.run([&] { sortLearner(j0 + static_cast<std::size_t>(s), sorted[static_cast<std::size_t>(s)]); });
+    errors.rethrow();
     for (std::size_t s = 0; s < static_cast<std::size_t>(count); ++s) {
       const std::size_t j = j0 + s;
       const Sorted& one = sorted[s];

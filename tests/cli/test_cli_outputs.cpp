@@ -268,6 +268,32 @@ class CliOutputsTest : public QObject {
     QVERIFY(!QFileInfo::exists(scratch.path("r.json")));
   }
 
+  // Folds and bootstrap refits run two at a time, each checking only its own footprint: under a limit that passes
+  // one fit but not two, a std::bad_alloc in a worker thread's parallel region used to abort the program (exit
+  // 134). Now as many run at once as fit, and what does not fit even alone is refused, naming --knots.
+  void foldsUnderAnAddressSpaceLimitNeverAbort() {
+#ifdef GB_SANITIZED
+    QSKIP("AddressSanitizer cannot run under ulimit -v (its shadow memory needs terabytes of address space)");
+#endif
+    Scratch scratch;
+    QVERIFY(runGamboost({"generate", "--rows", "200", "--covariates", "3", "--informative", "1", "--out",
+                         scratch.path("d.csv"), "--quiet"})
+                .exitCode == 0);
+    const QStringList common{"--data", scratch.path("d.csv"), "--knots", "1200",   "--mstop",
+                             "5",      "--threads",           "2",       "--quiet"};
+    for (const QStringList& args : {QStringList{"cv", "--kfold", "2", "--out", scratch.path("cv.json")} + common,
+                                    QStringList{"fit", "--bands", "2", "--out", scratch.path("r.json")} + common}) {
+      for (const char* limit : {"ulimit -v 800000"}) {  // 4 folds at 800000 aborted 4 times in 4 before
+        const CliResult r = runGamboostLimited(limit, args);
+        QVERIFY2(r.finished && !r.crashed && (r.exitCode == 0 || r.exitCode == 2),
+                 qPrintable(QString(limit) + ": " + r.describe()));
+        if (r.exitCode == 2) verifyRejected(r, "--knots: the fit needs about .* of memory");
+        QCOMPARE(QFileInfo::exists(args.at(args.indexOf("--out") + 1)), r.exitCode == 0);
+        QFile::remove(args.at(args.indexOf("--out") + 1));
+      }
+    }
+  }
+
   void benchCsvWithAMissingFile() {
     Scratch scratch;
     verifyRejected(runGamboost({"bench", "csv", "--file", scratch.path("nope.csv")}), "--file: .*nope\\.csv");
