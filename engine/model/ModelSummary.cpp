@@ -89,6 +89,10 @@ std::vector<std::string> readTruth(const std::string& dataPath, std::string* not
   const std::string path = dataPath + ".truth.json";
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) return {};
+  if (!std::filesystem::is_regular_file(path, ec)) {  // a pipe would block the summary (and the command) for ever
+    if (note) *note = path + " not read: not a regular file";
+    return {};
+  }
   try {
     std::ifstream in(path);
     const nlohmann::json truth = nlohmann::json::parse(in);

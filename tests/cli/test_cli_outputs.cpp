@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <sys/inotify.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <QDir>
@@ -123,6 +124,13 @@ class CliOutputsTest : public QObject {
       verifyRejected(runGamboost(args), QString(option) + ".*--summary \\(the data's truth file\\)");
       QCOMPARE(readFile(scratch.path("data.csv.truth.json")), truth);
     }
+    // A truth "file" that is a pipe is not read: the summary would wait on it for ever (runGamboost's time limit).
+    QVERIFY(QFile::remove(scratch.path("data.csv.truth.json")));
+    QCOMPARE(::mkfifo(scratch.path("data.csv.truth.json").toLocal8Bit().constData(), 0600), 0);
+    const CliResult piped = runGamboost({"fit", "--data", scratch.path("data.csv"), "--summary", "--quiet", "--mstop",
+                                         "5", "--out", scratch.path("r3.json")});
+    QVERIFY2(piped.finished && piped.exitCode == 0, qPrintable(piped.describe()));
+    QVERIFY2(piped.out.contains("data.csv.truth.json not read: not a regular file"), qPrintable(piped.out));
   }
 
   void symlinkedOutputIsFollowed() {

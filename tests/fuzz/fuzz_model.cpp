@@ -5,8 +5,9 @@
 // of a model that loaded:
 //   - it re-serialises (toJson().dump()), the text reloads, and the reloaded model serialises to the same text;
 //   - predict() on a small table with a column per learner (each learner's lo, midpoint and hi, values just
-//     outside, far outside, and 0) gives one value per row and at most that many extrapolated rows; the last row
-//     (NA in the first column, 0 elsewhere) is predicted NA, every other row a finite number, and
+//     outside, far outside, and 0; a factor's column is text holding its levels) gives one value per row and at most
+//     that many extrapolated rows; the last row (NA in the first column, 0 elsewhere) is predicted NA, every other row
+//     a finite number, and
 //     --missing fail refuses the table.
 #include <cmath>
 #include <limits>
@@ -22,7 +23,17 @@ gb::Dataset predictionTable(const gb::Model& m) {
   d.source = "fuzz-table";
   const double inf = std::numeric_limits<double>::infinity();
   for (const gb::LearnerModel& l : m.learners) {
-    if (d.columnIndex(l.name) >= 0) continue;  // a model may name a column twice; a table may not
+    if (d.columnIndex(l.name) >= 0) continue;                      // a model may name a column twice; a table may not
+    if (l.type == gb::LearnerType::Factor && !l.levels.empty()) {  // a text column of the model's levels
+      std::vector<double> codes;
+      for (std::size_t i = 0; i < 8; ++i) codes.push_back(static_cast<double>(i % l.levels.size()));
+      codes.push_back(d.columns.empty() ? std::numeric_limits<double>::quiet_NaN() : 0.0);  // the missing row
+      d.names.push_back(l.name);
+      d.columns.push_back(std::move(codes));
+      d.kinds.push_back(gb::ColumnKind::Text);
+      d.levels.push_back(l.levels);
+      continue;
+    }
     std::vector<double> x = {l.lo, l.lo + 0.5 * (l.hi - l.lo), l.hi, -1e300, 1e300, 0.0};
     for (double v : {std::nextafter(l.lo, -inf), std::nextafter(l.hi, inf)}) x.push_back(std::isfinite(v) ? v : 0.0);
     for (double& v : x)
@@ -30,6 +41,8 @@ gb::Dataset predictionTable(const gb::Model& m) {
     x.push_back(d.columns.empty() ? std::numeric_limits<double>::quiet_NaN() : 0.0);  // the missing row
     d.names.push_back(l.name);
     d.columns.push_back(std::move(x));
+    d.kinds.push_back(gb::ColumnKind::Numeric);
+    d.levels.emplace_back();
   }
   return d;
 }
@@ -55,7 +68,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::size_t k = static_cast<std::size_t>(model.settings.spline.knots + model.settings.spline.degree + 1);
   for (const gb::LearnerModel& l : model.learners) {
     GBFUZZ_CHECK(std::isfinite(l.lo) && std::isfinite(l.hi) && l.lo < l.hi, "a learner range that is not lo < hi");
-    GBFUZZ_CHECK(l.coefficients.size() == k, "coefficients do not match the settings");
+    // A spline has knots + degree + 1 coefficients, a linear learner 2 (b0, b1), a factor one a level.
+    const std::size_t expected = l.type == gb::LearnerType::Linear   ? 2
+                                 : l.type == gb::LearnerType::Factor ? l.levels.size()
+                                                                     : k;
+    GBFUZZ_CHECK(l.coefficients.size() == expected, "coefficients do not match the settings");
   }
 
   // Save and reload: what the engine writes, it must read back, unchanged.
