@@ -184,7 +184,7 @@ std::shared_ptr<const Dataset> codeFactors(std::shared_ptr<const Dataset> data, 
       std::map<double, double> index;
       for (std::size_t l = 0; l < values.size(); ++l) {
         index.emplace(values[l], static_cast<double>(l));
-        levels.push_back(formatNumber(values[l], 15));
+        levels.push_back(levelName(values[l]));
       }
       codes.reserve(x.size());
       for (double v : x) codes.push_back(index.at(v));

@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <map>
+#include <optional>
 #include <unordered_map>
 
 #include "common/Error.hpp"
@@ -106,10 +108,16 @@ std::string textCellAt(const Dataset& data, int c, const std::string& name) {
       quotedForMessage(name) + " holds text (" + quotedForMessage(cell) + "); the model's learner needs numbers");
 }
 
-// A factor's codes in the model's level order for the data's column c (text by level name, numbers as written).
+// A factor's codes in the model's level order for the data's column c: a text cell by its level name, or where no
+// level has that name and the cell is a number, by the level that reads as that number (a column of numbers has lost
+// its spelling: "01" and "1" are the number 1); a number that two levels read as ("01" and "1") is an error.
 std::vector<double> levelCodes(const LearnerModel& l, const Dataset& data, int c) {
   std::unordered_map<std::string, double> index;
-  for (std::size_t a = 0; a < l.levels.size(); ++a) index.emplace(l.levels[a], static_cast<double>(a));
+  std::map<double, std::vector<std::size_t>> byNumber;  // the levels that read as each number
+  for (std::size_t a = 0; a < l.levels.size(); ++a) {
+    index.emplace(l.levels[a], static_cast<double>(a));
+    if (const std::optional<double> v = numberOf(l.levels[a])) byNumber[*v == 0.0 ? 0.0 : *v].push_back(a);
+  }
   const auto col = static_cast<std::size_t>(c);
   const std::vector<double>& x = data.columns[col];
   std::vector<double> codes(x.size());
@@ -118,15 +126,26 @@ std::vector<double> levelCodes(const LearnerModel& l, const Dataset& data, int c
       codes[i] = x[i];
       continue;
     }
-    const std::string level =
-        data.isText(col) ? data.levelsOf(col)[static_cast<std::size_t>(x[i])] : formatNumber(x[i], 15);
-    const auto it = index.find(level);
-    if (it == index.end())
-      throw InputError(locate(data.source, static_cast<long>(i) + 2, data.fileColumn(col),
-                              "factor " + quotedForMessage(l.name) + ": level " + quotedForMessage(level) +
-                                  " was not seen in training (" + std::to_string(l.levels.size()) + " levels, from " +
-                                  quotedForMessage(l.levels.front()) + ")"));
-    codes[i] = it->second;
+    const std::string level = data.isText(col) ? data.levelsOf(col)[static_cast<std::size_t>(x[i])] : levelName(x[i]);
+    if (const auto it = index.find(level); it != index.end() && data.isText(col)) {
+      codes[i] = it->second;
+      continue;
+    }
+    const std::optional<double> number = data.isText(col) ? numberOf(level) : std::optional<double>(x[i]);
+    const auto match = number ? byNumber.find(*number == 0.0 ? 0.0 : *number) : byNumber.end();
+    const auto where = [&](const std::string& what) {
+      return InputError(locate(data.source, static_cast<long>(i) + 2, data.fileColumn(col),
+                               "factor " + quotedForMessage(l.name) + ": " + what));
+    };
+    if (match == byNumber.end())
+      throw where("level " + quotedForMessage(level) + " was not seen in training (" + std::to_string(l.levels.size()) +
+                  " levels, from " + quotedForMessage(l.levels.front()) + ")");
+    if (match->second.size() > 1)
+      throw where("the number " + quotedForMessage(level) + " is both level " +
+                  quotedForMessage(l.levels[match->second[0]]) + " and level " +
+                  quotedForMessage(l.levels[match->second[1]]) +
+                  " of the model (a column of numbers keeps no spelling; a text cell in the column keeps each)");
+    codes[i] = static_cast<double>(match->second.front());
   }
   return codes;
 }

@@ -58,6 +58,7 @@ class TestCliFamilies : public QObject {
   void rejects();
   void binomialFitWritesTheModel();
   void predictTypesAndUnseenLevels();
+  void factorLevelsThatAreNumbers();
   void overshootingPoissonIsNoted();
   void oscillatingGammaIsNoted();
   void probitModelPredictsItsProbability();
@@ -217,6 +218,62 @@ void TestCliFamilies::predictTypesAndUnseenLevels() {
   r = runGamboost({"predict", "--model", s.path("m.json"), "--data", s.path("bad.csv"), "--out", s.path("p.csv")});
   verifyRejected(r, "bad.csv:3:2: factor 'fac': level 'zz' was not seen in training");
   QVERIFY(!QFileInfo::exists(s.path("p.csv")));
+}
+
+// Factor levels that read as numbers. A new file whose factor column holds only numbers has lost their spelling:
+// a number is matched to the level that reads as it ("01" for 1), and where two levels read as it ("01" and "1")
+// it is an error, not a silent pick; a text column keeps the spelling. A numeric factor's levels stay distinct
+// where 15 digits would merge them (0.3 and 0.1 + 0.2), and -0 is level "0": predict takes the training file back.
+void TestCliFamilies::factorLevelsThatAreNumbers() {
+  Scratch s;
+  const auto fitted = [&] {
+    const QJsonArray a = QJsonDocument::fromJson(readFile(s.path("r.json"))).object()["fitted"].toArray();
+    std::vector<double> v;
+    for (const QJsonValue& x : a) v.push_back(x.toDouble());
+    return v;
+  };
+  const auto predicted = [&](const QByteArray& csv) {
+    writeFile(s.path("new.csv"), csv);
+    predictNew(s, "p.csv");
+    return readColumn(s.path("p.csv"));
+  };
+  // Levels 01, 02, A (a text column): rows 0, 1, 2 hold them, y far apart.
+  writeFile(s.path("d.csv"), "y,code\n1,01\n50,02\n100,A\n2,01\n51,02\n99,A\n");
+  const QStringList model{"--response", "y",    "--factor", "code",    "--mstop",
+                          "30",         "--nu", "0.5",      "--model", s.path("m.json")};
+  CliResult r = runGamboost(fitArgs(s, model));
+  QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.describe()));
+  std::vector<double> f = fitted();
+  std::vector<double> p = predicted("code\n2\n1\n");  // zero-padded codes read as numbers
+  QVERIFY(!p.empty());
+  QCOMPARE(p, (std::vector<double>{f[1], f[0]}));
+  // Levels 01, 1, A: the number 1 is both; the text "01" is one of them.
+  writeFile(s.path("d.csv"), "y,code\n1,01\n50,1\n100,A\n2,01\n51,1\n99,A\n");
+  r = runGamboost(fitArgs(s, model));
+  QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.describe()));
+  f = fitted();
+  writeFile(s.path("new.csv"), "code\n01\n1\n");
+  verifyRejected(
+      runGamboost({"predict", "--model", s.path("m.json"), "--data", s.path("new.csv"), "--out", s.path("q.csv")}),
+      "new.csv:2:1: factor 'code': the number '1' is both level '01' and level '1' of the model");
+  QVERIFY(!QFileInfo::exists(s.path("q.csv")));
+  p = predicted("code\n1\n01\nA\n");
+  QCOMPARE(p, (std::vector<double>{f[1], f[0], f[2]}));
+  // A numeric factor: 0.3, 0.1 + 0.2 (0.30000000000000004), -0 and 0.
+  writeFile(s.path("d.csv"), "y,v\n1,0.3\n50,0.30000000000000004\n100,-0\n2,0.3\n51,0.30000000000000004\n99,0\n");
+  r = runGamboost(
+      fitArgs(s, {"--response", "y", "--factor", "v", "--mstop", "30", "--nu", "0.5", "--model", s.path("m.json")}));
+  QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.describe()));
+  const QJsonArray levels = QJsonDocument::fromJson(readFile(s.path("m.json")))
+                                .object()["learners"]
+                                .toArray()
+                                .at(0)
+                                .toObject()["levels"]
+                                .toArray();
+  QCOMPARE(levels, (QJsonArray{"0", "0.3", "0.30000000000000004"}));
+  f = fitted();
+  p = predicted(readFile(s.path("d.csv")));
+  QCOMPARE(p, f);
 }
 
 // Poisson on counts of 10 to 70 with two factor learners (warpbreaks' shape) at mboost's nu 0.1: the steps,
