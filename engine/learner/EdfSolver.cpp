@@ -105,6 +105,12 @@ LambdaSolution solveLambda(const EdfFunction& edf, double target, EdfDefinition 
   if (definition == EdfDefinition::Mboost) {
     out.lambda = mboostLambda(edf.mboostValues(), target);
     out.edf = edf(out.lambda, definition);
+    // mboost finds lambda for B'WB + 1e-9 S (options("mboost_eps")); where B'WB is nearly singular in the penalty's
+    // directions (a linear learner's 1 and x for x = 5.4e6 + [0, 100]) that term moves the edf reached.
+    if (std::abs(out.edf - target) > 1e-3)
+      out.note = who + ": edf " + formatNumber(out.edf, 6) + " where " + formatNumber(target, 10) +
+                 " was asked: mboost's lambda search adds 1e-9 times the penalty to B'WB, which is nearly singular " +
+                 "here (columns nearly collinear: centre or rescale the covariate)";
     return out;
   }
   auto f = [&](double lambda) { return edf(lambda, definition) - target; };

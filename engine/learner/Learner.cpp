@@ -49,11 +49,12 @@ Eigen::MatrixXd symmetricInverse(const Eigen::MatrixXd& a) {
 
 }  // namespace
 
-void finishLearner(Learner& learner, double targetEdf, EdfDefinition definition) {
+void finishLearner(Learner& learner, double targetEdf, EdfDefinition definition, const CongruentPencil* pencil) {
   const ScopedStage timed("lambda solves and k x k factors");
   const int k = learner.numColumns();
-  const EdfFunction edf(learner.gram, learner.penalty, learner.name, learner.penaltyNullity,
-                        learner.type == LearnerType::Linear);
+  const Eigen::MatrixXd& g = pencil ? pencil->gram : learner.gram;
+  const Eigen::MatrixXd& s = pencil ? pencil->penalty : learner.penalty;
+  const EdfFunction edf(g, s, learner.name, learner.penaltyNullity, learner.type == LearnerType::Linear);
   if (targetEdf > 0.0) {
     const LambdaSolution sol = solveLambda(edf, targetEdf, definition, learner.name);
     learner.lambda = sol.lambda;
@@ -63,15 +64,17 @@ void finishLearner(Learner& learner, double targetEdf, EdfDefinition definition)
     learner.lambda = 0.0;
     learner.edf = edf(0.0, definition);
   }
-  const Eigen::MatrixXd& g = learner.gram;
   // lambda = 0 with B of lower rank than k (fewer distinct covariate values than basis columns, or a knot
   // interval without data): G itself is singular, and the edf solver has already counted its rank.
-  if (learner.lambda == 0.0 && edf.rank() < k)
-    learner.solveMatrix = pseudoInverse(g, edf.rank());
-  else
-    learner.solveMatrix = symmetricInverse(g + learner.lambda * learner.penalty);
-  const Eigen::MatrixXd& p = learner.solveMatrix;
+  Eigen::MatrixXd p =
+      learner.lambda == 0.0 && edf.rank() < k ? pseudoInverse(g, edf.rank()) : symmetricInverse(g + learner.lambda * s);
   Eigen::MatrixXd q = 2.0 * p - p * g * p;
+  if (pencil) {
+    p = pencil->back * p * pencil->back.transpose();
+    p = (0.5 * (p + p.transpose())).eval();
+    q = pencil->back * q * pencil->back.transpose();
+  }
+  learner.solveMatrix = p;
   learner.rssMatrix = 0.5 * (q + q.transpose());
 }
 

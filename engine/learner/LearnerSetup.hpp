@@ -9,8 +9,18 @@
 
 namespace gb {
 
-// lambda from the target edf (0: unpenalised), then P = (G + lambda S)^-1 and Q = 2P - PGP. Needs gram, penalty.
-void finishLearner(Learner& learner, double targetEdf, EdfDefinition definition);
+// The learner's pencil in better-conditioned columns B_c = B T (T invertible): gram B_c'W B_c, penalty T'S T and
+// back = T, so that P = T P_c T' and Q = T Q_c T'. lambda and the edf are the same in exact arithmetic (the pencil's
+// eigenvalues do not change under the congruence); a linear learner's 1 and x - centre keep digits that 1 and x lose
+// where x's range is small next to its size (a coordinate of 5.4e6 over 100 m).
+struct CongruentPencil {
+  Eigen::MatrixXd gram, penalty, back;
+};
+
+// lambda from the target edf (0: unpenalised), then P = (G + lambda S)^-1 and Q = 2P - PGP. Needs gram, penalty;
+// with `pencil`, lambda, P and Q come from it.
+void finishLearner(Learner& learner, double targetEdf, EdfDefinition definition,
+                   const CongruentPencil* pencil = nullptr);
 
 // bols(x): columns 1 and x, ridge penalty on both, edf settings.linearEdf. w null: unweighted.
 Learner buildLinear(const std::string& name, int column, const std::vector<double>& x, const double* w,
@@ -20,11 +30,15 @@ Learner buildFactor(const std::string& name, int column, const std::vector<doubl
                     const std::vector<std::string>& levels, const double* w, const ModelSettings& settings);
 
 // The checks of a covariate's values, and the learners from their sums (over every process's rows in a distributed
-// fit): a linear term from sum w, sum w x, sum w x^2; a factor from each level's total weight.
+// fit): a linear term from sum w, sum w d, sum w d^2 with d = x minus the range's centre; a factor from each level's
+// total weight.
 std::string nonFiniteMessage(const std::string& name, LearnerType type, std::size_t row);
 void checkSplineRange(const std::string& name, double lo, double hi, const SplineSpec& spec);
 void checkLinearRange(const std::string& name, double lo, double hi);
-Learner finishLinear(const std::string& name, int column, double lo, double hi, double sw, double swx, double swxx,
+// The centre c of a linear learner's sums: the middle of [lo, hi].
+double linearCentre(double lo, double hi);
+// From sum w, sum w (x - c) and sum w (x - c)^2, c = linearCentre(lo, hi).
+Learner finishLinear(const std::string& name, int column, double lo, double hi, double sw, double swd, double swdd,
                      const ModelSettings& settings);
 Learner finishFactor(const std::string& name, int column, const std::vector<std::string>& levels,
                      const std::vector<double>& weightPerLevel, const ModelSettings& settings);

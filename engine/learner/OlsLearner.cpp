@@ -21,19 +21,25 @@ Learner olsLearner(const std::string& name, int column, LearnerType type, double
 
 Learner buildLinear(const std::string& name, int column, const std::vector<double>& x, const double* w,
                     const ModelSettings& settings) {
-  double sw = 0.0, swx = 0.0, swxx = 0.0, lo = x.empty() ? 0.0 : x[0], hi = lo;
+  double lo = x.empty() ? 0.0 : x[0], hi = lo;
   for (std::size_t i = 0; i < x.size(); ++i) {
     if (!std::isfinite(x[i])) throw InputError(nonFiniteMessage(name, LearnerType::Linear, i));
-    const double wi = w ? w[i] : 1.0;
-    sw += wi;
-    swx += wi * x[i];
-    swxx += wi * x[i] * x[i];
     lo = std::min(lo, x[i]);
     hi = std::max(hi, x[i]);
   }
   checkLinearRange(name, lo, hi);
-  return finishLinear(name, column, lo, hi, sw, swx, swxx, settings);
+  const double c = linearCentre(lo, hi);
+  double sw = 0.0, swd = 0.0, swdd = 0.0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double wi = w ? w[i] : 1.0, d = x[i] - c;
+    sw += wi;
+    swd += wi * d;
+    swdd += wi * d * d;
+  }
+  return finishLinear(name, column, lo, hi, sw, swd, swdd, settings);
 }
+
+double linearCentre(double lo, double hi) { return lo + 0.5 * (hi - lo); }
 
 void checkLinearRange(const std::string& name, double lo, double hi) {
   if (!(lo < hi))
@@ -41,18 +47,33 @@ void checkLinearRange(const std::string& name, double lo, double hi) {
                      formatNumber(lo, 10) + ")");
 }
 
-Learner finishLinear(const std::string& name, int column, double lo, double hi, double sw, double swx, double swxx,
+Learner finishLinear(const std::string& name, int column, double lo, double hi, double sw, double swd, double swdd,
                      const ModelSettings& settings) {
+  const double c = linearCentre(lo, hi);
+  // X'WX in the columns 1 and x, as mboost's bols(x) has them: sum w x = sum w d + c sum w, and so on.
+  const double swx = swd + c * sw, swxx = swdd + 2.0 * c * swd + c * c * sw;
   // X'WX holds sum w x^2: beyond the double range the lambda's eigen-solver fails with nothing a user can act on.
   if (!std::isfinite(swxx))
     throw InputError("learner " + quotedForMessage(name) + ": values too large for a linear learner (sum w x^2 " +
                      "overflows a double; |x| reaches " + formatNumber(std::max(std::abs(lo), std::abs(hi)), 6) +
                      "): rescale the covariate, e.g. divide it by a power of ten");
+  // The squares of x - c must stay normal doubles, or the slope's column vanishes from the sums.
+  if (hi - lo < 1e-150)
+    throw InputError("learner " + quotedForMessage(name) + ": values too close together for a linear learner (they " +
+                     "span " + formatNumber(hi - lo, 6) + ", and the squares of their spread underflow a double): " +
+                     "rescale the covariate, e.g. multiply it by a power of ten");
   Learner l = olsLearner(name, column, LearnerType::Linear, lo, hi, settings);
   l.gram.resize(2, 2);
   l.gram << sw, swx, swx, swxx;
   l.penalty = Eigen::MatrixXd::Identity(2, 2);
-  finishLearner(l, settings.linearEdf, settings.edfDefinition);
+  // The same pencil in the columns 1 and x - c: B = B_c T with T = [1 c; 0 1], so T^-1 maps P_c back.
+  CongruentPencil centred;
+  centred.gram.resize(2, 2);
+  centred.gram << sw, swd, swd, swdd;
+  centred.back.resize(2, 2);
+  centred.back << 1.0, -c, 0.0, 1.0;                          // T^-1
+  centred.penalty = centred.back.transpose() * centred.back;  // T^-T S T^-1 with S = I
+  finishLearner(l, settings.linearEdf, settings.edfDefinition, &centred);
   return l;
 }
 

@@ -449,6 +449,21 @@ void TestFamilies::unpenalisedFactorAndLinearAreLeastSquares() {
   for (std::size_t i = 0; i < n; ++i) sxy += (x[i] - mx) * (y[i] - my), sxx += (x[i] - mx) * (x[i] - mx);
   const double slope = sxy / sxx;
   for (std::size_t i = 0; i < n; ++i) QVERIFY(std::abs(l.fitted()[i] - (my + slope * (x[i] - mx))) < 1e-12);
+  // The same line where x is a coordinate near 5.4e6 over about 60 (a range 1e-5 of its size): the columns 1 and x
+  // are nearly collinear, and the pencil's rank counted from them lost the slope (edf 1, nothing fitted). The fitted
+  // values b0 + b1 x cancel about 3e5 to O(1): within 1e-8 of the line.
+  std::vector<double> far(n);
+  for (std::size_t i = 0; i < n; ++i) far[i] = 5.4e6 + 10.0 * x[i];
+  auto shifted = table({"y", "x"}, {y, far});
+  Booster f = fit(shifted, s);
+  f.run(1);
+  QCOMPARE(f.learners()[0].edf, 2.0);
+  for (std::size_t i = 0; i < n; ++i) QVERIFY(std::abs(f.fitted()[i] - (my + slope * (x[i] - mx))) < 1e-8);
+  // A spread whose squares underflow is refused, naming the learner, not fitted without its slope.
+  std::vector<double> tiny(n);
+  for (std::size_t i = 0; i < n; ++i) tiny[i] = 1e-160 * x[i];
+  const QString message = gbtest::inputErrorOf([&] { fit(table({"y", "x"}, {y, tiny}), s); });
+  QVERIFY2(message.startsWith("learner 'x': values too close together for a linear learner"), qPrintable(message));
 }
 
 void TestFamilies::frameFollowsGamboostDefaults() {
