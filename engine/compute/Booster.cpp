@@ -122,6 +122,19 @@ void Booster::setUp(std::unique_ptr<Backend> backend, bool outOfBagPath) {
     throw InputError("response " + quotedForMessage(settings_.response) +
                      ": values too large (their squares overflow a double, so the risk would be infinite); "
                      "rescale the response, e.g. divide it by a power of ten");
+  // The other end: squared residuals below the normal doubles leave the risk 0 or subnormal, and every learner
+  // reduces it by 0, so that the first wins every iteration by the tie (a response near 1e-170).
+  const bool squared = settings_.family == Family::Gaussian || settings_.family == Family::Expectile ||
+                       settings_.family == Family::Huber;
+  std::vector<double> varies{0.0};  // over every process's rows: each must come to the same decision
+  if (squared && risk0 < 1e-280) {
+    varies[0] = std::any_of(y.begin(), y.end(), [&](double v) { return v != offset_; }) ? 1.0 : 0.0;
+    reduceMax(group_, varies);
+  }
+  if (varies[0] > 0.0)
+    throw InputError("response " + quotedForMessage(settings_.response) +
+                     ": values too small (their squared differences underflow a double, so every risk would be 0); "
+                     "rescale the response, e.g. multiply it by a power of ten");
   path_.risk.push_back(risk0);
 
   checkFitFootprint(y.size(), frame_.splines.size() + frame_.linears.size() + frame_.factors.size(), settings_);

@@ -64,6 +64,7 @@ class TestFamilies : public QObject {
   void frameRefusesBadResponses();
   void nullSpaceIsThePenaltys();
   void riskNotesCountRises();
+  void tinyResponseIsRefused();
 };
 
 void TestFamilies::negativeGradientIsTheLossSlope_data() {
@@ -568,6 +569,34 @@ void TestFamilies::riskNotesCountRises() {
   above.back() = 1.5;
   QVERIFY(gb::overshootNote(above, gb::Family::Poisson).find("above the offset's") != std::string::npos);
   QVERIFY(gb::overshootNote(above, gb::Family::Huber, true).find("above the offset's") != std::string::npos);
+}
+
+// A gaussian response near 1e-170: its squared residuals underflow, every risk is 0 and the first learner would win
+// every iteration by the tie (exit 0 with a meaningless fit). Refused naming the response; 1e-100 fits as 1 does.
+void TestFamilies::tinyResponseIsRefused() {
+  std::vector<double> y(40), x(40);
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    x[i] = static_cast<double>(i) / 39.0;
+    y[i] = std::sin(6.0 * x[i]);
+  }
+  ModelSettings s;
+  s.mstop = 5;
+  s.spline.knots = 4;
+  Booster one = fit(table({"y", "x"}, {y, x}), s);
+  one.run(5);
+  for (double scale : {1e-100, 1e-170}) {
+    std::vector<double> small = y;
+    for (double& v : small) v *= scale;
+    if (scale == 1e-100) {
+      Booster b = fit(table({"y", "x"}, {small, x}), s);
+      b.run(5);
+      for (std::size_t i = 0; i < y.size(); ++i)
+        QVERIFY(std::abs(b.fitted()[i] / scale - one.fitted()[i]) <= 1e-12 * std::abs(one.fitted()[0]) + 1e-12);
+      continue;
+    }
+    const QString message = gbtest::inputErrorOf([&] { fit(table({"y", "x"}, {small, x}), s); });
+    QVERIFY2(message.contains("response 'y': values too small"), qPrintable(message));
+  }
 }
 
 #include "test_families.moc"
