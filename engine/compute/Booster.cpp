@@ -128,7 +128,8 @@ void Booster::setUp(std::unique_ptr<Backend> backend, bool outOfBagPath) {
                        settings_.family == Family::Huber;
   std::vector<double> varies{0.0};  // over every process's rows: each must come to the same decision
   if (squared && risk0 < 1e-280) {
-    varies[0] = std::any_of(y.begin(), y.end(), [&](double v) { return v != offset_; }) ? 1.0 : 0.0;
+    for (std::size_t i = 0; i < y.size() && varies[0] == 0.0; ++i)  // rows of weight 0 do not count
+      if (y[i] != offset_ && (riskWeights.empty() || riskWeights[i] > 0.0)) varies[0] = 1.0;
     reduceMax(group_, varies);
   }
   if (varies[0] > 0.0)

@@ -107,10 +107,17 @@ LambdaSolution solveLambda(const EdfFunction& edf, double target, EdfDefinition 
     out.edf = edf(out.lambda, definition);
     // mboost finds lambda for B'WB + 1e-9 S (options("mboost_eps")); where B'WB is nearly singular in the penalty's
     // directions (a linear learner's 1 and x for x = 5.4e6 + [0, 100]) that term moves the edf reached.
+    // Where even lambda = 1e15 (options("mboost_lambdaMax")) leaves the edf above the target, mboost warns and
+    // keeps 1e15: B'WB is that large (case weights of 1e20, say).
     if (std::abs(out.edf - target) > 1e-3)
-      out.note = who + ": edf " + formatNumber(out.edf, 6) + " where " + formatNumber(target, 10) +
-                 " was asked: mboost's lambda search adds 1e-9 times the penalty to B'WB, which is nearly singular " +
-                 "here (columns nearly collinear: centre or rescale the covariate)";
+      out.note = who + ": edf " + formatNumber(out.edf, 6) + " where " + formatNumber(target, 10) + " was asked: " +
+                 (out.lambda >= 1e15 ? std::string("lambda stops at mboost's largest, 1e15, and B'WB is larger "
+                                                   "still (case weights or the covariate on a huge scale: rescale "
+                                                   "them)")
+                                     : std::string("mboost's lambda search adds 1e-9 times the penalty to B'WB, "
+                                                   "which is small or nearly singular here (case weights on a tiny "
+                                                   "scale, or columns nearly collinear: rescale the weights, or "
+                                                   "centre or rescale the covariate)"));
     return out;
   }
   auto f = [&](double lambda) { return edf(lambda, definition) - target; };
