@@ -175,6 +175,10 @@ int chooseMstop(const FitOptions& o, const std::shared_ptr<const Dataset>& data,
 void checkFoldOptionsUse(const FitOptions& o) {
   if (o.mstopWord == "cv") return;
   const FoldOptions& f = o.folds;
+  if (f.seedGiven && !(o.holdout > 0.0) && o.bands <= 0)
+    throw InputError(optionMessage("--seed",
+                                   "draws the folds of --mstop cv, the rows of --holdout or the samples of "
+                                   "--bands; a fit without them would ignore it"));
   const char* given = f.kfoldGiven           ? "--kfold"
                       : f.bootstrapGiven     ? "--bootstrap"
                       : f.subsampleGiven     ? "--subsample"

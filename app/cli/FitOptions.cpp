@@ -247,7 +247,7 @@ void addFoldOptions(CLI::App* sub, FoldOptions& f) {
                   "cv(model.weights(model)) writes its k-fold and subsample folds)")
       ->check(fileNameValidator())
       ->group("Folds");
-  addSeedOption(sub, "--seed", f.seed, "Seed of the generated folds")->group("Folds");
+  addSeedOption(sub, "--seed", f.seed, "Seed of the generated folds")->group("Folds")->each(given(f.seedGiven));
 }
 
 ResamplingFolds makeFolds(const FoldOptions& o, const Dataset& data, const ModelFrame& frame) {

@@ -24,6 +24,7 @@ struct FoldOptions {
   bool probGiven = false;  // --prob belongs to --subsample alone
   std::string foldsFile;
   std::uint64_t seed = 1;
+  bool seedGiven = false;  // fit: --seed draws the folds, the held-out rows or the bands' samples, nothing else
 };
 
 struct FitOptions {

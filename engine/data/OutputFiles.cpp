@@ -86,6 +86,9 @@ void OutputFiles::addInput(const std::string& path, const std::string& option) {
 void OutputFiles::addOutput(const std::string& path, const std::string& option, std::uint64_t expectedBytes) {
   if (path.empty()) throw InputError(withOption(option, "empty file name"));
   const std::string target = resolveOutputPath(path);
+  std::error_code linkError;
+  if (fs::is_symlink(target, linkError))  // still a link after the kernel's 40 hops: a loop, which `>` refuses too
+    cannotWrite(option, path, "a loop of symbolic links");
   struct stat st {};
   if (::stat(target.c_str(), &st) == 0) {
     if (S_ISDIR(st.st_mode)) cannotWrite(option, path, "is a directory");

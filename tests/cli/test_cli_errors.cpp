@@ -97,6 +97,8 @@ void CliErrorsTest::fitRejects_data() {
   QTest::newRow("one distinct value left")
       << "two.csv" << true << QByteArray("y,x1\n1,0.5\n2,0.7\n") << QStringList{"--holdout", "0.5", "--seed", "1"}
       << out << R"(two\.csv: learner 'x1': basis columns are not identifiable)";
+  QTest::newRow("seed without resampling")
+      << "data.csv" << true << good << QStringList{"--seed", "3"} << out << "--seed: draws the folds of --mstop cv";
   QTest::newRow("constant covariate") << "const.csv" << true << constantColumnCsv() << none << out << R"(\bx2\b)";
   // Bad options.
   QTest::newRow("knots 0") << "data.csv" << true << good << QStringList{"--knots", "0"} << out << "--knots";

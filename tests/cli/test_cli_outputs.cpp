@@ -146,6 +146,12 @@ class CliOutputsTest : public QObject {
     QVERIFY(QFileInfo(scratch.path("latest.json")).isSymLink());
     QVERIFY(readJson(scratch.path("results/old.json")).contains("fitted"));
     QCOMPARE(QDir(scratch.path("results")).entryList(QDir::Files | QDir::Hidden), QStringList{"old.json"});
+    // A loop of links cannot be followed: refused, both links left as they were (the rename replaced the first).
+    QVERIFY(QFile::link("loop2", scratch.path("loop1")) && QFile::link("loop1", scratch.path("loop2")));
+    verifyRejected(runGamboost({"fit", "--data", scratch.path("data.csv"), "--out", scratch.path("loop1"), "--quiet",
+                                "--mstop", "5"}),
+                   "--out: .*loop1: cannot write: a loop of symbolic links");
+    QCOMPARE(QFileInfo(scratch.path("loop1")).symLinkTarget(), scratch.path("loop2"));
   }
 
   // A disk that fills while the second file is written: neither file may appear (the first was complete).
