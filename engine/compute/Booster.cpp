@@ -118,6 +118,18 @@ void Booster::setUp(std::unique_ptr<Backend> backend, bool outOfBagPath) {
     throw InputError(optionMessage("--offset", formatNumber(offset_, 6) + ": the " + toString(settings_.family) +
                                                    " risk at this starting value is not finite; give one on the "
                                                    "scale of f (or leave --offset out: the family's offset)"));
+  // A finite risk can still have a gradient that is not (binomial's exp(-2yf) / (1 + exp(-2yf)) is inf / inf past
+  // |f| = 355): then every step is NaN, and lowering nu, as a divergence would advise, cannot help.
+  std::vector<double> badGradient{0.0};
+  if (settings_.hasOffset && std::isfinite(risk0)) {
+    for (std::size_t i = 0; i < y.size() && badGradient[0] == 0.0; ++i)
+      if (!std::isfinite(family_.ngradient(y[i], offset_))) badGradient[0] = 1.0;
+    reduceMax(group_, badGradient);
+  }
+  if (badGradient[0] > 0.0)
+    throw InputError(optionMessage("--offset", formatNumber(offset_, 6) + ": the " + toString(settings_.family) +
+                                                   " gradient at this starting value is not finite; give one on the "
+                                                   "scale of f (or leave --offset out: the family's offset)"));
   if (!std::isfinite(risk0))
     throw InputError("response " + quotedForMessage(settings_.response) +
                      ": values too large (their squares overflow a double, so the risk would be infinite); "

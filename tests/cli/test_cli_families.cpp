@@ -110,6 +110,10 @@ void TestCliFamilies::rejects_data() {
   QTest::newRow("--offset far off the scale")
       << (QStringList{"--response", "cnt", "--family", "poisson", "--offset", "800"} + covariates)
       << "--offset: 800: the poisson risk at this starting value is not finite";
+  // A finite risk whose gradient is not: binomial's exp(-2yf) / (1 + exp(-2yf)) is inf / inf past |f| = 355.
+  QTest::newRow("--offset with a gradient not finite")
+      << (QStringList{"--response", "bin", "--family", "binomial", "--offset", "-400"} + covariates)
+      << "--offset: -400: the binomial gradient at this starting value is not finite";
   // Without --huber-delta huber fits with mboost's adaptive d (test_family_references), which no resampling takes
   QTest::newRow("holdout with huber's adaptive d")
       << (QStringList{"--response", "y", "--family", "huber", "--holdout", "0.2"} + covariates)
