@@ -1,5 +1,6 @@
 #pragma once
 // Internal to the learner layer: the steps that build one learner of each type.
+#include <array>
 #include <exception>
 #include <optional>
 #include <string>
@@ -37,6 +38,8 @@ void checkSplineRange(const std::string& name, double lo, double hi, const Splin
 void checkLinearRange(const std::string& name, double lo, double hi);
 // The centre c of a linear learner's sums: the middle of [lo, hi].
 double linearCentre(double lo, double hi);
+// sum w, sum w (x - c) and sum w (x - c)^2 over x (w null: unweighted).
+std::array<double, 3> linearSums(const std::vector<double>& x, const double* w, double c);
 // From sum w, sum w (x - c) and sum w (x - c)^2, c = linearCentre(lo, hi).
 Learner finishLinear(const std::string& name, int column, double lo, double hi, double sw, double swd, double swdd,
                      const ModelSettings& settings);

@@ -85,17 +85,8 @@ void partSums(const Spec& spec, const ModelFrame& frame, const ModelSettings& se
     const Eigen::MatrixXd g = gramMatrix(SplineBasis(lo, hi, settings.spline), x.data(), x.size(), w);
     std::copy(g.data(), g.data() + g.size(), out);
   } else if (spec.type == LearnerType::Linear) {
-    const double c = linearCentre(lo, hi);
-    double sw = 0.0, swd = 0.0, swdd = 0.0;
-    for (std::size_t i = 0; i < x.size(); ++i) {
-      const double wi = w ? w[i] : 1.0, d = x[i] - c;
-      sw += wi;
-      swd += wi * d;
-      swdd += wi * d * d;
-    }
-    out[0] = sw;
-    out[1] = swd;
-    out[2] = swdd;
+    const std::array<double, 3> s = linearSums(x, w, linearCentre(lo, hi));
+    std::copy(s.begin(), s.end(), out);
   } else {
     for (std::size_t i = 0; i < x.size(); ++i) out[static_cast<std::size_t>(x[i])] += w ? w[i] : 1.0;
   }

@@ -28,7 +28,13 @@ Learner buildLinear(const std::string& name, int column, const std::vector<doubl
     hi = std::max(hi, x[i]);
   }
   checkLinearRange(name, lo, hi);
-  const double c = linearCentre(lo, hi);
+  const std::array<double, 3> s = linearSums(x, w, linearCentre(lo, hi));
+  return finishLinear(name, column, lo, hi, s[0], s[1], s[2], settings);
+}
+
+double linearCentre(double lo, double hi) { return lo + 0.5 * (hi - lo); }
+
+std::array<double, 3> linearSums(const std::vector<double>& x, const double* w, double c) {
   double sw = 0.0, swd = 0.0, swdd = 0.0;
   for (std::size_t i = 0; i < x.size(); ++i) {
     const double wi = w ? w[i] : 1.0, d = x[i] - c;
@@ -36,10 +42,8 @@ Learner buildLinear(const std::string& name, int column, const std::vector<doubl
     swd += wi * d;
     swdd += wi * d * d;
   }
-  return finishLinear(name, column, lo, hi, sw, swd, swdd, settings);
+  return {sw, swd, swdd};
 }
-
-double linearCentre(double lo, double hi) { return lo + 0.5 * (hi - lo); }
 
 void checkLinearRange(const std::string& name, double lo, double hi) {
   if (!(lo < hi))

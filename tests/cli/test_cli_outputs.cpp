@@ -82,6 +82,13 @@ Killed runAndTerminateOnCreate(const QStringList& args, const QString& dir, cons
 
 QJsonObject readJson(const QString& path) { return QJsonDocument::fromJson(readFile(path)).object(); }
 
+// d.csv in scratch: the paper's data, `rows` rows, 3 covariates (1 informative).
+bool generated(const Scratch& scratch, const char* rows) {
+  return runGamboost({"generate", "--rows", rows, "--covariates", "3", "--informative", "1", "--out",
+                      scratch.path("d.csv"), "--quiet"})
+             .exitCode == 0;
+}
+
 }  // namespace
 
 class CliOutputsTest : public QObject {
@@ -273,9 +280,7 @@ class CliOutputsTest : public QObject {
     QSKIP("AddressSanitizer cannot run under ulimit -v (its shadow memory needs terabytes of address space)");
 #endif
     Scratch scratch;
-    QVERIFY(runGamboost({"generate", "--rows", "6000", "--covariates", "3", "--informative", "1", "--out",
-                         scratch.path("d.csv"), "--quiet"})
-                .exitCode == 0);
+    QVERIFY(generated(scratch, "6000"));
     const CliResult r = runGamboostLimited("ulimit -v 3000000", {"fit", "--data", scratch.path("d.csv"), "--out",
                                                                  scratch.path("r.json"), "--knots", "5000", "--quiet"});
     verifyRejected(r, "--knots: the fit needs about .* of memory .* only .* available");
@@ -290,9 +295,7 @@ class CliOutputsTest : public QObject {
     QSKIP("AddressSanitizer cannot run under ulimit -v (its shadow memory needs terabytes of address space)");
 #endif
     Scratch scratch;
-    QVERIFY(runGamboost({"generate", "--rows", "200", "--covariates", "3", "--informative", "1", "--out",
-                         scratch.path("d.csv"), "--quiet"})
-                .exitCode == 0);
+    QVERIFY(generated(scratch, "200"));
     const QStringList common{"--data", scratch.path("d.csv"), "--knots", "1200",   "--mstop",
                              "5",      "--threads",           "2",       "--quiet"};
     for (const QStringList& args : {QStringList{"cv", "--kfold", "2", "--out", scratch.path("cv.json")} + common,
