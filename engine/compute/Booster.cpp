@@ -82,28 +82,10 @@ Booster::Booster(std::shared_ptr<const Dataset> data, ModelSettings settings, st
   setupSeconds_ = secondsSince(start);
 }
 
-// Everything after the model frame: offset, the risk of the offset, learners, the backend's problem. A fold's path
-// is its out-of-bag risk unless outOfBagPath is false (a holdout: the fit's own risk).
-void Booster::setUp(std::unique_ptr<Backend> backend, bool outOfBagPath) {
-  backend_ = backend ? std::move(backend) : std::make_unique<CpuBackend>();
-  settings_.learners = frame_.splines;  // "as used": the resolved lists
-  settings_.linears = frame_.linears;
-  settings_.factors = frame_.factors;
-  family_ = FamilyFunctions::from(settings_);
+// The risk at the offset: refused where it or the gradient there is not finite, or where squared residuals underflow.
+void Booster::checkStartingRisk(double risk0, const std::vector<double>& riskWeights) const {
   const std::vector<double>& y = frame_.response;
   const std::vector<double>& w = frame_.weights;
-  offset_ = settings_.hasOffset ? settings_.offset : family_.offset(y, w, group_);
-  if (!std::isfinite(offset_))
-    throw InputError(optionMessage("--response", quotedForMessage(settings_.response) + ": the " +
-                                                     toString(settings_.family) + " offset is not finite (" +
-                                                     formatNumber(offset_, 6) + "): the response has no variation " +
-                                                     "the family can model (e.g. every count 0)"));
-  std::optional<ScopedStage> offsetStage(std::in_place, "offset and first risk");
-  const std::vector<double>* oob = outOfBagPath && !frame_.oobWeights.empty() ? &frame_.oobWeights : nullptr;
-  const std::vector<double>& riskWeights = oob ? *oob : w;
-  const std::vector<double> start(y.size(), offset_);
-  if (family_.reestimated()) family_.startNuisance(y, start, w);  // mboost: ngradient (and its sigma) first
-  const double risk0 = family_.risk(y, start, riskWeights, group_);
   // Squares beyond the double range would turn every risk into inf and the fit into NaN: refuse up front.
   // --offset is to blame only where the family's own offset has a finite risk (else the response itself overflows).
   auto finiteAtFamilyOffset = [&] {
@@ -148,6 +130,31 @@ void Booster::setUp(std::unique_ptr<Backend> backend, bool outOfBagPath) {
     throw InputError("response " + quotedForMessage(settings_.response) +
                      ": values too small (their squared differences underflow a double, so every risk would be 0); "
                      "rescale the response, e.g. multiply it by a power of ten");
+}
+
+// Everything after the model frame: offset, the risk of the offset, learners, the backend's problem. A fold's path
+// is its out-of-bag risk unless outOfBagPath is false (a holdout: the fit's own risk).
+void Booster::setUp(std::unique_ptr<Backend> backend, bool outOfBagPath) {
+  backend_ = backend ? std::move(backend) : std::make_unique<CpuBackend>();
+  settings_.learners = frame_.splines;  // "as used": the resolved lists
+  settings_.linears = frame_.linears;
+  settings_.factors = frame_.factors;
+  family_ = FamilyFunctions::from(settings_);
+  const std::vector<double>& y = frame_.response;
+  const std::vector<double>& w = frame_.weights;
+  offset_ = settings_.hasOffset ? settings_.offset : family_.offset(y, w, group_);
+  if (!std::isfinite(offset_))
+    throw InputError(optionMessage("--response", quotedForMessage(settings_.response) + ": the " +
+                                                     toString(settings_.family) + " offset is not finite (" +
+                                                     formatNumber(offset_, 6) + "): the response has no variation " +
+                                                     "the family can model (e.g. every count 0)"));
+  std::optional<ScopedStage> offsetStage(std::in_place, "offset and first risk");
+  const std::vector<double>* oob = outOfBagPath && !frame_.oobWeights.empty() ? &frame_.oobWeights : nullptr;
+  const std::vector<double>& riskWeights = oob ? *oob : w;
+  const std::vector<double> start(y.size(), offset_);
+  if (family_.reestimated()) family_.startNuisance(y, start, w);  // mboost: ngradient (and its sigma) first
+  const double risk0 = family_.risk(y, start, riskWeights, group_);
+  checkStartingRisk(risk0, riskWeights);
   path_.risk.push_back(risk0);
 
   checkFitFootprint(y.size(), frame_.splines.size() + frame_.linears.size() + frame_.factors.size(), settings_);

@@ -95,6 +95,8 @@ class Booster {
  private:
   void apply(const std::vector<IterationResult>& results);
   void setUp(std::unique_ptr<Backend> backend, bool outOfBagPath = true);
+  // Refuses a risk at the offset (or a gradient there) that is not finite, and squared residuals that underflow.
+  void checkStartingRisk(double risk0, const std::vector<double>& riskWeights) const;
 
   ModelSettings settings_;
   std::shared_ptr<const Dataset> data_;
