@@ -346,7 +346,7 @@ bool runFoldsBatched(const std::shared_ptr<const Dataset>& data, const ModelSett
   const ModelFrame& allRows = run.frame ? *run.frame : *built;
   frameStage.reset();
   // A batch's folds are all set up, and held, at once: where they would not fit in memory, one by one instead.
-  if (fitsAtOnce(std::min(size, run.count), allRows, settings) < std::min(size, run.count)) return false;
+  if (fitsAtOnce(std::min(size, run.count), allRows, settings, false) < std::min(size, run.count)) return false;
   if (run.setupSeconds) *run.setupSeconds += since(framing);
   for (int begin = 0; begin < run.count; begin += size) {
     if (run.keepGoing && !run.keepGoing()) return true;
