@@ -58,9 +58,9 @@ std::vector<std::string> fitNotes(const Booster& booster) {
   if (frame.omittedRows() > 0) notes.push_back(frame.omissionNote());
   for (const Learner& l : booster.learners())
     if (!l.note.empty()) notes.push_back(l.note);
-  const ModelSettings& settings = booster.settings();
-  const bool adaptiveHuber = settings.family == Family::Huber && settings.huberDelta == 0.0;
-  if (std::string overshoot = overshootNote(booster.path().risk, settings.family, adaptiveHuber); !overshoot.empty())
+  const FamilyFunctions& family = booster.family();
+  if (std::string overshoot = overshootNote(booster.path().risk, family.family, family.adaptiveDelta);
+      !overshoot.empty())
     notes.push_back(std::move(overshoot));
   if (booster.backendInfo().backend == "opencl" && booster.backendInfo().kernel == "host")
     notes.push_back(

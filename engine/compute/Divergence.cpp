@@ -14,22 +14,17 @@ std::string divergenceAdvice(Family family) {
 
 namespace {
 
-// The iterations m at which risk[m] rose above risk[m - 1] by more than 1e-6 of the path's largest |risk|.
-std::vector<std::size_t> riskRises(const std::vector<double>& risk) {
+// Counts the iterations m at which risk[m] rose above risk[m - 1] by more than 1e-6 of the path's largest |risk|.
+std::string oscillationNote(const std::vector<double>& risk, Family family) {
   double scale = 0.0;
   for (double r : risk) scale = std::max(scale, std::abs(r));
-  std::vector<std::size_t> rises;
+  std::size_t rises = 0, first = 0;
   for (std::size_t m = 1; m < risk.size(); ++m)
-    if (risk[m] - risk[m - 1] > 1e-6 * scale) rises.push_back(m);
-  return rises;
-}
-
-std::string oscillationNote(const std::vector<double>& risk, Family family) {
-  const std::vector<std::size_t> rises = riskRises(risk);
+    if (risk[m] - risk[m - 1] > 1e-6 * scale && rises++ == 0) first = m;
   const std::size_t iterations = risk.size() - 1;
-  if (rises.size() < 2 || rises.size() * 100 < iterations) return "";
-  return "the training risk rose at " + std::to_string(rises.size()) + " of " + std::to_string(iterations) +
-         " iterations (the first at iteration " + std::to_string(rises.front()) +
+  if (rises < 2 || rises * 100 < iterations) return "";
+  return "the training risk rose at " + std::to_string(rises) + " of " + std::to_string(iterations) +
+         " iterations (the first at iteration " + std::to_string(first) +
          "), so it follows the rounding of its data (mboost's too); " +
          (family == Family::Gaussian ? std::string("the steps overshoot: lower --nu") : divergenceAdvice(family));
 }

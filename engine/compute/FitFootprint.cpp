@@ -57,18 +57,14 @@ void checkFitFootprint(std::size_t rows, std::size_t learners, const ModelSettin
                                              "), but only " + describeBytes(available) + " is available"));
 }
 
-int fitsAtOnce(int wanted, std::size_t rows, std::size_t learners, const ModelSettings& settings, bool withCache) {
+int fitsAtOnce(int wanted, const ModelFrame& frame, const ModelSettings& settings, bool withCache) {
   if (wanted <= 1) return std::max(wanted, 1);
-  FitFootprint f = estimateFitFootprint(rows, learners, settings);
+  FitFootprint f = estimateFitFootprint(frame.keptRows.size(),
+                                        frame.splines.size() + frame.linears.size() + frame.factors.size(), settings);
   if (!withCache) f.cacheBytes = 0;
   const std::uint64_t each = std::max<std::uint64_t>(f.total(), 1);
   const std::uint64_t fit = availableMemoryBytes() / each;
   return static_cast<int>(std::clamp<std::uint64_t>(fit, 1, static_cast<std::uint64_t>(wanted)));
-}
-
-int fitsAtOnce(int wanted, const ModelFrame& frame, const ModelSettings& settings, bool withCache) {
-  return fitsAtOnce(wanted, frame.keptRows.size(), frame.splines.size() + frame.linears.size() + frame.factors.size(),
-                    settings, withCache);
 }
 
 }  // namespace gb

@@ -31,10 +31,8 @@ void checkFitFootprint(std::size_t rows, std::size_t learners, const ModelSettin
 // How many such fits may run at once (resampling folds, bootstrap refits) within the memory available now: at most
 // `wanted`, at least 1 (each fit's own check then refuses one that does not fit even alone). Each fit checks only
 // its own footprint, so folds started together on the strength of that check would starve each other.
-// withCache false: fits without a cross-product cache of their own (the folds of one batch on a device).
-int fitsAtOnce(int wanted, std::size_t rows, std::size_t learners, const ModelSettings& settings,
-               bool withCache = true);
-// The same for fits of frame's rows and learners.
+// Each fit has frame's rows and learners; withCache false: fits without a cross-product cache of their own (the
+// folds of one batch on a device).
 int fitsAtOnce(int wanted, const ModelFrame& frame, const ModelSettings& settings, bool withCache = true);
 
 }  // namespace gb

@@ -10,6 +10,7 @@
 #include <functional>
 #include <vector>
 
+#include "common/ParallelErrors.hpp"
 #include "data/CsvChunkRows.hpp"
 #include "data/CsvParser.hpp"
 
@@ -36,18 +37,11 @@ std::vector<std::size_t> firstRows(const Chunks& chunks, int threads) {
 // is thrown here, on the caller's thread, as by the one-thread reader (an exception must not leave a parallel region).
 std::vector<std::vector<double>> emptyColumns(std::size_t cols, std::size_t rows, int threads) {
   std::vector<std::vector<double>> columns(cols);
-  std::exception_ptr failure;
+  ParallelErrors errors;
   const auto n = static_cast<std::ptrdiff_t>(cols);
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-  for (std::ptrdiff_t c = 0; c < n; ++c) {
-    try {
-      columns[c].resize(rows);
-    } catch (...) {
-#pragma omp critical(gb_csv_columns_failure)
-      if (!failure) failure = std::current_exception();
-    }
-  }
-  if (failure) std::rethrow_exception(failure);
+  for (std::ptrdiff_t c = 0; c < n; ++c) errors.run([&] { columns[c].resize(rows); });
+  errors.rethrow();
   return columns;
 }
 

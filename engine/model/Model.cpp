@@ -110,15 +110,45 @@ std::string textCellAt(const Dataset& data, int c, const std::string& name) {
 
 // A factor's codes in the model's level order for the data's column c: a text cell by its level name, or where no
 // level has that name and the cell is a number, by the level that reads as that number (a column of numbers has lost
-// its spelling: "01" and "1" are the number 1); a number that two levels read as ("01" and "1") is an error.
+// its spelling: "01" and "1" are the number 1); a number that two levels read as ("01" and "1") is an error. A text
+// column's levels are matched once each; the first row of one that matches nothing is named.
 std::vector<double> levelCodes(const LearnerModel& l, const Dataset& data, int c) {
   std::unordered_map<std::string, double> index;
-  std::map<double, std::vector<std::size_t>> byNumber;  // the levels that read as each number
+  std::map<double, std::vector<std::size_t>> byNumber;  // the levels that read as each number (-0 as 0)
+  const auto key = [](double v) { return v == 0.0 ? 0.0 : v; };
   for (std::size_t a = 0; a < l.levels.size(); ++a) {
     index.emplace(l.levels[a], static_cast<double>(a));
-    if (const std::optional<double> v = numberOf(l.levels[a])) byNumber[*v == 0.0 ? 0.0 : *v].push_back(a);
+    if (const std::optional<double> v = numberOf(l.levels[a])) byNumber[key(*v)].push_back(a);
   }
+  // The code of the number `number` (the cell's value, or what its text reads as); NaN with `why` where none, its
+  // text written by text() only then.
+  const auto byValue = [&](std::optional<double> number, const auto& text, std::string& why) {
+    const auto match = number ? byNumber.find(key(*number)) : byNumber.end();
+    if (match == byNumber.end())
+      why = "level " + quotedForMessage(text()) + " was not seen in training (" + std::to_string(l.levels.size()) +
+            " levels, from " + quotedForMessage(l.levels.front()) + ")";
+    else if (match->second.size() > 1)
+      why = "the number " + quotedForMessage(text()) + " is both level " +
+            quotedForMessage(l.levels[match->second[0]]) + " and level " +
+            quotedForMessage(l.levels[match->second[1]]) +
+            " of the model (a column of numbers keeps no spelling; a text cell in the column keeps each)";
+    else
+      return static_cast<double>(match->second.front());
+    return std::numeric_limits<double>::quiet_NaN();
+  };
   const auto col = static_cast<std::size_t>(c);
+  std::vector<double> perLevel;  // a text column: each of its levels' code
+  std::vector<std::string> whyLevel;
+  if (data.isText(col)) {
+    const std::vector<std::string>& levels = data.levelsOf(col);
+    whyLevel.resize(levels.size());
+    for (std::size_t d = 0; d < levels.size(); ++d) {
+      const auto it = index.find(levels[d]);
+      perLevel.push_back(it != index.end() ? it->second
+                                           : byValue(
+                                                 numberOf(levels[d]), [&] { return levels[d]; }, whyLevel[d]));
+    }
+  }
   const std::vector<double>& x = data.columns[col];
   std::vector<double> codes(x.size());
   for (std::size_t i = 0; i < x.size(); ++i) {
@@ -126,26 +156,14 @@ std::vector<double> levelCodes(const LearnerModel& l, const Dataset& data, int c
       codes[i] = x[i];
       continue;
     }
-    const std::string level = data.isText(col) ? data.levelsOf(col)[static_cast<std::size_t>(x[i])] : levelName(x[i]);
-    if (const auto it = index.find(level); it != index.end() && data.isText(col)) {
-      codes[i] = it->second;
-      continue;
-    }
-    const std::optional<double> number = data.isText(col) ? numberOf(level) : std::optional<double>(x[i]);
-    const auto match = number ? byNumber.find(*number == 0.0 ? 0.0 : *number) : byNumber.end();
-    const auto where = [&](const std::string& what) {
-      return InputError(locate(data.source, static_cast<long>(i) + 2, data.fileColumn(col),
-                               "factor " + quotedForMessage(l.name) + ": " + what));
-    };
-    if (match == byNumber.end())
-      throw where("level " + quotedForMessage(level) + " was not seen in training (" + std::to_string(l.levels.size()) +
-                  " levels, from " + quotedForMessage(l.levels.front()) + ")");
-    if (match->second.size() > 1)
-      throw where("the number " + quotedForMessage(level) + " is both level " +
-                  quotedForMessage(l.levels[match->second[0]]) + " and level " +
-                  quotedForMessage(l.levels[match->second[1]]) +
-                  " of the model (a column of numbers keeps no spelling; a text cell in the column keeps each)");
-    codes[i] = static_cast<double>(match->second.front());
+    std::string why;
+    codes[i] = data.isText(col) ? perLevel[static_cast<std::size_t>(x[i])]
+                                : byValue(
+                                      x[i], [&] { return levelName(x[i]); }, why);
+    if (std::isnan(codes[i]))
+      throw InputError(locate(data.source, static_cast<long>(i) + 2, data.fileColumn(col),
+                              "factor " + quotedForMessage(l.name) + ": " +
+                                  (data.isText(col) ? whyLevel[static_cast<std::size_t>(x[i])] : why)));
   }
   return codes;
 }

@@ -88,8 +88,9 @@ TruthCheck checkTruth(const std::vector<std::string>& selected, const std::vecto
 std::vector<std::string> readTruth(const std::string& dataPath, std::string* note) {
   const std::string path = dataPath + ".truth.json";
   std::error_code ec;
-  if (!std::filesystem::exists(path, ec)) return {};
-  if (!std::filesystem::is_regular_file(path, ec)) {  // a pipe would block the summary (and the command) for ever
+  const std::filesystem::file_status status = std::filesystem::status(path, ec);
+  if (!std::filesystem::exists(status)) return {};
+  if (!std::filesystem::is_regular_file(status)) {  // a pipe would block the summary (and the command) for ever
     if (note) *note = path + " not read: not a regular file";
     return {};
   }

@@ -213,9 +213,9 @@ void FitController::onJobFinished(bool ok, const QString& error, const QString& 
     session_->profileReport.clear();  // posted once, also when Step goes past mstop later
     // As `fit` notes it: a training risk that ends above the offset's (the steps overshoot; poisson on large counts),
     // or one that keeps rising and falling (gamma at nu 0.1 on some data).
-    const gb::ModelSettings& settings = session_->settings;
-    const bool adaptiveHuber = settings.family == gb::Family::Huber && settings.huberDelta == 0.0;
-    const std::string overshoot = gb::overshootNote(session_->booster->path().risk, settings.family, adaptiveHuber);
+    const gb::FamilyFunctions& family = session_->booster->family();
+    const std::string overshoot =
+        gb::overshootNote(session_->booster->path().risk, family.family, family.adaptiveDelta);
     if (!overshoot.empty() && !session_->overshootWarned) {
       messages_->warning(tr("Fit: ") + QString::fromStdString(overshoot).replace("--nu", "nu"));
       session_->overshootWarned = true;
