@@ -48,6 +48,22 @@ std::unique_ptr<CliApp> makeCliApp() {
   return cli;
 }
 
+// CLI11 checks required options before unknown ones, so "fit --dta x" would say "--data is required".
+// A missing option is reported only when the arguments, parsed with nothing required, have no other error.
+std::string firstErrorBeyondRequired(int argc, char** argv, const std::string& requiredMessage) {
+  try {
+    std::unique_ptr<CliApp> relaxed = makeCliApp();
+    for (const Command& command : relaxed->commands)
+      for (CLI::Option* option : command.app->get_options()) option->required(false);
+    relaxed->app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return e.what();
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return requiredMessage;
+}
+
 int runCli(int argc, char** argv) {
   std::unique_ptr<CliApp> cli;
   try {
@@ -65,6 +81,8 @@ int runCli(int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
+  } catch (const CLI::RequiredError& e) {
+    return fail(kExitBadInput, firstErrorBeyondRequired(argc, argv, e.what()));
   } catch (const CLI::ParseError& e) {
     return fail(kExitBadInput, e.what());
   } catch (const gb::InputError& e) {

@@ -49,6 +49,7 @@ class CliErrorsTest : public QObject {
   void predictRejects_data();
   void predictRejects();
   void absurdOpenMpThreadCountIsCapped();
+  void misspeltOptionIsNamedBeforeMissingOnes();
 };
 
 void CliErrorsTest::fitRejects_data() {
@@ -251,6 +252,21 @@ void CliErrorsTest::absurdOpenMpThreadCountIsCapped() {
   QVERIFY2(r.finished && !r.crashed && r.exitCode == 0, qPrintable(r.describe()));
   QVERIFY2(r.err.contains("note: OMP_NUM_THREADS asks for 100000 threads"), qPrintable(r.describe()));
   QVERIFY(QFileInfo::exists(scratch.path("r.json")));
+}
+
+// CLI11 checks required options before unknown ones: "fit --dta d.csv" said "--data is required", not what
+// was wrong. A missing option is reported only when nothing else is.
+void CliErrorsTest::misspeltOptionIsNamedBeforeMissingOnes() {
+  Scratch scratch;
+  writeFile(scratch.path("d.csv"), smallCsv(40));
+  const CliResult misspelt = runGamboost({"fit", "--dta", scratch.path("d.csv"), "--out", scratch.path("r.json")});
+  verifyRejected(misspelt, "not expected: .*--dta");
+  QVERIFY2(!misspelt.err.contains("required"), qPrintable(misspelt.describe()));
+  const CliResult missing = runGamboost({"fit", "--out", scratch.path("r.json")});
+  verifyRejected(missing, "--data is required");
+  const CliResult cv = runGamboost({"cv", "--kfold", "3", "--foldz", "2"});
+  verifyRejected(cv, "not expected: .*--foldz");
+  QVERIFY(!QFileInfo::exists(scratch.path("r.json")));
 }
 
 #include "test_cli_errors.moc"
