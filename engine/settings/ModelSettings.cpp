@@ -66,9 +66,11 @@ void checkRanges(const ModelSettings& s, bool file) {
           "must be a finite number greater than 0", s.linearEdf);
   require(s.factorEdf >= 0.0 && std::isfinite(s.factorEdf), name({"--factor-edf", "factor_edf"}),
           "must be a finite number greater than 0", s.factorEdf);
-  if (s.family == Family::Quantile || s.family == Family::Expectile)
+  // A file's settings are all checked, used or not: tau 2 in a gaussian model is a corrupt file. The command
+  // line checks them where the family uses them (it refuses --tau for other families before this).
+  if (file || s.family == Family::Quantile || s.family == Family::Expectile)
     require(s.tau > 0.0 && s.tau < 1.0, name({"--tau", "tau"}), "must be in (0, 1)", s.tau);
-  if (s.family == Family::Huber)
+  if (file || s.family == Family::Huber)
     require(s.huberDelta >= 0.0 && std::isfinite(s.huberDelta), name({"--huber-delta", "huber_delta"}),
             "must be a finite number greater than 0 (Huber's d), or 0 for mboost's adaptive d", s.huberDelta);
   if (s.link != BinomialLink::Logit && s.family != Family::Binomial)

@@ -139,6 +139,11 @@ void CliModelInputsTest::predictRejectsModel_data() {
       << R"(model\.json: learners\[0\]\.coefficients\[1\]: a number beyond the double range$)";
   QTest::newRow("settings.edf 1e400") << withRaw("/settings/edf", "1e400")
                                       << R"(model\.json: settings\.edf: a number beyond the double range$)";
+  // Settings the model's family does not use are still checked: a gaussian model with tau 2 was read.
+  QTest::newRow("unused tau 2") << withValue("/settings/tau", 2)
+                                << R"(model\.json: settings\.tau: must be in \(0, 1\) \(got 2\)$)";
+  QTest::newRow("unused huber_delta -1") << withValue("/settings/huber_delta", -1)
+                                         << R"(model\.json: settings\.huber_delta: must be a finite number)";
   QTest::newRow("range [0, 1e-320]")
       << withRaw("/learners/1/range", "[0, 1e-320]")
       << R"(model\.json: learners\[1\]\.range: \[0, [0-9.e+-]+\]: too narrow a range for a spline basis$)";
