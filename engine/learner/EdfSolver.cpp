@@ -45,8 +45,13 @@ EdfFunction::EdfFunction(const Eigen::MatrixXd& gram, const Eigen::MatrixXd& pen
   const double traceS = s.trace();
   const double tau = traceS > 0.0 ? std::max(g.trace(), 1e-300) / traceS : 1.0;
   const Eigen::MatrixXd total = g + tau * s;
+  // A Cholesky factor of a singular matrix can succeed on rounding-level pivots (one weighted row of a spline:
+  // rank 1 against the penalty's null space of 2; rcond 1e-19), and the fit then took steps that were not least
+  // squares (a single weighted row fitted 43 off its y at nu 1). Below rcond 1e-14 (x of the weighted rows within
+  // about 1e-7 of the range of each other) a step is off by more than 1e-5; binary covariates give about 2e-6.
   Eigen::LLT<Eigen::MatrixXd> check(total);
-  if (check.info() != Eigen::Success)
+  constexpr double kSingularRcond = 1e-14;
+  if (check.info() != Eigen::Success || !(check.rcond() >= kSingularRcond))
     throw InputError((learnerName.empty() ? std::string() : "learner " + quotedForMessage(learnerName) + ": ") +
                      "basis columns are not identifiable: B'B + S is singular (too few distinct covariate values "
                      "among the rows used: the penalty's null space needs " +

@@ -98,6 +98,16 @@ void CliErrorsTest::fitRejects_data() {
   QTest::newRow("one distinct value left")
       << "two.csv" << true << QByteArray("y,x1\n1,0.5\n2,0.7\n") << QStringList{"--holdout", "0.5", "--seed", "1"}
       << out << R"(two\.csv: learner 'x1': basis columns are not identifiable)";
+  // One row of positive weight: B'WB + S is singular, yet its Cholesky factor succeeded on rounding-level pivots
+  // and the fit took steps that were not least squares (the row fitted 43 off its y at nu 1, exit 0).
+  QTest::newRow("one weighted row")
+      << "one.csv" << true
+      << QByteArray(
+             "y,x1,w\n-11.76828213040418,0.5822366932241867,0\n0.08705405503095272,0.8519186788087267,0\n"
+             "-11.349882465287969,0.701367561000227,0\n-11.141565638715303,0.8787315594909788,0\n"
+             "14.008362791996564,0.8251797521810806,1\n")
+      << QStringList{"--weights", "w", "--spline", "x1", "--offset", "100", "--nu", "1"} << out
+      << R"(one\.csv: learner 'x1': basis columns are not identifiable)";
   QTest::newRow("seed without resampling")
       << "data.csv" << true << good << QStringList{"--seed", "3"} << out << "--seed: draws the folds of --mstop cv";
   QTest::newRow("constant covariate") << "const.csv" << true << constantColumnCsv() << none << out << R"(\bx2\b)";
