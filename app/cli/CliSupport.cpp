@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <iostream>
+#include <limits>
 #include <sstream>
 
 #include "common/Error.hpp"
@@ -22,22 +23,36 @@
 namespace gb::cli {
 namespace {
 
+enum class Parsed { Ok, NotANumber, OutOfRange };
+
 template <typename T>
-bool parsesExactly(const std::string& text, T& value) {
+Parsed parsesExactly(const std::string& text, T& value) {
   const char* first = text.data();
   const char* last = first + text.size();
   if (first != last && *first == '+') ++first;  // from_chars rejects a leading '+', people write it
-  if (first == last) return false;
+  if (first == last) return Parsed::NotANumber;
   auto [ptr, ec] = std::from_chars(first, last, value);
-  return ec == std::errc() && ptr == last;
+  if (ptr != last) return Parsed::NotANumber;
+  if (ec == std::errc::result_out_of_range) return Parsed::OutOfRange;
+  return ec == std::errc() ? Parsed::Ok : Parsed::NotANumber;
 }
 
+// T is the option's own type: a count beyond it is named as such, not left to CLI11's "Could not convert".
 template <typename T>
 CLI::Validator exactNumber(const std::string& what) {
   return CLI::Validator(
       [what](std::string& text) -> std::string {
         T value{};
-        if (!parsesExactly(text, value)) return "'" + text + "' is not " + what;
+        const Parsed parsed = parsesExactly(text, value);
+        if (parsed == Parsed::OutOfRange) {
+          if constexpr (std::is_integral_v<T>)
+            return text.front() == '-'
+                       ? "'" + text + "' is too small (at least " + std::to_string(std::numeric_limits<T>::min()) + ")"
+                       : "'" + text + "' is too large (at most " + std::to_string(std::numeric_limits<T>::max()) + ")";
+          else
+            return "'" + text + "' is beyond the double range";
+        }
+        if (parsed != Parsed::Ok) return "'" + text + "' is not " + what;
         if constexpr (std::is_floating_point_v<T>) {
           if (!std::isfinite(value)) return "'" + text + "' is not a finite number";
         }
@@ -48,7 +63,7 @@ CLI::Validator exactNumber(const std::string& what) {
 
 }  // namespace
 
-CLI::Validator integerValidator() { return exactNumber<long long>("an integer"); }
+CLI::Validator integerValidator() { return exactNumber<int>("an integer"); }
 
 CLI::Validator fileNameValidator() {
   return CLI::Validator([](std::string& path) { return path.empty() ? std::string("empty file name") : std::string(); },

@@ -315,11 +315,17 @@ ResamplingFolds foldsFromTable(const Dataset& table, std::size_t dataRows, const
                               "fold " + quotedForMessage(table.names[c]) + ": fold weights must be " + integers +
                                   (cell ? " (" + quotedForMessage(cell->text) + ")" : std::string())));
     }
+    double sum = 0.0;
     for (std::size_t i = 0; i < w.size(); ++i) {
       if (!omitted.empty() && omitted[i] && std::isnan(w[i]) && !table.isText(c)) continue;
       if (!validFoldWeight(w[i], caseWeight[i]))
         throw InputError(locate(file, static_cast<long>(i) + 2, table.fileColumn(c),
                                 "fold " + quotedForMessage(table.names[c]) + ": fold weights must be " + integers));
+      // Else the fold's offset became inf and the message blamed the response.
+      if (!std::isfinite(sum += w[i]))
+        throw InputError(
+            locate(file, static_cast<long>(i) + 2, table.fileColumn(c),
+                   "fold " + quotedForMessage(table.names[c]) + ": the fold weights add up beyond the double range"));
     }
     std::vector<double> byDataRow(dataRows, 0.0);  // omitted rows: 0 (the frame drops them)
     for (std::size_t i = 0; i < w.size(); ++i)

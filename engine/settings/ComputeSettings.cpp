@@ -16,7 +16,13 @@ constexpr EnumNames<Precision, 2> kPrecisionNames{{{Precision::Double, "double"}
 }  // namespace
 
 std::string toString(BackendKind b) { return enumToString(kBackendNames, b); }
-BackendKind backendFromString(const std::string& s) { return enumFromString(kBackendNames, s, "--backend"); }
+BackendKind backendFromString(const std::string& s) {
+  // "gpu" is one edit from "cpu": the spelling hint would send a GPU user to the CPU.
+  if (s == "gpu" || s == "GPU" || s == "cuda" || s == "cl")
+    throw InputError(
+        optionMessage("--backend", "must be 'cpu' or 'opencl' (got '" + s + "'): the GPU backend is 'opencl'"));
+  return enumFromString(kBackendNames, s, "--backend");
+}
 std::string toString(Precision p) { return p == Precision::Default ? std::string() : enumToString(kPrecisionNames, p); }
 Precision precisionFromString(const std::string& s) {
   return s.empty() ? Precision::Default : enumFromString(kPrecisionNames, s, "--precision");

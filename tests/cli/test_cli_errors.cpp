@@ -127,6 +127,11 @@ void CliErrorsTest::fitRejects_data() {
   QTest::newRow("mstop 0") << "data.csv" << true << good << QStringList{"--mstop", "0"} << out << "--mstop";
   QTest::newRow("unknown boundary") << "data.csv" << true << good << QStringList{"--boundary", "open"} << out
                                     << "--boundary";
+  // CLI11 said "Could not convert: --threads = 99999999999"; "gpu" was one edit from "did you mean 'cpu'?".
+  QTest::newRow("threads beyond int") << "data.csv" << true << good << QStringList{"--threads", "99999999999"} << out
+                                      << R"(--threads: '99999999999' is too large \(at most 2147483647\))";
+  QTest::newRow("backend gpu") << "data.csv" << true << good << QStringList{"--backend", "gpu"} << out
+                               << "--backend: .*the GPU backend is 'opencl'";
   QTest::newRow("unknown option") << "data.csv" << true << good << QStringList{"--lambda", "3"} << out << "--lambda";
   // The CPU backend computes in double with its own method: result.json must not record a float or a kernel
   // that were not used.
