@@ -118,9 +118,46 @@ CLI::Option* addIntListOption(CLI::App* app, const std::string& name, std::vecto
       ->type_name("INT,...");
 }
 
+namespace {
+
+// "a,\"b,c\",d" -> a | b,c | d: a name that holds a comma (a CSV header "b,c") is written in double quotes, as in
+// the CSV itself, with "" for a quote inside them.
+void splitNameList(const std::string& option, const std::string& text, std::vector<std::string>& names) {
+  std::string name;
+  bool quoted = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (quoted && c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
+      name += '"';
+      ++i;
+    } else if (c == '"' && (quoted || name.empty())) {
+      quoted = !quoted;
+    } else if (c == ',' && !quoted) {
+      names.push_back(std::move(name));
+      name.clear();
+    } else {
+      name += c;
+    }
+  }
+  if (quoted)
+    throw InputError(optionMessage(option, quotedForMessage(text) + " opens a double quote that it does not close"));
+  names.push_back(std::move(name));
+}
+
+}  // namespace
+
 CLI::Option* addTextListOption(CLI::App* app, const std::string& name, std::vector<std::string>& value,
                                const std::string& help) {
-  return app->add_option(name, value, help)->delimiter(',')->type_name("NAME,...");
+  const std::string option = name.substr(0, name.find(','));  // "--spline,--learners": the first name
+  return app
+      ->add_option_function<std::vector<std::string>>(
+          name,
+          [&value, option](const std::vector<std::string>& given) {
+            value.clear();
+            for (const std::string& text : given) splitNameList(option, text, value);
+          },
+          help)
+      ->type_name("NAME,...");
 }
 
 ProgressPrinter::ProgressPrinter(std::string label, bool enabled, double quietSeconds)
