@@ -8,14 +8,18 @@
 #     poisson 8 subsamples, with rows omitted for NA (cv-risk-diff.py);
 # (4) the whole 25-fold binomial job at n = 1e6, p = 100, knots 20, mstop 1000 beside one fit (bench fit).
 # Run from the repository root on the GPU machine with .device carried (scripts/pack-device-headers.sh).
+# PARTS=24 runs only parts 2 and 4.
 set -u
 REBUILD=${REBUILD:-1}
+PARTS=${PARTS:-1234}
+part() { [[ $PARTS == *$1* ]]; }
 D=$(dirname "$0")
 . "$D/prelude.sh"
 L=$OUT/regression.txt
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee $L
 git log --oneline -1 2>/dev/null | tee -a $L
 
+part 1 && {
 echo "== (1) kernel checks" | tee -a $L
 $G bench kernels --rows 1000,100000 --k 5,64 --covariates 100 --reps 5 --out $R/check-float > $R/check-float.txt 2>&1
 $G bench kernels --rows 100003 --k 5,24 --covariates 7 --reps 3 --precision double --out $R/check-double \
@@ -26,6 +30,7 @@ for f in ['check-float', 'check-double']:
     r = json.load(open(f'{sys.argv[1]}/{f}.json'))
     print(f, 'rows', len(r['timings']), 'failures', r['failures'])
 PY
+}
 
 echo "== (2) R data sets, CPU against OpenCL" | tee -a $L
 T=tests/data
@@ -41,17 +46,22 @@ run_case() {  # label, then fit options
     fi
   done
 }
+part 2 && {
 run_case "airquality gaussian, NA omitted" --data $T/airquality.csv --response Ozone --spline Solar.R,Wind,Temp \
   --factor Month --linear Day --linear-edf 1.5 --factor-edf 3 --mstop 300
 run_case "airquality poisson" --data $T/airquality.csv --response Ozone --family poisson --nu 0.01 \
   --spline Solar.R,Wind,Temp --mstop 300
 run_case "iris gaussian, factor" --data $T/iris.csv --response Sepal.Length --mstop 300
 run_case "quakes quantile 0.8" --data $T/quakes.csv --response mag --family quantile --tau 0.8 --mstop 300
-run_case "quakes gamma" --data $T/quakes.csv --response mag --family gamma --nu 0.05 --mstop 200
+# GammaReg at nu 0.05 oscillates here (the risk rises at 107 of 200 iterations, with a note): rounding decides its path
+# on any two machines, so it is no comparison; at nu 0.01 it falls.
+run_case "quakes gamma" --data $T/quakes.csv --response mag --family gamma --nu 0.01 --mstop 200
 run_case "mtcars binomial probit" --data $T/mtcars.csv --response am --family binomial --link probit \
   --spline mpg,hp,wt --knots 6 --mstop 200
 run_case "bodyfat expectile" --data $T/bodyfat.csv --response DEXfat --family expectile --tau 0.3 --mstop 300
+}
 
+part 3 && {
 echo "== (3) cv, folds together, against the CPU" | tee -a $L
 binomial_paper_csv /tmp/b.csv /tmp/s.csv
 awk -F, 'BEGIN {OFS = ","} NR > 1 && (NR - 1) % 7 == 0 {$4 = "NA"} {print}' /tmp/b.csv > /tmp/na.csv
@@ -63,10 +73,13 @@ for c in "binomial:bin:--bootstrap 25" "gaussian:y:--kfold 5" "poisson:bin:--sub
   for p in double float; do $G cv $O --backend opencl --precision $p --out /tmp/cv-$p.json; done
   python3 "$D/cv-risk-diff.py" "$fam $folds" /tmp/cv-cpu.json /tmp/cv-double.json /tmp/cv-float.json | tee -a $L
 done
+}
 
+part 4 && {
 echo "== (4) 25 bootstrap folds at n = 1e6 beside one fit" | tee -a $L
 for rep in 1 2; do
   $G bench fit --family binomial --rows 1000000 --covariates 100 --knots 20 --mstop 1000 --bootstrap 25 \
     --configs opencl:compact_x:float --out $R/folds-binomial-$rep 2>&1 | tail -4 | tee -a $L
 done
+}
 tar czf $OUT/regression.tgz -C $OUT r && rm -rf $R
