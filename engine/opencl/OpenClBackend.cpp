@@ -17,6 +17,7 @@
 #include "opencl/FoldPath.hpp"
 #include "opencl/GradientPath.hpp"
 #include "opencl/IterationScheme.hpp"
+#include "opencl/ResponseShift.hpp"
 #include "opencl/Tuning.hpp"
 
 namespace gb {
@@ -140,6 +141,8 @@ struct OpenClBackend::State {
   // nothing for the device's B'g to do (the device path carries them beside a spline's data), so the CPU backend
   // runs it.
   std::unique_ptr<CpuBackend> host;
+  ResponseShift shift;                                     // float: y - c on the device (ResponseShift.hpp)
+  std::vector<std::unique_ptr<ResponseShift>> foldShifts;  // one a fold batch, alive as long as the backend
   bool prepared = false;
 };
 
@@ -188,13 +191,14 @@ void OpenClBackend::prepare(const BoostProblem& problem) {
     s.prepared = true;
     return;
   }
+  const BoostProblem device = s.shift.apply(problem, s.isDouble);
   if (problem.gradientEachIteration()) {
-    s.gradient = std::make_unique<GradientPath>(*s.ctx, problem,
+    s.gradient = std::make_unique<GradientPath>(*s.ctx, device,
                                                 DeviceProblemOptions{s.kernelName, s.isDouble, s.forceGpuKernels});
     s.prepared = true;
     return;
   }
-  s.problem = std::make_unique<DeviceProblem>(*s.ctx, problem,
+  s.problem = std::make_unique<DeviceProblem>(*s.ctx, device,
                                               DeviceProblemOptions{s.kernelName, s.isDouble, s.forceGpuKernels});
   s.scheme = chooseScheme(*s.problem, policy_);
   s.ctx->finish();
@@ -220,8 +224,7 @@ void OpenClBackend::iterate(int count, std::vector<IterationResult>& out) {
 std::vector<double> OpenClBackend::fitted() {
   if (!s_->prepared) throw ComputeError("opencl backend: fitted() before prepare()");
   if (s_->host) return s_->host->fitted();
-  if (s_->gradient) return s_->gradient->fitted();
-  return s_->problem->fitted();
+  return s_->shift.restore(s_->gradient ? s_->gradient->fitted() : s_->problem->fitted());
 }
 
 bool OpenClBackend::usesCrossCache() const { return s_->scheme && s_->scheme->usesCrossCache(); }
@@ -231,8 +234,9 @@ std::size_t OpenClBackend::foldBatchSize() const { return static_cast<std::size_
 std::unique_ptr<FoldBatch> OpenClBackend::prepareFolds(const std::vector<BoostProblem>& folds) {
   State& s = *s_;
   if (!FoldPath::supports(folds)) return nullptr;
-  return std::make_unique<FoldPath>(*s.ctx, folds, DeviceProblemOptions{s.kernelName, s.isDouble, s.forceGpuKernels},
-                                    s.tuning.fold);
+  s.foldShifts.push_back(std::make_unique<ResponseShift>());
+  return std::make_unique<FoldPath>(*s.ctx, s.foldShifts.back()->apply(folds, s.isDouble),
+                                    DeviceProblemOptions{s.kernelName, s.isDouble, s.forceGpuKernels}, s.tuning.fold);
 }
 
 void OpenClBackend::setForceGpuKernels(bool force) { s_->forceGpuKernels = force; }

@@ -8,6 +8,7 @@
 #include "opencl/IterationScheme.hpp"
 #include "opencl/KernelArgs.hpp"
 #include "opencl/OpenClBackend.hpp"
+#include "opencl/ResponseShift.hpp"
 #include "opencl/Tuning.hpp"
 
 namespace gb::ocl {
@@ -25,6 +26,7 @@ struct OpenClShard::State {
   std::unique_ptr<Context> ctx;
   BoostProblem problem;          // the slice (its vectors are gone after prepare: only scalars and learners used)
   std::vector<Learner> splines;  // the spline learners, for the device problem (they come first in the fit)
+  ResponseShift shift;           // float: y - c on the device; every shard's c is the whole fit's offset
   std::unique_ptr<DeviceProblem> device_;
   std::unique_ptr<FamilyKernels> family;
   std::unique_ptr<OlsKernels> olsKernels;
@@ -154,9 +156,10 @@ BackendInfo OpenClShard::info() const {
   return BackendInfo{"opencl", name, s_->kernelName, s_->isDouble ? "double" : "float", "", scheme};
 }
 
-void OpenClShard::prepare(const BoostProblem& slice) {
+void OpenClShard::prepare(const BoostProblem& unshifted) {
   State& s = *s_;
-  requireCompleteProblem(slice, "opencl shard");
+  requireCompleteProblem(unshifted, "opencl shard");
+  const BoostProblem slice = s.shift.apply(unshifted, s.isDouble);
   s.problem = slice;
   s.splines.clear();
   for (const Learner& l : *slice.learners)
@@ -311,7 +314,7 @@ bool OpenClShard::crossProductsInOnePass() const { return s_->crossFill != nullp
 
 double OpenClShard::transferSeconds() const { return s_->transferSeconds; }
 
-std::vector<double> OpenClShard::fitted() { return s_->p().download(s_->p().mu, s_->p().n); }
+std::vector<double> OpenClShard::fitted() { return s_->shift.restore(s_->p().download(s_->p().mu, s_->p().n)); }
 
 }  // namespace gb::ocl
 

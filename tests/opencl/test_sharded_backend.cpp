@@ -13,6 +13,7 @@
 #include "OpenClTestUtil.hpp"
 #include "common/Error.hpp"
 #include "compute/Booster.hpp"
+#include "compute/CpuBackend.hpp"
 #include "compute/ShardedBackend.hpp"
 #include "data/PaperData.hpp"
 #include "opencl/DeviceAddress.hpp"
@@ -153,6 +154,7 @@ class TestShardedBackend : public QObject {
   void piecesOfDevicesEqualSingleDevice_data();
   void piecesOfDevicesEqualSingleDevice();
   void shardRowsAreContiguous();
+  void floatShardsCarryAResponseFarFromZero();
   void devicesAddressedBySettings();
   void badDevicesAreInputErrors_data();
   void badDevicesAreInputErrors();
@@ -286,6 +288,34 @@ void TestShardedBackend::piecesOfDevicesEqualSingleDevice() {
   QVERIFY2(device.rfind("4 shards: ", 0) == 0 && device.find("(2 pieces)") != std::string::npos, device.c_str());
   QCOMPARE(pieces.backendInfo().scheme, std::string(ols ? "sharded-gradient" : "sharded-cached"));
   expectSameFit(pieces, single);
+}
+
+// Float shards keep y - offset on their devices, as one device does (opencl/ResponseShift.hpp): with y near 1e6 the
+// effect, fitted minus 1e6, stalled at half its range. It must follow the CPU's within 1e-4 of its range (float
+// rounding of values of size 1), cached (gaussian) and on the gradient path (case weights).
+void TestShardedBackend::floatShardsCarryAResponseFarFromZero() {
+  auto data = std::make_shared<Dataset>(*randomData(1201));
+  for (double& y : data->columns[0]) y += 1e6;
+  for (const bool weights : {false, true}) {
+    const ModelSettings s = randomDataSettings(Family::Gaussian, "y", false, weights);
+    std::vector<std::unique_ptr<RowShard>> shards;
+    for (const ocl::Device& d : twoShardDevices())
+      shards.push_back(std::make_unique<ocl::OpenClShard>(d, "compact_x", false));
+    Booster sharded(data, s, std::make_unique<ShardedBackend>(std::move(shards)));
+    sharded.run(s.mstop);
+    Booster cpu(data, s, std::make_unique<CpuBackend>(1));
+    cpu.run(s.mstop);
+    const std::vector<double> a = sharded.fitted(), b = cpu.fitted();
+    double diff = 0.0, lo = b[0], hi = b[0];
+    for (std::size_t i = 0; i < b.size(); ++i) {
+      diff = std::max(diff, std::abs(a[i] - b[i]));
+      lo = std::min(lo, b[i]);
+      hi = std::max(hi, b[i]);
+    }
+    QVERIFY2(
+        diff < 1e-4 * (hi - lo),
+        qPrintable(QString("weights %1: fitted within %2 of the CPU's, range %3").arg(weights).arg(diff).arg(hi - lo)));
+  }
 }
 
 void TestShardedBackend::shardRowsAreContiguous() {
