@@ -6,7 +6,9 @@
 #     backend (same selection path; fitted values);
 # (3) `gamboost cv` on OpenCL (folds together) against the CPU backend: binomial 25 bootstrap folds, gaussian 5-fold,
 #     poisson 8 subsamples, with rows omitted for NA (cv-risk-diff.py);
-# (4) the whole 25-fold binomial job at n = 1e6, p = 100, knots 20, mstop 1000 beside one fit (bench fit).
+# (4) the whole 25-fold binomial job at n = 1e6, p = 100, knots 20, mstop 1000 beside one fit (bench fit);
+# (5) float with a response far from 0 against its spread (y = 1e6 + sin(6 x) + noise, 2e5 rows): the effect (fitted
+#     minus 1e6) against the CPU's, for gaussian, quantile and laplace, and cv's mstop (opencl/ResponseShift.hpp).
 # Run from the repository root on the GPU machine with .device carried (scripts/pack-device-headers.sh).
 # PARTS=24 runs only parts 2 and 4.
 set -u
@@ -81,5 +83,37 @@ for rep in 1 2; do
   $G bench fit --family binomial --rows 1000000 --covariates 100 --knots 20 --mstop 1000 --bootstrap 25 \
     --configs opencl:compact_x:float --out $R/folds-binomial-$rep 2>&1 | tail -4 | tee -a $L
 done
+}
+part 5 && {
+echo "== (5) float, a response near 1e6" | tee -a $L
+python3 - <<'PY'
+import math, random
+random.seed(5)
+with open('/tmp/far.csv', 'w') as f:
+    f.write('y,x,z\n')
+    for i in range(200000):
+        x, z = random.random(), random.random()
+        f.write(f'{1e6 + math.sin(6 * x) + 0.5 * z + random.gauss(0, 0.3)!r},{x!r},{z!r}\n')
+PY
+for fam in gaussian quantile laplace; do
+  O="--data /tmp/far.csv --family $fam --spline x,z --mstop 300 --quiet"
+  $G fit $O --backend cpu --out /tmp/far-cpu.json
+  for p in float double; do
+    $G fit $O --backend opencl --precision $p --out /tmp/far-$p.json
+    python3 - $fam $p <<'PY' | tee -a $L
+import json, sys
+a, b = (json.load(open(f)) for f in ('/tmp/far-cpu.json', f'/tmp/far-{sys.argv[2]}.json'))
+fa, fb = a['fitted'], b['fitted']
+rng = max(fa) - min(fa)
+gap = max(abs(x - y) for x, y in zip(fa, fb))
+print(f"{sys.argv[1]} {sys.argv[2]} ({b['timing']['scheme']}): effect within {gap:.3g} of the CPU's (range {rng:.3g}, "
+      f"{gap / rng:.2e} of it); risk {b['path']['risk'][-1]:.6g} vs {a['path']['risk'][-1]:.6g}")
+PY
+  done
+done
+O="--data /tmp/far.csv --spline x,z --kfold 5 --mstop 300 --seed 3 --quiet"
+$G cv $O --backend cpu --out /tmp/cv-cpu.json
+for p in double float; do $G cv $O --backend opencl --precision $p --out /tmp/cv-$p.json; done
+python3 "$D/cv-risk-diff.py" "gaussian near 1e6 --kfold 5" /tmp/cv-cpu.json /tmp/cv-double.json /tmp/cv-float.json | tee -a $L
 }
 tar czf $OUT/regression.tgz -C $OUT r && rm -rf $R
