@@ -34,7 +34,6 @@ for f in ['check-float', 'check-double']:
 PY
 }
 
-echo "== (2) R data sets, CPU against OpenCL" | tee -a $L
 T=tests/data
 run_case() {  # label, then fit options
   local label=$1; shift
@@ -49,6 +48,7 @@ run_case() {  # label, then fit options
   done
 }
 part 2 && {
+echo "== (2) R data sets, CPU against OpenCL" | tee -a $L
 run_case "airquality gaussian, NA omitted" --data $T/airquality.csv --response Ozone --spline Solar.R,Wind,Temp \
   --factor Month --linear Day --linear-edf 1.5 --factor-edf 3 --mstop 300
 run_case "airquality poisson" --data $T/airquality.csv --response Ozone --family poisson --nu 0.01 \
