@@ -410,9 +410,9 @@ void forEachFold(int count, int parallel, const std::string& label, const std::f
 void checkFoldRisk(int fold, const std::vector<double>& risk, Family family) {
   for (std::size_t m = 0; m < risk.size(); ++m)
     if (!std::isfinite(risk[m]))
-      throw InputError("fold " + std::to_string(fold) + " diverged: its out-of-bag risk is " +
-                       (std::isnan(risk[m]) ? std::string("NaN") : formatNumber(risk[m], 6)) + " after iteration " +
-                       std::to_string(m) + " (" + divergenceAdvice(family) + ")");
+      // Not the value: the CPU reaches inf where the device's sums of inf and -inf give NaN, for the same fold.
+      throw InputError("fold " + std::to_string(fold) + " diverged: its out-of-bag risk is no longer finite after " +
+                       "iteration " + std::to_string(m) + " (" + divergenceAdvice(family) + ")");
 }
 
 FoldBackends foldBackends(const ComputeSettings& compute) {
