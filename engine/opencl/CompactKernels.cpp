@@ -63,6 +63,11 @@ bool piecesMatch(const SplineBasis& b, int from, int to) {
 
 }  // namespace
 
+double floatCovariateShift(const SplineBasis& basis) {
+  const double lo = basis.lo(), hi = basis.hi();
+  return lo > 0.0 || hi < 0.0 ? lo : 0.0;
+}
+
 std::size_t CompactData::deviceBytes(std::size_t rows, int learners, const SplineSpec& spec, bool doublePrecision,
                                      bool storeBasis, bool storeSorted, std::size_t sortChunkRows) {
   const std::size_t real = doublePrecision ? 8 : 4, L = static_cast<std::size_t>(learners);
@@ -105,13 +110,16 @@ CompactData::CompactData(Context& ctx, const std::vector<const SplineBasis*>& ba
     firstColumn_ = Buffer(ctx, L * rows * sizeof(cl_int), CL_MEM_READ_ONLY);
     weights_ = Buffer(ctx, L * rows * w * real, CL_MEM_READ_ONLY);
   }
-  uploadColumns(ctx, x_, x, rows, double_);  // converted on all cores, through pinned buffers
+  std::vector<double> shifts(L, 0.0);
+  if (!double_)
+    for (std::size_t j = 0; j < L; ++j) shifts[j] = floatCovariateShift(*bases[j]);
+  uploadColumns(ctx, x_, x, rows, double_, 0, &shifts);  // converted on all cores, through pinned buffers
   // Every learner's table in one write (it was a blocking write per learner: 112 uploads at p = 100).
   std::vector<double> geometry(2 * L), weights, one(w), tables(L * polySize);
   std::vector<cl_int> first;
   for (std::size_t j = 0; j < L; ++j) {
     const SplineBasis& b = *bases[j];
-    geometry[2 * j] = b.lo();
+    geometry[2 * j] = b.lo() - shifts[j];
     geometry[2 * j + 1] = 1.0 / b.spacing();
     const std::vector<double>& table = b.polynomialTable();
     if (table.size() != polySize) throw ComputeError("CompactData: a learner's polynomial table has the wrong size");

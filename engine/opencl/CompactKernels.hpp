@@ -32,8 +32,16 @@ std::string toString(CompactKernel k);  // "compact" | "compact_x" | "compact_so
 bool compactKernelFromName(const std::string& name, CompactKernel* out);
 std::vector<std::string> compactKernelNames();  // {"compact_x", "compact", "compact_sorted"}
 
+// What a float copy of a covariate holds less than x: its range's lower end where the range does not reach 0, else 0.
+// Every kernel locates a row from (x - lo) / spacing, so x - c on the device with lo - c in its geometry locates the
+// same rows, with float's resolution of the range (hi - lo) instead of that of |x|: days since 1970 (near 19000)
+// or seconds since 1970 (1.7e9, float's step 128 s) over a day are exact enough. A range across 0 is not shifted
+// (x - lo would be larger than |x|). Double is never shifted.
+double floatCovariateShift(const SplineBasis& basis);
+
 // Device copy of each learner's covariate (always) and stored compact basis (when asked), uploaded learner by
-// learner so host memory stays O(rows). One learner is the per-learner case: pass a one-element vector.
+// learner so host memory stays O(rows). One learner is the per-learner case: pass a one-element vector. In float
+// each covariate is held less floatCovariateShift().
 class CompactData {
  public:
   // All bases must share degree and knots (else ComputeError). x[j] points at `rows` values of learner j.

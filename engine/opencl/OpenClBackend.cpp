@@ -67,26 +67,31 @@ void checkFloatRange(const std::vector<double>& y) {
 }
 
 void checkFloatRange(const std::vector<Learner>& learners, const std::vector<double>* weights) {
-  // The kernels locate a row from x in float: (x - lo) / spacing. Below 1e-30 the values are at or near float's
-  // subnormals (x in [1e-302, 1e-300] became 0 and the risk NaN); where the range is narrow for its magnitude
-  // (x in [1e6, 1e6 + 0.01]) float's steps of x are too coarse to place rows within a knot interval. At least
-  // kFloatStepsPerInterval float values per interval (counted with float's step at the largest |x|, which is up to
-  // twice the true one): u to within 1/128. Days as numbers (x near 19000) over a week at 20 knots hold about 150;
-  // seconds since 1970 (1.7e9, a step of 128 s) over a day hold 20 and are refused.
+  // The kernels locate a row from x in float: (x - lo) / spacing, with x held less floatCovariateShift() (the range's
+  // lower end where it does not reach 0), so that float's steps are those of x - c. Below 1e-30 the values are at or
+  // near float's subnormals (x in [1e-302, 1e-300] became 0 and the risk NaN); where float's steps are too coarse to
+  // place rows within a knot interval the fit is refused. At least kFloatStepsPerInterval float values per interval
+  // (counted with float's step at the largest |x - c|, which is up to twice the true one): u to within 1/128. Before
+  // the shift, seconds since 1970 (1.7e9, a step of 128 s) over a day held 20 and were refused; x - c holds about
+  // 8e6 / intervals in any range that does not cross 0, and a range across 0 is at least as wide as its values.
   constexpr double kFloatStepsPerInterval = 64.0;
   for (const Learner& l : learners) {
     if (!l.isSpline()) continue;
     const double lo = l.basis.lo(), hi = l.basis.hi();
-    const double largest = std::max(std::abs(lo), std::abs(hi));
+    // The device holds x less floatCovariateShift() (CompactKernels.hpp): float's steps are those of x - c.
+    const double c = floatCovariateShift(l.basis);
+    const double largest = std::max(std::abs(lo - c), std::abs(hi - c));
     const std::string who = "covariate " + quotedForMessage(l.name);
     if (!(largest <= FLT_MAX))
-      throw InputError(optionMessage("--precision float", who + " reaches |x| = " + formatNumber(largest, 3) +
-                                                              ", beyond float's range (3.4e38); use --precision double "
-                                                              "(or rescale it)"));
+      throw InputError(optionMessage("--precision float",
+                                     who + " reaches |x| = " + formatNumber(std::max(std::abs(lo), std::abs(hi)), 3) +
+                                         ", beyond float's range (3.4e38); use --precision double "
+                                         "(or rescale it)"));
     if (largest < 1e-30)
-      throw InputError(optionMessage("--precision float", who + " stays within |x| <= " + formatNumber(largest, 3) +
-                                                              ", at float's smallest values (1.2e-38); use "
-                                                              "--precision double (or rescale it)"));
+      throw InputError(optionMessage(
+          "--precision float", who + " stays within |x| <= " + formatNumber(std::max(std::abs(lo), std::abs(hi)), 3) +
+                                   ", at float's smallest values (1.2e-38); use "
+                                   "--precision double (or rescale it)"));
     const double steps = (hi - lo) / (largest * FLT_EPSILON) / l.basis.numIntervals();
     if (steps < kFloatStepsPerInterval)
       throw InputError(optionMessage("--precision float",

@@ -58,8 +58,8 @@ class Staging {
 
 // Converts elements [first, first + count) of the columns' concatenation into out, on all cores.
 template <typename Real>
-void convert(const std::vector<const double*>& columns, std::size_t rows, std::size_t first, std::size_t count,
-             Real* out) {
+void convert(const std::vector<const double*>& columns, const std::vector<double>* shifts, std::size_t rows,
+             std::size_t first, std::size_t count, Real* out) {
   const auto total = static_cast<std::ptrdiff_t>(count);
 #pragma omp parallel for schedule(static)
   for (std::ptrdiff_t block = 0; block < (total + 65535) / 65536; ++block) {
@@ -69,7 +69,11 @@ void convert(const std::vector<const double*>& columns, std::size_t rows, std::s
       const std::size_t column = e / rows, row = e % rows, take = std::min(end - e, rows - row);
       const double* from = columns[column] + row;
       Real* to = out + (e - first);
-      for (std::size_t i = 0; i < take; ++i) to[i] = static_cast<Real>(from[i]);
+      const double shift = shifts ? (*shifts)[column] : 0.0;
+      if (shift == 0.0)
+        for (std::size_t i = 0; i < take; ++i) to[i] = static_cast<Real>(from[i]);
+      else
+        for (std::size_t i = 0; i < take; ++i) to[i] = static_cast<Real>(from[i] - shift);
       e += take;
     }
   }
@@ -78,7 +82,8 @@ void convert(const std::vector<const double*>& columns, std::size_t rows, std::s
 }  // namespace
 
 void uploadColumns(Context& ctx, Buffer& buffer, const std::vector<const double*>& columns, std::size_t rows,
-                   bool isDouble, std::size_t offset) {
+                   bool isDouble, std::size_t offset, const std::vector<double>* shifts) {
+  if (shifts && shifts->size() != columns.size()) throw ComputeError("uploadColumns: one shift a column");
   const std::size_t real = isDouble ? sizeof(double) : sizeof(float), total = columns.size() * rows;
   if (total == 0) return;
   if ((offset + total) * real > buffer.bytes())
@@ -99,9 +104,9 @@ void uploadColumns(Context& ctx, Buffer& buffer, const std::vector<const double*
     s.wait();
     const std::size_t count = std::min(perChunk, total - first);
     if (isDouble)
-      convert(columns, rows, first, count, static_cast<double*>(s.host()));
+      convert(columns, shifts, rows, first, count, static_cast<double*>(s.host()));
     else
-      convert(columns, rows, first, count, static_cast<float*>(s.host()));
+      convert(columns, shifts, rows, first, count, static_cast<float*>(s.host()));
     s.send(buffer, count * real, (offset + first) * real);
   }
   a.wait();

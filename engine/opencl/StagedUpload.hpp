@@ -11,10 +11,11 @@
 namespace gb::ocl {
 
 // Writes columns[0], columns[1], ... (each `rows` doubles) one after another into `buffer`, starting at REAL index
-// `offset`, as float or double. Returns when the data is on the device. Throws ComputeError naming the call on any
-// OpenCL failure (and waits for what it enqueued first).
+// `offset`, as float or double, each less its shift where `shifts` is given (one a column, subtracted in double).
+// Returns when the data is on the device. Throws ComputeError naming the call on any OpenCL failure (and waits for
+// what it enqueued first).
 void uploadColumns(Context& ctx, Buffer& buffer, const std::vector<const double*>& columns, std::size_t rows,
-                   bool isDouble, std::size_t offset = 0);
+                   bool isDouble, std::size_t offset = 0, const std::vector<double>* shifts = nullptr);
 
 // Bytes of one staging buffer (two are used where the transfer is larger): a 64th of the transfer within these
 // bounds; a smaller transfer stages just its size. 16 MiB is still 0.6 ms of PCIe per chunk at n = 1e7.

@@ -149,10 +149,15 @@ class TestOpenClErrors : public QObject {
     QVERIFY(inputErrorOf([&] {
               ocl::checkFloatRange(learners, nullptr);
             }).startsWith("--precision float: covariate 'x' stays within |x| <= 1e-300, at float's smallest"));
+    // x in [1e6, 1e6 + 0.01] (float's step there is 0.0625) is held as x - 1e6 on the device (floatCovariateShift):
+    // refused until the shift, now carried (test_opencl_backend floatCarriesCovariatesFarFromZero fits one). Only
+    // knots beyond float's resolution of the range itself are refused: 2^23 / 2^18 intervals is 32 values each.
     learners[0] = spline(1e6 + 0.01, 1e6);
+    QCOMPARE(inputErrorOf([&] { ocl::checkFloatRange(learners, nullptr); }), QString("(no InputError thrown)"));
+    learners[0].basis = SplineBasis(1e6, 1e6 + 0.01, SplineSpec{262143, 3, Boundary::Extended});
     const QString narrow = inputErrorOf([&] { ocl::checkFloatRange(learners, nullptr); });
     QVERIFY2(narrow.startsWith("--precision float: covariate 'x' spans [1000000, 1000000.01], narrow for values of "
-                               "its size: float holds only about 0.0168 distinct values in each of its 5 knot "
+                               "its size: float holds only about 32 distinct values in each of its 262144 knot "
                                "intervals"),
              qPrintable(narrow));
     learners[0] = spline(19030.0, 19000.0);  // days since 1970, a month of 2022: about 2500 values an interval

@@ -80,9 +80,10 @@ void TestOpenClFolds::matchesCpu_data() {
   QTest::addColumn<bool>("linear");
   QTest::addColumn<bool>("everyVariant");  // float and the GPU kernels too (each variant builds its programs)
   QTest::addColumn<double>("shift");       // added to the response; where not 0, float with the CPU kernels runs too
+  QTest::addColumn<bool>("seconds");       // covariates as seconds of one day since 1970 (1.7e9 + 86400 x), float too
   auto row = [](const char* name, Family f, const char* response, const char* folds, bool w, bool lin, bool every,
-                double shift = 0.0) {
-    QTest::newRow(name) << int(f) << QString(response) << QString(folds) << w << lin << every << shift;
+                double shift = 0.0, bool seconds = false) {
+    QTest::newRow(name) << int(f) << QString(response) << QString(folds) << w << lin << every << shift << seconds;
   };
   row("gaussian kfold", Family::Gaussian, "y", "kfold", false, false, true);
   row("binomial bootstrap", Family::Binomial, "bin", "bootstrap", false, false, true);
@@ -94,6 +95,8 @@ void TestOpenClFolds::matchesCpu_data() {
   // carried y - offset (opencl/ResponseShift.hpp); the risk matrix was off by 0.7 relative.
   row("gaussian kfold, y + 1e6", Family::Gaussian, "y", "kfold", false, false, false, 1e6);
   row("quantile bootstrap, y + 1e6", Family::Quantile, "y", "bootstrap", false, false, false, 1e6);
+  // Float's step at 1.7e9 is 128 s: refused in float until the device held x less its range's lower end.
+  row("binomial bootstrap, x in seconds", Family::Binomial, "bin", "bootstrap", false, false, false, 0.0, true);
   row("gaussian linear (not batched)", Family::Gaussian, "y", "bootstrap", false, true, false);
   // Binomial(link = ...): the family code carries the link (Family::Binomial + 100 * link)
   row("probit bootstrap", Family(int(Family::Binomial) + 100 * int(BinomialLink::Probit)), "bin", "bootstrap", false,
@@ -110,6 +113,7 @@ void TestOpenClFolds::matchesCpu() {
   QFETCH(bool, linear);
   QFETCH(bool, everyVariant);
   QFETCH(double, shift);
+  QFETCH(bool, seconds);
   ModelSettings s;
   s.family = static_cast<Family>(family % 100);
   s.link = static_cast<BinomialLink>(family / 100);
@@ -124,6 +128,9 @@ void TestOpenClFolds::matchesCpu() {
   if (weights) s.weights = "w";
   auto shifted = std::make_shared<Dataset>(*randomData(5000));  // three of the 4-rows-a-step B'g's 2048-row chunks
   for (double& y : shifted->columns[0]) y += shift;
+  if (seconds)
+    for (std::size_t c = 4; c < shifted->cols(); ++c)
+      for (double& x : shifted->columns[c]) x = 1.7e9 + 86400.0 * x;
   const std::shared_ptr<const Dataset> data = shifted;
   const std::vector<double> caseWeights = weights ? data->columns[3] : std::vector<double>{};
   const ResamplingFolds f = foldsOf(folds, data->rows(), caseWeights);
@@ -136,7 +143,7 @@ void TestOpenClFolds::matchesCpu() {
     for (const char* precision : {"double", "float"}) {
       const bool isDouble = std::string(precision) == "double", gpuKernels = variant > 0;
       if (isDouble && !gbocltest::testDevice().info.fp64) continue;
-      if (!everyVariant && (gpuKernels || (!isDouble && shift == 0.0))) continue;
+      if (!everyVariant && (gpuKernels || (!isDouble && shift == 0.0 && !seconds))) continue;
       if (variant == 2 && isDouble) continue;  // double has the lane-per-fold kernel only
       if (variant == 2) qputenv("GAMBOOST_FOLD_ROWS4", "0");
       ComputeSettings c;

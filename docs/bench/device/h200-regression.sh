@@ -8,7 +8,9 @@
 #     poisson 8 subsamples, with rows omitted for NA (cv-risk-diff.py);
 # (4) the whole 25-fold binomial job at n = 1e6, p = 100, knots 20, mstop 1000 beside one fit (bench fit);
 # (5) float with a response far from 0 against its spread (y = 1e6 + sin(6 x) + noise, 2e5 rows): the effect (fitted
-#     minus 1e6) against the CPU's, for gaussian, quantile and laplace, and cv's mstop (opencl/ResponseShift.hpp).
+#     minus 1e6) against the CPU's, for gaussian, quantile and laplace, and cv's mstop (opencl/ResponseShift.hpp);
+# (6) float with covariates in seconds since 1970 over a day (x = 1.7e9 + 86400 u, float's step 128 s there), held
+#     less their range's lower end on the device (floatCovariateShift): gaussian (cached), binomial, and cv.
 # Run from the repository root on the GPU machine with .device carried (scripts/pack-device-headers.sh).
 # PARTS=24 runs only parts 2 and 4.
 set -u
@@ -115,5 +117,34 @@ O="--data /tmp/far.csv --spline x,z --kfold 5 --mstop 300 --seed 3 --quiet"
 $G cv $O --backend cpu --out /tmp/cv-cpu.json
 for p in double float; do $G cv $O --backend opencl --precision $p --out /tmp/cv-$p.json; done
 python3 "$D/cv-risk-diff.py" "gaussian near 1e6 --kfold 5" /tmp/cv-cpu.json /tmp/cv-double.json /tmp/cv-float.json | tee -a $L
+}
+part 6 && {
+echo "== (6) float, covariates in seconds since 1970" | tee -a $L
+python3 - <<'PY'
+import math, random
+random.seed(6)
+with open('/tmp/sec.csv', 'w') as f:
+    f.write('y,bin,t1,t2,t3\n')
+    for i in range(200000):
+        u = [random.random() for _ in range(3)]
+        eta = math.sin(6 * u[0]) + u[1] - 0.5
+        f.write(f'{eta + random.gauss(0, 0.3)!r},{int(random.random() < 1 / (1 + math.exp(-2 * eta)))},'
+                + ','.join(repr(1.7e9 + 86400 * v) for v in u) + '\n')
+PY
+for c in gaussian:y binomial:bin; do
+  fam=${c%%:*}; resp=${c##*:}
+  O="--data /tmp/sec.csv --response $resp --family $fam --spline t1,t2,t3 --mstop 300 --quiet"
+  $G fit $O --backend cpu --out /tmp/sec-cpu.json
+  for p in float double; do
+    $G fit $O --backend opencl --precision $p --out /tmp/sec-$p.json 2>&1 | tail -1
+    echo -n "$fam $p: " | tee -a $L
+    python3 "$D/compare_fits.py" /tmp/sec-cpu.json /tmp/sec-$p.json | sed 's/^[^:]*: //' | tee -a $L
+  done
+done
+O="--data /tmp/sec.csv --response bin --family binomial --spline t1,t2,t3 --bootstrap 10 --mstop 300 --seed 3 --quiet"
+$G cv $O --backend cpu --out /tmp/cv-cpu.json
+for p in double float; do $G cv $O --backend opencl --precision $p --out /tmp/cv-$p.json; done
+python3 "$D/cv-risk-diff.py" "binomial, x in seconds, --bootstrap 10" /tmp/cv-cpu.json /tmp/cv-double.json \
+  /tmp/cv-float.json | tee -a $L
 }
 tar czf $OUT/regression.tgz -C $OUT r && rm -rf $R
