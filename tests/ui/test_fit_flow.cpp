@@ -1,9 +1,12 @@
 // Generate -> Fit -> the views show exactly the engine's state; Step advances one iteration; the learner race
 // names the Booster's winner.
+#include <QLabel>
 #include <QtTest>
 
 #include "compute/Booster.hpp"
+#include "plots/EdfExplorer.hpp"
 #include "plots/EffectPlot.hpp"
+#include "plots/FitDiagnostics.hpp"
 #include "plots/LearnerRaceView.hpp"
 #include "plots/PartialEffectsView.hpp"
 #include "plots/PlotWidget.hpp"
@@ -103,6 +106,21 @@ class FitFlowTest : public QObject {
     QVERIFY(gbtest::stepAndWait(*w));
     QCOMPARE(w->controller()->booster()->iteration(), 51);
     QCOMPARE(int(w->controller()->booster()->path().risk.size()), 52);
+
+    // New data: every view forgets the old fit, its words too. Five tabs kept the old model's titles, winner,
+    // covariate names and lambda (they named columns the new file does not have).
+    w->showTab(w->diagnostics());
+    w->showTab(w->edfExplorer());
+    QVERIFY(w->diagnostics()->findChild<PlotWidget*>()->title().contains("iteration 51"));
+    QVERIFY(gbtest::openCsvText(*w, "other.csv", "y,a,b\n1,2,3\n2,1,4\n3,5,1\n4,3,3\n5,4,2\n6,2,6\n"));
+    QVERIFY2(!w->raceView()->summary().contains("Winner"), qPrintable(w->raceView()->summary()));
+    QVERIFY(!w->raceView()->race().has_value());
+    for (const PlotWidget* p : w->diagnostics()->findChildren<PlotWidget*>())
+      QVERIFY2(!p->title().contains("iteration") && p->xAxis->label().isEmpty(), qPrintable(p->title()));
+    QVERIFY2(!w->selectionPlot()->findChild<PlotWidget*>()->title().contains("iterations"),
+             qPrintable(w->selectionPlot()->findChild<PlotWidget*>()->title()));
+    for (const QLabel* label : w->edfExplorer()->findChildren<QLabel*>())
+      QVERIFY2(!label->text().contains("lambda in use"), qPrintable(label->text()));
   }
 };
 

@@ -213,6 +213,29 @@ class PersistenceTest : public QObject {
     QCOMPARE(w2->cvView()->foldGraphs().size(), 2);
     QCOMPARE(values(w2->cvView()->meanGraph()), mean);
     QCOMPARE(w2->cvView()->chosenMstop(), cv->chosenMstop());
+    // The restored run belongs to the session's settings, which are the window's: its mstop is offered.
+    QCOMPARE(w2->cvView()->useButton()->isEnabled(), cv->chosenMstop() >= 1);
+
+    // The CSV changed since the session was saved (y times 10): its settings come back, but not a run that was
+    // made on the old values (it was drawn and offered as if it described the new data).
+    QByteArray changed = "y,x1,x2\n";
+    for (const QByteArray& line : csv.split('\n').mid(1)) {
+      if (line.isEmpty()) continue;
+      const QList<QByteArray> cells = line.split(',');
+      changed += QByteArray::number(cells[0].toDouble() * 10, 'g', 17) + ',' + cells[1] + ',' + cells[2] + '\n';
+    }
+    QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(changed) == changed.size());
+    f.close();
+    auto w3 = std::make_unique<MainWindow>(gbtest::testOptions("cv-csv3"));
+    QSignalSpy loaded3(w3->dataPanel(), &DataPanel::loadFinished);
+    QVERIFY2(w3->openSession(path), qPrintable(w3->messages()->lastError()));
+    QVERIFY(loaded3.wait(10000));
+    QCOMPARE(w3->cvView()->foldType(), FoldType::Subsample);
+    QCOMPARE(w3->cvView()->foldGraphs().size(), 0);
+    QCOMPARE(w3->cvView()->chosenMstop(), -1);
+    QVERIFY(!w3->cvView()->useButton()->isEnabled());
+    QVERIFY2(w3->messages()->lastError().contains("The data changed since the session was saved"),
+             qPrintable(w3->messages()->lastError()));
   }
 
   void settingsSurviveARestart() {

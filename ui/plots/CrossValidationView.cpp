@@ -10,6 +10,7 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
+#include <nlohmann/json.hpp>
 
 #include "common/DataFileFilter.hpp"
 #include "common/MessageSink.hpp"
@@ -60,6 +61,7 @@ CrossValidationView::CrossValidationView(MessageSink* sink, QWidget* parent)
   });
   connect(worker_, &WorkerThread::finished, this, &CrossValidationView::onFinished);
   setRunning(false);
+  clear();
 }
 
 CrossValidationView::~CrossValidationView() { shutdown(); }
@@ -103,8 +105,12 @@ QWidget* CrossValidationView::buildControls() {
   progress_ = new QProgressBar;
   progress_->setFormat(tr("%v / %m folds"));
   progress_->setToolTip(tr("Folds fitted"));
-  status_ = new QLabel(tr("Choose the folds and run: every fold is fitted to the model panel's mstop."));
+  status_ = new QLabel;
   status_->setWordWrap(true);
+  stale_ = new QLabel;
+  stale_->setWordWrap(true);
+  stale_->setStyleSheet("color: #b35c00");
+  stale_->setVisible(false);
   grid->addWidget(new QLabel(tr("Folds")), 0, 0);
   grid->addWidget(type_, 0, 1);
   grid->addWidget(new QLabel(tr("Count")), 0, 2);
@@ -120,6 +126,7 @@ QWidget* CrossValidationView::buildControls() {
   grid->addWidget(use_, 2, 4, 1, 2);
   grid->addWidget(progress_, 3, 0, 1, 6);
   grid->addWidget(status_, 4, 0, 1, 6);
+  grid->addWidget(stale_, 5, 0, 1, 6);
   connect(type_, &QComboBox::currentIndexChanged, this, [this] {
     count_->setValue(defaultFoldCount(foldType()));
     updateControls();
@@ -131,7 +138,7 @@ QWidget* CrossValidationView::buildControls() {
   connect(run_, &QPushButton::clicked, this, &CrossValidationView::runRequested);
   connect(cancel_, &QPushButton::clicked, this, &CrossValidationView::cancel);
   connect(use_, &QPushButton::clicked, this, [this] {
-    if (chosen_ >= 1) emit mstopChosen(chosen_);
+    if (chosen_ >= 1 && changedSinceRun().isEmpty()) emit mstopChosen(chosen_);
   });
   return box;
 }
@@ -175,6 +182,9 @@ bool CrossValidationView::start(std::shared_ptr<const gb::Dataset> data, const g
     return false;
   }
   clear();
+  runData_ = data.get();
+  runSettings_ = settings;
+  adoptModel_ = false;
   job_ = std::make_shared<CvJob>();
   job_->request = {std::move(data),
                    settings,
@@ -218,7 +228,38 @@ void CrossValidationView::setFamily(gb::Family family) {
   plot_->requestReplot();
 }
 
+void CrossValidationView::setModel(const gb::Dataset* data, const gb::ModelSettings& settings) {
+  currentData_ = data;
+  currentSettings_ = settings;
+  if (adoptModel_) {
+    runData_ = data;
+    runSettings_ = settings;
+    adoptModel_ = false;
+  }
+  updateStale();
+}
+
+QString CrossValidationView::changedSinceRun() const {
+  if (runData_ != currentData_) return tr("the data");
+  nlohmann::json a = runSettings_, b = currentSettings_;
+  QStringList keys;
+  for (const auto& [key, value] : a.items())
+    if (key != "mstop" && (!b.contains(key) || b[key] != value)) keys << qs(key);
+  return keys.join(", ");
+}
+
+void CrossValidationView::updateStale() {
+  const QString changed = chosen_ >= 0 && !isRunning() ? changedSinceRun() : QString();
+  stale_->setVisible(!changed.isEmpty());
+  stale_->setText(tr("Since this run the model changed (%1): its curves and mstop belong to the model before. Run "
+                     "it again to choose mstop for this one.")
+                      .arg(changed));
+  use_->setEnabled(chosen_ >= 1 && !isRunning() && changed.isEmpty());
+}
+
 void CrossValidationView::clear() {
+  progress_->setValue(0);
+  status_->setText(tr("Choose the folds and run: every fold is fitted to the model panel's mstop."));
   for (QCPGraph* g : folds_) plot_->removeGraph(g);
   folds_.clear();
   curves_.clear();
@@ -227,6 +268,7 @@ void CrossValidationView::clear() {
   text_->setVisible(false);
   chosen_ = -1;
   use_->setEnabled(false);
+  stale_->setVisible(false);
   plot_->yAxis->setRange(0, 1);  // not the last run's range, which a run that fails before its first fold would keep
   plot_->requestReplot();
 }
@@ -284,10 +326,13 @@ void CrossValidationView::onFinished(bool ok, const QString& error, const QStrin
   }
   const std::vector<double> mean = meanCurve(curves_);
   drawMean(mean, firstMinimum(mean));
-  use_->setEnabled(chosen_ >= 1);
-  status_->setText(tr("%1 %2 folds: mean out-of-bag risk %3 at m = 0, minimum %4 at mstop %5%6.")
+  updateStale();
+  const gb::ModelSettings& m = job_->request.settings;
+  status_->setText(tr("%1 %2 folds of %3 (%4, nu %5): mean out-of-bag risk %6 at m = 0, minimum %7 at mstop %8%9.")
                        .arg(total)
                        .arg(foldTypeName(job_->request.type))
+                       .arg(qs(m.response), qs(gb::toString(m.family)))
+                       .arg(m.nu)
                        .arg(mean.front(), 0, 'g', 6)
                        .arg(mean[static_cast<std::size_t>(chosen_)], 0, 'g', 6)
                        .arg(chosen_)
@@ -309,6 +354,8 @@ void CrossValidationView::setRunning(bool running) {
   seed_->setEnabled(!running);
   updateControls();
   if (running) use_->setEnabled(false);
+  stale_->setVisible(false);
+  emit runningChanged(running);
 }
 
 CvState CrossValidationView::state() const {
@@ -339,6 +386,7 @@ bool CrossValidationView::restore(const CvState& s, gb::Family family) {
   plot_->yAxis->setLabel(lossName(family));
   plot_->xAxis->setRange(0, static_cast<double>(s.mean.size() - 1));
   drawMean(s.mean, s.mstop);
+  adoptModel_ = true;  // the session's settings are the window's next report
   use_->setEnabled(chosen_ >= 1);
   status_->setText(tr("From the session: %1 %2 folds, mean out-of-bag risk %3 at m = 0, minimum %4 at mstop %5.")
                        .arg(s.risk.size())

@@ -44,6 +44,9 @@ class CrossValidationView : public QWidget {
   void clear();
   // The model's family: names the risk axis while no folds are drawn (drawn folds keep their run's name).
   void setFamily(gb::Family family);
+  // The window's data and model settings now. A finished run made with other data or settings (mstop aside) is
+  // marked stale, naming what changed, and its mstop is not offered ("Use this mstop" off) until they match again.
+  void setModel(const gb::Dataset* data, const gb::ModelSettings& settings);
   bool isRunning() const;
 
   FoldType foldType() const;
@@ -77,6 +80,8 @@ class CrossValidationView : public QWidget {
   void mstopChosen(int mstop);
   // After a run ended (ok false: failed, already reported to the sink).
   void finished(bool ok);
+  // A run started or ended (the window keeps new data out while one runs).
+  void runningChanged(bool running);
 
  private:
   QWidget* buildControls();
@@ -88,6 +93,9 @@ class CrossValidationView : public QWidget {
   void chooseFoldsFile();
   void onFinished(bool ok, const QString& error, const QString& details);
   void setRunning(bool running);
+  // What differs between the run's model and the window's ("" when nothing), and the stale note and Use button.
+  QString changedSinceRun() const;
+  void updateStale();
 
   MessageSink* sink_;
   WorkerThread* worker_;
@@ -102,6 +110,7 @@ class CrossValidationView : public QWidget {
   QPushButton* use_;
   QProgressBar* progress_;
   QLabel* status_;
+  QLabel* stale_;
   PlotWidget* plot_;
   QCPGraph* mean_;
   QCPItemStraightLine* line_;
@@ -109,6 +118,12 @@ class CrossValidationView : public QWidget {
   QList<QCPGraph*> folds_;
   std::vector<std::vector<double>> curves_;
   int chosen_ = -1;
+  // The model of the run on show and the window's: data (identity) and settings. A restored session's run takes the
+  // first model the window reports after it (the session's own).
+  const gb::Dataset* runData_ = nullptr;
+  const gb::Dataset* currentData_ = nullptr;
+  gb::ModelSettings runSettings_, currentSettings_;
+  bool adoptModel_ = false;
 };
 
 }  // namespace gbui

@@ -46,7 +46,7 @@ EdfExplorer::EdfExplorer(MessageSink* sink, QWidget* parent) : QWidget(parent), 
   learners_->setToolTip(tr("The base learner whose edf(lambda) curve is shown"));
   learners_->setMinimumContentsLength(8);
   row->addWidget(learners_);
-  info_ = new QLabel(tr("Fit or Step once to build the learners."));
+  info_ = new QLabel;
   info_->setWordWrap(true);
   row->addWidget(info_, 1);
   layout->addLayout(row);
@@ -76,6 +76,7 @@ EdfExplorer::EdfExplorer(MessageSink* sink, QWidget* parent) : QWidget(parent), 
 
 void EdfExplorer::clear() {
   setup_.reset();
+  info_->setText(tr("Fit or Step once to build the learners."));  // not the last learner's lambda
   learners_->blockSignals(true);
   learners_->clear();
   learners_->blockSignals(false);

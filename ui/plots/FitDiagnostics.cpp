@@ -71,6 +71,14 @@ void FitDiagnostics::clear() {
   residuals_->data()->clear();
   drawn_.reset();
   hint_->show();
+  // The last fit's titles and axes (its response, rows and iteration) go with its points.
+  fittedPlot_->setTitle(tr("Fitted against observed"));
+  residualPlot_->setTitle(tr("Residuals against fitted"));
+  for (PlotWidget* p : {fittedPlot_, residualPlot_}) {
+    p->xAxis->setLabel(QString());
+    p->yAxis->setLabel(QString());
+    p->setToolTip(QString());
+  }
   fittedPlot_->requestReplot();
   residualPlot_->requestReplot();
 }

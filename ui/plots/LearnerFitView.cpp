@@ -91,6 +91,7 @@ void LearnerFitView::explain(const QString& why) {
 }
 
 void LearnerFitView::clear() {
+  plot_->xAxis->setLabel(QString());  // the last winner's covariate
   explain(
       tr("Press Step (or finish a fit) to see what the next learner fits: the negative gradient of every row "
          "against the winning covariate, with that learner's fit to it."));

@@ -16,9 +16,7 @@ LearnerRaceView::LearnerRaceView(MessageSink* sink, QWidget* parent) : QWidget(p
   auto* layout = new QVBoxLayout(this);
   layout->setContentsMargins(2, 2, 2, 2);
   auto* row = new QHBoxLayout;
-  summary_ =
-      new QLabel(tr("Press Step to run one iteration: every covariate's learner competes for it, and the "
-                    "one that lowers the residual sum of squares most wins."));
+  summary_ = new QLabel(idleText());
   summary_->setWordWrap(true);
   summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
   row->addWidget(summary_, 1);
@@ -50,12 +48,22 @@ LearnerRaceView::LearnerRaceView(MessageSink* sink, QWidget* parent) : QWidget(p
   connect(shown_, &QSpinBox::valueChanged, this, &LearnerRaceView::redraw);
 }
 
+QString LearnerRaceView::idleText() {
+  return tr(
+      "Press Step to run one iteration: every covariate's learner competes for it, and the one that lowers "
+      "the residual sum of squares most wins.");
+}
+
 void LearnerRaceView::clear() {
   race_.reset();
   setup_.reset();
   order_.clear();
   others_->data()->clear();
   winner_->data()->clear();
+  // The last race's words and candidate names go with its bars (they named another data set's columns).
+  summary_->setText(idleText());
+  plot_->setTitle(tr("Learner race"));
+  plot_->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
   plot_->requestReplot();
 }
 

@@ -27,6 +27,7 @@ class LearnerRaceView : public QWidget {
   const std::optional<RaceSnapshot>& race() const { return race_; }
 
  private:
+  static QString idleText();
   void redraw();
 
   PlotWidget* plot_;

@@ -98,6 +98,7 @@ void SelectionPlot::clear() {
   countNames_.clear();
   reductionNames_.clear();
   drawnCounts_.clear();
+  countsPlot_->setTitle(tr("Selection proportion per covariate"));  // not the last fit's iteration count
   for (PlotWidget* plot : {countsPlot_, reductionPlot_}) {
     plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
     plot->requestReplot();

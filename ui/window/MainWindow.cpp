@@ -198,6 +198,7 @@ void MainWindow::buildPlots() {
   cv_ = new CrossValidationView(&sink_);
   connect(cv_, &CrossValidationView::runRequested, this, &MainWindow::startCrossValidation);
   connect(cv_, &CrossValidationView::mstopChosen, modelPanel_->mstopBox(), &QSpinBox::setValue);
+  connect(cv_, &CrossValidationView::runningChanged, this, [this] { updateDataActions(); });
   const std::pair<QWidget*, QString> pages[] = {
       {effects_, tr("Partial effects")},
       {risk_, tr("Risk")},
@@ -247,6 +248,7 @@ void MainWindow::syncSettings() {
   s.weights = ss(roles.weights);
   controller_->setSettings(s, modelPanel_->compute());
   cv_->setFamily(s.family);
+  cv_->setModel(dataPanel_->dataset().get(), s);
   refreshSession();  // Resume only while Fit would really continue with these settings
 }
 
@@ -337,17 +339,24 @@ void MainWindow::onStateChanged(FitState state) {
   pauseAction_->setEnabled(running);
   cancelAction_->setEnabled(running);
   saveModelAction_->setEnabled(!running && currentModel());
-  // New data while a fit runs would leave the fit's views on the old data: data actions wait for it.
-  generateAction_->setEnabled(!running);
-  openAction_->setEnabled(!running);
-  openSessionAction_->setEnabled(!running);
-  recentMenu_->setEnabled(!running && !recentMenu_->isEmpty());
-  dataPanel_->setEnabled(!running);
+  updateDataActions();
   modelPanel_->setEnabled(!running);
   // A fresh fit starts without a snapshot: the previous fit's plots go while the new one sets up.
   if (running && !controller_->lastSnapshot().setup) clearFitViews();
   updateReplayBar();
   refreshSession();
+}
+
+// New data while a fit or a cross-validation runs would leave its views (or its chosen mstop) on the old data,
+// shown as the new data's: the data actions wait for both.
+void MainWindow::updateDataActions() {
+  if (!generateAction_ || !cv_) return;  // during construction
+  const bool busy = controller_->isRunning() || cv_->isRunning();
+  generateAction_->setEnabled(!busy);
+  openAction_->setEnabled(!busy);
+  openSessionAction_->setEnabled(!busy);
+  recentMenu_->setEnabled(!busy && !recentMenu_->isEmpty());
+  dataPanel_->setEnabled(!controller_->isRunning());
 }
 
 void MainWindow::refreshSession() {

@@ -167,6 +167,7 @@ class MainWindow : public QMainWindow {
   void leaveDemoPrecision();
   // Every view of the session's state (status line and bar, progress, Fit/Resume, iteration) from SessionState.
   void refreshSession();
+  void updateDataActions();
   // Empties every fit view (new data, or a fresh fit setting up: nothing of the old fit may stay on show).
   void clearFitViews();
   // The iteration scrubber (MainWindowReplay.cpp): the bar above the tabs, its choice and Reset.
@@ -246,7 +247,8 @@ class MainWindow : public QMainWindow {
   std::optional<std::pair<CvState, gb::Family>> pendingCv_;  // likewise (new data clears the Cross-validation tab)
   QString sessionModelPath_;
   std::shared_ptr<const gb::Model> openedModel_;  // the model Open model shows (until the next fit starts)
-  QString pendingModelPath_;                      // a CSV session's model, opened once its data is read
+  QString pendingFingerprint_;  // the session's data fingerprint, checked once its data is there ("": not checked)
+  QString pendingModelPath_;    // a CSV session's model, opened once its data is read
   QAction* openModelAction_ = nullptr;
   QAction* predictAction_ = nullptr;
   WorkerThread* modelJob_ = nullptr;  // Open model's and Predict's work

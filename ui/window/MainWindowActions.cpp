@@ -180,6 +180,7 @@ void MainWindow::updateRecentMenu() {
         ->setToolTip(path);
   }
   recentMenu_->setEnabled(!recentMenu_->isEmpty());
+  updateDataActions();  // not while a fit or cross-validation runs
 }
 
 PlotWidget* MainWindow::currentPlot() const {
@@ -274,6 +275,7 @@ bool MainWindow::saveSession(const QString& path) {
   s.settings = modelPanel_->settings();
   s.compute = modelPanel_->compute();
   s.cv = cv_->state();
+  if (const auto data = dataPanel_->dataset()) s.dataFingerprint = dataFingerprint(*data);
   if (currentModel()) {
     QString base = path;
     if (base.endsWith(".json")) base.chop(5);
@@ -313,6 +315,7 @@ bool MainWindow::openSession(const QString& path) {
       pendingRoles_ = s.roles;
       pendingCv_.emplace(s.cv, s.settings.family);
       pendingModelPath_ = s.modelPath;
+      pendingFingerprint_ = s.dataFingerprint;
       if (s.data.kind == DataSourceSpec::Kind::Paper) dataPanel_->setGeneratorSpec(s.data.paper);
       if (!(s.data.kind == DataSourceSpec::Kind::Paper ? dataPanel_->generate() : dataPanel_->openCsv(s.data.path)))
         return false;
@@ -333,6 +336,17 @@ bool MainWindow::openSession(const QString& path) {
 }
 
 void MainWindow::applyPendingRoles() {
+  const QString saved = std::exchange(pendingFingerprint_, QString());
+  const auto data = dataPanel_->dataset();
+  if (!saved.isEmpty() && data && dataFingerprint(*data) != saved) {
+    // The session's model and curves were fitted to other values: shown beside this data they would mislead.
+    if (pendingCv_) pendingCv_->first.risk.clear();
+    pendingModelPath_.clear();
+    sink_.error(tr("Open session"),
+                tr("The data changed since the session was saved (%1): its roles and settings are restored, but "
+                   "not its model or cross-validation curves, which were fitted to the old values. Fit again.")
+                    .arg(qs(data->source)));
+  }
   if (pendingCv_) cv_->restore(pendingCv_->first, pendingCv_->second);
   pendingCv_.reset();
   if (!pendingRoles_) return;

@@ -19,6 +19,7 @@
 #include "fit/ModelOpen.hpp"
 #include "model/Model.hpp"
 #include "model/ModelPanel.hpp"
+#include "plots/CrossValidationView.hpp"
 #include "window/MainWindow.hpp"
 
 namespace gbui {
@@ -105,11 +106,20 @@ void MainWindow::buildModelActions() {
   });
   // A session opens its model once its data is generated or read, queued so that the session's roles and
   // Cross-validation tab (applied by the window's own loadFinished handler) are in place first.
+  // The path is taken when the queued call runs: the window's handler may drop it first (a session whose data
+  // changed since it was saved, applyPendingRoles).
   connect(dataPanel_, &DataPanel::loadFinished, this, [this](bool ok) {
-    const QString path = std::exchange(pendingModelPath_, QString());
-    if (ok && !path.isEmpty())
-      QMetaObject::invokeMethod(
-          this, [this, path] { openModel(path); }, Qt::QueuedConnection);
+    if (!ok) {
+      pendingModelPath_.clear();
+      return;
+    }
+    QMetaObject::invokeMethod(
+        this,
+        [this] {
+          const QString path = std::exchange(pendingModelPath_, QString());
+          if (!path.isEmpty()) openModel(path);
+        },
+        Qt::QueuedConnection);
   });
 }
 
@@ -125,6 +135,10 @@ bool MainWindow::openPaths(const QStringList& paths) {
           this, [this, paths] { openPaths(paths); }, Qt::QueuedConnection);
     });
     return true;
+  }
+  if (controller_->isRunning() || cv_->isRunning()) {  // files dropped on the window while one runs
+    sink_.error(tr("Open"), tr("A fit or cross-validation is running: cancel it first."));
+    return false;
   }
   QString csv, model;
   for (const QString& path : paths) {

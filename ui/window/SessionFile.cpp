@@ -8,6 +8,7 @@
 #include "common/Error.hpp"
 #include "common/QtConvert.hpp"
 #include "data/CsvWriter.hpp"
+#include "data/Dataset.hpp"
 
 namespace gbui {
 
@@ -65,6 +66,28 @@ CvState cvFromJson(const json& j, const QDir& base) {
 
 }  // namespace
 
+QString dataFingerprint(const gb::Dataset& data) {
+  std::uint64_t h = 14695981039346656037ull;
+  auto bytes = [&h](const void* p, std::size_t n) {
+    const auto* b = static_cast<const unsigned char*>(p);
+    for (std::size_t i = 0; i < n; ++i) h = (h ^ b[i]) * 1099511628211ull;
+  };
+  auto text = [&](const std::string& s) {
+    bytes(s.data(), s.size() + 1);
+  };  // with its terminator: "ab","c" != "a","bc"
+  const std::size_t rows = data.rows();
+  bytes(&rows, sizeof rows);
+  for (std::size_t c = 0; c < data.cols(); ++c) {
+    text(data.names[c]);
+    const int kind = static_cast<int>(data.kind(c));
+    bytes(&kind, sizeof kind);
+    if (c < data.levels.size())
+      for (const std::string& level : data.levels[c]) text(level);
+    bytes(data.columns[c].data(), data.columns[c].size() * sizeof(double));
+  }
+  return QString::number(h, 16);
+}
+
 void saveSession(const QString& path, const Session& s) {
   json data;
   if (s.data.kind == DataSourceSpec::Kind::Paper) {
@@ -80,6 +103,7 @@ void saveSession(const QString& path, const Session& s) {
   } else {
     data = {{"kind", "none"}};
   }
+  if (!s.dataFingerprint.isEmpty()) data["fingerprint"] = ss(s.dataFingerprint);
   json j{{"format", "gamboost-studio-session"},
          {"version", 1},
          {"data", data},
@@ -123,6 +147,7 @@ Session loadSession(const QString& path) {
     } else if (kind != "none") {
       throw gb::InputError(ss(path) + ": unknown data kind '" + kind + "' (paper, csv or none)");
     }
+    s.dataFingerprint = qs(d.value("fingerprint", std::string()));
     const json& r = j.at("roles");
     s.roles.response = qs(r.at("response").get<std::string>());
     s.roles.learners = toList(r.at("learners"));

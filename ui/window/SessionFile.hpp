@@ -10,6 +10,10 @@
 #include "settings/ComputeSettings.hpp"
 #include "settings/ModelSettings.hpp"
 
+namespace gb {
+struct Dataset;
+}
+
 namespace gbui {
 
 struct Session {
@@ -19,7 +23,14 @@ struct Session {
   gb::ComputeSettings compute;
   QString modelPath;  // empty: no model saved
   CvState cv;         // "cross_validation" (optional in the file: older sessions have none)
+  // "data.fingerprint": dataFingerprint() of the data the session was saved with ("" in older files). A CSV that
+  // changed since then is reread with the session's settings, but its model and cross-validation curves belonged
+  // to the old values and are not restored.
+  QString dataFingerprint;
 };
+
+// A hash (FNV-1a, 64 bits, hex) of a data set's names, kinds, levels and every value's bits.
+QString dataFingerprint(const gb::Dataset& data);
 
 // Relative paths in the file are resolved against the session file's directory.
 void saveSession(const QString& path, const Session& session);  // atomic; throws gb::InputError
