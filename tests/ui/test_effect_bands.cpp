@@ -11,6 +11,7 @@
 #include "plots/EffectPlot.hpp"
 #include "plots/PartialEffectsView.hpp"
 #include "support/StudioFixture.hpp"
+#include "window/ReplayBar.hpp"
 
 using namespace gbui;
 
@@ -88,6 +89,17 @@ class EffectBandsTest : public QObject {
     // Percentile bands of refits need not contain the all-rows fit everywhere; the nominal level is the bar.
     QVERIFY(inside95 >= 0.95 * points);
     QVERIFY(inside90 >= 0.90 * points);
+
+    // Replaying an earlier iteration hides them (they describe the effect at mstop: the replayed curve ran outside
+    // its own 95% band), and the latest shows them again.
+    const int shown = view->shownLearners().front();
+    QVERIFY(!view->plotFor(shown)->bandGraphs()[0]->data()->isEmpty());
+    w->replayBar()->slider()->setValue(9);
+    QCOMPARE(w->shownSnapshot().iteration, 9);
+    for (int j : view->shownLearners())
+      for (QCPGraph* graph : view->plotFor(j)->bandGraphs()) QVERIFY(graph->data()->isEmpty());
+    QTest::mouseClick(w->replayBar()->latestButton(), Qt::LeftButton);
+    QVERIFY(!view->plotFor(shown)->bandGraphs()[0]->data()->isEmpty());
 
     // A new fit drops the bands (it has none until its own refits end; here the option is off).
     w->modelPanel()->bandsCheck()->setChecked(false);

@@ -95,6 +95,9 @@ void CvJob::operator()(TaskWorker& worker) {
       foldsDone = b + 1;
     };
     run.progress = [&](int begin, int end, int done) {
+      batchBegin = begin;
+      batchEnd = end;
+      batchIterations = done;
       const double share = (begin + double(end - begin) * done / std::max(1, request.settings.mstop)) / count;
       worker.reportProgress(share, QString("folds %1-%2 together").arg(begin + 1).arg(end));
     };

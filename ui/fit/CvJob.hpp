@@ -67,6 +67,8 @@ struct CvJob {
   std::shared_ptr<CvCurves> curves;
   int foldsDone = 0;  // written by the worker, read after the job
   int foldCount = 0;  // likewise: the folds made (a folds file's columns)
+  // Folds advancing together (OpenCL): the batch under way, [begin, end), and its iterations done.
+  int batchBegin = 0, batchEnd = 0, batchIterations = -1;
   bool cancelled = false;
 
   // Throws InputError ("fold 3: ...") for a fold that cannot be fitted; reports progress after every fold.

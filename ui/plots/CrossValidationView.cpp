@@ -320,7 +320,18 @@ void CrossValidationView::onFinished(bool ok, const QString& error, const QStrin
   }
   const int total = job_->foldCount;
   if (job_->cancelled) {
-    status_->setText(tr("Cancelled after %1 of %2 folds; no mstop chosen.").arg(job_->foldsDone).arg(total));
+    // Folds run together (OpenCL) are cut within their batch: the bar showed their iterations, not whole folds.
+    const bool together = job_->batchIterations >= 0 && job_->foldsDone < job_->batchEnd;
+    status_->setText(together ? tr("Cancelled at iteration %1 of %2 of folds %3-%4 (run together; %5 of %6 folds "
+                                   "complete); no mstop chosen.")
+                                    .arg(job_->batchIterations)
+                                    .arg(job_->request.settings.mstop)
+                                    .arg(job_->batchBegin + 1)
+                                    .arg(job_->batchEnd)
+                                    .arg(job_->foldsDone)
+                                    .arg(total)
+                              : tr("Cancelled after %1 of %2 folds; no mstop chosen.").arg(job_->foldsDone).arg(total));
+    sink_->info(tr("Cross-validation cancelled"));
     emit finished(true);
     return;
   }

@@ -131,8 +131,11 @@ EffectPlot* PartialEffectsView::ensurePlot(int learner) {
   return plot;
 }
 
+// A band describes the effect at the bands' mstop: drawn around the curve of another iteration (Replay) the curve
+// ran outside its own 95% band, so it is shown only at that iteration.
 const gb::LearnerBand* PartialEffectsView::bandFor(int learner) const {
   if (!bands_ || !setup_ || learner < 0 || learner >= static_cast<int>(bands_->learners.size())) return nullptr;
+  if (iteration_ != bands_->mstop) return nullptr;
   const gb::LearnerBand& band = bands_->learners[static_cast<std::size_t>(learner)];
   return band.name == setup_->learners[static_cast<std::size_t>(learner)].name ? &band : nullptr;
 }
@@ -268,6 +271,9 @@ void PartialEffectsView::replotChanged(const QList<int>& changed, bool reordered
 void PartialEffectsView::showSnapshot(const FitSnapshot& snapshot) {
   if (!snapshot.setup) return;
   if (snapshot.setup != setup_) startSetup(snapshot.setup);
+  const bool bandsBefore = bands_ && iteration_ == bands_->mstop;
+  iteration_ = snapshot.iteration;
+  if (bands_ && bandsBefore != (iteration_ == bands_->mstop)) setBands(bands_);  // shown or hidden for this iteration
   hint_->setVisible(plots_.isEmpty());  // gone with the first snapshot, so the grid's height stays put
   QList<int> changed;
   const bool reordered = updateCurves(snapshot, changed);

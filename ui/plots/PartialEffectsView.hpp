@@ -109,6 +109,7 @@ class PartialEffectsView : public QWidget {
   QCheckBox* showTruth_;
   std::shared_ptr<const FitSetup> setup_;
   std::shared_ptr<const gb::EffectBands> bands_;
+  int iteration_ = -1;  // of the snapshot on show (bands are drawn at their own mstop only)
   std::shared_ptr<const gb::TrueEffects> truth_;
   TrueCurves truthCurves_;  // per learner: the true curve on its grid (empty: none)
   struct PendingTruth;
