@@ -109,6 +109,20 @@ class SessionStateTest : public QObject {
     QCOMPARE(raceIteration(*w), 41);  // the next iteration's race, after the fit
     QVERIFY2(status(*w).contains("Finished. 40 iterations"), qPrintable(status(*w)));
 
+    // A setting changed after the fit is said in the status (it said "Finished" beside the old fit's views);
+    // mstop alone is not such a change, and changing it back clears the note.
+    gb::ModelSettings settings = w->modelPanel()->settings();
+    const double nu = settings.nu;
+    settings.nu = 0.37;
+    w->modelPanel()->setSettings(settings);
+    QVERIFY2(status(*w).contains("the data or settings changed since"), qPrintable(status(*w)));
+    settings.nu = nu;
+    settings.mstop = 77;
+    w->modelPanel()->setSettings(settings);
+    QVERIFY2(status(*w).contains("Finished. 40 iterations"), qPrintable(status(*w)));
+    settings.mstop = 40;
+    w->modelPanel()->setSettings(settings);
+
     gb::PaperDataSpec spec = w->dataPanel()->generatorSpec();
     spec.seed = 2;
     w->dataPanel()->setGeneratorSpec(spec);

@@ -49,6 +49,15 @@ std::string FitController::signatureNow() const {
   return j.dump();
 }
 
+bool FitController::changedSinceFit() const {
+  if (!session_ || !session_->booster || isRunning()) return false;
+  if (session_->data != data_) return true;
+  nlohmann::json then = session_->settings, now = model_;
+  then.erase("mstop");
+  now.erase("mstop");
+  return then != now;
+}
+
 bool FitController::canResume() const {
   return state_ == FitState::Paused && session_ && session_->booster && session_->signature == signatureNow() &&
          session_->booster->iteration() < model_.mstop;

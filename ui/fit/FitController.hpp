@@ -46,6 +46,9 @@ class FitController : public QObject {
   FitState state() const { return state_; }
   bool isRunning() const { return worker_.isRunning(); }
   bool workerJoined() const { return worker_.isJoined(); }
+  // Whether the fit on show was made with other data or model settings than the window's now (mstop and the
+  // compute settings aside: those do not change what the fit on show is a fit of).
+  bool changedSinceFit() const;
   bool canResume() const;
   // The Booster of the current session: only while no job runs (null otherwise or before the first fit).
   std::shared_ptr<gb::Booster> booster() const;

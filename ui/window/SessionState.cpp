@@ -52,7 +52,11 @@ QString describeFit(const SessionFacts& f, int mstop) {
           .arg(f.canResume ? tr("Resume continues") : tr("the data or settings changed: Fit and Step start afresh"))
           .arg(s ? describeRun(*s) : QString());
     case FitState::Finished:
-      return tr("Finished. %1 %2").arg(s ? describeRun(*s) : QString(), s ? describeResponse(*s->setup) : QString());
+      return tr("Finished%1. %2 %3")
+          .arg(f.changedSinceFit ? tr(" (the data or settings changed since: the views show the fit before; Fit "
+                                      "and Step start afresh)")
+                                 : QString(),
+               s ? describeRun(*s) : QString(), s ? describeResponse(*s->setup) : QString());
     case FitState::Cancelled:
       return tr("Cancelled at iteration %1 (the next Fit or Step starts afresh). %2")
           .arg(s ? s->iteration : 0)
