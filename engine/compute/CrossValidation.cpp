@@ -385,6 +385,15 @@ bool runFoldsBatched(const std::shared_ptr<const Dataset>& data, const ModelSett
       done += step;
       if (run.keepGoing) chunk = std::clamp(static_cast<int>(0.05 * step / std::max(since(chunkStart), 1e-6)), 1, 50);
       if (run.progress) run.progress(begin, end, done);
+      if (run.partial) {
+        std::vector<std::vector<double>> curves(boosters.size());
+        for (std::size_t b = 0; b < boosters.size(); ++b) {
+          curves[b].push_back(boosters[b]->path().risk.front());
+          if (b < out.size())
+            for (const IterationResult& r : out[b]) curves[b].push_back(r.risk);
+        }
+        run.partial(begin, curves);
+      }
     }
     if (run.iterateSeconds) *run.iterateSeconds += since(iterating);
     out.resize(boosters.size());

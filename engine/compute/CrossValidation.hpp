@@ -96,7 +96,7 @@ FoldBackends foldBackends(const ComputeSettings& compute);
 // weightsOf(b), called in fold order from the calling thread; named "<label> b+1" in errors) whose problem joins the
 // batch, then `iterations` iterations of the whole batch. done(b, setUp, results) gets each fold's set-up Booster (its
 // offset, path().risk[0]) and its iteration results. keepGoing, when set, is asked between batches and between
-// chunks of 50 iterations (false: return, the unfinished folds never reach done).
+// chunks of iterations of about 50 ms (false: return, the unfinished folds never reach done).
 struct BatchedFolds {
   int count = 0;
   int iterations = 0;
@@ -105,8 +105,12 @@ struct BatchedFolds {
   std::function<std::vector<double>(int)> weightsOf;
   std::function<void(int, const Booster&, const std::vector<IterationResult>&)> done;
   std::function<bool()> keepGoing;
-  // Called after each chunk of iterations (50 with keepGoing, else all): folds [begin, end) have done `done`.
+  // Called after each chunk of iterations (about 50 ms with keepGoing, else all): folds [begin, end) have done
+  // `done`.
   std::function<void(int begin, int end, int done)> progress;
+  // When set, called after each chunk too, with the batch's risk curves so far (risk[0] and one value an iteration
+  // done), for a live view of folds that advance together.
+  std::function<void(int begin, const std::vector<std::vector<double>>& curves)> partial;
   double* setupSeconds = nullptr;    // accumulated when set
   double* iterateSeconds = nullptr;  // accumulated when set
   // The model's frame of all rows (buildModelFrame of the same data and settings) where the caller has one already;

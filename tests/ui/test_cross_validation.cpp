@@ -288,6 +288,10 @@ class CrossValidationTest : public QObject {
     w->modelPanel()->mstopBox()->setValue(3000);
     QVERIFY(cv->start(w->controller()->data(), w->controller()->modelSettings(), c));
     QTRY_VERIFY_WITH_TIMEOUT(progressed.size() >= 2, 60000);
+    // The folds' curves so far are drawn as they grow (nothing was drawn until the whole batch ended).
+    QTRY_VERIFY_WITH_TIMEOUT(cv->plot()->graphCount() == 1 + k, 10000);
+    QCOMPARE(cv->foldGraphs().size(), 0);
+    QVERIFY(cv->plot()->graph(1)->dataCount() >= 2);
     QElapsedTimer clock;
     clock.start();
     cv->cancel();

@@ -52,6 +52,19 @@ void CvCurves::add(std::vector<double> risk) {
   pending_.push_back(std::move(risk));
 }
 
+void CvCurves::setPartial(std::vector<std::vector<double>> curves) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  partial_ = std::move(curves);
+  partialNew_ = true;
+}
+
+std::vector<std::vector<double>> CvCurves::takePartial(bool& taken) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  taken = partialNew_;
+  partialNew_ = false;
+  return partial_;
+}
+
 std::vector<std::vector<double>> CvCurves::take() {
   std::lock_guard<std::mutex> lock(mutex_);
   std::vector<std::vector<double>> out;
@@ -79,7 +92,8 @@ void CvJob::operator()(TaskWorker& worker) {
   const int count = static_cast<int>(folds.size());
   foldCount = count;
   // Where the backend batches the model's folds (OpenCL, spline learners), they advance together: each batch's
-  // curves arrive when it ends, progress after every 50 iterations, and Cancel acts between those.
+  // curves so far after every chunk of iterations (about 50 ms), its whole curves when it ends; Cancel acts between
+  // chunks.
   {
     gb::BatchedFolds run;
     run.count = count;
@@ -93,7 +107,9 @@ void CvJob::operator()(TaskWorker& worker) {
       gb::checkFoldRisk(b + 1, risk, request.settings.family);  // a diverged fold is an error, not a curve of NaN
       curves->add(std::move(risk));
       foldsDone = b + 1;
+      if (b + 1 == batchEnd) curves->setPartial({});  // the batch's whole curves replace its preview
     };
+    run.partial = [&](int, const std::vector<std::vector<double>>& sofar) { curves->setPartial(sofar); };
     run.progress = [&](int begin, int end, int done) {
       batchBegin = begin;
       batchEnd = end;

@@ -56,10 +56,16 @@ class CvCurves {
  public:
   void add(std::vector<double> risk);
   std::vector<std::vector<double>> take();
+  // Folds advancing together: their curves so far (replaced at each chunk, emptied when the batch's folds are
+  // added), taken by the view as a preview. taken false: nothing new since the last take.
+  void setPartial(std::vector<std::vector<double>> curves);
+  std::vector<std::vector<double>> takePartial(bool& taken);
 
  private:
   std::mutex mutex_;
   std::vector<std::vector<double>> pending_;
+  std::vector<std::vector<double>> partial_;
+  bool partialNew_ = false;
 };
 
 struct CvJob {

@@ -258,6 +258,7 @@ void CrossValidationView::updateStale() {
 }
 
 void CrossValidationView::clear() {
+  showPartial({});
   progress_->setValue(0);
   status_->setText(tr("Choose the folds and run: every fold is fitted to the model panel's mstop."));
   for (QCPGraph* g : folds_) plot_->removeGraph(g);
@@ -276,9 +277,30 @@ void CrossValidationView::clear() {
 void CrossValidationView::takeCurves() {
   if (!job_) return;
   std::vector<std::vector<double>> fresh = job_->curves->take();
-  if (fresh.empty()) return;
+  bool partialNew = false;
+  std::vector<std::vector<double>> partial = job_->curves->takePartial(partialNew);
+  if (fresh.empty() && !partialNew) return;
   for (auto& risk : fresh) addFoldGraph(std::move(risk));
-  drawMean(meanCurve(curves_), -1);
+  if (partialNew) showPartial(std::move(partial));
+  std::vector<std::vector<double>> all = curves_;
+  all.insert(all.end(), partialCurves_.begin(), partialCurves_.end());
+  drawMean(meanCurve(all), -1);
+}
+
+// Folds advancing together (OpenCL) finish at once: their curves so far are drawn dotted as they grow.
+void CrossValidationView::showPartial(std::vector<std::vector<double>> curves) {
+  for (QCPGraph* g : partial_) plot_->removeGraph(g);
+  partial_.clear();
+  partialCurves_ = std::move(curves);
+  for (const std::vector<double>& risk : partialCurves_) {
+    QVector<double> keys(static_cast<int>(risk.size()));
+    for (int m = 0; m < keys.size(); ++m) keys[m] = m;
+    QCPGraph* g = plot_->addGraph();
+    g->setName(tr("fold (running)"));
+    g->setPen(QPen(kFoldColour, 1, Qt::DotLine));
+    g->setData(keys, qvec(risk), true);
+    partial_ << g;
+  }
 }
 
 void CrossValidationView::addFoldGraph(std::vector<double> risk) {

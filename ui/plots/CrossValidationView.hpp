@@ -87,6 +87,7 @@ class CrossValidationView : public QWidget {
   QWidget* buildControls();
   void takeCurves();
   void addFoldGraph(std::vector<double> risk);
+  void showPartial(std::vector<std::vector<double>> curves);
   // The mean curve; with chosen >= 0 also the mstop line and its label.
   void drawMean(const std::vector<double>& mean, int chosen);
   void updateControls();
@@ -116,6 +117,8 @@ class CrossValidationView : public QWidget {
   QCPItemStraightLine* line_;
   QCPItemText* text_;
   QList<QCPGraph*> folds_;
+  QList<QCPGraph*> partial_;  // folds running together: their curves so far (dotted), replaced at each chunk
+  std::vector<std::vector<double>> partialCurves_;
   std::vector<std::vector<double>> curves_;
   int chosen_ = -1;
   // The model of the run on show and the window's: data (identity) and settings. A restored session's run takes the
