@@ -172,6 +172,17 @@ class CrossValidationTest : public QObject {
     QCOMPARE(cv->foldGraphs().size(), 0);
     QVERIFY(!cv->useButton()->isEnabled());
     QVERIFY(cv->runButton()->isEnabled());
+
+    // Huber's adaptive delta cannot be resampled: the message starts with what to do (it was a long sentence about
+    // mboost's state with the remedy at its end).
+    gb::ModelSettings s = w->modelPanel()->settings();
+    s.family = gb::Family::Huber;
+    s.huberDelta = 0.0;
+    w->modelPanel()->setSettings(s);
+    QVERIFY(!cv->start(w->controller()->data(), w->controller()->modelSettings(), w->controller()->computeSettings()));
+    QVERIFY2(w->messages()->lastError().contains("Set a fixed Huber delta in the model panel"),
+             qPrintable(w->messages()->lastError()));
+    QVERIFY(!cv->isRunning());
   }
 
   // A fold whose steps overshoot (poisson counts of 0 and 80 at nu 0.1) is an error naming the fold and --nu, not

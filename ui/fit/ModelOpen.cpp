@@ -134,14 +134,17 @@ FitSnapshot snapshotOfModel(const gb::Model& model, std::shared_ptr<const gb::Da
   return s;
 }
 
-std::vector<ColumnExtrapolation> extrapolationByColumn(const gb::Model& model, const gb::Dataset& data) {
+std::vector<ColumnExtrapolation> extrapolationByColumn(const gb::Model& model, const gb::Dataset& data,
+                                                       const std::vector<double>& predicted) {
   std::vector<ColumnExtrapolation> out;
   for (const gb::LearnerModel& lm : model.learners) {
     const int c = data.columnIndex(lm.name);
     if (lm.type == gb::LearnerType::Factor || c < 0) continue;
     ColumnExtrapolation e{lm.name, lm.lo, lm.hi, INFINITY, -INFINITY, 0, 0};
-    for (double v : data.columns[static_cast<std::size_t>(c)]) {
-      if (std::isnan(v)) continue;
+    const std::vector<double>& column = data.columns[static_cast<std::size_t>(c)];
+    for (std::size_t i = 0; i < column.size(); ++i) {
+      const double v = column[i];
+      if (std::isnan(v) || (i < predicted.size() && std::isnan(predicted[i]))) continue;  // NA: no prediction
       e.min = std::min(e.min, v);
       e.max = std::max(e.max, v);
       e.below += v < lm.lo ? 1 : 0;

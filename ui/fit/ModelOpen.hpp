@@ -34,6 +34,9 @@ struct ColumnExtrapolation {
 
 // Per spline or linear learner of the model, over the data's column of that name; only covariates with a row
 // outside are listed.
-std::vector<ColumnExtrapolation> extrapolationByColumn(const gb::Model& model, const gb::Dataset& data);
+// Counted over the rows that have a prediction (`predicted`, from Model::predict: NaN where a row's covariate is
+// missing), as the prediction's own count of extrapolated rows is.
+std::vector<ColumnExtrapolation> extrapolationByColumn(const gb::Model& model, const gb::Dataset& data,
+                                                       const std::vector<double>& predicted);
 
 }  // namespace gbui

@@ -176,6 +176,13 @@ bool CrossValidationView::start(std::shared_ptr<const gb::Dataset> data, const g
     sink_->exception(tr("Cross-validation"), e);
     return false;
   }
+  if (settings.family == gb::Family::Huber && !(settings.huberDelta > 0.0)) {  // what to do first, then why
+    sink_->error(tr("Cross-validation"),
+                 tr("Set a fixed Huber delta in the model panel to cross-validate huber. The adaptive delta "
+                    "(mboost's default) carries the state of the fit before into each fold, so its folds have no "
+                    "fit of their own to compare."));
+    return false;
+  }
   const bool fromFile = foldType() == FoldType::FoldsFile;
   if (fromFile && foldsFile_->text().trimmed().isEmpty()) {
     sink_->error(tr("Cross-validation"), tr("Choose a folds file first (a CSV of fold weights)."));

@@ -256,7 +256,7 @@ bool MainWindow::predictCsv(const QString& dataPath, const QString& outPath) {
         gb::Prediction p = model->predict(data);
         result->rows = data.rows();
         result->extrapolated = p.extrapolatedRows;
-        result->report = extrapolationReport(p, data.rows(), extrapolationByColumn(*model, data));
+        result->report = extrapolationReport(p, data.rows(), extrapolationByColumn(*model, data, p.values));
         result->missing = p.missingRows;
         if (p.missingRows > 0) result->missingReport = qs(gb::missingRowsNote(p, data.rows())) + ".";
         gb::Dataset table;
