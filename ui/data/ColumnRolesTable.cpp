@@ -48,8 +48,11 @@ void ColumnRolesTable::setColumns(const gb::Dataset& data, const std::vector<std
   for (int r = 0; r < static_cast<int>(data.cols()); ++r) {
     const bool text = data.isText(static_cast<std::size_t>(r));
     setItem(r, NameColumn, new QTableWidgetItem(qs(data.names[r])));
-    auto* type = new QTableWidgetItem(text ? tr("text (%n levels)", "", static_cast<int>(data.levelsOf(r).size()))
-                                           : tr("numeric"));
+    // Without a translation file tr's %n does not pluralise ("text (1 levels)").
+    const std::size_t levels = text ? data.levelsOf(r).size() : 0;
+    auto* type = new QTableWidgetItem(!text         ? tr("numeric")
+                                      : levels == 1 ? tr("text (1 level)")
+                                                    : tr("text (%1 levels)").arg(levels));
     type->setData(Qt::UserRole, text);
     setItem(r, TypeColumn, type);
     const auto c = static_cast<std::size_t>(r);

@@ -109,7 +109,9 @@ void EffectPlot::setLearner(const FitSetup& setup, int learner) {
   setTitle(curveTitle_);
   // The response and the scale f lives on: mboost's Binomial boosts half the log-odds, Poisson the log rate.
   const QString scale = qs(setup.family.scaleName());
-  yAxis->setLabel(compact_ ? tr("%1: f(x) — %2").arg(qs(setup.responseName), scale)
+  // Small plots: the scale without its note ("half log-odds (mboost's Binomial)" was clipped at both ends at 1280 x
+  // 820); the tooltip and the enlarged plot say it whole.
+  yAxis->setLabel(compact_ ? tr("%1: f(x) — %2").arg(qs(setup.responseName), scale.section(" (", 0, 0))
                            : tr("%1: centred f(x) — %2").arg(qs(setup.responseName), scale));
   baseToolTip_ = (tr("Partial effect of %1 on %2 (%3), centred by its mean over the %4 training rows (%5; lambda %6, "
                      "edf %7). Click to enlarge; right-click to export.")

@@ -3,6 +3,7 @@
 #include <QLabel>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <cmath>
 
 #include "common/QtConvert.hpp"
 #include "fit/Replay.hpp"
@@ -133,6 +134,11 @@ void LearnerFitView::showSnapshot(const FitSnapshot& s) {
                         .arg(qs(l.name))
                         .arg(setup.settings.nu));
   plot_->rescaleAxes();
+  // A margin, so that points at the range's ends stay off the frame (laplace's gradient is only -1 and +1: every
+  // point sat on it), and a constant gradient still gets a visible axis.
+  const QCPRange y = plot_->yAxis->range();
+  const double pad = y.size() > 0 ? 0.06 * y.size() : std::max(1.0, std::abs(y.lower)) * 0.06;
+  plot_->yAxis->setRange(y.lower - pad, y.upper + pad);
   plot_->requestReplot();
 }
 

@@ -50,6 +50,7 @@ void MainWindow::buildViewMenu() {
     QWidget* page = tabs_->widget(i);
     QAction* a = viewMenu_->addAction(tabs_->tabText(i), this, [this, page] { showTab(page); });
     if (i < 9) a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key(Qt::Key_1 + i)));
+    if (i == 9) a->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_0));  // the tenth tab (Cross-validation)
     a->setStatusTip(tabs_->tabToolTip(i));
   }
 }
@@ -102,7 +103,8 @@ QString MainWindow::shortcutsText() const {
     if (a->shortcut().isEmpty()) continue;
     QStringList keys;
     for (const QKeySequence& k : a->shortcuts()) keys << k.toString(QKeySequence::NativeText);
-    lines << QString("%1\t%2").arg(keys.join(", "), QString(a->text()).remove('&'));
+    // Not a tab: a message box does not align tab stops, and the key ran into the action ("Ctrl+Shift+OOpen").
+    lines << QString("%1  —  %2").arg(keys.join(", "), QString(a->text()).remove('&'));
   }
   lines.sort();
   lines.removeDuplicates();

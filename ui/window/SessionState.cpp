@@ -29,8 +29,8 @@ QString describeData(const gb::Dataset& data) {
 // The finished part of a fit: what ran where (only this fit's set-up: a failed set-up has none).
 QString describeRun(const FitSnapshot& s) {
   const FitSetup& setup = *s.setup;
-  return tr("%1 iterations in %2 s on %3 (%4, %5); set-up %6 s.")
-      .arg(s.iteration)
+  return (s.iteration == 1 ? tr("1 iteration in %2 s on %3 (%4, %5); set-up %6 s.")
+                           : tr("%1 iterations in %2 s on %3 (%4, %5); set-up %6 s.").arg(s.iteration))
       .arg(s.jobSeconds, 0, 'f', 2)
       .arg(qs(setup.backend.device))
       .arg(qs(setup.backend.kernel), qs(setup.backend.precision))
