@@ -41,6 +41,9 @@ class ReplayTest : public QObject {
     QCOMPARE(s.iteration, m);
     QCOMPARE(w->riskPlot()->riskGraph()->dataCount(), m + 1);
     QVERIFY(bar->label()->text().contains(QString("iteration %1 of %2").arg(m).arg(mstop)));
+    // The status bar's iteration label follows (it kept saying the latest iteration beside the replayed views).
+    QVERIFY2(w->iterationLabel()->text().startsWith(QString("replaying iteration %1 of %2").arg(m).arg(mstop)),
+             qPrintable(w->iterationLabel()->text()));
 
     // The same fit stopped at m, in the engine directly.
     gb::Booster stopped(w->controller()->data(), w->controller()->modelSettings(), std::make_unique<gb::CpuBackend>(1));
@@ -63,6 +66,8 @@ class ReplayTest : public QObject {
 
     QTest::mouseClick(bar->latestButton(), Qt::LeftButton);
     QVERIFY(!bar->replaying());
+    QVERIFY2(w->iterationLabel()->text().startsWith(QString("iteration %1,").arg(mstop)),
+             qPrintable(w->iterationLabel()->text()));
     QCOMPARE(w->shownSnapshot().iteration, mstop);
     QCOMPARE(w->riskPlot()->riskGraph()->dataCount(), mstop + 1);
   }

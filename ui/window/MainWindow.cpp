@@ -377,7 +377,13 @@ void MainWindow::refreshSession() {
     fitStatus_->setFullText(view.status);
   }
   if (fitAction_->text() != view.fitLabel) fitAction_->setText(view.fitLabel);
-  iterationLabel_->setText(view.iteration);
+  const FitSnapshot& shown = shownSnapshot();
+  iterationLabel_->setText(replayAt_ >= 0 && shown.setup
+                               ? tr("replaying iteration %1 of %2, risk %3")
+                                     .arg(shown.iteration)
+                                     .arg(controller_->lastSnapshot().iteration)
+                                     .arg(shown.pathRisk.empty() ? 0.0 : shown.pathRisk.back(), 0, 'g', 5)
+                               : view.iteration);
   statusBar()->showMessage(view.status);
 }
 

@@ -47,6 +47,7 @@ void MainWindow::replayIteration(int m) {
   // The race view shows the race of the iteration on show (or nothing when it could not be worked out here).
   if (!shownSnapshot().race) race_->clear();
   refreshView(tabs_->currentWidget());
+  refreshSession();  // the status bar's iteration label names the replayed iteration (it kept the latest's)
 }
 
 void MainWindow::resetFit() {
