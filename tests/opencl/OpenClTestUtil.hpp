@@ -2,6 +2,7 @@
 // Helpers shared by the OpenCL tests of the runtime, compact kernels and backend (header-only so that no symbol
 // clashes with other tests of the area).
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -69,6 +70,16 @@ inline double maxScaledError(const std::vector<double>& got, const std::vector<d
     if (!(e <= worst)) worst = std::isnan(e) ? std::numeric_limits<double>::infinity() : e;
   }
   return worst;
+}
+
+// max_i |got_i - want_i| as a fraction of want's range (max - min): a fit's effect checked on its own scale when
+// its values sit far from 0. NaN anywhere gives +inf.
+inline double maxErrorOverRange(const std::vector<double>& got, const std::vector<double>& want) {
+  if (want.empty()) return 0.0;
+  const auto [lo, hi] = std::minmax_element(want.begin(), want.end());
+  const double range = *hi - *lo;
+  const std::vector<double> scale(want.size(), range > 0 ? range : 1.0);
+  return maxScaledError(got, want, scale);
 }
 
 }  // namespace gbocltest
