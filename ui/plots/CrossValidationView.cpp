@@ -266,7 +266,7 @@ void CrossValidationView::updateStale() {
 
 void CrossValidationView::clear() {
   showPartial({});
-  progress_->setValue(0);
+  progress_->reset();  // no text: "0 / 100 folds" before any run named a fold count it did not have
   status_->setText(tr("Choose the folds and run: every fold is fitted to the model panel's mstop."));
   for (QCPGraph* g : folds_) plot_->removeGraph(g);
   folds_.clear();
