@@ -102,6 +102,14 @@ void ModelSettings::requireResamplable(const std::string& option) const {
         "mboost has no resampled fit of its own to equal; give a fixed --huber-delta"));
 }
 
+std::vector<std::string> ModelSettings::differencesBesideMstop(const ModelSettings& other) const {
+  const nlohmann::json a = *this, b = other;
+  std::vector<std::string> keys;
+  for (const auto& [key, value] : a.items())
+    if (key != "mstop" && (!b.contains(key) || b[key] != value)) keys.push_back(key);
+  return keys;
+}
+
 ModelSettings ModelSettings::paperPreset() {
   // Section 4.1: 16 basis functions per covariate = 12 interior knots + cubic; ridge penalty with edf 1 = tr(H).
   ModelSettings s;

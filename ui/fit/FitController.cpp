@@ -51,11 +51,7 @@ std::string FitController::signatureNow() const {
 
 bool FitController::changedSinceFit() const {
   if (!session_ || !session_->booster || isRunning()) return false;
-  if (session_->data != data_) return true;
-  nlohmann::json then = session_->settings, now = model_;
-  then.erase("mstop");
-  now.erase("mstop");
-  return then != now;
+  return session_->data != data_ || !session_->settings.differencesBesideMstop(model_).empty();
 }
 
 bool FitController::canResume() const {

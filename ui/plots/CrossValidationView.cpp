@@ -10,7 +10,6 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
-#include <nlohmann/json.hpp>
 
 #include "common/DataFileFilter.hpp"
 #include "common/MessageSink.hpp"
@@ -248,10 +247,8 @@ void CrossValidationView::setModel(const gb::Dataset* data, const gb::ModelSetti
 
 QString CrossValidationView::changedSinceRun() const {
   if (runData_ != currentData_) return tr("the data");
-  nlohmann::json a = runSettings_, b = currentSettings_;
   QStringList keys;
-  for (const auto& [key, value] : a.items())
-    if (key != "mstop" && (!b.contains(key) || b[key] != value)) keys << qs(key);
+  for (const std::string& key : runSettings_.differencesBesideMstop(currentSettings_)) keys << qs(key);
   return keys.join(", ");
 }
 
