@@ -23,6 +23,7 @@
 #include "plots/PlotWidget.hpp"
 #include "plots/RiskPlot.hpp"
 #include "support/StudioFixture.hpp"
+#include "window/ElidedLabel.hpp"
 
 using namespace gbui;
 
@@ -197,7 +198,7 @@ class FamiliesTest : public QObject {
     w->showTab(w->riskPlot());
     QVERIFY2(w->riskPlot()->plot()->yAxis->label().contains("negative log-likelihood"),
              qPrintable(w->riskPlot()->plot()->yAxis->label()));
-    const QString status = w->statusBar()->currentMessage();
+    const QString status = w->statusLine()->fullText();
     QVERIFY2(status.contains("Response y (binomial"), qPrintable(status));
     // Fitted probabilities against the observed 0/1, one point per row.
     const FitDiagnostics* d = w->diagnostics();
@@ -256,8 +257,7 @@ class FamiliesTest : public QObject {
       sumResidual += it->value;
     for (std::size_t i = 0; i < fitted.size(); ++i) expected += setup.observed[i] - fitted[i];
     QVERIFY(std::abs(sumResidual - expected) < 1e-9);
-    QVERIFY2(w->statusBar()->currentMessage().contains("3 of 240 rows omitted"),
-             qPrintable(w->statusBar()->currentMessage()));
+    QVERIFY2(w->statusLine()->fullText().contains("3 of 240 rows omitted"), qPrintable(w->statusLine()->fullText()));
     // The log keeps what the status line shows only while it lasts, and sums up the finished fit, as `fit` does.
     const QString said = log.join("\n");
     QVERIFY2(said.contains("Fit: 3 of 240 rows omitted"), qPrintable(said));

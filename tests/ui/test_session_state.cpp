@@ -97,7 +97,7 @@ class SessionStateTest : public QObject {
     QTest::mouseClick(empty.cvView()->runButton(), Qt::LeftButton);
     QVERIFY(cvDone.wait(60000));
     QVERIFY2(status(empty).startsWith("Data: 200 rows"), qPrintable(status(empty)));
-    QVERIFY2(empty.statusBar()->currentMessage() == status(empty), qPrintable(empty.statusBar()->currentMessage()));
+    QVERIFY2(empty.statusLine()->fullText() == status(empty), qPrintable(empty.statusLine()->fullText()));
   }
 
   void newDataResetsEveryView() {
@@ -233,6 +233,29 @@ class SessionStateTest : public QObject {
     s.nu = 0.2;
     w->modelPanel()->setSettings(s);
     QCOMPARE(w->fitButton()->text(), QString("Fit"));
+  }
+
+  // A status longer than the bar has room for ends in an ellipsis before the iteration label, whole in its tooltip
+  // (a temporary message was cut off under the label with no mark).
+  void aLongStatusIsElidedBeforeTheIterationLabel() {
+    auto w = gbtest::makeWindow(1000, 6, 500, 1, "elided");
+    QVERIFY(gbtest::stepAndWait(*w));
+    gb::ModelSettings s = w->modelPanel()->settings();
+    s.nu = 0.2;  // "... (the settings changed since ...)": longer still
+    w->modelPanel()->setSettings(s);
+    const ElidedLabel* line = w->statusLine();
+    QCOMPARE(line->fullText(), status(*w));
+    QCOMPARE(line->toolTip(), status(*w));
+    QVERIFY(!w->iterationLabel()->text().isEmpty());
+    for (int width : {1280, 700}) {
+      w->resize(width, 820);
+      QCoreApplication::processEvents();
+      QTRY_VERIFY(line->geometry().right() < w->iterationLabel()->geometry().left());
+      const bool fits = line->fontMetrics().horizontalAdvance(status(*w)) <= line->width() - 2;
+      QVERIFY2(fits ? line->text() == status(*w) : line->text().endsWith(QChar(0x2026)),
+               qPrintable(QString("%1 px: '%2'").arg(width).arg(line->text())));
+      if (width == 700) QVERIFY2(!fits, "the status should not fit 700 px beside the iteration label");
+    }
   }
 
   void stepAfterCancelStartsAfreshAsTheTooltipSays() {

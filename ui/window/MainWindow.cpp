@@ -179,6 +179,10 @@ void MainWindow::buildPanels() {
   addDockWidget(Qt::BottomDockWidgetArea, logDock);
   resizeDocks({logDock}, {110}, Qt::Vertical);
 
+  // The status as a stretching one-line label, not a temporary message: a message is cut off without a mark where
+  // the iteration label begins, while this one ends in an ellipsis and holds its whole text in the tooltip.
+  statusLine_ = new ElidedLabel;
+  statusBar()->addWidget(statusLine_, 1);
   iterationLabel_ = new QLabel;
   statusBar()->addPermanentWidget(iterationLabel_);
 }
@@ -384,7 +388,7 @@ void MainWindow::refreshSession() {
                                      .arg(controller_->lastSnapshot().iteration)
                                      .arg(shown.pathRisk.empty() ? 0.0 : shown.pathRisk.back(), 0, 'g', 5)
                                : view.iteration);
-  statusBar()->showMessage(view.status);
+  statusLine_->setFullText(view.status);
 }
 
 void MainWindow::startDeviceQuery() {

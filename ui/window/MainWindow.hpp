@@ -87,8 +87,9 @@ class MainWindow : public QMainWindow {
   QAction* cancelAction() const { return cancelAction_; }
   QAction* generateAction() const { return generateAction_; }
   QProgressBar* fitProgress() const { return fitProgress_; }
-  // The Fit group's one-line status (its whole text: fullText()); the status bar shows the same.
+  // The Fit group's one-line status (its whole text: fullText()); the status bar's line shows the same.
   ElidedLabel* fitStatus() const { return fitStatus_; }
+  ElidedLabel* statusLine() const { return statusLine_; }
   QLabel* iterationLabel() const { return iterationLabel_; }
   QMenu* viewMenu() const { return viewMenu_; }
   QMenu* helpMenu() const { return helpMenu_; }
@@ -220,6 +221,7 @@ class MainWindow : public QMainWindow {
   QPushButton* cancelButton_ = nullptr;
   QProgressBar* fitProgress_ = nullptr;
   ElidedLabel* fitStatus_ = nullptr;
+  ElidedLabel* statusLine_ = nullptr;
   QLabel* iterationLabel_ = nullptr;
   QAction* fitAction_ = nullptr;
   QAction* pauseAction_ = nullptr;
