@@ -43,7 +43,11 @@ class ComputeChoicesTest : public QObject {
   void choicesComeFromTheEngine() {
     ModelPanel panel;
     gb::ComputeDeviceList devices;
-    devices.devices.push_back({"cpu", "", "CPU", "host"});
+    gb::ComputeDeviceInfo host;
+    host.backend = "cpu";
+    host.name = "CPU";
+    host.type = "host";
+    devices.devices.push_back(host);
     gb::ComputeDeviceInfo gpu;
     gpu.backend = "opencl";
     gpu.name = "a device";

@@ -112,7 +112,11 @@ class ControlsTest : public QObject {
   void precisionOffersWhatTheDeviceComputes() {
     ModelPanel panel;
     gb::ComputeDeviceList devices;
-    devices.devices.push_back({"cpu", "", "CPU", "host"});
+    gb::ComputeDeviceInfo host;
+    host.backend = "cpu";
+    host.name = "CPU";
+    host.type = "host";
+    devices.devices.push_back(host);
     gb::ComputeDeviceInfo withDouble, floatOnly;
     withDouble.backend = floatOnly.backend = "opencl";
     withDouble.name = "with fp64";

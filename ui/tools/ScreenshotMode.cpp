@@ -74,7 +74,7 @@ QStringList benchReports(const QString& given) {
   // are whole-fit benchmarks, not kernel reports). Any other h100-*.json when those are absent.
   for (const QString& d : dirs) {
     QStringList out;
-    for (const QString& f : {"h100-float.json", "pocl-float.json"})
+    for (const char* f : {"h100-float.json", "pocl-float.json"})
       if (QFileInfo::exists(QDir(d).filePath(f))) out << QDir(d).filePath(f);
     if (out.isEmpty())
       for (const QString& f : QDir(d).entryList({"h100-*.json"}, QDir::Files, QDir::Name))
