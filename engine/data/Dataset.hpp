@@ -15,12 +15,12 @@ struct Dataset {
   std::string source;                        // file path, or a description such as "paper data (seed 1)"
   std::vector<std::string> names;            // column names, unique
   std::vector<std::vector<double>> columns;  // columns[c][row]: a value, a level code, or NaN for missing
-  std::vector<ColumnKind> kinds;             // one per column; empty means every column is Numeric
+  std::vector<ColumnKind> kinds{};           // one per column; empty means every column is Numeric
   // Per column: for Text, the levels sorted by byte order (R's factor() in the C locale), unique; else empty.
-  std::vector<std::vector<std::string>> levels;
-  std::string rowLabelsNote;  // "" or why a column was taken as row labels and dropped (R's write.csv row names)
+  std::vector<std::vector<std::string>> levels{};
+  std::string rowLabelsNote{};  // "" or why a column was taken as row labels and dropped (R's write.csv row names)
   // "" or, for text columns whose cells are nearly all numbers, which cell made each one text (mostlyNumbersNote).
-  std::string textColumnsNote;
+  std::string textColumnsNote{};
   // Rows of the input before this table's first row: 0 for a whole file; where a process's part of a file read by
   // several starts (data/CsvPart.hpp). Error messages name input rows (and lines) counting from the file's first.
   std::size_t firstRow = 0;

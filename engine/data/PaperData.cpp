@@ -12,7 +12,9 @@
 
 namespace gb {
 
-namespace {
+// Named rather than anonymous: PaperDataStream::State holds the generators (an anonymous type there draws
+// -Wsubobject-linkage).
+namespace paperrng {
 
 // Own generators, so that a seed gives the same numbers with any compiler and standard library
 // (std:: distributions are implementation-defined).
@@ -87,6 +89,13 @@ class Xoshiro256StarStar {
   double spare_ = 0.0;
   bool hasSpare_ = false;
 };
+
+}  // namespace paperrng
+
+using paperrng::SplitMix64;
+using paperrng::Xoshiro256StarStar;
+
+namespace {
 
 // 1/1!, -1/3!, 1/5!, ... -1/23!: the Taylor series of sin. Computed at compile time (IEEE division, exact
 // same constants everywhere).
