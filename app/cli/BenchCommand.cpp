@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "Commands.hpp"
+#include "FitOptions.hpp"
 #include "bench/CsvBenchmark.hpp"
 #include "bench/E2eBenchmark.hpp"
 #include "bench/FitBenchmark.hpp"
@@ -74,8 +75,8 @@ int runCsvBench(const CsvBenchCli& o) {
   }
   if (!o.out.empty()) outputs.addOutput(o.out, "--out");
   if (o.bench.repetitions < 1) throw InputError(optionMessage("--reps", "must be >= 1"));
-  if (o.bench.threads < 0) throw InputError(optionMessage("--threads", "must be >= 0"));
   CsvBenchOptions bench = o.bench;
+  bench.threads = cappedThreads(o.bench.threads);  // as fit: refused below 0, capped at a few per core
   if (o.serial) bench.chunkBytes = 0;
   const CsvBenchReport report = runCsvBenchmark(bench);
   printTable(std::cout,
@@ -98,20 +99,30 @@ int runKernelBench(KernelBenchCli o) {
   o.bench.progress = progressTo(std::make_shared<ProgressPrinter>("bench kernels", true, 1.0));
   const KernelBenchReport report = runKernelBenchmark(o.bench);
   std::cout << "device " << report.device << " (" << report.platform << "), " << report.precision << ", copy bandwidth "
-            << formatNumber(report.copyGigabytesPerSecond, 4) << " GB/s\n";
+            << formatNumber(report.copyGigabytesPerSecond, 4) << " GB/s (host copy "
+            << formatNumber(report.hostCopyGigabytesPerSecond, 4) << " GB/s, the Eigen rows' floor)\n";
   std::vector<std::vector<std::string>> rows;
+  bool anyInCache = false;
   for (const KernelTiming& t : report.timings) {
     std::vector<std::string> row{t.kernel, t.operation, t.granularity, std::to_string(t.rows), std::to_string(t.k)};
     if (t.skipped.empty())
       row.insert(row.end(), {formatSeconds(t.medianSeconds), formatNumber(t.gigabytesPerSecond, 4),
-                             formatNumber(100.0 * t.fractionOfCopy, 3) + "%", formatNumber(t.maxRelativeError, 2),
-                             std::to_string(t.repetitions)});
+                             t.inCache  ? std::string("in cache")
+                             : t.onHost ? formatNumber(100.0 * t.fractionOfCopy, 3) + "% (host)"
+                                        : formatNumber(100.0 * t.fractionOfCopy, 3) + "%",
+                             formatNumber(t.maxRelativeError, 2), std::to_string(t.repetitions)});
     else
       row.push_back("skipped: " + t.skipped);
     rows.push_back(std::move(row));
   }
   printTable(std::cout,
              {"kernel", "op", "granularity", "rows", "k", "median", "GB/s", "of copy", "max rel err", "reps"}, rows);
+  for (const KernelTiming& t : report.timings) anyInCache = anyInCache || (t.skipped.empty() && t.inCache);
+  if (anyInCache)
+    std::cout << "note: \"in cache\": the row's bytes are within twice the cache of where it ran ("
+              << formatNumber(report.deviceCacheBytes / 1048576.0, 4) << " MiB on the device, "
+              << formatNumber(report.hostCacheBytes / 1048576.0, 4)
+              << " MiB on the host), so its repetitions read from the cache and a memory copy is no floor for it\n";
   for (const std::string& note : report.notes) std::cout << "note: " << note << "\n";
   writeReportFiles(outputs, o.out, report.toJson(), report.toCsv());
   if (!report.failures.empty()) {
@@ -200,8 +211,10 @@ int runFitBench(FitBenchCli o) {
       rows);
   std::cout << "(same path: leading iterations that select the same learners as the first config)\n";
   if (diverged)
-    std::cout << "(diverged: the risk is not finite at the end; the family's steps overshoot on this synthetic "
-                 "response, as `gamboost fit` would report: lower --nu; the timings are those of the iterations run)\n";
+    std::cout
+        << "(diverged: the risk is not finite at the end; the family's steps overshoot on this synthetic "
+           "response, as `gamboost fit` would report (there: lower --nu); the timings are those of the iterations "
+           "run)\n";
   if (o.bench.bootstrap > 0) {
     std::vector<std::vector<std::string>> cv;
     for (const FitTiming& t : report.timings) {
@@ -231,7 +244,7 @@ void printE2eRun(const E2eRun& run) {
     const double floor = stageFloorSeconds(s, run.floors);
     rows.push_back({s.name, std::to_string(s.calls), formatSeconds(s.seconds), s.bytes ? formatBytes(s.bytes) : "-",
                     floor > 0 ? formatSeconds(floor) : "-",
-                    floor > 0 && s.seconds > 0 ? formatNumber(100.0 * floor / s.seconds, 3) + "%" : "-"});
+                    floor > 0 && s.seconds > 0 ? formatNumber(100.0 * floor / stageTogetherSeconds(s), 3) + "%" : "-"});
   }
   for (const ProfileKernel& k : run.kernels) {
     const double floor = kernelFloorSeconds(k, run.floors);  // against the device copy bandwidth
@@ -334,7 +347,7 @@ Command addE2eBench(CLI::App* bench) {
   E2eBenchOptions& b = o->bench;
   CLI::App* sub = bench->add_subcommand(
       "e2e", "Time the whole job per config: generate, write the CSV, read it, set up, fit, write result.json.");
-  sub->add_option("--rows", b.rows, "Rows n")->capture_default_str();
+  addSizeOption(sub, "--rows", b.rows, "Rows n")->capture_default_str();
   addIntOption(sub, "--covariates", b.covariates, "Covariates (one learner each)");
   o->informative = addIntOption(sub, "--informative", b.informative, "Informative covariates (at most --covariates)");
   addIntOption(sub, "--knots", o->knots, "Interior knots (k = knots + 4 for cubic splines)");

@@ -35,7 +35,8 @@ int runTune(TuneCli o) {
     if (static_cast<int>(i) == r.best && r.best == r.defaults) mark = "best, default";
     std::vector<std::string> row{laneShapeLabel(c.shape)};
     if (c.skipped.empty())
-      row.insert(row.end(), {formatSeconds(c.medianSeconds), formatNumber(100.0 * c.fractionOfCopy, 3) + "%",
+      row.insert(row.end(), {formatSeconds(c.medianSeconds),
+                             c.inCache ? std::string("in cache") : formatNumber(100.0 * c.fractionOfCopy, 3) + "%",
                              formatNumber(c.maxRelativeError, 2), mark});
     else
       row.insert(row.end(), {"skipped: " + c.skipped, "", "", mark});

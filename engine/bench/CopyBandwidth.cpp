@@ -5,6 +5,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <fstream>
+#include <string>
 #include <vector>
 
 #ifdef GB_HAVE_OPENCL
@@ -12,6 +14,22 @@
 #endif
 
 namespace gb {
+
+std::size_t largestHostCacheBytes() {
+  std::size_t largest = 0;
+  for (int index = 0; index < 8; ++index) {
+    std::ifstream in("/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/size");
+    std::string text;
+    if (!(in >> text) || text.empty()) continue;
+    const char unit = text.back();
+    const std::size_t scale = unit == 'K' ? 1024 : unit == 'M' ? 1024 * 1024 : unit == 'G' ? 1024 * 1024 * 1024 : 1;
+    try {
+      largest = std::max(largest, static_cast<std::size_t>(std::stoull(text)) * scale);
+    } catch (const std::exception&) {
+    }
+  }
+  return largest > 0 ? largest : std::size_t{32} << 20;
+}
 
 double hostCopyBandwidth(std::size_t bytes) {
   std::vector<unsigned char> a(bytes, 1), b(bytes, 0);  // both touched before timing
@@ -34,7 +52,32 @@ double hostCopyBandwidth(std::size_t bytes) {
 
 #ifndef GB_HAVE_OPENCL
 double deviceCopyBandwidth(ocl::Context&) { return 0.0; }  // built without OpenCL: no device to measure
+double hostToDeviceBandwidth(ocl::Context&) { return 0.0; }
 #else
+double hostToDeviceBandwidth(ocl::Context& ctx) {
+  const ComputeDeviceInfo& info = ctx.device().info;
+  const std::size_t bytes =
+      std::min<std::size_t>({std::size_t{256} << 20, info.maxAllocationBytes / 2, info.globalMemoryBytes / 8});
+  // The source is pinned (allocated by the driver and mapped), as the staged uploads' buffers are.
+  ocl::Buffer staging(ctx, bytes, CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR), target(ctx, bytes);
+  cl_int status = CL_SUCCESS;
+  void* host =
+      clEnqueueMapBuffer(ctx.queue(), staging.get(), CL_TRUE, CL_MAP_WRITE, 0, bytes, 0, nullptr, nullptr, &status);
+  ocl::check(status, "clEnqueueMapBuffer");
+  std::memset(host, 1, bytes);
+  double best = 0.0;
+  for (int r = 0; r < 5; ++r) {
+    cl_event ev = nullptr;
+    ocl::check(clEnqueueWriteBuffer(ctx.queue(), target.get(), CL_FALSE, 0, bytes, host, 0, nullptr, &ev),
+               "clEnqueueWriteBuffer");
+    const double seconds = ocl::eventSeconds(ev);
+    if (r > 0 && seconds > 0) best = std::max(best, static_cast<double>(bytes) / seconds / 1e9);
+  }
+  ocl::check(clEnqueueUnmapMemObject(ctx.queue(), staging.get(), host, 0, nullptr, nullptr), "clEnqueueUnmapMemObject");
+  ocl::check(clFinish(ctx.queue()), "clFinish");
+  return best;
+}
+
 double deviceCopyBandwidth(ocl::Context& ctx) {
   const ComputeDeviceInfo& info = ctx.device().info;
   const bool gpu = info.type == "GPU";

@@ -11,10 +11,12 @@
 #include <cstdio>
 #include <filesystem>
 #include <limits>
+#include <optional>
 #include <sstream>
 #include <vector>
 
 #include "common/Error.hpp"
+#include "common/TemporaryFiles.hpp"
 #include "data/CsvReader.hpp"
 #include "data/CsvWriter.hpp"
 #include "data/PaperData.hpp"
@@ -23,9 +25,15 @@ namespace gb {
 
 namespace {
 
-// Removes the generated file however the benchmark ends.
+// Removes the generated file however the benchmark ends: its destructor, or SIGINT / SIGTERM (common/TemporaryFiles).
 struct RemoveOnExit {
   std::string path;
+  std::optional<TemporaryFileRegistration> onSignal;
+  void set(const std::string& p) {
+    removeTemporaryFilesOnSignals();
+    path = p;
+    onSignal.emplace(p);
+  }
   ~RemoveOnExit() {
     if (!path.empty()) std::remove(path.c_str());
   }
@@ -42,28 +50,33 @@ std::size_t rowsForSize(double megabytes, std::uint64_t seed) {
   return std::max<std::size_t>(1, static_cast<std::size_t>(std::llround(megabytes * 1e6 / bytesPerRow)));
 }
 
-std::string writeBenchFile(const CsvBenchOptions& options) {
+std::string benchFilePath(const CsvBenchOptions& options) {
   checkWritable((std::filesystem::path(options.scratchDir) / "probe.csv").string(), "--scratch-dir");
-  const std::string path =
-      (std::filesystem::path(options.scratchDir) / ("gb-csv-bench-" + std::to_string(::getpid()) + ".csv")).string();
+  return (std::filesystem::path(options.scratchDir) / ("gb-csv-bench-" + std::to_string(::getpid()) + ".csv")).string();
+}
+
+void writeBenchFile(const CsvBenchOptions& options, const std::string& path) {
   PaperDataSpec spec;
   spec.rows = rowsForSize(options.sizeMegabytes, options.seed);
   spec.seed = options.seed;
   writeCsv(path, generatePaperData(spec).data);  // the data is freed before reading starts
-  return path;
 }
 
-// Seconds to read() the whole file with `threads` threads, each its share into its own reused 8 MiB buffer: what
-// reading the bytes from the page cache costs, before any parsing.
+// Seconds to read() the whole file with `threads` threads, each its share into its own 8 MiB buffer, allocated and
+// touched before the clock starts: what reading the bytes from the page cache costs, before any parsing.
 double readSeconds(const std::string& path, std::uint64_t bytes, int threads) {
   constexpr std::size_t kBuffer = std::size_t{8} << 20;
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw InputError(locate(path, 0, 0, "cannot open"));
   const std::uint64_t share = (bytes + static_cast<std::uint64_t>(threads) - 1) / static_cast<std::uint64_t>(threads);
+  std::vector<std::vector<char>> buffers(static_cast<std::size_t>(threads), std::vector<char>(kBuffer));
+  // The thread team is started once before timing too (OpenMP keeps it for the parallel region below).
+#pragma omp parallel num_threads(threads)
+  buffers[static_cast<std::size_t>(omp_get_thread_num())][0] = 1;
   const auto start = std::chrono::steady_clock::now();
 #pragma omp parallel num_threads(threads)
   {
-    std::vector<char> buffer(kBuffer);
+    std::vector<char>& buffer = buffers[static_cast<std::size_t>(omp_get_thread_num())];
     const std::uint64_t t = static_cast<std::uint64_t>(omp_get_thread_num());
     std::uint64_t at = std::min(bytes, t * share);
     const std::uint64_t stop = std::min(bytes, at + share);
@@ -111,8 +124,9 @@ CsvBenchReport runCsvBenchmark(const CsvBenchOptions& options) {
   RemoveOnExit generated;
   std::string path = options.file;
   if (path.empty()) {
-    path = writeBenchFile(options);
-    generated.path = path;
+    path = benchFilePath(options);
+    generated.set(path);  // before writing: a signal during the write removes the part written
+    writeBenchFile(options, path);
   }
 
   CsvBenchReport report;
@@ -121,10 +135,17 @@ CsvBenchReport runCsvBenchmark(const CsvBenchOptions& options) {
   if (!std::filesystem::is_regular_file(path, error))  // a device, a pipe or a directory: no size to time a read by
     throw InputError(optionMessage("--file", path + ": not a regular file (a device, a pipe or a directory)"));
   report.bytes = std::filesystem::file_size(path);
-  report.threads = options.chunkBytes == 0 ? 1 : options.threads > 0 ? options.threads : omp_get_max_threads();
+  const int asked = options.chunkBytes == 0 ? 1 : options.threads > 0 ? options.threads : omp_get_max_threads();
   CsvOptions csvOptions;
-  csvOptions.threads = report.threads;
+  csvOptions.threads = asked;
   csvOptions.chunkBytes = options.chunkBytes;
+  // The threads the read can use: one per chunk at most (a file under one chunk is read by one), so the floor reads
+  // with as many.
+  const std::uint64_t chunks =
+      options.chunkBytes == 0
+          ? 1
+          : std::max<std::uint64_t>(1, (report.bytes + options.chunkBytes - 1) / options.chunkBytes);
+  report.threads = static_cast<int>(std::min<std::uint64_t>(static_cast<std::uint64_t>(asked), chunks));
   std::vector<double> seconds;
   report.floorSeconds = std::numeric_limits<double>::infinity();
   for (int r = 0; r < options.repetitions; ++r) {  // floor and read taken in turns: both see the same load

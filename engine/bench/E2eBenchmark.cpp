@@ -4,10 +4,12 @@
 
 #include <chrono>
 #include <filesystem>
+#include <optional>
 #include <sstream>
 
 #include "bench/CopyBandwidth.hpp"
 #include "common/Error.hpp"
+#include "common/TemporaryFiles.hpp"
 #include "compute/Booster.hpp"
 #include "data/CsvReader.hpp"
 #include "data/CsvWriter.hpp"
@@ -29,14 +31,19 @@ std::uint64_t fileBytes(const std::string& path) {
 }
 
 // The benchmark's files, removed however it ends.
+// Removed when the benchmark ends, also by SIGINT or SIGTERM (registered with common/TemporaryFiles).
 struct ScratchFiles {
   std::string csv, result;
+  std::optional<TemporaryFileRegistration> csvOnSignal, resultOnSignal;
   explicit ScratchFiles(const std::string& dir) {
     const std::filesystem::path base =
         dir.empty() ? std::filesystem::temp_directory_path() : std::filesystem::path(dir);
     const std::string stem = "gamboost-e2e-" + std::to_string(::getpid());
     csv = (base / (stem + ".csv")).string();
     result = (base / (stem + ".result.json")).string();
+    removeTemporaryFilesOnSignals();
+    csvOnSignal.emplace(csv);
+    resultOnSignal.emplace(result);
   }
   ~ScratchFiles() {
     std::error_code ec;
@@ -165,7 +172,7 @@ std::string E2eBenchReport::toCsv() const {
     const double floor = stageFloorSeconds(s, floors);
     out << rows << ',' << covariates << ',' << backend << ",\"" << device << "\"," << precision << ",\"" << s.name
         << "\"," << s.calls << ',' << s.seconds << ',' << s.bytes << ',' << floor << ','
-        << (floor > 0 && s.seconds > 0 ? floor / s.seconds : 0.0) << '\n';
+        << (floor > 0 && s.seconds > 0 ? floor / stageTogetherSeconds(s) : 0.0) << '\n';
   };
   row("", "", "", writeCsv, host);
   for (const E2eRun& r : runs)

@@ -7,6 +7,12 @@
 namespace gb {
 namespace {
 
+// What a row's fraction is of: "device copy", "host copy" (Eigen) or "none: in cache".
+std::string floorName(const KernelTiming& t) {
+  if (t.inCache) return "none: in cache";
+  return t.onHost ? "host copy" : "device copy";
+}
+
 nlohmann::json timingJson(const KernelTiming& t) {
   return {{"kernel", t.kernel},
           {"operation", t.operation},
@@ -19,7 +25,9 @@ nlohmann::json timingJson(const KernelTiming& t) {
           {"min_s", t.minSeconds},
           {"bytes", t.bytes},
           {"gb_per_s", t.gigabytesPerSecond},
-          {"fraction_of_copy", t.fractionOfCopy},
+          {"fraction_of_copy", t.inCache ? nlohmann::json(nullptr) : nlohmann::json(t.fractionOfCopy)},
+          {"in_cache", t.inCache},
+          {"floor", floorName(t)},
           {"max_relative_error", t.maxRelativeError},
           {"repetitions", t.repetitions},
           {"skipped", t.skipped}};
@@ -55,7 +63,11 @@ KernelTiming timingFromJson(const nlohmann::json& j, const std::string& where) {
   t.minSeconds = field<double>(j, "min_s", where);
   t.bytes = field<double>(j, "bytes", where);
   t.gigabytesPerSecond = field<double>(j, "gb_per_s", where);
-  t.fractionOfCopy = field<double>(j, "fraction_of_copy", where);
+  optionalField(j, "in_cache", where, &t.inCache);
+  if (!t.inCache) t.fractionOfCopy = field<double>(j, "fraction_of_copy", where);
+  std::string floor;
+  optionalField(j, "floor", where, &floor);
+  t.onHost = floor == "host copy";
   t.maxRelativeError = field<double>(j, "max_relative_error", where);
   optionalField(j, "repetitions", where, &t.repetitions);
   optionalField(j, "skipped", where, &t.skipped);
@@ -75,10 +87,17 @@ std::string csvField(const std::string& s) {
 nlohmann::json KernelBenchReport::toJson() const {
   nlohmann::json timingsJson = nlohmann::json::array();
   for (const KernelTiming& t : timings) timingsJson.push_back(timingJson(t));
-  return {{"platform", platform},   {"device", device},
-          {"precision", precision}, {"copy_gb_per_s", copyGigabytesPerSecond},
-          {"failures", failures},   {"cancelled", cancelled},
-          {"notes", notes},         {"timings", timingsJson}};
+  return {{"platform", platform},
+          {"device", device},
+          {"precision", precision},
+          {"copy_gb_per_s", copyGigabytesPerSecond},
+          {"host_copy_gb_per_s", hostCopyGigabytesPerSecond},
+          {"device_cache_bytes", deviceCacheBytes},
+          {"host_cache_bytes", hostCacheBytes},
+          {"failures", failures},
+          {"cancelled", cancelled},
+          {"notes", notes},
+          {"timings", timingsJson}};
 }
 
 KernelBenchReport KernelBenchReport::fromJson(const nlohmann::json& j) {
@@ -90,6 +109,9 @@ KernelBenchReport KernelBenchReport::fromJson(const nlohmann::json& j) {
   optionalField(j, "failures", "the report", &r.failures);
   optionalField(j, "cancelled", "the report", &r.cancelled);
   optionalField(j, "notes", "the report", &r.notes);
+  optionalField(j, "host_copy_gb_per_s", "the report", &r.hostCopyGigabytesPerSecond);
+  optionalField(j, "device_cache_bytes", "the report", &r.deviceCacheBytes);
+  optionalField(j, "host_cache_bytes", "the report", &r.hostCacheBytes);
   const auto& list = j.contains("timings") ? j.at("timings") : nlohmann::json();
   if (!list.is_array()) throw InputError("kernel benchmark report: \"timings\" is missing or not an array");
   for (std::size_t i = 0; i < list.size(); ++i)
@@ -101,12 +123,14 @@ std::string KernelBenchReport::toCsv() const {
   std::ostringstream out;
   out.precision(9);
   out << "kernel,operation,granularity,rows,k,covariates,median_s,mean_s,min_s,bytes,gb_per_s,fraction_of_copy,"
-         "max_relative_error,repetitions,skipped,device,precision,copy_gb_per_s\n";
+         "max_relative_error,repetitions,skipped,device,precision,copy_gb_per_s,in_cache,floor\n";
   for (const KernelTiming& t : timings)
     out << t.kernel << ',' << t.operation << ',' << t.granularity << ',' << t.rows << ',' << t.k << ',' << t.covariates
         << ',' << t.medianSeconds << ',' << t.meanSeconds << ',' << t.minSeconds << ',' << t.bytes << ','
-        << t.gigabytesPerSecond << ',' << t.fractionOfCopy << ',' << t.maxRelativeError << ',' << t.repetitions << ','
-        << csvField(t.skipped) << ',' << csvField(device) << ',' << precision << ',' << copyGigabytesPerSecond << '\n';
+        << t.gigabytesPerSecond << ',' << (t.inCache ? std::string() : std::to_string(t.fractionOfCopy)) << ','
+        << t.maxRelativeError << ',' << t.repetitions << ',' << csvField(t.skipped) << ',' << csvField(device) << ','
+        << precision << ',' << (t.onHost ? hostCopyGigabytesPerSecond : copyGigabytesPerSecond) << ','
+        << (t.inCache ? 1 : 0) << ',' << csvField(floorName(t)) << '\n';
   return out.str();
 }
 

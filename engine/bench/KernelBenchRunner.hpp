@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/CopyBandwidth.hpp"
 #include "bench/KernelBenchData.hpp"
 #include "bench/KernelBenchmark.hpp"
 #include "opencl/ClRuntime.hpp"
@@ -59,6 +60,9 @@ class Runner {
 
   void run() {
     report_.copyGigabytesPerSecond = copyBandwidth();
+    report_.hostCopyGigabytesPerSecond = hostCopyBandwidth();
+    report_.deviceCacheBytes = deviceCacheBytes();
+    report_.hostCacheBytes = static_cast<double>(largestHostCacheBytes());
     const std::size_t cases = o_.rows.size() * o_.columns.size();
     for (std::size_t ni = 0; ni < o_.rows.size(); ++ni)
       for (std::size_t ki = 0; ki < o_.columns.size(); ++ki) {
@@ -133,14 +137,19 @@ class Runner {
     return false;
   }
 
-  void finish(KernelTiming t, const std::vector<double>& samples) {
+  // A row within twice its cache gets no fraction (KernelTiming::inCache); Eigen rows are set against the host.
+  void finish(KernelTiming t, const std::vector<double>& samples, bool onHost = false) {
     const Stats st = statistics(samples);
     t.medianSeconds = st.median;
     t.meanSeconds = st.mean;
     t.minSeconds = st.min;
     t.repetitions = static_cast<int>(samples.size());
     t.gigabytesPerSecond = st.median > 0 ? t.bytes / st.median / 1e9 : 0.0;
-    t.fractionOfCopy = report_.copyGigabytesPerSecond > 0 ? t.gigabytesPerSecond / report_.copyGigabytesPerSecond : 0.0;
+    const double copy = onHost ? report_.hostCopyGigabytesPerSecond : report_.copyGigabytesPerSecond;
+    const double cache = onHost ? report_.hostCacheBytes : report_.deviceCacheBytes;
+    t.onHost = onHost;
+    t.inCache = t.bytes <= 2.0 * cache;
+    t.fractionOfCopy = copy > 0 && !t.inCache ? t.gigabytesPerSecond / copy : 0.0;
     report_.timings.push_back(std::move(t));
   }
 
@@ -197,6 +206,7 @@ class Runner {
   }
 
   double copyBandwidth();
+  double deviceCacheBytes() const;
   template <typename Real>
   void eigenSection(const CaseData& d);
   template <typename Real>
@@ -214,7 +224,7 @@ class Runner {
     if (!passes(t, error())) return;
     std::vector<double> samples;
     for (int r = repetitionsFor(first); r > 0; --r) samples.push_back(once());
-    finish(std::move(t), samples);
+    finish(std::move(t), samples, true);
   }
   void compactSection(const CaseData& d);
   void denseSection(const CaseData& d, bool batched);

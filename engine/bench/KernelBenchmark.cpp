@@ -43,13 +43,14 @@ struct CompactVariant {
   std::optional<TuningEntry> shape;  // bench tune: compact_x with this lane shape, batched B'g only
 };
 
-// The fewest bytes a compact operation moves (the table at the top of this file); s = bytes per REAL.
-double compactBytes(CompactKernel kind, const std::string& op, bool batched, const CaseData& d, double s) {
+// The fewest bytes a compact operation moves (the table at the top of this file); s = bytes per REAL. gpu: the device
+// runs the sorted layout's own kernel (elsewhere compact_sorted runs compact_x's kernel, and moves its bytes).
+double compactBytes(CompactKernel kind, const std::string& op, bool batched, const CaseData& d, double s, bool gpu) {
   const double nd = static_cast<double>(d.rows), kd = d.k, pd = d.learners;
   const double basisRow = 4.0 + (kDegree + 1) * s;  // first column (int) + degree+1 weights
   const double sortedRow = 2.0 + s;                 // row within its chunk (ushort) + u
   const double xRow = kind == CompactKernel::Compact ? basisRow : s;
-  const double btgRow = kind == CompactKernel::Sorted ? sortedRow : xRow;
+  const double btgRow = kind == CompactKernel::Sorted && gpu ? sortedRow : xRow;
   const double learners = batched ? pd : 1.0;
   if (op == "Btg") return learners * (nd * btgRow + kd * s) + nd * s;
   if (op == "Bdelta") return nd * xRow + kd * s + nd * s;
@@ -89,6 +90,13 @@ std::string packedNote(const std::string& name, const CompactPlan& plan) {
 
 double Runner::copyBandwidth() { return deviceCopyBandwidth(ctx_); }
 
+double Runner::deviceCacheBytes() const {
+  cl_ulong bytes = 0;
+  check(clGetDeviceInfo(ctx_.device().id, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof bytes, &bytes, nullptr),
+        "clGetDeviceInfo(CL_DEVICE_GLOBAL_MEM_CACHE_SIZE)");
+  return static_cast<double>(bytes);
+}
+
 // The compact kernels asked for; compact_x once per lane shape when `bench tune` gives shapes.
 std::vector<CompactVariant> compactVariants(const KernelBenchOptions& o, const std::string& device) {
   std::vector<CompactVariant> variants;
@@ -115,7 +123,7 @@ void Runner::compactSection(const CaseData& d) {
   } rows[] = {{"Btg", false}, {"Btg", true}, {"Bdelta", false}, {"update", true}};
   auto rowFor = [&](const CompactVariant& v, const char* op, bool batched) {
     return row(v.name, op, batched ? "batched" : "per-learner", d, batched ? d.learners : 1,
-               compactBytes(v.kind, op, batched, d, s_));
+               compactBytes(v.kind, op, batched, d, s_, ctx_.device().info.type == "GPU"));
   };
   // x always; the stored basis and the sorted layout only when their kernels are asked for and fit.
   const SplineSpec spec = d.bases.front().spec();

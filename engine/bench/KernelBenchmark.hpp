@@ -45,7 +45,12 @@ struct KernelTiming {
   double medianSeconds = 0.0, meanSeconds = 0.0, minSeconds = 0.0;
   double bytes = 0.0;  // fewest bytes that must move
   double gigabytesPerSecond = 0.0;
-  double fractionOfCopy = 0.0;    // of the copy bandwidth measured in the same run
+  double fractionOfCopy = 0.0;  // of the copy bandwidth measured in the same run (0 where inCache)
+  // The operands fit within twice the cache of where the row ran (the device's global memory cache, or the host's
+  // largest cache for Eigen rows): the timed repetitions read them from the cache, so a memory copy is no floor for
+  // them and fractionOfCopy is not given ("in cache"; null in the JSON).
+  bool inCache = false;
+  bool onHost = false;            // Eigen rows: timed on the host, against the host's copy bandwidth
   double maxRelativeError = 0.0;  // against the CPU reference, checked before timing
   // Added:
   int repetitions = 0;  // timed runs behind the statistics
@@ -56,6 +61,8 @@ struct KernelBenchReport {
   std::string platform, device;
   std::string precision;
   double copyGigabytesPerSecond = 0.0;
+  double hostCopyGigabytesPerSecond = 0.0;              // the Eigen rows' floor: a host memcpy over all cores, same run
+  double deviceCacheBytes = 0.0, hostCacheBytes = 0.0;  // the caches that decide inCache
   std::vector<KernelTiming> timings;
   // Added: kernels whose output failed the check against the CPU reference (also in their rows' `skipped`);
   // the CLI should exit non-zero after writing the report when this is not empty.

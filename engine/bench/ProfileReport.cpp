@@ -1,5 +1,6 @@
 #include "bench/ProfileReport.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <ostream>
 
@@ -39,6 +40,7 @@ ProfileFloors measureProfileFloors(const ComputeSettings& compute) {
     ocl::Context ctx(ocl::chooseDevice(compute.device));
     floors.device = ctx.device().info.name;
     floors.deviceGigabytesPerSecond = deviceCopyBandwidth(ctx);
+    floors.transferGigabytesPerSecond = hostToDeviceBandwidth(ctx);
   }
 #else
   (void)compute;
@@ -52,17 +54,23 @@ double kernelFloorSeconds(const ProfileKernel& kernel, const ProfileFloors& floo
 }
 
 double stageFloorSeconds(const ProfileStage& stage, const ProfileFloors& floors) {
-  if (stage.bytes == 0 || floors.hostGigabytesPerSecond <= 0.0) return 0.0;
-  return static_cast<double>(stage.bytes) / (floors.hostGigabytesPerSecond * 1e9);
+  const bool transfer = stage.name == "upload" || stage.name == "download";
+  const double rate = transfer ? floors.transferGigabytesPerSecond : floors.hostGigabytesPerSecond;
+  if (stage.bytes == 0 || rate <= 0.0) return 0.0;
+  return static_cast<double>(stage.bytes) / (rate * 1e9);
 }
+
+double stageTogetherSeconds(const ProfileStage& stage) { return stage.seconds / std::max(1, stage.threads); }
 
 nlohmann::json profileJson(const RunProfile& profile, const ProfileFloors& floors, int iterations) {
   nlohmann::json stages = nlohmann::json::array();
   for (const ProfileStage& s : profile.stages()) {
     const double floor = stageFloorSeconds(s, floors);
-    nlohmann::json row = {{"name", s.name}, {"calls", s.calls}, {"seconds", s.seconds}, {"bytes", s.bytes}};
+    const double together = stageTogetherSeconds(s);
+    nlohmann::json row = {
+        {"name", s.name}, {"calls", s.calls}, {"seconds", s.seconds}, {"threads", s.threads}, {"bytes", s.bytes}};
     row["floor_s"] = floor > 0 ? nlohmann::json(floor) : nlohmann::json(nullptr);
-    row["fraction_of_floor"] = floor > 0 && s.seconds > 0 ? nlohmann::json(floor / s.seconds) : nlohmann::json(nullptr);
+    row["fraction_of_floor"] = floor > 0 && together > 0 ? nlohmann::json(floor / together) : nlohmann::json(nullptr);
     stages.push_back(row);
   }
   nlohmann::json kernels = nlohmann::json::array();
@@ -77,6 +85,7 @@ nlohmann::json profileJson(const RunProfile& profile, const ProfileFloors& floor
   }
   return {{"host_copy_gb_per_s", floors.hostGigabytesPerSecond},
           {"device_copy_gb_per_s", floors.deviceGigabytesPerSecond},
+          {"transfer_gb_per_s", floors.transferGigabytesPerSecond},
           {"device", floors.device},
           {"iterations", iterations},
           {"stages", stages},
@@ -86,17 +95,23 @@ nlohmann::json profileJson(const RunProfile& profile, const ProfileFloors& floor
 
 void printProfile(std::ostream& out, const RunProfile& profile, const ProfileFloors& floors, int iterations) {
   out << "time budget (floor: the stage's bytes over the host copy bandwidth, "
-      << formatted("%.1f", floors.hostGigabytesPerSecond) << " GB/s read+write, measured now";
+      << formatted("%.1f", floors.hostGigabytesPerSecond) << " GB/s read+write over all cores, measured now";
+  if (floors.transferGigabytesPerSecond > 0)
+    out << "; upload and download over the host-to-device rate from pinned memory, "
+        << formatted("%.1f", floors.transferGigabytesPerSecond) << " GB/s";
   if (floors.deviceGigabytesPerSecond > 0)
     out << "; device copy " << formatted("%.1f", floors.deviceGigabytesPerSecond) << " GB/s on " << floors.device;
   out << ")\n"
-      << padded("stage", 40) << padded("calls", 8) << padded("time", 12) << padded("bytes", 14) << padded("floor", 12)
-      << "of floor\n";
+      << "(a stage run on several threads adds their seconds; its fraction sets seconds / threads against the floor)\n"
+      << padded("stage", 40) << padded("calls", 8) << padded("time", 12) << padded("threads", 9) << padded("bytes", 14)
+      << padded("floor", 12) << "of floor\n";
   for (const ProfileStage& s : profile.stages()) {
     const double floor = stageFloorSeconds(s, floors);
+    const double together = stageTogetherSeconds(s);
     out << padded(s.name, 40) << padded(std::to_string(s.calls), 8) << padded(duration(s.seconds), 12)
-        << padded(s.bytes ? std::to_string(s.bytes) : "-", 14) << padded(floor > 0 ? duration(floor) : "-", 12)
-        << (floor > 0 && s.seconds > 0 ? formatted("%.0f%%", 100.0 * floor / s.seconds) : "-") << '\n';
+        << padded(std::to_string(std::max(1, s.threads)), 9) << padded(s.bytes ? std::to_string(s.bytes) : "-", 14)
+        << padded(floor > 0 ? duration(floor) : "-", 12)
+        << (floor > 0 && together > 0 ? formatted("%.0f%%", 100.0 * floor / together) : "-") << '\n';
   }
   const std::vector<ProfileKernel> kernels = profile.kernels();
   if (kernels.empty()) return;

@@ -52,6 +52,7 @@ void collect(const TuneOptions& o, const std::vector<LaneTuning>& shapes, TuneRe
         c.skipped = t.skipped;
         c.medianSeconds = t.medianSeconds;
         c.fractionOfCopy = t.fractionOfCopy;
+        c.inCache = t.inCache;
         c.maxRelativeError = t.maxRelativeError;
       }
     if (c.skipped.empty() && (r.best < 0 || c.medianSeconds < r.candidates[r.best].medianSeconds))
@@ -81,7 +82,7 @@ nlohmann::json TuneReport::toJson() const {
   for (const TuneCandidate& c : candidates) {
     nlohmann::json j = shapeJson(c.shape);
     j["median_seconds"] = c.medianSeconds;
-    j["fraction_of_copy"] = c.fractionOfCopy;
+    j["fraction_of_copy"] = c.inCache ? nlohmann::json(nullptr) : nlohmann::json(c.fractionOfCopy);
     j["max_relative_error"] = c.maxRelativeError;
     if (!c.skipped.empty()) j["skipped"] = c.skipped;
     list.push_back(j);
@@ -126,8 +127,10 @@ TuneReport runTuneBenchmark(const TuneOptions& o) {
     ocl::TuningEntry entry{device.info.name, device.info.computeUnits, device.info.globalMemoryBytes, b.shape, ""};
     entry.measured = "bench tune " + today() + ": compact_x n=" + std::to_string(o.rows) +
                      " p=" + std::to_string(o.covariates) + " k=" + std::to_string(o.k) + " " + o.precision + " " +
-                     formatNumber(1e3 * b.medianSeconds, 4) + " ms" + ", " + formatNumber(100.0 * b.fractionOfCopy, 3) +
-                     "% of copy " + formatNumber(r.kernels.copyGigabytesPerSecond, 4) + " GB/s";
+                     formatNumber(1e3 * b.medianSeconds, 4) + " ms" + ", " +
+                     (b.inCache ? std::string("in cache, no copy floor")
+                                : formatNumber(100.0 * b.fractionOfCopy, 3) + "% of copy " +
+                                      formatNumber(r.kernels.copyGigabytesPerSecond, 4) + " GB/s");
     r.writtenTo = o.file.empty() ? ocl::userTuningFile() : o.file;
     ocl::storeTuningEntry(r.writtenTo, entry);
   }

@@ -30,7 +30,8 @@ struct TuneOptions {
 struct TuneCandidate {
   LaneTuning shape;
   double medianSeconds = 0.0, fractionOfCopy = 0.0, maxRelativeError = 0.0;
-  std::string skipped;  // why it was not timed (failed its check, did not fit)
+  bool inCache = false;  // within twice the device's cache: no copy floor (KernelTiming::inCache)
+  std::string skipped;   // why it was not timed (failed its check, did not fit)
 };
 
 struct TuneReport {

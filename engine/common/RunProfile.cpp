@@ -51,6 +51,9 @@ void RunProfile::addStage(const std::string& name, double seconds, std::uint64_t
   s.calls += 1;
   s.bytes += bytes;
   s.flops += flops;
+  std::set<std::thread::id>& threads = stageThreads_[name];
+  threads.insert(std::this_thread::get_id());
+  s.threads = static_cast<int>(threads.size());
 }
 
 void RunProfile::addKernel(const std::string& name, double seconds, std::uint64_t count, std::uint64_t bytes) {

@@ -8,7 +8,9 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 namespace gb {
@@ -19,6 +21,7 @@ struct ProfileStage {
   std::uint64_t calls = 0;  // how many times it ran
   std::uint64_t bytes = 0;  // the fewest bytes it must move (0: unknown)
   double flops = 0.0;       // where bytes make no sense (0: unknown)
+  int threads = 0;          // distinct threads that ran it: seconds / threads is the time it took them together
 };
 
 struct ProfileKernel {
@@ -80,6 +83,7 @@ class RunProfile {
   static std::atomic<RunProfile*> active_;
   mutable std::mutex mutex_;
   std::vector<ProfileStage> stages_;
+  std::map<std::string, std::set<std::thread::id>> stageThreads_;
   std::vector<ProfileKernel> kernels_;
   std::vector<PendingEvent> pending_;
   EventDrain drain_;

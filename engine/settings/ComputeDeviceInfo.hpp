@@ -15,9 +15,9 @@ struct ComputeDeviceInfo {
   std::uint64_t maxAllocationBytes = 0;
   std::uint64_t localMemoryBytes = 0;  // per work-group (OpenCL local memory)
   bool fp64 = false;
-  std::string version;     // OpenCL version string of the device
+  std::string version{};   // OpenCL version string of the device
   bool isDefault = false;  // the one a plain --backend opencl picks
-  std::string address;     // OpenCL: "P:D", platform and device index (opencl/DeviceAddress.hpp); "" for the CPU
+  std::string address{};   // OpenCL: "P:D", platform and device index (opencl/DeviceAddress.hpp); "" for the CPU
 };
 
 }  // namespace gb

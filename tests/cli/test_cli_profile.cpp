@@ -3,6 +3,7 @@
 #include <QFileInfo>
 #include <QRegularExpression>
 #include <QtTest>
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "support/CliRunner.hpp"
@@ -70,6 +71,12 @@ class CliProfileTest : public QObject {
     QVERIFY2(withFloor, qPrintable(QString::fromStdString(profile["kernels"].dump())));
     for (const char* name : {"read and parse CSV", "learners (wall)", "backend set-up", "iterations", "upload"})
       QVERIFY2(stageNamed(profile, name) != nullptr, name);
+    // Uploads are set against the host-to-device rate measured in the run (bytes once), not the host copy.
+    const double transfer = profile["transfer_gb_per_s"].get<double>();
+    QVERIFY(transfer > 0.0);
+    const json& upload = *stageNamed(profile, "upload");
+    QVERIFY(std::abs(upload["floor_s"].get<double>() - upload["bytes"].get<double>() / (transfer * 1e9)) <=
+            1e-12 * upload["floor_s"].get<double>());
     const json* read = stageNamed(profile, "read and parse CSV");
     QVERIFY((*read)["bytes"].get<qint64>() > QFileInfo(data_).size());  // the file + the doubles it becomes
     QVERIFY(!(*read)["floor_s"].is_null());
@@ -86,7 +93,16 @@ class CliProfileTest : public QObject {
     QVERIFY(profile["kernels"].empty());
     QCOMPARE(profile["device_copy_gb_per_s"].get<double>(), 0.0);
     QVERIFY(stageNamed(profile, "basis and Gram") != nullptr);
-    QCOMPARE((*stageNamed(profile, "basis and Gram"))["calls"].get<int>(), 4);  // one per covariate
+    const json& gram = *stageNamed(profile, "basis and Gram");
+    QCOMPARE(gram["calls"].get<int>(), 4);  // one per covariate
+    // Built across the cores: its seconds are summed over the threads that ran it, and its fraction sets their
+    // seconds / threads against the all-core floor (it was seconds, capping it at 1 / threads).
+    const int threads = gram["threads"].get<int>();
+    QVERIFY(threads >= 1 && threads <= 4);
+    const double together = gram["seconds"].get<double>() / threads;
+    QVERIFY(std::abs(gram["fraction_of_floor"].get<double>() - gram["floor_s"].get<double>() / together) <=
+            1e-12 * gram["fraction_of_floor"].get<double>());
+    QVERIFY2(r.err.contains("threads"), qPrintable(r.err));
     QCOMPARE((*stageNamed(profile, "lambda solves and k x k factors"))["calls"].get<int>(), 4);
     QVERIFY(!r.err.contains("device kernels"));
   }

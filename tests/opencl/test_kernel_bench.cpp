@@ -45,7 +45,7 @@ class TestKernelBench : public QObject {
     QVERIFY(std::is_sorted(fractions.begin(), fractions.end()));
 
     // Every kernel of the contract shows up, checked and timed 3 times (nothing this small is skipped).
-    for (const char* kernel : {"eigen", "compact", "compact_x", "naive", "v1", "v2", "splitk"}) {
+    for (const char* kernel : {"eigen", "compact", "compact_x", "compact_sorted", "naive", "v1", "v2", "splitk"}) {
       int rows = 0;
       for (const KernelTiming& t : r.timings) {
         if (t.kernel != kernel) continue;
@@ -59,7 +59,20 @@ class TestKernelBench : public QObject {
       QVERIFY2(rows >= 3, kernel);
     }
 
+    // n = 1000 is far within the caches: no row is set against a memory copy (they read 100s of % of it), Eigen's
+    // are the host's, and compact_sorted off a GPU moves compact_x's bytes (it runs compact_x's kernel there).
+    QVERIFY(r.hostCopyGigabytesPerSecond > 0 && r.deviceCacheBytes > 0 && r.hostCacheBytes > 0);
+    for (const KernelTiming& t : r.timings) {
+      QVERIFY2(t.inCache && t.fractionOfCopy == 0.0, (t.kernel + " " + t.operation).c_str());
+      QCOMPARE(t.onHost, t.kernel == "eigen");
+      if (t.kernel != "compact_sorted" || gbocltest::testDevice().info.type == "GPU") continue;
+      for (const KernelTiming& x : r.timings)
+        if (x.kernel == "compact_x" && x.operation == t.operation && x.granularity == t.granularity)
+          QCOMPARE(t.bytes, x.bytes);
+    }
     const nlohmann::json j = r.toJson();
+    QVERIFY(j["timings"][0]["fraction_of_copy"].is_null());
+    QCOMPARE(j["timings"][0]["floor"].get<std::string>(), std::string("none: in cache"));
     const KernelBenchReport back = KernelBenchReport::fromJson(nlohmann::json::parse(j.dump()));
     QCOMPARE(back.toJson(), j);
     QCOMPARE(back.timings.size(), r.timings.size());
