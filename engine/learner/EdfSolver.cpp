@@ -62,14 +62,21 @@ EdfFunction::EdfFunction(const Eigen::MatrixXd& gram, const Eigen::MatrixXd& pen
   d_.resize(k);
   theta_.resize(k);
   rank_ = 0;
+  // mboost counts the rank of B itself (Matrix::rankMatrix, a QR of B with tolerance max(n, k) eps) and solves with
+  // B'WB wherever its Cholesky succeeds. A covariate whose extreme basis columns rest on one or two rows (a skewed x:
+  // B's singular values down to 1e-6 of the largest) leaves directions under this pencil's 1e-10 that B still has.
+  // Where G itself is well enough conditioned to be factored (rcond >= 1e-14, as for G + tau S above), every
+  // direction counts as seen (rank k), and an unpenalised fit solves with all of them, as mboost's does.
+  Eigen::LLT<Eigen::MatrixXd> gFactor(g);
+  const bool gInvertible = gFactor.info() == Eigen::Success && gFactor.rcond() >= kSingularRcond;
   for (Eigen::Index i = 0; i < k; ++i) {
     const double rest = 1.0 - tau * std::max(mu[i], 0.0);  // 1 - tau mu in [0, 1]
     if (i < penaltyNullity)
       d_[i] = 0.0;
-    else if (rest <= tol)
+    else if (rest <= tol && !gInvertible)
       d_[i] = std::numeric_limits<double>::infinity();
     else
-      d_[i] = std::max(mu[i], 0.0) / rest;
+      d_[i] = std::max(mu[i], 0.0) / std::max(rest, std::numeric_limits<double>::epsilon());
     theta_[i] = std::isinf(d_[i]) ? 0.0 : 1.0 / (1.0 + d_[i]);
     if (!std::isinf(d_[i])) ++rank_;
   }

@@ -5,7 +5,9 @@
 #include <random>
 
 #include "common/Error.hpp"
+#include "data/Dataset.hpp"
 #include "learner/EdfSolver.hpp"
+#include "learner/Learner.hpp"
 #include "learner/MboostLambda.hpp"
 #include "spline/Penalty.hpp"
 #include "spline/SplineBasis.hpp"
@@ -147,6 +149,49 @@ class TestEdfSolver : public QObject {
     QVERIFY(s.unpenalised);
     QCOMPARE(s.lambda, 0.0);
     QVERIFY2(QString::fromStdString(s.note).contains("rank 8"), s.note.c_str());
+  }
+
+  // A skewed covariate (lognormal) leaves the last basis columns on a row or two: B's singular values reach down to
+  // about 1e-6 of the largest, yet B has full rank (mboost's rankMatrix, a QR with tolerance max(n, k) eps, says
+  // k). The pencil's 1e-10 counted one direction too few, and an unpenalised fit dropped it: 0.38 off least squares.
+  // Reference: the rank from B's singular values (mboost's tolerance) and the least-squares fit from a QR of B.
+  void unpenalisedSkewedCovariateKeepsEveryDirection() {
+    // Seed 13: the smallest singular value of B is 1.5e-6 of the largest (of seeds 0-20, most give truly empty
+    // columns, rank < k, which singularGramUsesPencil covers).
+    constexpr unsigned kSkewedSeed = 13;
+    qInfo("seed %u", kSkewedSeed);
+    std::mt19937_64 rng(kSkewedSeed);
+    std::normal_distribution<double> N(0.0, 1.2);
+    std::vector<double> x(150), u(150);
+    for (double& v : x) v = std::exp(N(rng));
+    for (double& v : u) v = N(rng);  // drawn after x: x is the seed's
+    const double lo = *std::min_element(x.begin(), x.end()), hi = *std::max_element(x.begin(), x.end());
+    const SplineBasis b(lo, hi, SplineSpec{5, 3, Boundary::Extended});  // k = 9
+    const Eigen::MatrixXd B = denseBasis(b, x);
+    const Eigen::JacobiSVD<Eigen::MatrixXd> svd(B);
+    const Eigen::VectorXd sv = svd.singularValues();
+    const double tolerance = 150 * std::numeric_limits<double>::epsilon() * sv[0];
+    const int rankB = static_cast<int>((sv.array() > tolerance).count());
+    qInfo("singular values of B: %.3g .. %.3g, rank %d", sv[0], sv[sv.size() - 1], rankB);
+    QCOMPARE(rankB, 9);
+    QVERIFY2(sv[sv.size() - 1] < 1e-4 * sv[0], "the case needs nearly empty end columns");
+    const EdfFunction edf(B.transpose() * B, penaltyMatrix(9, PenaltyKind::PSpline, 2));
+    QCOMPARE(edf.rank(), rankB);
+
+    Dataset data{"skewed", {"y", "x"}, {u, x}};
+    ModelSettings settings;
+    settings.learners = {"x"};
+    settings.spline = SplineSpec{5, 3, Boundary::Extended};
+    settings.edf = 10.0;  // at or above the rank: unpenalised
+    const std::vector<Learner> learners = buildLearners(data, settings);
+    QCOMPARE(learners.size(), std::size_t{1});
+    QCOMPARE(learners[0].lambda, 0.0);
+    const Eigen::Map<const Eigen::VectorXd> uv(u.data(), 150);
+    const Eigen::VectorXd fit = B * (learners[0].solveMatrix * (B.transpose() * uv));
+    const Eigen::VectorXd exact = B * B.colPivHouseholderQr().solve(uv);
+    // Both solves lose about cond(B) eps = 1e6 x 2.2e-16 relative; 1e-7 leaves a wide margin (was 0.38 and more).
+    const double error = (fit - exact).cwiseAbs().maxCoeff() / exact.cwiseAbs().maxCoeff();
+    QVERIFY2(error < 1e-7, qPrintable(QString::number(error)));
   }
 
   void targetAtNullSpaceIsAnError() {
