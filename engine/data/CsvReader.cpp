@@ -107,13 +107,18 @@ CsvParser::Row CsvParser::cellText(const char*& p, const char* end, bool eof, st
 
 // A cell that is not a plain number: missing, a quoted number, a decimal comma in a ';' file (R's write.csv2, as
 // read.csv2 reads it), or text (which makes the whole column text).
+// Missing is the text as written: R's read.csv keeps the blanks inside quotes (strip.white = FALSE), so "NA " and " "
+// are levels of a text column, and "NA " makes a numeric column text. In a numeric column a blank field is missing
+// and a padded number a number, " NaN " included (type.convert).
 double CsvParser::cellValue(std::size_t c, std::string_view text, bool quoted) {
   const std::string_view trimmed = quoted ? trim(text) : text;
-  if (modes_[c] == CellMode::Skip || isMissingText(trimmed)) return kMissing;
+  if (modes_[c] == CellMode::Skip || isMissingText(text)) return kMissing;
   if (modes_[c] == CellMode::Number) {
+    if (trimmed.empty()) return kMissing;
     double value = 0;
     if (parseDouble(trimmed.data(), trimmed.data() + trimmed.size(), value) == trimmed.data() + trimmed.size() ||
         (delimiter_ == ';' && parsesWithDecimalComma(trimmed, value))) {
+      if (std::isnan(value)) return kMissing;
       if (!std::isfinite(value)) noteInfinite(c, trimmed);
       return value;
     }

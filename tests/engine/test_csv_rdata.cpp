@@ -222,6 +222,28 @@ class TestCsvRData : public QObject {
       if (std::isnan(v)) QVERIFY(!std::signbit(v));
   }
 
+  // R's read.csv keeps the blanks inside quotes: "NA ", " NA", "NaN " and " " are levels of a text column, not
+  // missing values (they were, and their rows were omitted); "" stays missing. In a numeric column " NaN " and " "
+  // are missing and " 2 " a number, as R's type.convert reads them (R: NaN, NA, 2). Serial and chunked readers alike.
+  void quotedBlanksAreLevelsOfTextColumns() {
+    const std::string path = writeFile(
+        "\"\",\"g\",\"x\"\n\"1\",\"NA \",\" NaN \"\n\"2\",\" NA\",\" \"\n\"3\",\"NaN \",\" 2 \"\n\"4\",\" \",3\n"
+        "\"5\",\"\",4\n\"6\",\"a\",NA\n");
+    for (const std::size_t chunk : {std::size_t{0}, std::size_t{16}}) {
+      gb::CsvOptions options;
+      options.threads = 2;
+      options.chunkBytes = chunk;
+      const gb::Dataset d = gb::readCsv(path, options);
+      QVERIFY(d.isText(0) && !d.isText(1));
+      QCOMPARE(d.levels[0], (std::vector<std::string>{" ", " NA", "NA ", "NaN ", "a"}));  // byte order
+      const std::vector<std::string> g{"NA ", " NA", "NaN ", " ", "<NA>", "a"};
+      for (std::size_t r = 0; r < g.size(); ++r) QCOMPARE(levelAt(d, 0, r), g[r]);
+      QVERIFY(std::isnan(d.columns[1][0]) && std::isnan(d.columns[1][1]) && std::isnan(d.columns[1][5]));
+      QCOMPARE(d.columns[1][2], 2.0);
+      QCOMPARE(d.columns[1][3], 3.0);
+    }
+  }
+
   // 100k numeric rows, then text: the numbers' own texts ("1.50", "007") become levels, across block edges.
   void columnTurnsTextLate() {
     std::string content = "y,x\n";
