@@ -549,7 +549,8 @@ void TestFamilies::nullSpaceIsThePenaltys() {
 QTEST_GUILESS_MAIN(TestFamilies)
 // overshootNote on made-up paths: a path that only falls has no note; one that ends above the offset's names its
 // peak; one that ends lower but rose at 1 iteration in 100 or more (at least 2, each above 1e-6 of the path's
-// largest |risk|) is counted, but not with riskMayRise (Huber's adaptive d), a single rise, or rises of rounding.
+// largest |risk|) is counted, but not with riskMayRise (Huber's adaptive d), for laplace and quantile, for a single
+// rise, or rises of rounding.
 void TestFamilies::riskNotesCountRises() {
   std::vector<double> falling(201);
   for (std::size_t m = 0; m < falling.size(); ++m) falling[m] = 1.0 / (1.0 + 0.01 * static_cast<double>(m));
@@ -560,6 +561,10 @@ void TestFamilies::riskNotesCountRises() {
   const std::string note = gb::overshootNote(path, gb::Family::Gamma);
   QVERIFY2(note.find("the training risk rose at 2 of 200 iterations (the first at iteration 7)") == 0, note.c_str());
   QVERIFY(gb::overshootNote(path, gb::Family::Huber, true).empty());
+  // Laplace and quantile fit the residuals' signs: their risk rises near the end at any nu (mboost's too).
+  QVERIFY(gb::overshootNote(path, gb::Family::Laplace).empty());
+  QVERIFY(gb::overshootNote(path, gb::Family::Quantile).empty());
+  QVERIFY(!gb::overshootNote(path, gb::Family::Expectile).empty());
   path[50] = falling[50];  // one rise in 200
   QVERIFY(gb::overshootNote(path, gb::Family::Gamma).empty());
   std::vector<double> jitter = falling;  // float rounding: rises of 5e-8 of the largest |risk|
@@ -569,6 +574,7 @@ void TestFamilies::riskNotesCountRises() {
   above.back() = 1.5;
   QVERIFY(gb::overshootNote(above, gb::Family::Poisson).find("above the offset's") != std::string::npos);
   QVERIFY(gb::overshootNote(above, gb::Family::Huber, true).find("above the offset's") != std::string::npos);
+  QVERIFY(gb::overshootNote(above, gb::Family::Laplace).find("above the offset's") != std::string::npos);
 }
 
 // A gaussian response near 1e-170: its squared residuals underflow, every risk is 0 and the first learner would win
