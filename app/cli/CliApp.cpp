@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <iostream>
 #include <new>
+#include <regex>
 #include <string>
 
 #include "common/Error.hpp"
@@ -24,6 +25,15 @@ std::string oneLine(std::string text) {
 int fail(int status, const std::string& message) {
   std::cerr << "gamboost: " << oneLine(message) << std::endl;
   return status;
+}
+
+// CLI11's words for an option given more than once ("--knots: At Most 1 required but received 2") as a sentence.
+std::string parseMessage(const CLI::ParseError& e) {
+  static const std::regex repeated("^(-[^:]*): At Most 1 required but received ([0-9]+)$");
+  const std::string text = e.what();
+  std::smatch m;
+  if (std::regex_match(text, m, repeated)) return m[1].str() + ": given " + m[2].str() + " times; give it once";
+  return text;
 }
 
 }  // namespace
@@ -57,7 +67,7 @@ std::string firstErrorBeyondRequired(int argc, char** argv, const std::string& r
       for (CLI::Option* option : command.app->get_options()) option->required(false);
     relaxed->app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return e.what();
+    return parseMessage(e);
   } catch (const std::exception& e) {
     return e.what();
   }
@@ -84,7 +94,7 @@ int runCli(int argc, char** argv) {
   } catch (const CLI::RequiredError& e) {
     return fail(kExitBadInput, firstErrorBeyondRequired(argc, argv, e.what()));
   } catch (const CLI::ParseError& e) {
-    return fail(kExitBadInput, e.what());
+    return fail(kExitBadInput, parseMessage(e));
   } catch (const gb::InputError& e) {
     return fail(kExitBadInput, e.what());
   } catch (const std::exception& e) {

@@ -165,6 +165,9 @@ void CliErrorsTest::fitRejects_data() {
       << "data.csv" << true << good << QStringList{"--knots", "1000000"} << out << "--knots: the fit needs about";
   QTest::newRow("knots 100000000") << "data.csv" << true << good << QStringList{"--knots", "100000000"} << out
                                    << R"(--knots: must be in 1\.\.1000000)";
+  // An option given twice: a sentence, not CLI11's "At Most 1 required but received 2".
+  QTest::newRow("knots twice") << "data.csv" << true << good << QStringList{"--knots", "5", "--knots", "6"} << out
+                               << "^gamboost: --knots: given 2 times; give it once$";
 }
 
 void CliErrorsTest::fitRejects() {
