@@ -1,6 +1,7 @@
 // gamboost bench csv | kernels | fit: the benchmarks of design.md section 5 (never run by the tests).
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -11,6 +12,8 @@
 #include "bench/FitBenchmark.hpp"
 #include "bench/KernelBenchmark.hpp"
 #include "common/Error.hpp"
+#include "common/SystemResources.hpp"
+#include "compute/Backend.hpp"
 #include "data/CsvWriter.hpp"
 
 namespace gb::cli {
@@ -173,7 +176,36 @@ ComputeSettings parseConfig(const std::string& config, const std::string& device
     throw InputError(optionMessage("--configs", "'" + config + "': devices after '@' need the opencl backend"));
   if (c.backend == BackendKind::OpenCl) c.device = devices.empty() ? device : std::string();
   c.devices = devices;
+  // Named as the config: bench has no --kernel or --precision of its own.
+  const std::vector<std::string> kernels = kernelChoices(c.backend);
+  if (!c.kernel.empty() && std::find(kernels.begin(), kernels.end(), c.kernel) == kernels.end()) {
+    std::string known;
+    for (const std::string& k : kernels) known += (known.empty() ? "" : ", ") + k;
+    throw InputError(optionMessage(
+        "--configs", "'" + config + "': unknown kernel '" + c.kernel + "' for " + parts[0] + " (" + known + ")"));
+  }
+  const std::vector<Precision> precisions = precisionChoices(c.backend);
+  if (c.precision != Precision::Default &&
+      std::find(precisions.begin(), precisions.end(), c.precision) == precisions.end())
+    throw InputError(optionMessage(
+        "--configs", "'" + config + "': the CPU backend computes in double only (float: " + "opencl::float)"));
   return c;
+}
+
+// Generated data of rows x (covariates + 1) doubles must fit the memory there is (twice: the data and what the
+// fit keeps beside it), else the run would end in "out of memory" naming nothing. At least 2 rows: one row makes
+// every covariate constant.
+void checkGeneratedSize(std::size_t rows, int covariates) {
+  if (rows < 2)
+    throw InputError(optionMessage("--rows", "must be at least 2 (one row makes every covariate constant)"));
+  const double bytes = 2.0 * static_cast<double>(rows) * (static_cast<double>(covariates) + 1.0) * sizeof(double);
+  const std::uint64_t available = availableMemoryBytes();
+  if (bytes > static_cast<double>(available))
+    throw InputError(optionMessage("--rows", std::to_string(rows) + " rows of " + std::to_string(covariates) +
+                                                 " covariates need about " +
+                                                 describeBytes(static_cast<std::uint64_t>(std::min(bytes, 1.8e19))) +
+                                                 " of memory; this machine has " + describeBytes(available) +
+                                                 " available (lower --rows or --covariates)"));
 }
 
 int runFitBench(FitBenchCli o) {
@@ -181,6 +213,8 @@ int runFitBench(FitBenchCli o) {
   if (!o.out.empty()) addPrefixOutputs(outputs, o.out, "--out");
   if (o.bench.repetitions < 1) throw InputError(optionMessage("--reps", "must be >= 1"));
   if (o.bench.bootstrap < 0) throw InputError(optionMessage("--bootstrap", "must be >= 0"));
+  if (o.bench.covariates < 1) throw InputError(optionMessage("--covariates", "must be at least 1"));
+  for (std::size_t rows : o.bench.rows) checkGeneratedSize(rows, o.bench.covariates);
   // "--covariates 10" alone should work: the default 20 informative covariates shrink to fit.
   if (o.informative->count() == 0) o.bench.informative = std::min(o.bench.informative, o.bench.covariates);
   o.bench.model.spline.knots = o.knots;
@@ -258,7 +292,10 @@ void printE2eRun(const E2eRun& run) {
 int runE2eBench(E2eBenchCli o) {
   OutputFiles outputs;
   if (!o.out.empty()) addPrefixOutputs(outputs, o.out, "--out");
-  if (o.bench.rows < 1) throw InputError(optionMessage("--rows", "must be at least 1"));
+  if (o.bench.covariates < 1) throw InputError(optionMessage("--covariates", "must be at least 1"));
+  checkGeneratedSize(o.bench.rows, o.bench.covariates);
+  if (!o.bench.scratchDir.empty())  // checked before the data are generated (the default, the temporary folder, is)
+    checkWritable((std::filesystem::path(o.bench.scratchDir) / "probe.csv").string(), "--scratch-dir");
   if (o.informative->count() == 0) o.bench.informative = std::min(o.bench.informative, o.bench.covariates);
   o.bench.model.spline.knots = o.knots;
   o.bench.model.mstop = o.mstop;
@@ -281,14 +318,14 @@ Command addCsvBench(CLI::App* bench) {
   auto o = std::make_shared<CsvBenchCli>();
   CLI::App* sub = bench->add_subcommand("csv", "Time reading a CSV file (MB/s).");
   addRealOption(sub, "--size-mb", o->bench.sizeMegabytes, "Size of the generated file when --file is not given");
-  sub->add_option("--file", o->bench.file, "Read this CSV instead of generating one");
+  sub->add_option("--file", o->bench.file, "Read this CSV instead of generating one")->excludes("--size-mb");
   sub->add_option("--scratch-dir", o->bench.scratchDir, "Where the generated file goes (removed afterwards)")
       ->capture_default_str();
   addIntOption(sub, "--reps", o->bench.repetitions, "Repetitions (best and median reported)");
   addSeedOption(sub, "--seed", o->bench.seed, "Seed of the generated data");
   addIntOption(sub, "--threads", o->bench.threads, "Threads of the read (0 = all cores)");
-  sub->add_flag("--serial", o->serial, "Use the one-thread reader (no chunks), for comparison");
-  sub->add_option("--out", o->out, "Write the report as JSON here");
+  sub->add_flag("--serial", o->serial, "Use the one-thread reader (no chunks), for comparison")->excludes("--threads");
+  sub->add_option("--out", o->out, "Write the report as JSON here")->check(fileNameValidator());
   return {sub, [o]() { return runCsvBench(*o); }};
 }
 
@@ -306,7 +343,9 @@ Command addKernelBench(CLI::App* bench) {
       ->capture_default_str();
   addTextListOption(sub, "--kernels", b.kernels, "Kernels to time (default: all)");
   addSeedOption(sub, "--seed", b.seed, "Seed of the random inputs");
-  sub->add_option("--out", o->out, "Output prefix: writes <prefix>.json and <prefix>.csv")->required();
+  sub->add_option("--out", o->out, "Output prefix: writes <prefix>.json and <prefix>.csv")
+      ->required()
+      ->check(fileNameValidator());
   return {sub, [o]() { return runKernelBench(*o); }};
 }
 
@@ -338,7 +377,7 @@ Command addFitBench(CLI::App* bench) {
                "Also time this many bootstrap folds (gamboost cv) per rows and config, beside the one fit");
   sub->add_flag("--profile", b.profile,
                 "Also run one untimed fit per rows and config under the time budget of fit --profile (to stderr)");
-  sub->add_option("--out", o->out, "Output prefix: writes <prefix>.json and <prefix>.csv");
+  sub->add_option("--out", o->out, "Output prefix: writes <prefix>.json and <prefix>.csv")->check(fileNameValidator());
   return {sub, [o]() { return runFitBench(*o); }};
 }
 
@@ -357,7 +396,7 @@ Command addE2eBench(CLI::App* bench) {
   sub->add_option("--device", o->device, "OpenCL device for the opencl configs: part of its name");
   addSeedOption(sub, "--seed", b.seed, "Seed of the data");
   sub->add_option("--scratch-dir", b.scratchDir, "Where the CSV and result.json go (removed afterwards)");
-  sub->add_option("--out", o->out, "Output prefix: writes <prefix>.json and <prefix>.csv");
+  sub->add_option("--out", o->out, "Output prefix: writes <prefix>.json and <prefix>.csv")->check(fileNameValidator());
   return {sub, [o]() { return runE2eBench(*o); }};
 }
 

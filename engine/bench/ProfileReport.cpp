@@ -1,6 +1,7 @@
 #include "bench/ProfileReport.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <ostream>
 
@@ -33,6 +34,7 @@ std::string padded(const std::string& text, std::size_t width) {
 }  // namespace
 
 ProfileFloors measureProfileFloors(const ComputeSettings& compute) {
+  const auto start = std::chrono::steady_clock::now();
   ProfileFloors floors;
   floors.hostGigabytesPerSecond = hostCopyBandwidth();
 #ifdef GB_HAVE_OPENCL
@@ -45,8 +47,19 @@ ProfileFloors measureProfileFloors(const ComputeSettings& compute) {
 #else
   (void)compute;
 #endif
+  floors.measureSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return floors;
 }
+
+namespace {
+
+// Stages timed inside another one (printed indented under it, not to be added to it).
+bool nestedStage(const std::string& name) {
+  return name == "basis and Gram" || name == "lambda solves and k x k factors" || name == "upload" ||
+         name.rfind("program b", 0) == 0 || name == "download";
+}
+
+}  // namespace
 
 double kernelFloorSeconds(const ProfileKernel& kernel, const ProfileFloors& floors) {
   if (kernel.bytes == 0 || floors.deviceGigabytesPerSecond <= 0.0) return 0.0;
@@ -102,17 +115,21 @@ void printProfile(std::ostream& out, const RunProfile& profile, const ProfileFlo
   if (floors.deviceGigabytesPerSecond > 0)
     out << "; device copy " << formatted("%.1f", floors.deviceGigabytesPerSecond) << " GB/s on " << floors.device;
   out << ")\n"
-      << "(a stage run on several threads adds their seconds; its fraction sets seconds / threads against the floor)\n"
+      << "(a stage run on several threads adds their seconds; its fraction sets seconds / threads against the floor;\n"
+      << " indented stages are parts of the stage above them: learners, the backend's set-up, the iterations)\n"
       << padded("stage", 40) << padded("calls", 8) << padded("time", 12) << padded("threads", 9) << padded("bytes", 14)
       << padded("floor", 12) << "of floor\n";
   for (const ProfileStage& s : profile.stages()) {
     const double floor = stageFloorSeconds(s, floors);
     const double together = stageTogetherSeconds(s);
-    out << padded(s.name, 40) << padded(std::to_string(s.calls), 8) << padded(duration(s.seconds), 12)
-        << padded(std::to_string(std::max(1, s.threads)), 9) << padded(s.bytes ? std::to_string(s.bytes) : "-", 14)
-        << padded(floor > 0 ? duration(floor) : "-", 12)
+    out << padded((nestedStage(s.name) ? "  " : "") + s.name, 40) << padded(std::to_string(s.calls), 8)
+        << padded(duration(s.seconds), 12) << padded(std::to_string(std::max(1, s.threads)), 9)
+        << padded(s.bytes ? std::to_string(s.bytes) : "-", 14) << padded(floor > 0 ? duration(floor) : "-", 12)
         << (floor > 0 && together > 0 ? formatted("%.0f%%", 100.0 * floor / together) : "-") << '\n';
   }
+  if (floors.measureSeconds > 0.0)
+    out << "(the floors were measured after the run in " << duration(floors.measureSeconds)
+        << ", outside every stage: a wall clock around the command counts it)\n";
   const std::vector<ProfileKernel> kernels = profile.kernels();
   if (kernels.empty()) return;
   out << "device kernels over " << iterations << " iterations (event timestamps)\n"

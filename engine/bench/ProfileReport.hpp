@@ -15,6 +15,7 @@ struct ProfileFloors {
   double deviceGigabytesPerSecond = 0.0;    // device copy; 0 when the run used no OpenCL device
   double transferGigabytesPerSecond = 0.0;  // host-to-device write from pinned memory, bytes once; 0: no device
   std::string device;                       // the device the kernels ran on ("" on the CPU backend)
+  double measureSeconds = 0.0;              // how long measuring these took (after the run, outside its stages)
 };
 
 // Measures the host copy bandwidth and, for the OpenCL backend, the device copy bandwidth of the device `compute`

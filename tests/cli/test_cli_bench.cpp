@@ -17,6 +17,7 @@ class CliBenchTest : public QObject {
   void fitBenchReportsEveryConfig();
   void fitBenchRejectsBadConfig_data();
   void fitBenchRejectsBadConfig();
+  void emptyOutIsRefused();
 };
 
 void CliBenchTest::fitBenchReportsEveryConfig() {
@@ -62,6 +63,14 @@ void CliBenchTest::fitBenchRejectsBadConfig_data() {
   QTest::newRow("too many parts") << QStringList{"--configs", "cpu:a:double:x"} << "--configs";
   QTest::newRow("rows not a number") << QStringList{"--rows", "100,abc"} << "--rows";
   QTest::newRow("mstop 0") << QStringList{"--mstop", "0"} << "--mstop";
+  // Named as the config, not as fit's --kernel / --precision, which bench has not got.
+  QTest::newRow("cpu kernel") << QStringList{"--configs", "cpu:compact_x"}
+                              << "--configs: 'cpu:compact_x': unknown kernel 'compact_x' for cpu";
+  QTest::newRow("cpu float") << QStringList{"--configs", "cpu::float"}
+                             << "--configs: 'cpu::float': the CPU backend computes in double only";
+  QTest::newRow("one row") << QStringList{"--rows", "1"} << "--rows: must be at least 2";
+  // Refused before generating: it ended in "out of memory" naming nothing (exit 1).
+  QTest::newRow("rows beyond memory") << QStringList{"--rows", "100000000000000"} << "--rows: 100000000000000 rows";
 }
 
 void CliBenchTest::fitBenchRejectsBadConfig() {
@@ -75,6 +84,14 @@ void CliBenchTest::fitBenchRejectsBadConfig() {
   verifyRejected(r, QRegularExpression::escape(option));
   if (QTest::currentTestFailed()) return;
   QVERIFY(!QFileInfo::exists(prefix + ".json") && !QFileInfo::exists(prefix + ".csv"));
+}
+
+// An empty --out wrote hidden ".json" and ".csv" files (bench kernels) or nothing at all with exit 0 (the others).
+void CliBenchTest::emptyOutIsRefused() {
+  for (const QString& command : {"kernels", "fit", "csv", "e2e"}) {
+    const CliResult r = runGamboost({"bench", command, "--out", ""});
+    verifyRejected(r, "^gamboost: --out: empty file name$");
+  }
 }
 
 QTEST_GUILESS_MAIN(CliBenchTest)

@@ -66,6 +66,11 @@ class CliBenchCsvTest : public QObject {
     verifyRejected(r, "^gamboost: --file: /dev/null: not a regular file \\(a device, a pipe or a directory\\)$");
     r = runGamboost({"bench", "csv", "--size-mb", "0"});
     verifyRejected(r, "^gamboost: --size-mb: must be above 0 and below 1e6 megabytes$");
+    // Options that contradict each other were ignored without a word.
+    r = runGamboost({"bench", "csv", "--file", "/dev/null", "--size-mb", "5"});
+    verifyRejected(r, "^gamboost: --size-mb excludes --file$");
+    r = runGamboost({"bench", "csv", "--serial", "--threads", "2"});
+    verifyRejected(r, "^gamboost: --threads excludes --serial$");
   }
 };
 
