@@ -144,7 +144,11 @@ int binomialShots(MainWindow& w, const QDir& out) {
 // iris (Sepal.Length ~ ., Species a factor).
 bool openRData(MainWindow& w, const QString& file, const QString& response) {
   const QString path = QDir::current().filePath("tests/data/" + file);
-  if (!QFileInfo::exists(path) || !w.dataPanel()->openCsv(path)) return false;
+  if (!QFileInfo::exists(path)) {
+    std::fprintf(stderr, "%s: not found (the R data sets' shots run from the repository root)\n", qPrintable(path));
+    return false;
+  }
+  if (!w.dataPanel()->openCsv(path)) return false;
   if (!waitForSignal(w.dataPanel(), &DataPanel::loadFinished, 60000)) return false;
   ColumnRoles roles = w.dataPanel()->roles();
   const QString old = roles.response;
