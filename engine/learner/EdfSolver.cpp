@@ -97,7 +97,7 @@ double EdfFunction::operator()(double lambda, EdfDefinition definition) const {
 }
 
 LambdaSolution solveLambda(const EdfFunction& edf, double target, EdfDefinition definition,
-                           const std::string& learnerName) {
+                           const std::string& learnerName, int unweightedRank) {
   LambdaSolution out;
   const std::string who = "learner " + quotedForMessage(learnerName);
   if (!(target > edf.nullSpaceDimension()))
@@ -106,11 +106,12 @@ LambdaSolution solveLambda(const EdfFunction& edf, double target, EdfDefinition 
                      std::to_string(edf.nullSpaceDimension()) +
                      ", the dimension of the penalty's null space (no lambda reaches it; raise --edf or lower " +
                      "--differences)"));
-  if (target >= edf.rank()) {
+  const int rank = definition == EdfDefinition::Mboost && unweightedRank >= 0 ? unweightedRank : edf.rank();
+  if (target >= rank) {
     out.lambda = 0.0;
     out.edf = edf(0.0, definition);
     out.unpenalised = true;
-    out.note = who + ": edf " + formatNumber(target, 10) + " >= rank " + std::to_string(edf.rank()) +
+    out.note = who + ": edf " + formatNumber(target, 10) + " >= rank " + std::to_string(rank) +
                " of the basis: lambda = 0 (unpenalised)";
     return out;
   }
@@ -121,7 +122,12 @@ LambdaSolution solveLambda(const EdfFunction& edf, double target, EdfDefinition 
     // directions (a linear learner's 1 and x for x = 5.4e6 + [0, 100]) that term moves the edf reached.
     // Where even lambda = 1e15 (options("mboost_lambdaMax")) leaves the edf above the target, mboost warns and
     // keeps 1e15: B'WB is that large (case weights of 1e20, say).
-    if (std::abs(out.edf - target) > 1e-3)
+    if (rank > edf.rank() && out.edf < target - 1e-3)  // zero weights: the target lies beyond the weighted rank
+      out.note = who + ": edf " + formatNumber(out.edf, 6) + " where " + formatNumber(target, 10) +
+                 " was asked: the rows of positive weight leave basis columns without data (rank " +
+                 std::to_string(edf.rank()) + " of " + std::to_string(rank) +
+                 "), and mboost's lambda search, followed here, stops near lambda 0";
+    else if (std::abs(out.edf - target) > 1e-3)
       out.note = who + ": edf " + formatNumber(out.edf, 6) + " where " + formatNumber(target, 10) + " was asked: " +
                  (out.lambda >= 1e15 ? std::string("lambda stops at mboost's largest, 1e15, and B'WB is larger "
                                                    "still (case weights or the covariate on a huge scale: rescale "

@@ -57,7 +57,10 @@ struct LambdaSolution {
 // to full double precision. The mboost definition: lambda as mboost's df2lambda finds it (learner/MboostLambda.hpp),
 // so that fits equal mboost's; the edf returned is the exact one at that lambda.
 // Throws InputError("--edf: ...") when target <= nullSpaceDimension(), naming both numbers and the learner.
+// unweightedRank (mboost definition only; -1: edf.rank()): the rank of the unweighted basis, which mboost's df2lambda
+// tests the target against (rankMatrix(X)); where zero weights leave G = B'WB of lower rank, a target between the
+// two ranks gets mboost's lambda search (a lambda near 0 that misses the target) instead of lambda 0.
 LambdaSolution solveLambda(const EdfFunction& edf, double target, EdfDefinition definition,
-                           const std::string& learnerName);
+                           const std::string& learnerName, int unweightedRank = -1);
 
 }  // namespace gb

@@ -49,14 +49,20 @@ Eigen::MatrixXd symmetricInverse(const Eigen::MatrixXd& a) {
 
 }  // namespace
 
-void finishLearner(Learner& learner, double targetEdf, EdfDefinition definition, const CongruentPencil* pencil) {
+void finishLearner(Learner& learner, double targetEdf, EdfDefinition definition, const CongruentPencil* pencil,
+                   const std::function<Eigen::MatrixXd()>& unweightedGram) {
   const ScopedStage timed("lambda solves and k x k factors");
   const int k = learner.numColumns();
   const Eigen::MatrixXd& g = pencil ? pencil->gram : learner.gram;
   const Eigen::MatrixXd& s = pencil ? pencil->penalty : learner.penalty;
   const EdfFunction edf(g, s, learner.name, learner.penaltyNullity, learner.type == LearnerType::Linear);
   if (targetEdf > 0.0) {
-    const LambdaSolution sol = solveLambda(edf, targetEdf, definition, learner.name);
+    int unweightedRank = -1;
+    if (unweightedGram && definition == EdfDefinition::Mboost && targetEdf >= edf.rank() && edf.rank() < k)
+      unweightedRank =
+          EdfFunction(unweightedGram(), s, learner.name, learner.penaltyNullity, learner.type == LearnerType::Linear)
+              .rank();
+    const LambdaSolution sol = solveLambda(edf, targetEdf, definition, learner.name, unweightedRank);
     learner.lambda = sol.lambda;
     learner.edf = sol.edf;
     learner.note = sol.note;
@@ -119,7 +125,10 @@ Learner buildSpline(const std::string& name, int column, const std::vector<doubl
   learner.gram = gram ? *gram : gramMatrix(learner.basis, x.data(), x.size(), w);
   learner.penalty = penaltyMatrix(k, settings.penalty, settings.differences);
   learner.penaltyNullity = std::min(penaltyNullSpaceDimension(settings.penalty, settings.differences), k);
-  finishLearner(learner, settings.edf, settings.edfDefinition);
+  // With weights (case weights, a fold's, a holdout's), B'B of every used row, should the rank decision need it.
+  std::function<Eigen::MatrixXd()> unweighted;
+  if (w) unweighted = [&] { return gramMatrix(learner.basis, x.data(), x.size(), nullptr); };
+  finishLearner(learner, settings.edf, settings.edfDefinition, nullptr, unweighted);
   return learner;
 }
 

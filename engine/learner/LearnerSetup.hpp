@@ -2,6 +2,7 @@
 // Internal to the learner layer: the steps that build one learner of each type.
 #include <array>
 #include <exception>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,8 +21,11 @@ struct CongruentPencil {
 
 // lambda from the target edf (0: unpenalised), then P = (G + lambda S)^-1 and Q = 2P - PGP. Needs gram, penalty;
 // with `pencil`, lambda, P and Q come from it.
+// unweightedGram (weighted learners; may be empty): B'B without the weights, asked for only where the target edf
+// reaches the rank of the weighted G (mboost decides "unpenalised" by the rank of the unweighted basis).
 void finishLearner(Learner& learner, double targetEdf, EdfDefinition definition,
-                   const CongruentPencil* pencil = nullptr);
+                   const CongruentPencil* pencil = nullptr,
+                   const std::function<Eigen::MatrixXd()>& unweightedGram = {});
 
 // bols(x): columns 1 and x, ridge penalty on both, edf settings.linearEdf. w null: unweighted.
 Learner buildLinear(const std::string& name, int column, const std::vector<double>& x, const double* w,
