@@ -56,7 +56,7 @@ namespace {
 // Stages timed inside another one (printed indented under it, not to be added to it).
 bool nestedStage(const std::string& name) {
   return name == "basis and Gram" || name == "lambda solves and k x k factors" || name == "upload" ||
-         name.rfind("program b", 0) == 0 || name == "download";
+         name.rfind("program b", 0) == 0 || name == "download" || name == "x packed by interval (device)";
 }
 
 }  // namespace
