@@ -147,6 +147,16 @@ class ExportTest : public QObject {
   }
 
   // The size dialog proposes the on-screen size and returns what the user typed; Cancel returns nothing.
+  // A narrow plot (the small multiples in a small window) asks for fewer x ticks: their labels ran into each other.
+  void narrowPlotsHaveFewerTicks() {
+    PlotWidget plot;
+    plot.resize(150, 150);
+    plot.show();
+    QTRY_COMPARE(plot.xAxis->ticker()->tickCount(), 2);
+    plot.resize(700, 300);
+    QTRY_COMPARE(plot.xAxis->ticker()->tickCount(), 5);
+  }
+
   void sizeDialog() {
     QList<int> proposed;
     auto answer = [&](int width, int height, bool accept) {

@@ -3,6 +3,8 @@
 #include <QContextMenuEvent>
 #include <QFileDialog>
 #include <QMenu>
+#include <QResizeEvent>
+#include <algorithm>
 
 #include "common/MessageSink.hpp"
 #include "plots/PlotExport.hpp"
@@ -32,6 +34,13 @@ void PlotWidget::setTitleMuted(bool muted) {
 QString PlotWidget::title() const { return title_ ? title_->text() : QString(); }
 
 bool PlotWidget::titleMuted() const { return title_ && title_->textColor() != QColor(Qt::black); }
+
+void PlotWidget::resizeEvent(QResizeEvent* event) {
+  const int ticks = std::clamp(event->size().width() / 60, 2, 5);
+  for (QCPAxis* axis : {xAxis, xAxis2})
+    if (axis && axis->ticker()) axis->ticker()->setTickCount(ticks);
+  QCustomPlot::resizeEvent(event);
+}
 
 void PlotWidget::contextMenuEvent(QContextMenuEvent* event) {
   QMenu menu(this);

@@ -26,6 +26,8 @@ class PlotWidget : public QCustomPlot {
 
  protected:
   void contextMenuEvent(QContextMenuEvent* event) override;
+  // About one x tick per 60 pixels (at most QCustomPlot's 5): a narrow plot's tick labels ran into each other.
+  void resizeEvent(QResizeEvent* event) override;
 
  private:
   void exportInteractively(const QString& filter, const QString& suffix);
