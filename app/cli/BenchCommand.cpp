@@ -199,13 +199,9 @@ void checkGeneratedSize(std::size_t rows, int covariates) {
   if (rows < 2)
     throw InputError(optionMessage("--rows", "must be at least 2 (one row makes every covariate constant)"));
   const double bytes = 2.0 * static_cast<double>(rows) * (static_cast<double>(covariates) + 1.0) * sizeof(double);
-  const std::uint64_t available = availableMemoryBytes();
-  if (bytes > static_cast<double>(available))
-    throw InputError(optionMessage("--rows", std::to_string(rows) + " rows of " + std::to_string(covariates) +
-                                                 " covariates need about " +
-                                                 describeBytes(static_cast<std::uint64_t>(std::min(bytes, 1.8e19))) +
-                                                 " of memory; this machine has " + describeBytes(available) +
-                                                 " available (lower --rows or --covariates)"));
+  requireAvailableMemory(bytes, "--rows",
+                         std::to_string(rows) + " rows of " + std::to_string(covariates) + " covariates", "memory",
+                         " (lower --rows or --covariates)");
 }
 
 int runFitBench(FitBenchCli o) {

@@ -276,15 +276,10 @@ void validate(const KernelBenchOptions& o) {
                                                 "..1024 (a cubic basis needs one interior knot)"));
   if (o.covariates < 1) throw InputError(optionMessage("--covariates", "must be >= 1"));
   // The host keeps each case's covariates and a few n-vectors in double: refused before allocating what cannot fit.
-  const std::uint64_t available = availableMemoryBytes();
-  for (std::size_t n : o.rows) {
-    const double bytes = static_cast<double>(n) * (static_cast<double>(o.covariates) + 4.0) * sizeof(double);
-    if (bytes > static_cast<double>(available))
-      throw InputError(optionMessage(
-          "--rows", std::to_string(n) + " rows of " + std::to_string(o.covariates) + " covariates need about " +
-                        describeBytes(static_cast<std::uint64_t>(std::min(bytes, 1.8e19))) +
-                        " of host memory; this machine has " + describeBytes(available) + " available"));
-  }
+  for (std::size_t n : o.rows)
+    requireAvailableMemory(static_cast<double>(n) * (static_cast<double>(o.covariates) + 4.0) * sizeof(double),
+                           "--rows", std::to_string(n) + " rows of " + std::to_string(o.covariates) + " covariates",
+                           "host memory");
   if (o.repetitions < 1) throw InputError(optionMessage("--reps", "must be >= 1"));
   if (o.precision != "float" && o.precision != "double")
     throw InputError(optionMessage("--precision", "'" + o.precision + "' is not float or double"));

@@ -51,16 +51,6 @@ ProfileFloors measureProfileFloors(const ComputeSettings& compute) {
   return floors;
 }
 
-namespace {
-
-// Stages timed inside another one (printed indented under it, not to be added to it).
-bool nestedStage(const std::string& name) {
-  return name == "basis and Gram" || name == "lambda solves and k x k factors" || name == "upload" ||
-         name.rfind("program b", 0) == 0 || name == "download" || name == "x packed by interval (device)";
-}
-
-}  // namespace
-
 double kernelFloorSeconds(const ProfileKernel& kernel, const ProfileFloors& floors) {
   if (kernel.bytes == 0 || floors.deviceGigabytesPerSecond <= 0.0) return 0.0;
   return static_cast<double>(kernel.bytes) / (floors.deviceGigabytesPerSecond * 1e9);
@@ -116,15 +106,16 @@ void printProfile(std::ostream& out, const RunProfile& profile, const ProfileFlo
     out << "; device copy " << formatted("%.1f", floors.deviceGigabytesPerSecond) << " GB/s on " << floors.device;
   out << ")\n"
       << "(a stage run on several threads adds their seconds; its fraction sets seconds / threads against the floor;\n"
-      << " indented stages are parts of the stage above them: learners, the backend's set-up, the iterations)\n"
+      << " an indented stage ran inside the one above it)\n"
       << padded("stage", 40) << padded("calls", 8) << padded("time", 12) << padded("threads", 9) << padded("bytes", 14)
       << padded("floor", 12) << "of floor\n";
   for (const ProfileStage& s : profile.stages()) {
     const double floor = stageFloorSeconds(s, floors);
     const double together = stageTogetherSeconds(s);
-    out << padded((nestedStage(s.name) ? "  " : "") + s.name, 40) << padded(std::to_string(s.calls), 8)
-        << padded(duration(s.seconds), 12) << padded(std::to_string(std::max(1, s.threads)), 9)
-        << padded(s.bytes ? std::to_string(s.bytes) : "-", 14) << padded(floor > 0 ? duration(floor) : "-", 12)
+    out << padded(std::string(2 * static_cast<std::size_t>(s.depth), ' ') + s.name, 40)
+        << padded(std::to_string(s.calls), 8) << padded(duration(s.seconds), 12)
+        << padded(std::to_string(std::max(1, s.threads)), 9) << padded(s.bytes ? std::to_string(s.bytes) : "-", 14)
+        << padded(floor > 0 ? duration(floor) : "-", 12)
         << (floor > 0 && together > 0 ? formatted("%.0f%%", 100.0 * floor / together) : "-") << '\n';
   }
   if (floors.measureSeconds > 0.0)

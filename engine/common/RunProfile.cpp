@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <iterator>
 
 namespace gb {
 
@@ -127,7 +128,23 @@ double RunProfile::kernelSeconds() const {
 
 void RunProfile::openStage(const std::string& name) {
   std::lock_guard<std::mutex> lock(mutex_);
-  findOrAdd(stages_, name);
+  const std::thread::id self = std::this_thread::get_id();
+  const bool known = std::any_of(stages_.begin(), stages_.end(), [&](const ProfileStage& s) { return s.name == name; });
+  if (!known) {
+    const auto mine = std::find_if(open_.rbegin(), open_.rend(), [&](const auto& o) { return o.second == self; });
+    const std::string* parent = mine != open_.rend() ? &mine->first : open_.empty() ? nullptr : &open_.front().first;
+    const int depth = parent ? findOrAdd(stages_, *parent).depth + 1 : 0;
+    findOrAdd(stages_, name).depth = depth;
+  }
+  open_.emplace_back(name, self);
+}
+
+void RunProfile::closeStage(const std::string& name) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  const std::thread::id self = std::this_thread::get_id();
+  const auto it =
+      std::find_if(open_.rbegin(), open_.rend(), [&](const auto& o) { return o.first == name && o.second == self; });
+  if (it != open_.rend()) open_.erase(std::next(it).base());
 }
 
 ScopedStage::ScopedStage(const char* name, std::uint64_t bytes, double flops)
@@ -146,6 +163,7 @@ ScopedStage::~ScopedStage() {
   if (!profile_ || RunProfile::active() != profile_) return;
   try {
     profile_->addStage(name_, static_cast<double>(nowNs() - startNs_) * 1e-9, bytes_, flops_);
+    profile_->closeStage(name_);
   } catch (...) {  // out of memory while profiling: the run goes on without this stage
   }
 }

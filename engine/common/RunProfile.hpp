@@ -11,6 +11,7 @@
 #include <set>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace gb {
@@ -22,6 +23,7 @@ struct ProfileStage {
   std::uint64_t bytes = 0;  // the fewest bytes it must move (0: unknown)
   double flops = 0.0;       // where bytes make no sense (0: unknown)
   int threads = 0;          // distinct threads that ran it: seconds / threads is the time it took them together
+  int depth = 0;            // stages it first ran inside (0: none), for an indented report
 };
 
 struct ProfileKernel {
@@ -64,8 +66,11 @@ class RunProfile {
   };
 
   void addStage(const std::string& name, double seconds, std::uint64_t bytes = 0, double flops = 0.0);
-  // Lists a stage (0 calls) if it is not there yet: ScopedStage opens its stage when it starts.
+  // Lists a stage (0 calls) if it is not there yet: ScopedStage opens its stage when it starts, and closes it when
+  // it ends. A new stage's depth is one more than the innermost stage open on its thread, or, on a thread with none
+  // open (a worker of a parallel region), than the outermost stage open on any.
   void openStage(const std::string& name);
+  void closeStage(const std::string& name);
   void addKernel(const std::string& name, double seconds, std::uint64_t count = 1, std::uint64_t bytes = 0);
   // Keeps a device event until drain(); drain waits for each, adds it (and its bytes) to its kernel, releases it.
   void addPendingEvent(const std::string& kernel, void* event, const EventDrain& drain, std::uint64_t bytes = 0);
@@ -84,6 +89,7 @@ class RunProfile {
   mutable std::mutex mutex_;
   std::vector<ProfileStage> stages_;
   std::map<std::string, std::set<std::thread::id>> stageThreads_;
+  std::vector<std::pair<std::string, std::thread::id>> open_;  // stages open now, in the order they opened
   std::vector<ProfileKernel> kernels_;
   std::vector<PendingEvent> pending_;
   EventDrain drain_;

@@ -10,6 +10,8 @@
 #include <fstream>
 #include <limits>
 
+#include "common/Error.hpp"
+
 namespace gb {
 
 namespace {
@@ -75,6 +77,15 @@ std::string describeBytes(std::uint64_t bytes) {
   char text[48];
   std::snprintf(text, sizeof text, unit == 0 ? "%.0f %s" : "%.1f %s", value, units[unit]);
   return text;
+}
+
+void requireAvailableMemory(double bytes, const std::string& option, const std::string& what, const std::string& memory,
+                            const std::string& tail) {
+  const std::uint64_t available = availableMemoryBytes();
+  if (bytes <= static_cast<double>(available)) return;
+  throw InputError(optionMessage(
+      option, what + " need about " + describeBytes(static_cast<std::uint64_t>(std::min(bytes, 1.8e19))) + " of " +
+                  memory + "; this machine has " + describeBytes(available) + " available" + tail));
 }
 
 }  // namespace gb

@@ -20,4 +20,9 @@ int availableCores();
 // "13.7 GiB"-style text for messages.
 std::string describeBytes(std::uint64_t bytes);
 
+// Throws InputError("<option>: <what> need about <bytes> of <memory>; this machine has <available> available<tail>")
+// where `bytes` exceed availableMemoryBytes(): a request refused before it allocates, naming the option.
+void requireAvailableMemory(double bytes, const std::string& option, const std::string& what,
+                            const std::string& memory = "memory", const std::string& tail = "");
+
 }  // namespace gb

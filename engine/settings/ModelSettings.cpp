@@ -93,8 +93,10 @@ void checkRanges(const ModelSettings& s, bool file) {
 // per-iteration times measured (docs/performance.md): a larger value is a typo, not a fit.
 void ModelSettings::validate() const { checkRanges(*this, false); }
 
+bool ModelSettings::resamplable() const { return !(family == Family::Huber && !(huberDelta > 0.0)); }
+
 void ModelSettings::requireResamplable(const std::string& option) const {
-  if (family == Family::Huber && !(huberDelta > 0.0))
+  if (!resamplable())
     throw InputError(optionMessage(
         option,
         "huber without --huber-delta (mboost's adaptive d) cannot be resampled: mboost's d keeps the state "

@@ -47,6 +47,7 @@ struct ModelSettings {
   // huber with its adaptive d (Huber()), whose d keeps the state of the fit before, so that cvrisk's folds depend on
   // the order they run in.
   void requireResamplable(const std::string& option) const;
+  bool resamplable() const;  // what requireResamplable checks
   // The settings' file keys (to_json) whose values differ from `other`'s, mstop left out: what makes a fit or a
   // cross-validation made with `other` one of another model (mstop only says how far a fit ran).
   std::vector<std::string> differencesBesideMstop(const ModelSettings& other) const;

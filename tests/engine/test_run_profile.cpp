@@ -55,6 +55,24 @@ class TestRunProfile : public QObject {
     QVERIFY2(s.seconds >= 0.006, qPrintable(QString::number(s.seconds)));  // three sleeps of at least 2 ms
   }
 
+  // Depth comes from the stages open when a stage first opens: the innermost on its own thread, else (a worker of a
+  // parallel region) the outermost open on any thread.
+  void stagesKnowWhatTheyRanInside() {
+    RunProfile profile;
+    RunProfile::Activation on(profile);
+    {
+      ScopedStage outer("learners (wall)");
+      { ScopedStage inner("basis and Gram"); }
+      std::thread worker([] { ScopedStage onWorker("lambda solves"); });
+      worker.join();
+    }
+    { ScopedStage after("backend set-up"); }
+    QCOMPARE(profile.stage("learners (wall)").depth, 0);
+    QCOMPARE(profile.stage("basis and Gram").depth, 1);
+    QCOMPARE(profile.stage("lambda solves").depth, 1);
+    QCOMPARE(profile.stage("backend set-up").depth, 0);
+  }
+
   void kernelsAggregateTheirEvents() {
     RunProfile profile;
     int drained = 0;

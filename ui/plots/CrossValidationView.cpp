@@ -175,7 +175,7 @@ bool CrossValidationView::start(std::shared_ptr<const gb::Dataset> data, const g
     sink_->exception(tr("Cross-validation"), e);
     return false;
   }
-  if (settings.family == gb::Family::Huber && !(settings.huberDelta > 0.0)) {  // what to do first, then why
+  if (!settings.resamplable()) {  // huber's adaptive delta; the engine's message, said for the window
     sink_->error(tr("Cross-validation"),
                  tr("Set a fixed Huber delta in the model panel to cross-validate huber. The adaptive delta "
                     "(mboost's default) carries the state of the fit before into each fold, so its folds have no "
