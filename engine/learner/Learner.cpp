@@ -49,6 +49,23 @@ Eigen::MatrixXd symmetricInverse(const Eigen::MatrixXd& a) {
 
 }  // namespace
 
+namespace {
+
+// mboost's df2lambda tests the edf against the rank of the unweighted X: only where the weighted G falls short of
+// full rank and the edf reaches its rank can the two decisions differ.
+bool weightedRankFallsShort(const EdfFunction& edf, int k, double targetEdf, EdfDefinition definition) {
+  return definition == EdfDefinition::Mboost && targetEdf > 0.0 && targetEdf >= edf.rank() && edf.rank() < k;
+}
+
+}  // namespace
+
+bool rankNeedsUnweightedGram(const Learner& learner, double targetEdf, EdfDefinition definition) {
+  if (definition != EdfDefinition::Mboost || !(targetEdf > 0.0)) return false;
+  const EdfFunction edf(learner.gram, learner.penalty, learner.name, learner.penaltyNullity,
+                        learner.type == LearnerType::Linear);
+  return weightedRankFallsShort(edf, learner.numColumns(), targetEdf, definition);
+}
+
 void finishLearner(Learner& learner, double targetEdf, EdfDefinition definition, const CongruentPencil* pencil,
                    const std::function<Eigen::MatrixXd()>& unweightedGram) {
   const ScopedStage timed("lambda solves and k x k factors");
@@ -58,7 +75,7 @@ void finishLearner(Learner& learner, double targetEdf, EdfDefinition definition,
   const EdfFunction edf(g, s, learner.name, learner.penaltyNullity, learner.type == LearnerType::Linear);
   if (targetEdf > 0.0) {
     int unweightedRank = -1;
-    if (unweightedGram && definition == EdfDefinition::Mboost && targetEdf >= edf.rank() && edf.rank() < k)
+    if (unweightedGram && weightedRankFallsShort(edf, k, targetEdf, definition))
       unweightedRank =
           EdfFunction(unweightedGram(), s, learner.name, learner.penaltyNullity, learner.type == LearnerType::Linear)
               .rank();

@@ -27,6 +27,10 @@ void finishLearner(Learner& learner, double targetEdf, EdfDefinition definition,
                    const CongruentPencil* pencil = nullptr,
                    const std::function<Eigen::MatrixXd()>& unweightedGram = {});
 
+// Whether finishLearner would ask for the unweighted Gram of this learner (gram and penalty set): the mboost
+// definition, and a target edf that reaches the rank of the weighted G below its k columns.
+bool rankNeedsUnweightedGram(const Learner& learner, double targetEdf, EdfDefinition definition);
+
 // bols(x): columns 1 and x, ridge penalty on both, edf settings.linearEdf. w null: unweighted.
 Learner buildLinear(const std::string& name, int column, const std::vector<double>& x, const double* w,
                     const ModelSettings& settings);
@@ -44,11 +48,15 @@ void checkLinearRange(const std::string& name, double lo, double hi);
 double linearCentre(double lo, double hi);
 // sum w, sum w (x - c) and sum w (x - c)^2 over x (w null: unweighted).
 std::array<double, 3> linearSums(const std::vector<double>& x, const double* w, double c);
-// From sum w, sum w (x - c) and sum w (x - c)^2, c = linearCentre(lo, hi).
-Learner finishLinear(const std::string& name, int column, double lo, double hi, double sw, double swd, double swdd,
-                     const ModelSettings& settings);
+// From sums = {sum w, sum w (x - c), sum w (x - c)^2}, c = linearCentre(lo, hi). unweightedSums (a weighted
+// learner; empty without weights): the same sums with every used row's weight 1, for mboost's rank decision, asked
+// for only where it needs them.
+Learner finishLinear(const std::string& name, int column, double lo, double hi, const std::array<double, 3>& sums,
+                     const ModelSettings& settings, const std::function<std::array<double, 3>()>& unweightedSums = {});
+// From each level's total weight; rowsPerLevel (a weighted learner; null without weights): each level's used rows.
 Learner finishFactor(const std::string& name, int column, const std::vector<std::string>& levels,
-                     const std::vector<double>& weightPerLevel, const ModelSettings& settings);
+                     const std::vector<double>& weightPerLevel, const ModelSettings& settings,
+                     const std::vector<double>* rowsPerLevel = nullptr);
 
 // A linear or factor learner without its matrices: the spline basis is unused by these learners and is built over
 // [lo, hi] (a valid range) so that the member exists.

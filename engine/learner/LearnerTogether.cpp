@@ -4,8 +4,11 @@
 //   2. the ranges are combined exactly (minimum, maximum); the checks run in learner order on every process;
 //   3. each process forms its part of every learner's sums (G = B'WB over its rows for a spline, sum w, w x, w x^2 for
 //      a linear term, each level's weight for a factor), all in one vector, added in process order (ShardReducer::sum);
-//   4. lambda, P and Q from the summed G, as for one process (finishLearner).
+//   4. lambda, P and Q from the summed G, as for one process (finishLearner); with case weights, the unweighted sums
+//      that mboost's rank decision needs (a linear term's and a factor's in step 3, a spline's B'B in a second round
+//      for the learners whose edf reaches the rank of their B'WB).
 #include <cmath>
+#include <functional>
 #include <limits>
 
 #include "common/ShardReducer.hpp"
@@ -68,28 +71,51 @@ void checkRanges(const ModelFrame& frame, const ModelSettings& settings, const s
   }
 }
 
-// How many sums learner j contributes: k^2 (a spline's G), 3 (a linear term), L (a factor's level weights).
+// How many sums learner j contributes: k^2 (a spline's G), 3 (a linear term), L (a factor's level weights); with
+// case weights, a linear term and a factor add the same sums unweighted (3 and L: mboost's rank decision).
 std::size_t sumCount(const Spec& spec, const ModelFrame& frame, const ModelSettings& settings, double lo, double hi) {
-  if (spec.type == LearnerType::Linear) return 3;
-  if (spec.type == LearnerType::Factor) return frame.data->levelsOf(static_cast<std::size_t>(spec.column)).size();
+  const std::size_t both = frame.weights.empty() ? 1 : 2;
+  if (spec.type == LearnerType::Linear) return 3 * both;
+  if (spec.type == LearnerType::Factor)
+    return frame.data->levelsOf(static_cast<std::size_t>(spec.column)).size() * both;
   const auto k = static_cast<std::size_t>(SplineBasis(lo, hi, settings.spline).numColumns());
   return k * k;
 }
 
-// This process's sums of learner j, written at `out`.
+// This process's sums of learner j, written at `out`; unweighted: a spline's G with every weight 1.
 void partSums(const Spec& spec, const ModelFrame& frame, const ModelSettings& settings, double lo, double hi,
-              double* out) {
+              double* out, bool unweighted = false) {
   const std::vector<double>& x = frame.data->columns[static_cast<std::size_t>(spec.column)];
-  const double* w = frame.weights.empty() ? nullptr : frame.weights.data();
+  const double* w = frame.weights.empty() || unweighted ? nullptr : frame.weights.data();
   if (spec.type == LearnerType::Spline) {
     const Eigen::MatrixXd g = gramMatrix(SplineBasis(lo, hi, settings.spline), x.data(), x.size(), w);
     std::copy(g.data(), g.data() + g.size(), out);
   } else if (spec.type == LearnerType::Linear) {
     const std::array<double, 3> s = linearSums(x, w, linearCentre(lo, hi));
     std::copy(s.begin(), s.end(), out);
+    if (w) {
+      const std::array<double, 3> u = linearSums(x, nullptr, linearCentre(lo, hi));
+      std::copy(u.begin(), u.end(), out + 3);
+    }
   } else {
-    for (std::size_t i = 0; i < x.size(); ++i) out[static_cast<std::size_t>(x[i])] += w ? w[i] : 1.0;
+    const std::size_t levels = frame.data->levelsOf(static_cast<std::size_t>(spec.column)).size();
+    for (std::size_t i = 0; i < x.size(); ++i) {
+      const auto a = static_cast<std::size_t>(x[i]);
+      out[a] += w ? w[i] : 1.0;
+      if (w) out[levels + a] += 1.0;
+    }
   }
+}
+
+Learner splineFromSums(const Spec& spec, double lo, double hi, const double* sums, const ModelSettings& settings) {
+  Learner learner{
+      spec.name, spec.column, SplineBasis(lo, hi, settings.spline), LearnerType::Spline, {}, {}, {}, 0.0, 0.0, {},
+      {},        {}};
+  const int k = learner.basis.numColumns();
+  learner.gram = Eigen::Map<const Eigen::MatrixXd>(sums, k, k);
+  learner.penalty = penaltyMatrix(k, settings.penalty, settings.differences);
+  learner.penaltyNullity = std::min(penaltyNullSpaceDimension(settings.penalty, settings.differences), k);
+  return learner;
 }
 
 }  // namespace
@@ -110,32 +136,53 @@ std::vector<Learner> buildLearnersTogether(const ModelFrame& frame, const ModelS
     partSums(specs[u], frame, settings, lo[u], hi[u], sums.data() + offset[u]);
   }
   group.sum(sums);  // in process order: the same bits on every process
+  // A weighted spline learner whose edf reaches the rank of its summed B'WB needs B'B over every used row (mboost's
+  // rank decision, finishLearner): every process decides the same from the same bits, and sums those Grams too.
+  std::vector<std::size_t> unweightedAt(specs.size(), 0);
+  std::size_t unweightedCount = 0;
+  if (!frame.weights.empty())
+    for (std::size_t j = 0; j < specs.size(); ++j) {
+      if (specs[j].type != LearnerType::Spline) continue;
+      const Learner l = splineFromSums(specs[j], lo[j], hi[j], sums.data() + offset[j], settings);
+      if (!rankNeedsUnweightedGram(l, settings.edf, settings.edfDefinition)) continue;
+      unweightedAt[j] = unweightedCount + 1;  // 1-based: 0 marks "not needed"
+      unweightedCount += offset[j + 1] - offset[j];
+    }
+  std::vector<double> unweightedSums(unweightedCount, 0.0);
+  if (unweightedCount > 0) {
+    std::size_t at = 0;
+    for (std::size_t j = 0; j < specs.size(); ++j)
+      if (unweightedAt[j]) {
+        partSums(specs[j], frame, settings, lo[j], hi[j], unweightedSums.data() + at, true);
+        at += offset[j + 1] - offset[j];
+      }
+    group.sum(unweightedSums);
+  }
   return buildEach(specs.size(), [&](std::size_t j) {
     const Spec& spec = specs[j];
     const double* s = sums.data() + offset[j];
-    if (spec.type == LearnerType::Linear)
-      return finishLinear(spec.name, spec.column, lo[j], hi[j], s[0], s[1], s[2], settings);
+    const bool weighted = !frame.weights.empty();
+    if (spec.type == LearnerType::Linear) {
+      std::function<std::array<double, 3>()> unweighted;
+      if (weighted) unweighted = [s] { return std::array<double, 3>{s[3], s[4], s[5]}; };
+      return finishLinear(spec.name, spec.column, lo[j], hi[j], {s[0], s[1], s[2]}, settings, unweighted);
+    }
     if (spec.type == LearnerType::Factor) {
       const std::vector<std::string>& levels = frame.data->levelsOf(static_cast<std::size_t>(spec.column));
-      return finishFactor(spec.name, spec.column, levels, std::vector<double>(s, s + levels.size()), settings);
+      const std::vector<double> rows =
+          weighted ? std::vector<double>(s + levels.size(), s + 2 * levels.size()) : std::vector<double>();
+      return finishFactor(spec.name, spec.column, levels, std::vector<double>(s, s + levels.size()), settings,
+                          weighted ? &rows : nullptr);
     }
-    Learner learner{spec.name,
-                    spec.column,
-                    SplineBasis(lo[j], hi[j], settings.spline),
-                    LearnerType::Spline,
-                    {},
-                    {},
-                    {},
-                    0.0,
-                    0.0,
-                    {},
-                    {},
-                    {}};
-    const int k = learner.basis.numColumns();
-    learner.gram = Eigen::Map<const Eigen::MatrixXd>(s, k, k);
-    learner.penalty = penaltyMatrix(k, settings.penalty, settings.differences);
-    learner.penaltyNullity = std::min(penaltyNullSpaceDimension(settings.penalty, settings.differences), k);
-    finishLearner(learner, settings.edf, settings.edfDefinition);
+    Learner learner = splineFromSums(spec, lo[j], hi[j], s, settings);
+    std::function<Eigen::MatrixXd()> unweighted;
+    if (unweightedAt[j]) {
+      const int k = learner.basis.numColumns();
+      unweighted = [&, k] {
+        return Eigen::MatrixXd(Eigen::Map<const Eigen::MatrixXd>(unweightedSums.data() + unweightedAt[j] - 1, k, k));
+      };
+    }
+    finishLearner(learner, settings.edf, settings.edfDefinition, nullptr, unweighted);
     return learner;
   });
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <functional>
 
 #include "common/Error.hpp"
 #include "common/Format.hpp"
@@ -29,7 +30,9 @@ Learner buildLinear(const std::string& name, int column, const std::vector<doubl
   }
   checkLinearRange(name, lo, hi);
   const std::array<double, 3> s = linearSums(x, w, linearCentre(lo, hi));
-  return finishLinear(name, column, lo, hi, s[0], s[1], s[2], settings);
+  std::function<std::array<double, 3>()> unweighted;  // a second pass, only where the rank decision needs it
+  if (w) unweighted = [&] { return linearSums(x, nullptr, linearCentre(lo, hi)); };
+  return finishLinear(name, column, lo, hi, s, settings, unweighted);
 }
 
 double linearCentre(double lo, double hi) { return lo + 0.5 * (hi - lo); }
@@ -51,9 +54,21 @@ void checkLinearRange(const std::string& name, double lo, double hi) {
                      formatNumber(lo, 10) + ")");
 }
 
-Learner finishLinear(const std::string& name, int column, double lo, double hi, double sw, double swd, double swdd,
-                     const ModelSettings& settings) {
+namespace {
+
+// A linear learner's X'WX in the columns 1 and x - c, from sum w, sum w d and sum w d^2.
+Eigen::MatrixXd centredGram(const std::array<double, 3>& s) {
+  Eigen::MatrixXd g(2, 2);
+  g << s[0], s[1], s[1], s[2];
+  return g;
+}
+
+}  // namespace
+
+Learner finishLinear(const std::string& name, int column, double lo, double hi, const std::array<double, 3>& sums,
+                     const ModelSettings& settings, const std::function<std::array<double, 3>()>& unweightedSums) {
   const double c = linearCentre(lo, hi);
+  const double sw = sums[0], swd = sums[1], swdd = sums[2];
   // X'WX in the columns 1 and x, as mboost's bols(x) has them: sum w x = sum w d + c sum w, and so on.
   const double swx = swd + c * sw, swxx = swdd + 2.0 * c * swd + c * c * sw;
   // X'WX holds sum w x^2: beyond the double range the lambda's eigen-solver fails with nothing a user can act on.
@@ -72,12 +87,13 @@ Learner finishLinear(const std::string& name, int column, double lo, double hi, 
   l.penalty = Eigen::MatrixXd::Identity(2, 2);
   // The same pencil in the columns 1 and x - c: B = B_c T with T = [1 c; 0 1], so T^-1 maps P_c back.
   CongruentPencil centred;
-  centred.gram.resize(2, 2);
-  centred.gram << sw, swd, swd, swdd;
+  centred.gram = centredGram(sums);
   centred.back.resize(2, 2);
   centred.back << 1.0, -c, 0.0, 1.0;                          // T^-1
   centred.penalty = centred.back.transpose() * centred.back;  // T^-T S T^-1 with S = I
-  finishLearner(l, settings.linearEdf, settings.edfDefinition, &centred);
+  std::function<Eigen::MatrixXd()> unweighted;
+  if (unweightedSums) unweighted = [&] { return centredGram(unweightedSums()); };
+  finishLearner(l, settings.linearEdf, settings.edfDefinition, &centred, unweighted);
   return l;
 }
 
@@ -89,7 +105,9 @@ Learner buildFactor(const std::string& name, int column, const std::vector<doubl
     perLevel[static_cast<std::size_t>(codes[i])] += w ? w[i] : 1.0;
     ++rowsOf[static_cast<std::size_t>(codes[i])];
   }
-  Learner l = finishFactor(name, column, levels, perLevel, settings);
+  std::vector<double> rowCounts;
+  if (w) rowCounts.assign(rowsOf.begin(), rowsOf.end());
+  Learner l = finishFactor(name, column, levels, perLevel, settings, w ? &rowCounts : nullptr);
   // A text column with a level for every row (R's row names kept as a column, an id): as a factor it can fit each
   // row by itself, and it is often chosen first. mboost would fit it too; the user should know.
   if (levels.size() > 1 && std::all_of(rowsOf.begin(), rowsOf.end(), [](std::size_t r) { return r == 1; })) {
@@ -179,21 +197,34 @@ bool unpenalisedInClosedForm(Learner& l, const Eigen::Ref<const Eigen::VectorXd>
 
 }  // namespace
 
+namespace {
+
+// A factor's X'WX (X = [1, 1{f = level 2}, ..., 1{f = level L}]): the total weight in (0, 0) and each level's weight
+// on its diagonal entry and in the intercept's row and column.
+Eigen::MatrixXd factorGram(const Eigen::Ref<const Eigen::VectorXd>& perLevel) {
+  const Eigen::Index L = perLevel.size();
+  Eigen::MatrixXd g = Eigen::MatrixXd::Zero(L, L);
+  g(0, 0) = perLevel.sum();
+  for (Eigen::Index a = 1; a < L; ++a) g(0, a) = g(a, 0) = g(a, a) = perLevel[a];
+  return g;
+}
+
+}  // namespace
+
 Learner finishFactor(const std::string& name, int column, const std::vector<std::string>& levels,
-                     const std::vector<double>& weightPerLevel, const ModelSettings& settings) {
+                     const std::vector<double>& weightPerLevel, const ModelSettings& settings,
+                     const std::vector<double>* rowsPerLevel) {
   checkLevelCount(name, levels, settings);
   const auto L = static_cast<Eigen::Index>(levels.size());
   const Eigen::Map<const Eigen::VectorXd> perLevel(weightPerLevel.data(), L);
   Learner l = olsLearner(name, column, LearnerType::Factor, 0.0, 1.0, settings);
   l.levels = levels;
-  // X = [1, 1{f = level 2}, ..., 1{f = level L}]: X'WX has the total weight in (0, 0) and each level's weight on
-  // its diagonal entry and in the intercept's row and column.
-  l.gram = Eigen::MatrixXd::Zero(L, L);
-  l.gram(0, 0) = perLevel.sum();
-  for (Eigen::Index a = 1; a < L; ++a) l.gram(0, a) = l.gram(a, 0) = l.gram(a, a) = perLevel[a];
+  l.gram = factorGram(perLevel);
   l.penalty = Eigen::MatrixXd::Identity(L, L);
+  std::function<Eigen::MatrixXd()> unweighted;
+  if (rowsPerLevel) unweighted = [&] { return factorGram(Eigen::Map<const Eigen::VectorXd>(rowsPerLevel->data(), L)); };
   if (settings.factorEdf > 0.0 || !unpenalisedInClosedForm(l, perLevel))
-    finishLearner(l, settings.factorEdf, settings.edfDefinition);
+    finishLearner(l, settings.factorEdf, settings.edfDefinition, nullptr, unweighted);
   return l;
 }
 

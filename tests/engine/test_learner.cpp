@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "common/Error.hpp"
+#include "common/ShardReducer.hpp"
 #include "learner/EdfSolver.hpp"
 #include "learner/Learner.hpp"
 #include "learner/LearnerSetup.hpp"
@@ -44,6 +45,7 @@ class TestLearner : public QObject {
   void unpenalisedFactorInClosedForm();
   void factorLevelsAreBounded();
   void zeroWeightsDecideTheRankOnEveryRow();
+  void zeroWeightsDecideTheRankOfLinearAndFactorLearners();
 };
 
 void TestLearner::gramMatchesDenseBasis_data() {
@@ -474,6 +476,59 @@ void TestLearner::zeroWeightsDecideTheRankOnEveryRow() {
            mboostRule.note.c_str());
   s.edfDefinition = EdfDefinition::Trace;
   QCOMPARE(buildLearners(frame, s, nullptr).front().lambda, 0.0);
+}
+
+// The same rank decision for bols(): a factor level and a linear term's spread seen only on rows of weight 0 leave
+// X'WX singular while X has full rank, and with the edf between the two ranks mboost searches lambda (near 0, a
+// slight shrinkage) where the weighted rank gave lambda 0. The distributed set-up (one process here, the same code
+// path as N) decides the same from its summed statistics, for all three learner types.
+void TestLearner::zeroWeightsDecideTheRankOfLinearAndFactorLearners() {
+  constexpr std::size_t n = 200;
+  std::vector<double> x(n), lin(n), fac(n), y(n), w(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    x[i] = (static_cast<double>(i) + 0.5) / n;
+    w[i] = x[i] > 0.75 ? 0.0 : 1.0;
+    lin[i] = w[i] > 0.0 ? 2.0 : x[i];                        // one value where the weight is positive
+    fac[i] = w[i] > 0.0 ? static_cast<double>(i % 3) : 3.0;  // level "d" only on rows of weight 0
+    y[i] = std::sin(6.0 * x[i]) + 0.3 * fac[i];
+  }
+  ModelSettings s;
+  s.learners = {"x"};
+  s.linears = {"lin"};
+  s.factors = {"fac"};
+  s.weights = "w";
+  s.spline = SplineSpec{5, 3, Boundary::Extended};  // k = 9
+  s.edf = 8.5;
+  s.linearEdf = 1.5;  // between the weighted rank 1 and the rank 2 of [1, lin]
+  s.factorEdf = 3.5;  // between the weighted rank 3 and the 4 levels
+  auto data = std::make_shared<Dataset>(
+      Dataset{"zero weights",
+              {"y", "x", "lin", "fac", "w"},
+              {y, x, lin, fac, w},
+              {ColumnKind::Numeric, ColumnKind::Numeric, ColumnKind::Numeric, ColumnKind::Text, ColumnKind::Numeric},
+              {{}, {}, {}, {"a", "b", "c", "d"}, {}}});
+  const ModelFrame frame = buildModelFrame(data, s);
+  const std::vector<Learner> one = buildLearners(frame, s, nullptr);
+  LocalReducer local;
+  const std::vector<Learner> together = buildLearners(frame, s, &local);
+  QCOMPARE(int(one.size()), 3);
+  QCOMPARE(int(together.size()), 3);
+  for (std::size_t j = 0; j < one.size(); ++j) {
+    const Learner& l = one[j];
+    const EdfFunction weighted(l.gram, l.penalty);
+    QVERIFY2(weighted.rank() < l.numColumns(), qPrintable(QString::fromStdString(l.name) + ": needs a rank loss"));
+    QVERIFY2(l.lambda > 0.0 && l.lambda < 1e-2,
+             qPrintable(QString::fromStdString(l.name) + ": lambda " + QString::number(l.lambda)));
+    QVERIFY2(QString::fromStdString(l.note).contains("leave basis columns without data"), l.note.c_str());
+    // The same statistics summed in the same order: the same lambda to rounding.
+    QVERIFY2(
+        std::abs(together[j].lambda - l.lambda) <= 1e-12 * l.lambda,
+        qPrintable(QString::fromStdString(l.name) + ": distributed lambda " +
+                   QString::number(together[j].lambda, 'g', 17) + " against " + QString::number(l.lambda, 'g', 17)));
+  }
+  s.edfDefinition = EdfDefinition::Trace;  // the paper's definition keeps the weighted rank
+  for (const Learner& l : buildLearners(frame, s, nullptr)) QCOMPARE(l.lambda, 0.0);
+  for (const Learner& l : buildLearners(frame, s, &local)) QCOMPARE(l.lambda, 0.0);
 }
 
 QTEST_APPLESS_MAIN(TestLearner)

@@ -160,41 +160,50 @@ class TestCvReferences : public QObject {
     QTest::addColumn<int>("folds");
     QTest::addColumn<int>("foldSeed");
     QTest::addColumn<bool>("opencl");
+    QTest::addColumn<bool>("rareLevel");  // write_family_data.R's "rare": a factor level on one row
 
     // The cases of check_cvrisk_vs_mboost.R (same data and folds): 5-fold k-fold, 10 bootstrap replicates
     // (rmultinom), 8 subsamples of half the rows.
     QTest::newRow("gaussian 5-fold") << "gaussian"
-                                     << "kfold" << 5 << 101 << false;
+                                     << "kfold" << 5 << 101 << false << false;
     QTest::newRow("binomial 10 bootstrap") << "binomial"
-                                           << "bootstrap" << 10 << 102 << false;
+                                           << "bootstrap" << 10 << 102 << false << false;
     QTest::newRow("poisson 8 subsamples") << "poisson"
-                                          << "subsampling" << 8 << 103 << false;
+                                          << "subsampling" << 8 << 103 << false << false;
     QTest::newRow("opencl binomial 10 bootstrap") << "binomial"
-                                                  << "bootstrap" << 10 << 102 << true;
+                                                  << "bootstrap" << 10 << 102 << true << false;
     QTest::newRow("expectile 10 bootstrap") << "expectile"
-                                            << "bootstrap" << 10 << 104 << false;
+                                            << "bootstrap" << 10 << 104 << false << false;
     QTest::newRow("adaexp 10 bootstrap") << "adaexp"
-                                         << "bootstrap" << 10 << 102 << false;
+                                         << "bootstrap" << 10 << 102 << false << false;
     QTest::newRow("opencl expectile 10 bootstrap") << "expectile"
-                                                   << "bootstrap" << 10 << 104 << true;
+                                                   << "bootstrap" << 10 << 104 << true << false;
     QTest::newRow("gamma 10 bootstrap") << "gamma"
-                                        << "bootstrap" << 10 << 102 << false;
+                                        << "bootstrap" << 10 << 102 << false << false;
     QTest::newRow("opencl gamma 5-fold") << "gamma"
-                                         << "kfold" << 5 << 101 << true;
+                                         << "kfold" << 5 << 101 << true << false;
     QTest::newRow("negbin 8 subsamples") << "negbin"
-                                         << "subsampling" << 8 << 103 << false;
+                                         << "subsampling" << 8 << 103 << false << false;
     QTest::newRow("opencl negbin 5-fold") << "negbin"
-                                          << "kfold" << 5 << 101 << true;
+                                          << "kfold" << 5 << 101 << true << false;
     // Laplace and a fixed-d Huber (d = 1): each fold's offset is optimize() of the fold's weighted risk
     QTest::newRow("laplace 5-fold") << "laplace"
-                                    << "kfold" << 5 << 107 << false;
+                                    << "kfold" << 5 << 107 << false << false;
     QTest::newRow("opencl huber 10 bootstrap") << "huber"
-                                               << "bootstrap" << 10 << 108 << true;
+                                               << "bootstrap" << 10 << 108 << true << false;
     // family:link for Binomial(link = ...)
     QTest::newRow("binomial probit 10 bootstrap") << "binomial:probit"
-                                                  << "bootstrap" << 10 << 102 << false;
+                                                  << "bootstrap" << 10 << 102 << false << false;
     QTest::newRow("opencl binomial cloglog 5-fold") << "binomial:cloglog"
-                                                    << "kfold" << 5 << 101 << true;
+                                                    << "kfold" << 5 << 101 << true << false;
+    // A factor level on one row: the fold that leaves it out has a level without weight, X'WX of rank 4 while X has
+    // rank 5, and --factor-edf 4 between the two; mboost's df2lambda tests the unweighted rank and searches lambda.
+    QTest::newRow("gaussian 5-fold, a one-row level") << "gaussian"
+                                                      << "kfold" << 5 << 101 << false << true;
+    QTest::newRow("binomial 10 bootstrap, a one-row level") << "binomial"
+                                                            << "bootstrap" << 10 << 102 << false << true;
+    QTest::newRow("opencl binomial 10 bootstrap, a one-row level") << "binomial"
+                                                                   << "bootstrap" << 10 << 102 << true << true;
   }
 
   void cvEqualsMboostCvriskTranscription() {
@@ -205,6 +214,7 @@ class TestCvReferences : public QObject {
     QFETCH(int, folds);
     QFETCH(int, foldSeed);
     QFETCH(bool, opencl);
+    QFETCH(bool, rareLevel);
     QString err;
     if (opencl) {
       QString why;
@@ -212,10 +222,10 @@ class TestCvReferences : public QObject {
     }
     qInfo("data seed %d, %s %d folds, folds seed %d", kSeed, qPrintable(foldType), folds, foldSeed);
 
-    const QString data = scratch(family + ".csv");
-    QVERIFY2(
-        run("Rscript", {kScripts + "/write_family_data.R", data, family, QString::number(kSeed), "400", "0"}, &err),
-        qPrintable(err));
+    const QString data = scratch(family + (rareLevel ? "-rare" : "") + ".csv");
+    QStringList writeData = {kScripts + "/write_family_data.R", data, family, QString::number(kSeed), "400", "0"};
+    if (rareLevel) writeData << "rare";
+    QVERIFY2(run("Rscript", writeData, &err), qPrintable(err));
     const QString foldsFile = scratch(QString("folds-%1-%2-%3.csv").arg(foldType).arg(folds).arg(foldSeed));
     QVERIFY2(run("Rscript",
                  {kScripts + "/write_folds.R", data, foldsFile, foldType, QString::number(folds),

@@ -5,7 +5,9 @@
 # and missing cells (NA) scattered over the response, the covariates and w.
 #
 # Usage: Rscript write_family_data.R out.csv family seed [rows]
-#          [weights: 0 none | 1 positive reals | 2 integers 1..3 | 3 integers 0..3, about a fifth 0]
+#          [weights: 0 none | 1 positive reals | 2 integers 1..3 | 3 integers 0..3, about a fifth 0] [rare]
+#   rare: fac gets a fifth level, "Rare", on one complete row (a fold that leaves it out leaves X'WX singular while
+#   X has full rank: mboost's rank decision on the unweighted X).
 #   family: gaussian|binomial|poisson|laplace|huber|quantile|expectile|adaexp|gamma|negbin
 args <- commandArgs(trailingOnly = TRUE)
 out <- args[1]
@@ -50,5 +52,6 @@ for (i in seq_along(holes)) d[holes[i], cols[i]] <- NA
 r <- setdiff(sample(n, 6), holes)
 d[r[1], "y"] <- NA; d[r[2], "x3"] <- NA; d[r[3], "lin"] <- NA; d[r[4], "fac"] <- NA
 if (withWeights) d[r[5], "w"] <- NA
+if (length(args) >= 6 && args[6] == "rare") d[which(complete.cases(d))[1], "fac"] <- "Rare"
 write.csv(d, out, row.names = FALSE)
 cat(sprintf("seed %d: %d rows, %d with a missing cell\n", seed, n, sum(!complete.cases(d))))
