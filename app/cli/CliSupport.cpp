@@ -100,22 +100,53 @@ CLI::Option* addRealOption(CLI::App* app, const std::string& name, double& value
   return app->add_option(name, value, help)->check(finiteRealValidator())->capture_default_str()->type_name("NUMBER");
 }
 
+namespace {
+
+// A comma-separated list of numbers of type T, each checked by `check` (an exactNumber validator). CLI11's own
+// delimiter drops empty items ("1000,,2000" read as two sizes): here an empty item is an error naming the option.
+template <typename T>
+CLI::Option* addNumberListOption(CLI::App* app, const std::string& name, std::vector<T>& value, const std::string& help,
+                                 const CLI::Validator& check, const std::string& typeName) {
+  std::string shown;
+  for (const T& v : value) shown += (shown.empty() ? "" : ",") + std::to_string(v);
+  return app
+      ->add_option_function<std::vector<std::string>>(
+          name,
+          [&value, name, check](const std::vector<std::string>& given) {
+            value.clear();
+            for (const std::string& text : given) {
+              std::size_t start = 0;
+              while (true) {
+                const std::size_t end = std::min(text.find(',', start), text.size());
+                std::string item = text.substr(start, end - start);
+                if (item.empty())
+                  throw InputError(optionMessage(name, quotedForMessage(text) + " has an empty item; give " +
+                                                           "numbers separated by single commas"));
+                const std::string problem = check(item);
+                if (!problem.empty()) throw InputError(optionMessage(name, problem));
+                T parsed{};
+                parsesExactly(item, parsed);
+                value.push_back(parsed);
+                if (end == text.size()) break;
+                start = end + 1;
+              }
+            }
+          },
+          help)
+      ->default_str(shown)
+      ->type_name(typeName);
+}
+
+}  // namespace
+
 CLI::Option* addSizeListOption(CLI::App* app, const std::string& name, std::vector<std::size_t>& value,
                                const std::string& help) {
-  return app->add_option(name, value, help)
-      ->delimiter(',')
-      ->check(wholeNumberValidator())
-      ->capture_default_str()
-      ->type_name("UINT,...");
+  return addNumberListOption(app, name, value, help, wholeNumberValidator(), "UINT,...");
 }
 
 CLI::Option* addIntListOption(CLI::App* app, const std::string& name, std::vector<int>& value,
                               const std::string& help) {
-  return app->add_option(name, value, help)
-      ->delimiter(',')
-      ->check(integerValidator())
-      ->capture_default_str()
-      ->type_name("INT,...");
+  return addNumberListOption(app, name, value, help, integerValidator(), "INT,...");
 }
 
 namespace {

@@ -91,10 +91,15 @@ std::string packedNote(const std::string& name, const CompactPlan& plan) {
 
 double Runner::copyBandwidth() { return deviceCopyBandwidth(ctx_); }
 
+// The device's global memory cache; a CPU device that reports none (PoCL: "None") runs in the host's caches.
 double Runner::deviceCacheBytes() const {
   cl_ulong bytes = 0;
   check(clGetDeviceInfo(ctx_.device().id, CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, sizeof bytes, &bytes, nullptr),
         "clGetDeviceInfo(CL_DEVICE_GLOBAL_MEM_CACHE_SIZE)");
+  cl_device_type type = 0;
+  check(clGetDeviceInfo(ctx_.device().id, CL_DEVICE_TYPE, sizeof type, &type, nullptr),
+        "clGetDeviceInfo(CL_DEVICE_TYPE)");
+  if (bytes == 0 && (type & CL_DEVICE_TYPE_CPU)) return static_cast<double>(largestHostCacheBytes());
   return static_cast<double>(bytes);
 }
 

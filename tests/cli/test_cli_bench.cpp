@@ -62,6 +62,11 @@ void CliBenchTest::fitBenchRejectsBadConfig_data() {
   QTest::newRow("bad precision") << QStringList{"--configs", "opencl:splitk:half"} << "--configs";
   QTest::newRow("too many parts") << QStringList{"--configs", "cpu:a:double:x"} << "--configs";
   QTest::newRow("rows not a number") << QStringList{"--rows", "100,abc"} << "--rows";
+  // Empty items were dropped silently: "1000,,2000" ran two sizes.
+  QTest::newRow("rows, an empty item")
+      << QStringList{"--rows", "200,,300"}
+      << "--rows: '200,,300' has an empty item; give numbers separated by single commas";
+  QTest::newRow("rows, a trailing comma") << QStringList{"--rows", "200,"} << "--rows: '200,' has an empty item";
   QTest::newRow("mstop 0") << QStringList{"--mstop", "0"} << "--mstop";
   // Named as the config, not as fit's --kernel / --precision, which bench has not got.
   QTest::newRow("cpu kernel") << QStringList{"--configs", "cpu:compact_x"}

@@ -42,8 +42,8 @@ void configure(CrossValidationView* cv, FoldType type, int count, int seed) {
 }
 
 // Clicks "Run cross-validation" and waits for the end, counting the ticks of a timer on the window's thread while
-// the folds are fitted.
-void runAndCheckResponsiveness(MainWindow& window) {
+// the folds are fitted. Returns false (with *why) where the ticks are too few; a failed QVERIFY leaves *why empty.
+bool runCountingTicks(MainWindow& window, QString* why) {
   MainWindow* w = &window;
   CrossValidationView* cv = w->cvView();
   int ticks = 0;
@@ -56,18 +56,37 @@ void runAndCheckResponsiveness(MainWindow& window) {
   clock.start();
   QTest::mouseClick(cv->runButton(), Qt::LeftButton);
   const qint64 clickMs = clock.elapsed();
-  QVERIFY2(cv->isRunning(), qPrintable(w->messages()->lastError()));  // returned before the folds were fitted
-  QVERIFY2(clickMs < 1000, qPrintable(QString("the click took %1 ms").arg(clickMs)));
-  QVERIFY(finished.wait(120000));
+  [&] {
+    QVERIFY2(cv->isRunning(), qPrintable(w->messages()->lastError()));  // returned before the folds were fitted
+    QVERIFY2(clickMs < 1000, qPrintable(QString("the click took %1 ms").arg(clickMs)));
+    QVERIFY(finished.wait(120000));
+  }();
+  if (QTest::currentTestFailed()) return false;
   const qint64 runMs = clock.elapsed();
   ticker.stop();
-  QCOMPARE(finished.at(0).at(0).toBool(), true);
-  QVERIFY2(w->messages()->lastError().isEmpty(), qPrintable(w->messages()->lastError()));
+  [&] {
+    QCOMPARE(finished.at(0).at(0).toBool(), true);
+    QVERIFY2(w->messages()->lastError().isEmpty(), qPrintable(w->messages()->lastError()));
+    QVERIFY2(runMs >= 200, qPrintable(QString("the run took only %1 ms: too short to judge").arg(runMs)));
+  }();
+  if (QTest::currentTestFailed()) return false;
   qInfo("cv: %lld ms, %d timer ticks during the run", runMs, ticks);
   // A run on the window's thread would give no tick at all; a quarter of the ideal count allows for a busy machine.
-  QVERIFY2(runMs >= 200, qPrintable(QString("the run took only %1 ms: too short to judge").arg(runMs)));
-  QVERIFY2(ticks >= std::max<qint64>(5, runMs / 40),
-           qPrintable(QString("only %1 ticks in %2 ms").arg(ticks).arg(runMs)));
+  if (ticks >= std::max<qint64>(5, runMs / 40)) return true;
+  *why = QString("only %1 ticks in %2 ms").arg(ticks).arg(runMs);
+  return false;
+}
+
+// The run must leave the window's thread free. A machine busy with other work (ctest runs two suites at once on two
+// cores) can starve it for one run, so a run short of ticks is repeated once; a run on the window's thread gives no
+// tick in either.
+void runAndCheckResponsiveness(MainWindow& window) {
+  QString why;
+  if (runCountingTicks(window, &why) || QTest::currentTestFailed()) return;
+  qInfo("first run: %s; running again", qPrintable(why));
+  const bool second = runCountingTicks(window, &why);
+  if (QTest::currentTestFailed()) return;
+  QVERIFY2(second, qPrintable(why + " (in two runs)"));
 }
 
 }  // namespace
