@@ -200,6 +200,35 @@ class KernelChartTest : public QObject {
     for (QCPGraph* g : graphsNamed(s.chart.timePlot(), "kernel7 - a")) QVERIFY(g->visible());
   }
 
+  // Points within twice the cache where they ran read faster than the copy line and have no floor: each is ringed
+  // on the bandwidth plot (not on the time plot), and the ring follows its series' legend entry.
+  void inCachePointsAreRinged() {
+    Standalone s;
+    gb::KernelBenchReport r = syntheticReport("GPU A", 3000, 2);
+    for (gb::KernelTiming& t : r.timings)
+      if (t.rows == 1000) t.inCache = true, t.fractionOfCopy = 0.0;
+    s.chart.addReport(r, "a");
+    QCOMPARE(graphsNamed(s.chart.timePlot(), "in cache: ").size(), 0);
+    const QList<QCPGraph*> rings = graphsNamed(s.chart.bandwidthPlot(), "in cache: ");
+    QCOMPARE(rings.size(), 2);
+    for (QCPGraph* g : rings) {
+      QCOMPARE(g->data()->size(), 1);
+      QCOMPARE(g->data()->at(0)->key, 1000.0);
+      QCOMPARE(g->lineStyle(), QCPGraph::lsNone);
+      QVERIFY(g->visible());
+    }
+    QCOMPARE(s.chart.bandwidthPlot()->title(), QString("Effective bandwidth (ringed: in cache)"));
+    KernelLegend* legend = s.chart.legend();
+    clickEntry(legend, legend->item(Group::Kernel, "kernel1"));
+    for (QCPGraph* g : graphsNamed(s.chart.bandwidthPlot(), "in cache: "))
+      QCOMPARE(g->visible(), !g->name().contains("kernel1"));
+    // A report without in-cache points: no ring, the plain title.
+    Standalone plain;
+    plain.chart.addReport(syntheticReport("GPU B", 3000, 2), "b");
+    QCOMPARE(graphsNamed(plain.chart.bandwidthPlot(), "in cache: ").size(), 0);
+    QCOMPARE(plain.chart.bandwidthPlot()->title(), QString("Effective bandwidth"));
+  }
+
   void emptyStateKeepsUsablePlots() {
     auto w = gbtest::makeWindow(200, 3, 10, 1, "kchart-empty");
     w->resize(1024, 700);

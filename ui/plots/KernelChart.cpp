@@ -14,6 +14,7 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <tuple>
 
 #include "common/Error.hpp"
 #include "common/MessageSink.hpp"
@@ -32,6 +33,8 @@ struct KernelSeries {
   int report = 0;
   QColor colour;
   QVector<double> rows, seconds, gigabytesPerSecond;
+  // The points whose bytes fit within twice the cache where they ran (KernelTiming::inCache): no copy floor.
+  QVector<double> cacheRows, cacheGigabytesPerSecond;
 };
 
 namespace {
@@ -301,14 +304,14 @@ std::vector<KernelSeries> KernelChart::collectSeries(double* lo, double* hi) con
   std::map<std::string, int> kernelColour;
   std::vector<KernelSeries> out;
   for (std::size_t r = 0; r < reports_.size(); ++r) {
-    // kernel + granularity -> n -> (time, GB/s)
-    std::map<std::string, std::map<double, std::pair<double, double>>> series;
+    // kernel + granularity -> n -> (time, GB/s, in cache)
+    std::map<std::string, std::map<double, std::tuple<double, double, bool>>> series;
     for (const auto& t : reports_[r].second.timings) {
       if (t.operation != op || t.k != k || (!granularity.empty() && t.granularity != granularity)) continue;
       // Log axes: a zero (a kernel not timed at this size) would draw a line to -infinity.
       if (!(t.medianSeconds > 0) || !(t.gigabytesPerSecond > 0)) continue;
       const std::string name = t.kernel + (granularity.empty() && t.granularity == "batched" ? " (batched)" : "");
-      series[name][double(t.rows)] = {t.medianSeconds, t.gigabytesPerSecond};
+      series[name][double(t.rows)] = {t.medianSeconds, t.gigabytesPerSecond, t.inCache};
       *lo = std::min(*lo, double(t.rows));
       *hi = std::max(*hi, double(t.rows));
     }
@@ -320,8 +323,11 @@ std::vector<KernelSeries> KernelChart::collectSeries(double* lo, double* hi) con
       const std::string kernel = name.substr(0, name.find(" ("));
       const int c = kernelColour.emplace(kernel, int(kernelColour.size())).first->second;
       s.colour = kPalette[c % kPalette.size()].lighter(kernel == name ? 100 : 150);
-      for (const auto& [rows, v] : points)
-        s.rows.append(rows), s.seconds.append(v.first), s.gigabytesPerSecond.append(v.second);
+      for (const auto& [rows, v] : points) {
+        const auto& [seconds, rate, inCache] = v;
+        s.rows.append(rows), s.seconds.append(seconds), s.gigabytesPerSecond.append(rate);
+        if (inCache) s.cacheRows.append(rows), s.cacheGigabytesPerSecond.append(rate);
+      }
       out.push_back(std::move(s));
     }
   }
@@ -343,7 +349,18 @@ void KernelChart::drawSeries(const std::vector<KernelSeries>& series) {
       g->setData(s.rows, values, true);
       g->setVisible(shown);
     }
+    if (s.cacheRows.isEmpty()) continue;
+    // A grey ring around each in-cache point: its rate is the cache's, not a fraction of the copy line.
+    QCPGraph* ring = bandwidthPlot_->addGraph();
+    ring->setName(tr("in cache: ") + (reports_.size() > 1 ? s.name + " - " + label : s.name));
+    ring->setLineStyle(QCPGraph::lsNone);
+    ring->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(QColor(90, 90, 90), 1.2), Qt::NoBrush, 13));
+    ring->setData(s.cacheRows, s.cacheGigabytesPerSecond, true);
+    ring->setVisible(shown);
   }
+  bool anyInCache = false;
+  for (const KernelSeries& s : series) anyInCache = anyInCache || !s.cacheRows.isEmpty();
+  bandwidthPlot_->setTitle(anyInCache ? tr("Effective bandwidth (ringed: in cache)") : tr("Effective bandwidth"));
 }
 
 void KernelChart::drawRooflines(double lo, double hi) {
