@@ -71,10 +71,17 @@ void checkRanges(const ModelFrame& frame, const ModelSettings& settings, const s
   }
 }
 
+// Whether the rows have weights. The vectors summed must have one length on every process, and a process whose rows
+// are all omitted holds no weights: a weights column in the settings decides it on every process alike (fold and
+// holdout weights, the frame's other weights, are not spread over processes).
+bool weightedFit(const ModelFrame& frame, const ModelSettings& settings) {
+  return !settings.weights.empty() || !frame.weights.empty();
+}
+
 // How many sums learner j contributes: k^2 (a spline's G), 3 (a linear term), L (a factor's level weights); with
 // case weights, a linear term and a factor add the same sums unweighted (3 and L: mboost's rank decision).
 std::size_t sumCount(const Spec& spec, const ModelFrame& frame, const ModelSettings& settings, double lo, double hi) {
-  const std::size_t both = frame.weights.empty() ? 1 : 2;
+  const std::size_t both = weightedFit(frame, settings) ? 2 : 1;
   if (spec.type == LearnerType::Linear) return 3 * both;
   if (spec.type == LearnerType::Factor)
     return frame.data->levelsOf(static_cast<std::size_t>(spec.column)).size() * both;
@@ -93,7 +100,7 @@ void partSums(const Spec& spec, const ModelFrame& frame, const ModelSettings& se
   } else if (spec.type == LearnerType::Linear) {
     const std::array<double, 3> s = linearSums(x, w, linearCentre(lo, hi));
     std::copy(s.begin(), s.end(), out);
-    if (w) {
+    if (weightedFit(frame, settings)) {
       const std::array<double, 3> u = linearSums(x, nullptr, linearCentre(lo, hi));
       std::copy(u.begin(), u.end(), out + 3);
     }
@@ -102,7 +109,7 @@ void partSums(const Spec& spec, const ModelFrame& frame, const ModelSettings& se
     for (std::size_t i = 0; i < x.size(); ++i) {
       const auto a = static_cast<std::size_t>(x[i]);
       out[a] += w ? w[i] : 1.0;
-      if (w) out[levels + a] += 1.0;
+      if (weightedFit(frame, settings)) out[levels + a] += 1.0;
     }
   }
 }
@@ -140,7 +147,7 @@ std::vector<Learner> buildLearnersTogether(const ModelFrame& frame, const ModelS
   // rank decision, finishLearner): every process decides the same from the same bits, and sums those Grams too.
   std::vector<std::size_t> unweightedAt(specs.size(), 0);
   std::size_t unweightedCount = 0;
-  if (!frame.weights.empty())
+  if (weightedFit(frame, settings))
     for (std::size_t j = 0; j < specs.size(); ++j) {
       if (specs[j].type != LearnerType::Spline) continue;
       const Learner l = splineFromSums(specs[j], lo[j], hi[j], sums.data() + offset[j], settings);
@@ -161,7 +168,7 @@ std::vector<Learner> buildLearnersTogether(const ModelFrame& frame, const ModelS
   return buildEach(specs.size(), [&](std::size_t j) {
     const Spec& spec = specs[j];
     const double* s = sums.data() + offset[j];
-    const bool weighted = !frame.weights.empty();
+    const bool weighted = weightedFit(frame, settings);
     if (spec.type == LearnerType::Linear) {
       std::function<std::array<double, 3>()> unweighted;
       if (weighted) unweighted = [s] { return std::array<double, 3>{s[3], s[4], s[5]}; };
