@@ -94,13 +94,14 @@ void partSums(const Spec& spec, const ModelFrame& frame, const ModelSettings& se
               double* out, bool unweighted = false) {
   const std::vector<double>& x = frame.data->columns[static_cast<std::size_t>(spec.column)];
   const double* w = frame.weights.empty() || unweighted ? nullptr : frame.weights.data();
+  const bool weighted = weightedFit(frame, settings);  // decided once, not per row
   if (spec.type == LearnerType::Spline) {
     const Eigen::MatrixXd g = gramMatrix(SplineBasis(lo, hi, settings.spline), x.data(), x.size(), w);
     std::copy(g.data(), g.data() + g.size(), out);
   } else if (spec.type == LearnerType::Linear) {
     const std::array<double, 3> s = linearSums(x, w, linearCentre(lo, hi));
     std::copy(s.begin(), s.end(), out);
-    if (weightedFit(frame, settings)) {
+    if (weighted) {
       const std::array<double, 3> u = linearSums(x, nullptr, linearCentre(lo, hi));
       std::copy(u.begin(), u.end(), out + 3);
     }
@@ -109,7 +110,7 @@ void partSums(const Spec& spec, const ModelFrame& frame, const ModelSettings& se
     for (std::size_t i = 0; i < x.size(); ++i) {
       const auto a = static_cast<std::size_t>(x[i]);
       out[a] += w ? w[i] : 1.0;
-      if (weightedFit(frame, settings)) out[levels + a] += 1.0;
+      if (weighted) out[levels + a] += 1.0;
     }
   }
 }
