@@ -97,6 +97,13 @@ Learner finishLinear(const std::string& name, int column, double lo, double hi, 
   return l;
 }
 
+namespace {
+
+// Levels from which a factor with more levels than half its rows, most of them on a single row, gets a note.
+constexpr std::size_t kManyLevels = 10;
+
+}  // namespace
+
 Learner buildFactor(const std::string& name, int column, const std::vector<double>& codes,
                     const std::vector<std::string>& levels, const double* w, const ModelSettings& settings) {
   std::vector<double> perLevel(levels.size(), 0.0);
@@ -108,14 +115,23 @@ Learner buildFactor(const std::string& name, int column, const std::vector<doubl
   std::vector<double> rowCounts;
   if (w) rowCounts.assign(rowsOf.begin(), rowsOf.end());
   Learner l = finishFactor(name, column, levels, perLevel, settings, w ? &rowCounts : nullptr);
-  // A text column with a level for every row (R's row names kept as a column, an id): as a factor it can fit each
-  // row by itself, and it is often chosen first. mboost would fit it too; the user should know.
-  if (levels.size() > 1 && std::all_of(rowsOf.begin(), rowsOf.end(), [](std::size_t r) { return r == 1; })) {
-    const std::string note = "learner " + quotedForMessage(name) + ": each of its " + std::to_string(levels.size()) +
-                             " levels holds a single row: an identifier? As a factor it can fit every row by "
-                             "itself; leave it out of the learners unless that is meant";
-    l.note = l.note.empty() ? note : l.note + "; " + note;
-  }
+  // A text column with a level for every row (R's row names kept as a column, an id), or for nearly every row (dates
+  // written as text, such as R's Date columns by write.csv): as a factor it can fit each row by itself, and it is
+  // often chosen first, with a large share of the risk reduction that is only fitted noise. mboost would fit it
+  // too; the user should know.
+  const auto single = static_cast<std::size_t>(std::count(rowsOf.begin(), rowsOf.end(), std::size_t{1}));
+  std::string note;
+  if (levels.size() > 1 && single == levels.size())
+    note = "learner " + quotedForMessage(name) + ": each of its " + std::to_string(levels.size()) +
+           " levels holds a single row: an identifier? As a factor it can fit every row by itself; leave it out of "
+           "the learners unless that is meant";
+  else if (levels.size() >= kManyLevels && 2 * levels.size() > codes.size() && 2 * single > levels.size())
+    note = "learner " + quotedForMessage(name) + ": " + std::to_string(levels.size()) + " levels for " +
+           std::to_string(codes.size()) + " rows, " + std::to_string(single) +
+           " of them a single row's: an identifier, or dates written as text? As a factor it can fit nearly every "
+           "row by itself; leave it out of the learners unless that is meant (dates as numbers, such as days, give "
+           "a smooth effect)";
+  if (!note.empty()) l.note = l.note.empty() ? note : l.note + "; " + note;
   return l;
 }
 

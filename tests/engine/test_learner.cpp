@@ -39,6 +39,7 @@ class TestLearner : public QObject {
   void frameScansStandInForTheLearnersOwn();
   void gramsOfSeveralWeightsAreEachPassGram();
   void identifierFactorIsNoted();
+  void nearlyIdentifierFactorIsNoted();
   void linearLearnerOfLargeScaleKeepsItsIntercept_data();
   void linearLearnerOfLargeScaleKeepsItsIntercept();
   void penalisedLinearLearnerOfLargeScaleFindsMboostsLambda();
@@ -297,6 +298,31 @@ void TestLearner::identifierFactorIsNoted() {
   QVERIFY(buildFactor("car", 0, {2, 0, 3, 1, 1}, levels, nullptr, s).note.empty());
   QVERIFY(buildFactor("cyl", 0, {0, 1, 0, 1}, {"4", "6"}, nullptr, s).note.empty());
   QVERIFY(buildFactor("one", 0, {0}, {"a"}, nullptr, s).note.empty());  // one level: nothing to fit by row
+}
+
+// Nearly a level a row (R's Date columns as write.csv writes them: 12 days over 15 rows, 9 of them seen once) is
+// noted too; as many levels over twice the rows, or fewer than 10 levels, or levels mostly on several rows, are not.
+void TestLearner::nearlyIdentifierFactorIsNoted() {
+  const ModelSettings s;
+  std::vector<std::string> days;
+  for (int d = 1; d <= 12; ++d) days.push_back("2020-01-" + std::string(d < 10 ? "0" : "") + std::to_string(d));
+  std::vector<double> codes;
+  for (int d = 0; d < 12; ++d) codes.push_back(d);
+  for (int d = 0; d < 3; ++d) codes.push_back(d);  // days 1-3 twice: 15 rows, 9 single
+  const Learner day = buildFactor("day", 0, codes, days, nullptr, s);
+  QVERIFY2(day.note.find("learner 'day': 12 levels for 15 rows, 9 of them a single row's: an identifier, or dates "
+                         "written as text?") != std::string::npos,
+           day.note.c_str());
+  std::vector<double> twice = codes;
+  twice.resize(24);
+  for (int d = 0; d < 24; ++d) twice[static_cast<std::size_t>(d)] = d % 12;  // 12 levels over 24 rows
+  QVERIFY2(buildFactor("day", 0, twice, days, nullptr, s).note.empty(), "12 levels over 24 rows");
+  const std::vector<std::string> nine(days.begin(), days.begin() + 9);
+  QVERIFY2(buildFactor("day", 0, {0, 1, 2, 3, 4, 5, 6, 7, 8, 0}, nine, nullptr, s).note.empty(), "9 levels");
+  std::vector<double> pairs;  // 12 levels over 23 rows, 11 of them on two rows: most levels repeat
+  for (int d = 0; d < 11; ++d) pairs.insert(pairs.end(), {double(d), double(d)});
+  pairs.push_back(11);
+  QVERIFY2(buildFactor("day", 0, pairs, days, nullptr, s).note.empty(), "levels mostly on two rows");
 }
 
 void TestLearner::linearLearnerOfLargeScaleKeepsItsIntercept_data() {
