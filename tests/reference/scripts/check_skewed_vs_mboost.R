@@ -4,7 +4,11 @@
 #              lambdas of both, and the df each lambda reaches, from the n x n hat matrix (tr(2H - H'H)).
 #   unpenalised  one step (nu 1, mstop 1) of bbs(x, df = k) alone, where mboost fits (rcond(X'X) within R's solve):
 #              ours and mboost's fitted values each against full-rank least squares from the SVD of X.
-# docs/reference-checks.md records a run. Usage: Rscript check_skewed_vs_mboost.R [defaults|unpenalised] [cases]
+#   singular   the same step where x has k - 1 to k - 3 distinct values (X'X singular by construction; mboost stops):
+#              ours against the minimum-norm least squares (SVD of X, singular values below 1e-10 of the largest
+#              dropped); prints the worst.
+# docs/reference-checks.md records a run. Usage: Rscript check_skewed_vs_mboost.R [defaults|unpenalised|singular]
+# [cases]
 # (GAMBOOST: the CLI, default build/app/gamboost)
 suppressPackageStartupMessages(library(mboost))
 args <- commandArgs(trailingOnly = TRUE)
@@ -38,6 +42,21 @@ if (part == "defaults") {
                 s, n, knots, rcond(crossprod(X)), max(abs(j$fitted - fitted(m))) / max(abs(fitted(m))), ml, ol,
                 hatDf(X, K, ml), hatDf(X, K, ol)))
   }
+} else if (part == "singular") {
+  worst <- 0; count <- 0
+  for (s in seq_len(cases)) {
+    set.seed(s); knots <- sample(c(3, 4, 6), 1); k <- knots + 4; n <- sample(c(20, 60, 200), 1)
+    x <- sample(sort(runif(k - sample(1:3, 1), 0, 10)), n, TRUE)
+    if (length(unique(x)) < 3) next
+    y <- sin(x) + rnorm(n)
+    write.csv(data.frame(y = y, x = x), csv, row.names = FALSE)
+    X <- as.matrix(extract(bbs(x, knots = knots, df = k), "design"))
+    sv <- svd(X); r <- sum(sv$d > 1e-10 * sv$d[1]); U <- sv$u[, 1:r, drop = FALSE]
+    ls <- U %*% crossprod(U, y - mean(y))
+    o <- ours("--spline", "x", "--knots", knots, "--edf", k, "--nu", 1, "--mstop", 1)$fitted - mean(y)
+    worst <- max(worst, max(abs(o - ls)) / max(abs(ls))); count <- count + 1
+  }
+  cat(sprintf("%d cases: worst max|ours - min-norm LS| / max|LS| %.1e\n", count, worst))
 } else {
   for (s in seq_len(cases)) {
     set.seed(s); knots <- sample(c(3, 4, 6), 1); k <- knots + 4; n <- sample(c(20, 60, 200), 1)
