@@ -11,7 +11,6 @@
 #include <vector>
 
 #include "common/ParallelErrors.hpp"
-#include "common/SystemResources.hpp"
 #include "data/CsvChunkRows.hpp"
 #include "data/CsvParser.hpp"
 
@@ -21,18 +20,17 @@ namespace {
 
 using Chunks = std::vector<std::pair<const char*, const char*>>;
 
-// Where each chunk's rows start in the table (countChunkRows), and the total at the end. With `keepMapped` the
-// chunks' pages stay mapped for the parse that follows (parseChunks releases each chunk after it); else each is
-// released after its count, and the parse maps every page a second time, each a page fault. Keeping them saved
-// 0.4 s of 1.6 s on 983 MB of CSV on 2 cores (docs/performance.md), and adds the file to the peak resident memory
-// (the page cache's own clean pages, which the kernel can still take back), so it is for files well within memory.
-std::vector<std::size_t> firstRows(const Chunks& chunks, int threads, bool keepMapped) {
+// Where each chunk's rows start in the table (countChunkRows), and the total at the end. Each chunk's pages are
+// given back after its count, so that the peak memory is the table and the chunks in flight, not the file as well
+// (keeping them for the parse saved 0.4 s of 1.6 s on 983 MB of CSV on the 2-core VM of 2026-11-30, where each
+// page fault costs about 12 us, but added the whole file to the peak: 1.44 GB against 0.49 GB).
+std::vector<std::size_t> firstRows(const Chunks& chunks, int threads) {
   std::vector<std::size_t> first(chunks.size() + 1, 0);
   const auto n = static_cast<std::ptrdiff_t>(chunks.size());
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
   for (std::ptrdiff_t k = 0; k < n; ++k) {
     first[k + 1] = countChunkRows(chunks[k].first, chunks[k].second);
-    if (!keepMapped) MappedFile::release(chunks[k].first, chunks[k].second);
+    MappedFile::release(chunks[k].first, chunks[k].second);
   }
   for (std::size_t k = 0; k < chunks.size(); ++k) first[k + 1] += first[k];
   return first;
@@ -135,8 +133,7 @@ std::optional<Dataset> readCsvChunked(const std::string& path, const CsvOptions&
   const ChunkFormat format{layout.delimiter, layout.names.size(), layout.rowLabels, layout.maxRowBytes};
   const std::size_t cols = layout.names.size() - (layout.rowLabels ? 1 : 0);
   // Rows counted first, so that each chunk parses straight into its place in the table's columns.
-  const bool keepMapped = total <= availableMemoryBytes() / 4;
-  const std::vector<std::size_t> first = firstRows(chunks, threads, keepMapped);
+  const std::vector<std::size_t> first = firstRows(chunks, threads);
   if (first.back() == 0) return std::nullopt;
   std::vector<std::vector<double>> columns = emptyColumns(cols, first.back(), threads);
   std::function<bool(std::uint64_t)> report;
