@@ -8,11 +8,15 @@
 #include <cstdint>
 #include <exception>
 #include <functional>
+#include <optional>
+#include <utility>
 #include <vector>
 
 #include "common/ParallelErrors.hpp"
+#include "data/CsvBlocks.hpp"
 #include "data/CsvChunkRows.hpp"
 #include "data/CsvParser.hpp"
+#include "data/OffsetReader.hpp"
 
 namespace gb::csv {
 
@@ -20,18 +24,41 @@ namespace {
 
 using Chunks = std::vector<std::pair<const char*, const char*>>;
 
-// Where each chunk's rows start in the table (countChunkRows), and the total at the end. Each chunk's pages are
-// given back after its count, so that the peak memory is the table and the chunks in flight, not the file as well
-// (keeping them for the parse saved 0.4 s of 1.6 s on 983 MB of CSV on the 2-core VM of 2026-11-30, where each
-// page fault costs about 12 us, but added the whole file to the peak: 1.44 GB against 0.49 GB).
-std::vector<std::size_t> firstRows(const Chunks& chunks, int threads) {
+// A chunk of the file, [offset, offset + length), and the thread's buffer to read it into (OffsetReader: read, not
+// mapped, since the mapping's page faults cost more than the copy).
+struct ChunkReads {
+  const OffsetReader& file;
+  std::uint64_t base = 0;           // the offset of chunks[0].first in the file
+  std::vector<ReadBuffer> buffers;  // one a thread
+
+  // The chunk's bytes in this thread's buffer; [nullptr, nullptr) when the file gives fewer bytes than it had.
+  std::pair<const char*, const char*> read(const Chunks& chunks, std::size_t k) {
+    ReadBuffer& buffer = buffers[static_cast<std::size_t>(omp_get_thread_num())];
+    const auto length = static_cast<std::size_t>(chunks[k].second - chunks[k].first);
+    const std::uint64_t offset = base + static_cast<std::uint64_t>(chunks[k].first - chunks[0].first);
+    if (!file.read(offset, length, buffer)) return {nullptr, nullptr};
+    return {buffer.bytes.get(), buffer.bytes.get() + length};
+  }
+};
+
+// Where each chunk's rows start in the table (countChunkRows), and the total at the end; nothing when a read fails
+// (the one-thread reader then reads the file and reports what it finds).
+std::optional<std::vector<std::size_t>> firstRows(const Chunks& chunks, int threads, ChunkReads& reads) {
   std::vector<std::size_t> first(chunks.size() + 1, 0);
+  std::atomic<bool> readFailed{false};
+  ParallelErrors errors;
   const auto n = static_cast<std::ptrdiff_t>(chunks.size());
 #pragma omp parallel for num_threads(threads) schedule(dynamic, 1)
-  for (std::ptrdiff_t k = 0; k < n; ++k) {
-    first[k + 1] = countChunkRows(chunks[k].first, chunks[k].second);
-    MappedFile::release(chunks[k].first, chunks[k].second);
-  }
+  for (std::ptrdiff_t k = 0; k < n; ++k)
+    errors.run([&] {
+      const auto [b, e] = reads.read(chunks, static_cast<std::size_t>(k));
+      if (!b)
+        readFailed = true;
+      else
+        first[k + 1] = countChunkRows(b, e);
+    });
+  errors.rethrow();
+  if (readFailed) return std::nullopt;
   for (std::size_t k = 0; k < chunks.size(); ++k) first[k + 1] += first[k];
   return first;
 }
@@ -48,10 +75,12 @@ std::vector<std::vector<double>> emptyColumns(std::size_t cols, std::size_t rows
   return columns;
 }
 
-// Parses every chunk into its rows of the columns, `threads` at a time. Returns false when a chunk is not plain.
+// Parses every chunk into its rows of the columns, `threads` at a time. Returns false when a chunk is not plain
+// or cannot be read again.
 // Thread 0 (the caller's) reports progress after each of its chunks; its cancel or exception stops all.
 bool parseChunks(const Chunks& chunks, const std::vector<std::size_t>& first, const ChunkFormat& format, int threads,
-                 std::vector<std::vector<double>>& columns, const std::function<bool(std::uint64_t)>& progress) {
+                 ChunkReads& reads, std::vector<std::vector<double>>& columns,
+                 const std::function<bool(std::uint64_t)>& progress) {
   std::atomic<std::size_t> next{0};
   std::atomic<std::uint64_t> bytesDone{0};
   std::atomic<bool> stop{false}, plain{true};
@@ -65,11 +94,11 @@ bool parseChunks(const Chunks& chunks, const std::vector<std::size_t>& first, co
       if (k >= chunks.size() || stop.load(std::memory_order_relaxed)) break;
       try {
         for (std::size_t c = 0; c < columns.size(); ++c) slots[c] = columns[c].data() + first[k];
-        if (!parseChunkRows(chunks[k].first, chunks[k].second, format, slots.data(), first[k + 1] - first[k])) {
-          plain = false;
+        const auto [b, e] = reads.read(chunks, k);
+        if (!b || !parseChunkRows(b, e, format, slots.data(), first[k + 1] - first[k])) {
+          plain = false;  // a read that fails goes to the one-thread reader too
           stop = true;
         }
-        MappedFile::release(chunks[k].first, chunks[k].second);
         bytesDone += static_cast<std::uint64_t>(chunks[k].second - chunks[k].first);
         if (omp_get_thread_num() == 0 && progress && !stop && !progress(bytesDone.load())) stop = true;
       } catch (...) {
@@ -132,13 +161,19 @@ std::optional<Dataset> readCsvChunked(const std::string& path, const CsvOptions&
       chunks.size(), static_cast<std::size_t>(options.threads > 0 ? options.threads : omp_get_max_threads())));
   const ChunkFormat format{layout.delimiter, layout.names.size(), layout.rowLabels, layout.maxRowBytes};
   const std::size_t cols = layout.names.size() - (layout.rowLabels ? 1 : 0);
+  // The mapping finds the chunks' ends (a few pages each); its pages go back before the chunks are read.
+  MappedFile::release(file.data(), file.data() + file.size());
+  const OffsetReader reader(path);
+  if (!reader.isOpen()) return std::nullopt;
+  ChunkReads reads{reader, layout.dataOffset, std::vector<ReadBuffer>(static_cast<std::size_t>(threads))};
   // Rows counted first, so that each chunk parses straight into its place in the table's columns.
-  const std::vector<std::size_t> first = firstRows(chunks, threads);
-  if (first.back() == 0) return std::nullopt;
+  const std::optional<std::vector<std::size_t>> counted = firstRows(chunks, threads, reads);
+  if (!counted || counted->back() == 0) return std::nullopt;
+  const std::vector<std::size_t>& first = *counted;
   std::vector<std::vector<double>> columns = emptyColumns(cols, first.back(), threads);
   std::function<bool(std::uint64_t)> report;
   if (progress) report = [&](std::uint64_t done) { return progress(layout.dataOffset + done, total); };
-  if (!parseChunks(chunks, first, format, threads, columns, report)) return std::nullopt;
+  if (!parseChunks(chunks, first, format, threads, reads, columns, report)) return std::nullopt;
   if (progress && !progress(total, total)) throw Error("cancelled");
   return datasetOf(path, layout, std::move(columns));
 }

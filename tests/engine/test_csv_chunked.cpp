@@ -14,6 +14,7 @@
 #include "data/CsvChunkRows.hpp"
 #include "data/CsvChunked.hpp"
 #include "data/CsvReader.hpp"
+#include "data/OffsetReader.hpp"
 #include "support/TestSupport.hpp"
 
 namespace {
@@ -337,6 +338,27 @@ class TestCsvChunked : public QObject {
       QVERIFY2(gb::csv::countChunkRows(b, e) == expected,
                qPrintable(QString("seed %1, trial %2, length %3").arg(seed).arg(trial).arg(length)));
     }
+  }
+
+  // The chunked reader's reads (pread, not the mapping): bytes at any offset, the buffer grown when a chunk is
+  // longer, and false (the one-thread reader then takes the file) where the file holds fewer bytes than asked for.
+  void offsetReadsGiveTheFilesBytes() {
+    std::string content;
+    for (int i = 0; i < 5000; ++i) content += static_cast<char>('a' + i % 26);
+    const std::string path = writeFile(content);
+    const gb::csv::OffsetReader reader(path);
+    QVERIFY(reader.isOpen());
+    gb::csv::ReadBuffer buffer;
+    for (const auto& [offset, length] :
+         std::vector<std::pair<std::size_t, std::size_t>>{{0, 10}, {4990, 10}, {123, 4000}, {7, 3}, {0, 5000}}) {
+      QVERIFY(reader.read(offset, length, buffer));
+      QVERIFY(buffer.capacity >= length);
+      QCOMPARE(std::string(buffer.bytes.get(), length), content.substr(offset, length));
+    }
+    QVERIFY(!reader.read(4990, 11, buffer));
+    QVERIFY(!reader.read(6000, 1, buffer));
+    QVERIFY(!gb::csv::OffsetReader(dir_.path().toStdString() + "/no such file").isOpen());
+    QVERIFY(!gb::csv::OffsetReader(dir_.path().toStdString()).isOpen());  // a directory
   }
 
   void readsAreCounted() {
