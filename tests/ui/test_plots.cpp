@@ -3,14 +3,20 @@
 // learners first), the covariate's name on every x axis, a close button on the enlarged plot, and selection
 // proportions sorted with one readable name per bar.
 #include <QAbstractButton>
+#include <QFontMetrics>
 #include <QScrollArea>
 #include <QScrollBar>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QtTest>
 #include <random>
 
+#include "common/QtConvert.hpp"
 #include "compute/Booster.hpp"
+#include "data/DataPanel.hpp"
+#include "model/ModelPanel.hpp"
 #include "plots/EffectPlot.hpp"
+#include "plots/LevelTicker.hpp"
 #include "plots/PartialEffectsView.hpp"
 #include "plots/SelectionPlot.hpp"
 #include "support/StudioFixture.hpp"
@@ -182,6 +188,63 @@ class PlotsTest : public QObject {
     QVERIFY(!view->detailOpen());
     QVERIFY(!view->detailPlot()->isVisible());
     QVERIFY(w->currentPlot() != static_cast<PlotWidget*>(view->detailPlot()));
+  }
+
+  // A factor of 60 levels: its plots name only every m-th level, m the smallest stride at which no two names
+  // overlap on the axis (all 60 were drawn on top of each other before), in the grid and in the enlarged plot; every
+  // name drawn is its level's.
+  void manyLevelsNamedAtAStride() {
+    const int levels = 60, n = 1200;
+    auto d = std::make_shared<gb::Dataset>();
+    d->source = "districts";
+    d->names = {"y", "district"};
+    d->columns.assign(2, std::vector<double>(n));
+    d->kinds = {gb::ColumnKind::Numeric, gb::ColumnKind::Text};
+    d->levels.assign(2, {});
+    for (int l = 0; l < levels; ++l) d->levels[1].push_back("district " + std::to_string(100 + l));
+    for (int i = 0; i < n; ++i) {
+      d->columns[1][i] = i % levels;
+      d->columns[0][i] = std::sin(0.3 * (i % levels)) + 0.01 * (i % 7);
+    }
+    auto w = gbtest::emptyWindow("plots-levels");
+    w->dataPanel()->useDataset(d);
+    QCOMPARE(w->dataPanel()->roles().factors, QStringList{"district"});
+    w->modelPanel()->mstopBox()->setValue(20);
+    QVERIFY(gbtest::fitAndWait(*w));
+    w->showTab(w->effectsView());
+    PartialEffectsView* view = w->effectsView();
+    const int j = view->shownLearners().value(0, -1);
+    QVERIFY2(j >= 0, "the factor was never selected");
+    // "" when the names drawn are right, else what is wrong.
+    auto checkNames = [&](EffectPlot* plot) -> QString {
+      plot->replot();
+      const QVector<double> ticks = plot->xAxis->tickVector();
+      const QVector<QString> labels = plot->xAxis->tickVectorLabels();
+      const QFontMetrics metrics(plot->xAxis->tickLabelFont());
+      int widest = 0;
+      for (const std::string& name : d->levels[1]) widest = std::max(widest, metrics.horizontalAdvance(qs(name)));
+      const double perLevel = plot->xAxis->coordToPixel(1.0) - plot->xAxis->coordToPixel(0.0);
+      if (ticks.size() < 2 || ticks.size() >= levels) return QString("%1 names").arg(ticks.size());
+      const double stride = ticks[1] - ticks[0];
+      if ((stride - 1) * perLevel >= widest + LevelTicker::kLabelGapPixels)
+        return QString("stride %1 at %2 px a level: one less would fit names of %3 px")
+            .arg(stride)
+            .arg(perLevel)
+            .arg(widest);
+      for (int t = 0; t < ticks.size(); ++t) {
+        if (labels[t] != qs(d->levels[1][static_cast<std::size_t>(ticks[t])]))
+          return QString("tick %1 named %2").arg(ticks[t]).arg(labels[t]);
+        if (t > 0 && (ticks[t] - ticks[t - 1]) * perLevel < widest)
+          return QString("names %1 px apart").arg(stride * perLevel);
+      }
+      return QString();
+    };
+    const QString inGrid = checkNames(view->plotFor(j));
+    QVERIFY2(inGrid.isEmpty(), qPrintable(inGrid));
+    view->enlarge(j);
+    QTest::qWait(50);
+    const QString enlarged = checkNames(view->detailPlot());
+    QVERIFY2(enlarged.isEmpty(), qPrintable(enlarged));
   }
 
   // Selection: count / mstop per selected learner, largest first, keys 0..n-1 with that learner's name; the risk

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "common/QtConvert.hpp"
+#include "plots/LevelTicker.hpp"
 #include "plots/PlotExport.hpp"
 
 namespace gbui {
@@ -141,10 +142,9 @@ void EffectPlot::setXAxisFor(const FitSetup& setup, const gb::Learner& l) {
   effect_->setScatterStyle(factor ? QCPScatterStyle(QCPScatterStyle::ssDisc, compact_ ? 6 : 9)
                                   : QCPScatterStyle(QCPScatterStyle::ssNone));
   if (factor) {
-    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    for (std::size_t level = 0; level < l.levels.size(); ++level)
-      ticker->addTick(static_cast<double>(level), qs(l.levels[level]));
-    xAxis->setTicker(ticker);
+    QStringList names;
+    for (const std::string& level : l.levels) names << qs(level);
+    xAxis->setTicker(QSharedPointer<LevelTicker>::create(xAxis, names));
     xAxis->setRange(-0.5, static_cast<double>(l.levels.size()) - 0.5);
   } else {
     xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());

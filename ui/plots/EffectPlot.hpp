@@ -2,9 +2,10 @@
 // One covariate's centred partial effect on the family's link scale: a spline as a curve with its data rug (short
 // translucent ticks at the bottom, of at most kRugTicks rows) and interior knots (ticks on the top axis; the x axis
 // is named after the covariate), a linear term as a line with its rug, a factor as one point per level
-// with the level names on the x axis; behind the curve, when a fit has them, its bootstrap bands (95% lighter, 90%
-// darker; a factor's as a step per level); for generated data, the true partial effect as a thin dashed line under
-// the estimate (the tooltip, and the enlarged plot's legend, say "true effect").
+// with the level names on the x axis (every m-th name where they would overlap: LevelTicker); behind the curve, when a
+// fit has them, its bootstrap bands (95% lighter, 90% darker; a factor's as a step per level); for generated data, the
+// true partial effect as a thin dashed line under the estimate (the tooltip, and the enlarged plot's legend, say "true
+// effect").
 #include "compute/EffectBands.hpp"
 #include "plots/EffectCurves.hpp"
 #include "plots/PlotWidget.hpp"

@@ -1,0 +1,34 @@
+#pragma once
+// The x axis of a factor's effect plot: one point per level at 0, 1, ..., with the level names as tick labels. Where
+// the names do not all fit the axis's width, only every m-th level is named (m the smallest stride at which they
+// fit, recomputed at each replot, so resizing or zooming adapts) and the others get an unlabelled small tick. A
+// name longer than kMaxLabelPixels is elided. The full map of levels stays in ticks(), as QCPAxisTickerText's.
+#include <qcustomplot.h>
+
+namespace gbui {
+
+class LevelTicker : public QCPAxisTickerText {
+ public:
+  // `axis` is the axis this ticker is set on; it must outlive the ticker (the axis owns it).
+  LevelTicker(const QCPAxis* axis, const QStringList& levels);
+  static constexpr int kMaxLabelPixels = 120;
+  static constexpr int kLabelGapPixels = 8;
+  // Every how many levels a name is drawn, for the visible range and the axis's current width and font.
+  int stride(const QCPRange& range) const;
+
+ protected:
+  double getTickStep(const QCPRange& range) override;
+  int getSubTickCount(double tickStep) override;
+  QString getTickLabel(double tick, const QLocale& locale, QChar formatChar, int precision) override;
+  QVector<double> createTickVector(double tickStep, const QCPRange& range) override;
+
+ private:
+  int widestLabel() const;  // pixels, in the axis's tick label font (names elided to kMaxLabelPixels)
+
+  const QCPAxis* axis_;
+  QStringList levels_;
+  mutable QFont measuredFont_;
+  mutable int widest_ = -1;
+};
+
+}  // namespace gbui
