@@ -118,6 +118,7 @@ class PlotsTest : public QObject {
       QVERIFY(!knots.empty());
       QCOMPARE(plot->knotTicks(), QVector<double>(knots.begin(), knots.end()));
       QVERIFY(plot->xAxis2->visible() && !plot->xAxis2->tickLabels() && !plot->xAxis2->grid()->visible());
+      QVERIFY(plot->xAxis->grid()->zeroLinePen().style() != Qt::NoPen);  // x = 0 is a value here
       QCOMPARE(plot->xAxis2->range(), plot->xAxis->range());
       for (int g = 0; g < plot->graphCount(); ++g) {
         QCPGraph* graph = plot->graph(g);
@@ -239,6 +240,8 @@ class PlotsTest : public QObject {
       }
       return QString();
     };
+    QCOMPARE(view->plotFor(j)->xAxis->grid()->zeroLinePen().style(), Qt::NoPen);  // level 0 is no zero
+    QVERIFY(view->plotFor(j)->yAxis->grid()->zeroLinePen().style() != Qt::NoPen);
     const QString inGrid = checkNames(view->plotFor(j));
     QVERIFY2(inGrid.isEmpty(), qPrintable(inGrid));
     view->enlarge(j);

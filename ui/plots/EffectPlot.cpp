@@ -145,9 +145,11 @@ void EffectPlot::setXAxisFor(const FitSetup& setup, const gb::Learner& l) {
     QStringList names;
     for (const std::string& level : l.levels) names << qs(level);
     xAxis->setTicker(QSharedPointer<LevelTicker>::create(xAxis, names));
+    xAxis->grid()->setZeroLinePen(Qt::NoPen);  // level 0 is the first level, not a zero: no line of its own
     xAxis->setRange(-0.5, static_cast<double>(l.levels.size()) - 0.5);
   } else {
     xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    xAxis->grid()->setZeroLinePen(yAxis->grid()->zeroLinePen());
     xAxis->setRange(l.basis.lo(), l.basis.hi());
   }
   xAxis->setLabel(qs(l.name));  // the covariate's own name, as mboost's and mgcv's plots label it
