@@ -133,18 +133,16 @@ void ColumnChunks::ensureRoom() {
   capacity_ = chunks_.empty() ? rowsWithin(kFirstChunkBytes, cols_, kFirstChunkRows)
                               : std::min(capacity_ * 2, rowsWithin(kMaxChunkBytes, cols_, kMaxChunkRows));
   Chunk chunk;
-  chunk.columns.reserve(cols_);
-  for (std::size_t c = 0; c < cols_; ++c) {
-    chunk.columns.emplace_back(new double[capacity_]);  // uninitialised: every slot is written before use
-    slots_[c] = chunk.columns.back().get();
-  }
+  chunk.capacity = capacity_;
+  chunk.values.reset(new double[cols_ * capacity_]);  // uninitialised: every slot is written before use
+  for (std::size_t c = 0; c < cols_; ++c) slots_[c] = chunk.values.get() + c * capacity_;
   chunks_.push_back(std::move(chunk));
   filled_ = 0;
 }
 
 bool ColumnChunks::anyNumber(std::size_t c) const {
   for (std::size_t k = 0; k < chunks_.size(); ++k) {
-    const double* values = chunks_[k].columns[c].get();
+    const double* values = chunks_[k].values.get() + c * chunks_[k].capacity;
     const std::size_t rows = k + 1 == chunks_.size() ? filled_ : chunks_[k].rows;
     for (std::size_t r = 0; r < rows; ++r)
       if (!std::isnan(values[r])) return true;
@@ -155,13 +153,13 @@ bool ColumnChunks::anyNumber(std::size_t c) const {
 std::vector<std::vector<double>> ColumnChunks::assemble() {
   if (!chunks_.empty()) chunks_.back().rows = filled_;
   std::vector<std::vector<double>> columns(cols_);
-  for (std::size_t c = 0; c < cols_; ++c) {
-    columns[c].reserve(rows_);
-    for (Chunk& chunk : chunks_) {
-      const double* values = chunk.columns[c].get();
+  for (std::size_t c = 0; c < cols_; ++c) columns[c].reserve(rows_);  // touched only as the chunks are copied in
+  for (Chunk& chunk : chunks_) {
+    for (std::size_t c = 0; c < cols_; ++c) {
+      const double* values = chunk.values.get() + c * chunk.capacity;
       columns[c].insert(columns[c].end(), values, values + chunk.rows);
-      chunk.columns[c].reset();
     }
+    chunk.values.reset();
   }
   chunks_.clear();
   capacity_ = filled_ = 0;

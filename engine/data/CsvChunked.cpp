@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <exception>
 #include <functional>
 #include <optional>
@@ -61,6 +62,26 @@ std::optional<std::vector<std::size_t>> firstRows(const Chunks& chunks, int thre
   if (readFailed) return std::nullopt;
   for (std::size_t k = 0; k < chunks.size(); ++k) first[k + 1] += first[k];
   return first;
+}
+
+// Whether the first rows of the first chunk (up to kHeadRows lines) are plain. A file with a text column or quotes
+// usually shows it in its first row; it then goes to the one-thread reader before the count pass and the table's
+// allocation, which it would otherwise waste (0.1 s of a 0.75 s read of 143 MB with one text column, measured).
+constexpr std::size_t kHeadRows = 64;
+
+bool headIsPlain(const Chunks& chunks, const ChunkFormat& format, std::size_t cols, ChunkReads& reads) {
+  const auto [b, e] = reads.read(chunks, 0);
+  if (!b) return false;
+  const char* cut = b;
+  for (std::size_t line = 0; line < kHeadRows && cut != e; ++line) {
+    const void* next = std::memchr(cut, '\n', static_cast<std::size_t>(e - cut));
+    cut = next ? static_cast<const char*>(next) + 1 : e;
+  }
+  const std::size_t rows = countChunkRows(b, cut);
+  std::vector<double> values(rows * cols);
+  std::vector<double*> slots(cols);
+  for (std::size_t c = 0; c < cols; ++c) slots[c] = values.data() + c * rows;
+  return parseChunkRows(b, cut, format, slots.data(), rows);
 }
 
 // Columns of `rows` values, each zeroed by one of the threads (where its pages are first touched). Out of memory
@@ -166,6 +187,7 @@ std::optional<Dataset> readCsvChunked(const std::string& path, const CsvOptions&
   const OffsetReader reader(path);
   if (!reader.isOpen()) return std::nullopt;
   ChunkReads reads{reader, layout.dataOffset, std::vector<ReadBuffer>(static_cast<std::size_t>(threads))};
+  if (!headIsPlain(chunks, format, cols, reads)) return std::nullopt;
   // Rows counted first, so that each chunk parses straight into its place in the table's columns.
   const std::optional<std::vector<std::size_t>> counted = firstRows(chunks, threads, reads);
   if (!counted || counted->back() == 0) return std::nullopt;
