@@ -21,9 +21,10 @@ constexpr std::size_t kHugePage = gb::kHugePageBytes;
 
 void* allocate(std::size_t n) {
   if (n < kHugePage) return std::malloc(n == 0 ? 1 : n);
+  const std::size_t bytes = gb::hugePageAllocationBytes(n);
   void* p = nullptr;
-  if (posix_memalign(&p, kHugePage, n) != 0) return nullptr;
-  ::madvise(p, n / kHugePage * kHugePage, MADV_HUGEPAGE);  // whole huge pages only: the tail stays 4 KiB pages
+  if (posix_memalign(&p, kHugePage, bytes) != 0) return nullptr;
+  ::madvise(p, bytes / kHugePage * kHugePage, MADV_HUGEPAGE);  // whole huge pages only: a tail stays 4 KiB pages
   return p;
 }
 

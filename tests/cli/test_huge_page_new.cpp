@@ -15,6 +15,7 @@ class TestHugePageNew : public QObject {
   void everySizeAllocatesAndHoldsItsData();
   void largeAllocationsStartOnAHugePage();
   void otherFormsOfNewStillPair();
+  void tailsRoundedUpWhenCheap();
 };
 
 namespace {
@@ -68,6 +69,28 @@ void TestHugePageNew::otherFormsOfNewStillPair() {
   void* big = ::operator new(3 * gb::kHugePageBytes, std::nothrow);
   QVERIFY(big != nullptr);
   ::operator delete(big, std::nothrow);
+}
+
+// From 2 MiB on, an allocation is rounded up to whole huge pages where that adds at most an eighth of it.
+void TestHugePageNew::tailsRoundedUpWhenCheap() {
+  const std::size_t h = gb::kHugePageBytes;
+  QCOMPARE(gb::hugePageAllocationBytes(0), std::size_t{0});
+  QCOMPARE(gb::hugePageAllocationBytes(h - 1), h - 1);                   // below a huge page: as asked
+  QCOMPARE(gb::hugePageAllocationBytes(h), h);                           // whole pages: as asked
+  QCOMPARE(gb::hugePageAllocationBytes(8000000), 4 * h);                 // 0.39 MB more, under 1 MB
+  QCOMPARE(gb::hugePageAllocationBytes(3200000), std::size_t{3200000});  // 0.99 MB more, over 0.4 MB
+  QCOMPARE(gb::hugePageAllocationBytes(h + 1), h + 1);                   // nearly a page more: not worth it
+  QCOMPARE(gb::hugePageAllocationBytes(16 * h + 1), 17 * h);             // from 16 MiB on, always
+  for (std::size_t n = h; n < 40 * h; n += 4093) {
+    const std::size_t got = gb::hugePageAllocationBytes(n);
+    QVERIFY(got == n || (got % h == 0 && got > n && got - n <= n / 8 && got - n < h));
+  }
+  if (gb::kHugePageNew) {  // and the memory is there: written to its last byte of the rounded size's request
+    std::unique_ptr<char[]> a(new char[8000000]);
+    a[7999999] = 'y';
+    QCOMPARE(a[7999999], 'y');
+    QVERIFY(onHugePage(a.get()));
+  }
 }
 
 QTEST_APPLESS_MAIN(TestHugePageNew)
