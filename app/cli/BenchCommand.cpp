@@ -13,6 +13,7 @@
 #include "bench/KernelBenchmark.hpp"
 #include "common/Error.hpp"
 #include "common/SystemResources.hpp"
+#include "common/Text.hpp"
 #include "compute/Backend.hpp"
 #include "data/CsvWriter.hpp"
 
@@ -149,7 +150,8 @@ ComputeSettings parseConfig(const std::string& config, const std::string& device
       const std::size_t plus = config.find('+', start);
       devices.push_back(config.substr(start, plus == std::string::npos ? std::string::npos : plus - start));
       if (devices.back().empty())
-        throw InputError(optionMessage("--configs", "'" + config + "' has an empty device after '@' or '+'"));
+        throw InputError(
+            optionMessage("--configs", quotedForMessage(config) + " has an empty device after '@' or '+'"));
       if (plus == std::string::npos) break;
       start = plus + 1;
     }
@@ -163,7 +165,7 @@ ComputeSettings parseConfig(const std::string& config, const std::string& device
     start = colon + 1;
   }
   if (parts.size() > 3 || parts[0].empty())
-    throw InputError(optionMessage("--configs", "'" + text + "' is not backend[:kernel[:precision]]"));
+    throw InputError(optionMessage("--configs", quotedForMessage(text) + " is not backend[:kernel[:precision]]"));
   ComputeSettings c;
   if (parts[0] != "cpu" && parts[0] != "opencl")
     throw InputError(optionMessage("--configs", "unknown backend '" + parts[0] + "' (cpu or opencl)"));
@@ -173,7 +175,8 @@ ComputeSettings parseConfig(const std::string& config, const std::string& device
     throw InputError(optionMessage("--configs", "precision '" + parts[2] + "' is not double or float"));
   if (parts.size() > 2) c.precision = precisionFromString(parts[2]);
   if (!devices.empty() && c.backend != BackendKind::OpenCl)
-    throw InputError(optionMessage("--configs", "'" + config + "': devices after '@' need the opencl backend"));
+    throw InputError(
+        optionMessage("--configs", quotedForMessage(config) + ": devices after '@' need the opencl backend"));
   if (c.backend == BackendKind::OpenCl) c.device = devices.empty() ? device : std::string();
   c.devices = devices;
   // Named as the config: bench has no --kernel or --precision of its own.
@@ -181,14 +184,16 @@ ComputeSettings parseConfig(const std::string& config, const std::string& device
   if (!c.kernel.empty() && std::find(kernels.begin(), kernels.end(), c.kernel) == kernels.end()) {
     std::string known;
     for (const std::string& k : kernels) known += (known.empty() ? "" : ", ") + k;
-    throw InputError(optionMessage(
-        "--configs", "'" + config + "': unknown kernel '" + c.kernel + "' for " + parts[0] + " (" + known + ")"));
+    throw InputError(optionMessage("--configs", quotedForMessage(config) + ": unknown kernel " +
+                                                    quotedForMessage(c.kernel) + " for " + parts[0] + " (" + known +
+                                                    ")"));
   }
   const std::vector<Precision> precisions = precisionChoices(c.backend);
   if (c.precision != Precision::Default &&
       std::find(precisions.begin(), precisions.end(), c.precision) == precisions.end())
     throw InputError(optionMessage(
-        "--configs", "'" + config + "': the CPU backend computes in double only (float: " + "opencl::float)"));
+        "--configs",
+        quotedForMessage(config) + ": the CPU backend computes in double only (float: " + "opencl::float)"));
   return c;
 }
 

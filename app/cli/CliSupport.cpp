@@ -46,15 +46,16 @@ CLI::Validator exactNumber(const std::string& what) {
         const Parsed parsed = parsesExactly(text, value);
         if (parsed == Parsed::OutOfRange) {
           if constexpr (std::is_integral_v<T>)
-            return text.front() == '-'
-                       ? "'" + text + "' is too small (at least " + std::to_string(std::numeric_limits<T>::min()) + ")"
-                       : "'" + text + "' is too large (at most " + std::to_string(std::numeric_limits<T>::max()) + ")";
+            return text.front() == '-' ? gb::quotedForMessage(text) + " is too small (at least " +
+                                             std::to_string(std::numeric_limits<T>::min()) + ")"
+                                       : gb::quotedForMessage(text) + " is too large (at most " +
+                                             std::to_string(std::numeric_limits<T>::max()) + ")";
           else
-            return "'" + text + "' is beyond the double range";
+            return gb::quotedForMessage(text) + " is beyond the double range";
         }
-        if (parsed != Parsed::Ok) return "'" + text + "' is not " + what;
+        if (parsed != Parsed::Ok) return gb::quotedForMessage(text) + " is not " + what;
         if constexpr (std::is_floating_point_v<T>) {
-          if (!std::isfinite(value)) return "'" + text + "' is not a finite number";
+          if (!std::isfinite(value)) return gb::quotedForMessage(text) + " is not a finite number";
         }
         return {};
       },

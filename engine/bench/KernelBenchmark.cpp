@@ -14,6 +14,7 @@
 
 #include "common/Error.hpp"
 #include "common/SystemResources.hpp"
+#include "common/Text.hpp"
 
 #ifndef GB_HAVE_OPENCL
 namespace gb {
@@ -287,7 +288,7 @@ void validate(const KernelBenchOptions& o) {
                            "host memory");
   if (o.repetitions < 1) throw InputError(optionMessage("--reps", "must be >= 1"));
   if (o.precision != "float" && o.precision != "double")
-    throw InputError(optionMessage("--precision", "'" + o.precision + "' is not float or double"));
+    throw InputError(optionMessage("--precision", quotedForMessage(o.precision) + " is not float or double"));
   std::vector<std::string> known = ocl::denseKernelNames();
   for (const std::string& name : ocl::compactKernelNames()) known.push_back(name);
   known.push_back("eigen");

@@ -34,8 +34,9 @@ std::vector<std::string> resolveLearners(const ModelSettings& settings, const Da
       throw InputError(optionMessage(
           "--learners", "no column named '" + name + "' in " + describeSource(data) + data.nameHint(name)));
     if (name == response)
-      throw InputError(optionMessage("--learners", "'" + name + "' is the response, not a covariate"));
-    if (!seen.insert(name).second) throw InputError(optionMessage("--learners", "'" + name + "' is listed twice"));
+      throw InputError(optionMessage("--learners", quotedForMessage(name) + " is the response, not a covariate"));
+    if (!seen.insert(name).second)
+      throw InputError(optionMessage("--learners", quotedForMessage(name) + " is listed twice"));
     names.push_back(name);
   }
   return names;

@@ -6,6 +6,7 @@
 
 #include "common/Error.hpp"
 #include "common/Format.hpp"
+#include "common/Text.hpp"
 #include "learner/Learner.hpp"
 #include "learner/ModelFrame.hpp"
 #include "model/PartialEffect.hpp"
@@ -25,15 +26,17 @@ bool sameNumber(double a, double b) { return std::abs(a - b) <= 1e-12 * std::max
 // The data's learner for model learner `lm`, checked to be the one the model was fitted with.
 void checkMatches(const gb::LearnerModel& lm, const gb::Learner& l) {
   const std::string notTraining = "the loaded data is not the model's training data: ";
-  if (l.type != lm.type) throw gb::InputError(notTraining + "'" + lm.name + "' is a learner of another type");
+  if (l.type != lm.type)
+    throw gb::InputError(notTraining + gb::quotedForMessage(lm.name) + " is a learner of another type");
   if (l.type == gb::LearnerType::Factor && l.levels != lm.levels)
     throw gb::InputError(notTraining + "factor '" + lm.name + "' has other levels");
   if (l.type != gb::LearnerType::Factor && !(sameNumber(l.basis.lo(), lm.lo) && sameNumber(l.basis.hi(), lm.hi)))
-    throw gb::InputError(notTraining + "'" + lm.name + "' ranges over [" + gb::formatNumber(l.basis.lo(), 6) + ", " +
-                         gb::formatNumber(l.basis.hi(), 6) + "] here and over [" + gb::formatNumber(lm.lo, 6) + ", " +
-                         gb::formatNumber(lm.hi, 6) + "] in the model");
+    throw gb::InputError(notTraining + gb::quotedForMessage(lm.name) + " ranges over [" +
+                         gb::formatNumber(l.basis.lo(), 6) + ", " + gb::formatNumber(l.basis.hi(), 6) +
+                         "] here and over [" + gb::formatNumber(lm.lo, 6) + ", " + gb::formatNumber(lm.hi, 6) +
+                         "] in the model");
   if (static_cast<std::size_t>(l.numColumns()) != lm.coefficients.size())
-    throw gb::InputError(notTraining + "'" + lm.name + "' has another number of coefficients");
+    throw gb::InputError(notTraining + gb::quotedForMessage(lm.name) + " has another number of coefficients");
 }
 
 // The data's learners in the model's order (the path's indices refer to it).
