@@ -17,8 +17,8 @@ std::vector<std::string> resolveLearners(const ModelSettings& settings, const Da
   const std::string& response = settings.response;
   const std::vector<std::string>& learners = settings.learners;
   if (data.columnIndex(response) < 0)
-    throw InputError(optionMessage(
-        "--response", "no column named '" + response + "' in " + describeSource(data) + data.nameHint(response)));
+    throw InputError(optionMessage("--response", "no column named " + quotedForMessage(response) + " in " +
+                                                     describeSource(data) + data.nameHint(response)));
   std::vector<std::string> names;
   if (learners.empty()) {
     for (const auto& name : data.names)
@@ -31,8 +31,8 @@ std::vector<std::string> resolveLearners(const ModelSettings& settings, const Da
   std::set<std::string> seen;
   for (const auto& name : learners) {
     if (data.columnIndex(name) < 0)
-      throw InputError(optionMessage(
-          "--learners", "no column named '" + name + "' in " + describeSource(data) + data.nameHint(name)));
+      throw InputError(optionMessage("--learners", "no column named " + quotedForMessage(name) + " in " +
+                                                       describeSource(data) + data.nameHint(name)));
     if (name == response)
       throw InputError(optionMessage("--learners", quotedForMessage(name) + " is the response, not a covariate"));
     if (!seen.insert(name).second)

@@ -17,7 +17,8 @@ namespace {
 
 void requireColumn(const gb::Dataset& data, const std::string& name, const std::string& what) {
   if (name.empty() || data.columnIndex(name) >= 0) return;
-  throw gb::InputError("the model's " + what + " '" + name + "' is not a column of the loaded data (" + data.source +
+  throw gb::InputError("the model's " + what + " " + gb::quotedForMessage(name) +
+                       " is not a column of the loaded data (" + data.source +
                        "): open the data the model was fitted to");
 }
 
@@ -29,7 +30,7 @@ void checkMatches(const gb::LearnerModel& lm, const gb::Learner& l) {
   if (l.type != lm.type)
     throw gb::InputError(notTraining + gb::quotedForMessage(lm.name) + " is a learner of another type");
   if (l.type == gb::LearnerType::Factor && l.levels != lm.levels)
-    throw gb::InputError(notTraining + "factor '" + lm.name + "' has other levels");
+    throw gb::InputError(notTraining + "factor " + gb::quotedForMessage(lm.name) + " has other levels");
   if (l.type != gb::LearnerType::Factor && !(sameNumber(l.basis.lo(), lm.lo) && sameNumber(l.basis.hi(), lm.hi)))
     throw gb::InputError(notTraining + gb::quotedForMessage(lm.name) + " ranges over [" +
                          gb::formatNumber(l.basis.lo(), 6) + ", " + gb::formatNumber(l.basis.hi(), 6) +
@@ -44,7 +45,8 @@ std::vector<gb::Learner> learnersInModelOrder(const gb::Model& model, std::vecto
   std::vector<gb::Learner> out;
   for (const gb::LearnerModel& lm : model.learners) {
     auto it = std::find_if(built.begin(), built.end(), [&](const gb::Learner& l) { return l.name == lm.name; });
-    if (it == built.end()) throw gb::InputError("the model's covariate '" + lm.name + "' has no learner in the data");
+    if (it == built.end())
+      throw gb::InputError("the model's covariate " + gb::quotedForMessage(lm.name) + " has no learner in the data");
     checkMatches(lm, *it);
     out.push_back(std::move(*it));
   }

@@ -6,8 +6,8 @@
 
 namespace gbui {
 
-LevelTicker::LevelTicker(const QCPAxis* axis, const QStringList& levels) : axis_(axis), levels_(levels) {
-  for (int level = 0; level < levels_.size(); ++level) addTick(level, levels_[level]);
+LevelTicker::LevelTicker(const QCPAxis* axis, const QStringList& levels) : axis_(axis) {
+  for (int level = 0; level < levels.size(); ++level) addTick(level, levels[level]);
 }
 
 int LevelTicker::widestLabel() const {
@@ -15,7 +15,7 @@ int LevelTicker::widestLabel() const {
   if (widest_ < 0 || font != measuredFont_) {
     const QFontMetrics metrics(font);
     widest_ = 0;
-    for (const QString& name : levels_)
+    for (const QString& name : mTicks)
       widest_ = std::max(widest_, metrics.horizontalAdvance(metrics.elidedText(name, Qt::ElideRight, kMaxLabelPixels)));
     measuredFont_ = font;
   }
@@ -39,9 +39,8 @@ int LevelTicker::getSubTickCount(double tickStep) {
 }
 
 QString LevelTicker::getTickLabel(double tick, const QLocale&, QChar, int) {
-  const auto level = static_cast<int>(std::lround(tick));
-  if (level < 0 || level >= levels_.size()) return QString();
-  return QFontMetrics(axis_->tickLabelFont()).elidedText(levels_[level], Qt::ElideRight, kMaxLabelPixels);
+  const QString name = mTicks.value(std::round(tick));  // empty past the levels
+  return QFontMetrics(axis_->tickLabelFont()).elidedText(name, Qt::ElideRight, kMaxLabelPixels);
 }
 
 // The named levels in the range (multiples of the stride, so names stay put when the range moves), and one tick
@@ -49,7 +48,7 @@ QString LevelTicker::getTickLabel(double tick, const QLocale&, QChar, int) {
 QVector<double> LevelTicker::createTickVector(double tickStep, const QCPRange& range) {
   const double m = std::max(1.0, std::round(tickStep));
   const double first = std::max(std::floor(std::ceil(range.lower) / m) * m, 0.0) - m;
-  const double last = std::min(std::floor(range.upper), double(levels_.size() - 1)) + m;
+  const double last = std::min(std::floor(range.upper), double(mTicks.size() - 1)) + m;
   QVector<double> ticks;
   for (double level = first; level <= last && ticks.size() < 100000; level += m) ticks << level;
   return ticks;

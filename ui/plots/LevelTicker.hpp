@@ -2,7 +2,7 @@
 // The x axis of a factor's effect plot: one point per level at 0, 1, ..., with the level names as tick labels. Where
 // the names do not all fit the axis's width, only every m-th level is named (m the smallest stride at which they
 // fit, recomputed at each replot, so resizing or zooming adapts) and the others get an unlabelled small tick. A
-// name longer than kMaxLabelPixels is elided. The full map of levels stays in ticks(), as QCPAxisTickerText's.
+// name longer than kMaxLabelPixels is elided. The names are QCPAxisTickerText's ticks() (level -> full name).
 #include <qcustomplot.h>
 
 namespace gbui {
@@ -26,7 +26,6 @@ class LevelTicker : public QCPAxisTickerText {
   int widestLabel() const;  // pixels, in the axis's tick label font (names elided to kMaxLabelPixels)
 
   const QCPAxis* axis_;
-  QStringList levels_;
   mutable QFont measuredFont_;
   mutable int widest_ = -1;
 };
