@@ -328,8 +328,18 @@ ResamplingFolds foldsFromTable(const Dataset& table, std::size_t dataRows, const
                    "fold " + quotedForMessage(table.names[c]) + ": the fold weights add up beyond the double range"));
     }
     std::vector<double> byDataRow(dataRows, 0.0);  // omitted rows: 0 (the frame drops them)
-    for (std::size_t i = 0; i < w.size(); ++i)
+    bool leavesOut = false, keeps = false;         // over the rows the model uses
+    for (std::size_t i = 0; i < w.size(); ++i) {
       if (!std::isnan(w[i])) byDataRow[perUsedRow ? (*rowsUsed)[i] : i] = w[i];
+      if (omitted.empty() || !omitted[i]) (w[i] == 0.0 ? leavesOut : keeps) = true;
+    }
+    // Named here, at the fold's column; the fit would name only the fold's number.
+    if (!leavesOut || !keeps)
+      throw InputError(
+          locate(file, 1, table.fileColumn(c),
+                 "fold " + quotedForMessage(table.names[c]) +
+                     (keeps ? ": no used row has weight 0, so the fold leaves no row out (no out-of-bag risk)"
+                            : ": every used row has weight 0 (nothing to fit)")));
     f.weights.push_back(std::move(byDataRow));
   }
   if (f.weights.empty()) throw InputError(locate(file, 1, 1, "--folds-file has no fold column"));

@@ -175,6 +175,14 @@ class TestCrossValidation : public QObject {
     const std::vector<std::size_t> usesRow2{0, 2};
     QCOMPARE(gbtest::inputErrorOf([&] { foldsFromTable(t, 3, &usesRow2); }),
              QString("w.csv:4:2: fold 'a': fold weights must be non-negative integers"));
+    // A fold that leaves no used row out, or keeps none, is named at its column; an omitted row does not count.
+    t.columns = {{1, 2, 0}, {0, 0, 0}};
+    QCOMPARE(gbtest::inputErrorOf([&] { foldsFromTable(t, 3, &first2); }),
+             QString("w.csv:1:2: fold 'a': no used row has weight 0, so the fold leaves no row out (no out-of-bag "
+                     "risk)"));
+    t.columns[0] = {1, 0, 2};
+    QCOMPARE(gbtest::inputErrorOf([&] { foldsFromTable(t, 3); }),
+             QString("w.csv:1:3: fold 'b': every used row has weight 0 (nothing to fit)"));
   }
 
   // With non-integer case weights, R's cv(model.weights(model), "kfold") writes its 0/1 folds times the model's
