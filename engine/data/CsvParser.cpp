@@ -112,7 +112,11 @@ std::string CsvParser::headerField(const char*& p, const char* end) {
          "unexpected text after the closing quote of the header's column " + std::to_string(c + 1) +
              (s != closing && std::find(s, end, delimiter_) == end
                   ? (spaceSplit_.empty() ? kSpaceSeparated : spaceSplit_.c_str())
-                  : ""));
+              : s == closing && std::string_view("|:").find(*s) != std::string_view::npos
+                  ? std::string(" ('") + *s +
+                        "': the delimiter must be ',', ';', a tab or spaces, as R's write.csv, "
+                        "write.csv2 and write.table write them)"
+                  : std::string()));
   p = s;
   return text;
 }
@@ -206,11 +210,13 @@ std::string CsvParser::blankLineMessage(std::size_t fields, bool afterCr) {
 
 namespace {
 
-// Whether every text reads as a number once its decimal commas are points.
+// Whether every text reads as a number once its decimal commas are points (blank and NaN cells, missing in a
+// numeric column, aside).
 bool allNumbersWithPoints(const std::vector<std::string>& texts,
                           const std::function<std::string_view(std::string_view)>& trim) {
   for (const std::string& text : texts) {
     double value = 0;
+    if (isMissingText(trim(text))) continue;
     if (!isNumberText(trim(text)) && !parsesWithDecimalComma(trim(text), value)) return false;
   }
   return true;

@@ -160,6 +160,7 @@ class CsvParser : private DelimiterRules {
   bool shortHeader_ = false;  // ... because the header named one column fewer than the first row held
   std::size_t maxRowBytes_ = kMaxHeaderBytes;
   std::vector<CellMode> modes_;
+  std::vector<char> levelBefore_;  // per column: a cell read as missing that is a level if the column turns text
   std::unique_ptr<TextColumns> ownText_;
   TextColumns* text_;                     // ownText_ in the first pass, the first pass's in the second
   const ColumnChunks* values_ = nullptr;  // the first pass's values, to tell whether a column held numbers

@@ -67,8 +67,9 @@ CsvParser::Row CsvParser::tooManyFields(const char* rowStart, const char* end, b
   fail(line_, names_.size() + 1, "too many fields: " + std::to_string(fields) + " in this row, " + fieldsExpected());
 }
 
-// The text of the cell of column c at p: trimmed, or for a quoted cell its unescaped content as written (R keeps
-// spaces inside quotes). Leaves p on the delimiter or line break after the cell.
+// The text of the cell of column c at p as written: an unquoted cell with its blanks (R's read.csv keeps them,
+// strip.white = FALSE: " a" is a level of its own), a quoted cell's unescaped content. Leaves p on the delimiter or
+// line break after the cell.
 CsvParser::Row CsvParser::cellText(const char*& p, const char* end, bool eof, std::size_t c, std::string_view& text,
                                    bool& quoted) {
   const char* s = p;
@@ -77,7 +78,7 @@ CsvParser::Row CsvParser::cellText(const char*& p, const char* end, bool eof, st
   if (!quoted) {
     const char* e = fieldEnd(s, end);
     if (e == end && !eof) return Row::NeedMore;
-    text = trim(s, e);
+    text = std::string_view(p, static_cast<std::size_t>(e - p));
     p = e;
     return Row::Done;
   }
@@ -106,23 +107,30 @@ CsvParser::Row CsvParser::cellText(const char*& p, const char* end, bool eof, st
 }
 
 // A cell that is not a plain number: missing, a quoted number, a decimal comma in a ';' file (R's write.csv2, as
-// read.csv2 reads it), or text (which makes the whole column text).
-// Missing is the text as written: R's read.csv keeps the blanks inside quotes (strip.white = FALSE), so "NA " and " "
-// are levels of a text column, and "NA " makes a numeric column text. In a numeric column a blank field is missing
-// and a padded number a number, " NaN " included (type.convert).
+// read.csv2 reads it), or text (which makes the whole column text). As R's read.csv reads it:
+// - in a text column only NA (quoted or not, no blanks) is missing: "", " ", "NaN" and " a" are levels;
+// - in a numeric column a blank field, NA and NaN are missing and a padded number is a number, " NaN " included
+//   (type.convert); blanks inside quotes count there too, so "NA " makes a numeric column text.
+// A missing cell other than NA in a numeric column is read again as a level if the column turns text.
 double CsvParser::cellValue(std::size_t c, std::string_view text, bool quoted) {
-  const std::string_view trimmed = quoted ? trim(text) : text;
-  if (modes_[c] == CellMode::Skip || isMissingText(text)) return kMissing;
+  if (modes_[c] == CellMode::Skip || text == "NA") return kMissing;
   if (modes_[c] == CellMode::Number) {
-    if (trimmed.empty()) return kMissing;
+    const std::string_view trimmed = trim(text);
+    if (trimmed.empty() || isMissingText(quoted ? text : trimmed)) {
+      levelBefore_[c] = 1;
+      return kMissing;
+    }
     double value = 0;
     if (parseDouble(trimmed.data(), trimmed.data() + trimmed.size(), value) == trimmed.data() + trimmed.size() ||
         (delimiter_ == ';' && parsesWithDecimalComma(trimmed, value))) {
-      if (std::isnan(value)) return kMissing;
+      if (std::isnan(value)) {
+        levelBefore_[c] = 1;
+        return kMissing;
+      }
       if (!std::isfinite(value)) noteInfinite(c, trimmed);
       return value;
     }
-    text_->add(c, values_->rows(), line_, values_->anyNumber(c));
+    text_->add(c, values_->rows(), line_, levelBefore_[c] != 0 || values_->anyNumber(c));
     modes_[c] = CellMode::Text;
   }
   return textCode(c, text);
@@ -162,9 +170,10 @@ CsvParser::Row CsvParser::parseCell(const char*& p, const char* end, bool eof, s
       if (lineBreak < 0) return Row::NeedMore;
       if (p == end || isDelimiterByte(*p) || lineBreak > 0) {
         if (!std::isfinite(value)) [[unlikely]] {
-          if (std::isnan(value))
+          if (std::isnan(value)) {
             value = kMissing;
-          else
+            levelBefore_[c] = 1;  // "NaN": a level if the column turns text
+          } else
             noteInfinite(c, trim(fieldStart, p));
         }
         return Row::Done;
@@ -255,6 +264,7 @@ void CsvParser::startRows() {
   ownText_ = std::make_unique<TextColumns>(names_.size());
   text_ = ownText_.get();
   modes_.assign(names_.size(), CellMode::Number);
+  levelBefore_.assign(names_.size(), 0);
   if (rowLabels_) modes_[0] = CellMode::Skip;
 }
 
@@ -290,7 +300,8 @@ void CsvParser::rereadTexts(Dataset& data) {
       if (const TextLevels* levels = text_->find(c); levels && levels->numbersBefore)
         fail(levels->firstTextLine, c + 1,
              column(c) +
-                 ": text after rows of numbers, whose texts need a second reading that a pipe cannot give; "
+                 ": text after rows of numbers or of empty or NaN cells (levels in a text column), whose texts "
+                 "need a second reading that a pipe cannot give; "
                  "read from a file instead");
   }
   const std::uint64_t done = in_.offsetOf(p_);
@@ -399,7 +410,7 @@ void CsvParser::finishPart(const std::vector<char>& text, Dataset& data) {
     // Text elsewhere in the file: this part's numbers are levels too ("1.50" as written), read again as texts.
     const std::vector<double>& x = data.columns[c];
     const bool numbers = std::any_of(x.begin(), x.end(), [](double v) { return !std::isnan(v); });
-    text_->add(c, rows, range_.firstLine, numbers);
+    text_->add(c, rows, range_.firstLine, numbers || levelBefore_[c] != 0);
     modes_[c] = CellMode::Text;
   }
   if (const std::size_t again = text_->rowsToReread(); again > 0) {

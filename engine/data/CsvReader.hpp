@@ -29,9 +29,10 @@ struct CsvOptions {
 using CsvProgress = std::function<bool(std::uint64_t bytesDone, std::uint64_t bytesTotal)>;
 
 // Reads a whole CSV file into columns, R's write.csv output included. An unnamed first column holds R's row names:
-// it is dropped and Dataset::rowLabelsNote says so. NA, NaN and empty cells (quoted or not, spaces around ignored)
-// are missing (quiet NaN). A column with any other cell that is not a number is a text column: its levels are
-// its distinct texts in byte order, its values their codes (a number's own text is a level there, "1.50" too).
+// it is dropped and Dataset::rowLabelsNote says so. Missing (quiet NaN), as R's read.csv reads cells: NA; in a
+// numeric column also NaN and blank cells (quoted or not, spaces around a number ignored). A column with any other
+// cell that is not a number is a text column: its levels are its distinct texts as written (blanks kept; "" and
+// "NaN" too) in byte order, its values their codes (a number's own text is a level there, "1.50" too).
 // Rejects: missing/unreadable file, empty file, header only, UTF-16/UTF-32 and binary files, ragged rows,
 // infinite numbers in a numeric column (Inf, 1e400), a numeric column written with decimal commas, duplicate or
 // empty column names (but the first), names or texts that are not UTF-8 or hold control characters.

@@ -1,5 +1,5 @@
 #pragma once
-// Internal to the CSV reader: what a cell means besides a number. Missing cells (NA, NaN, empty) and text
+// Internal to the CSV reader: what a cell means besides a number. Missing cells (NA; NaN, empty if numeric) and text
 // columns (R's factors), whose levels are collected while the file streams by and sorted once at the end.
 #include <cstddef>
 #include <cstdint>
@@ -17,8 +17,8 @@ namespace gb::csv {
 // (R's row names).
 enum class CellMode : unsigned char { Number, Text, Skip };
 
-// True for the cells R writes for a missing value: "NA", "NaN" (any spelling a number parser reads as NaN) and
-// the empty cell. `text` is already trimmed.
+// True for the cells R reads as missing in a numeric column: "NA", "NaN" (any spelling a number parser reads as NaN)
+// and the empty cell. `text` is already trimmed. (In a text column only "NA" is missing.)
 bool isMissingText(std::string_view text);
 
 // True for a cell the reader takes for a finite number (spaces around it allowed, as the reader trims them; no hex,
@@ -47,7 +47,7 @@ struct TextLevels {
   std::map<std::string, std::uint32_t, std::less<>> codes;
   std::size_t firstTextRow = 0;  // rows before it were read as numbers and are read again for their texts
   long firstTextLine = 0;
-  bool numbersBefore = false;  // whether any of those rows held a number (else there is nothing to read again)
+  bool numbersBefore = false;  // whether any of those rows held a number or a text that is a level here ("", "NaN")
   long decimalCommaLine = 0;   // the first cell that reads as a number with a decimal comma ("2,5"), if any
   std::string decimalCommaText;
 };

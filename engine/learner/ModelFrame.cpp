@@ -159,7 +159,9 @@ std::vector<std::size_t> keepComplete(const Dataset& data, const ModelSettings& 
       if (std::isnan((*cols[u])[i])) {
         if (s.missing == MissingPolicy::Fail)
           throw InputError(at(data, i, static_cast<std::size_t>(data.columnIndex(used[u]))) + ": column " +
-                           quotedForMessage(used[u]) + ": missing value (NA or empty; --missing omit drops such rows)");
+                           quotedForMessage(used[u]) + ": missing value (" +
+                           (data.isText(static_cast<std::size_t>(data.columnIndex(used[u]))) ? "NA" : "NA or empty") +
+                           "; --missing omit drops such rows)");
         ++perColumn[u];
         complete = false;
       }
@@ -227,7 +229,7 @@ std::string ModelFrame::omissionNote() const {
 
 // Defined in ModelFrameResponse.cpp: the response coded for the family, and the factor columns as level codes.
 void codeResponse(const Dataset& data, const Dataset& file, const ModelSettings& s, ModelFrame& f, ShardReducer* group);
-std::shared_ptr<const Dataset> codeFactors(std::shared_ptr<const Dataset> data, const ModelFrame& f,
+std::shared_ptr<const Dataset> codeFactors(std::shared_ptr<const Dataset> data, const ModelFrame& f, bool named,
                                            ShardReducer* group);
 
 void rescaleWeights(std::vector<double>& w, ShardReducer* group) {
@@ -292,7 +294,8 @@ ModelFrame buildModelFrame(std::shared_ptr<const Dataset> data, const ModelSetti
   resolveColumns(*data, settings, f, group);
   checkTogether(group, [&] { checkWeights(*data, settings, group); });
   omitMissing(data, settings, f, group);
-  f.data = codeFactors(usedRows(data, settings, f), f, group);
+  const bool named = !settings.learners.empty() || !settings.linears.empty() || !settings.factors.empty();
+  f.data = codeFactors(usedRows(data, settings, f), f, named, group);
   for (const std::string& name : f.factors) f.columnScans.erase(name);  // recoded: their scans no longer hold
   codeResponse(*f.data, *data, settings, f, group);
   if (!settings.weights.empty()) {

@@ -161,7 +161,7 @@ void codeResponse(const Dataset& data, const Dataset& file, const ModelSettings&
   codeNumeric(data, c, s, f, group, responseColumn(file, s));
 }
 
-std::shared_ptr<const Dataset> codeFactors(std::shared_ptr<const Dataset> data, const ModelFrame& f,
+std::shared_ptr<const Dataset> codeFactors(std::shared_ptr<const Dataset> data, const ModelFrame& f, bool named,
                                            ShardReducer* group) {
   std::shared_ptr<Dataset> copy;
   for (const std::string& name : f.factors) {
@@ -189,10 +189,16 @@ std::shared_ptr<const Dataset> codeFactors(std::shared_ptr<const Dataset> data, 
       codes.reserve(x.size());
       for (double v : x) codes.push_back(index.at(v));
     }
-    if (levels.size() < 2)
-      throw InputError(optionMessage("--factor", "column " + quotedForMessage(name) + " has one level (" +
-                                                     quotedForMessage(levels.empty() ? "" : levels[0]) +
-                                                     ") in the used rows: a factor needs at least two"));
+    if (levels.size() < 2) {
+      const std::string what = "column " + quotedForMessage(name) + " has one level (" +
+                               quotedForMessage(levels.empty() ? "" : levels[0]) +
+                               ") in the used rows: a factor needs at least two";
+      // Without learner lists every text column is a factor learner (y ~ .): no option to name.
+      throw InputError(named ? optionMessage("--factor", what)
+                             : (data->source.empty() ? std::string("the data") : data->source) + ": " + what +
+                                   " (every text column is a factor learner unless the learners are named: "
+                                   "--spline, --linear, --factor)");
+    }
     if (codes.empty()) continue;  // a text column whose every level occurs: used as it is
     if (!copy) copy = std::make_shared<Dataset>(*data);
     copy->kinds.resize(copy->cols(), ColumnKind::Numeric);

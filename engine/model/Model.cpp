@@ -201,7 +201,7 @@ LearnerColumns learnerColumns(const std::vector<LearnerModel>& learners, const D
 
 std::string missingRowsNote(const Prediction& p, std::size_t rows) {
   std::string note = std::to_string(p.missingRows) + " of " + std::to_string(rows) +
-                     " rows have a missing value (NA, NaN or empty) in a learner's column (";
+                     " rows have a missing value (NA; also NaN or empty in a numeric column) in a learner's column (";
   for (std::size_t i = 0; i < p.missingByColumn.size(); ++i)
     note += (i > 0 ? ", " : "") + quotedForMessage(p.missingByColumn[i].first) + " " +
             std::to_string(p.missingByColumn[i].second);
@@ -214,7 +214,8 @@ Prediction Model::predict(const Dataset& data, MissingPolicy missingPolicy) cons
   p.values.assign(n, offset);
   const LearnerColumns columns = learnerColumns(learners, data);
   const auto& xs = columns.x;
-  // Rows with a missing cell (the reader's NA, NaN or empty) in any learner's column are found first: they
+  // Rows with a missing cell (the reader's NA; NaN or empty in a numeric column) in any learner's column are found
+  // first: they
   // predict NA whatever the other learners give, so no other cell of theirs can fail the prediction.
   std::vector<char> missing(n, 0);
   for (std::size_t j = 0; j < learners.size(); ++j) {
@@ -232,8 +233,9 @@ Prediction Model::predict(const Dataset& data, MissingPolicy missingPolicy) cons
     std::size_t j = 0;
     while (!std::isnan((*xs[j])[i])) ++j;
     throw InputError(locate(data.source, static_cast<long>(i) + 2, data.fileColumn(columns.column[j]),
-                            quotedForMessage(learners[j].name) +
-                                " is missing (NA, NaN or empty); --missing omit predicts NA for such rows"));
+                            quotedForMessage(learners[j].name) + " is missing (" +
+                                (data.isText(columns.column[j]) ? "NA" : "NA, NaN or empty") +
+                                "); --missing omit predicts NA for such rows"));
   }
   std::vector<char> extrapolated(n, 0);
   for (std::size_t j = 0; j < learners.size(); ++j) {

@@ -39,13 +39,13 @@ LearnerModel learnerModelOf(const Learner& learner, const Eigen::VectorXd& gamma
 struct Prediction {
   std::vector<double> values;        // NaN for a row with a missing covariate (MissingPolicy::Omit)
   std::size_t extrapolatedRows = 0;  // rows with at least one covariate outside its training range
-  std::size_t missingRows = 0;       // rows with a missing value (NA, NaN, empty) in a learner's column
+  std::size_t missingRows = 0;       // rows with a missing value (NA; NaN, empty if numeric) in a learner's column
   // Per learner column with missing cells: its name and how many rows of it are missing, in learner order.
   std::vector<std::pair<std::string, std::size_t>> missingByColumn;
 };
 
-// "2 of 8 rows have a missing value (NA, NaN or empty) in a learner's column ('Solar.R' 2): their prediction is
-// NA, as in mboost's predict"; for p.missingRows > 0.
+// "2 of 8 rows have a missing value (NA; also NaN or empty in a numeric column) in a learner's column ('Solar.R' 2):
+// their prediction is NA, as in mboost's predict"; for p.missingRows > 0.
 std::string missingRowsNote(const Prediction& p, std::size_t rows);
 
 struct Model {

@@ -91,6 +91,11 @@ void TestCliFamilies::rejects_data() {
       << "d.csv:9:9: column 'x2': missing value";
   QTest::newRow("factor with one level") << (QStringList{"--response", "y", "--spline", "x1", "--factor", "one"})
                                          << "--factor: column 'one' has one level \\('k'\\)";
+  // y ~ . (no learner lists): the text column is a factor learner without any option naming it.
+  QTest::newRow("factor with one level, y ~ .")
+      << (QStringList{"--response", "y"})
+      << "d\\.csv: column 'one' has one level \\('k'\\) in the used rows: a factor needs at least two \\(every text "
+         "column is a factor learner unless the learners are named";
   QTest::newRow("tau outside") << (QStringList{"--response", "y", "--family", "quantile", "--tau", "1"} + covariates)
                                << "--tau: must be in \\(0, 1\\) \\(got 1\\)";
   QTest::newRow("huber delta zero") << (QStringList{"--response", "y", "--family", "huber", "--huber-delta", "0"} +

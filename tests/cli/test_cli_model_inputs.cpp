@@ -244,7 +244,8 @@ void CliModelInputsTest::predictMissingCellsGiveNA() {
   for (const QString type : {"link", "response"}) {
     const CliResult r = predict(withMissing, {"--type", type});
     QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
-    QVERIFY2(r.err.contains("2 of 4 rows have a missing value (NA, NaN or empty) in a learner's column ('x1' 1, "
+    QVERIFY2(r.err.contains("2 of 4 rows have a missing value (NA; also NaN or empty in a numeric column) in a "
+                            "learner's column ('x1' 1, "
                             "'x2' 2): their prediction is NA"),
              qPrintable(r.describe()));
     const QList<QByteArray> lines = readFile(scratch.path("pred.csv")).split('\n');

@@ -7,6 +7,7 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -166,10 +167,10 @@ class TestCsvRData : public QObject {
     QCOMPARE(d.kinds, (std::vector<gb::ColumnKind>{gb::ColumnKind::Numeric, gb::ColumnKind::Text, gb::ColumnKind::Text,
                                                    gb::ColumnKind::Text, gb::ColumnKind::Numeric}));
     QCOMPARE(d.levels[1], (std::vector<std::string>{"B", "a", "b", "\xC3\xA4"}));
-    QCOMPARE(d.levels[2], (std::vector<std::string>{"has, comma", "say \"hi\"", "x"}));
+    QCOMPARE(d.levels[2], (std::vector<std::string>{"", "has, comma", "say \"hi\"", "x"}));
     QCOMPARE(d.levels[3], (std::vector<std::string>{"FALSE", "TRUE"}));
     QVERIFY(d.levels[0].empty() && d.levels[4].empty());
-    const std::vector<std::size_t> missing{1, 1, 2, 1, 1};  // note's "" is missing too
+    const std::vector<std::size_t> missing{1, 1, 1, 1, 1};  // note's "" is a level, as read.csv reads it
     for (std::size_t c = 0; c < d.cols(); ++c) QCOMPARE(d.missingCount(c), missing[c]);
     QCOMPARE(d.columns[0][3], -4.25);
     QCOMPARE(d.columns[0][4], 0.005);
@@ -177,7 +178,7 @@ class TestCsvRData : public QObject {
     for (std::size_t r = 0; r < 6; ++r)
       QCOMPARE(levelAt(d, 1, r), (std::vector<std::string>{"b", "a", "<NA>", "B", "a", "\xC3\xA4"})[r]);
     QCOMPARE(levelAt(d, 2, 1), std::string("say \"hi\""));
-    QCOMPARE(levelAt(d, 2, 2), std::string("<NA>"));
+    QCOMPARE(levelAt(d, 2, 2), std::string(""));
     QCOMPARE(d.columns[4][5], 6.0);
   }
 
@@ -222,8 +223,8 @@ class TestCsvRData : public QObject {
       if (std::isnan(v)) QVERIFY(!std::signbit(v));
   }
 
-  // R's read.csv keeps the blanks inside quotes: "NA ", " NA", "NaN " and " " are levels of a text column, not
-  // missing values (they were, and their rows were omitted); "" stays missing. In a numeric column " NaN " and " "
+  // R's read.csv keeps the blanks inside quotes: "NA ", " NA", "NaN ", " " and "" are levels of a text column, not
+  // missing values (they were, and their rows were omitted). In a numeric column " NaN " and " "
   // are missing and " 2 " a number, as R's type.convert reads them (R: NaN, NA, 2). Serial and chunked readers alike.
   void quotedBlanksAreLevelsOfTextColumns() {
     const std::string path = writeFile(
@@ -235,12 +236,40 @@ class TestCsvRData : public QObject {
       options.chunkBytes = chunk;
       const gb::Dataset d = gb::readCsv(path, options);
       QVERIFY(d.isText(0) && !d.isText(1));
-      QCOMPARE(d.levels[0], (std::vector<std::string>{" ", " NA", "NA ", "NaN ", "a"}));  // byte order
-      const std::vector<std::string> g{"NA ", " NA", "NaN ", " ", "<NA>", "a"};
+      QCOMPARE(d.levels[0], (std::vector<std::string>{"", " ", " NA", "NA ", "NaN ", "a"}));  // byte order
+      const std::vector<std::string> g{"NA ", " NA", "NaN ", " ", "", "a"};
       for (std::size_t r = 0; r < g.size(); ++r) QCOMPARE(levelAt(d, 0, r), g[r]);
       QVERIFY(std::isnan(d.columns[1][0]) && std::isnan(d.columns[1][1]) && std::isnan(d.columns[1][5]));
       QCOMPARE(d.columns[1][2], 2.0);
       QCOMPARE(d.columns[1][3], 3.0);
+    }
+  }
+
+  // R's read.csv (strip.white = FALSE) on unquoted cells, as write.table(quote = FALSE) writes them: a text column
+  // keeps the blanks of its cells (" a", "a " and "a" are three levels) and takes "" and "NaN" as levels, NA alone
+  // as missing; h's "NaN" came before its first text, as a missing number, and is read again as a level. The
+  // expected values are R 4.2's read.csv(stringsAsFactors = TRUE) of this file. Tab-separated alike (read.delim).
+  void unquotedCellsKeepTheirBlanks() {
+    for (const char sep : {',', '\t'}) {
+      std::string content = "y,g,h,x\n1,,NaN,1\n2, a,b,\n3,a ,NA,NaN\n4,a,c, 5\n5,NA,,6\n";
+      if (sep == '\t') std::replace(content.begin(), content.end(), ',', '\t');
+      const std::string path = writeFile(content);
+      for (const std::size_t block : {std::size_t{1} << 20, std::size_t{7}}) {
+        gb::CsvOptions options;
+        options.blockBytes = block;
+        const gb::Dataset d = gb::readCsv(path, options);
+        QVERIFY(d.isText(1) && d.isText(2) && !d.isText(3));
+        QCOMPARE(d.levels[1], (std::vector<std::string>{"", " a", "a", "a "}));
+        QCOMPARE(d.levels[2], (std::vector<std::string>{"", "NaN", "b", "c"}));  // byte order (R: "", b, c, NaN)
+        const std::vector<std::string> g{"", " a", "a ", "a", "<NA>"}, h{"NaN", "b", "<NA>", "c", ""};
+        for (std::size_t r = 0; r < g.size(); ++r) {
+          QCOMPARE(levelAt(d, 1, r), g[r]);
+          QCOMPARE(levelAt(d, 2, r), h[r]);
+        }
+        QCOMPARE(d.columns[3][0], 1.0);
+        QVERIFY(std::isnan(d.columns[3][1]) && std::isnan(d.columns[3][2]));
+        QCOMPARE(d.columns[3][3], 5.0);
+      }
     }
   }
 
@@ -425,6 +454,12 @@ class TestCsvRData : public QObject {
              qPrintable(dated));
     const QString extra = gbtest::inputErrorOf([&] { gb::readCsv(writeFile("y x\n1 2\n3 4  5 \n")); });
     QVERIFY2(extra.contains(":3:3: too many fields: 3 in this row, 2 in the header"), qPrintable(extra));
+    // write.table(sep = "|"): the delimiter is named.
+    const QString piped = gbtest::inputErrorOf([&] { gb::readCsv(writeFile("\"\"|\"y\"|\"x\"\n\"1\"|1|2\n")); });
+    QVERIFY2(piped.endsWith(":1:1: unexpected text after the closing quote of the header's column 1 ('|': the "
+                            "delimiter must be ',', ';', a tab or spaces, as R's write.csv, write.csv2 and write.table "
+                            "write them)"),
+             qPrintable(piped));
   }
 
   // write.csv2 style: ';' with NA and text.

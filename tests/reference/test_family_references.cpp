@@ -131,7 +131,7 @@ class TestFamilyReferences : public QObject {
   }
 
   void fitEqualsMboostFamilyTranscription_data() {
-    QTest::addColumn<QString>("dataset");        // generated:<family>[:weights] or an R data set's name
+    QTest::addColumn<QString>("dataset");        // generated:<family>[:weights], rcode:<R writing %1> or an R data set
     QTest::addColumn<QStringList>("cli");        // options of `gamboost fit` besides --data and --out
     QTest::addColumn<QStringList>("reference");  // key=value arguments of mboost_family_reference.R
     QTest::addColumn<bool>("opencl");
@@ -224,6 +224,13 @@ class TestFamilyReferences : public QObject {
                                                                       "--nu",       "0.01",   "--mstop",  "200"}
                                        << QStringList{"response=breaks", "family=negbin", "nu=0.01", "mstop=200"}
                                        << false;
+    // Text cells as R's read.csv reads them, written unquoted (write.table(quote = FALSE)): "" is a level of
+    // tension, " A" one of wool beside "A" (blanks kept), NA alone missing.
+    QTest::newRow("unquoted text levels")
+        << "rcode:d <- warpbreaks; d$tension <- as.character(d$tension); d$tension[c(3, 9, 20, 33)] <- ''; "
+           "d$tension[c(5, 40)] <- NA; d$wool <- as.character(d$wool); d$wool[d$breaks > 40] <- ' A'; "
+           "set.seed(3); d$x <- runif(nrow(d)); write.table(d, '%1', sep = ',', quote = FALSE, col.names = NA)"
+        << QStringList{"--response", "breaks"} << QStringList{"response=breaks"} << false;
   }
 
   void fitEqualsMboostFamilyTranscription() {
@@ -247,6 +254,9 @@ class TestFamilyReferences : public QObject {
       QVERIFY2(run("Rscript", {kScripts + "/write_family_data.R", data, parts[1], QString::number(kSeed), "400", mode},
                    &err),
                qPrintable(err));
+    } else if (dataset.startsWith("rcode:")) {  // R code that writes the file named by %1
+      data = scratch(QString(QTest::currentDataTag()).replace(' ', '-') + ".csv");
+      QVERIFY2(run("Rscript", {"-e", dataset.mid(6).arg(data)}, &err), qPrintable(err));
     } else {
       data = scratch(dataset + ".csv");
       QVERIFY2(run("Rscript", {"-e", QString("write.csv(%1, '%2')").arg(dataset, data)}, &err), qPrintable(err));

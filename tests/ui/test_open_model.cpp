@@ -218,8 +218,9 @@ class OpenModelTest : public QObject {
     const gb::Dataset holedOut = gb::readCsv(outPath.toStdString());
     QVERIFY(std::isnan(holedOut.columns[0][2]));
     for (std::size_t i : {0, 1, 3}) QVERIFY(std::abs(holedOut.columns[0][i] - expected.values[i]) <= 1e-12);
-    QVERIFY2(log.join("\n").contains("1 of 4 rows have a missing value (NA, NaN or empty) in a learner's column "
-                                     "('x2' 1): their prediction is NA"),
+    QVERIFY2(log.join("\n").contains(
+                 "1 of 4 rows have a missing value (NA; also NaN or empty in a numeric column) in a learner's column "
+                 "('x2' 1): their prediction is NA"),
              qPrintable(log.join("\n")));
     // The extrapolation report counts the rows that have a prediction: the second row (x2 missing) is NA, so its x3
     // below the range is not one (the per-column lines counted it beside a total that did not).

@@ -25,7 +25,7 @@ rscript <- function(script, ...) {
   out
 }
 readData <- function(file) {
-  d <- read.csv(file, stringsAsFactors = FALSE, check.names = FALSE, na.strings = c("NA", ""))
+  d <- read.csv(file, stringsAsFactors = FALSE, check.names = FALSE)
   if (names(d)[1] == "") d <- d[-1]
   d
 }

@@ -16,7 +16,7 @@ seed <- 20261125L
 cat("mboost", as.character(packageVersion("mboost")), "- data seed", seed, "- scratch", dir, "\n")
 
 readData <- function(file) {
-  d <- read.csv(file, stringsAsFactors = FALSE, check.names = FALSE, na.strings = c("NA", ""))
+  d <- read.csv(file, stringsAsFactors = FALSE, check.names = FALSE)
   if (names(d)[1] == "") d <- d[-1]
   d
 }

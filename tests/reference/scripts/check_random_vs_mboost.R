@@ -50,7 +50,7 @@ for (cs in seq_len(cases)) {
   tau <- sample(c(0.2, 0.5, 0.8), 1); hd <- 1.5
   file <- file.path(dir, sprintf("c%d.csv", seed)); write.csv(d, file)
   # --- mboost ---
-  dm <- read.csv(file, stringsAsFactors = FALSE, check.names = FALSE, na.strings = c("NA", ""))[-1]
+  dm <- read.csv(file, stringsAsFactors = FALSE, check.names = FALSE)[-1]
   used <- c("y", colnames(X), "lin", "fac", if (wkind != "none") "w")
   dm <- dm[complete.cases(dm[used]), , drop = FALSE]
   w <- if (wkind != "none") dm$w else NULL

@@ -56,7 +56,7 @@ rescaleWeights <- function(w) if (max(abs(w - floor(w))) >= sqrt(.Machine$double
 # The model frame, the family and the (weight-free) designs; model$w: the rescaled case weights.
 mbrPrepare <- function(file, opt) {
   # --- data: R's read.csv; write.csv's unnamed first column holds row labels and is dropped ---
-  data <- read.csv(file, stringsAsFactors = FALSE, check.names = FALSE, na.strings = c("NA", ""))
+  data <- read.csv(file, stringsAsFactors = FALSE, check.names = FALSE)
   if (ncol(data) > 0 && names(data)[1] == "") data <- data[-1]
   for (j in seq_along(data)) if (is.logical(data[[j]])) data[[j]] <- ifelse(is.na(data[[j]]), NA, as.character(data[[j]]))
   response <- opt$response

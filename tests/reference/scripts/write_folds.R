@@ -7,7 +7,7 @@
 # Usage: Rscript write_folds.R data.csv out.csv kfold|bootstrap|subsampling B seed [prob=0.5] [columns=a,b,...]
 args <- commandArgs(trailingOnly = TRUE)
 if (length(args) < 5) stop("usage: Rscript write_folds.R data.csv out.csv kfold|bootstrap|subsampling B seed [prob] [columns]")
-d <- read.csv(args[1], stringsAsFactors = FALSE, check.names = FALSE, na.strings = c("NA", ""))
+d <- read.csv(args[1], stringsAsFactors = FALSE, check.names = FALSE)
 if (ncol(d) > 0 && names(d)[1] == "") d <- d[-1]
 type <- match.arg(args[3], c("kfold", "bootstrap", "subsampling"))
 B <- as.integer(args[4])
