@@ -250,6 +250,31 @@ class PlotsTest : public QObject {
     QVERIFY2(enlarged.isEmpty(), qPrintable(enlarged));
   }
 
+  // Levels R's read.csv keeps apart ("" and " A" beside "A") are quoted on the axis, so that they show apart.
+  void blankLevelsQuoted() {
+    const int n = 400;
+    auto d = std::make_shared<gb::Dataset>();
+    d->source = "blanks";
+    d->names = {"y", "g"};
+    d->columns.assign(2, std::vector<double>(n));
+    d->kinds = {gb::ColumnKind::Numeric, gb::ColumnKind::Text};
+    d->levels = {{}, {"", " A", "A", "B"}};
+    for (int i = 0; i < n; ++i) {
+      d->columns[1][i] = i % 4;
+      d->columns[0][i] = (i % 4) * 0.5 + 0.01 * (i % 7);
+    }
+    auto w = gbtest::emptyWindow("plots-blank-levels");
+    w->dataPanel()->useDataset(d);
+    w->modelPanel()->mstopBox()->setValue(10);
+    QVERIFY(gbtest::fitAndWait(*w));
+    w->showTab(w->effectsView());
+    const int j = w->effectsView()->shownLearners().value(0, -1);
+    QVERIFY2(j >= 0, "the factor was never selected");
+    EffectPlot* plot = w->effectsView()->plotFor(j);
+    plot->replot();
+    QCOMPARE(plot->xAxis->tickVectorLabels(), (QVector<QString>{"\"\"", "\" A\"", "A", "B"}));
+  }
+
   // Selection: count / mstop per selected learner, largest first, keys 0..n-1 with that learner's name; the risk
   // reduction likewise sorted; no outline or zero line drawn over the bars.
   void selectionProportionsSorted() {

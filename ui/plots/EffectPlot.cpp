@@ -143,7 +143,7 @@ void EffectPlot::setXAxisFor(const FitSetup& setup, const gb::Learner& l) {
                                   : QCPScatterStyle(QCPScatterStyle::ssNone));
   if (factor) {
     QStringList names;
-    for (const std::string& level : l.levels) names << qs(level);
+    for (const std::string& level : l.levels) names << levelLabel(level);
     xAxis->setTicker(QSharedPointer<LevelTicker>::create(xAxis, names));
     xAxis->grid()->setZeroLinePen(Qt::NoPen);  // level 0 is the first level, not a zero: no line of its own
     xAxis->setRange(-0.5, static_cast<double>(l.levels.size()) - 0.5);
