@@ -142,20 +142,37 @@ void CsvParser::readHeader() {
 
 // R's write.table(x, sep = ",") with its default row.names = TRUE writes no name for the row names: the header has
 // one field fewer than the rows, and read.table then takes column 1 as the row names. The first data line (at p_)
-// tells; one ending in a delimiter (an empty last field, a stray trailing comma) is not taken for this.
+// tells. One ending in a delimiter (an empty last field: an empty text written unquoted, or a stray trailing comma)
+// tells only if a later line in the buffer (up to 1000) has as many fields and a last one that is not empty, so
+// that a file whose every row ends in a stray comma still gets "too many fields".
 bool CsvParser::firstRowHasOneFieldMore() {
   if (delimiter_ != ',' && delimiter_ != ';' && delimiter_ != '\t' && delimiter_ != ' ') return false;
+  enum class Fields { Other, OneMore, OneMoreEmptyLast };
+  const auto judge = [this](const HeaderScan& scan, const char* start) {
+    const long delimiters = delimiter_ == ','   ? scan.commas
+                            : delimiter_ == ';' ? scan.semicolons
+                            : delimiter_ == ' ' ? scan.spaces
+                                                : scan.tabs;
+    const char* last = scan.end;
+    while (last != start && (last[-1] == ' ' || (blankDelimits() && last[-1] == '\t') || last[-1] == '\r')) --last;
+    if (delimiters != static_cast<long>(names_.size()) || last == start) return Fields::Other;
+    return blankDelimits() || last[-1] != delimiter_ ? Fields::OneMore : Fields::OneMoreEmptyLast;
+  };
   for (;;) {
     const HeaderScan scan = scanHeaderLine(p_, in_.end(), in_.eof(), delimiter_ == ' ');
     if (scan.end != nullptr) {
-      const long delimiters = delimiter_ == ','   ? scan.commas
-                              : delimiter_ == ';' ? scan.semicolons
-                              : delimiter_ == ' ' ? scan.spaces
-                                                  : scan.tabs;
-      const char* last = scan.end;
-      while (last != p_ && (last[-1] == ' ' || (blankDelimits() && last[-1] == '\t') || last[-1] == '\r')) --last;
-      return delimiters == static_cast<long>(names_.size()) && last != p_ &&
-             (blankDelimits() || last[-1] != delimiter_);
+      const Fields first = judge(scan, p_);
+      if (first != Fields::OneMoreEmptyLast) return first == Fields::OneMore;
+      const char* line = scan.end + scan.breakLength;
+      for (int more = 0; more < 1000 && scan.breakLength > 0 && line < in_.end(); ++more) {
+        const HeaderScan next = scanHeaderLine(line, in_.end(), in_.eof(), delimiter_ == ' ');
+        if (next.end == nullptr) return false;
+        const Fields f = judge(next, line);
+        if (f != Fields::OneMoreEmptyLast) return f == Fields::OneMore;
+        if (next.breakLength == 0) return false;
+        line = next.end + next.breakLength;
+      }
+      return false;
     }
     if (in_.eof() || static_cast<std::size_t>(in_.end() - p_) > maxRowBytes_) return false;
     refill(p_);

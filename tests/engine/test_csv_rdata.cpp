@@ -359,6 +359,16 @@ class TestCsvRData : public QObject {
              qPrintable(shortRow));
     const QString stray = gbtest::inputErrorOf([&] { gb::readCsv(writeFile("y,x\n1,2,\n3,4,\n")); });
     QVERIFY2(stray.contains(":2:3: too many fields: 3 in this row, 2 in the header"), qPrintable(stray));
+    // write.table(quote = FALSE) of a text column whose first rows are "": those rows end in a delimiter, a later row
+    // does not, so column 1 holds the row names (R's read.csv / read.delim: g has the levels "", a, b).
+    for (const char* text :
+         {"y,g\n1,1.2,\n2,2.3,\n3,3.1,b\n4,4.8,a\n", "y\tg\n1\t1.2\t\n2\t2.3\t\n3\t3.1\tb\n4\t4.8\ta\n"}) {
+      const gb::Dataset d = gb::readCsv(writeFile(text));
+      QCOMPARE(d.names, (std::vector<std::string>{"y", "g"}));
+      QCOMPARE(d.levels[1], (std::vector<std::string>{"", "a", "b"}));
+      QCOMPARE(d.columns[1], (std::vector<double>{0, 0, 2, 1}));
+      QCOMPARE(d.columns[0][3], 4.8);
+    }
   }
 
   // R's write.table at its defaults: single spaces between fields, names and text quoted, row names without a name
