@@ -143,10 +143,13 @@ void CsvParser::readHeader() {
 // R's write.table(x, sep = ",") with its default row.names = TRUE writes no name for the row names: the header has
 // one field fewer than the rows, and read.table then takes column 1 as the row names. The first data line (at p_)
 // tells. One ending in a delimiter (an empty last field: an empty text written unquoted, or a stray trailing comma)
-// tells only if a later line in the buffer (up to 1000) has as many fields and a last one that is not empty, so
-// that a file whose every row ends in a stray comma still gets "too many fields".
+// tells only if a later line has as many fields and a last one that is not empty, so that a file whose every row
+// ends in a stray comma still gets "too many fields". The later lines looked at are at most 1000, all within
+// kLookBytes of line 2 whatever the block size, so the verdict is the same for every reader of the file.
 bool CsvParser::firstRowHasOneFieldMore() {
   if (delimiter_ != ',' && delimiter_ != ';' && delimiter_ != '\t' && delimiter_ != ' ') return false;
+  constexpr std::ptrdiff_t kLookBytes = std::ptrdiff_t{1} << 20;
+  constexpr int kLookLines = 1000;
   enum class Fields { Other, OneMore, OneMoreEmptyLast };
   const auto judge = [this](const HeaderScan& scan, const char* start) {
     const long delimiters = delimiter_ == ','   ? scan.commas
@@ -158,23 +161,20 @@ bool CsvParser::firstRowHasOneFieldMore() {
     if (delimiters != static_cast<long>(names_.size()) || last == start) return Fields::Other;
     return blankDelimits() || last[-1] != delimiter_ ? Fields::OneMore : Fields::OneMoreEmptyLast;
   };
-  for (;;) {
-    const HeaderScan scan = scanHeaderLine(p_, in_.end(), in_.eof(), delimiter_ == ' ');
-    if (scan.end != nullptr) {
-      const Fields first = judge(scan, p_);
-      if (first != Fields::OneMoreEmptyLast) return first == Fields::OneMore;
-      const char* line = scan.end + scan.breakLength;
-      for (int more = 0; more < 1000 && scan.breakLength > 0 && line < in_.end(); ++more) {
-        const HeaderScan next = scanHeaderLine(line, in_.end(), in_.eof(), delimiter_ == ' ');
-        if (next.end == nullptr) return false;
-        const Fields f = judge(next, line);
-        if (f != Fields::OneMoreEmptyLast) return f == Fields::OneMore;
-        if (next.breakLength == 0) return false;
-        line = next.end + next.breakLength;
-      }
-      return false;
+  for (;;) {  // each round scans from line 2 again, over a buffer grown by refill
+    const char* line = p_;
+    for (int seen = 0; seen <= kLookLines; ++seen) {
+      const HeaderScan scan = scanHeaderLine(line, in_.end(), in_.eof(), delimiter_ == ' ');
+      if (scan.end == nullptr) break;  // the line goes on past the buffer
+      if (seen > 0 && scan.end - p_ > kLookBytes) return false;
+      const Fields verdict = judge(scan, line);
+      if (verdict != Fields::OneMoreEmptyLast) return verdict == Fields::OneMore;
+      if (scan.breakLength == 0) return false;
+      line = scan.end + scan.breakLength;
+      if (seen == kLookLines) return false;
     }
-    if (in_.eof() || static_cast<std::size_t>(in_.end() - p_) > maxRowBytes_) return false;
+    const std::ptrdiff_t buffered = in_.end() - p_;
+    if (in_.eof() || buffered > (line == p_ ? static_cast<std::ptrdiff_t>(maxRowBytes_) : kLookBytes)) return false;
     refill(p_);
   }
 }

@@ -369,6 +369,16 @@ class TestCsvRData : public QObject {
       QCOMPARE(d.columns[1], (std::vector<double>{0, 0, 2, 1}));
       QCOMPARE(d.columns[0][3], 4.8);
     }
+    // The verdict does not depend on the block size, nor on reading only a preview: 60 rows end in "" first.
+    std::string late = "y,g\n";
+    for (int r = 1; r <= 60; ++r) late += std::to_string(r) + "," + std::to_string(r) + ".5,\n";
+    const std::string latePath = writeFile(late + "61,7.5,a\n");
+    for (const std::size_t block : {std::size_t{1} << 20, std::size_t{16}}) {
+      gb::CsvOptions options;
+      options.blockBytes = block;
+      QCOMPARE(gb::readCsv(latePath, options).levels[1], (std::vector<std::string>{"", "a"}));
+      QCOMPARE(gb::readCsvHead(latePath, 3, options).names, (std::vector<std::string>{"y", "g"}));
+    }
   }
 
   // R's write.table at its defaults: single spaces between fields, names and text quoted, row names without a name
