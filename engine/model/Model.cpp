@@ -215,8 +215,7 @@ Prediction Model::predict(const Dataset& data, MissingPolicy missingPolicy) cons
   const LearnerColumns columns = learnerColumns(learners, data);
   const auto& xs = columns.x;
   // Rows with a missing cell (the reader's NA; NaN or empty in a numeric column) in any learner's column are found
-  // first: they
-  // predict NA whatever the other learners give, so no other cell of theirs can fail the prediction.
+  // first: they predict NA whatever the other learners give, so no other cell of theirs can fail the prediction.
   std::vector<char> missing(n, 0);
   for (std::size_t j = 0; j < learners.size(); ++j) {
     std::size_t count = 0;
