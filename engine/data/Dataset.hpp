@@ -25,6 +25,8 @@ struct Dataset {
   // several starts (data/CsvPart.hpp). Error messages name input rows (and lines) counting from the file's first.
   std::size_t firstRow = 0;
 
+  // The source for a message: its path or description, or "the data" where it has none.
+  std::string sourceName() const { return source.empty() ? "the data" : source; }
   std::size_t rows() const { return columns.empty() ? 0 : columns.front().size(); }
   std::size_t cols() const { return columns.size(); }
   // The 1-based column of the file that holds column c, for messages that name a cell: one further on where R's

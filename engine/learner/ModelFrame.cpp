@@ -17,14 +17,12 @@ namespace gb {
 
 namespace {
 
-std::string sourceOf(const Dataset& data) { return data.source.empty() ? "the data" : data.source; }
-
 // Line of a data row in its CSV file (header on line 1, no line breaks inside cells); row counts from data's first.
 long lineOf(const Dataset& data, std::size_t row) { return static_cast<long>(data.firstRow + row) + 2; }
 
 // "file:line:column" of the cell of `row` in column c (the column as the file counts it).
 std::string at(const Dataset& data, std::size_t row, std::size_t c) {
-  return sourceOf(data) + ":" + std::to_string(lineOf(data, row)) + ":" + std::to_string(data.fileColumn(c));
+  return data.sourceName() + ":" + std::to_string(lineOf(data, row)) + ":" + std::to_string(data.fileColumn(c));
 }
 
 }  // namespace
@@ -55,11 +53,11 @@ void resolveColumns(const Dataset& data, const ModelSettings& s, ModelFrame& f, 
   if (data.columnIndex(s.response) < 0)
     throw InputError(optionMessage(
         "--response",
-        "no column named " + quotedForMessage(s.response) + " in " + sourceOf(data) +
+        "no column named " + quotedForMessage(s.response) + " in " + data.sourceName() +
             (csv::headerIsNumbers(data.names) ? csv::missingHeaderHint(data.names) : data.nameHint(s.response))));
   if (!s.weights.empty() && data.columnIndex(s.weights) < 0)
     throw InputError(optionMessage("--weights", "no column named " + quotedForMessage(s.weights) + " in " +
-                                                    sourceOf(data) + data.nameHint(s.weights)));
+                                                    data.sourceName() + data.nameHint(s.weights)));
   if (!s.weights.empty() && s.weights == s.response)
     throw InputError(optionMessage("--weights", quotedForMessage(s.weights) + " is the response"));
   if (s.learners.empty() && s.linears.empty() && s.factors.empty()) {
@@ -70,7 +68,7 @@ void resolveColumns(const Dataset& data, const ModelSettings& s, ModelFrame& f, 
     }
     if (f.splines.empty() && f.factors.empty())
       throw InputError(optionMessage(
-          "--spline", sourceOf(data) + " has no column besides the response " + quotedForMessage(s.response)));
+          "--spline", data.sourceName() + " has no column besides the response " + quotedForMessage(s.response)));
     return;
   }
   std::map<std::string, const char*> seen;  // each column's option
@@ -80,7 +78,7 @@ void resolveColumns(const Dataset& data, const ModelSettings& s, ModelFrame& f, 
       const int c = data.columnIndex(name);
       if (c < 0)
         throw InputError(optionMessage(
-            option, "no column named " + quotedForMessage(name) + " in " + sourceOf(data) + data.nameHint(name)));
+            option, "no column named " + quotedForMessage(name) + " in " + data.sourceName() + data.nameHint(name)));
       if (name == s.response)
         throw InputError(optionMessage(option, quotedForMessage(name) + " is the response, not a covariate"));
       if (name == s.weights) throw InputError(optionMessage(option, quotedForMessage(name) + " is the weights column"));
@@ -157,11 +155,11 @@ std::vector<std::size_t> keepComplete(const Dataset& data, const ModelSettings& 
     bool complete = true;
     for (std::size_t u = 0; u < cols.size(); ++u)
       if (std::isnan((*cols[u])[i])) {
-        if (s.missing == MissingPolicy::Fail)
-          throw InputError(at(data, i, static_cast<std::size_t>(data.columnIndex(used[u]))) + ": column " +
-                           quotedForMessage(used[u]) + ": missing value (" +
-                           (data.isText(static_cast<std::size_t>(data.columnIndex(used[u]))) ? "NA" : "NA or empty") +
-                           "; --missing omit drops such rows)");
+        if (s.missing == MissingPolicy::Fail) {
+          const auto c = static_cast<std::size_t>(data.columnIndex(used[u]));
+          throw InputError(at(data, i, c) + ": column " + quotedForMessage(used[u]) + ": missing value (" +
+                           (data.isText(c) ? "NA" : "NA or empty") + "; --missing omit drops such rows)");
+        }
         ++perColumn[u];
         complete = false;
       }
@@ -190,7 +188,7 @@ void omitMissing(const std::shared_ptr<const Dataset>& data, const ModelSettings
   for (std::size_t u = 0; u < used.size(); ++u)
     if (perColumn[u] > 0) f.omittedByColumn.emplace_back(used[u], perColumn[u]);
   if (f.usedRows == 0)
-    throw InputError(sourceOf(*data) + ": every one of the " + std::to_string(f.inputRows) +
+    throw InputError(data->sourceName() + ": every one of the " + std::to_string(f.inputRows) +
                      " rows has a missing value in a used column (" + f.omissionNote() + ")");
 }
 
@@ -289,7 +287,7 @@ void applyFold(ModelFrame& f, const std::vector<double>& foldByInputRow, const s
 ModelFrame buildModelFrame(std::shared_ptr<const Dataset> data, const ModelSettings& settings, ShardReducer* group) {
   if (!data) throw InputError("no data");
   const double rows = group ? countBefore(group, static_cast<double>(data->rows())).second : data->rows();
-  if (rows == 0) throw InputError(sourceOf(*data) + ": no rows");
+  if (rows == 0) throw InputError(data->sourceName() + ": no rows");
   ModelFrame f;
   resolveColumns(*data, settings, f, group);
   checkTogether(group, [&] { checkWeights(*data, settings, group); });

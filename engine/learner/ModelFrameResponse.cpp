@@ -15,8 +15,7 @@ namespace {
 // "file:line" of a used row, or "file:line:column" with the file's 1-based column (0: the line only).
 std::string inputLine(const ModelFrame& f, const Dataset& data, std::size_t row, long fileColumn = 0) {
   const std::size_t input = row < f.keptRows.size() ? f.keptRows[row] : row;
-  const std::string line =
-      (data.source.empty() ? std::string("the data") : data.source) + ":" + std::to_string(input + 2);
+  const std::string line = data.sourceName() + ":" + std::to_string(input + 2);
   return fileColumn > 0 ? line + ":" + std::to_string(fileColumn) : line;
 }
 
@@ -195,7 +194,7 @@ std::shared_ptr<const Dataset> codeFactors(std::shared_ptr<const Dataset> data, 
                                ") in the used rows: a factor needs at least two";
       // Without learner lists every text column is a factor learner (y ~ .): no option to name.
       throw InputError(named ? optionMessage("--factor", what)
-                             : (data->source.empty() ? std::string("the data") : data->source) + ": " + what +
+                             : data->sourceName() + ": " + what +
                                    " (every text column is a factor learner unless the learners are named: "
                                    "--spline, --linear, --factor)");
     }
