@@ -85,6 +85,9 @@ Learner finishLinear(const std::string& name, int column, double lo, double hi, 
   l.gram.resize(2, 2);
   l.gram << sw, swx, swx, swxx;
   l.penalty = Eigen::MatrixXd::Identity(2, 2);
+  // A ridge penalty has no null space. Counted from the centred pencil's T^-T T^-1 instead, its smaller eigenvalue
+  // (about 1 / c^2 of the larger) fell under the relative 1e-10 for x near 2015, and --linear-edf 1 was refused.
+  l.penaltyNullity = 0;
   // The same pencil in the columns 1 and x - c: B = B_c T with T = [1 c; 0 1], so T^-1 maps P_c back.
   CongruentPencil centred;
   centred.gram = centredGram(sums);
@@ -94,6 +97,13 @@ Learner finishLinear(const std::string& name, int column, double lo, double hi, 
   std::function<Eigen::MatrixXd()> unweighted;
   if (unweightedSums) unweighted = [&] { return centredGram(unweightedSums()); };
   finishLearner(l, settings.linearEdf, settings.edfDefinition, &centred, unweighted);
+  // Every row of positive weight at one value: unpenalised, X'WX is singular (mboost's bols() stops); the slope is
+  // the minimum-norm solution's, 0.
+  if (unweightedSums && l.lambda == 0.0 && l.edf < 1.5)
+    l.note = (l.note.empty() ? "" : l.note + "; ") + "learner " + quotedForMessage(name) +
+             ": every row of positive weight has the same value, so the data do not decide its slope (mboost's "
+             "bols() stops here: 'system is exactly singular'); it is taken as 0. Give rows of other values weight, "
+             "or leave the learner out";
   return l;
 }
 
@@ -241,6 +251,27 @@ Learner finishFactor(const std::string& name, int column, const std::vector<std:
   if (rowsPerLevel) unweighted = [&] { return factorGram(Eigen::Map<const Eigen::VectorXd>(rowsPerLevel->data(), L)); };
   if (settings.factorEdf > 0.0 || !unpenalisedInClosedForm(l, perLevel))
     finishLearner(l, settings.factorEdf, settings.edfDefinition, nullptr, unweighted);
+  // Levels whose every row has weight 0: unpenalised, X'WX is singular and mboost's bols() stops; here they take the
+  // minimum-norm solution, which the data do not decide. Said, not silent (their predictions are no estimates).
+  if (rowsPerLevel && !(settings.factorEdf > 0.0)) {
+    std::vector<std::string> unweighed;
+    for (Eigen::Index a = 0; a < L; ++a)
+      if (perLevel[a] == 0.0 && (*rowsPerLevel)[static_cast<std::size_t>(a)] > 0.0)
+        unweighed.push_back(quotedForMessage(levels[static_cast<std::size_t>(a)]));
+    std::string listed;  // the first five
+    for (std::size_t i = 0; i < std::min<std::size_t>(unweighed.size(), 5); ++i)
+      listed += (i ? ", " : "") + unweighed[i];
+    if (unweighed.size() > 5) listed += ", ...";
+    if (!unweighed.empty())
+      l.note = (l.note.empty() ? "" : l.note + "; ") + "learner " + quotedForMessage(name) + ": " +
+               (unweighed.size() == 1 ? "level " + listed + " has"
+                                      : std::to_string(unweighed.size()) + " levels (" + listed + ") have") +
+               " only rows of weight 0, so the data do not decide " + (unweighed.size() == 1 ? "its" : "their") +
+               " effect (mboost's bols() stops here: 'system is exactly singular'); it is the minimum-norm "
+               "solution's, and predictions for " +
+               (unweighed.size() == 1 ? "it" : "them") +
+               " are no estimates. Give those rows weight, leave them out, or penalise the factor (--factor-edf)";
+  }
   return l;
 }
 

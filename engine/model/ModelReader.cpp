@@ -315,8 +315,10 @@ void readPath(const json& root, int version, Model& m, const std::unordered_map<
   }
   m.pathRisk = numbers(member(path, "risk", "path"), "path.risk");
   if (m.pathRisk.size() != m.pathLearner.size() + 1)
-    fail("path.risk", "has " + std::to_string(m.pathRisk.size()) + " values, expected " +
-                          std::to_string(m.pathLearner.size() + 1) + " (one per iteration plus the offset's)");
+    fail("path", "path.risk has " + std::to_string(m.pathRisk.size()) + " values and path.learner " +
+                     std::to_string(m.pathLearner.size()) +
+                     " iterations; the risk needs one value more than the iterations (the offset's, then one per "
+                     "iteration), so one of the two was cut or edited");
 }
 
 }  // namespace

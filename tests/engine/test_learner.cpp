@@ -43,6 +43,8 @@ class TestLearner : public QObject {
   void linearLearnerOfLargeScaleKeepsItsIntercept_data();
   void linearLearnerOfLargeScaleKeepsItsIntercept();
   void penalisedLinearLearnerOfLargeScaleFindsMboostsLambda();
+  void linearEdfOneOfYearsIsReached();
+  void unweighedLevelsAndSlopesAreNoted();
   void unpenalisedFactorInClosedForm();
   void factorLevelsAreBounded();
   void zeroWeightsDecideTheRankOnEveryRow();
@@ -408,6 +410,74 @@ void TestLearner::penalisedLinearLearnerOfLargeScaleFindsMboostsLambda() {
   const double exact = 0.5 * (lo + hi);
   QVERIFY2(std::abs(l.lambda - exact) <= 2e-8,
            qPrintable(QString("lambda %1, exact root %2").arg(l.lambda, 0, 'g', 10).arg(exact, 0, 'g', 10)));
+}
+
+// bols(x, df = 1) on years (x = 2010..2020): a ridge penalty has no null space, so edf 1 is reachable (mboost's
+// lambda is about 1e5 here). It was refused ("edf 1 must exceed 1, the dimension of the penalty's null space") when
+// the null space was counted from the centred pencil's penalty T^-T T^-1, whose small eigenvalue is about 1 / x^2 of
+// its large one. Reference: the eigenvalues of X'X as in the test above, df - 1 = 2 h_s - h_s^2 - (lambda / (L +
+// lambda))^2 formed without cancellation, the root by bisection in log lambda. mboost adds 1e-9 to X'X's diagonal
+// (options("mboost_eps")), which moves the small eigenvalue (about 2e-4) by 5e-6 of itself and the root, which goes as
+// its cube root, by about 2e-6: hence 2e-5.
+void TestLearner::linearEdfOneOfYearsIsReached() {
+  const int n = 101;
+  std::vector<double> x(n);
+  for (int i = 0; i < n; ++i) x[static_cast<std::size_t>(i)] = 2010.0 + 0.1 * i;
+  ModelSettings settings;
+  settings.linearEdf = 1.0;
+  settings.edfDefinition = EdfDefinition::Mboost;
+  const Learner l = buildLinear("year", 0, x, nullptr, settings);
+  double xbar = 0.0, sum2 = 0.0, sxx = 0.0;
+  for (double v : x) xbar += v / n;
+  for (double v : x) {
+    sum2 += v * v;
+    sxx += (v - xbar) * (v - xbar);
+  }
+  const double trace = n + sum2, det = n * sxx;
+  const double large = 0.5 * (trace + std::sqrt(trace * trace - 4.0 * det)), small = det / large;
+  auto excess = [&](double lambda) {  // df(lambda) - 1
+    const double hs = small / (small + lambda), rest = lambda / (large + lambda);
+    return 2.0 * hs - hs * hs - rest * rest;
+  };
+  double lo = 1e-6, hi = 1e12;
+  for (int i = 0; i < 200; ++i) {
+    const double mid = std::sqrt(lo * hi);
+    (excess(mid) > 0.0 ? lo : hi) = mid;
+  }
+  const double exact = std::sqrt(lo * hi);
+  QVERIFY2(std::abs(l.lambda - exact) <= 2e-5 * exact,
+           qPrintable(QString("lambda %1, exact root %2").arg(l.lambda, 0, 'g', 10).arg(exact, 0, 'g', 10)));
+}
+
+// A factor level, or a linear term's spread, seen only on rows of weight 0: unpenalised, mboost's bols() stops
+// ("system is exactly singular") and the engine takes the minimum-norm solution, which the data do not decide, so the
+// learner's note says so (result.json's notes). Penalised (--factor-edf), mboost fits too, and there is no note; nor
+// is there without weights.
+void TestLearner::unweighedLevelsAndSlopesAreNoted() {
+  const std::vector<std::string> levels{"a", "b", "c", "q"};
+  const std::vector<double> codes{0, 1, 2, 0, 1, 2, 3, 0, 1, 2};
+  std::vector<double> w(codes.size(), 1.0);
+  w[6] = 0.0;  // the only row of level "q"
+  ModelSettings settings;
+  const Learner factor = buildFactor("f", 0, codes, levels, w.data(), settings);
+  QVERIFY2(QString::fromStdString(factor.note).contains("level 'q' has only rows of weight 0"), factor.note.c_str());
+  QVERIFY(buildFactor("f", 0, codes, levels, nullptr, settings).note.empty());
+  w[0] = w[3] = w[7] = 0.0;  // the first level too: the general (eigen-solver) path
+  const Learner two = buildFactor("f", 0, codes, levels, w.data(), settings);
+  QVERIFY2(QString::fromStdString(two.note).contains("2 levels ('a', 'q') have only rows of weight 0"),
+           two.note.c_str());
+  settings.factorEdf = 2.0;
+  QVERIFY2(buildFactor("f", 0, codes, levels, w.data(), settings).note.find("weight 0") == std::string::npos,
+           "a penalised factor gets no note");
+  std::vector<double> z(codes.size(), 1.0), wz(codes.size(), 1.0);
+  z[0] = 5.0;
+  wz[0] = 0.0;  // z varies only where the weight is 0
+  const Learner linear = buildLinear("z", 0, z, wz.data(), ModelSettings{});
+  QVERIFY2(QString::fromStdString(linear.note).contains("every row of positive weight has the same value"),
+           linear.note.c_str());
+  QCOMPARE(linear.lambda, 0.0);
+  wz[0] = 1.0;
+  QVERIFY(buildLinear("z", 0, z, wz.data(), ModelSettings{}).note.empty());
 }
 
 // The unpenalised factor's P in closed form: against Eigen's complete orthogonal decomposition of G (a Moore-Penrose

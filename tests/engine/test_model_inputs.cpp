@@ -201,10 +201,17 @@ void TestModelInputs::rejectsBadFields_data() {
                                           << R"("x1")"
                                           << "m.json: path.learner[0]: must be an integer in 0..1, got the string "
                                              "'x1'";
+  // Either array cut: the message names both counts rather than blaming the one left whole.
   QTest::newRow("path risk short") << "/path/risk/5"
                                    << ""
-                                   << "m.json: path.risk: has 5 values, expected 6 (one per iteration plus the "
-                                      "offset's)";
+                                   << "m.json: path: path.risk has 5 values and path.learner 5 iterations; the risk "
+                                      "needs one value more than the iterations (the offset's, then one per "
+                                      "iteration), so one of the two was cut or edited";
+  QTest::newRow("path learner short") << "/path/learner/4"
+                                      << ""
+                                      << "m.json: path: path.risk has 6 values and path.learner 4 iterations; the "
+                                         "risk needs one value more than the iterations (the offset's, then one "
+                                         "per iteration), so one of the two was cut or edited";
   // Unknown keys are mistakes (a misspelt setting would silently take its default).
   QTest::newRow("unknown top-level key") << "/offfset"
                                          << "1"
