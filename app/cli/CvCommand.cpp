@@ -60,6 +60,8 @@ int runCv(const CvOptions& o, const std::vector<Override>& overrides) {
 
   nlohmann::json out{{"type", folds.type}, {"folds", folds.weights.size()}, {"risk", cv.risk}, {"mean", cv.mean},
                      {"mstop", cv.mstop},  {"settings", all->settings()}};
+  if (!cv.dropped.empty()) out["dropped"] = cv.dropped;
+  if (!cv.note.empty()) std::cerr << "gamboost: note: " << cv.note << std::endl;
   out["settings"]["data"] = o.fit.data;
   out["settings"]["compute"] = compute;
   if (!o.fit.folds.foldsFile.empty()) out["settings"]["folds_file"] = o.fit.folds.foldsFile;

@@ -1,6 +1,7 @@
 #include "FitBands.hpp"
 
 #include <charconv>
+#include <iostream>
 
 #include "compute/EffectBands.hpp"
 #include "model/PartialEffect.hpp"
@@ -28,7 +29,7 @@ void addBandsOption(CLI::App* sub, int& replicates) {
 
 namespace {
 
-nlohmann::json learnerJson(const LearnerBand& b) {
+nlohmann::json learnerJson(const LearnerBand& b, int replicates) {
   nlohmann::json j = {{"type", toString(b.type)}};
   if (b.type == LearnerType::Factor)
     j["x"] = b.levels;
@@ -39,6 +40,7 @@ nlohmann::json learnerJson(const LearnerBand& b) {
   j["upper95"] = b.upper95;
   j["lower90"] = b.lower90;
   j["upper90"] = b.upper90;
+  if (b.replicatesUsed < replicates) j["replicates_used"] = b.replicatesUsed;
   return j;
 }
 
@@ -56,7 +58,15 @@ nlohmann::json fitBands(std::shared_ptr<const Dataset> data, const Booster& fitt
   const std::optional<EffectBands> bands =
       effectBands(std::move(data), fitted, replicates, seed, backends.make, backends.parallel, monitor);
   nlohmann::json learners = nlohmann::json::object();
-  for (const LearnerBand& b : bands->learners) learners[b.name] = learnerJson(b);
+  for (const LearnerBand& b : bands->learners) {
+    learners[b.name] = learnerJson(b, bands->replicates);
+    if (b.replicatesUsed < bands->replicates && !quiet)
+      std::cerr << "gamboost: note: --bands: learner '" << b.name << "': " << bands->replicates - b.replicatesUsed
+                << " of " << bands->replicates
+                << " bootstrap samples leave its effect undecided (an unpenalised factor level, or every value but "
+                   "one of a linear term, without rows; mboost's bols() would stop), and its band comes from the "
+                << b.replicatesUsed << " others" << std::endl;
+  }
   return {{"replicates", bands->replicates},
           {"seed", bands->seed},
           {"mstop", bands->mstop},

@@ -165,6 +165,8 @@ int chooseMstop(const FitOptions& o, const std::shared_ptr<const Dataset>& data,
   const CvResult cv = crossValidate(data, check->settings(), folds, backends.make, backends.parallel);
   record = {{"type", folds.type}, {"folds", folds.weights.size()}, {"mean", cv.mean}, {"mstop", cv.mstop}};
   record["grid"] = o.cvGrid;
+  if (!cv.dropped.empty()) record["dropped"] = cv.dropped;
+  if (!cv.note.empty()) std::cerr << "gamboost: note: --mstop cv: " << cv.note << std::endl;
   if (!o.quiet)
     std::cerr << "gamboost: --mstop cv: " << folds.weights.size() << " " << folds.type << " folds choose mstop "
               << cv.mstop << " of " << o.cvGrid << std::endl;

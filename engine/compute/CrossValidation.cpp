@@ -19,6 +19,7 @@
 #include "common/Text.hpp"
 #include "compute/Booster.hpp"
 #include "compute/CpuBackend.hpp"
+#include "compute/DroppedFolds.hpp"
 #include "compute/FitFootprint.hpp"
 #include "compute/FoldGrams.hpp"
 #include "data/CsvText.hpp"
@@ -106,12 +107,14 @@ std::vector<std::unique_ptr<Booster>> setUpFolds(const std::shared_ptr<const Dat
 // The folds in batches of backend.foldBatchSize(), each batch's folds advancing together. False (nothing done) when
 // the backend does not batch this model.
 bool crossValidateBatched(const std::shared_ptr<const Dataset>& data, const ModelSettings& settings,
-                          const ResamplingFolds& folds, Backend& backend, CvResult& result) {
+                          const ResamplingFolds& folds, Backend& backend, CvResult& result,
+                          std::vector<std::string>& undecided) {
   BatchedFolds run;
   run.count = static_cast<int>(folds.weights.size());
   run.iterations = settings.mstop;
   run.weightsOf = [&folds](int b) { return folds.weights[static_cast<std::size_t>(b)]; };
-  run.done = [&result, &settings](int b, const Booster& setUp, const std::vector<IterationResult>& out) {
+  run.done = [&result, &settings, &undecided](int b, const Booster& setUp, const std::vector<IterationResult>& out) {
+    undecided[static_cast<std::size_t>(b)] = undecidedEffect(setUp);
     std::vector<double>& risk = result.risk[static_cast<std::size_t>(b)];
     risk.assign(1, setUp.path().risk.front());
     for (const IterationResult& r : out) risk.push_back(r.risk);
@@ -452,10 +455,11 @@ CvResult crossValidate(std::shared_ptr<const Dataset> data, const ModelSettings&
   const int count = static_cast<int>(folds.weights.size());
   CvResult result;
   result.risk.resize(folds.weights.size());
+  std::vector<std::string> undecided(folds.weights.size());
   bool batched = false;
   if (parallelFolds <= 1) {
     const std::unique_ptr<Backend> backend = makeBackend();
-    batched = crossValidateBatched(data, settings, folds, *backend, result);
+    batched = crossValidateBatched(data, settings, folds, *backend, result, undecided);
   }
   std::optional<ModelFrame> allRows;  // the folds' shared frame (see runFoldsBatched)
   if (!batched && count > 0) allRows.emplace(buildModelFrame(data, settings));
@@ -465,6 +469,7 @@ CvResult crossValidate(std::shared_ptr<const Dataset> data, const ModelSettings&
   forEachFold(batched ? 0 : count, atOnce, "fold", [&](int b) {
     const auto i = static_cast<std::size_t>(b);
     Booster booster(data, settings, makeBackend(), folds.weights[i], "fold " + std::to_string(b + 1), &*allRows);
+    undecided[i] = undecidedEffect(booster);
     booster.run(settings.mstop);
     result.risk[i] = booster.path().risk;
     checkFoldRisk(b + 1, result.risk[i], settings.family);
@@ -473,11 +478,7 @@ CvResult crossValidate(std::shared_ptr<const Dataset> data, const ModelSettings&
     foldDone(++done, count);
   });
   result.batched = batched;
-  const std::size_t steps = static_cast<std::size_t>(settings.mstop) + 1;
-  result.mean.assign(steps, 0.0);
-  for (const auto& r : result.risk)
-    for (std::size_t m = 0; m < steps; ++m) result.mean[m] += r[m] / static_cast<double>(count);
-  result.mstop = static_cast<int>(std::min_element(result.mean.begin(), result.mean.end()) - result.mean.begin());
+  summariseFolds(result, undecided, static_cast<std::size_t>(settings.mstop) + 1);
   return result;
 }
 

@@ -12,6 +12,7 @@
 
 #include "compute/Backend.hpp"
 #include "compute/Divergence.hpp"
+#include "compute/DroppedFolds.hpp"
 #include "data/Dataset.hpp"
 #include "learner/ModelFrame.hpp"
 #include "settings/ModelSettings.hpp"
@@ -73,11 +74,17 @@ ResamplingFolds foldsFromTable(const Dataset& table, std::size_t dataRows,
 
 struct CvResult {
   std::vector<std::vector<double>> risk;  // [fold][m], m = 0..mstop
-  std::vector<double> mean;               // over the folds, per m
+  std::vector<double> mean;               // over the folds kept, per m
   int mstop = 0;                          // the first minimum of mean (a number of iterations)
-  bool batched = false;                   // the folds advanced together (Backend::prepareFolds), not one by one
-  double setupSeconds = 0.0;              // batched: the folds' set-ups (CPU) and the batches' device preparation
-  double iterateSeconds = 0.0;            // batched: the iterations of every batch
+  // Folds (numbered from 1, as messages and cv.json's "dropped" name them) left out of the mean, as mboost's cvrisk
+  // leaves out a fold whose fit fails: their weights leave an unpenalised factor level or linear slope undecided
+  // (Learner::undecided; mboost: "system is exactly singular"). Their risk rows stay in `risk`. note: which, and why;
+  // empty when none.
+  std::vector<int> dropped;
+  std::string note;
+  bool batched = false;         // the folds advanced together (Backend::prepareFolds), not one by one
+  double setupSeconds = 0.0;    // batched: the folds' set-ups (CPU) and the batches' device preparation
+  double iterateSeconds = 0.0;  // batched: the iterations of every batch
 };
 
 // Makes each fold's backend (called once per fold, possibly from several threads at once).

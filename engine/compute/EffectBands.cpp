@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <limits>
 #include <mutex>
 #include <optional>
 
@@ -39,6 +40,15 @@ struct EffectLayout {
       points += grid.back().size();
     }
   }
+  // NaN over the points of every learner a refit's sample left undecided (Learner::undecided, where mboost's refit
+  // would stop), so that its percentiles leave that refit out.
+  void markUndecided(std::vector<double>& flat, const std::vector<Learner>& refit) const {
+    std::size_t at = 0;
+    for (std::size_t j = 0; j < refit.size(); at += grid[j].size(), ++j)
+      if (refit[j].undecided())
+        std::fill_n(flat.begin() + static_cast<std::ptrdiff_t>(at), grid[j].size(),
+                    std::numeric_limits<double>::quiet_NaN());
+  }
   std::vector<double> effects(const std::vector<Learner>& learners, const std::vector<Eigen::VectorXd>& gamma) const {
     std::vector<double> flat;
     flat.reserve(points);
@@ -64,8 +74,12 @@ EffectBands summarise(const Booster& fitted, const EffectLayout& layout,
     b.levels = learners[j].levels;
     b.x = layout.grid[j];
     for (std::size_t i = 0; i < b.x.size(); ++i, ++at) {
-      for (std::size_t r = 0; r < replicate.size(); ++r) values[r] = replicate[r][at];
-      const std::vector<double> q = percentileBand(values);
+      values.clear();  // the refits that decided this learner's effect (NaN marks the others)
+      for (std::size_t r = 0; r < replicate.size(); ++r)
+        if (!std::isnan(replicate[r][at])) values.push_back(replicate[r][at]);
+      b.replicatesUsed = static_cast<int>(values.size());
+      const std::vector<double> q =
+          values.empty() ? std::vector<double>(4, std::numeric_limits<double>::quiet_NaN()) : percentileBand(values);
       b.effect.push_back(effect[at]);
       b.lower95.push_back(q[0]);
       b.lower90.push_back(q[1]);
@@ -95,12 +109,13 @@ std::optional<EffectBands> effectBands(std::shared_ptr<const Dataset> data, cons
     if (!stop && monitor.cancelled && monitor.cancelled()) stop = true;
     return !stop;
   };
-  auto store = [&](int b, const std::vector<Eigen::VectorXd>& gamma) {
+  auto store = [&](int b, const std::vector<Eigen::VectorXd>& gamma, const std::vector<Learner>& refit) {
     std::vector<double> effects = layout.effects(fitted.learners(), gamma);
     for (double v : effects)
       if (!std::isfinite(v))
         throw InputError("bootstrap " + std::to_string(b + 1) +
                          ": the refit diverged (an effect is not finite); lower --nu, e.g. --nu 0.01");
+    layout.markUndecided(effects, refit);
     replicate[static_cast<std::size_t>(b)] = std::move(effects);
     std::lock_guard<std::mutex> lock(report);
     ++done;
@@ -121,7 +136,7 @@ std::optional<EffectBands> effectBands(std::shared_ptr<const Dataset> data, cons
       std::vector<Eigen::VectorXd> gamma = setUp.coefficients();  // zeros: no iteration yet
       for (const IterationResult& r : out)
         gamma[static_cast<std::size_t>(r.learner)] += Eigen::Map<const Eigen::VectorXd>(r.delta.data(), r.delta.size());
-      store(b, gamma);
+      store(b, gamma, setUp.learners());
     };
     const std::unique_ptr<Backend> backend = makeBackend();
     batched = runFoldsBatched(data, fitted.settings(), *backend, run);
@@ -146,7 +161,7 @@ std::optional<EffectBands> effectBands(std::shared_ptr<const Dataset> data, cons
       Booster refit(data, fitted.settings(), makeBackend(), weights, name, &*allRows, OutOfBag::Optional);
       refit.run(mstop, [&](const Booster&) { return keepGoing(); });
       if (refit.iteration() < mstop) return;
-      store(b, refit.coefficients());
+      store(b, refit.coefficients(), refit.learners());
     } catch (const InputError& e) {
       const std::string what = e.what();
       throw InputError(what.rfind("bootstrap ", 0) == 0 ? what : name + ": " + what);

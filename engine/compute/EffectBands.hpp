@@ -24,6 +24,10 @@ struct LearnerBand {
   std::vector<double> x;            // the grid (model/PartialEffect.hpp effectGrid)
   std::vector<double> effect;       // the all-rows fit's centred effect on the grid
   std::vector<double> lower95, upper95, lower90, upper90;
+  // Refits behind the band: all of them, less those whose sample left this learner's effect undecided
+  // (Learner::undecided: an unpenalised factor level or linear slope without rows of positive weight, where mboost's
+  // refit would stop), which are left out of its percentiles. Undecided in every refit: the band is NaN.
+  int replicatesUsed = 0;
 };
 
 struct EffectBands {

@@ -29,6 +29,13 @@ struct Learner {
   Eigen::MatrixXd solveMatrix;  // P = (G + lambda S)^-1, symmetric: delta = P c
   Eigen::MatrixXd rssMatrix;    // Q = 2P - P G P: RSS reduction of the unshrunk fit = c' Q c
   int penaltyNullity = -1;      // dim of S's null space (d for a d-th order difference penalty); -1: count it from S
+  // Unpenalised bols effects the weights leave undecided (X'WX singular, where mboost's bols() stops): a factor's
+  // levels whose every row has weight 0, or a linear slope where every row of positive weight has one value. Their
+  // coefficients are the minimum-norm solution's. A resampling fold with any is dropped from cv's mean, as mboost's
+  // cvrisk drops a fold that fails; a bands refit leaves those points out.
+  std::vector<std::size_t> undecidedLevels;
+  bool undecidedSlope = false;
+  bool undecided() const { return undecidedSlope || !undecidedLevels.empty(); }
 
   int numColumns() const {
     return type == LearnerType::Spline ? basis.numColumns()

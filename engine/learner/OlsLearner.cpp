@@ -99,7 +99,8 @@ Learner finishLinear(const std::string& name, int column, double lo, double hi, 
   finishLearner(l, settings.linearEdf, settings.edfDefinition, &centred, unweighted);
   // Every row of positive weight at one value: unpenalised, X'WX is singular (mboost's bols() stops); the slope is
   // the minimum-norm solution's, 0.
-  if (unweightedSums && l.lambda == 0.0 && l.edf < 1.5)
+  l.undecidedSlope = unweightedSums && l.lambda == 0.0 && l.edf < 1.5;
+  if (l.undecidedSlope)
     l.note = (l.note.empty() ? "" : l.note + "; ") + "learner " + quotedForMessage(name) +
              ": every row of positive weight has the same value, so the data do not decide its slope (mboost's "
              "bols() stops here: 'system is exactly singular'); it is taken as 0. Give rows of other values weight, "
@@ -256,8 +257,10 @@ Learner finishFactor(const std::string& name, int column, const std::vector<std:
   if (rowsPerLevel && !(settings.factorEdf > 0.0)) {
     std::vector<std::string> unweighed;
     for (Eigen::Index a = 0; a < L; ++a)
-      if (perLevel[a] == 0.0 && (*rowsPerLevel)[static_cast<std::size_t>(a)] > 0.0)
+      if (perLevel[a] == 0.0 && (*rowsPerLevel)[static_cast<std::size_t>(a)] > 0.0) {
         unweighed.push_back(quotedForMessage(levels[static_cast<std::size_t>(a)]));
+        l.undecidedLevels.push_back(static_cast<std::size_t>(a));
+      }
     std::string listed;  // the first five
     for (std::size_t i = 0; i < std::min<std::size_t>(unweighed.size(), 5); ++i)
       listed += (i ? ", " : "") + unweighed[i];

@@ -214,6 +214,48 @@ class TestCrossValidation : public QObject {
     QVERIFY(gbtest::inputErrorOf([&] { foldsFromTable(t, 4, &used, &caseWeights); }).startsWith("w.csv:2:1: "));
   }
 
+  // A fold whose in-bag rows miss every row of an unpenalised factor level leaves that level's effect undecided
+  // (mboost's bols() stops: "system is exactly singular", and cvrisk leaves the fold out of the mean). crossValidate
+  // names it in `dropped` and the note, keeps its risk row, and takes the mean and mstop over the other folds; with
+  // every fold so, it is an error. Penalised (--factor-edf), mboost fits the fold, and so does crossValidate.
+  void foldsLeavingALevelUndecidedAreDropped() {
+    const std::size_t n = 60;
+    auto smooth = gbtest::makeSmoothData(n, 1, kSeed);
+    std::vector<double> f(n);
+    for (std::size_t i = 0; i < n; ++i) f[i] = i < 2 ? 2.0 : static_cast<double>(i % 2);  // level "c": rows 0, 1
+    auto data = std::make_shared<Dataset>(Dataset{"rare.csv",
+                                                  {"y", "x1", "f"},
+                                                  {smooth->column("y"), smooth->column("x1"), f},
+                                                  {ColumnKind::Numeric, ColumnKind::Numeric, ColumnKind::Text},
+                                                  {{}, {}, {"a", "b", "c"}}});
+    ModelSettings s;
+    s.spline.knots = 6;
+    s.mstop = 30;
+    s.learners = {"x1"};
+    s.factors = {"f"};
+    ResamplingFolds folds = kfoldFolds(n, 4, kSeed, {});
+    for (auto& w : folds.weights) w[0] = w[1] = 1.0;  // rows 0 and 1 in bag everywhere ...
+    folds.weights[2][0] = folds.weights[2][1] = 0.0;  // ... but in fold 3
+    auto cpu = [] { return std::make_unique<CpuBackend>(1); };
+    const CvResult cv = crossValidate(data, s, folds, cpu, 2);
+    QCOMPARE(cv.dropped, std::vector<int>{3});
+    QVERIFY2(QString::fromStdString(cv.note).contains("fold 3: level 'c' of learner 'f' has no row of positive weight"),
+             cv.note.c_str());
+    QCOMPARE(cv.risk.size(), std::size_t{4});
+    for (std::size_t m = 0; m < cv.mean.size(); ++m) {
+      const double kept = (cv.risk[0][m] + cv.risk[1][m] + cv.risk[3][m]) / 3.0;
+      QVERIFY(std::abs(cv.mean[m] - kept) <= 1e-14 * kept);
+    }
+    QCOMPARE(cv.mstop, static_cast<int>(std::min_element(cv.mean.begin(), cv.mean.end()) - cv.mean.begin()));
+    s.factorEdf = 1.5;  // penalised: a ridge solution, as mboost's
+    QVERIFY(crossValidate(data, s, folds, cpu, 2).dropped.empty());
+    s.factorEdf = 0.0;
+    for (auto& w : folds.weights) w[0] = w[1] = 0.0;
+    QVERIFY(gbtest::inputErrorOf([&] {
+              crossValidate(data, s, folds, cpu, 1);
+            }).startsWith("every fold leaves an effect undecided, e.g. fold 1: level 'c' of learner 'f'"));
+  }
+
   void outOfBagRiskIsTheLeftOutRowsMeanLoss() {
     // A fold's risk at m = 0 is the mean squared distance of the left-out rows to the in-bag mean; after the fit,
     // the Booster's fitted values give the out-of-bag risk directly.

@@ -2,6 +2,7 @@
 // and bad covariates are refused with messages that name them.
 #include <QtTest>
 #include <cmath>
+#include <utility>
 
 #include "common/Error.hpp"
 #include "common/ShardReducer.hpp"
@@ -377,18 +378,24 @@ void TestLearner::linearLearnerOfLargeScaleKeepsItsIntercept() {
   QVERIFY2(worst <= 1e-6, qPrintable(QString("max |fitted - least squares| %1").arg(worst)));
 }
 
-// bols(x, df = 1.5) on days as numbers (x = 19000..19099): mboost's df2lambda finds lambda with
-// df(lambda) = sum 2h - h^2, h_i = s_i / (s_i + lambda), s_i the eigenvalues of X'X, to uniroot's tolerance sqrt(eps)
-// absolute. Reference: X'X's small eigenvalue from its determinant n sum (x - xbar)^2 (centred sums, no cancellation),
-// the root by bisection. Without equilibrating the pencil lambda was 4.611e-4 against 4.6787e-4 (mboost's too).
-void TestLearner::penalisedLinearLearnerOfLargeScaleFindsMboostsLambda() {
-  const int n = 100;
-  std::vector<double> x(n);
-  for (int i = 0; i < n; ++i) x[static_cast<std::size_t>(i)] = 19000.0 + i;
+static std::vector<double> evenlySpaced(double first, double step, int n) {
+  std::vector<double> x(static_cast<std::size_t>(n));
+  for (int i = 0; i < n; ++i) x[static_cast<std::size_t>(i)] = first + step * i;
+  return x;
+}
+
+// bols(x, df = edf) with mboost's edf definition.
+static Learner mboostLinear(const std::string& name, const std::vector<double>& x, double edf) {
   ModelSettings settings;
-  settings.linearEdf = 1.5;
+  settings.linearEdf = edf;
   settings.edfDefinition = EdfDefinition::Mboost;
-  const Learner l = buildLinear("day", 0, x, nullptr, settings);
+  return buildLinear(name, 0, x, nullptr, settings);
+}
+
+// The two eigenvalues of X'X for X = [1, x], the small one from the determinant n sum (x - xbar)^2 (centred sums, no
+// cancellation).
+static std::pair<double, double> linearGramEigenvalues(const std::vector<double>& x) {
+  const double n = static_cast<double>(x.size());
   double xbar = 0.0, sum2 = 0.0, sxx = 0.0;
   for (double v : x) xbar += v / n;
   for (double v : x) {
@@ -396,7 +403,19 @@ void TestLearner::penalisedLinearLearnerOfLargeScaleFindsMboostsLambda() {
     sxx += (v - xbar) * (v - xbar);
   }
   const double trace = n + sum2, det = n * sxx;
-  const double large = 0.5 * (trace + std::sqrt(trace * trace - 4.0 * det)), small = det / large;
+  const double large = 0.5 * (trace + std::sqrt(trace * trace - 4.0 * det));
+  return {large, det / large};
+}
+
+// bols(x, df = 1.5) on days as numbers (x = 19000..19099): mboost's df2lambda finds lambda with
+// df(lambda) = sum 2h - h^2, h_i = s_i / (s_i + lambda), s_i the eigenvalues of X'X, to uniroot's tolerance sqrt(eps)
+// absolute. Reference: X'X's small eigenvalue from its determinant n sum (x - xbar)^2 (centred sums, no cancellation),
+// the root by bisection. Without equilibrating the pencil lambda was 4.611e-4 against 4.6787e-4 (mboost's too).
+void TestLearner::penalisedLinearLearnerOfLargeScaleFindsMboostsLambda() {
+  const std::vector<double> x = evenlySpaced(19000.0, 1.0, 100);
+  const Learner l = mboostLinear("day", x, 1.5);
+  const std::pair<double, double> eigenvalues = linearGramEigenvalues(x);
+  const double large = eigenvalues.first, small = eigenvalues.second;
   auto df = [&](double lambda) {
     double total = 0.0;
     for (double s : {large, small}) {
@@ -420,21 +439,10 @@ void TestLearner::penalisedLinearLearnerOfLargeScaleFindsMboostsLambda() {
 // (options("mboost_eps")), which moves the small eigenvalue (about 2e-4) by 5e-6 of itself and the root, which goes as
 // its cube root, by about 2e-6: hence 2e-5.
 void TestLearner::linearEdfOneOfYearsIsReached() {
-  const int n = 101;
-  std::vector<double> x(n);
-  for (int i = 0; i < n; ++i) x[static_cast<std::size_t>(i)] = 2010.0 + 0.1 * i;
-  ModelSettings settings;
-  settings.linearEdf = 1.0;
-  settings.edfDefinition = EdfDefinition::Mboost;
-  const Learner l = buildLinear("year", 0, x, nullptr, settings);
-  double xbar = 0.0, sum2 = 0.0, sxx = 0.0;
-  for (double v : x) xbar += v / n;
-  for (double v : x) {
-    sum2 += v * v;
-    sxx += (v - xbar) * (v - xbar);
-  }
-  const double trace = n + sum2, det = n * sxx;
-  const double large = 0.5 * (trace + std::sqrt(trace * trace - 4.0 * det)), small = det / large;
+  const std::vector<double> x = evenlySpaced(2010.0, 0.1, 101);
+  const Learner l = mboostLinear("year", x, 1.0);
+  const std::pair<double, double> eigenvalues = linearGramEigenvalues(x);
+  const double large = eigenvalues.first, small = eigenvalues.second;
   auto excess = [&](double lambda) {  // df(lambda) - 1
     const double hs = small / (small + lambda), rest = lambda / (large + lambda);
     return 2.0 * hs - hs * hs - rest * rest;

@@ -105,7 +105,7 @@ void CvJob::operator()(TaskWorker& worker) {
       std::vector<double> risk{setUp.path().risk.front()};
       for (const gb::IterationResult& r : out) risk.push_back(r.risk);
       gb::checkFoldRisk(b + 1, risk, request.settings.family);  // a diverged fold is an error, not a curve of NaN
-      curves->add(std::move(risk));
+      if (!dropFold(b, gb::undecidedEffect(setUp))) curves->add(std::move(risk));
       foldsDone = b + 1;
       if (b + 1 == batchEnd) curves->setPartial({});  // the batch's whole curves replace its preview
     };
@@ -120,6 +120,7 @@ void CvJob::operator()(TaskWorker& worker) {
     const std::unique_ptr<gb::Backend> backend = gb::makeBackend(request.compute);
     if (gb::runFoldsBatched(request.data, request.settings, *backend, run)) {
       cancelled = foldsDone < count;
+      checkSomeFoldKept();
       return;
     }
   }
@@ -129,6 +130,10 @@ void CvJob::operator()(TaskWorker& worker) {
     try {
       gb::Booster booster(request.data, request.settings, gb::makeBackend(request.compute),
                           folds[static_cast<std::size_t>(b)], name);
+      if (dropFold(b, gb::undecidedEffect(booster))) {
+        foldsDone = b + 1;
+        continue;
+      }
       booster.run(request.settings.mstop, [&worker](const gb::Booster&) { return !worker.cancelRequested(); });
       if (booster.iteration() < request.settings.mstop) break;  // cancelled within the fold
       risk = booster.path().risk;
@@ -143,6 +148,20 @@ void CvJob::operator()(TaskWorker& worker) {
     worker.reportProgress(double(b + 1) / count, QString::fromStdString(name));
   }
   cancelled = foldsDone < count;
+  checkSomeFoldKept();
+}
+
+bool CvJob::dropFold(int fold, const std::string& why) {
+  if (why.empty()) return false;
+  if (dropped++ == 0) firstDropped = "fold " + std::to_string(fold + 1) + ": " + why;
+  return true;
+}
+
+void CvJob::checkSomeFoldKept() const {
+  if (!cancelled && foldCount > 0 && dropped == foldCount)
+    throw gb::InputError("every fold leaves an effect undecided, e.g. " + firstDropped +
+                         " (an unpenalised linear or factor learner's X'WX is singular, where mboost's bols() stops); "
+                         "penalise the learner (Linear edf, Factor edf) or use folds that keep its rows");
 }
 
 std::vector<double> meanCurve(const std::vector<std::vector<double>>& curves) {
