@@ -77,7 +77,14 @@ Booster::Booster(std::shared_ptr<const Dataset> data, ModelSettings settings, st
   const HoldoutFold fold = holdoutFold(frame_, holdout);
   applyFold(frame_, fold.weights, "--holdout");
   // The backend fits and reports the in-bag risk, as for any weighted fit; the held-out risk is followed here.
-  setUp(std::move(backend), false);
+  try {
+    setUp(std::move(backend), false);
+  } catch (const InputError& e) {  // named: the rows kept may be too few where all the rows were enough
+    const std::string what = e.what(), source = data_->sourceName();
+    throw InputError(optionMessage(
+        "--holdout", "the fit on the " + std::to_string(frame_.keptRows.size() - fold.heldOut.size()) +
+                         " used rows it keeps fails: " + (what.rfind(source, 0) == 0 ? what : source + ": " + what)));
+  }
   heldOut_ = std::make_unique<HeldOutRisk>(frame_, fold.heldOut, family_, offset_);
   setupSeconds_ = secondsSince(start);
 }

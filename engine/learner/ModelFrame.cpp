@@ -264,6 +264,7 @@ void applyFold(ModelFrame& f, const std::vector<double>& foldByInputRow, const s
   const std::vector<double> caseWeights = f.weights;
   std::vector<double> inBag(f.keptRows.size()), oob(f.keptRows.size());
   double bag = 0.0, out = 0.0;
+  std::size_t leftOut = 0;
   for (std::size_t i = 0; i < f.keptRows.size(); ++i) {
     const double w = foldByInputRow[f.keptRows[i]];
     if (!(w >= 0.0) || !std::isfinite(w))
@@ -271,12 +272,16 @@ void applyFold(ModelFrame& f, const std::vector<double>& foldByInputRow, const s
                        " is not a finite number >= 0");
     inBag[i] = w;
     oob[i] = w == 0.0 ? (caseWeights.empty() ? 1.0 : caseWeights[i]) : 0.0;
+    leftOut += w == 0.0 ? 1 : 0;
     bag += w;
     out += oob[i];
   }
   if (!(bag > 0.0)) throw InputError(what + ": no used row has a positive weight (nothing to fit)");
   if (!(out > 0.0) && outOfBag == OutOfBag::Required)
-    throw InputError(what + ": leaves no row out (no out-of-bag risk)");
+    throw InputError(what + (leftOut == 0
+                                 ? std::string(": leaves no row out (no out-of-bag risk)")
+                                 : ": its " + std::to_string(leftOut) +
+                                       " used rows of weight 0 all have case weight 0 too (no out-of-bag risk)"));
   if (!(out > 0.0))
     for (std::size_t i = 0; i < oob.size(); ++i) oob[i] = caseWeights.empty() ? 1.0 : caseWeights[i];
   rescaleWeights(inBag);

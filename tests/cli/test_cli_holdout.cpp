@@ -191,6 +191,9 @@ class TestCliHoldout : public QObject {
     QTest::newRow("not a number") << QStringList{"--holdout", "half"} << "--holdout: 'half' is not a number";
     QTest::newRow("none out") << QStringList{"--holdout", "0.01"} << "--holdout: .*leaves no row out";
     QTest::newRow("none in") << QStringList{"--holdout", "0.99"} << "--holdout: .*leaves no row in";
+    // One row kept: the learners cannot be fitted on it, and the message says that the holdout is why.
+    QTest::newRow("too few in") << QStringList{"--holdout", "0.95"}
+                                << "--holdout: the fit on the 1 used rows it keeps fails: .*d\\.csv: learner 'x1': ";
     QTest::newRow("with mstop cv") << QStringList{"--holdout", "0.2", "--mstop", "cv"}
                                    << "--holdout: cannot be combined with --mstop cv";
   }

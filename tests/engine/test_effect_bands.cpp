@@ -162,6 +162,10 @@ class TestEffectBands : public QObject {
     }
     Booster fitted(d, s, std::make_unique<CpuBackend>(1));
     QVERIFY(gbtest::inputErrorOf([&] { effectBands(d, fitted, 0, 1, cpuMaker(), 1); }).startsWith("--bands: "));
+    // Every refit's effects are kept until the percentiles: far more than any machine has is refused up front.
+    const QString tooMany = gbtest::inputErrorOf([&] { effectBands(d, fitted, 2000000000, 1, cpuMaker(), 1); });
+    QVERIFY2(tooMany.startsWith("--bands: 2000000000 refits' effects on ") && tooMany.contains("available"),
+             qPrintable(tooMany));
   }
 
   // A level on one row of 140 misses about a third of the bootstrap samples; those refits leave its effect undecided

@@ -98,6 +98,27 @@ class TestHoldout : public QObject {
     QVERIFY(gbtest::inputErrorOf([&] { holdoutFold(frame, {0.01, 1}); }).endsWith("leaves no row out"));
     QVERIFY(gbtest::inputErrorOf([&] { holdoutFold(frame, {0.99, 1}); }).endsWith("leaves no row in"));
   }
+
+  // A fold (or holdout) whose rows of weight 0 all have case weight 0 leaves rows out but nothing to measure: the
+  // message says so rather than "leaves no row out".
+  void foldOfCaseWeightZeroRowsIsNamed() {
+    auto data = gbtest::makeSmoothData(30, 2, kSeed);
+    std::vector<double> w(30, 1.0), fold(30, 1.0);
+    for (std::size_t i = 0; i < 5; ++i) w[i] = fold[i] = 0.0;
+    data->names.push_back("w");
+    data->columns.push_back(w);
+    data->kinds.push_back(ColumnKind::Numeric);
+    data->levels.emplace_back();
+    ModelSettings s;
+    s.learners = {"x1", "x2"};
+    s.weights = "w";
+    ModelFrame frame = buildModelFrame(data, s);
+    QCOMPARE(gbtest::inputErrorOf([&] { applyFold(frame, fold, "fold 1", OutOfBag::Required); }),
+             QString("fold 1: its 5 used rows of weight 0 all have case weight 0 too (no out-of-bag risk)"));
+    fold[7] = 0.0;  // a row of case weight 1 left out: fine
+    applyFold(frame, fold, "fold 1", OutOfBag::Required);
+    QCOMPARE(frame.oobWeights[7], 1.0);
+  }
 };
 
 QTEST_GUILESS_MAIN(TestHoldout)
