@@ -20,6 +20,15 @@ Learner olsLearner(const std::string& name, int column, LearnerType type, double
   return Learner{name, column, SplineBasis(lo, hi, spec), type, {}, {}, {}, 0.0, 0.0, {}, {}, {}};
 }
 
+namespace {
+
+// A learner's notes, joined by "; " in the order they arise.
+void addNote(Learner& l, const std::string& note) {
+  if (!note.empty()) l.note = l.note.empty() ? note : l.note + "; " + note;
+}
+
+}  // namespace
+
 Learner buildLinear(const std::string& name, int column, const std::vector<double>& x, const double* w,
                     const ModelSettings& settings) {
   double lo = x.empty() ? 0.0 : x[0], hi = lo;
@@ -101,10 +110,10 @@ Learner finishLinear(const std::string& name, int column, double lo, double hi, 
   // the minimum-norm solution's, 0.
   l.undecidedSlope = unweightedSums && l.lambda == 0.0 && l.edf < 1.5;
   if (l.undecidedSlope)
-    l.note = (l.note.empty() ? "" : l.note + "; ") + "learner " + quotedForMessage(name) +
-             ": every row of positive weight has the same value, so the data do not decide its slope (mboost's "
-             "bols() stops here: 'system is exactly singular'); it is taken as 0. Give rows of other values weight, "
-             "or leave the learner out";
+    addNote(l, "learner " + quotedForMessage(name) +
+                   ": every row of positive weight has the same value, so the data do not decide its slope (mboost's "
+                   "bols() stops here: 'system is exactly singular'); it is taken as 0. Give rows of other values "
+                   "weight, or leave the learner out");
   return l;
 }
 
@@ -142,7 +151,7 @@ Learner buildFactor(const std::string& name, int column, const std::vector<doubl
            " of them a single row's: an identifier, or dates written as text? As a factor it can fit nearly every "
            "row by itself; leave it out of the learners unless that is meant (dates as numbers, such as days, give "
            "a smooth effect)";
-  if (!note.empty()) l.note = l.note.empty() ? note : l.note + "; " + note;
+  addNote(l, note);
   return l;
 }
 
@@ -254,26 +263,24 @@ Learner finishFactor(const std::string& name, int column, const std::vector<std:
     finishLearner(l, settings.factorEdf, settings.edfDefinition, nullptr, unweighted);
   // Levels whose every row has weight 0: unpenalised, X'WX is singular and mboost's bols() stops; here they take the
   // minimum-norm solution, which the data do not decide. Said, not silent (their predictions are no estimates).
-  if (rowsPerLevel && !(settings.factorEdf > 0.0)) {
-    std::vector<std::string> unweighed;
+  if (rowsPerLevel && !(settings.factorEdf > 0.0))
     for (Eigen::Index a = 0; a < L; ++a)
-      if (perLevel[a] == 0.0 && (*rowsPerLevel)[static_cast<std::size_t>(a)] > 0.0) {
-        unweighed.push_back(quotedForMessage(levels[static_cast<std::size_t>(a)]));
+      if (perLevel[a] == 0.0 && (*rowsPerLevel)[static_cast<std::size_t>(a)] > 0.0)
         l.undecidedLevels.push_back(static_cast<std::size_t>(a));
-      }
+  const std::size_t undecided = l.undecidedLevels.size();
+  if (undecided > 0) {
     std::string listed;  // the first five
-    for (std::size_t i = 0; i < std::min<std::size_t>(unweighed.size(), 5); ++i)
-      listed += (i ? ", " : "") + unweighed[i];
-    if (unweighed.size() > 5) listed += ", ...";
-    if (!unweighed.empty())
-      l.note = (l.note.empty() ? "" : l.note + "; ") + "learner " + quotedForMessage(name) + ": " +
-               (unweighed.size() == 1 ? "level " + listed + " has"
-                                      : std::to_string(unweighed.size()) + " levels (" + listed + ") have") +
-               " only rows of weight 0, so the data do not decide " + (unweighed.size() == 1 ? "its" : "their") +
-               " effect (mboost's bols() stops here: 'system is exactly singular'); it is the minimum-norm "
-               "solution's, and predictions for " +
-               (unweighed.size() == 1 ? "it" : "them") +
-               " are no estimates. Give those rows weight, leave them out, or penalise the factor (--factor-edf)";
+    for (std::size_t i = 0; i < std::min<std::size_t>(undecided, 5); ++i)
+      listed += (i ? ", " : "") + quotedForMessage(levels[l.undecidedLevels[i]]);
+    if (undecided > 5) listed += ", ...";
+    const bool one = undecided == 1;
+    addNote(l, "learner " + quotedForMessage(name) + ": " +
+                   (one ? "level " + listed + " has" : std::to_string(undecided) + " levels (" + listed + ") have") +
+                   " only rows of weight 0, so the data do not decide " + (one ? "its" : "their") +
+                   " effect (mboost's bols() stops here: 'system is exactly singular'); it is the minimum-norm "
+                   "solution's, and predictions for " +
+                   (one ? "it" : "them") +
+                   " are no estimates. Give those rows weight, leave them out, or penalise the factor (--factor-edf)");
   }
   return l;
 }
