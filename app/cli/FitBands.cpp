@@ -64,8 +64,10 @@ nlohmann::json fitBands(std::shared_ptr<const Dataset> data, const Booster& fitt
       std::cerr << "gamboost: note: --bands: learner '" << b.name << "': " << bands->replicates - b.replicatesUsed
                 << " of " << bands->replicates
                 << " bootstrap samples leave its effect undecided (an unpenalised factor level, or every value but "
-                   "one of a linear term, without rows; mboost's bols() would stop), and its band comes from the "
-                << b.replicatesUsed << " others" << std::endl;
+                   "one of a linear term, without rows; mboost's bols() would stop), "
+                << (b.replicatesUsed > 0 ? "and its band comes from the " + std::to_string(b.replicatesUsed) + " others"
+                                         : std::string("so it has no band (its bounds are null in result.json)"))
+                << std::endl;
   }
   return {{"replicates", bands->replicates},
           {"seed", bands->seed},

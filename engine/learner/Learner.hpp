@@ -33,7 +33,7 @@ struct Learner {
   // levels whose every row has weight 0, or a linear slope where every row of positive weight has one value. Their
   // coefficients are the minimum-norm solution's. A resampling fold with any is dropped from cv's mean, as mboost's
   // cvrisk drops a fold that fails; a bands refit leaves those points out.
-  std::vector<std::size_t> undecidedLevels;
+  std::vector<std::size_t> undecidedLevels{};
   bool undecidedSlope = false;
   bool undecided() const { return undecidedSlope || !undecidedLevels.empty(); }
 

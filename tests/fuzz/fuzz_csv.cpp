@@ -15,10 +15,13 @@
 #include <cstring>
 #include <optional>
 #include <set>
+#include <string_view>
 
 #include "FuzzSupport.hpp"
 #include "common/Error.hpp"
 #include "data/CsvReader.hpp"
+#include "data/CsvScan.hpp"
+#include "data/CsvText.hpp"
 
 namespace {
 
@@ -67,8 +70,21 @@ std::string cellOf(const gb::Dataset& d, std::size_t c, std::size_t r) {
   return "number " + std::to_string(bits);
 }
 
+// Whether a level of a text column is a cell that a numeric column reads as missing: blank, or a spelling of NaN
+// (R's read.csv: "", " " and "NaN" are missing as numbers, levels as texts; only NA is missing in both).
+bool missingAsNumber(std::string_view level) {
+  const std::size_t first = level.find_first_not_of(" \t"), last = level.find_last_not_of(" \t");
+  if (first == std::string_view::npos) return true;
+  const std::string_view t = level.substr(first, last - first + 1);
+  double value = 0;
+  if (gb::csv::parseDouble(t.data(), t.data() + t.size(), value) == t.data() + t.size() && std::isnan(value))
+    return true;
+  return gb::csv::parsesWithDecimalComma(t, value) && std::isnan(value);
+}
+
 // `head` has the first rows of `full` (all of them when head is also a full read). A column may be numeric in
-// the head and text in the full read (its text comes later): then only its missing cells must agree.
+// the head and text in the full read (its text comes later): then a number stays a level (not missing), NA stays
+// missing, and a cell missing as a number may be a level (blank or NaN) in the text column.
 void checkPrefix(const gb::Dataset& head, const gb::Dataset& full, const char* what) {
   GBFUZZ_CHECK(head.names == full.names, std::string(what) + ": column names differ");
   GBFUZZ_CHECK(head.rows() <= full.rows(), std::string(what) + ": more rows");
@@ -76,10 +92,16 @@ void checkPrefix(const gb::Dataset& head, const gb::Dataset& full, const char* w
   for (std::size_t c = 0; c < full.cols(); ++c) {
     GBFUZZ_CHECK(!head.isText(c) || full.isText(c), std::string(what) + ": text in the head, numeric in full");
     const bool comparable = head.isText(c) == full.isText(c);
-    for (std::size_t r = 0; r < head.rows(); ++r)
-      GBFUZZ_CHECK(comparable ? cellOf(head, c, r) == cellOf(full, c, r)
-                              : std::isnan(head.columns[c][r]) == std::isnan(full.columns[c][r]),
-                   std::string(what) + ": values differ");
+    for (std::size_t r = 0; r < head.rows(); ++r) {
+      if (comparable) {
+        GBFUZZ_CHECK(cellOf(head, c, r) == cellOf(full, c, r), std::string(what) + ": values differ");
+        continue;
+      }
+      const double h = head.columns[c][r], f = full.columns[c][r];
+      GBFUZZ_CHECK(std::isnan(f) ? std::isnan(h)
+                                 : !std::isnan(h) || missingAsNumber(full.levels[c][static_cast<std::size_t>(f)]),
+                   std::string(what) + ": a cell's missingness differs between the numeric and the text column");
+    }
   }
 }
 

@@ -191,8 +191,31 @@ class TrueEffectsTest : public QObject {
     QVERIFY(gbtest::fitAndWait(*w));
     w->showTab(w->effectsView());
     QVERIFY(!w->effectsView()->showTruthBox()->isEnabled());
+    QVERIFY(!w->effectsView()->showTruthBox()->isChecked());  // not ticked as though true effects were shown
+    QVERIFY(w->effectsView()->showTruthBox()->text().contains("none known"));
     QVERIFY(!w->effectsView()->gridOrder().isEmpty());
     QVERIFY(!anyOverlay(*w));
+  }
+
+  // The user's untick outlives data without a truth; data with one comes back unticked, and ticking draws again.
+  void uncheckedChoiceIsKeptAcrossData() {
+    const gb::PaperDataSpec spec = smallSpec();
+    const gb::PaperData paper = gb::generatePaperData(spec);
+    auto w = gbtest::makeWindow(50, 2, 20, 1, "csv-choice");
+    QVERIFY(openCsv(*w, writeCsvWithTruth("choice-truth.csv", spec, gb::truthJson(paper))));
+    QCheckBox* box = w->effectsView()->showTruthBox();
+    QVERIFY(box->isEnabled() && box->isChecked());
+    box->setChecked(false);
+    QVERIFY(openCsv(*w, writeCsvWithTruth("choice-none.csv", spec, "")));
+    QVERIFY(!box->isEnabled() && !box->isChecked());
+    QVERIFY(openCsv(*w, writeCsvWithTruth("choice-again.csv", spec, gb::truthJson(paper))));
+    QVERIFY(box->isEnabled() && !box->isChecked());
+    QCOMPARE(box->text(), QString("Show true effects"));
+    QVERIFY(gbtest::fitAndWait(*w));
+    w->showTab(w->effectsView());
+    QVERIFY(!anyOverlay(*w));
+    box->setChecked(true);
+    QVERIFY(anyOverlay(*w));
   }
 
   // An effect formula the window does not know is not guessed at; a malformed file costs the overlay, not the data.

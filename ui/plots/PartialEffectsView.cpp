@@ -6,6 +6,7 @@
 #include <QLabel>
 #include <QScrollArea>
 #include <QScrollBar>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QStyle>
 #include <QTimer>
@@ -36,14 +37,16 @@ PartialEffectsView::PartialEffectsView(MessageSink* sink, QWidget* parent) : QWi
          "plot to enlarge it."));
   hint_->setWordWrap(true);
   layout->addWidget(hint_);
-  showTruth_ = new QCheckBox(tr("Show true effects"));
-  showTruth_->setChecked(true);
-  showTruth_->setEnabled(false);
+  showTruth_ = new QCheckBox;
+  setTruthBox();
   showTruth_->setToolTip(
       tr("Draw the true effect of generated data (dashed red, centred like the estimate; zero "
          "for a covariate without effect). Only for data whose truth is known: generated here, "
          "or a CSV with its .truth.json beside it."));
-  connect(showTruth_, &QCheckBox::toggled, this, &PartialEffectsView::applyTruth);
+  connect(showTruth_, &QCheckBox::toggled, this, [this](bool on) {
+    wantTruth_ = on;
+    applyTruth();
+  });
   layout->addWidget(showTruth_, 0, Qt::AlignRight);
   splitter_ = new QSplitter(Qt::Vertical);
   detailBox_ = new QWidget;
@@ -321,9 +324,19 @@ bool PartialEffectsView::truthShown() const { return truth_ && showTruth_->isChe
 
 void PartialEffectsView::setTruth(std::shared_ptr<const gb::TrueEffects> truth) {
   truth_ = truth && truth->effectKnown() ? std::move(truth) : nullptr;
-  showTruth_->setEnabled(truth_ != nullptr);
+  setTruthBox();
   computeTruthCurves();
   applyTruth();
+}
+
+// Ticked only where true effects are known and the user wants them: data without a truth shows the box unticked and
+// greyed, saying why, and the user's choice comes back with the next data that has one.
+void PartialEffectsView::setTruthBox() {
+  const bool known = truth_ != nullptr;
+  const QSignalBlocker quiet(showTruth_);
+  showTruth_->setChecked(known && wantTruth_);
+  showTruth_->setEnabled(known);
+  showTruth_->setText(known ? tr("Show true effects") : tr("Show true effects (none known for this data)"));
 }
 
 // Small data at once; large data on a worker thread, so that the start of a fit never waits on passes over millions

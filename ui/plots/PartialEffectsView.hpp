@@ -90,6 +90,7 @@ class PartialEffectsView : public QWidget {
   EffectPlot* ensurePlot(int learner);
   const gb::LearnerBand* bandFor(int learner) const;
   double sharedExtent() const;
+  void setTruthBox();
   void computeTruthCurves();
   void startTruthJob();
   void cancelTruthJob();
@@ -107,6 +108,7 @@ class PartialEffectsView : public QWidget {
   QGridLayout* grid_;
   QLabel* hint_;
   QCheckBox* showTruth_;
+  bool wantTruth_ = true;  // the user's choice, kept while data without a truth unticks the box
   std::shared_ptr<const FitSetup> setup_;
   std::shared_ptr<const gb::EffectBands> bands_;
   int iteration_ = -1;  // of the snapshot on show (bands are drawn at their own mstop only)
