@@ -116,8 +116,9 @@ void checkFinite(const Booster& booster, const std::string& dataPath) {
   const std::string why = divergenceAdvice(booster.settings().family);
   for (std::size_t m = 0; m < risk.size(); ++m)
     if (!std::isfinite(risk[m]))
-      throw InputError(dataPath + ": the fit diverged: the risk is " + formatNumber(risk[m], 6) + " after iteration " +
-                       std::to_string(m) + " (" + why + ")");
+      throw InputError(dataPath + ": the fit diverged: the risk is " +
+                       (std::isnan(risk[m]) ? std::string("not a number") : formatNumber(risk[m], 6)) +
+                       " after iteration " + std::to_string(m) + " (" + why + ")");
   const std::vector<double> fitted = booster.fitted();
   for (std::size_t i = 0; i < fitted.size(); ++i)
     if (!std::isfinite(fitted[i]))

@@ -1,6 +1,7 @@
 #include "compute/CrossValidation.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <chrono>
 #include <cmath>
 #include <exception>
@@ -131,15 +132,16 @@ namespace {
 
 // Every fold holds a weight per data row: refused up front where they would not fit in memory (a million bootstrap
 // folds of 1000 rows are 8 GB, and were drawn silently until the machine ran out).
-// InputError naming option where `bytes` exceed half the available memory: "<before><bytes><after>; <available> is
-// available<advice>".
+// InputError naming option where `bytes` exceed half the available memory: "<before><bytes><after>, more than half
+// of the <available> available (the fits need the rest)<advice>".
 void requireHalfOfMemory(const std::string& option, double bytes, const std::string& before, const std::string& after,
                          const std::string& advice) {
   const double available = static_cast<double>(availableMemoryBytes());
   if (bytes > 0.5 * available)
-    throw InputError(optionMessage(option, before + describeBytes(static_cast<std::uint64_t>(bytes)) + after + "; " +
-                                               describeBytes(static_cast<std::uint64_t>(available)) + " is available" +
-                                               advice));
+    throw InputError(optionMessage(option, before + describeBytes(static_cast<std::uint64_t>(bytes)) + after +
+                                               ", more than half of the " +
+                                               describeBytes(static_cast<std::uint64_t>(available)) +
+                                               " available (the fits need the rest)" + advice));
 }
 
 void checkFoldsFit(const char* option, int folds, std::size_t rows) {
@@ -415,13 +417,16 @@ bool runFoldsBatched(const std::shared_ptr<const Dataset>& data, const ModelSett
   return true;
 }
 
-void forEachFold(int count, int parallel, const std::string& label, const std::function<void(int)>& fitFold) {
+void forEachFold(int count, int parallel, const std::string& label, const FoldFit& fitFold) {
   std::vector<std::exception_ptr> errors(static_cast<std::size_t>(std::max(0, count)));
+  std::atomic<bool> failed{false};
+  const std::function<bool()> going = [&failed] { return !failed.load(std::memory_order_relaxed); };
 #pragma omp parallel for schedule(dynamic, 1) num_threads(std::max(1, parallel))
   for (int b = 0; b < count; ++b) {
     const auto i = static_cast<std::size_t>(b);
+    if (!going()) continue;  // a fold failed: the others are not started
     try {
-      fitFold(b);
+      fitFold(b, going);
     } catch (const InputError& e) {
       const std::string what = e.what();
       const std::string name = label + " " + std::to_string(b + 1);
@@ -429,6 +434,7 @@ void forEachFold(int count, int parallel, const std::string& label, const std::f
     } catch (...) {
       errors[i] = std::current_exception();
     }
+    if (errors[i]) failed = true;
   }
   for (const auto& e : errors)
     if (e) std::rethrow_exception(e);
@@ -466,11 +472,11 @@ CvResult crossValidate(std::shared_ptr<const Dataset> data, const ModelSettings&
   const int atOnce = allRows ? fitsAtOnce(parallelFolds, *allRows, settings) : 1;
   std::mutex progress;
   int done = 0;
-  forEachFold(batched ? 0 : count, atOnce, "fold", [&](int b) {
+  forEachFold(batched ? 0 : count, atOnce, "fold", [&](int b, const std::function<bool()>& going) {
     const auto i = static_cast<std::size_t>(b);
     Booster booster(data, settings, makeBackend(), folds.weights[i], "fold " + std::to_string(b + 1), &*allRows);
     undecided[i] = undecidedEffect(booster);
-    booster.run(settings.mstop);
+    if (booster.run(settings.mstop, [&going](const Booster&) { return going(); }) < settings.mstop) return;
     result.risk[i] = booster.path().risk;
     checkFoldRisk(b + 1, result.risk[i], settings.family);
     if (!foldDone) return;

@@ -128,10 +128,13 @@ struct BatchedFolds {
 bool runFoldsBatched(const std::shared_ptr<const Dataset>& data, const ModelSettings& settings, Backend& backend,
                      const BatchedFolds& run);
 
-// Runs fitFold(b) for every fold b = 0..count-1, `parallel` at once (OpenMP threads, one fold each, as they come). A
-// fold's InputError is prefixed "<label> b+1: " unless it starts with "<label> " already; after every fold ended, the
-// first fold's error (in fold order) is rethrown. crossValidate and effectBands run their fits through it.
-void forEachFold(int count, int parallel, const std::string& label, const std::function<void(int)>& fitFold);
+// Runs fitFold(b, going) for every fold b = 0..count-1, `parallel` at once (OpenMP threads, one fold each, as they
+// come). A fold's InputError is prefixed "<label> b+1: " unless it starts with "<label> " already. Once a fold has
+// failed, going() is false: the folds still running should stop (Booster::run's progress), and the others do not
+// start; after every fold ended, the first fold's error (in fold order) is rethrown. crossValidate and effectBands
+// run their fits through it.
+using FoldFit = std::function<void(int fold, const std::function<bool()>& going)>;
+void forEachFold(int count, int parallel, const std::string& label, const FoldFit& fitFold);
 
 // Throws InputError "fold F diverged: ..." where fold F's (1-based) risk curve holds a value that is not finite, so
 // that no mean of NaN and no mstop chosen from it is reported (`fit` reports a diverged fit the same way).

@@ -157,7 +157,7 @@ std::optional<EffectBands> effectBands(std::shared_ptr<const Dataset> data, cons
   int drawn = 0;
   // Replicate b is the b-th sample drawn, whichever thread draws it, so the bands do not depend on the threads.
   const int atOnce = allRows ? fitsAtOnce(parallel, *allRows, fitted.settings()) : 1;
-  forEachFold(batched ? 0 : replicates, atOnce, "bootstrap", [&](int) {
+  forEachFold(batched ? 0 : replicates, atOnce, "bootstrap", [&](int, const std::function<bool()>& going) {
     if (!keepGoing()) return;
     std::vector<double> weights;
     int b = 0;
@@ -169,7 +169,7 @@ std::optional<EffectBands> effectBands(std::shared_ptr<const Dataset> data, cons
     const std::string name = "bootstrap " + std::to_string(b + 1);
     try {
       Booster refit(data, fitted.settings(), makeBackend(), weights, name, &*allRows, OutOfBag::Optional);
-      refit.run(mstop, [&](const Booster&) { return keepGoing(); });
+      refit.run(mstop, [&](const Booster&) { return keepGoing() && going(); });
       if (refit.iteration() < mstop) return;
       store(b, refit.coefficients(), refit.learners());
     } catch (const InputError& e) {

@@ -14,7 +14,7 @@ struct FitFootprint {
   std::uint64_t learnerBytes = 0;  // k x k matrices of every learner, with the set-up's temporaries
   std::uint64_t rowBytes = 0;      // n-length vectors (mu, g, fitted, ...)
   std::uint64_t cacheBytes = 0;    // the cross-product cache (capped)
-  std::uint64_t pathBytes = 0;     // the recorded path and risk
+  std::uint64_t pathBytes = 0;     // the recorded path and risk, the step log and result.json's path
   std::uint64_t columns = 0;       // k, each spline's basis columns
   std::uint64_t total() const { return learnerBytes + rowBytes + cacheBytes + pathBytes; }
 };

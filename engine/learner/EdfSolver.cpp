@@ -55,7 +55,8 @@ EdfFunction::EdfFunction(const Eigen::MatrixXd& gram, const Eigen::MatrixXd& pen
     throw InputError((learnerName.empty() ? std::string() : "learner " + quotedForMessage(learnerName) + ": ") +
                      "basis columns are not identifiable: B'B + S is singular (too few distinct covariate values "
                      "among the rows used: the penalty's null space needs " +
-                     std::to_string(penaltyNullity) + ")");
+                     std::to_string(penaltyNullity) + "; case weights many orders of magnitude apart, or all near " +
+                     "the limits of a double, do the same: rescale them)");
   Eigen::GeneralizedSelfAdjointEigenSolver<Eigen::MatrixXd> es(s, total, Eigen::EigenvaluesOnly);
   if (es.info() != Eigen::Success) throw ComputeError("edf: generalised eigen-solver failed (S v = mu (B'B + S) v)");
   const Eigen::VectorXd mu = es.eigenvalues();  // ascending: the penalty's null space comes first

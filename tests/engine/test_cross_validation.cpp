@@ -2,8 +2,13 @@
 // generator, their determinism by seed, the folds file's checks, and a fold's out-of-bag risk against a direct sum.
 #include <QtTest>
 #include <algorithm>
+#include <atomic>
+#include <chrono>
 #include <cmath>
+#include <functional>
+#include <thread>
 
+#include "common/Error.hpp"
 #include "compute/Booster.hpp"
 #include "compute/CpuBackend.hpp"
 #include "compute/CrossValidation.hpp"
@@ -83,8 +88,9 @@ class TestCrossValidation : public QObject {
     QVERIFY(gbtest::inputErrorOf([] { subsampleFolds(5, 2, 1.0, 1, {}); }).startsWith("--prob"));
     // Fold weights beyond the memory there is: refused before a single fold is drawn (1e9 x 1e5 doubles: 800 TB).
     const QString big = gbtest::inputErrorOf([] { bootstrapFolds(100000, 1000000000, 1, {}); });
-    QVERIFY2(big.startsWith("--bootstrap: 1000000000 folds of 100000 rows need") && big.contains("is available"),
-             qPrintable(big));
+    QVERIFY2(
+        big.startsWith("--bootstrap: 1000000000 folds of 100000 rows need") && big.contains("more than half of the"),
+        qPrintable(big));
     QVERIFY(gbtest::inputErrorOf([] { subsampleFolds(100000, 1000000000, 0.5, 1, {}); }).startsWith("--subsample"));
   }
 
@@ -285,6 +291,30 @@ class TestCrossValidation : public QObject {
         data, s, f, [] { return std::make_unique<CpuBackend>(1); }, 2);
     QCOMPARE(cv.risk[2], b.path().risk);  // the same fit, whichever thread ran it
     QCOMPARE(cv.mstop, static_cast<int>(std::min_element(cv.mean.begin(), cv.mean.end()) - cv.mean.begin()));
+  }
+
+  // A failed fold stops the others: those running see going() turn false (they stopped as late as 10 s before),
+  // those not started never start, and the first fold's error comes back with its number.
+  void aFailedFoldStopsTheOthers() {
+    for (int parallel : {1, 2}) {
+      std::atomic<int> started{0}, sawStop{0};
+      bool threw = false;
+      try {
+        forEachFold(6, parallel, "fold", [&](int b, const std::function<bool()>& going) {
+          ++started;
+          if (b == 0) throw InputError("no rows");
+          const auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+          while (going() && std::chrono::steady_clock::now() < until) std::this_thread::yield();
+          if (!going()) ++sawStop;
+        });
+      } catch (const InputError& e) {
+        threw = true;
+        QCOMPARE(QString(e.what()), QString("fold 1: no rows"));
+      }
+      QVERIFY(threw);
+      QVERIFY2(started.load() <= parallel, qPrintable(QString("%1 folds started").arg(started.load())));
+      QCOMPARE(sawStop.load(), started.load() - 1);
+    }
   }
 };
 
