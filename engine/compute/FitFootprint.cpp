@@ -23,8 +23,7 @@ constexpr std::uint64_t kCacheCap = std::uint64_t{256} << 20;
 // Per iteration: a learner index and a risk, kept in the path and in the snapshots of the window (24 bytes with the
 // vectors' growth); the step log's index, offset and delta (12 + 8 k bytes, StepLog.hpp); result.json's path entries
 // as a document and as text (about 100 bytes; 150 for the copies while a vector grows). heaptrack: 66.7 MB of heap
-// at the peak of a 10-row fit of mstop 2e5
-// and k = 24, 333 bytes an iteration, against 24 + 204 + 150 = 378 here.
+// at the peak of a 10-row fit of mstop 2e5 and k = 24, 333 bytes an iteration, against 24 + 204 + 150 = 378 here.
 constexpr std::uint64_t kPathBytesPerIteration = 24;
 constexpr std::uint64_t kStepLogBytesPerIteration = 12;
 constexpr std::uint64_t kResultBytesPerIteration = 150;
