@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 
 #include "common/Error.hpp"
@@ -30,7 +31,44 @@ std::size_t rowsWithin(std::size_t bytes, std::size_t cols, std::size_t rows) {
 }
 
 std::string systemError() { return std::strerror(errno); }
+
+int openTemporary() {
+  const char* dir = std::getenv("TMPDIR");
+  for (const char* d : {dir, "/tmp"}) {
+    if (!d || !*d) continue;
+    const int fd = ::open(d, O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (fd >= 0) return fd;
+  }
+  return -1;
+}
 }  // namespace
+
+Spool::Spool() : fd_(openTemporary()) {}
+
+Spool::~Spool() {
+  if (fd_ >= 0) ::close(fd_);
+}
+
+void Spool::append(const char* bytes, std::size_t n) {
+  while (fd_ >= 0 && n > 0) {
+    const ssize_t put = ::write(fd_, bytes, n);
+    if (put < 0 && errno == EINTR) continue;
+    if (put <= 0) {  // a full disk: no second reading, and no half-kept spool read as if whole
+      ::close(fd_);
+      fd_ = -1;
+      return;
+    }
+    bytes += put;
+    n -= static_cast<std::size_t>(put);
+  }
+}
+
+long Spool::readAt(char* into, std::size_t n, std::uint64_t offset) const {
+  for (;;) {
+    const ssize_t got = ::pread(fd_, into, n, static_cast<off_t>(offset));
+    if (got >= 0 || errno != EINTR) return static_cast<long>(got);
+  }
+}
 
 BlockReader::BlockReader(const std::string& path, std::size_t blockBytes)
     : path_(path), capacity_(std::max(blockBytes, kMinBlock)) {
@@ -48,8 +86,28 @@ BlockReader::BlockReader(const std::string& path, std::size_t blockBytes)
   }
   fileSize_ = static_cast<std::uint64_t>(st.st_size);
   regularFile_ = S_ISREG(st.st_mode);
+  if (!regularFile_) spool_ = std::make_shared<Spool>();
   ::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
   buffer_.reset(new char[capacity_]);
+}
+
+BlockReader::BlockReader(const std::string& path, std::size_t blockBytes, std::shared_ptr<const Spool> replay)
+    : path_(path), capacity_(std::max(blockBytes, kMinBlock)), regularFile_(false), replay_(std::move(replay)) {
+  buffer_.reset(new char[capacity_]);
+}
+
+long BlockReader::readSome(char* into, std::size_t n) {
+  if (replay_) {
+    const long got = replay_->readAt(into, n, replayed_);
+    if (got > 0) replayed_ += static_cast<std::uint64_t>(got);
+    return got;
+  }
+  for (;;) {
+    const ssize_t got = ::read(fd_, into, n);
+    if (got < 0 && errno == EINTR) continue;
+    if (got > 0 && spool_) spool_->append(into, static_cast<std::size_t>(got));
+    return static_cast<long>(got);
+  }
 }
 
 BlockReader::~BlockReader() {
@@ -79,11 +137,8 @@ void BlockReader::refill(const char* keep) {
         break;
       }
     }
-    const ssize_t got = ::read(fd_, buffer_.get() + filled_, want);
-    if (got < 0) {
-      if (errno == EINTR) continue;
-      throw InputError(locate(path_, 0, 0, "cannot read: " + systemError()));
-    }
+    const long got = readSome(buffer_.get() + filled_, want);
+    if (got < 0) throw InputError(locate(path_, 0, 0, "cannot read: " + systemError()));
     if (got == 0) eof_ = true;
     filled_ += static_cast<std::size_t>(got);
   }

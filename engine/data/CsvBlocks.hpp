@@ -8,12 +8,33 @@
 
 namespace gb::csv {
 
+// A pipe's bytes, kept in an unlinked temporary file (in $TMPDIR, else /tmp) as they are read, so that its rows can be
+// read a second time (a column that turns text after rows of numbers). ok() is false when no such file could be
+// made or written (a full disk): the second reading is then refused as for a pipe without one.
+class Spool {
+ public:
+  Spool();
+  ~Spool();
+  Spool(const Spool&) = delete;
+  Spool& operator=(const Spool&) = delete;
+
+  bool ok() const { return fd_ >= 0; }
+  void append(const char* bytes, std::size_t n);
+  // Up to n bytes from offset, as ::pread (0 at the end, -1 on an error).
+  long readAt(char* into, std::size_t n, std::uint64_t offset) const;
+
+ private:
+  int fd_ = -1;
+};
+
 // Reads a file block by block into one buffer. The caller parses whole rows; the unparsed tail of a block
 // (a row cut by the block edge) is moved to the front before the next block is appended, so memory stays at
 // about one block whatever the file size. A row longer than the buffer grows it.
 class BlockReader {
  public:
   BlockReader(const std::string& path, std::size_t blockBytes);
+  // Reads a pipe's bytes again from the spool a first reader of that pipe wrote (spool()); path names it in messages.
+  BlockReader(const std::string& path, std::size_t blockBytes, std::shared_ptr<const Spool> replay);
   ~BlockReader();
   BlockReader(const BlockReader&) = delete;
   BlockReader& operator=(const BlockReader&) = delete;
@@ -22,7 +43,9 @@ class BlockReader {
   const char* end() const { return buffer_.get() + filled_; }
   bool eof() const { return eof_; }
   std::uint64_t fileSize() const { return fileSize_; }
-  bool regularFile() const { return regularFile_; }  // false for a pipe: it cannot be read a second time
+  bool regularFile() const { return regularFile_; }  // false for a pipe
+  // A pipe's bytes read so far, for a second reading; null for a regular file, or where no spool could be kept.
+  std::shared_ptr<const Spool> spool() const { return spool_ && spool_->ok() ? spool_ : nullptr; }
   std::uint64_t offsetOf(const char* p) const { return base_ + static_cast<std::uint64_t>(p - data()); }
 
   // Keeps [keep, end()) (moved to data()) and appends the next block. Pointers into the buffer become invalid.
@@ -40,6 +63,10 @@ class BlockReader {
   std::uint64_t limit_ = 0;  // 0: the file's end; else restart()'s limit
   bool eof_ = false;
   bool regularFile_ = true;
+  std::shared_ptr<Spool> spool_;             // a pipe's bytes, written as they are read
+  std::shared_ptr<const Spool> replay_;      // read from here instead of fd_
+  std::uint64_t replayed_ = 0;               // the next byte of replay_
+  long readSome(char* into, std::size_t n);  // from fd_ (spooled) or replay_, as ::read
 };
 
 // A regular file mapped read-only; empty (data() null) when it cannot be (a pipe, an empty file).

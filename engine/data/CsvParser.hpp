@@ -43,6 +43,15 @@ class CsvParser : private DelimiterRules {
         in_(path, blockBytes),
         progress_(progress),
         text_(shared) {}
+  // The second reading of a pipe, from the bytes its first reading spooled.
+  CsvParser(const std::string& path, const CsvOptions& options, std::size_t blockBytes, const CsvProgress& progress,
+            TextColumns* shared, std::shared_ptr<const Spool> replay)
+      : path_(path),
+        options_(options),
+        blockBytes_(blockBytes),
+        in_(path, blockBytes, std::move(replay)),
+        progress_(progress),
+        text_(shared) {}
 
   Dataset read(std::size_t maxRows);
 

@@ -295,19 +295,23 @@ Dataset CsvParser::read(std::size_t maxRows) {
 void CsvParser::rereadTexts(Dataset& data) {
   const std::size_t rows = text_->rowsToReread();
   if (rows == 0) return;
-  if (!in_.regularFile()) {
+  const std::shared_ptr<const Spool> spool = in_.spool();
+  if (!in_.regularFile() && !spool) {
     for (std::size_t c = 0; c < names_.size(); ++c)
       if (const TextLevels* levels = text_->find(c); levels && levels->numbersBefore)
         fail(levels->firstTextLine, c + 1,
              column(c) +
                  ": text after rows of numbers or of empty or NaN cells (levels in a text column), whose texts "
-                 "need a second reading that a pipe cannot give; "
-                 "read from a file instead");
+                 "need a second reading, and no temporary file could keep the pipe's bytes for it ($TMPDIR or "
+                 "/tmp full or missing); read from a file instead");
   }
   const std::uint64_t done = in_.offsetOf(p_);
   CsvProgress held;
   if (progress_) held = [this, done](std::uint64_t, std::uint64_t total) { return progress_(done, total); };
-  CsvParser(path_, options_, blockBytes_, held, text_).reread(rows, data.columns);
+  if (spool)
+    CsvParser(path_, options_, blockBytes_, held, text_, spool).reread(rows, data.columns);
+  else
+    CsvParser(path_, options_, blockBytes_, held, text_).reread(rows, data.columns);
 }
 
 void CsvParser::reread(std::size_t rows, std::vector<std::vector<double>>& columns) {
