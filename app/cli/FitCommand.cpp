@@ -110,15 +110,10 @@ nlohmann::json resultJson(const Booster& booster, const Model& model, const FitO
 
 // Nothing non-finite is written with exit status 0: a diverged fit is reported instead of saved as nulls.
 void checkFinite(const Booster& booster, const std::string& dataPath) {
-  const std::vector<double>& risk = booster.path().risk;
   // Poisson (exp(f)) and binomial can overshoot when a step is too long for the gradient's scale, as mboost's do
   // ("Infinite residuals").
-  const std::string why = divergenceAdvice(booster.settings().family);
-  for (std::size_t m = 0; m < risk.size(); ++m)
-    if (!std::isfinite(risk[m]))
-      throw InputError(dataPath + ": the fit diverged: the risk is " +
-                       (std::isnan(risk[m]) ? std::string("not a number") : formatNumber(risk[m], 6)) +
-                       " after iteration " + std::to_string(m) + " (" + why + ")");
+  checkRiskFinite(booster.path().risk, 0, dataPath, booster.settings().family, booster.settings().nu,
+                  booster.frame().response);
   const std::vector<double> fitted = booster.fitted();
   for (std::size_t i = 0; i < fitted.size(); ++i)
     if (!std::isfinite(fitted[i]))

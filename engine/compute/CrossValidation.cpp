@@ -119,7 +119,7 @@ bool crossValidateBatched(const std::shared_ptr<const Dataset>& data, const Mode
     std::vector<double>& risk = result.risk[static_cast<std::size_t>(b)];
     risk.assign(1, setUp.path().risk.front());
     for (const IterationResult& r : out) risk.push_back(r.risk);
-    checkFoldRisk(b + 1, risk, settings.family);  // before the next batch is fitted
+    checkFoldRisk(b + 1, risk, setUp);  // before the next batch is fitted
   };
   run.setupSeconds = &result.setupSeconds;
   run.iterateSeconds = &result.iterateSeconds;
@@ -440,12 +440,14 @@ void forEachFold(int count, int parallel, const std::string& label, const FoldFi
     if (e) std::rethrow_exception(e);
 }
 
-void checkFoldRisk(int fold, const std::vector<double>& risk, Family family) {
+void checkFoldRisk(int fold, const std::vector<double>& risk, const Booster& booster) {
   for (std::size_t m = 0; m < risk.size(); ++m)
     if (!std::isfinite(risk[m]))
       // Not the value: the CPU reaches inf where the device's sums of inf and -inf give NaN, for the same fold.
       throw InputError("fold " + std::to_string(fold) + " diverged: its out-of-bag risk is no longer finite after " +
-                       "iteration " + std::to_string(m) + " (" + divergenceAdvice(family) + ")");
+                       "iteration " + std::to_string(m) + " (" +
+                       divergenceAdvice(booster.settings().family, booster.settings().nu, booster.frame().response) +
+                       ")");
 }
 
 FoldBackends foldBackends(const ComputeSettings& compute) {
@@ -478,7 +480,7 @@ CvResult crossValidate(std::shared_ptr<const Dataset> data, const ModelSettings&
     undecided[i] = undecidedEffect(booster);
     if (booster.run(settings.mstop, [&going](const Booster&) { return going(); }) < settings.mstop) return;
     result.risk[i] = booster.path().risk;
-    checkFoldRisk(b + 1, result.risk[i], settings.family);
+    checkFoldRisk(b + 1, result.risk[i], booster);
     if (!foldDone) return;
     const std::lock_guard<std::mutex> lock(progress);
     foldDone(++done, count);

@@ -137,8 +137,9 @@ using FoldFit = std::function<void(int fold, const std::function<bool()>& going)
 void forEachFold(int count, int parallel, const std::string& label, const FoldFit& fitFold);
 
 // Throws InputError "fold F diverged: ..." where fold F's (1-based) risk curve holds a value that is not finite, so
-// that no mean of NaN and no mstop chosen from it is reported (`fit` reports a diverged fit the same way).
-void checkFoldRisk(int fold, const std::vector<double>& risk, Family family);
+// that no mean of NaN and no mstop chosen from it is reported (`fit` reports a diverged fit the same way). The fold's
+// booster gives the advice its family, nu and response (divergenceAdvice).
+void checkFoldRisk(int fold, const std::vector<double>& risk, const Booster& booster);
 
 // The risk matrix and the folds' paths (about 32 bytes a fold and iteration, cv.json's text about 20 more) against
 // the memory available: InputError naming mstopOption (--mstop, or --cv-grid for fit --mstop cv) and foldOption where

@@ -1,6 +1,7 @@
 #pragma once
 // What a fit's risk path says about its steps: the advice for a risk that became non-finite, and the note for one
 // that stayed finite but ended above where it started. `fit`, `cv` and the window report both the same way.
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -11,6 +12,14 @@ namespace gb {
 // What to do about a fit whose risk became non-finite: gaussian fits diverge only where the data's scale is beyond
 // double precision; the other families' steps can overshoot the gradient's scale (poisson's exp(f)), as mboost's do.
 std::string divergenceAdvice(Family family);
+// The same, where the response is known: for poisson on counts so large that nu times the largest is above 10, the
+// gradient's scale is named and a --nu near 1 / the largest count suggested (mboost's steps are the same).
+std::string divergenceAdvice(Family family, double nu, const std::vector<double>& response);
+
+// Throws InputError "<source>: the fit diverged: the risk is X after iteration m (advice)" at the first risk[m],
+// m >= from, that is not finite. `fit` checks the whole path; the window each batch's new entries.
+void checkRiskFinite(const std::vector<double>& risk, std::size_t from, const std::string& source, Family family,
+                     double nu, const std::vector<double>& response);
 
 // A note for a training risk that ends above the offset's own (risk[0]) by more than rounding (a relative 1e-6,
 // far above a float fit's): the steps overshoot (poisson on large counts at mboost's nu 0.1, for one), though every

@@ -60,6 +60,7 @@ class TestCliFamilies : public QObject {
   void predictTypesAndUnseenLevels();
   void factorLevelsThatAreNumbers();
   void overshootingPoissonIsNoted();
+  void hugeCountsNameTheirScale();
   void oscillatingGammaIsNoted();
   void probitModelPredictsItsProbability();
 };
@@ -306,6 +307,30 @@ void TestCliFamilies::overshootingPoissonIsNoted() {
   const CliResult small = runGamboost(fitArgs(s, args + QStringList{"--nu", "0.01"}));
   QVERIFY2(small.finished && small.exitCode == 0, qPrintable(small.describe()));
   QVERIFY2(!small.err.contains("above the offset's"), qPrintable(small.err));
+}
+
+// Poisson counts near 1e12: the first step, nu (y - exp(f)) on the log scale, overflows exp at any nu like 0.01, so
+// the advice names the counts' scale and a --nu near 1 / the largest count, and a fit at that nu is written.
+void TestCliFamilies::hugeCountsNameTheirScale() {
+  Scratch s;
+  QByteArray csv = "y,x\n";
+  for (int i = 0; i < 80; ++i)
+    csv += QByteArray::number(std::floor(1e12 * std::exp(std::sin(6.0 * i / 80))), 'f', 0) + "," +
+           QByteArray::number(i / 80.0) + "\n";
+  writeFile(s.path("d.csv"), csv);
+  const QStringList args{"--family", "poisson"};
+  for (const char* nu : {"0.1", "0.001"}) {
+    const CliResult r = runGamboost(fitArgs(s, args + QStringList{"--nu", nu}));
+    verifyRejected(r,
+                   "the fit diverged: .*counts' scale \\(up to 2\\.72e\\+12\\).*lower --nu to about "
+                   "1/2\\.72e\\+12 or less \\(e\\.g\\. --nu 1e-13");
+    QVERIFY(!QFileInfo::exists(s.path("r.json")));
+  }
+  const CliResult suggested = runGamboost(fitArgs(s, args + QStringList{"--nu", "1e-13"}));
+  QVERIFY2(suggested.finished && suggested.exitCode == 0, qPrintable(suggested.describe()));
+  const QJsonArray risk =
+      QJsonDocument::fromJson(readFile(s.path("r.json"))).object()["path"].toObject()["risk"].toArray();
+  QVERIFY2(risk.last().toDouble() < risk.first().toDouble(), "the suggested nu did not lower the risk");
 }
 
 // R's faithful (write.csv), eruptions ~ bbs(waiting) with GammaReg at mboost's nu 0.1: the shape sigma, chosen

@@ -405,6 +405,29 @@ class FamiliesTest : public QObject {
     QCOMPARE(warnings.size(), 1);
   }
 
+  // A fit whose risk stops being finite (poisson counts near 1e12 at nu 0.1: the first step overflows exp) fails with
+  // a dialog that says so and names the counts' scale and a nu, as `fit` does; no curve of inf or NaN is left drawn
+  // as a finished fit.
+  void divergedFitFails() {
+    auto w = gbtest::emptyWindow("diverged");
+    QByteArray csv = "y,x\n";
+    for (int i = 0; i < 80; ++i)
+      csv += QByteArray::number(std::floor(1e12 * std::exp(std::sin(6.0 * i / 80))), 'f', 0) + "," +
+             QByteArray::number(i / 80.0) + "\n";
+    QVERIFY(gbtest::openCsvText(*w, "huge.csv", csv));
+    gbtest::chooseFamily(*w, "poisson", 50);
+    QStringList errors;
+    connect(w->messages(), &MessageSink::posted, this, [&errors](Severity s, const QString& text, const QString&) {
+      if (s == Severity::Error) errors << text;
+    });
+    gbtest::fitAndWait(*w);
+    QCOMPARE(w->controller()->state(), FitState::Failed);
+    QVERIFY2(!errors.isEmpty(), "no error posted");
+    QVERIFY2(errors.back().contains("huge.csv: the fit diverged") && errors.back().contains("counts' scale") &&
+                 errors.back().contains(" nu 1e-13") && !errors.back().contains("--"),
+             qPrintable(errors.join("\n")));
+  }
+
   // The family's options go through a session file and the settings store; presets keep them.
   void familyOptionsPersist() {
     gb::ModelSettings s = gb::ModelSettings::mboostPreset();

@@ -104,7 +104,7 @@ void CvJob::operator()(TaskWorker& worker) {
     run.done = [&](int b, const gb::Booster& setUp, const std::vector<gb::IterationResult>& out) {
       std::vector<double> risk{setUp.path().risk.front()};
       for (const gb::IterationResult& r : out) risk.push_back(r.risk);
-      gb::checkFoldRisk(b + 1, risk, request.settings.family);  // a diverged fold is an error, not a curve of NaN
+      gb::checkFoldRisk(b + 1, risk, setUp);  // a diverged fold is an error, not a curve of NaN
       if (!dropFold(b, gb::undecidedEffect(setUp))) curves->add(std::move(risk));
       foldsDone = b + 1;
       if (b + 1 == batchEnd) curves->setPartial({});  // the batch's whole curves replace its preview
@@ -137,7 +137,7 @@ void CvJob::operator()(TaskWorker& worker) {
       booster.run(request.settings.mstop, [&worker](const gb::Booster&) { return !worker.cancelRequested(); });
       if (booster.iteration() < request.settings.mstop) break;  // cancelled within the fold
       risk = booster.path().risk;
-      gb::checkFoldRisk(b + 1, risk, request.settings.family);
+      gb::checkFoldRisk(b + 1, risk, booster);
     } catch (const gb::InputError& e) {
       const std::string what = e.what();
       if (what.rfind("fold ", 0) == 0) throw;

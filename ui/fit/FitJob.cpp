@@ -4,9 +4,13 @@
 #include <chrono>
 #include <optional>
 #include <sstream>
+#include <string>
+#include <utility>
 
 #include "bench/ProfileReport.hpp"
+#include "common/Error.hpp"
 #include "common/WorkerThread.hpp"
+#include "compute/Divergence.hpp"
 #include "model/PartialEffect.hpp"
 
 namespace gbui {
@@ -75,6 +79,23 @@ static std::string timeBudgetReport(FitSession& s) {
   return text.str();
 }
 
+// As `fit` refuses to write a diverged fit, the window fails it (a dialog) at the batch whose risk stopped being
+// finite, rather than drawing curves of inf and NaN; the advice names the window's settings, not the CLI's options.
+static void checkFinite(const gb::Booster& booster, std::size_t from, const std::string& source) {
+  try {
+    const gb::ModelSettings& s = booster.settings();
+    gb::checkRiskFinite(booster.path().risk, from, source, s.family, s.nu, booster.frame().response);
+  } catch (const gb::InputError& e) {
+    std::string what = e.what();
+    for (const auto& [option, name] : {std::pair<std::string, std::string>{"--nu", "nu"},
+                                       {"--mstop", "mstop"},
+                                       {"--family gaussian", "the gaussian family"}})
+      for (std::size_t at = what.find(option); at != std::string::npos; at = what.find(option, at))
+        what.replace(at, option.size(), name);
+    throw gb::InputError(what);
+  }
+}
+
 void FitJob::operator()(TaskWorker& worker) {
   FitSession& s = *session;
   std::optional<gb::RunProfile::Activation> profiling;
@@ -108,6 +129,7 @@ void FitJob::run(TaskWorker& worker) {
   if (kind == JobKind::Step) {
     RaceSnapshot race = scoreCandidates(booster, booster.iteration() + 1);
     booster.step();
+    checkFinite(booster, static_cast<std::size_t>(booster.iteration()), s.data->sourceName());
     race.decided = true;
     race.winner = booster.path().learner.back();
     end = JobEnd::Completed;
@@ -136,6 +158,7 @@ void FitJob::run(TaskWorker& worker) {
           return !worker.cancelRequested() && !pause->load();
         },
         count);
+    checkFinite(booster, static_cast<std::size_t>(booster.iteration() - count + 1), s.data->sourceName());
     const double perIteration = std::max(since(t0) / count, 1e-7);
     // Grow at most 4x per batch so one slow iteration (a kernel build, a page fault) cannot make a huge batch.
     batch = static_cast<int>(std::clamp(kTargetBatchSeconds / perIteration, 1.0, 4.0 * count));
