@@ -204,12 +204,17 @@ double ProgressPrinter::elapsedSeconds() const {
 
 void ProgressPrinter::update(double fraction, const std::string& detail) {
   if (!enabled_) return;
-  const int tenth = static_cast<int>(std::floor(std::clamp(fraction, 0.0, 1.0) * 10.0 + 1e-9));
-  if (tenth <= lastTenth_) return;
+  const double done = std::clamp(fraction, 0.0, 1.0);
+  const int tenth = static_cast<int>(std::floor(done * 10.0 + 1e-9));
+  const int percent = static_cast<int>(std::floor(done * 100.0 + 1e-9));
+  if (percent <= lastPercent_) return;
   const double elapsed = elapsedSeconds();
   if (elapsed < quietSeconds_) return;  // lastTenth_ stays: the first line after the quiet time shows the latest
+  if (tenth <= lastTenth_ && elapsed - lastLine_ < kHeartbeatSeconds) return;
   lastTenth_ = tenth;
-  std::cerr << label_ << ": " << tenth * 10 << "%";
+  lastPercent_ = percent;
+  lastLine_ = elapsed;
+  std::cerr << label_ << ": " << (tenth * 10 == percent ? tenth * 10 : percent) << "%";
   if (!detail.empty()) std::cerr << " " << detail;
   std::cerr << " (" << formatSeconds(elapsed) << ")" << std::endl;
 }

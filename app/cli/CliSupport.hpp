@@ -58,7 +58,9 @@ CLI::Option* addTextListOption(CLI::App* app, const std::string& name, std::vect
                                const std::string& help);
 
 // Prints "<label>: 40% <detail> (3.1 s)" to stderr at each new tenth of the work, but only once the run has
-// taken longer than `quietSeconds`: short runs stay silent, long ones show they are alive.
+// taken longer than `quietSeconds`: short runs stay silent, long ones show they are alive. A tenth that takes longer
+// than kHeartbeatSeconds gets lines between (the whole percent done, "3%"), at most one per kHeartbeatSeconds, so
+// that a run of many minutes (--bands 1000000) is not silent for its first ones.
 class ProgressPrinter {
  public:
   explicit ProgressPrinter(std::string label, bool enabled = true, double quietSeconds = 2.0);
@@ -69,7 +71,9 @@ class ProgressPrinter {
   std::string label_;
   bool enabled_;
   double quietSeconds_;
-  int lastTenth_ = 0;
+  static constexpr double kHeartbeatSeconds = 15.0;
+  int lastTenth_ = 0, lastPercent_ = 0;
+  double lastLine_ = 0.0;  // seconds from start_ to the last line printed
   std::chrono::steady_clock::time_point start_;
 };
 
