@@ -59,7 +59,8 @@ std::vector<std::string> fitNotes(const Booster& booster) {
   for (const Learner& l : booster.learners())
     if (!l.note.empty()) notes.push_back(l.note);
   const FamilyFunctions& family = booster.family();
-  if (std::string overshoot = overshootNote(booster.path().risk, family.family, family.adaptiveDelta);
+  if (std::string overshoot = overshootNote(booster.path().risk, family.family, family.adaptiveDelta,
+                                            booster.settings().nu, booster.frame().response);
       !overshoot.empty())
     notes.push_back(std::move(overshoot));
   if (booster.backendInfo().backend == "opencl" && booster.backendInfo().kernel == "host")

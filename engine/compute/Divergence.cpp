@@ -41,7 +41,7 @@ void checkRiskFinite(const std::vector<double>& risk, std::size_t from, const st
 namespace {
 
 // Counts the iterations m at which risk[m] rose above risk[m - 1] by more than 1e-6 of the path's largest |risk|.
-std::string oscillationNote(const std::vector<double>& risk, Family family) {
+std::string oscillationNote(const std::vector<double>& risk, Family family, const std::string& advice) {
   double scale = 0.0;
   for (double r : risk) scale = std::max(scale, std::abs(r));
   std::size_t rises = 0, first = 0;
@@ -52,24 +52,26 @@ std::string oscillationNote(const std::vector<double>& risk, Family family) {
   return "the training risk rose at " + std::to_string(rises) + " of " + std::to_string(iterations) +
          " iterations (the first at iteration " + std::to_string(first) +
          "), so it follows the rounding of its data (mboost's too); " +
-         (family == Family::Gaussian ? std::string("the steps overshoot: lower --nu") : divergenceAdvice(family));
+         (family == Family::Gaussian ? std::string("the steps overshoot: lower --nu") : advice);
 }
 
 }  // namespace
 
-std::string overshootNote(const std::vector<double>& risk, Family family, bool riskMayRise) {
+std::string overshootNote(const std::vector<double>& risk, Family family, bool riskMayRise, double nu,
+                          const std::vector<double>& response) {
   if (risk.size() < 2) return "";
+  const std::string advice = divergenceAdvice(family, nu, response);
   // Laplace's and quantile's negative gradient is a sign: each step fits the residuals' signs in least squares, not
   // a descent on the absolute or check loss, so their risk rises and falls near the end at any nu, in mboost as here
   // (an outside sweep: fits equal to mboost's within 3e-10, rising at the same iterations). No note for that.
   const bool signGradient = family == Family::Laplace || family == Family::Quantile;
   if (!(risk.back() > risk.front() * (1.0 + 1e-6)))
-    return riskMayRise || signGradient ? "" : oscillationNote(risk, family);
+    return riskMayRise || signGradient ? "" : oscillationNote(risk, family, advice);
   const auto worst = std::max_element(risk.begin(), risk.end());
   return "the training risk ends at " + formatNumber(risk.back(), 6) + ", above the offset's " +
          formatNumber(risk.front(), 6) + " (it peaked at " + formatNumber(*worst, 6) + " after iteration " +
-         std::to_string(worst - risk.begin()) + "): " +
-         (family == Family::Gaussian ? std::string("the steps overshoot: lower --nu") : divergenceAdvice(family));
+         std::to_string(worst - risk.begin()) +
+         "): " + (family == Family::Gaussian ? std::string("the steps overshoot: lower --nu") : advice);
 }
 
 }  // namespace gb

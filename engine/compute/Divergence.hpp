@@ -31,6 +31,8 @@ void checkRiskFinite(const std::vector<double>& risk, std::size_t from, const st
 // (mboost's as well: on R's faithful data with GammaReg at nu 0.1, y changed by a relative 1e-14 moves mboost's fit
 // by 0.6, and ours differs from it by 0.09; at nu 0.01 the two agree to 2e-10). A fit that settles rises nowhere.
 // riskMayRise: the risk's own definition moves with the fit (Huber's adaptive d), so its rises mean nothing.
-std::string overshootNote(const std::vector<double>& risk, Family family, bool riskMayRise = false);
+// nu and response, where given, make the advice divergenceAdvice's for them (poisson on large counts).
+std::string overshootNote(const std::vector<double>& risk, Family family, bool riskMayRise = false, double nu = 0.0,
+                          const std::vector<double>& response = {});
 
 }  // namespace gb

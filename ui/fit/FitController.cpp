@@ -220,9 +220,10 @@ void FitController::onJobFinished(bool ok, const QString& error, const QString& 
     // or one that keeps rising and falling (gamma at nu 0.1 on some data).
     const gb::FamilyFunctions& family = session_->booster->family();
     const std::string overshoot =
-        gb::overshootNote(session_->booster->path().risk, family.family, family.adaptiveDelta);
+        gb::overshootNote(session_->booster->path().risk, family.family, family.adaptiveDelta,
+                          session_->booster->settings().nu, session_->booster->frame().response);
     if (!overshoot.empty() && !session_->overshootWarned) {
-      messages_->warning(tr("Fit: ") + QString::fromStdString(overshoot).replace("--nu", "nu"));
+      messages_->warning(tr("Fit: ") + QString::fromStdString(withWindowNames(overshoot)));
       session_->overshootWarned = true;
     }
     if (job_->kind == JobKind::Run) announceFinish();  // not again at every Step past mstop
