@@ -223,7 +223,7 @@ void FitController::onJobFinished(bool ok, const QString& error, const QString& 
         gb::overshootNote(session_->booster->path().risk, family.family, family.adaptiveDelta,
                           session_->booster->settings().nu, session_->booster->frame().response);
     if (!overshoot.empty() && !session_->overshootWarned) {
-      messages_->warning(tr("Fit: ") + QString::fromStdString(withWindowNames(overshoot)));
+      messages_->warning(tr("Fit: ") + QString::fromStdString(overshoot));
       session_->overshootWarned = true;
     }
     if (job_->kind == JobKind::Run) announceFinish();  // not again at every Step past mstop

@@ -5,7 +5,6 @@
 #include <optional>
 #include <sstream>
 #include <string>
-#include <utility>
 
 #include "bench/ProfileReport.hpp"
 #include "common/Error.hpp"
@@ -80,23 +79,10 @@ static std::string timeBudgetReport(FitSession& s) {
 }
 
 // As `fit` refuses to write a diverged fit, the window fails it (a dialog) at the batch whose risk stopped being
-// finite, rather than drawing curves of inf and NaN; the advice names the window's settings, not the CLI's options.
-std::string withWindowNames(std::string cliText) {
-  for (const auto& [option, name] : {std::pair<std::string, std::string>{"--nu", "nu"},
-                                     {"--mstop", "mstop"},
-                                     {"--family gaussian", "the gaussian family"}})
-    for (std::size_t at = cliText.find(option); at != std::string::npos; at = cliText.find(option, at))
-      cliText.replace(at, option.size(), name);
-  return cliText;
-}
-
+// finite, rather than drawing curves of inf and NaN (MessageSink words the CLI's options as the window's controls).
 static void checkFinite(const gb::Booster& booster, std::size_t from, const std::string& source) {
-  try {
-    const gb::ModelSettings& s = booster.settings();
-    gb::checkRiskFinite(booster.path().risk, from, source, s.family, s.nu, booster.frame().response);
-  } catch (const gb::InputError& e) {
-    throw gb::InputError(withWindowNames(e.what()));
-  }
+  const gb::ModelSettings& s = booster.settings();
+  gb::checkRiskFinite(booster.path().risk, from, source, s.family, s.nu, booster.frame().response);
 }
 
 void FitJob::operator()(TaskWorker& worker) {

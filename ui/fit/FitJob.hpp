@@ -53,9 +53,6 @@ inline constexpr double kTargetBatchSeconds = 0.04;
 
 // Boosters the fit jobs of this process have built (a test's count of fits: Open model must build none).
 int fitJobBoostersBuilt();
-// The engine's advice (divergence, overshoot) in the window's words: "nu" for "--nu", "mstop" for "--mstop", "the
-// gaussian family" for "--family gaussian".
-std::string withWindowNames(std::string cliText);
 
 std::shared_ptr<const FitSetup> makeFitSetup(const gb::Booster& booster);
 FitSnapshot makeSnapshot(const gb::Booster& booster, std::shared_ptr<const FitSetup> setup);
