@@ -20,6 +20,7 @@
 #include "plots/RiskPlot.hpp"
 #include "plots/SelectionPlot.hpp"
 #include "support/StudioFixture.hpp"
+#include "window/ElidedLabel.hpp"
 #include "window/SessionFile.hpp"
 
 using namespace gbui;
@@ -131,6 +132,18 @@ class OpenModelTest : public QObject {
     compareShown(saved_, shown(*w));
     QCOMPARE(w->modelPanel()->settings().mstop, kMstop);
     QVERIFY(w->currentModel());
+    // A setting changed after the opened model is said in the status, as after a fit (it said "Finished" beside the
+    // opened model's views); changing it back clears the note.
+    const auto status = [&w] { return w->statusLine()->fullText(); };
+    QVERIFY2(status().contains("Finished. ") && !status().contains("changed since"), qPrintable(status()));
+    gb::ModelSettings settings = w->modelPanel()->settings();
+    const double nu = settings.nu;
+    settings.nu = 0.37;
+    w->modelPanel()->setSettings(settings);
+    QVERIFY2(status().contains("the data or settings changed since"), qPrintable(status()));
+    settings.nu = nu;
+    w->modelPanel()->setSettings(settings);
+    QVERIFY2(!status().contains("changed since"), qPrintable(status()));
     // The opened model is the current one: Save model writes it again, unchanged.
     const QString again = gbtest::scratchPath("open-again.model.json");
     QVERIFY2(w->saveModel(again), qPrintable(w->messages()->lastError()));

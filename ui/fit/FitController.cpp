@@ -50,8 +50,12 @@ std::string FitController::signatureNow() const {
 }
 
 bool FitController::changedSinceFit() const {
-  if (!session_ || !session_->booster || isRunning()) return false;
-  return session_->data != data_ || !session_->settings.differencesBesideMstop(model_).empty();
+  if (isRunning()) return false;
+  if (session_ && session_->booster)
+    return session_->data != data_ || !session_->settings.differencesBesideMstop(model_).empty();
+  if (!session_ && installedSettings_ && state_ == FitState::Finished)  // an opened model or session on show
+    return installedData_ != data_ || !installedSettings_->differencesBesideMstop(model_).empty();
+  return false;
 }
 
 bool FitController::canResume() const {
@@ -144,6 +148,8 @@ void FitController::reset() {
 bool FitController::installSnapshot(FitSnapshot snapshot) {
   if (isRunning()) return false;
   session_.reset();
+  installedData_ = data_;
+  installedSettings_ = model_;
   last_ = std::move(snapshot);
   emit snapshotReady(last_);
   setState(FitState::Finished);

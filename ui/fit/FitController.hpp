@@ -7,6 +7,7 @@
 #include <QObject>
 #include <QTimer>
 #include <memory>
+#include <optional>
 
 #include "common/WorkerThread.hpp"
 #include "fit/FitJob.hpp"
@@ -101,6 +102,9 @@ class FitController : public QObject {
   WorkerThread worker_;
   QTimer timer_;
   FitSnapshot last_;
+  // What an installed snapshot (an opened model or session, no booster) was shown with, for changedSinceFit().
+  std::shared_ptr<const gb::Dataset> installedData_;
+  std::optional<gb::ModelSettings> installedSettings_;
   std::shared_ptr<const FitSetup> announced_;  // the set-up whose notes were posted
   QString failure_;
   unsigned long taken_ = 0;
