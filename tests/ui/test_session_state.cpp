@@ -50,6 +50,12 @@ void expectNotFitted(MainWindow& w, int mstop) {
   QCOMPARE(w.fitProgress()->maximum(), mstop);
   QCOMPARE(w.fitButton()->text(), QString("Fit"));
   QCOMPARE(riskPoints(w), 0);
+  // Nor the last fit's axes: its iterations, its risk's range, its family's loss.
+  const PlotWidget* risk = w.riskPlot()->plot();
+  QCOMPARE(risk->xAxis->range().upper, 1.0);
+  QCOMPARE(risk->yAxis->range().upper, 1.0);
+  QCOMPARE(risk->yAxis->label(), QString("risk"));
+  QCOMPARE(w.cvView()->plot()->xAxis->range().upper, 1.0);
   QVERIFY(w.effectsView()->shownLearners().isEmpty());
   QCOMPARE(raceIteration(w), -1);
   QVERIFY(w.iterationLabel()->text().isEmpty());

@@ -274,7 +274,7 @@ void CrossValidationView::clear() {
   chosen_ = -1;
   use_->setEnabled(false);
   stale_->setVisible(false);
-  plot_->yAxis->setRange(0, 1);  // not the last run's range, which a run that fails before its first fold would keep
+  plot_->resetRanges();  // not the last run's ranges, which a run that fails before its first fold would keep
   plot_->requestReplot();
 }
 

@@ -78,6 +78,7 @@ void FitDiagnostics::clear() {
     p->xAxis->setLabel(QString());
     p->yAxis->setLabel(QString());
     p->setToolTip(QString());
+    p->resetRanges();
   }
   fittedPlot_->requestReplot();
   residualPlot_->requestReplot();

@@ -17,6 +17,11 @@ class PlotWidget : public QCustomPlot {
   void setExportName(const QString& name) { exportName_ = name; }
   QString exportName() const { return exportName_; }
   void requestReplot() { replot(QCustomPlot::rpQueuedReplot); }
+  // An emptied plot's axes: 0 to 1 on both, not the last model's ranges (a new user read them as the new data's).
+  void resetRanges() {
+    xAxis->setRange(0, 1);
+    yAxis->setRange(0, 1);
+  }
 
   // Title row above the axis rect (created on first use); grey for a plot that shows nothing fitted yet.
   void setTitle(const QString& text);

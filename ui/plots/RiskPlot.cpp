@@ -61,6 +61,8 @@ void RiskPlot::clear() {
   current_->data()->clear();
   marker_->setVisible(false);
   drawnPoints_ = 0;
+  plot_->yAxis->setLabel(tr("risk"));  // the loss is the next fit's family's
+  plot_->resetRanges();
   plot_->requestReplot();
 }
 

@@ -101,6 +101,7 @@ void SelectionPlot::clear() {
   countsPlot_->setTitle(tr("Selection proportion per covariate"));  // not the last fit's iteration count
   for (PlotWidget* plot : {countsPlot_, reductionPlot_}) {
     plot->yAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
+    plot->resetRanges();
     plot->requestReplot();
   }
 }
