@@ -40,6 +40,9 @@ class CancelCloseTest : public QObject {
   void cancelStopsWithin200ms() {
     auto w = longFit("cancel");
     QSignalSpy finished(w->controller(), &FitController::jobFinished);
+    QStringList log;
+    connect(w->messages(), &MessageSink::posted, this,
+            [&log](Severity, const QString& text, const QString&) { log << text; });
     QTest::mouseClick(w->fitButton(), Qt::LeftButton);
     QVERIFY(waitUntilIterating(*w));
     // Let the worker's batch size settle at its target (it starts at one iteration and grows).
@@ -58,6 +61,9 @@ class CancelCloseTest : public QObject {
     // The window stays usable: the partial result is there and a new Step starts afresh.
     QVERIFY(w->controller()->booster()->iteration() > 0);
     QVERIFY(w->fitButton()->isEnabled());
+    // The log says so, with the iteration reached (it kept the previous fit's last line).
+    const QString said = QString("Fit cancelled at iteration %1 of ").arg(w->controller()->booster()->iteration());
+    QVERIFY2(!log.isEmpty() && log.back().startsWith(said), qPrintable(log.join("\n")));
   }
 
   void pauseThenResume() {

@@ -215,6 +215,10 @@ void FitController::onJobFinished(bool ok, const QString& error, const QString& 
     messages_->error(tr("Fit failed"), error, details);
     setState(FitState::Failed);
   } else if (cancelRequested_ || job_->end == JobEnd::Cancelled) {
+    const int reached = session_ && session_->booster ? session_->booster->iteration() : 0;
+    messages_->info(tr("Fit cancelled at iteration %1 of %2 (the next Fit or Step starts afresh)")
+                        .arg(reached)
+                        .arg(session_ ? session_->settings.mstop : model_.mstop));
     setState(FitState::Cancelled);
   } else if (job_->end == JobEnd::Paused || session_->booster->iteration() < session_->settings.mstop) {
     setState(FitState::Paused);
