@@ -241,6 +241,15 @@ class MenusTest : public QObject {
       QSignalSpy loaded(first.dataPanel(), &DataPanel::loadFinished);
       QVERIFY(first.dataPanel()->openCsv(csv));
       QVERIFY(loaded.wait(10000));
+      ColumnRoles roles = first.dataPanel()->roles();
+      QCOMPARE(roles.response, QString("y"));  // the default: the first column
+      roles.response = "a";
+      roles.learners = QStringList{"y"};
+      roles.linears.clear();
+      roles.factors.clear();
+      roles.ignored = QStringList{"b"};
+      first.dataPanel()->setRoles(roles);
+      QCOMPARE(first.dataPanel()->roles().response, QString("a"));
       first.close();  // saves the settings
     }
     o.generateOnStart = true;
@@ -251,6 +260,11 @@ class MenusTest : public QObject {
     QCOMPARE(second.dataPanel()->source().kind, DataSourceSpec::Kind::Csv);
     QCOMPARE(QFileInfo(second.dataPanel()->source().path).canonicalFilePath(), QFileInfo(csv).canonicalFilePath());
     QCOMPARE(second.dataPanel()->dataset()->rows(), std::size_t(50));
+    // With the roles it had at the close (the default made y the response again).
+    QCOMPARE(second.dataPanel()->roles().response, QString("a"));
+    QCOMPARE(second.dataPanel()->roles().learners, QStringList{"y"});
+    QVERIFY(gbtest::fitAndWait(second));  // and the fit takes them
+    QCOMPARE(second.controller()->booster()->settings().response, std::string("a"));
   }
 };
 

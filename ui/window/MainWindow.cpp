@@ -116,7 +116,11 @@ MainWindow::MainWindow(const StudioOptions& options, QWidget* parent)
   if (options.generateOnStart) {
     // A restart reopens the last data file; the first start (or after generated data) generates.
     const QString last = options.restoreSettings ? store_.lastDataFile() : QString();
-    if (last.isEmpty() || !QFileInfo::exists(last) || !dataPanel_->openCsv(last)) dataPanel_->generate();
+    if (!last.isEmpty()) pendingRoles_ = store_.lastDataRoles();  // as they were at the close (applyPendingRoles)
+    if (last.isEmpty() || !QFileInfo::exists(last) || !dataPanel_->openCsv(last)) {
+      pendingRoles_.reset();
+      dataPanel_->generate();
+    }
   }
   refreshSession();
   tooltipQtInternals(this);
@@ -477,7 +481,10 @@ void MainWindow::saveState() {
   store_.setComputeSettings(modelPanel_->compute());
   store_.setGeneratorSpec(dataPanel_->generatorSpec());
   const DataSourceSpec& source = dataPanel_->source();
-  store_.setLastDataFile(source.kind == DataSourceSpec::Kind::Csv ? source.path : QString());
+  const bool csv = source.kind == DataSourceSpec::Kind::Csv;
+  store_.setLastDataFile(csv ? source.path : QString());
+  store_.setLastDataRoles(csv && dataPanel_->dataset() ? std::optional<ColumnRoles>(dataPanel_->roles())
+                                                       : std::nullopt);
   store_.setWindow(saveGeometry(), QMainWindow::saveState());
   store_.sync();
 }

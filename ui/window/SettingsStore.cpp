@@ -79,6 +79,29 @@ void SettingsStore::setLastDataFile(const QString& path) {
   settings_->setValue("data/last_file", path.isEmpty() ? QString() : QFileInfo(path).absoluteFilePath());
 }
 
+std::optional<ColumnRoles> SettingsStore::lastDataRoles() const {
+  if (!settings_->contains("data/last_roles/response")) return std::nullopt;
+  ColumnRoles r;
+  r.response = settings_->value("data/last_roles/response").toString();
+  r.learners = settings_->value("data/last_roles/learners").toStringList();
+  r.linears = settings_->value("data/last_roles/linears").toStringList();
+  r.factors = settings_->value("data/last_roles/factors").toStringList();
+  r.weights = settings_->value("data/last_roles/weights").toString();
+  r.ignored = settings_->value("data/last_roles/ignored").toStringList();
+  return r;
+}
+
+void SettingsStore::setLastDataRoles(const std::optional<ColumnRoles>& roles) {
+  settings_->remove("data/last_roles");
+  if (!roles) return;
+  settings_->setValue("data/last_roles/response", roles->response);
+  settings_->setValue("data/last_roles/learners", roles->learners);
+  settings_->setValue("data/last_roles/linears", roles->linears);
+  settings_->setValue("data/last_roles/factors", roles->factors);
+  settings_->setValue("data/last_roles/weights", roles->weights);
+  settings_->setValue("data/last_roles/ignored", roles->ignored);
+}
+
 QStringList SettingsStore::recentFiles() const { return settings_->value("recent/files").toStringList(); }
 
 void SettingsStore::addRecentFile(const QString& path) {

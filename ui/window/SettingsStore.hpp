@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 
+#include "data/DataSource.hpp"
 #include "data/PaperData.hpp"
 #include "settings/ComputeSettings.hpp"
 #include "settings/ModelSettings.hpp"
@@ -34,6 +35,9 @@ class SettingsStore {
   // The CSV file on show when the window closed ("" after generated data): a restart reopens it.
   QString lastDataFile() const;
   void setLastDataFile(const QString& path);
+  // That file's column roles (response, learners, ...), which the restart gives it back; none after generated data.
+  std::optional<ColumnRoles> lastDataRoles() const;
+  void setLastDataRoles(const std::optional<ColumnRoles>& roles);
 
   QStringList recentFiles() const;
   void addRecentFile(const QString& path);
