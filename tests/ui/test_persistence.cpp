@@ -70,6 +70,7 @@ class PersistenceTest : public QObject {
     roles.ignored << "x2";
     w->dataPanel()->setRoles(roles);
     QVERIFY(gbtest::fitAndWait(*w));
+    w->modelPanel()->setBandReplicates(7);  // after the fit: the box applies to the next finished fit
     const QString sessionPath = gbtest::scratchPath("roundtrip.gbs.json");
     QVERIFY2(w->saveSession(sessionPath), qPrintable(w->messages()->lastError()));
     const Session saved = loadSession(sessionPath);
@@ -97,9 +98,31 @@ class PersistenceTest : public QObject {
     QCOMPARE(w2->dataPanel()->generatorSpec().seed, std::uint64_t(4));
     QVERIFY(w2->dataPanel()->roles() == roles);
     QCOMPARE(w2->modelPanel()->settings().mstop, 30);
+    QCOMPARE(saved.bands, 7);
+    QCOMPARE(w2->modelPanel()->bandReplicates(), 7);  // the Bands box came back ticked, with its B
+    w2->modelPanel()->setBandReplicates(0);
     // Same data, roles and settings: refitting gives the saved model's path exactly.
     QVERIFY(gbtest::fitAndWait(*w2));
     QCOMPARE(w2->controller()->booster()->path().risk, model.pathRisk);
+
+    // A B the box cannot hold is refused naming the field, not clamped in silence.
+    QFile file(sessionPath);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    QByteArray text = file.readAll();
+    file.close();
+    QVERIFY(text.contains("\"bands\": 7"));
+    text.replace("\"bands\": 7", "\"bands\": -3");
+    const QString bad = gbtest::scratchPath("bad-bands.gbs.json");
+    QFile out(bad);
+    QVERIFY(out.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    out.write(text);
+    out.close();
+    try {
+      loadSession(bad);
+      QFAIL("a session with bands -3 was read");
+    } catch (const gb::InputError& e) {
+      QVERIFY2(QString(e.what()).contains("\"bands\": -3 is outside 0..10000"), e.what());
+    }
   }
 
   void crossValidationSurvivesASession() {

@@ -150,13 +150,18 @@ QWidget* ModelPanel::buildBandsRow() {
                "each partial effect's pointwise 95% (lighter) and 90% (darker) percentile bands, as "
                "gamboost fit --bands B"));
   bands_ = new QSpinBox;
-  bands_->setRange(1, 10'000);
+  bands_->setRange(1, kMaxWindowBands);
   bands_->setValue(25);
   bands_->setToolTip(tr("B: bootstrap refits for the bands (more: smoother band edges, proportionally longer)"));
   return pair(bandsOn_, bands_);
 }
 
 int ModelPanel::bandReplicates() const { return bandsOn_->isChecked() ? bands_->value() : 0; }
+
+void ModelPanel::setBandReplicates(int replicates) {
+  if (replicates > 0) bands_->setValue(replicates);
+  bandsOn_->setChecked(replicates > 0);
+}
 
 QWidget* ModelPanel::buildFamilyGroup() {
   auto* group = new QGroupBox(tr("Family and learners"));

@@ -20,6 +20,8 @@ class QSpinBox;
 
 namespace gbui {
 
+inline constexpr int kMaxWindowBands = 10'000;  // the largest B the window's "Bands (bootstrap B)" box takes
+
 class ModelPanel : public QWidget {
   Q_OBJECT
  public:
@@ -50,6 +52,7 @@ class ModelPanel : public QWidget {
   QComboBox* missingBox() const { return missing_; }
   // B of the bootstrap bands a finished fit gets (0: the option is off); not a model setting.
   int bandReplicates() const;
+  void setBandReplicates(int replicates);  // 0: off (B stays as it was)
   QCheckBox* bandsCheck() const { return bandsOn_; }
   QSpinBox* bandsBox() const { return bands_; }
 

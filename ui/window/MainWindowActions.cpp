@@ -275,6 +275,7 @@ bool MainWindow::saveSession(const QString& path) {
   s.settings = modelPanel_->settings();
   s.compute = modelPanel_->compute();
   s.cv = cv_->state();
+  s.bands = modelPanel_->bandReplicates();
   if (const auto data = dataPanel_->dataset()) s.dataFingerprint = dataFingerprint(*data);
   if (currentModel()) {
     QString base = path;
@@ -308,6 +309,7 @@ bool MainWindow::openSession(const QString& path) {
     demoMstop_ = false;  // the session's mstop is the user's
     modelPanel_->setSettings(s.settings);
     modelPanel_->setCompute(s.compute);
+    modelPanel_->setBandReplicates(s.bands);
     sessionModelPath_ = s.modelPath;
     if (s.data.kind != DataSourceSpec::Kind::None) {
       // The data is generated or read on a worker thread; its roles, the Cross-validation tab and the model

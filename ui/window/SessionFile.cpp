@@ -9,6 +9,7 @@
 #include "common/QtConvert.hpp"
 #include "data/CsvWriter.hpp"
 #include "data/Dataset.hpp"
+#include "model/ModelPanel.hpp"
 
 namespace gbui {
 
@@ -117,6 +118,7 @@ void saveSession(const QString& path, const Session& s) {
          {"settings", s.settings},
          {"compute", s.compute},
          {"model", s.modelPath.isEmpty() ? json(nullptr) : json(ss(s.modelPath))},
+         {"bands", s.bands},
          {"cross_validation", cvToJson(s.cv)}};
   gb::writeFileAtomically(ss(path), [&](std::ostream& out) { out << j.dump(2) << '\n'; });
 }
@@ -160,6 +162,10 @@ Session loadSession(const QString& path) {
     if (j.contains("model") && j.at("model").is_string())
       s.modelPath = base.absoluteFilePath(qs(j.at("model").get<std::string>()));
     if (j.contains("cross_validation")) s.cv = cvFromJson(j.at("cross_validation"), base);
+    s.bands = j.value("bands", 0);
+    if (s.bands < 0 || s.bands > kMaxWindowBands)
+      throw gb::InputError("\"bands\": " + std::to_string(s.bands) + " is outside 0.." +
+                           std::to_string(kMaxWindowBands));
   } catch (const gb::InputError& e) {
     const std::string what = e.what();
     if (what.rfind(ss(path), 0) == 0) throw;

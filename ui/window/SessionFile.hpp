@@ -22,6 +22,7 @@ struct Session {
   gb::ModelSettings settings;
   gb::ComputeSettings compute;
   QString modelPath;  // empty: no model saved
+  int bands = 0;      // "bands": B of the bootstrap bands a finished fit gets, 0 off (older sessions have none)
   CvState cv;         // "cross_validation" (optional in the file: older sessions have none)
   // "data.fingerprint": dataFingerprint() of the data the session was saved with ("" in older files). A CSV that
   // changed since then is reread with the session's settings, but its model and cross-validation curves belonged
