@@ -1,7 +1,9 @@
 // Issue 14, ingestion: the window reads a CSV once, when it is opened; fitting it again (and again after a
 // change of settings) uses the table the window holds and does not read the file again.
 #include <QFile>
+#include <QScrollBar>
 #include <QSignalSpy>
+#include <QTableWidget>
 #include <QtTest>
 
 #include "common/MessageSink.hpp"
@@ -37,6 +39,30 @@ class TestCsvReads : public QObject {
     QVERIFY2(w->messages()->lastError().isEmpty(), qPrintable(w->messages()->lastError()));
     QCOMPARE(w->dataPanel()->dataset()->rows(), std::size_t{600});
     QCOMPARE(gb::csvReadCount(), beforeOpen + 1);
+  }
+
+  // A new file's preview opens at its first row and column, not where the previous file's was scrolled to.
+  void previewOfANewFileStartsAtTheTop() {
+    auto w = gbtest::emptyWindow("csv-preview-scroll");
+    w->resize(1280, 820);
+    w->show();
+    QByteArray wide = "y";
+    for (int c = 0; c < 30; ++c) wide += ",column_with_a_long_name_" + QByteArray::number(c);
+    wide += "\n";
+    for (int r = 0; r < 100; ++r) {
+      wide += QByteArray::number(r);
+      for (int c = 0; c < 30; ++c) wide += "," + QByteArray::number(r * c);
+      wide += "\n";
+    }
+    QVERIFY(gbtest::openCsvText(*w, "first.csv", wide));
+    QTableWidget* preview = w->dataPanel()->previewTable();
+    preview->scrollToBottom();
+    preview->horizontalScrollBar()->setValue(preview->horizontalScrollBar()->maximum());
+    QVERIFY(preview->verticalScrollBar()->value() > 0);
+    QVERIFY(preview->horizontalScrollBar()->value() > 0);
+    QVERIFY(gbtest::openCsvText(*w, "second.csv", wide));
+    QCOMPARE(preview->verticalScrollBar()->value(), 0);
+    QCOMPARE(preview->horizontalScrollBar()->value(), 0);
   }
 
   // What the reader decided about the header is said in the log: R's row names dropped (info), a header of numbers

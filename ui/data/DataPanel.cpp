@@ -11,6 +11,7 @@
 #include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QSpinBox>
 #include <QTableWidget>
 #include <QToolButton>
@@ -456,6 +457,8 @@ void DataPanel::fillPreview() {
   preview_->setHorizontalHeaderLabels(headers);
   for (int c = 0; c < cols; ++c)
     for (int r = 0; r < rows; ++r) preview_->setItem(r, c, new QTableWidgetItem(cellText(*data_, c, r)));
+  preview_->scrollToTop();  // a new file's first rows, not the old one's scroll position
+  preview_->horizontalScrollBar()->setValue(0);
 }
 
 }  // namespace gbui
