@@ -139,6 +139,7 @@ void FitJob::run(TaskWorker& worker) {
     }
     const int count = std::min(batch, target - booster.iteration());
     const auto t0 = Clock::now();
+    const auto before = static_cast<std::size_t>(booster.iteration());
     // One batch per run() call: the callback publishes and checks the flags after it.
     booster.run(
         count,
@@ -147,7 +148,7 @@ void FitJob::run(TaskWorker& worker) {
           return !worker.cancelRequested() && !pause->load();
         },
         count);
-    checkFinite(booster, static_cast<std::size_t>(booster.iteration() - count + 1), s.data->sourceName());
+    checkFinite(booster, before + 1, s.data->sourceName());
     const double perIteration = std::max(since(t0) / count, 1e-7);
     // Grow at most 4x per batch so one slow iteration (a kernel build, a page fault) cannot make a huge batch.
     batch = static_cast<int>(std::clamp(kTargetBatchSeconds / perIteration, 1.0, 4.0 * count));
