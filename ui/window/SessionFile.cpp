@@ -29,6 +29,22 @@ QStringList toList(const json& a) {
   return out;
 }
 
+json rolesToJson(const ColumnRoles& r) {
+  return {{"response", ss(r.response)},   {"learners", toJson(r.learners)}, {"linears", toJson(r.linears)},
+          {"factors", toJson(r.factors)}, {"weights", ss(r.weights)},       {"ignored", toJson(r.ignored)}};
+}
+
+ColumnRoles rolesFromJson(const json& r) {
+  ColumnRoles roles;
+  roles.response = qs(r.at("response").get<std::string>());
+  roles.learners = toList(r.at("learners"));
+  roles.linears = toList(r.value("linears", json::array()));
+  roles.factors = toList(r.value("factors", json::array()));
+  roles.weights = qs(r.value("weights", std::string()));
+  roles.ignored = toList(r.value("ignored", json::array()));
+  return roles;
+}
+
 json cvToJson(const CvState& cv) {
   json result = nullptr;
   if (!cv.risk.empty()) result = {{"risk", cv.risk}, {"mean", cv.mean}, {"mstop", cv.mstop}};
@@ -108,13 +124,7 @@ void saveSession(const QString& path, const Session& s) {
   json j{{"format", "gamboost-studio-session"},
          {"version", 1},
          {"data", data},
-         {"roles",
-          {{"response", ss(s.roles.response)},
-           {"learners", toJson(s.roles.learners)},
-           {"linears", toJson(s.roles.linears)},
-           {"factors", toJson(s.roles.factors)},
-           {"weights", ss(s.roles.weights)},
-           {"ignored", toJson(s.roles.ignored)}}},
+         {"roles", rolesToJson(s.roles)},
          {"settings", s.settings},
          {"compute", s.compute},
          {"model", s.modelPath.isEmpty() ? json(nullptr) : json(ss(s.modelPath))},
@@ -150,13 +160,7 @@ Session loadSession(const QString& path) {
       throw gb::InputError(ss(path) + ": unknown data kind '" + kind + "' (paper, csv or none)");
     }
     s.dataFingerprint = qs(d.value("fingerprint", std::string()));
-    const json& r = j.at("roles");
-    s.roles.response = qs(r.at("response").get<std::string>());
-    s.roles.learners = toList(r.at("learners"));
-    s.roles.linears = toList(r.value("linears", json::array()));
-    s.roles.factors = toList(r.value("factors", json::array()));
-    s.roles.weights = qs(r.value("weights", std::string()));
-    s.roles.ignored = toList(r.value("ignored", json::array()));
+    s.roles = rolesFromJson(j.at("roles"));
     j.at("settings").get_to(s.settings);
     j.at("compute").get_to(s.compute);
     if (j.contains("model") && j.at("model").is_string())
@@ -174,6 +178,16 @@ Session loadSession(const QString& path) {
     throw gb::InputError(ss(path) + ": malformed session file: " + e.what());
   }
   return s;
+}
+
+QString rolesToText(const ColumnRoles& roles) { return qs(rolesToJson(roles).dump()); }
+
+std::optional<ColumnRoles> rolesFromText(const QString& text) {
+  try {
+    return rolesFromJson(json::parse(ss(text)));
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
 }
 
 }  // namespace gbui

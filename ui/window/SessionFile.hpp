@@ -33,6 +33,11 @@ struct Session {
 // A hash (FNV-1a, 64 bits, hex) of a data set's names, kinds, levels and every value's bits.
 QString dataFingerprint(const gb::Dataset& data);
 
+// Column roles as the session file's "roles" object, in JSON text (the settings store keeps the last file's so);
+// rolesFromText gives none for text that is not such an object.
+QString rolesToText(const ColumnRoles& roles);
+std::optional<ColumnRoles> rolesFromText(const QString& text);
+
 // Relative paths in the file are resolved against the session file's directory.
 void saveSession(const QString& path, const Session& session);  // atomic; throws gb::InputError
 Session loadSession(const QString& path);                       // throws gb::InputError "<path>: ..."

@@ -3,6 +3,8 @@
 #include <QFileInfo>
 #include <nlohmann/json.hpp>
 
+#include "window/SessionFile.hpp"
+
 namespace gbui {
 
 namespace {
@@ -80,26 +82,15 @@ void SettingsStore::setLastDataFile(const QString& path) {
 }
 
 std::optional<ColumnRoles> SettingsStore::lastDataRoles() const {
-  if (!settings_->contains("data/last_roles/response")) return std::nullopt;
-  ColumnRoles r;
-  r.response = settings_->value("data/last_roles/response").toString();
-  r.learners = settings_->value("data/last_roles/learners").toStringList();
-  r.linears = settings_->value("data/last_roles/linears").toStringList();
-  r.factors = settings_->value("data/last_roles/factors").toStringList();
-  r.weights = settings_->value("data/last_roles/weights").toString();
-  r.ignored = settings_->value("data/last_roles/ignored").toStringList();
-  return r;
+  return settings_->contains("data/last_roles") ? rolesFromText(settings_->value("data/last_roles").toString())
+                                                : std::nullopt;
 }
 
 void SettingsStore::setLastDataRoles(const std::optional<ColumnRoles>& roles) {
-  settings_->remove("data/last_roles");
-  if (!roles) return;
-  settings_->setValue("data/last_roles/response", roles->response);
-  settings_->setValue("data/last_roles/learners", roles->learners);
-  settings_->setValue("data/last_roles/linears", roles->linears);
-  settings_->setValue("data/last_roles/factors", roles->factors);
-  settings_->setValue("data/last_roles/weights", roles->weights);
-  settings_->setValue("data/last_roles/ignored", roles->ignored);
+  if (roles)
+    settings_->setValue("data/last_roles", rolesToText(*roles));
+  else
+    settings_->remove("data/last_roles");
 }
 
 QStringList SettingsStore::recentFiles() const { return settings_->value("recent/files").toStringList(); }
