@@ -13,6 +13,8 @@
 
 namespace gbui {
 
+inline constexpr int kMaxWindowBands = 10'000;  // the largest B the window's "Bands (bootstrap B)" box takes
+
 class TaskWorker;
 
 struct BandsRequest {

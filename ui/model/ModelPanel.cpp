@@ -13,6 +13,7 @@
 
 #include "common/QtConvert.hpp"
 #include "compute/Backend.hpp"
+#include "fit/BandsJob.hpp"
 
 namespace gbui {
 

@@ -20,8 +20,6 @@ class QSpinBox;
 
 namespace gbui {
 
-inline constexpr int kMaxWindowBands = 10'000;  // the largest B the window's "Bands (bootstrap B)" box takes
-
 class ModelPanel : public QWidget {
   Q_OBJECT
  public:

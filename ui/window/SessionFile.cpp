@@ -9,7 +9,7 @@
 #include "common/QtConvert.hpp"
 #include "data/CsvWriter.hpp"
 #include "data/Dataset.hpp"
-#include "model/ModelPanel.hpp"
+#include "fit/BandsJob.hpp"
 
 namespace gbui {
 
