@@ -3,7 +3,10 @@
 // (gb::InputError and CLI11's parse errors), 1 for device failures and anything unexpected. Never a crash.
 #include "CliApp.hpp"
 
+#include <cerrno>
+#include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <iostream>
 #include <new>
 #include <regex>
@@ -34,6 +37,18 @@ std::string parseMessage(const CLI::ParseError& e) {
   std::smatch m;
   if (std::regex_match(text, m, repeated)) return m[1].str() + ": given " + m[2].str() + " times; give it once";
   return text;
+}
+
+// A command's report on stdout (--summary, devices, bench tables) counts as an output: a full disk or a closed
+// stdout must not pass as success with a short or empty report. (A closed pipe ends the process with SIGPIPE.)
+int checkStandardOutput(int status) {
+  errno = 0;
+  std::cout.flush();
+  const bool flushed = std::fflush(stdout) == 0;
+  const int error = errno;
+  if (status != 0 || (flushed && std::cout && !std::ferror(stdout))) return status;
+  return fail(kExitBadInput, std::string("standard output: cannot write: ") +
+                                 (error != 0 ? std::strerror(error) : "a write failed (a full disk, or closed)"));
 }
 
 }  // namespace
@@ -103,7 +118,7 @@ int runCli(int argc, char** argv) {
 
   try {
     for (Command& command : cli->commands)
-      if (command.app->parsed()) return command.run();
+      if (command.app->parsed()) return checkStandardOutput(command.run());
     return fail(kExitBadInput, "no command given (try --help)");
   } catch (const gb::InputError& e) {
     return fail(kExitBadInput, e.what());

@@ -225,11 +225,11 @@ int runFit(const FitOptions& o, const std::vector<Override>& overrides, bool wri
   OutputFiles outputs;
   outputs.addInput(o.data, "--data");
   if (o.summary) outputs.addInput(o.data + ".truth.json", "--summary (the data's truth file)");
+  if (o.mstopWord == "cv" && !o.folds.foldsFile.empty()) outputs.addInput(o.folds.foldsFile, "--folds-file");
   if (writes) {  // MPI ranks other than 0 write nothing: their hosts need no --out directory
     outputs.addOutput(o.out, "--out");
     if (!o.model.empty()) outputs.addOutput(o.model, "--model");
   }
-  if (o.mstopWord == "cv" && !o.folds.foldsFile.empty()) outputs.addInput(o.folds.foldsFile, "--folds-file");
   FitProfiler profiler(o.profile);
   std::unique_ptr<Backend> backend = o.distributed ? makeDistributedBackend(compute) : makeBackend(compute);
 

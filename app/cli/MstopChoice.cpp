@@ -1,6 +1,7 @@
 #include "MstopChoice.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "common/Error.hpp"
 #include "compute/Holdout.hpp"
@@ -17,7 +18,8 @@ int firstMinimum(const std::vector<double>& risk) {
 void addHoldoutOption(CLI::App* sub, FitOptions& o) {
   const CLI::Validator openUnit(
       [](std::string& text) -> std::string {
-        const double f = std::stod(text);  // finiteRealValidator has accepted it
+        const double f =
+            std::strtod(text.c_str(), nullptr);  // finiteRealValidator has accepted it (stod throws on 1e-320)
         return f > 0.0 && f < 1.0 ? std::string() : "must be in (0, 1), the share of rows held out, got " + text;
       },
       "", "");

@@ -136,10 +136,39 @@ void Booster::checkStartingRisk(double risk0, const std::vector<double>& riskWei
       if (y[i] != offset_ && (riskWeights.empty() || riskWeights[i] > 0.0)) varies[0] = 1.0;
     reduceMax(group_, varies);
   }
+  if (varies[0] > 0.0) blameTinyRisk(riskWeights);
   if (varies[0] > 0.0)
     throw InputError("response " + quotedForMessage(settings_.response) +
                      ": values too small (their squared differences underflow a double, so every risk would be 0); "
                      "rescale the response, e.g. multiply it by a power of ten");
+}
+
+// A risk of 0 where the residuals themselves are not tiny: Huber's fixed d, or case weights across hundreds of orders
+// of magnitude, made it so. Names that option; returns where neither is to blame (the response is).
+void Booster::blameTinyRisk(const std::vector<double>& riskWeights) const {
+  const std::vector<double>& y = frame_.response;
+  std::vector<double> spread{0.0, 0.0, -std::numeric_limits<double>::max()};  // largest |r|, largest w, -smallest w
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    if (!riskWeights.empty() && !(riskWeights[i] > 0.0)) continue;
+    spread[0] = std::max(spread[0], std::abs(y[i] - offset_));
+    if (!riskWeights.empty()) {
+      spread[1] = std::max(spread[1], riskWeights[i]);
+      spread[2] = std::max(spread[2], -riskWeights[i]);
+    }
+  }
+  reduceMax(group_, spread);
+  if (spread[0] < 1e-140) return;  // squares below 1e-280: the response's own scale
+  if (settings_.family == Family::Huber && settings_.huberDelta > 0.0)
+    throw InputError(optionMessage("--huber-delta", formatNumber(settings_.huberDelta, 6) +
+                                                        " is too small for residuals up to " +
+                                                        formatNumber(spread[0], 6) +
+                                                        ": the Huber loss d |r| - d^2 / 2 underflows a double, so "
+                                                        "every risk would be 0"));
+  if (!riskWeights.empty())
+    throw InputError(optionMessage("--weights", "the positive weights range from " + formatNumber(-spread[2], 6) +
+                                                    " to " + formatNumber(spread[1], 6) +
+                                                    ": against the largest, every other row's share of the risk "
+                                                    "underflows a double; rescale or cap them"));
 }
 
 // Everything after the model frame: offset, the risk of the offset, learners, the backend's problem. A fold's path
@@ -153,6 +182,11 @@ void Booster::setUp(std::unique_ptr<Backend> backend, bool outOfBagPath) {
   const std::vector<double>& y = frame_.response;
   const std::vector<double>& w = frame_.weights;
   offset_ = settings_.hasOffset ? settings_.offset : family_.offset(y, w, group_);
+  if (!std::isfinite(offset_) && !w.empty() && std::isfinite(family_.offset(y, {}, group_)))
+    throw InputError(optionMessage("--weights", "the " + toString(settings_.family) + " offset (a weighted mean) is " +
+                                                    formatNumber(offset_, 6) +
+                                                    " with these weights: their weighted sums pass the double range; "
+                                                    "rescale them (only their ratios matter to the fit)"));
   if (!std::isfinite(offset_))
     throw InputError(optionMessage("--response", quotedForMessage(settings_.response) + ": the " +
                                                      toString(settings_.family) + " offset is not finite (" +

@@ -52,16 +52,28 @@ CsvParser::Row CsvParser::tooManyFields(const char* rowStart, const char* end, b
     fail(line_, names_.size() + 1,
          "too many fields: " + std::to_string(scan.spaces + 1) + " in this row, " + fieldsExpected());
   }
+  // Counted as the cells are read: a quote opens a quoted cell only at the cell's start (after blanks); elsewhere
+  // (a"b) it is a character of the cell. Inside quotes "" is a quote and the cell goes on.
   std::size_t fields = 1;
-  bool inQuotes = false;
+  bool inQuotes = false, atCellStart = true;
   const char* s = rowStart;
   for (; s != end && (inQuotes || !isLineBreakByte(*s)); ++s) {
-    if (inQuotes && delimiter_ == ' ' && *s == '\\' && s + 1 != end && s[1] == '"') {  // \" (write.table)
-      ++s;
+    if (inQuotes) {
+      if (*s == '"' && s + 1 != end && s[1] == '"')
+        ++s;
+      else if (*s == '"')
+        inQuotes = false;
       continue;
     }
-    if (*s == '"') inQuotes = !inQuotes;
-    fields += !inQuotes && *s == delimiter_;
+    if (*s == delimiter_) {
+      ++fields;
+      atCellStart = true;
+    } else if (*s == '"' && atCellStart) {
+      inQuotes = true;
+      atCellStart = false;
+    } else if (!isSpace(*s)) {
+      atCellStart = false;
+    }
   }
   if (s == end && !eof) return Row::NeedMore;
   fail(line_, names_.size() + 1, "too many fields: " + std::to_string(fields) + " in this row, " + fieldsExpected());

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <vector>
 
 #include "common/Error.hpp"
 #include "common/SystemResources.hpp"
@@ -80,6 +81,12 @@ OutputFiles::~OutputFiles() {
 void OutputFiles::addInput(const std::string& path, const std::string& option) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0) return;  // a missing input is reported by its reader
+  for (const auto& output : outputs_) {        // an output declared before this input
+    struct stat out {};
+    if (::stat(output->target.c_str(), &out) == 0 && out.st_dev == st.st_dev && out.st_ino == st.st_ino)
+      throw InputError(withOption(output->option, output->path + " is also the input " + option + " " + path +
+                                                      ": writing it would destroy the input"));
+  }
   inputs_.push_back({path, option, static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino)});
 }
 
@@ -93,6 +100,9 @@ void OutputFiles::addOutput(const std::string& path, const std::string& option, 
   if (::stat(target.c_str(), &st) == 0) {
     if (S_ISDIR(st.st_mode)) cannotWrite(option, path, "is a directory");
     if (!S_ISREG(st.st_mode)) cannotWrite(option, path, "not a regular file (a device or a pipe)");
+    // The directory may let us replace a file that we may not write (a read-only file in a shared directory); a
+    // shell's `>` refuses that, and so do we.
+    if (::access(target.c_str(), W_OK) != 0) cannotWrite(option, path, std::strerror(errno));
     for (const Input& input : inputs_)
       if (input.device == static_cast<std::uint64_t>(st.st_dev) && input.inode == static_cast<std::uint64_t>(st.st_ino))
         throw InputError(withOption(option, path + " is also the input " + input.option + " " + input.path +
@@ -185,17 +195,45 @@ void OutputFiles::write(const std::string& path, const std::function<void(std::o
     failed();
   }
   ::close(fd);
+  // The replaced file keeps its permissions (a private 0600 result stays private).
+  struct stat st {};
+  if (::stat(output.target.c_str(), &st) == 0 && ::chmod(output.temporary.c_str(), st.st_mode & 07777) != 0) failed();
   output.written = true;
 }
 
 void OutputFiles::commit() {
   for (const auto& output : outputs_)
     if (!output->written) throw Error("OutputFiles: " + output->path + " was declared but not written");
-  for (const auto& output : outputs_) {
-    if (std::rename(output->temporary.c_str(), output->target.c_str()) != 0)
-      cannotWrite(output->option, output->path, std::strerror(errno));
-    output->temporary.clear();
-    output->registration.reset();
+  const SignalsHeldBack held;
+  // Each existing target is first kept under a second name (a hard link), so that if a later rename fails, the
+  // earlier ones can be undone and every target is left as it was. Where the file system has no hard links, the
+  // target is replaced without that safety, as before.
+  std::vector<std::string> kept(outputs_.size());
+  for (std::size_t i = 0; i < outputs_.size(); ++i) {
+    const std::string old = temporaryPathFor(outputs_[i]->target, "old");
+    if (::link(outputs_[i]->target.c_str(), old.c_str()) == 0) kept[i] = old;
+  }
+  const auto undo = [&](std::size_t renamed) {
+    for (std::size_t i = 0; i < renamed; ++i)
+      if (!kept[i].empty())
+        ::rename(kept[i].c_str(), outputs_[i]->target.c_str());
+      else
+        ::unlink(outputs_[i]->target.c_str());  // it did not exist before
+    for (std::size_t i = renamed; i < outputs_.size(); ++i)
+      if (!kept[i].empty()) ::unlink(kept[i].c_str());
+  };
+  for (std::size_t i = 0; i < outputs_.size(); ++i) {
+    Output& output = *outputs_[i];
+    if (std::rename(output.temporary.c_str(), output.target.c_str()) != 0) {
+      const int error = errno;
+      undo(i);
+      cannotWrite(output.option, output.path, std::strerror(error));
+    }
+  }
+  for (std::size_t i = 0; i < outputs_.size(); ++i) {
+    if (!kept[i].empty()) ::unlink(kept[i].c_str());
+    outputs_[i]->temporary.clear();
+    outputs_[i]->registration.reset();
   }
 }
 

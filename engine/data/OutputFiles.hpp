@@ -25,7 +25,7 @@ class OutputFiles {
   OutputFiles(const OutputFiles&) = delete;
   OutputFiles& operator=(const OutputFiles&) = delete;
 
-  // A file the command reads. Declare inputs before the outputs that might clash with them.
+  // A file the command reads; no output declared before or after it may be the same file.
   void addInput(const std::string& path, const std::string& option);
 
   // Declares an output and checks it now: a non-empty path, not a directory, not an input or another output,

@@ -163,6 +163,20 @@ void CliErrorsTest::fitRejects_data() {
   for (int i = 0; i < 40; ++i) large += QByteArray::number(i * 1e170) + "," + QByteArray::number(i) + "\n";
   QTest::newRow("response 1e170 (squares overflow)")
       << "large.csv" << true << large << none << out << R"(large\.csv.*'y')";
+  // Weights or a Huber d that make the risk inf or 0 are named, not the response (they blamed 'y').
+  QByteArray heavy = "y,x1,w\n";
+  for (int i = 0; i < 40; ++i)
+    heavy += QByteArray::number(i % 7) + "," + QByteArray::number(i) + (i == 3 ? ",1e300\n" : ",1\n");
+  QTest::newRow("one weight 1e300") << "heavy.csv" << true << heavy << QStringList{"--weights", "w"} << out
+                                    << R"(--weights: the positive weights range from 1 to 1e\+300)";
+  QTest::newRow("one weight 1e308") << "heavier.csv" << true << QByteArray(heavy).replace("1e300", "1e308")
+                                    << QStringList{"--weights", "w"} << out
+                                    << R"(--weights: the gaussian offset \(a weighted mean\) is inf)";
+  QTest::newRow("--huber-delta 1e-320") << "data.csv" << true << good
+                                        << QStringList{"--family", "huber", "--huber-delta", "1e-320"} << out
+                                        << R"(--huber-delta: .* is too small for residuals up to)";
+  QTest::newRow("--holdout 1e-320 (std::stod threw: 'gamboost: stod')")
+      << "data.csv" << true << good << QStringList{"--holdout", "1e-320"} << out << R"(--holdout: .*holds out 0 rows)";
   // Learners whose k x k matrices would not fit in memory are refused before any basis is built.
   QTest::newRow("knots 1000000 on 40 rows")
       << "data.csv" << true << good << QStringList{"--knots", "1000000"} << out << "--knots: the fit needs about";

@@ -30,7 +30,7 @@ QStringList entries(const Scratch& scratch) {
       .entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden | QDir::System, QDir::Name);
 }
 
-// Runs gamboost and sends it SIGTERM as soon as a file whose name contains `marker` is created in `dir`
+// Runs gamboost and sends it `signal` as soon as a file whose name contains `marker` is created in `dir`
 // (inotify: microseconds after the creation, while the large write that follows it is under way). Returns
 // whether the signal was sent while the process was still running, and how it ended.
 struct Killed {
@@ -40,7 +40,7 @@ struct Killed {
   QString err;
 };
 
-Killed runAndTerminateOnCreate(const QStringList& args, const QString& dir, const QString& marker) {
+Killed runAndTerminateOnCreate(const QStringList& args, const QString& dir, const QString& marker, int signal) {
   Killed result;
   const int watch = inotify_init1(IN_NONBLOCK | IN_CLOEXEC);
   if (watch < 0) return result;
@@ -66,7 +66,7 @@ Killed runAndTerminateOnCreate(const QStringList& args, const QString& dir, cons
     for (ssize_t at = 0; at < got;) {
       const auto* event = reinterpret_cast<const inotify_event*>(buffer + at);
       if (event->len > 0 && QString::fromLocal8Bit(event->name).contains(marker)) {
-        result.signalled = ::kill(static_cast<pid_t>(process.processId()), SIGTERM) == 0;
+        result.signalled = ::kill(static_cast<pid_t>(process.processId()), signal) == 0;
         break;
       }
       at += static_cast<ssize_t>(sizeof(inotify_event) + event->len);
@@ -151,6 +151,63 @@ class CliOutputsTest : public QObject {
     QVERIFY2(piped.out.contains("data.csv.truth.json not read: not a regular file"), qPrintable(piped.out));
   }
 
+  // fit --mstop cv declared its --folds-file after the outputs, so --out naming it replaced the folds with
+  // result.json, exit 0 (cv refused the same).
+  void theFoldsFileIsNeverAnOutput() {
+    Scratch scratch;
+    writeFile(scratch.path("data.csv"), smallCsv(40));
+    QByteArray folds = "f1,f2\n";
+    for (int i = 0; i < 40; ++i) folds += (i % 2 ? "1,0\n" : "0,1\n");
+    writeFile(scratch.path("folds.csv"), folds);
+    for (const char* option : {"--out", "--model"}) {
+      QStringList args{"fit", "--data",       scratch.path("data.csv"),  "--mstop", "cv", "--cv-grid",
+                       "10",  "--folds-file", scratch.path("folds.csv"), "--knots", "4",  "--quiet"};
+      args << (option == QString("--out")
+                   ? QStringList{"--out", scratch.path("folds.csv")}
+                   : QStringList{"--out", scratch.path("r.json"), "--model", scratch.path("folds.csv")});
+      verifyRejected(runGamboost(args), QString(option) + ".*is also the input --folds-file");
+      QCOMPARE(readFile(scratch.path("folds.csv")), folds);
+      QVERIFY(!QFileInfo::exists(scratch.path("r.json")));
+    }
+  }
+
+  // A report on stdout that cannot be written (a full disk, a closed stdout) passed as success with an empty file.
+  void standardOutputFailuresAreReported() {
+    Scratch scratch;
+    writeFile(scratch.path("data.csv"), smallCsv(40));
+    const QStringList fit{"fit",
+                          "--data",
+                          scratch.path("data.csv"),
+                          "--out",
+                          scratch.path("r.json"),
+                          "--knots",
+                          "4",
+                          "--mstop",
+                          "5",
+                          "--summary",
+                          "--quiet"};
+    QProcess full;
+    full.setProgram(QStringLiteral(GB_CLI_PATH));
+    full.setArguments(fit);
+    full.setStandardOutputFile("/dev/full");
+    full.start();
+    QVERIFY(full.waitForFinished(60000));
+    const QString fullErr = QString::fromUtf8(full.readAllStandardError());
+    QCOMPARE(full.exitCode(), 2);
+    QVERIFY2(fullErr.contains("gamboost: standard output: cannot write: No space left on device"), qPrintable(fullErr));
+    // Closed: the report must neither vanish unnoticed nor land in a file opened later (fd 1 reused).
+    QProcess closed;
+    closed.setProgram("/bin/sh");
+    closed.setArguments(QStringList{"-c", "exec 1>&-; exec \"$0\" \"$@\"", QStringLiteral(GB_CLI_PATH)} + fit);
+    closed.start();
+    QVERIFY(closed.waitForFinished(60000));
+    const QString closedErr = QString::fromUtf8(closed.readAllStandardError());
+    QCOMPARE(closed.exitCode(), 2);
+    QVERIFY2(closedErr.contains("gamboost: standard output: cannot write: Bad file descriptor"), qPrintable(closedErr));
+    const nlohmann::json result = readJsonFile(scratch.path("r.json"));  // written, and valid JSON
+    QVERIFY(result.contains("path"));
+  }
+
   void symlinkedOutputIsFollowed() {
     Scratch scratch;
     writeFile(scratch.path("data.csv"), smallCsv(40));
@@ -233,19 +290,24 @@ class CliOutputsTest : public QObject {
   void sigtermDuringTheWriteLeavesNothing_data() {
     QTest::addColumn<QStringList>("args");
     QTest::addColumn<QString>("marker");  // the temporary file whose creation triggers the signal
+    QTest::addColumn<int>("signal");
     // generate: a 60 MB CSV written while it is generated.
     QTest::newRow("generate") << QStringList{"generate",      "--rows", "3000000", "--covariates", "3",
                                              "--informative", "2",      "--out",   "{dir}/g.csv",  "--quiet"}
-                              << ".g.csv.tmp-";
+                              << ".g.csv.tmp-" << int(SIGTERM);
     // fit: a result.json of about 20 MB (one fitted value per row of a million rows).
-    QTest::newRow("fit result of 20 MB") << QStringList{"fit",     "--data", "{dir}/big.csv", "--out", "{dir}/r.json",
-                                                        "--knots", "4",      "--mstop",       "2",     "--quiet"}
-                                         << ".r.json.tmp-";
+    const QStringList fit{"fit",     "--data", "{dir}/big.csv", "--out", "{dir}/r.json",
+                          "--knots", "4",      "--mstop",       "2",     "--quiet"};
+    QTest::newRow("fit result of 20 MB") << fit << ".r.json.tmp-" << int(SIGTERM);
+    // Other signals that end a process by default: they left the temporary file behind.
+    QTest::newRow("fit, SIGUSR1") << fit << ".r.json.tmp-" << int(SIGUSR1);
+    QTest::newRow("fit, SIGXCPU (ulimit -t)") << fit << ".r.json.tmp-" << int(SIGXCPU);
   }
 
   void sigtermDuringTheWriteLeavesNothing() {
     QFETCH(QStringList, args);
     QFETCH(QString, marker);
+    QFETCH(int, signal);
     Scratch scratch;
     QStringList before;
     if (args.contains("{dir}/big.csv")) {
@@ -255,7 +317,7 @@ class CliOutputsTest : public QObject {
       before = entries(scratch);
     }
     for (QString& a : args) a.replace("{dir}", scratch.root());
-    const Killed k = runAndTerminateOnCreate(args, scratch.root(), marker);
+    const Killed k = runAndTerminateOnCreate(args, scratch.root(), marker, signal);
     QVERIFY2(k.signalled, qPrintable("the temporary file never appeared; stderr: " + k.err));
     QVERIFY2(k.endedBySignal, qPrintable(QString("exit %1, stderr: %2").arg(k.exitCode).arg(k.err)));
     QCOMPARE(entries(scratch), before);

@@ -148,6 +148,14 @@ class TestCsvErrors : public QObject {
     QTest::newRow("header only, no newline") << QByteArray("y,x1") << ":2:1:" << QStringList{"no data rows"};
     QTest::newRow("too many fields") << QByteArray("y,x1\n1,2\n3,4,5,6\n")
                                      << ":3:3:" << QStringList{"too many fields", "4 in this row", "2 in the header"};
+    // A quote inside a cell is a character of it (the cell a"b is read so): the count must not pair it with
+    // another one further on ("2 in this row" for 4 fields).
+    QTest::newRow("too many fields, a quote inside a cell")
+        << QByteArray("y,x1,x2\n1,2,3\n4,a\"b,5,6\n")
+        << ":3:4:" << QStringList{"too many fields", "4 in this row", "3 in the header"};
+    QTest::newRow("too many fields, a doubled quote in a quoted cell")
+        << QByteArray("y,x1\n1,2\n\"a\"\",b\",4,5\n")
+        << ":3:3:" << QStringList{"too many fields", "3 in this row", "2 in the header"};
     QTest::newRow("too few fields") << QByteArray("y,x1,x2\n1,2,3\n4,5\n") << ":3:3:"
                                     << QStringList{"too few fields", "2 in this row", "3 in the header", "'x2'"};
     QTest::newRow("too few fields, last row without newline")

@@ -1,9 +1,11 @@
 // OutputFiles: several outputs appear together or not at all; inputs are never outputs; links are followed;
 // nothing temporary is left behind whatever fails.
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <stdexcept>
@@ -98,6 +100,58 @@ class OutputFilesTest : public QObject {
       out.addInput(path(dir, "data.csv"), "--data");
       expectInputError([&] { out.addOutput(path(dir, name), "--out"); }, "--out");
     }
+  }
+
+  // fit --mstop cv declared its --folds-file after its outputs, and the clash went unseen.
+  void anInputDeclaredAfterAnOutputIsStillChecked() {
+    QTemporaryDir dir;
+    QFile f(dir.filePath("folds.csv"));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("f1\n1\n");
+    f.close();
+    gb::OutputFiles out;
+    out.addOutput(path(dir, "folds.csv"), "--out");
+    expectInputError([&] { out.addInput(path(dir, "folds.csv"), "--folds-file"); },
+                     "--out: " + dir.filePath("folds.csv") + " is also the input --folds-file");
+  }
+
+  // The second rename fails (its target became a directory during the work): the first target, already replaced,
+  // is put back, and one that did not exist is removed. Nothing temporary stays.
+  void aFailedRenameUndoesTheEarlierOnes() {
+    QTemporaryDir dir;
+    QFile f(dir.filePath("a.json"));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write("old a");
+    f.close();
+    {
+      gb::OutputFiles out;
+      out.addOutput(path(dir, "a.json"), "--out");
+      out.addOutput(path(dir, "new.json"), "--bands");
+      out.addOutput(path(dir, "b.json"), "--model");
+      for (const char* name : {"a.json", "new.json", "b.json"})
+        out.write(path(dir, name), [](std::ostream& s) { s << "new"; });
+      QVERIFY(QDir(dir.path()).mkdir("b.json"));
+      expectInputError([&] { out.commit(); }, "--model: " + dir.filePath("b.json") + ": cannot write");
+    }
+    QCOMPARE(contents(path(dir, "a.json")), QByteArray("old a"));
+    QCOMPARE(entries(dir), (QStringList{"a.json", "b.json"}));
+  }
+
+  // A private file stays private when replaced (it became 0644).
+  void aReplacedFileKeepsItsPermissions() {
+    QTemporaryDir dir;
+    QFile f(dir.filePath("a.json"));
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.close();
+    QVERIFY(f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner));
+    gb::OutputFiles out;
+    out.addOutput(path(dir, "a.json"), "--out");
+    out.write(path(dir, "a.json"), [](std::ostream& s) { s << "new"; });
+    out.commit();
+    QCOMPARE(contents(path(dir, "a.json")), QByteArray("new"));
+    struct stat st {};
+    QCOMPARE(::stat(path(dir, "a.json").c_str(), &st), 0);
+    QCOMPARE(st.st_mode & 07777, 0600u);
   }
 
   void twoOptionsNamingOneFileAreRefused() {
