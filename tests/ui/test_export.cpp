@@ -15,6 +15,8 @@
 #include "plots/ExportSizeDialog.hpp"
 #include "plots/FitDiagnostics.hpp"
 #include "plots/KernelChart.hpp"
+#include "plots/LearnerFitView.hpp"
+#include "plots/ModelSummaryView.hpp"
 #include "plots/PartialEffectsView.hpp"
 #include "plots/PlotExport.hpp"
 #include "plots/RiskPlot.hpp"
@@ -114,6 +116,23 @@ class ExportTest : public QObject {
     }
     QCOMPARE(curveRows, gb::kEffectGridPoints);
     QCOMPARE(truthRows, gb::kEffectGridPoints);
+  }
+
+  // What the learner fits exported nothing ("Nothing to export on this tab yet." beside its plot), and the Model
+  // summary, which is text and never has a plot, said "yet" too.
+  void learnerFitExportsAndTheSummarySaysWhyNot() {
+    auto w = gbtest::makeWindow(1500, 6, 40, 3, "export-learnerfit");
+    QVERIFY(gbtest::fitAndWait(*w));
+    w->showTab(w->learnerFitView());
+    QCoreApplication::processEvents();
+    const QString png = gbtest::scratchPath("learner-fit.png");
+    QVERIFY2(w->exportCurrentPlot(png), qPrintable(w->messages()->lastError()));
+    QVERIFY(inkIn(QImage(png), QImage(png).rect()) > 300);
+    QCOMPARE(w->currentSheet().name, QString("learner-fit"));
+    w->showTab(w->summaryView());
+    QVERIFY(!w->exportCurrentPlot(gbtest::scratchPath("summary.png")));
+    QVERIFY2(w->messages()->lastError().contains("is text, not a plot"), qPrintable(w->messages()->lastError()));
+    QVERIFY(!QFileInfo::exists(gbtest::scratchPath("summary.png")));
   }
 
   // Selection, fitted vs observed and Kernel timings export both their plots, side by side as on screen.

@@ -426,6 +426,12 @@ class FamiliesTest : public QObject {
     QVERIFY2(errors.back().contains("huge.csv: the fit diverged") && errors.back().contains("counts' scale") &&
                  errors.back().contains(" nu 1e-13") && !errors.back().contains("--"),
              qPrintable(errors.join("\n")));
+    // Nothing of the diverged run stays on show (its effects were curves of about 4e5, the summary's risk -nan,
+    // and the replay bar's iteration contradicted the message's).
+    QVERIFY(!w->controller()->lastSnapshot().setup);
+    QVERIFY(w->effectsView()->shownLearners().isEmpty());
+    QVERIFY(w->iterationLabel()->text().isEmpty());
+    QCOMPARE(w->riskPlot()->riskGraph()->data()->size(), 0);
   }
 
   // The family's options go through a session file and the settings store; presets keep them.

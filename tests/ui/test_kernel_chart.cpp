@@ -12,6 +12,7 @@
 #include "common/MessageSink.hpp"
 #include "plots/KernelChart.hpp"
 #include "plots/KernelLegend.hpp"
+#include "plots/MeasuredTicks.hpp"
 #include "plots/KernelReportFile.hpp"
 #include "plots/PlotWidget.hpp"
 #include "support/StudioFixture.hpp"
@@ -227,6 +228,36 @@ class KernelChartTest : public QObject {
     plain.chart.addReport(syntheticReport("GPU B", 3000, 2), "b");
     QCOMPARE(graphsNamed(plain.chart.bandwidthPlot(), "in cache: ").size(), 0);
     QCOMPARE(plain.chart.bandwidthPlot()->title(), QString("Effective bandwidth"));
+  }
+
+  // The rows axis is labelled at the sizes measured: the log ticker read "8·10², 10³, 10³, 10³" for n = 1000 alone
+  // and left 10³ unlabelled beside "3·10³ 5·10³ 8·10³ 10⁴". Each report's copy line has its line style and its
+  // value in its report's legend entry (run 1's copy was dashed, like run 2's lines in the legend).
+  void rowsAxisNamesTheMeasuredSizesAndCopyLinesMatchTheLegend() {
+    QCOMPARE(powerOfTenText(1000), QString("10³"));
+    QCOMPARE(powerOfTenText(3e4), QString("3·10⁴"));
+    QCOMPARE(powerOfTenText(2.5e6), QString("2.5·10⁶"));
+    QCOMPARE(powerOfTenText(1e12), QString("10¹²"));
+    QCOMPARE(powerOfTenText(500), QString("500"));
+    Standalone s;
+    gb::KernelBenchReport one = syntheticReport("GPU A", 3000, 1);
+    std::erase_if(one.timings, [](const gb::KernelTiming& t) { return t.rows != 1000; });
+    s.chart.addReport(one, "a");
+    for (PlotWidget* p : {s.chart.timePlot(), s.chart.bandwidthPlot()}) {
+      auto ticker = p->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+      QVERIFY(ticker);
+      QCOMPARE(ticker->ticks().size(), 1);
+      QCOMPARE(ticker->ticks().value(1000.0), QString("10³"));
+    }
+    s.chart.addReport(syntheticReport("GPU B", 1000, 1), "b");
+    auto ticker = s.chart.bandwidthPlot()->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+    QVERIFY(ticker);
+    QCOMPARE(ticker->ticks().values(), (QList<QString>{"10³", "10⁴", "10⁵"}));
+    QCOMPARE(s.chart.legend()->item(Group::Report, "b")->text(), QString("b · copy 1000 GB/s"));
+    const QList<QCPGraph*> copies = graphsNamed(s.chart.bandwidthPlot(), "copy ");
+    QCOMPARE(copies.size(), 2);
+    QCOMPARE(copies[0]->pen().style(), Qt::SolidLine);  // run 1's style in the legend
+    QCOMPARE(copies[1]->pen().style(), Qt::DashLine);
   }
 
   void emptyStateKeepsUsablePlots() {

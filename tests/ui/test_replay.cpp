@@ -12,6 +12,8 @@
 #include "compute/CpuBackend.hpp"
 #include "fit/FitJob.hpp"
 #include "fit/Replay.hpp"
+#include "plots/LearnerFitView.hpp"
+#include "plots/LearnerRaceView.hpp"
 #include "plots/PartialEffectsView.hpp"
 #include "plots/PlotWidget.hpp"
 #include "plots/RiskPlot.hpp"
@@ -88,6 +90,35 @@ class ReplayTest : public QObject {
       if (s.race->winner != full.pathLearner[static_cast<std::size_t>(m)]) ++differ;
     }
     QCOMPARE(differ, 0);
+  }
+
+  // Above kReplayHostWork (rows x learners) a replayed iteration has no fitted values and no race: What the learner
+  // fits kept the latest iteration's winner ("Iteration 21: ... wins" beside iteration 10) and the race said "Press
+  // Step". Both say why now, and come back with Latest.
+  void aFitTooLargeToReplayOnTheHostSaysSo() {
+    const int mstop = 20, m = 10;
+    auto w = gbtest::makeWindow(60000, 100, mstop, 14, "replaylarge");
+    QVERIFY(60000.0 * 100 > kReplayHostWork);
+    QVERIFY(gbtest::fitAndWait(*w));
+    w->showTab(w->learnerFitView());
+    QVERIFY2(w->learnerFitView()->caption()->text().startsWith(QString("Iteration %1:").arg(mstop + 1)),
+             qPrintable(w->learnerFitView()->caption()->text()));
+    w->replayBar()->slider()->setValue(m);
+    QVERIFY(w->replayBar()->replaying());
+    const QString expected = QString("Iteration %1 of this fit is not worked out again").arg(m + 1);
+    QVERIFY2(w->learnerFitView()->caption()->text().startsWith(expected),
+             qPrintable(w->learnerFitView()->caption()->text()));
+    QCOMPARE(w->learnerFitView()->learner(), -1);
+    QVERIFY(!w->raceView()->race().has_value());
+    QVERIFY2(w->raceView()->summary().startsWith(expected), qPrintable(w->raceView()->summary()));
+    w->showTab(w->raceView());  // switching tabs keeps the explanation
+    QVERIFY(w->raceView()->summary().startsWith(expected));
+    QTest::mouseClick(w->replayBar()->latestButton(), Qt::LeftButton);
+    w->showTab(w->learnerFitView());
+    QVERIFY2(w->learnerFitView()->caption()->text().startsWith(QString("Iteration %1:").arg(mstop + 1)),
+             qPrintable(w->learnerFitView()->caption()->text()));
+    w->showTab(w->raceView());
+    QVERIFY(w->raceView()->race().has_value());
   }
 
   void resetGoesBackToIterationZero() {

@@ -1,6 +1,7 @@
 #include "fit/FitJob.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <chrono>
 #include <optional>
 #include <sstream>
@@ -144,6 +145,7 @@ void FitJob::run(TaskWorker& worker) {
     booster.run(
         count,
         [&](const gb::Booster&) {
+          if (!std::isfinite(booster.path().risk.back())) return false;  // diverged: never drawn, failed below
           publish(std::nullopt);
           return !worker.cancelRequested() && !pause->load();
         },

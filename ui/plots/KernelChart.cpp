@@ -23,6 +23,7 @@
 #include "common/WorkerThread.hpp"
 #include "plots/KernelLegend.hpp"
 #include "plots/KernelReportFile.hpp"
+#include "plots/MeasuredTicks.hpp"
 #include "plots/PlotWidget.hpp"
 
 namespace gbui {
@@ -364,12 +365,14 @@ void KernelChart::drawSeries(const std::vector<KernelSeries>& series) {
 }
 
 void KernelChart::drawRooflines(double lo, double hi) {
+  // Each report's copy line in that report's line style (as in the legend: run 1 solid, run 2 dashed, ...), grey;
+  // its value is in the report's legend entry.
   for (std::size_t r = 0; r < reports_.size(); ++r) {
     const auto& [label, report] = reports_[r];
     if (report.copyGigabytesPerSecond <= 0) continue;
     QCPGraph* roof = bandwidthPlot_->addGraph();
     roof->setName(tr("copy %1 GB/s - %2").arg(report.copyGigabytesPerSecond, 0, 'f', 0).arg(qs(report.device)));
-    roof->setPen(QPen(QColor(90, 90, 90), 1.4, r % 2 ? Qt::DashDotDotLine : Qt::DashLine));
+    roof->setPen(QPen(QColor(90, 90, 90), 1.4, kStyles[r % kStyles.size()]));
     roof->setData({lo / 2, hi * 2}, {report.copyGigabytesPerSecond, report.copyGigabytesPerSecond});
     roof->setVisible(legend_->isShown(KernelLegend::Group::Report, label));
   }
@@ -401,6 +404,9 @@ void KernelChart::redraw() {
   drawSeries(series);
   drawRooflines(lo, hi);
   rescale(lo, hi, reports_.empty());
+  std::vector<double> measured;
+  for (const KernelSeries& s : series) measured.insert(measured.end(), s.rows.begin(), s.rows.end());
+  for (PlotWidget* p : {timePlot_, bandwidthPlot_}) setMeasuredTicks(p->xAxis, measured);
   refreshLegend(series);
   refreshStatus();
 }
@@ -416,7 +422,11 @@ void KernelChart::refreshLegend(const std::vector<KernelSeries>& series) {
     const QString tip = tr("%1: %2, %3, copy %4 GB/s")
                             .arg(label, qs(report.device), qs(report.precision))
                             .arg(report.copyGigabytesPerSecond, 0, 'f', 1);
-    reports.append({label, label, tip, QPen(Qt::black, 1.6, kStyles[r % kStyles.size()])});
+    // The copy line's value, which only the tooltip gave: beside the line style that both share.
+    const QString text = report.copyGigabytesPerSecond > 0
+                             ? tr("%1 · copy %2 GB/s").arg(label).arg(report.copyGigabytesPerSecond, 0, 'f', 0)
+                             : label;
+    reports.append({label, text, tip, QPen(Qt::black, 1.6, kStyles[r % kStyles.size()])});
   }
   legend_->setEntries(kernels, reports);
   placeLegend();

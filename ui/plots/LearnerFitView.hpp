@@ -23,6 +23,8 @@ class LearnerFitView : public QWidget {
   explicit LearnerFitView(MessageSink* sink, QWidget* parent = nullptr);
   void showSnapshot(const FitSnapshot& snapshot);
   void clear();
+  // Nothing drawn, and why (the caption).
+  void explain(const QString& why);
 
   PlotWidget* plot() const { return plot_; }
   QLabel* caption() const { return caption_; }
@@ -33,8 +35,6 @@ class LearnerFitView : public QWidget {
   std::size_t pointsShown() const;
 
  private:
-  void explain(const QString& why);
-
   QLabel* caption_;
   PlotWidget* plot_;
   QCPGraph* points_;

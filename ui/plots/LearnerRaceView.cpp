@@ -54,16 +54,17 @@ QString LearnerRaceView::idleText() {
       "the residual sum of squares most wins.");
 }
 
-void LearnerRaceView::clear() {
+void LearnerRaceView::clear(const QString& why) {
   race_.reset();
   setup_.reset();
   order_.clear();
   others_->data()->clear();
   winner_->data()->clear();
   // The last race's words and candidate names go with its bars (they named another data set's columns).
-  summary_->setText(idleText());
+  summary_->setText(why.isEmpty() ? idleText() : why);
   plot_->setTitle(tr("Learner race"));
   plot_->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
+  plot_->resetRanges();  // nor its bars' axis range (0..7 stayed on the empty plot)
   plot_->requestReplot();
 }
 

@@ -19,7 +19,8 @@ class LearnerRaceView : public QWidget {
  public:
   explicit LearnerRaceView(MessageSink* sink, QWidget* parent = nullptr);
   void showSnapshot(const FitSnapshot& snapshot);
-  void clear();
+  // No race drawn; `why` (default: how to get one) in its caption.
+  void clear(const QString& why = QString());
   PlotWidget* plot() const { return plot_; }
   QString summary() const;
   // Learner indices in the drawn order (best first).

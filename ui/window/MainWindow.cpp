@@ -349,8 +349,9 @@ void MainWindow::onStateChanged(FitState state) {
   saveModelAction_->setEnabled(!running && currentModel());
   updateDataActions();
   modelPanel_->setEnabled(!running);
-  // A fresh fit starts without a snapshot: the previous fit's plots go while the new one sets up.
-  if (running && !controller_->lastSnapshot().setup) clearFitViews();
+  // A fresh fit starts without a snapshot: the previous fit's plots go while the new one sets up. A failed fit
+  // leaves none either (FitController drops it): its views empty.
+  if ((running || state == FitState::Failed) && !controller_->lastSnapshot().setup) clearFitViews();
   updateReplayBar();
   refreshSession();
 }

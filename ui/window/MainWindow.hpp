@@ -106,6 +106,7 @@ class MainWindow : public QMainWindow {
   PlotWidget* currentPlot() const;
   // What "Export plot" writes: every plot the current tab shows (the whole effects grid, both plots of a pair).
   PlotSheet currentSheet() const;
+  QString nothingToExport() const;  // the message when currentSheet() is empty
   void showTab(QWidget* page);
 
   // File actions without dialogs (the menu actions ask for the path, then call these).

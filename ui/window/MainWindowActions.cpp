@@ -19,7 +19,9 @@
 #include "plots/ExportSizeDialog.hpp"
 #include "plots/FitDiagnostics.hpp"
 #include "plots/KernelChart.hpp"
+#include "plots/LearnerFitView.hpp"
 #include "plots/LearnerRaceView.hpp"
+#include "plots/ModelSummaryView.hpp"
 #include "plots/PartialEffectsView.hpp"
 #include "plots/PlotExport.hpp"
 #include "plots/RiskPlot.hpp"
@@ -194,6 +196,7 @@ PlotWidget* MainWindow::currentPlot() const {
   if (page == diagnostics_) return diagnostics_->fittedPlot();
   if (page == selection_) return selection_->countsPlot();
   if (page == race_) return race_->plot();
+  if (page == learnerFit_) return learnerFit_->pointsShown() > 0 ? learnerFit_->plot() : nullptr;
   if (page == edf_) return edf_->plot();
   if (page == kernels_) return kernels_->bandwidthPlot();
   if (page == cv_) return cv_->plot();
@@ -214,11 +217,19 @@ PlotSheet MainWindow::currentSheet() const {
   return sheet;
 }
 
+// Why Export has nothing: the summary is text and never has a plot ("yet" misled there); other tabs wait for a fit.
+QString MainWindow::nothingToExport() const {
+  if (tabs_->currentWidget() == static_cast<QWidget*>(summary_))
+    return tr("The %1 tab is text, not a plot: it has nothing to export as a picture.")
+        .arg(tabs_->tabText(tabs_->currentIndex()).remove('&'));
+  return tr("Nothing to export on this tab yet.");
+}
+
 // The file (named after the tab's plots, in the folder last exported to), then a picture's size.
 void MainWindow::exportInteractively() {
   const PlotSheet sheet = currentSheet();
   if (sheet.plots.isEmpty()) {
-    sink_.error(tr("Export"), tr("Nothing to export on this tab yet."));
+    sink_.error(tr("Export"), nothingToExport());
     return;
   }
   QString path = QFileDialog::getSaveFileName(this, tr("Export plot"), defaultExportPath(sheet.name, "png"),
@@ -237,7 +248,7 @@ void MainWindow::exportInteractively() {
 bool MainWindow::exportCurrentPlot(const QString& path, QSize size) {
   const PlotSheet sheet = currentSheet();
   if (sheet.plots.isEmpty()) {
-    sink_.error(tr("Export"), tr("Nothing to export on this tab yet."));
+    sink_.error(tr("Export"), nothingToExport());
     return false;
   }
   try {

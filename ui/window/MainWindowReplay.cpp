@@ -2,6 +2,7 @@
 #include <QVBoxLayout>
 
 #include "fit/Replay.hpp"
+#include "plots/LearnerFitView.hpp"
 #include "plots/LearnerRaceView.hpp"
 #include "window/MainWindow.hpp"
 #include "window/ReplayBar.hpp"
@@ -44,8 +45,22 @@ void MainWindow::replayIteration(int m) {
     replayed_ = replayAt(last, m);
     replayAt_ = m;
   }
-  // The race view shows the race of the iteration on show (or nothing when it could not be worked out here).
-  if (!shownSnapshot().race) race_->clear();
+  // The race view shows the race of the iteration on show. Above kReplayHostWork neither it nor What the learner
+  // fits is worked out again (it kept the latest iteration's winner, the race said "Press Step"): both say so.
+  if (replayAt_ >= 0 && !replayed_.fitted) {
+    const QString why = tr("Iteration %1 of this fit is not worked out again for the learner race and What the "
+                           "learner fits: %2 rows x %3 learners is more than the replay redoes on the CPU (%4). The "
+                           "other tabs show iteration %5. Reset and Step to watch the race.")
+                            .arg(m + 1)
+                            .arg(last.setup->rows)
+                            .arg(last.setup->learners.size())
+                            .arg(kReplayHostWork, 0, 'g', 3)
+                            .arg(m);
+    race_->clear(why);
+    learnerFit_->explain(why);
+  } else if (!shownSnapshot().race) {
+    race_->clear();
+  }
   refreshView(tabs_->currentWidget());
   refreshSession();  // the status bar's iteration label names the replayed iteration (it kept the latest's)
 }
