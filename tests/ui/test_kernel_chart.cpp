@@ -12,8 +12,8 @@
 #include "common/MessageSink.hpp"
 #include "plots/KernelChart.hpp"
 #include "plots/KernelLegend.hpp"
-#include "plots/MeasuredTicks.hpp"
 #include "plots/KernelReportFile.hpp"
+#include "plots/MeasuredTicks.hpp"
 #include "plots/PlotWidget.hpp"
 #include "support/StudioFixture.hpp"
 
@@ -373,11 +373,36 @@ class KernelChartTest : public QObject {
     }
   }
 
+  // A fit started while the benchmark runs waited silently for the shared device, and the benchmark kept the
+  // timings it took meanwhile: the log says so.
+  void aFitBesideTheBenchmarkIsWarnedOf() {
+    auto w = gbtest::makeWindow(500, 3, 20, 1, "kchart-shared");
+    QStringList warnings;
+    connect(w->messages(), &MessageSink::posted, this, [&warnings](Severity s, const QString& text, const QString&) {
+      if (s == Severity::Warning) warnings << text;
+    });
+    QSignalSpy finished(w->kernelChart(), &KernelChart::benchmarkFinished);
+    gb::KernelBenchOptions o;
+    o.rows = {1000, 2000, 4000, 8000};
+    o.columns = {16, 32};
+    o.covariates = 4;
+    o.repetitions = 2;
+    w->kernelChart()->runBenchmark(o);
+    QVERIFY(w->kernelChart()->isRunning());
+    QVERIFY(gbtest::fitAndWait(*w));
+    w->kernelChart()->cancelBenchmark();
+    QVERIFY(finished.count() > 0 || finished.wait(240000));
+    QVERIFY2(warnings.filter("The kernel benchmark runs beside a fit").size() == 1, qPrintable(warnings.join("\n")));
+  }
+
   void cancelKeepsWhatRanAndSavesIt() {
     Standalone s;
     QSignalSpy finished(&s.chart, &KernelChart::benchmarkFinished);
+    bool heard = false;  // Cancel said it was heard (it stayed enabled beside "Running ..." for 15-20 s)
     connect(&s.chart, &KernelChart::partialResults, &s.chart, [&](int timings) {
-      if (timings > 0) s.chart.cancelBenchmark();
+      if (timings == 0 || !s.chart.cancelButton()->isEnabled()) return;
+      s.chart.cancelBenchmark();
+      heard = !s.chart.cancelButton()->isEnabled() && s.chart.statusText().startsWith("Cancelling");
     });
     gb::KernelBenchOptions o;
     o.rows = {1000, 2000, 4000, 8000};
@@ -386,9 +411,12 @@ class KernelChartTest : public QObject {
     o.repetitions = 2;
     s.chart.runBenchmark(o);
     QVERIFY(finished.wait(240000));
+    QVERIFY(heard);
     QCOMPARE(int(s.chart.reports().size()), 1);
     const auto [label, run] = s.chart.reports()[0];  // a copy: loading below grows reports()
     QVERIFY(run.cancelled);
+    // The status names the device once ("run 1 pthread-... (cancelled) (pthread-...)").
+    QCOMPARE(s.chart.statusText().count(QString::fromStdString(run.device).section(' ', 0, 0)), 1);
     QVERIFY(!run.timings.empty());
     QVERIFY(run.timings.size() < 8 * 20);  // stopped in the first of 8 cases
     QVERIFY2(label.contains("cancelled"), qPrintable(label));

@@ -1,8 +1,8 @@
 #include "fit/FitJob.hpp"
 
 #include <algorithm>
-#include <cmath>
 #include <chrono>
+#include <cmath>
 #include <optional>
 #include <sstream>
 #include <string>

@@ -435,7 +435,8 @@ void KernelChart::refreshLegend(const std::vector<KernelSeries>& series) {
 void KernelChart::refreshStatus() {
   if (isRunning()) return;
   QStringList names;
-  for (const auto& [label, report] : reports_) names << label + " (" + qs(report.device) + ")";
+  for (const auto& [label, report] : reports_)  // a run's label already names its device
+    names << (label.contains(qs(report.device).section(' ', 0, 1)) ? label : label + " (" + qs(report.device) + ")");
   status_->setText(names.isEmpty() ? tr("No report loaded: Load JSON... or Run benchmark.")
                                    : tr("Showing: ") + names.join("; "));
 }
@@ -479,6 +480,7 @@ void KernelChart::runBenchmark(const gb::KernelBenchOptions& given) {
       showRun(sofar, tr("running"));
       emit partialResults(int(sofar.timings.size()));
     }
+    if (cancelling_) return;  // "Cancelling..." stays until the run ends
     status_->setText(tr("Running (%1 timings so far): %2")
                          .arg(runIndex_ < 0 ? 0 : int(reports_[runIndex_].second.timings.size()))
                          .arg(what));
@@ -500,13 +502,16 @@ void KernelChart::runBenchmark(const gb::KernelBenchOptions& given) {
   cancel_->setEnabled(true);
   save_->setEnabled(false);
   progress_->setValue(0);
+  cancelling_ = false;
   status_->setText(tr("Starting the benchmark on %1...")
                        .arg(options.device.empty() ? tr("the default device") : qs(options.device)));
+  emit benchmarkStarted();
 }
 
 void KernelChart::runEnded(bool ok, const QString& error, const QString& details, const gb::KernelBenchReport& result) {
   run_->setEnabled(device_->count() > 0);
   cancel_->setEnabled(false);
+  cancelling_ = false;
   if (ok) {
     progress_->setValue(result.cancelled ? progress_->value() : 1000);
     showRun(result, result.cancelled ? tr("cancelled") : QString());
@@ -525,8 +530,17 @@ void KernelChart::runEnded(bool ok, const QString& error, const QString& details
   emit benchmarkFinished(ok);
 }
 
-void KernelChart::cancelBenchmark() { worker_->cancel(); }
+// Cancel acts between two measurements; one of a large size can take a while on a CPU device, so the button says
+// that it was heard (it stayed enabled, with "Running ..." for 15-20 s).
+void KernelChart::cancelBenchmark() {
+  if (!isRunning()) return;
+  worker_->cancel();
+  cancelling_ = true;
+  cancel_->setEnabled(false);
+  status_->setText(tr("Cancelling: the measurement under way finishes first; what was timed stays on the chart."));
+}
 bool KernelChart::isRunning() const { return worker_->isRunning(); }
+QString KernelChart::statusText() const { return status_->text(); }
 
 void KernelChart::shutdown() {
   worker_->cancel();

@@ -52,12 +52,15 @@ class KernelChart : public QWidget {
   PlotWidget* bandwidthPlot() const { return bandwidthPlot_; }
   KernelLegend* legend() const { return legend_; }
   QPushButton* saveButton() const { return save_; }
+  QPushButton* cancelButton() const { return cancel_; }
+  QString statusText() const;
   void setOperation(const QString& op);
   void setColumns(int k);
   // "batched", "per-learner" or "" (both).
   void setGranularity(const QString& g);
 
  signals:
+  void benchmarkStarted();
   void benchmarkFinished(bool ok);
   // A run's results so far were drawn (timings: how many rows the run has now).
   void partialResults(int timings);
@@ -106,8 +109,9 @@ class KernelChart : public QWidget {
   WorkerThread* worker_;
   std::vector<std::pair<QString, gb::KernelBenchReport>> reports_;
   int runCount_ = 0;
-  int runIndex_ = -1;  // reports_ entry of the run in progress
-  int lastRun_ = -1;   // reports_ entry of the latest run (what Save run writes)
+  bool cancelling_ = false;  // Cancel pressed: the measurement under way finishes first
+  int runIndex_ = -1;        // reports_ entry of the run in progress
+  int lastRun_ = -1;         // reports_ entry of the latest run (what Save run writes)
   QString lastFolder_;
 };
 

@@ -1,8 +1,9 @@
 #include "plots/MeasuredTicks.hpp"
 
+#include <qcustomplot.h>
+
 #include <algorithm>
 #include <cmath>
-#include <qcustomplot.h>
 
 #include "plots/PlotWidget.hpp"
 

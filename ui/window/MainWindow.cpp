@@ -204,6 +204,11 @@ void MainWindow::buildPlots() {
   edf_ = new EdfExplorer(&sink_);
   kernels_ = new KernelChart(&sink_);
   cv_ = new CrossValidationView(&sink_);
+  // The benchmark and a fit or cross-validation share the device (and on PoCL the cores): the fit waits, and the
+  // timings measured meanwhile include its load. Said in the log when either starts beside the other.
+  connect(kernels_, &KernelChart::benchmarkStarted, this, [this] {
+    if (controller_->isRunning() || cv_->isRunning()) warnSharedDevice();
+  });
   connect(cv_, &CrossValidationView::runRequested, this, &MainWindow::startCrossValidation);
   connect(cv_, &CrossValidationView::mstopChosen, modelPanel_->mstopBox(), &QSpinBox::setValue);
   connect(cv_, &CrossValidationView::runningChanged, this, [this] { updateDataActions(); });
@@ -238,6 +243,13 @@ void MainWindow::buildPlots() {
 }
 
 void MainWindow::showTab(QWidget* page) { tabs_->setCurrentWidget(page); }
+
+void MainWindow::warnSharedDevice() {
+  sink_.warning(
+      tr("The kernel benchmark runs beside a fit or cross-validation: they share the host's cores (and "
+         "the device, where the fit runs on OpenCL), so the fit is slower and the benchmark's timings from "
+         "now on include the fit's work. Run the benchmark alone for figures to keep."));
+}
 
 void MainWindow::syncSettings() {
   gb::ModelSettings s = modelPanel_->settings();
@@ -349,6 +361,7 @@ void MainWindow::onStateChanged(FitState state) {
   saveModelAction_->setEnabled(!running && currentModel());
   updateDataActions();
   modelPanel_->setEnabled(!running);
+  if (running && kernels_->isRunning()) warnSharedDevice();
   // A fresh fit starts without a snapshot: the previous fit's plots go while the new one sets up. A failed fit
   // leaves none either (FitController drops it): its views empty.
   if ((running || state == FitState::Failed) && !controller_->lastSnapshot().setup) clearFitViews();

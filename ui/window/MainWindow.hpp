@@ -108,6 +108,7 @@ class MainWindow : public QMainWindow {
   PlotSheet currentSheet() const;
   QString nothingToExport() const;  // the message when currentSheet() is empty
   void showTab(QWidget* page);
+  void warnSharedDevice();  // a log warning: the kernel benchmark and a fit run at once
 
   // File actions without dialogs (the menu actions ask for the path, then call these).
   bool saveModel(const QString& path);

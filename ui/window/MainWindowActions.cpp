@@ -133,8 +133,9 @@ bool MainWindow::readyToRun(const QString& what) {
 }
 
 void MainWindow::startCrossValidation() {
-  if (readyToRun(tr("Cross-validation")))
-    cv_->start(controller_->data(), controller_->modelSettings(), controller_->computeSettings());
+  if (!readyToRun(tr("Cross-validation"))) return;
+  if (kernels_->isRunning()) warnSharedDevice();
+  cv_->start(controller_->data(), controller_->modelSettings(), controller_->computeSettings());
 }
 
 void MainWindow::buildMenus() {
