@@ -4,6 +4,7 @@
 #include <QtTest>
 
 #include "compute/Booster.hpp"
+#include "model/ModelPanel.hpp"
 #include "plots/EdfExplorer.hpp"
 #include "plots/EffectPlot.hpp"
 #include "plots/FitDiagnostics.hpp"
@@ -121,6 +122,30 @@ class FitFlowTest : public QObject {
              qPrintable(w->selectionPlot()->findChild<PlotWidget*>()->title()));
     for (const QLabel* label : w->edfExplorer()->findChildren<QLabel*>())
       QVERIFY2(!label->text().contains("lambda in use"), qPrintable(label->text()));
+  }
+
+  // A spline on 3 distinct values at edf 6 runs unpenalised (lambda 0): the caption named a red dashed lambda line
+  // and a dotted target line, neither drawn (0 is off the log axis, 6 above the y range).
+  void edfCaptionNamesOnlyLinesItDraws() {
+    auto w = gbtest::emptyWindow("edf-caption");
+    QByteArray csv = "y,x\n";
+    for (int i = 0; i < 60; ++i)
+      csv += QByteArray::number(i % 3 + 0.1 * (i % 7)) + "," + QByteArray::number(i % 3) + "\n";
+    QVERIFY(gbtest::openCsvText(*w, "three.csv", csv));
+    gb::ModelSettings s = w->modelPanel()->settings();
+    s.edf = 6;
+    s.mstop = 5;
+    w->modelPanel()->setSettings(s);
+    QVERIFY(gbtest::fitAndWait(*w));
+    QCOMPARE(w->controller()->setup()->learners.front().lambda, 0.0);
+    w->showTab(w->edfExplorer());
+    QString caption;
+    for (const QLabel* label : w->edfExplorer()->findChildren<QLabel*>())
+      if (label->text().contains("lambda in use")) caption = label->text();
+    QVERIFY2(caption.contains("lambda in use 0 (unpenalised; not on the log axis)") && !caption.contains("red dashed"),
+             qPrintable(caption));
+    QVERIFY2(caption.contains("target 6, dotted"), qPrintable(caption));
+    QVERIFY(w->edfExplorer()->plot()->yAxis->range().upper > 6);
   }
 };
 

@@ -130,13 +130,14 @@ void EdfExplorer::showLearner(int learner) {
     }
     trace_->setData(x, traceEdf, true);
     mboost_->setData(x, mboostEdf, true);
-    plot_->xAxis->setRange(range);
-    plot_->yAxis->setRange(0, f.rank() * 1.05 + 0.5);
     // Each kind of learner has its own target; 0 for a linear or factor learner means unpenalised (no target).
     const gb::ModelSettings& st = setup_->settings;
     const double target = l.type == gb::LearnerType::Linear   ? st.linearEdf
                           : l.type == gb::LearnerType::Factor ? st.factorEdf
                                                               : st.edf;
+    plot_->xAxis->setRange(range);
+    // A target above the rank (the learner then runs unpenalised) is still drawn: the caption names its line.
+    plot_->yAxis->setRange(0, std::max<double>(f.rank(), target) * 1.05 + 0.5);
     targetLine_->point1->setCoords(range.lower, target);
     targetLine_->point2->setCoords(range.upper, target);
     targetLine_->setVisible(target > 0);
@@ -146,13 +147,17 @@ void EdfExplorer::showLearner(int learner) {
       lambdaLine_->point2->setCoords(l.lambda, 1);
     }
     const QString def = qs(gb::toString(setup_->settings.edfDefinition));
-    QString text = tr("%1: lambda in use %2 (red dashed) gives edf %3 by the %4 definition (target %5, dotted); "
+    // lambda 0 (unpenalised) has no place on the log axis: the caption says so instead of naming a line not drawn.
+    const QString lambdaText =
+        l.lambda > 0 ? tr("%1 (red dashed)").arg(l.lambda, 0, 'g', 6) : tr("0 (unpenalised; not on the log axis)");
+    const QString targetText = target > 0 ? tr("target %1, dotted").arg(target) : tr("no target: unpenalised");
+    QString text = tr("%1: lambda in use %2 gives edf %3 by the %4 definition (%5); "
                       "trace %6, mboost %7; rank of B %8, penalty null space %9.")
                        .arg(qs(l.name))
-                       .arg(l.lambda, 0, 'g', 6)
+                       .arg(lambdaText)
                        .arg(l.edf, 0, 'g', 6)
                        .arg(def)
-                       .arg(target)
+                       .arg(targetText)
                        .arg(f(l.lambda, gb::EdfDefinition::Trace), 0, 'g', 5)
                        .arg(f(l.lambda, gb::EdfDefinition::Mboost), 0, 'g', 5)
                        .arg(f.rank())
