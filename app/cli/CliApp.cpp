@@ -11,6 +11,7 @@
 #include <new>
 #include <regex>
 #include <string>
+#include <vector>
 
 #include "common/Error.hpp"
 
@@ -97,6 +98,20 @@ int runCli(int argc, char** argv) {
     return fail(kExitFailure, std::string("internal error while setting up options: ") + e.what());
   }
   CLI::App& app = cli->app;
+  // "gamboost nosuch" said only "A subcommand is required".
+  if (argc > 1 && argv[1][0] != '-') {
+    std::vector<std::string> names;
+    bool known = false;
+    for (const CLI::App* sub : app.get_subcommands({})) {
+      known = known || sub->get_name() == argv[1];
+      names.push_back(sub->get_name());
+    }
+    if (!known) {
+      std::string list;
+      for (const std::string& name : names) list += (list.empty() ? "" : ", ") + name;
+      return fail(kExitBadInput, "'" + std::string(argv[1]) + "' is not a command; the commands: " + list);
+    }
+  }
 
   try {
     app.parse(argc, argv);

@@ -302,6 +302,9 @@ void CliErrorsTest::misspeltOptionIsNamedBeforeMissingOnes() {
   const CliResult cv = runGamboost({"cv", "--kfold", "3", "--foldz", "2"});
   verifyRejected(cv, "not expected: .*--foldz");
   QVERIFY(!QFileInfo::exists(scratch.path("r.json")));
+  // A misspelt command was not named ("A subcommand is required").
+  verifyRejected(runGamboost({"fitt", "--data", scratch.path("d.csv")}),
+                 "^gamboost: 'fitt' is not a command; the commands: devices, generate, fit, predict, cv, bench$");
 }
 
 #include "test_cli_errors.moc"
