@@ -26,6 +26,12 @@ QByteArray contents(const std::string& file) {
   return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
+// Writes `text` to dir/name; false if the file could not be written.
+bool writeText(const QTemporaryDir& dir, const char* name, const QByteArray& text) {
+  QFile f(dir.filePath(name));
+  return f.open(QIODevice::WriteOnly) && f.write(text) == text.size();
+}
+
 // Runs f, expecting an InputError whose message contains `part`.
 template <typename F>
 void expectInputError(F f, const QString& part) {
@@ -73,10 +79,7 @@ class OutputFilesTest : public QObject {
 
   void anExistingTargetIsKeptUntilCommit() {
     QTemporaryDir dir;
-    QFile f(dir.filePath("a.json"));
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write("old");
-    f.close();
+    QVERIFY(writeText(dir, "a.json", "old"));
     {
       gb::OutputFiles out;
       out.addOutput(path(dir, "a.json"), "--out");
@@ -89,10 +92,7 @@ class OutputFilesTest : public QObject {
 
   void inputsAreNeverOutputs() {
     QTemporaryDir dir;
-    QFile f(dir.filePath("data.csv"));
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write("y\n1\n");
-    f.close();
+    QVERIFY(writeText(dir, "data.csv", "y\n1\n"));
     QVERIFY(QFile::link(dir.filePath("data.csv"), dir.filePath("link.csv")));
     QVERIFY(::link(path(dir, "data.csv").c_str(), path(dir, "hard.csv").c_str()) == 0);
     for (const char* name : {"data.csv", "link.csv", "hard.csv"}) {
@@ -105,10 +105,7 @@ class OutputFilesTest : public QObject {
   // fit --mstop cv declared its --folds-file after its outputs, and the clash went unseen.
   void anInputDeclaredAfterAnOutputIsStillChecked() {
     QTemporaryDir dir;
-    QFile f(dir.filePath("folds.csv"));
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write("f1\n1\n");
-    f.close();
+    QVERIFY(writeText(dir, "folds.csv", "f1\n1\n"));
     gb::OutputFiles out;
     out.addOutput(path(dir, "folds.csv"), "--out");
     expectInputError([&] { out.addInput(path(dir, "folds.csv"), "--folds-file"); },
@@ -119,10 +116,7 @@ class OutputFilesTest : public QObject {
   // is put back, and one that did not exist is removed. Nothing temporary stays.
   void aFailedRenameUndoesTheEarlierOnes() {
     QTemporaryDir dir;
-    QFile f(dir.filePath("a.json"));
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write("old a");
-    f.close();
+    QVERIFY(writeText(dir, "a.json", "old a"));
     {
       gb::OutputFiles out;
       out.addOutput(path(dir, "a.json"), "--out");
@@ -140,10 +134,8 @@ class OutputFilesTest : public QObject {
   // A private file stays private when replaced (it became 0644).
   void aReplacedFileKeepsItsPermissions() {
     QTemporaryDir dir;
-    QFile f(dir.filePath("a.json"));
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.close();
-    QVERIFY(f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner));
+    QVERIFY(writeText(dir, "a.json", ""));
+    QVERIFY(QFile::setPermissions(dir.filePath("a.json"), QFileDevice::ReadOwner | QFileDevice::WriteOwner));
     gb::OutputFiles out;
     out.addOutput(path(dir, "a.json"), "--out");
     out.write(path(dir, "a.json"), [](std::ostream& s) { s << "new"; });
