@@ -183,7 +183,7 @@ void Booster::setUp(std::unique_ptr<Backend> backend, bool outOfBagPath) {
   const std::vector<double>& w = frame_.weights;
   offset_ = settings_.hasOffset ? settings_.offset : family_.offset(y, w, group_);
   if (!std::isfinite(offset_) && !w.empty() && std::isfinite(family_.offset(y, {}, group_)))
-    throw InputError(optionMessage("--weights", "the " + toString(settings_.family) + " offset (a weighted mean) is " +
+    throw InputError(optionMessage("--weights", "the " + toString(settings_.family) + " offset is " +
                                                     formatNumber(offset_, 6) +
                                                     " with these weights: their weighted sums pass the double range; "
                                                     "rescale them (only their ratios matter to the fit)"));

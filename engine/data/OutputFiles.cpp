@@ -209,16 +209,19 @@ void OutputFiles::commit() {
   // earlier ones can be undone and every target is left as it was. Where the file system has no hard links, the
   // target is replaced without that safety, as before.
   std::vector<std::string> kept(outputs_.size());
+  std::vector<bool> existed(outputs_.size());
   for (std::size_t i = 0; i < outputs_.size(); ++i) {
+    struct stat st {};
+    existed[i] = ::lstat(outputs_[i]->target.c_str(), &st) == 0;
     const std::string old = temporaryPathFor(outputs_[i]->target, "old");
-    if (::link(outputs_[i]->target.c_str(), old.c_str()) == 0) kept[i] = old;
+    if (existed[i] && ::link(outputs_[i]->target.c_str(), old.c_str()) == 0) kept[i] = old;
   }
   const auto undo = [&](std::size_t renamed) {
     for (std::size_t i = 0; i < renamed; ++i)
       if (!kept[i].empty())
         ::rename(kept[i].c_str(), outputs_[i]->target.c_str());
-      else
-        ::unlink(outputs_[i]->target.c_str());  // it did not exist before
+      else if (!existed[i])
+        ::unlink(outputs_[i]->target.c_str());  // new: removed (one that existed unkept stays replaced)
     for (std::size_t i = renamed; i < outputs_.size(); ++i)
       if (!kept[i].empty()) ::unlink(kept[i].c_str());
   };
