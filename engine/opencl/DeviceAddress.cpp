@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <charconv>
 #include <map>
 #include <mutex>
 
@@ -89,20 +88,12 @@ DeviceAddress parseDeviceAddress(const std::string& text, const std::string& opt
     throw InputError(option + ": '" + text +
                      "' is not a device address (P:D, platform and device index as `gamboost devices` shows, or "
                      "P:D/N for N equal sub-devices)");
-  // The digits are checked; a number beyond int (99999999999:0) is named, not left to std::stoi's "stoi".
-  const auto index = [&](const std::string& digits) {
-    int value = 0;
-    const auto [end, error] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
-    if (error != std::errc() || end != digits.data() + digits.size())
-      throw InputError(option + ": '" + text + "': the index " + digits + " is too large");
-    return value;
-  };
   DeviceAddress a;
   const std::size_t colon = text.find(':'), slash = text.find('/');
-  a.platform = index(text.substr(0, colon));
-  a.device = index(text.substr(colon + 1, slash == std::string::npos ? std::string::npos : slash - colon - 1));
+  a.platform = std::stoi(text.substr(0, colon));
+  a.device = std::stoi(text.substr(colon + 1, slash == std::string::npos ? std::string::npos : slash - colon - 1));
   if (slash != std::string::npos) {
-    a.parts = index(text.substr(slash + 1));
+    a.parts = std::stoi(text.substr(slash + 1));
     if (a.parts < 2) throw InputError(option + ": '" + text + "' splits into fewer than 2 parts (P:D/N, N >= 2)");
   }
   return a;
