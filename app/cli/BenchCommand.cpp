@@ -370,8 +370,7 @@ Command addFitBench(CLI::App* bench) {
                     "opencl::float@0:0+0:1 (sharded over devices A, B, ... as fit --devices A,B,...)")
       ->capture_default_str();
   sub->add_option("--device", o->device, "OpenCL device for the opencl configs: P:D or part of its name");
-  sub->add_option("--devices", o->devices, "The opencl configs sharded over these devices (as fit --devices)")
-      ->delimiter(',');
+  addTextListOption(sub, "--devices", o->devices, "The opencl configs sharded over these devices (as fit --devices)");
   addIntOption(sub, "--reps", b.repetitions, "Repetitions per config (best reported)");
   addSeedOption(sub, "--seed", b.seed, "Seed of the data (and of the --bootstrap folds)");
   addIntOption(sub, "--bootstrap", b.bootstrap,

@@ -28,6 +28,7 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
 int runCv(const CvOptions& o, const std::vector<Override>& overrides) {
   ModelSettings settings = settingsAsGiven(o.fit, overrides);
   settings.validate();
+  settings.requireResamplable("--family");  // before the data is read, as fit --mstop cv refuses it
   ComputeSettings compute = o.fit.compute;
   compute.threads = cappedThreads(compute.threads);
   validateComputeSettings(compute);

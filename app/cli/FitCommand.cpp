@@ -1,6 +1,7 @@
 // gamboost fit: read a CSV, boost penalised B-spline learners, write result.json (and optionally model.json).
 // Order matters for the "nothing written on failure" promise: options are validated and every output path is
 // checked before the data is read, and outputs are written atomically only after the fit succeeded.
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -9,6 +10,7 @@
 #include <memory>
 #include <new>
 #include <nlohmann/json.hpp>
+#include <tuple>
 
 #include "Commands.hpp"
 #include "FitBands.hpp"
@@ -58,6 +60,13 @@ std::vector<std::string> fitNotes(const Booster& booster) {
   if (frame.omittedRows() > 0) notes.push_back(frame.omissionNote());
   for (const Learner& l : booster.learners())
     if (!l.note.empty()) notes.push_back(l.note);
+  for (const auto& [type, edf, option] :
+       {std::tuple{LearnerType::Linear, booster.settings().linearEdf, "--linear-edf"},
+        std::tuple{LearnerType::Factor, booster.settings().factorEdf, "--factor-edf"}})
+    if (edf > 0.0 && std::none_of(booster.learners().begin(), booster.learners().end(),
+                                  [type = type](const Learner& l) { return l.type == type; }))
+      notes.push_back(std::string(option) + " " + formatNumber(edf, 10) + " has no effect: the model has no " +
+                      (type == LearnerType::Linear ? "linear" : "factor") + " learner");
   const FamilyFunctions& family = booster.family();
   if (std::string overshoot = overshootNote(booster.path().risk, family.family, family.adaptiveDelta,
                                             booster.settings().nu, booster.frame().response);

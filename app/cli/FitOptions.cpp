@@ -178,10 +178,10 @@ void addComputeOptions(CLI::App* sub, ComputeSettings& c) {
       ->group("Compute");
   addEnumOption(sub, "--precision", c.precision, &precisionFromString, "double or float (default: the backend's)")
       ->group("Compute");
-  sub->add_option("--devices", c.devices,
-                  "Several OpenCL devices sharing the rows: addresses P:D (see 'gamboost devices'), P:D/N for N equal "
-                  "sub-devices, or names; implies --backend opencl")
-      ->delimiter(',')
+  // A list item left empty ("0:0,") is kept, so that it is refused as --devices '' is (CLI11's delimiter drops it).
+  addTextListOption(sub, "--devices", c.devices,
+                    "Several OpenCL devices sharing the rows: addresses P:D (see 'gamboost devices'), P:D/N for N "
+                    "equal sub-devices, or names; implies --backend opencl")
       ->group("Compute");
   // --devices alone means the OpenCL backend; an explicit --backend cpu is refused by validateComputeSettings.
   sub->parse_complete_callback([sub, &c] {
@@ -252,8 +252,14 @@ void addFoldOptions(CLI::App* sub, FoldOptions& f) {
 
 ResamplingFolds makeFolds(const FoldOptions& o, const Dataset& data, const ModelFrame& frame) {
   const int given = o.kfoldGiven + o.bootstrapGiven + o.subsampleGiven + !o.foldsFile.empty();
-  if (given > 1)
-    throw InputError(optionMessage("--kfold", "give one of --kfold, --bootstrap, --subsample and --folds-file"));
+  if (given > 1) {  // named after the options given, as the user wrote them
+    std::string both;
+    for (const auto& [on, name] :
+         {std::pair{o.kfoldGiven, "--kfold"}, std::pair{o.bootstrapGiven, "--bootstrap"},
+          std::pair{o.subsampleGiven, "--subsample"}, std::pair{!o.foldsFile.empty(), "--folds-file"}})
+      if (on) both += std::string(both.empty() ? "" : " and ") + name;
+    throw InputError(both + ": give only one of --kfold, --bootstrap, --subsample and --folds-file");
+  }
   if (o.probGiven && !o.subsampleGiven)
     throw InputError(optionMessage("--prob", "is the share of each subsample: give it with --subsample B"));
   if (!o.foldsFile.empty())

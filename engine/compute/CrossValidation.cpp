@@ -324,8 +324,11 @@ ResamplingFolds foldsFromTable(const Dataset& table, std::size_t dataRows, const
     for (std::size_t i = 0; i < w.size(); ++i) {
       if (!omitted.empty() && omitted[i] && std::isnan(w[i]) && !table.isText(c)) continue;
       if (!validFoldWeight(w[i], caseWeight[i]))
-        throw InputError(locate(file, static_cast<long>(i) + 2, table.fileColumn(c),
-                                "fold " + quotedForMessage(table.names[c]) + ": fold weights must be " + integers));
+        throw InputError(
+            locate(file, static_cast<long>(i) + 2, table.fileColumn(c),
+                   "fold " + quotedForMessage(table.names[c]) + ": " +
+                       (std::isnan(w[i]) ? "the cell is missing (NA or blank) on a row the model uses; " : "") +
+                       "fold weights must be " + integers));
       // Else the fold's offset became inf and the message blamed the response.
       if (!std::isfinite(sum += w[i]))
         throw InputError(

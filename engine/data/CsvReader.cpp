@@ -95,24 +95,25 @@ CsvParser::Row CsvParser::cellText(const char*& p, const char* end, bool eof, st
     return Row::Done;
   }
   long lineBreaks = 0;
-  switch (scanQuoted(s, end, eof, false, quoted_, lineBreaks, delimiter_ == ' ')) {
-    case QuoteEnd::NeedMore:
-      return Row::NeedMore;
-    case QuoteEnd::Unterminated:
-      fail(line_, c + 1, column(c) + ": unterminated quote");
-    case QuoteEnd::LineBreak:
+  auto failUnlessClosed = [&](QuoteEnd e) {
+    if (e == QuoteEnd::Unterminated) fail(line_, c + 1, column(c) + ": unterminated quote");
+    if (e == QuoteEnd::LineBreak)
       fail(line_, c + 1,
            column(c) +
                ": unterminated quote on its line (a line break inside a quoted text cell, as write.csv "
                "writes one, or a quote never closed): cells across lines are not read; replace the line "
                "breaks in text cells (in R: x <- gsub(\"\\n\", \" \", x)) or close the quote");
-    case QuoteEnd::Closed:
-      break;
-  }
+    return e == QuoteEnd::NeedMore;
+  };
+  if (failUnlessClosed(scanQuoted(s, end, eof, false, quoted_, lineBreaks, delimiter_ == ' '))) return Row::NeedMore;
+  const char* const afterQuote = s;
   while (s != end && isSpace(*s)) ++s;
   if (s == end && !eof) return Row::NeedMore;
-  if (s != end && !isDelimiterByte(*s) && !isLineBreakByte(*s))
-    fail(line_, c + 1, column(c) + ": unexpected text after the closing quote");
+  if (s != end && !isDelimiterByte(*s) && !isLineBreakByte(*s)) {
+    if (blankDelimits()) fail(line_, c + 1, column(c) + ": unexpected text after the closing quote");
+    s = afterQuote;  // as R reads it, blanks and all
+    if (failUnlessClosed(scanAfterQuote(s, end, eof, delimiter_, quoted_))) return Row::NeedMore;
+  }
   text = quoted_;
   p = s;
   return Row::Done;

@@ -101,6 +101,23 @@ QuoteEnd scanQuoted(const char*& p, const char* end, bool eof, bool allowLineBre
   }
 }
 
+QuoteEnd scanAfterQuote(const char*& p, const char* end, bool eof, char delimiter, std::string& text) {
+  const char* s = p;
+  std::string part;
+  long lineBreaks = 0;
+  while (s != end && *s != delimiter && !isLineBreakByte(*s)) {
+    if (*s != '"') {
+      text += *s++;
+      continue;
+    }
+    if (const QuoteEnd e = scanQuoted(s, end, eof, false, part, lineBreaks); e != QuoteEnd::Closed) return e;
+    text += part;
+  }
+  if (s == end && !eof) return QuoteEnd::NeedMore;
+  p = s;
+  return QuoteEnd::Closed;
+}
+
 // A quote opens a quoted field only at the start of a field (RFC 4180), so a stray quote inside a name cannot
 // swallow the lines after it. With spaceDelimits (read.table's sep = ""), a run of spaces and tabs between two
 // fields is one separator and blanks at either end of the line separate nothing; commas and semicolons are text.

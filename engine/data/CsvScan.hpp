@@ -71,6 +71,12 @@ enum class QuoteEnd { Closed, NeedMore, Unterminated, LineBreak };
 QuoteEnd scanQuoted(const char*& p, const char* end, bool eof, bool allowLineBreak, std::string& text, long& lineBreaks,
                     bool backslashQuote = false);
 
+// R's read.csv reads on after the closing quote of a cell's quoted part: the text after it belongs to the cell, and a
+// quote there opens quoting again ("a"b"c" is abc; write.table(sep = ",")'s "say \"hi\"" is say \hi\, as R reads
+// it). p is just after a closing quote; on Closed, the cell's further text is appended to `text` and p is on the
+// delimiter (`delimiter`) or line break that ends the cell.
+QuoteEnd scanAfterQuote(const char*& p, const char* end, bool eof, char delimiter, std::string& text);
+
 // Where the header line starting at p ends (its line break outside quotes) and how often each candidate
 // delimiter occurs outside quotes. end is null when the buffer ends first.
 struct HeaderScan {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
+#include <string_view>
 
 #include "data/CsvScan.hpp"
 
@@ -72,6 +74,41 @@ std::size_t TextColumns::rowsToReread() const {
   return rows;
 }
 
+namespace {
+
+// R's type.convert reads a column whose texts are all these (or blank, which is then missing) as logical; its
+// factor has the levels FALSE and TRUE whichever spellings the file used (write.csv writes a character vector
+// c("T", "TRUE") as it is). Returns the logical value of a level: 0, 1, NaN for a blank one, -1 for any other text.
+double logicalValue(const std::string& level) {
+  static const std::string_view falses[] = {"F", "FALSE", "false", "False"}, trues[] = {"T", "TRUE", "true", "True"};
+  if (std::find(std::begin(falses), std::end(falses), level) != std::end(falses)) return 0.0;
+  if (std::find(std::begin(trues), std::end(trues), level) != std::end(trues)) return 1.0;
+  return level.find_first_not_of(" \t") == std::string::npos ? std::nan("") : -1.0;
+}
+
+// Where every level of a text column reads as logical, the levels become FALSE and TRUE (those present) and a blank
+// level missing: sortedCode maps each provisional code to its final one.
+void readAsLogical(std::vector<std::string>& levels, std::vector<double>& sortedCode) {
+  std::vector<double> value(levels.size());
+  bool any[2] = {false, false};
+  for (std::size_t l = 0; l < levels.size(); ++l) {
+    value[l] = logicalValue(levels[l]);
+    if (value[l] < 0.0) return;
+    if (!std::isnan(value[l])) any[static_cast<int>(value[l])] = true;
+  }
+  if (!any[0] && !any[1]) return;  // blanks only: levels of their own, as in any text column
+  const double trueCode = any[0] ? 1.0 : 0.0;
+  for (double& code : sortedCode) {
+    const double v = value[static_cast<std::size_t>(code)];
+    code = std::isnan(v) ? v : (v == 0.0 ? 0.0 : trueCode);
+  }
+  levels.clear();
+  if (any[0]) levels.emplace_back("FALSE");
+  if (any[1]) levels.emplace_back("TRUE");
+}
+
+}  // namespace
+
 void TextColumns::finish(Dataset& data) {
   data.kinds.assign(data.cols(), ColumnKind::Numeric);
   data.levels.assign(data.cols(), {});
@@ -86,6 +123,7 @@ void TextColumns::finish(Dataset& data) {
       sortedCode[node.mapped()] = static_cast<double>(levels.size());
       levels.push_back(std::move(node.key()));
     }
+    readAsLogical(levels, sortedCode);
     for (double& v : data.columns[c])
       if (!std::isnan(v)) v = sortedCode[static_cast<std::size_t>(v)];
     data.kinds[c] = ColumnKind::Text;

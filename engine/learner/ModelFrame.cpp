@@ -31,8 +31,28 @@ std::string textColumnMessage(const Dataset& data, std::size_t c, const std::str
                               ShardReducer* group) {
   const std::string what = "column " + quotedForMessage(data.names[c]) + " holds text";
   const std::optional<TextCell> cell = firstTextCell(data, c);
+  // The column's cells that are numbers, and all its present cells, over every process's rows (a part without a
+  // text cell holds numbers only).
+  std::vector<double> counts{0.0, 0.0};
+  if (cell) {
+    counts = {static_cast<double>(cell->numberCells), static_cast<double>(cell->presentCells)};
+  } else if (data.isText(c)) {
+    for (double v : data.columns[c]) counts[1] += std::isnan(v) ? 0.0 : 1.0;
+    counts[0] = counts[1];
+  }
+  if (group) group->sum(counts);
+  const auto numbers = static_cast<std::size_t>(counts[0]), present = static_cast<std::size_t>(counts[1]);
+  // Nearly all numbers (mostlyNumbersNote's rule): most often a missing value written otherwise than NA ("#N/A").
+  const bool mostlyNumbers = cell && present >= 10 && numbers * 10 >= present * 9;
+  const std::string hint =
+      mostlyNumbers ? ", " + std::to_string(present - numbers) + " of its " + std::to_string(present) +
+                          " cells (the others are numbers): write a missing value as NA, as R's read.csv needs too"
+                    : std::string();
   const std::string here =
-      cell ? atTextCell(data, c, *cell, optionMessage(option, what + " (" + quotedForMessage(cell->text) + ")" + tail))
+      cell ? atTextCell(data, c, *cell,
+                        optionMessage(option,
+                                      what + " (" + quotedForMessage(cell->text) + ")" + hint +
+                                          (mostlyNumbers && tail.rfind(": ", 0) == 0 ? "; or" + tail.substr(1) : tail)))
            : optionMessage(option, what + tail);
   if (!group) return here;
   // Every process holds a part of the rows: the one holding the column's first text cell over all of them says it.
@@ -90,7 +110,8 @@ void resolveColumns(const Dataset& data, const ModelSettings& s, ModelFrame& f, 
                         " (each column is one learner; mboost's bols(x) + bbs(x) on one column has no equal here)"));
       const auto column = static_cast<std::size_t>(c);
       if (numeric && data.isText(column))
-        throw InputError(textColumnMessage(data, column, option, ": name it with --factor (a factor learner)", group));
+        throw InputError(textColumnMessage(data, column, option,
+                                           ": name it with --factor (a factor learner) if it is categorical", group));
       out.push_back(name);
     }
   };

@@ -156,7 +156,10 @@ class TestCliCv : public QObject {
     for (int i = 0; i < 30; ++i) oneFold += QByteArray::number(i % 2) + "\n";
     QTest::newRow("no header, one fold") << oneFold << QStringList{}
                                          << "w.csv:1:1: --folds-file has 29 rows, the data 30, .*header row";
-    QTest::newRow("two fold options") << good << QStringList{"--kfold", "3"} << "--kfold: give one of";
+    QTest::newRow("two fold options") << good << QStringList{"--kfold", "3"}
+                                      << "--kfold and --folds-file: give only one of";
+    QTest::newRow("bootstrap and subsample") << QByteArray() << QStringList{"--bootstrap", "3", "--subsample", "3"}
+                                             << "gamboost: --bootstrap and --subsample: give only one of";
     QTest::newRow("kfold 1") << QByteArray() << QStringList{"--kfold", "1"} << "--kfold: must be in 2..30";
     // 0 is not "not given": it must not fall back to the default 25 bootstraps
     QTest::newRow("kfold 0") << QByteArray() << QStringList{"--kfold", "0"}

@@ -105,6 +105,8 @@ void CliDevicesTest::badDevicesRejected_data() {
   QTest::newRow("cpu backend") << QStringList{"--devices", "0:0", "--backend", "cpu"}
                                << "--devices: the sharded backend runs on OpenCL devices";
   QTest::newRow("with --device") << QStringList{"--devices", "0:0", "--device", "0:0"} << "--devices: give either";
+  QTest::newRow("empty item") << QStringList{"--devices", "0:0,"} << "--devices: an empty entry in the list";
+  QTest::newRow("empty list") << QStringList{"--devices", ""} << "--devices: an empty entry in the list";
   QTest::newRow("--device with parts") << QStringList{"--backend", "opencl", "--device", "0:0/2"}
                                        << "--device: 0:0/2 names sub-devices";
   QTest::newRow("--device unknown address")

@@ -189,7 +189,8 @@ void CliDistributedReadTest::errorsAsOneProcess_data() {
   QTest::newRow("blank line, row 700") << withLine(csv, 700, "") << "gaussian" << none;
   QTest::newRow("infinite x1, row 1400") << withLine(csv, 1400, "\"1401\",1,1e999,0.5,\"b\",\"1\",3") << "gaussian"
                                          << none;
-  QTest::newRow("bad quote, row 1300") << withLine(csv, 1300, "\"1301\",1,0.5,0.5,\"b\"x,\"1\",3") << "gaussian"
+  // "b"x reads as bx, as R's read.csv reads it; a quote reopened after it and left open on its line is an error.
+  QTest::newRow("bad quote, row 1300") << withLine(csv, 1300, "\"1301\",1,0.5,0.5,\"b\"x\",\"1\",3") << "gaussian"
                                        << none;
   QTest::newRow("--missing fail, row 1250")
       << rStyleCsv(complete, false) << "gaussian" << QStringList{"--missing", "fail"};

@@ -49,6 +49,7 @@ class CliFitTest : public QObject {
   void helpShowsDefaults();
   void openMpThreadsDoNotSpin();
   void linearAndFactorFitOnFewRows();
+  void unusedEdfOptionsAreNoted();
 
  private:
   Scratch scratch_;
@@ -308,5 +309,24 @@ void CliFitTest::linearAndFactorFitOnFewRows() {
   for (std::size_t i = 0; i < y.size(); ++i)
     QVERIFY2(std::abs(fitted[i] - (beta[0] + beta[1] * x[i] + beta[2] * b[i])) < 1e-9, qPrintable(QString::number(i)));
 }
+// --linear-edf without a linear learner changes nothing; the user is told so, on stderr and in result.json's notes.
+// --factor-edf with a factor learner present is used, and gets no such note.
+void CliFitTest::unusedEdfOptionsAreNoted() {
+  const QString data = scratch_.path("edf.csv"), out = scratch_.path("edf.json");
+  QByteArray csv = "y,x,g\n";
+  for (int i = 1; i <= 40; ++i)
+    csv += QByteArray::number((i * 7 % 11) * 0.25) + "," + QByteArray::number(i) + "," + (i % 3 ? "b" : "a") + "\n";
+  writeFile(data, csv);
+  const CliResult r = runGamboost({"fit", "--data", data, "--spline", "x", "--factor", "g", "--linear-edf", "2.5",
+                                   "--factor-edf", "1", "--mstop", "20", "--out", out});
+  QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.describe()));
+  QVERIFY2(r.err.contains("gamboost: note: --linear-edf 2.5 has no effect: the model has no linear learner"),
+           qPrintable(r.err));
+  QVERIFY2(!r.err.contains("--factor-edf"), qPrintable(r.err));
+  const json notes = readJsonFile(out)["notes"];
+  QCOMPARE(notes.size(), std::size_t(1));
+  QCOMPARE(notes[0].get<std::string>(), std::string("--linear-edf 2.5 has no effect: the model has no linear learner"));
+}
+
 QTEST_GUILESS_MAIN(CliFitTest)
 #include "test_cli_fit.moc"

@@ -180,7 +180,8 @@ class TestCrossValidation : public QObject {
     QCOMPARE(foldsFromTable(t, 3, &first2).weights[0], (std::vector<double>{1, 0, 0}));
     const std::vector<std::size_t> usesRow2{0, 2};
     QCOMPARE(gbtest::inputErrorOf([&] { foldsFromTable(t, 3, &usesRow2); }),
-             QString("w.csv:4:2: fold 'a': fold weights must be non-negative integers"));
+             QString("w.csv:4:2: fold 'a': the cell is missing (NA or blank) on a row the model uses; fold weights "
+                     "must be non-negative integers"));
     // A fold that leaves no used row out, or keeps none, is named at its column; an omitted row does not count.
     t.columns = {{1, 2, 0}, {0, 0, 0}};
     QCOMPARE(gbtest::inputErrorOf([&] { foldsFromTable(t, 3, &first2); }),

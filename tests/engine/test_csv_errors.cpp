@@ -192,8 +192,8 @@ class TestCsvErrors : public QObject {
         << QByteArray("y,x1\n1,\"2") << ":2:2:" << QStringList{"unterminated quote"};
     QTest::newRow("unterminated quote in header")
         << QByteArray("y,\"x1\n1,2\n") << ":1:2:" << QStringList{"unterminated quote"};
-    QTest::newRow("text after closing quote")
-        << QByteArray("y,x1\n\"1\"2,3\n") << ":2:1:" << QStringList{"after the closing quote"};
+    QTest::newRow("text after closing quote, space-separated")
+        << QByteArray("y x1\n\"1\"2 3\n") << ":2:1:" << QStringList{"after the closing quote"};
     QTest::newRow("blank line inside the data")
         << QByteArray("y,x1\n1,2\n\n3,4\n") << ":3:1:" << QStringList{"empty line"};
     // Line numbers stay physical with every line ending: "\r\n" is one break, a lone '\r' one too (old Mac

@@ -427,6 +427,53 @@ class TestCsvRData : public QObject {
              qPrintable(bare));
   }
 
+  // write.table(sep = ",") (or "\t", ";") escapes a quote inside a text as \" too, but read.csv and read.table(sep =
+  // ",") do not unescape it: a quote after a cell's closing quote opens quoting again and the backslashes stay, so
+  // "say \"hi\"" reads as say \hi\ (R 4.2: nchar 8). The reader reads it as R does, where it refused the cell.
+  // Transcribed from R: "a"b"c" is abc, "c\"\",d" is c\\,d, "p""q" is p"q (values checked with read.csv).
+  void writeTableEscapesWithDelimiters() {
+    for (const char* delimiter : {",", "\t", ";"}) {
+      const std::string text = std::string("y") + delimiter + "g\n1" + delimiter + "\"say \\\"hi\\\"\"\n2" + delimiter +
+                               "\"a\"b\"c\"\n3" + delimiter + "\"c\\\"\\\"" + delimiter + "d\" \n4" + delimiter +
+                               "\"p\"\"q\"\n5" + delimiter + "\"12\"3\n";
+      for (std::size_t block : {std::size_t{16}, gb::CsvOptions{}.blockBytes}) {
+        gb::CsvOptions options;
+        options.blockBytes = block;
+        const gb::Dataset d = gb::readCsv(writeFile(text), options);
+        QVERIFY(d.isText(1));
+        QCOMPARE(levelAt(d, 1, 0), std::string("say \\hi\\"));
+        QCOMPARE(levelAt(d, 1, 1), std::string("abc"));
+        QCOMPARE(levelAt(d, 1, 2), std::string("c\\\\") + delimiter + "d ");  // the blank after the quote stays
+        QCOMPARE(levelAt(d, 1, 3), std::string("p\"q"));
+        QCOMPARE(levelAt(d, 1, 4), std::string("123"));
+      }
+    }
+    // A quote reopened and never closed on its line is still an error at its cell.
+    const QString open = gbtest::inputErrorOf([&] { gb::readCsv(writeFile("y,g\n1,\"a\"b\"c\n2,d\n")); });
+    QVERIFY2(open.contains(":2:2: column 2 ('g'): unterminated quote on its line"), qPrintable(open));
+    // Numbers: "1"2 is 12, as R's read.csv reads it.
+    const gb::Dataset numbers = gb::readCsv(writeFile("y,x\n\"1\"2,3\n4,5\n"));
+    QCOMPARE(numbers.columns[0], (std::vector<double>{12, 4}));
+  }
+
+  // A character vector of T, F, TRUE, FALSE (true, True, ...) that write.csv wrote is logical to read.csv
+  // (type.convert), with blank cells missing: a factor of the levels FALSE and TRUE, not one level per spelling.
+  // One spelling R does not take (tRUE), or blanks around one, leave the column text with its own levels.
+  void logicalSpellingsAreOneFactor() {
+    const gb::Dataset d =
+        gb::readCsv(writeFile("y,f,g,h,k\n1,T,T,T,\"\"\n2,FALSE,\" \",tRUE,\"\"\n3,\"TRUE\",True,F,\"\"\n4,F,NA,\" "
+                              "TRUE\",\"\"\n5,false,T,F,\"\"\n"));
+    QCOMPARE(d.levels[1], (std::vector<std::string>{"FALSE", "TRUE"}));
+    QCOMPARE(d.columns[1], (std::vector<double>{1, 0, 1, 0, 0}));
+    QCOMPARE(d.levels[2], (std::vector<std::string>{"TRUE"}));  // only TRUE present: one level, as factor(TRUE)
+    QCOMPARE(d.columns[2][0], 0.0);
+    QVERIFY(std::isnan(d.columns[2][1]) && std::isnan(d.columns[2][3]));  // " " and NA missing
+    QCOMPARE(d.columns[2][4], 0.0);
+    QCOMPARE(d.levels[3], (std::vector<std::string>{" TRUE", "F", "T", "tRUE"}));
+    QVERIFY(!d.isText(4));  // blanks only: missing numbers, as before (R: a logical column of NA)
+    QCOMPARE(d.missingCount(4), std::size_t{5});
+  }
+
   // A table aligned by hand, or as R prints a data frame: runs of spaces and tabs between fields, blanks at the
   // ends of lines, row names under no name. read.table's default sep = "" reads it as one delimiter a run, and so
   // does the reader, in one thread and in chunks alike. A blank cell leaves a row short: an error naming the line.

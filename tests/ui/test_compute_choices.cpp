@@ -70,6 +70,33 @@ class ComputeChoicesTest : public QObject {
     QVERIFY(panel.compute().precision == gb::Precision::Float);
   }
 
+  // A restored session sets its compute settings before the device query answers; the OpenCL choice then waits
+  // for the device list instead of falling back to the CPU (a restart turned OpenCL into CPU, silently).
+  void openClChosenBeforeTheDeviceListIsKept() {
+    ModelPanel panel;
+    gb::ComputeSettings c;
+    c.backend = gb::BackendKind::OpenCl;
+    c.precision = gb::Precision::Float;
+    panel.setCompute(c);
+    QVERIFY(panel.compute().backend == gb::BackendKind::Cpu);  // nothing else to choose yet
+    gb::ComputeDeviceList devices;
+    devices.devices.push_back({"cpu", "", "CPU", "host"});
+    gb::ComputeDeviceInfo gpu;
+    gpu.backend = "opencl";
+    gpu.name = "a device";
+    gpu.type = "GPU";
+    devices.devices.push_back(gpu);
+    panel.setDevices(devices);
+    QVERIFY(panel.compute().backend == gb::BackendKind::OpenCl);
+    QVERIFY(panel.compute().precision == gb::Precision::Float);
+    // Once the devices are known, a later list (a new query) keeps what the user chose since.
+    c.backend = gb::BackendKind::Cpu;
+    c.precision = gb::Precision::Default;
+    panel.setCompute(c);
+    panel.setDevices(devices);
+    QVERIFY(panel.compute().backend == gb::BackendKind::Cpu);
+  }
+
   void floatOnTheCpuIsRefusedNotIgnored() {
     auto w = gbtest::makeWindow(300, 3, 5, 1, "choices");
     gb::ComputeSettings c;

@@ -330,6 +330,11 @@ class CrossValidationTest : public QObject {
     QVERIFY2(clock.elapsed() <= 1000, qPrintable(QString("cancel took %1 ms").arg(clock.elapsed())));
     QVERIFY2(cv->statusLabel()->text().contains(QRegularExpression("Cancelled at iteration \\d+ of 3000 of folds 1-4")),
              qPrintable(cv->statusLabel()->text()));
+    // The bar agrees with the status: whole folds complete, not the batch's share of its iterations.
+    const QProgressBar* bar = cv->findChild<QProgressBar*>();
+    QCOMPARE(bar->maximum(), k);
+    QCOMPARE(bar->value(), 0);
+    QCOMPARE(bar->text(), QString("0 / %1 folds").arg(k));
   }
 
   void subsampleUsesTheProbControl() {

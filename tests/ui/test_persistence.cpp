@@ -3,6 +3,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLineEdit>
+#include <QScreen>
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QtTest>
@@ -275,14 +276,33 @@ class PersistenceTest : public QObject {
       gb::PaperDataSpec spec;
       spec.rows = 777;
       w.dataPanel()->setGeneratorSpec(spec);
-      w.resize(1100, 750);
+      w.resize(800, 700);  // within the offscreen platform's 800 x 800 screen
       QVERIFY(w.close());
     }
     MainWindow w(o);
     QCOMPARE(w.modelPanel()->settings().mstop, 321);
     QVERIFY(w.modelPanel()->settings().spline.boundary == gb::Boundary::Clamped);
     QCOMPARE(w.dataPanel()->generatorSpec().rows, std::size_t(777));
-    QCOMPARE(w.size(), QSize(1100, 750));
+    QCOMPARE(w.size(), QSize(800, 700));
+  }
+
+  // The first start's 1280 x 820, and a size saved on a larger screen, stay within the screen (1280 x 820 hid the
+  // status bar of a 1280 x 800 screen).
+  void theWindowFitsTheScreen() {
+    const QString name = "screen";
+    QFile::remove(gbtest::scratchPath(name + ".ini"));
+    StudioOptions o = gbtest::testOptions(name);
+    o.restoreSettings = true;
+    MainWindow first(o);
+    const QSize area = first.screen()->availableGeometry().size();
+    QVERIFY2(area.width() < 1280 || area.height() < 820, "the test needs a screen smaller than 1280 x 820");
+    QCOMPARE(first.size(), QSize(1280, 820).boundedTo(area));
+    first.show();
+    first.resize(area.width() + 300, area.height() + 200);  // as if saved on a larger screen
+    QVERIFY(first.close());
+    MainWindow again(o);
+    QVERIFY2(again.width() <= area.width() && again.height() <= area.height(),
+             qPrintable(QString("%1 x %2").arg(again.width()).arg(again.height())));
   }
 };
 

@@ -96,6 +96,7 @@ ModelPanel::ModelPanel(QWidget* parent) : QWidget(parent) {
   gb::ComputeDeviceList cpuOnly;
   cpuOnly.devices.push_back({"cpu", "", tr("CPU (Eigen, OpenMP)").toStdString(), "host"});
   setDevices(cpuOnly);
+  devicesKnown_ = false;  // the window's device query has not answered yet
   connectChanges();
 }
 
@@ -345,6 +346,8 @@ gb::ComputeSettings ModelPanel::compute() const {
 }
 
 void ModelPanel::setCompute(const gb::ComputeSettings& c) {
+  pendingCompute_.reset();
+  if (!devicesKnown_ && c.backend != gb::BackendKind::Cpu) pendingCompute_ = c;
   select(backend_, qs(gb::toString(c.backend)));
   fillDevices();
   fillPrecisions();
@@ -372,6 +375,8 @@ void ModelPanel::setDevices(const gb::ComputeDeviceList& devices) {
   fillDevices();
   fillPrecisions();
   updateEnabled();
+  devicesKnown_ = true;
+  if (pendingCompute_) setCompute(*pendingCompute_);  // resets it
 }
 
 QString ModelPanel::openClStatus() const { return openClNote_->text(); }

@@ -5,6 +5,7 @@
 // bands for the partial effects after a fit (B, off by default); backend,
 // device, kernel, precision; one-click presets (the paper's, mboost's defaults; both keep the family's options).
 #include <QWidget>
+#include <optional>
 
 #include "compute/ComputeDevices.hpp"
 #include "settings/ComputeSettings.hpp"
@@ -99,6 +100,10 @@ class ModelPanel : public QWidget {
   QPushButton* paper_;
   QPushButton* mboost_;
   gb::ComputeDeviceList devices_;
+  // Compute settings given before the device query answered (a restored session's OpenCL choice, which the combo
+  // boxes cannot hold yet): applied by setDevices, so that a restart keeps the backend the user chose.
+  std::optional<gb::ComputeSettings> pendingCompute_;
+  bool devicesKnown_ = false;
 };
 
 }  // namespace gbui

@@ -201,9 +201,10 @@ bool CrossValidationView::start(std::shared_ptr<const gb::Dataset> data, const g
                    static_cast<std::uint64_t>(seed_->value()),
                    foldsFile_->text().trimmed()};
   job_->curves = std::make_shared<CvCurves>();
-  // A folds file's fold count is known once the worker has read it: the bar shows a percentage then.
-  progress_->setRange(0, fromFile ? 100 : count_->value());
-  progress_->setFormat(fromFile ? tr("%p% of the folds") : tr("%v / %m folds"));
+  // A percentage while the folds run: folds run together (OpenCL) advance all at once, so "17 / 25 folds" counted
+  // iterations beside a status of 0 folds complete. Whole folds at the end (showFoldsDone).
+  progress_->setRange(0, 1000);
+  progress_->setFormat(tr("%p% of the folds' iterations"));
   progress_->setValue(0);
   plot_->yAxis->setLabel(lossName(settings.family));
   plot_->xAxis->setRange(0, settings.mstop);
@@ -216,6 +217,13 @@ bool CrossValidationView::start(std::shared_ptr<const gb::Dataset> data, const g
   worker_->start([job](TaskWorker& w) { (*job)(w); });
   setRunning(true);
   return true;
+}
+
+void CrossValidationView::showFoldsDone(int done, int total) {
+  if (total <= 0) return;
+  progress_->setRange(0, total);
+  progress_->setValue(done);
+  progress_->setFormat(tr("%v / %m folds"));
 }
 
 void CrossValidationView::cancel() {
@@ -323,6 +331,9 @@ void CrossValidationView::drawMean(const std::vector<double>& mean, int chosen) 
   for (int m = 0; m < keys.size(); ++m) keys[m] = m;
   mean_->setData(keys, qvec(mean), true);
   plot_->rescaleAxes();
+  // A margin above and below: the lowest fold's curve, exactly at the range's end, ran along the axis line and
+  // looked cut off.
+  if (plot_->yAxis->range().size() > 0) plot_->yAxis->scaleRange(1.08, plot_->yAxis->range().center());
   if (chosen >= 0 && !mean.empty()) {
     chosen_ = chosen;
     line_->point1->setCoords(chosen_, 0);
@@ -345,6 +356,7 @@ void CrossValidationView::onFinished(bool ok, const QString& error, const QStrin
     return;
   }
   const int total = job_->foldCount;
+  showFoldsDone(job_->cancelled ? job_->foldsDone : total, total);
   if (job_->cancelled) {
     // Folds run together (OpenCL) are cut within their batch: the bar showed their iterations, not whole folds.
     const bool together = job_->batchIterations >= 0 && job_->foldsDone < job_->batchEnd;

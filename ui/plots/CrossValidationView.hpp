@@ -93,6 +93,7 @@ class CrossValidationView : public QWidget {
   void updateControls();
   void chooseFoldsFile();
   void onFinished(bool ok, const QString& error, const QString& details);
+  void showFoldsDone(int done, int total);
   void setRunning(bool running);
   // What differs between the run's model and the window's ("" when nothing), and the stale note and Use button.
   QString changedSinceRun() const;

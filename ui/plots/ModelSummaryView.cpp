@@ -82,11 +82,12 @@ void ModelSummaryView::showSnapshot(const FitSnapshot& s) {
   const FitSetup& setup = *s.setup;
   const gb::Model model = modelOfSnapshot(s);
   const int mstop = setup.settings.mstop;
-  heading_->setText(s.iteration <= mstop ? tr("Model at iteration %1 of %2").arg(s.iteration).arg(mstop)
-                                         : tr("Model at iteration %1 (mstop %2 and %3 Steps past it)")
-                                               .arg(s.iteration)
-                                               .arg(mstop)
-                                               .arg(s.iteration - mstop));
+  heading_->setText(s.iteration <= mstop
+                        ? tr("Model at iteration %1 of %2").arg(s.iteration).arg(mstop)
+                        : tr("Model at iteration %1 (mstop %2 and %3 past it)")
+                              .arg(s.iteration)
+                              .arg(mstop)
+                              .arg(s.iteration - mstop == 1 ? tr("1 Step") : tr("%1 Steps").arg(s.iteration - mstop)));
   QList<QStringList> lines;
   QString rows = QString::number(static_cast<qulonglong>(setup.rows));
   if (!setup.omissionNote.empty()) rows += QStringLiteral(" (") + qs(setup.omissionNote) + QStringLiteral(")");

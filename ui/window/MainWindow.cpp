@@ -10,11 +10,13 @@
 #include <QMenu>
 #include <QProgressBar>
 #include <QPushButton>
+#include <QScreen>
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "common/QtConvert.hpp"
 #include "common/WorkerThread.hpp"
@@ -475,8 +477,27 @@ void MainWindow::closeEvent(QCloseEvent* event) {
   event->accept();
 }
 
+// Within the screen's available area: the first start's 1280 x 820 (or a size saved on a larger screen) on a
+// 1280 x 800 screen hid the status bar below the screen's edge.
+void MainWindow::fitOnScreen() {
+  const QScreen* s = screen();
+  if (!s) return;
+  const QRect area = s->availableGeometry();
+  const QSize frame = frameGeometry().size() - geometry().size();  // the window manager's, once shown
+  const QSize within = size().boundedTo(area.size() - frame);
+  if (within != size()) resize(within);
+  QRect placed = frameGeometry();
+  if (area.contains(placed)) return;
+  placed.moveBottom(std::min(placed.bottom(), area.bottom()));
+  placed.moveRight(std::min(placed.right(), area.right()));
+  placed.moveTop(std::max(placed.top(), area.top()));
+  placed.moveLeft(std::max(placed.left(), area.left()));
+  move(placed.topLeft());
+}
+
 void MainWindow::restoreState(const StudioOptions& options) {
   resize(1280, 820);
+  fitOnScreen();
   modelPanel_->setSettings(firstStartSettings());
   dataPanel_->setGeneratorSpec(demoDataSpec());
   firstStart_ = !options.restoreSettings || !store_.hasSavedSettings();
@@ -485,7 +506,7 @@ void MainWindow::restoreState(const StudioOptions& options) {
   if (auto s = store_.modelSettings()) modelPanel_->setSettings(*s);
   if (auto c = store_.computeSettings()) modelPanel_->setCompute(*c);
   if (auto g = store_.generatorSpec()) dataPanel_->setGeneratorSpec(*g);
-  if (!store_.geometry().isEmpty()) restoreGeometry(store_.geometry());
+  if (!store_.geometry().isEmpty() && restoreGeometry(store_.geometry())) fitOnScreen();
   if (!store_.windowState().isEmpty()) QMainWindow::restoreState(store_.windowState());
   updateRecentMenu();
 }

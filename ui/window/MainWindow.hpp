@@ -161,6 +161,7 @@ class MainWindow : public QMainWindow {
   bool installOpenedModel(const QString& path, OpenedModel& opened, const std::shared_ptr<const gb::Dataset>& data);
   void reportPrediction(const PredictionDone& p, const QString& dataPath, const QString& outPath);
   void restoreState(const StudioOptions& options);
+  void fitOnScreen();
   void saveState();
   void startDeviceQuery();
   void onSnapshot(const FitSnapshot& snapshot);
