@@ -50,6 +50,16 @@ class TestColumnRoles : public QObject {
     QVERIFY(r.weights.isEmpty());
   }
 
+  // A narrow panel cuts long names: in the middle, so that names alike at their start stay apart (esoph's ncases
+  // and ncontrols were both "nc..."), and each name's tooltip holds it whole.
+  void longNamesStayApart() {
+    ColumnRolesTable t;
+    t.setColumns(irisLike());
+    QCOMPARE(t.textElideMode(), Qt::ElideMiddle);
+    for (int r = 0; r < t.rowCount(); ++r)
+      QCOMPARE(t.item(r, ColumnRolesTable::NameColumn)->toolTip(), t.item(r, ColumnRolesTable::NameColumn)->text());
+  }
+
   // R's data sets that lead with their factors (MASS's quine: Eth, Sex, Age, Lrn, then the count Days): the first
   // numeric column is the response, not a text column the default gaussian family cannot take.
   void theResponseIsTheFirstNumericColumn() {

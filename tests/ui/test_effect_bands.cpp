@@ -11,6 +11,7 @@
 #include "plots/EffectPlot.hpp"
 #include "plots/PartialEffectsView.hpp"
 #include "support/StudioFixture.hpp"
+#include "window/ElidedLabel.hpp"
 #include "window/ReplayBar.hpp"
 
 using namespace gbui;
@@ -136,6 +137,11 @@ class EffectBandsTest : public QObject {
     QVERIFY(!w->bandsController()->bands());
     QCOMPARE(w->effectsView()->bands(), nullptr);
     QVERIFY(!w->cancelButton()->isEnabled());
+    // The Fit group shows the fit again (its bar stayed on the refits done), and says why no bands are shown.
+    QCOMPARE(w->fitProgress()->maximum(), 300);
+    QCOMPARE(w->fitProgress()->value(), 300);
+    QVERIFY2(w->fitStatus()->fullText().contains("Bootstrap bands stopped; none shown."),
+             qPrintable(w->fitStatus()->fullText()));
   }
 };
 

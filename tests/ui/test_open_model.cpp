@@ -4,6 +4,7 @@
 // the training range. Wrong data or no data give a message naming what is missing.
 #include <QFile>
 #include <QSignalSpy>
+#include <QSlider>
 #include <QtTest>
 #include <fstream>
 
@@ -21,6 +22,7 @@
 #include "plots/SelectionPlot.hpp"
 #include "support/StudioFixture.hpp"
 #include "window/ElidedLabel.hpp"
+#include "window/ReplayBar.hpp"
 #include "window/SessionFile.hpp"
 
 using namespace gbui;
@@ -302,6 +304,10 @@ class OpenModelTest : public QObject {
     QCOMPARE(fitJobBoostersBuilt(), built);
     QCOMPARE(w->controller()->state(), FitState::Finished);
     compareShown(saved_, shown(*w));
+    // The file holds no steps to replay: the slider is off and its tooltip says why (it offered to replay).
+    QVERIFY(!w->replayBar()->findChild<QSlider*>()->isEnabled());
+    QVERIFY2(w->replayBar()->sliderToolTip().startsWith("This model was opened from a file"),
+             qPrintable(w->replayBar()->sliderToolTip()));
     // Saving the reopened session keeps its model.
     const QString again = gbtest::scratchPath("with-model-again.gbs.json");
     QVERIFY2(w->saveSession(again), qPrintable(w->messages()->lastError()));

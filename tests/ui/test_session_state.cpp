@@ -4,6 +4,7 @@
 #include <QProgressBar>
 #include <QSpinBox>
 #include <QStatusBar>
+#include <QToolBar>
 #include <QtTest>
 
 #include "compute/Booster.hpp"
@@ -162,10 +163,17 @@ class SessionStateTest : public QObject {
     gb::ModelSettings s = w->modelPanel()->settings();
     s.mstop = 1'000'000;
     w->modelPanel()->setSettings(s);
+    // The tool bar's buttons stay where they are when Fit becomes Resume (they moved about 34 px).
+    const QToolBar* bar = w->findChild<QToolBar*>("fitToolBar");
+    QVERIFY(bar && bar->actions().size() > 1);
+    const QWidget* pauseTool = bar->widgetForAction(bar->actions()[1]);
+    const int pauseX = pauseTool->x();
     runThenClick(*w, w->pauseButton());
     QCOMPARE(w->controller()->state(), FitState::Paused);
     QCOMPARE(w->fitButton()->text(), QString("Resume"));
     QVERIFY2(status(*w).contains("Paused at iteration"), qPrintable(status(*w)));
+    QTest::qWait(100);  // the tool bar's layout runs on a posted event
+    QCOMPARE(pauseTool->x(), pauseX);
 
     QVERIFY2(gbtest::openSessionAndWait(*w, path), qPrintable(w->messages()->lastError()));
     expectNotFitted(*w, 20);

@@ -29,6 +29,8 @@ ColumnRolesTable::ColumnRolesTable(QWidget* parent) : QTableWidget(0, 4, parent)
   for (int c : {TypeColumn, MissingColumn, RoleColumn})
     horizontalHeader()->setSectionResizeMode(c, QHeaderView::ResizeToContents);
   verticalHeader()->setVisible(false);
+  // Names cut in the middle keep their ends apart (ncases and ncontrols were both "nc..." in a narrow panel).
+  setTextElideMode(Qt::ElideMiddle);
   setEditTriggers(QAbstractItemView::NoEditTriggers);
   setToolTip(
       tr("Column roles: one response; learners as splines (bbs), lines (bols) or factors (bols of a text "
@@ -47,7 +49,9 @@ void ColumnRolesTable::setColumns(const gb::Dataset& data, const std::vector<std
   if (responseIndex < 0) responseIndex = 0;
   for (int r = 0; r < static_cast<int>(data.cols()); ++r) {
     const bool text = data.isText(static_cast<std::size_t>(r));
-    setItem(r, NameColumn, new QTableWidgetItem(qs(data.names[r])));
+    auto* name = new QTableWidgetItem(qs(data.names[r]));
+    name->setToolTip(qs(data.names[r]));  // the whole name, however narrow the column
+    setItem(r, NameColumn, name);
     // Without a translation file tr's %n does not pluralise ("text (1 levels)").
     const std::size_t levels = text ? data.levelsOf(r).size() : 0;
     auto* type = new QTableWidgetItem(!text         ? tr("numeric")

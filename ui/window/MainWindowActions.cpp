@@ -3,11 +3,13 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFontMetrics>
 #include <QKeySequence>
 #include <QMenuBar>
 #include <QPushButton>
 #include <QTabWidget>
 #include <QToolBar>
+#include <algorithm>
 
 #include "common/QtConvert.hpp"
 #include "data/DataPanel.hpp"
@@ -116,6 +118,12 @@ void MainWindow::buildActions() {
   auto* bar = addToolBar(tr("Fit"));
   bar->setObjectName("fitToolBar");
   for (QAction* a : {fitAction_, pauseAction_, stepAction_, cancelAction_}) bar->addAction(a);
+  // Wide enough for "Resume": the buttons after it moved sideways when a paused fit renamed it.
+  if (QWidget* fitTool = bar->widgetForAction(fitAction_)) {
+    const QFontMetrics metrics(fitTool->font());
+    fitTool->setMinimumWidth(fitTool->sizeHint().width() - metrics.horizontalAdvance(fitAction_->text()) +
+                             std::max(metrics.horizontalAdvance(tr("Resume")), metrics.horizontalAdvance(tr("Fit"))));
+  }
   bar->addSeparator();
   bar->addAction(openAction_);
   bar->addAction(saveSessionAction_);

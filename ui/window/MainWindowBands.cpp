@@ -36,8 +36,11 @@ void MainWindow::connectBands() {
   connect(bands_, &BandsController::finished, this, [this](bool) {
     cancelAction_->setEnabled(controller_->isRunning());
     const std::shared_ptr<const gb::EffectBands> bands = bands_->bands();
-    if (!bands) {
-      fitStatus_->setFullText(tr("Bootstrap bands stopped; none shown."));
+    if (!bands) {  // the fit's own bar and line again (the bar kept "3 / 25" refits), and why no bands
+      refreshSession();
+      fitStatus_->setFullText(fitStatus_->fullText() + QStringLiteral(" ") +
+                              tr("Bootstrap bands stopped; none shown."));
+      sink_.info(tr("Bootstrap bands stopped before all refits were done; none shown"));
       return;
     }
     effects_->showSnapshot(controller_->lastSnapshot());  // the bands belong to the set-up on show

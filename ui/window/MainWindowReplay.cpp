@@ -32,7 +32,13 @@ void MainWindow::updateReplayBar() {
   const bool idle = !controller_->isRunning();
   if (replayAt_ >= 0 && idle) return;  // the user is replaying: keep the slider where it is
   replayAt_ = -1;
-  replayBar_->follow(last.iteration, idle && canReplay(last), idle && last.setup != nullptr);
+  const QString whyNot = !idle                 ? tr("Replay waits until the fit is paused or finished.")
+                         : last.iteration == 0 ? tr("Nothing to replay yet: Fit or Step first.")
+                         : !canReplay(last)
+                             ? tr("This model was opened from a file, which holds its coefficients but not the steps "
+                                  "that led to them: nothing to replay. Fit to record the steps.")
+                             : QString();
+  replayBar_->follow(last.iteration, idle && canReplay(last), idle && last.setup != nullptr, whyNot);
 }
 
 void MainWindow::replayIteration(int m) {

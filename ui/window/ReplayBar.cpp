@@ -12,10 +12,7 @@ ReplayBar::ReplayBar(QWidget* parent) : QWidget(parent) {
   row->setContentsMargins(4, 2, 4, 2);
   row->addWidget(new QLabel(tr("Replay")));
   slider_ = new QSlider(Qt::Horizontal);
-  slider_->setToolTip(
-      tr("Drag to show the fit as it was after any past iteration: effects, risk, selection, the "
-         "learner race and what the learner fits, from the recorded steps (no refit). Fit and Step "
-         "continue from the latest iteration."));
+
   slider_->setFocusPolicy(Qt::StrongFocus);
   row->addWidget(slider_, 1);
   label_ = new QLabel;
@@ -36,7 +33,12 @@ ReplayBar::ReplayBar(QWidget* parent) : QWidget(parent) {
   follow(0, false, false);
 }
 
-void ReplayBar::follow(int latest, bool replayable, bool canReset) {
+void ReplayBar::follow(int latest, bool replayable, bool canReset, const QString& whyNot) {
+  const QString how =
+      tr("Drag to show the fit as it was after any past iteration: effects, risk, selection, the "
+         "learner race and what the learner fits, from the recorded steps (no refit). Fit and Step "
+         "continue from the latest iteration.");
+  slider_->setToolTip(replayable || whyNot.isEmpty() ? how : whyNot + QStringLiteral("\n\n") + how);
   latestIteration_ = latest;
   const QSignalBlocker block(slider_);
   slider_->setRange(0, latest);
@@ -46,6 +48,8 @@ void ReplayBar::follow(int latest, bool replayable, bool canReset) {
   reset_->setEnabled(canReset);
   describe();
 }
+
+QString ReplayBar::sliderToolTip() const { return slider_->toolTip(); }
 
 int ReplayBar::shown() const { return slider_->value(); }
 

@@ -15,7 +15,10 @@ class ReplayBar : public QWidget {
  public:
   explicit ReplayBar(QWidget* parent = nullptr);
   // The fit's latest iteration; replayable: idle with recorded steps. Moves the slider to the latest iteration.
-  void follow(int latest, bool replayable, bool canReset);
+  // whyNot: why the slider is off ("" where it is on), added to its tooltip (a model opened from a file has no
+  // recorded steps; the slider did nothing and its tooltip still offered to replay).
+  void follow(int latest, bool replayable, bool canReset, const QString& whyNot = QString());
+  QString sliderToolTip() const;
   int shown() const;  // the iteration on show (latest when not replaying)
   bool replaying() const;
 
