@@ -23,6 +23,14 @@ using namespace gbui;
 
 namespace {
 
+// Options of a window that restores its settings from a fresh settings file of this name.
+StudioOptions restoringOptions(const QString& name) {
+  QFile::remove(gbtest::scratchPath(name + ".ini"));
+  StudioOptions o = gbtest::testOptions(name);
+  o.restoreSettings = true;
+  return o;
+}
+
 QByteArray readAll(const QString& path) {
   QFile f(path);
   return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
@@ -263,10 +271,7 @@ class PersistenceTest : public QObject {
   }
 
   void settingsSurviveARestart() {
-    const QString name = "restart";
-    QFile::remove(gbtest::scratchPath(name + ".ini"));
-    StudioOptions o = gbtest::testOptions(name);
-    o.restoreSettings = true;
+    const StudioOptions o = restoringOptions("restart");
     {
       MainWindow w(o);
       w.show();
@@ -289,10 +294,7 @@ class PersistenceTest : public QObject {
   // The first start's 1280 x 820, and a size saved on a larger screen, stay within the screen (1280 x 820 hid the
   // status bar of a 1280 x 800 screen).
   void theWindowFitsTheScreen() {
-    const QString name = "screen";
-    QFile::remove(gbtest::scratchPath(name + ".ini"));
-    StudioOptions o = gbtest::testOptions(name);
-    o.restoreSettings = true;
+    const StudioOptions o = restoringOptions("screen");
     MainWindow first(o);
     const QSize area = first.screen()->availableGeometry().size();
     QVERIFY2(area.width() < 1280 || area.height() < 820, "the test needs a screen smaller than 1280 x 820");
