@@ -155,6 +155,7 @@ Dataset readOwnPart(const std::string& path, ShardReducer& group, const CsvOptio
     for (std::size_t c = 0; c < text.size(); ++c) text[c] |= part.text.at(c);
   parser.finishPart(text, data);
   mergeLevels(group, data);
+  csv::readLogicalColumns(data);  // on the merged levels, as one reader decides it
   return data;
 }
 

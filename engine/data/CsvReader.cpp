@@ -299,6 +299,7 @@ Dataset CsvParser::read(std::size_t maxRows) {
   rereadTexts(data);
   data.names = std::move(names_);
   text_->finish(data);
+  readLogicalColumns(data);
   if (rowLabels_) dropRowLabels(data);
   return data;
 }

@@ -87,7 +87,7 @@ double logicalValue(const std::string& level) {
 }
 
 // Where every level of a text column reads as logical, the levels become FALSE and TRUE (those present) and a blank
-// level missing: sortedCode maps each provisional code to its final one.
+// level missing: sortedCode maps each level's code to its new one.
 void readAsLogical(std::vector<std::string>& levels, std::vector<double>& sortedCode) {
   std::vector<double> value(levels.size());
   bool any[2] = {false, false};
@@ -109,6 +109,17 @@ void readAsLogical(std::vector<std::string>& levels, std::vector<double>& sorted
 
 }  // namespace
 
+void readLogicalColumns(Dataset& data) {
+  for (std::size_t c = 0; c < data.cols(); ++c) {
+    if (!data.isText(c)) continue;
+    std::vector<double> code(data.levels[c].size());
+    for (std::size_t l = 0; l < code.size(); ++l) code[l] = static_cast<double>(l);
+    readAsLogical(data.levels[c], code);
+    for (double& v : data.columns[c])
+      if (!std::isnan(v)) v = code[static_cast<std::size_t>(v)];
+  }
+}
+
 void TextColumns::finish(Dataset& data) {
   data.kinds.assign(data.cols(), ColumnKind::Numeric);
   data.levels.assign(data.cols(), {});
@@ -123,7 +134,6 @@ void TextColumns::finish(Dataset& data) {
       sortedCode[node.mapped()] = static_cast<double>(levels.size());
       levels.push_back(std::move(node.key()));
     }
-    readAsLogical(levels, sortedCode);
     for (double& v : data.columns[c])
       if (!std::isnan(v)) v = sortedCode[static_cast<std::size_t>(v)];
     data.kinds[c] = ColumnKind::Text;

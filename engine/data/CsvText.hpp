@@ -41,6 +41,12 @@ bool headerIsNumbers(const std::vector<std::string>& names);
 // the model frame and the folds file alike.
 std::string missingHeaderHint(const std::vector<std::string>& names);
 
+// R's type.convert reads a text column whose cells are all T, F, TRUE, FALSE, true, false, True or False (or blank)
+// as logical: here a factor of the levels FALSE and TRUE (those present), blank cells missing, whichever spellings
+// the file mixes. Applied to the whole file's levels (after the parts of a distributed read are merged), so that
+// every process decides as one reader does.
+void readLogicalColumns(Dataset& data);
+
 // The levels of one text column while reading: each distinct text with a provisional code (order of first
 // appearance), and where the column turned out to be text.
 struct TextLevels {

@@ -191,6 +191,13 @@ void CsvPartsTest::partsMakeTheTable_data() {
   QTest::newRow("BOM, quoted header") << "\xEF\xBB\xBF\"y\",\"x, 1\",\"z\"\n" + numeric(20, "\n").mid(8);
   QTest::newRow("two rows") << QByteArray("y,x\n1,2\n3,4\n");
   QTest::newRow("quoted texts with delimiters") << QByteArray("y,t\n1,\"a,b\"\n2,\"c\"\"d\"\n3,e\n4,\"a,b\"\n5,f\n");
+  // R's logical spellings, decided over the whole file: a column that is logical in its early parts only (a later
+  // part holds x), one whose blanks come first (missing, as the whole file is logical), and one logical throughout.
+  QByteArray logical = "y,a,b,c\n";
+  for (int i = 0; i < 30; ++i)
+    logical += QByteArray::number(i) + "," + (i < 25 ? (i % 2 ? "T" : "FALSE") : "x") + "," +
+               (i < 10 ? " " : (i % 3 ? "true" : "F")) + "," + (i % 4 ? "TRUE" : "False") + "\n";
+  QTest::newRow("logical spellings across parts") << logical;
 }
 
 void CsvPartsTest::partsMakeTheTable() {
