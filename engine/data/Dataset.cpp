@@ -78,29 +78,34 @@ CompleteCases completeCases(const Dataset& data, const std::vector<std::string>&
   return out;
 }
 
-std::optional<TextCell> firstTextCell(const Dataset& data, std::size_t c) {
-  if (!data.isText(c)) return std::nullopt;
+bool nearlyAllNumbers(std::size_t numberCells, std::size_t presentCells) {
+  return presentCells >= 10 && numberCells * 10 >= presentCells * 9;
+}
+
+TextCells textCells(const Dataset& data, std::size_t c) {
+  TextCells out;
+  if (!data.isText(c)) return out;
   const std::vector<std::string>& levels = data.levelsOf(c);
   std::vector<char> number(levels.size());
   for (std::size_t l = 0; l < levels.size(); ++l) number[l] = csv::isNumberText(levels[l]) ? 1 : 0;
-  std::optional<TextCell> first;
-  std::size_t numbers = 0, present = 0;
   const std::vector<double>& codes = data.columns[c];
   for (std::size_t i = 0; i < codes.size(); ++i) {
     if (std::isnan(codes[i])) continue;
-    ++present;
+    ++out.presentCells;
     const auto level = static_cast<std::size_t>(codes[i]);
     if (number[level])
-      ++numbers;
-    else if (!first)
-      first = TextCell{i, levels[level], 0, 0};
+      ++out.numberCells;
+    else if (!out.first)
+      out.first = TextCell{i, levels[level], 0, 0};
   }
-  if (first) {
-    first->numberCells = numbers;
-    first->presentCells = present;
+  if (out.first) {
+    out.first->numberCells = out.numberCells;
+    out.first->presentCells = out.presentCells;
   }
-  return first;
+  return out;
 }
+
+std::optional<TextCell> firstTextCell(const Dataset& data, std::size_t c) { return textCells(data, c).first; }
 
 namespace {
 
@@ -120,7 +125,7 @@ std::string mostlyNumbersNote(const Dataset& data) {
   std::string note;
   for (std::size_t c = 0; c < data.cols(); ++c) {
     const std::optional<TextCell> cell = firstTextCell(data, c);
-    if (!cell || cell->presentCells < 10 || cell->numberCells * 10 < cell->presentCells * 9) continue;
+    if (!cell || !nearlyAllNumbers(cell->numberCells, cell->presentCells)) continue;
     const std::size_t text = cell->presentCells - cell->numberCells;
     note += std::string(note.empty() ? "" : "; ") + "column " + quotedForMessage(data.names[c]) +
             " is text (a factor, as R's read.csv reads it) for " + std::to_string(text) + " of its " +

@@ -66,6 +66,16 @@ struct TextCell {
   std::size_t numberCells = 0, presentCells = 0;
 };
 std::optional<TextCell> firstTextCell(const Dataset& data, std::size_t c);
+// Column c's first cell that is not a number (as firstTextCell), with the counts also where there is none (a part of
+// a distributed read whose rows of a text column are all numbers); all zero for a numeric column.
+struct TextCells {
+  std::optional<TextCell> first;
+  std::size_t numberCells = 0, presentCells = 0;
+};
+TextCells textCells(const Dataset& data, std::size_t c);
+// A text column read so only for a few cells (most often a missing value written otherwise than NA, "#N/A"): at least
+// 10 present cells, at least 90% of them numbers. mostlyNumbersNote and the text-column messages use this one rule.
+bool nearlyAllNumbers(std::size_t numberCells, std::size_t presentCells);
 // "file:line:column: message" at that cell.
 std::string atTextCell(const Dataset& data, std::size_t c, const TextCell& cell, const std::string& message);
 // For each text column of at least 10 present cells of which at least 90% are numbers: "column 'x1' is text (a

@@ -27,33 +27,27 @@ std::string at(const Dataset& data, std::size_t row, std::size_t c) {
 
 }  // namespace
 
-std::string textColumnMessage(const Dataset& data, std::size_t c, const std::string& option, const std::string& tail,
-                              ShardReducer* group) {
+std::string textColumnMessage(const Dataset& data, std::size_t c, const std::string& option, const std::string& reason,
+                              const std::string& alternative, ShardReducer* group) {
   const std::string what = "column " + quotedForMessage(data.names[c]) + " holds text";
-  const std::optional<TextCell> cell = firstTextCell(data, c);
-  // The column's cells that are numbers, and all its present cells, over every process's rows (a part without a
-  // text cell holds numbers only).
-  std::vector<double> counts{0.0, 0.0};
-  if (cell) {
-    counts = {static_cast<double>(cell->numberCells), static_cast<double>(cell->presentCells)};
-  } else if (data.isText(c)) {
-    for (double v : data.columns[c]) counts[1] += std::isnan(v) ? 0.0 : 1.0;
-    counts[0] = counts[1];
-  }
+  const TextCells cells = textCells(data, c);
+  const std::optional<TextCell>& cell = cells.first;
+  // The column's cells that are numbers, and all its present cells, over every process's rows.
+  std::vector<double> counts{static_cast<double>(cells.numberCells), static_cast<double>(cells.presentCells)};
   if (group) group->sum(counts);
   const auto numbers = static_cast<std::size_t>(counts[0]), present = static_cast<std::size_t>(counts[1]);
-  // Nearly all numbers (mostlyNumbersNote's rule): most often a missing value written otherwise than NA ("#N/A").
-  const bool mostlyNumbers = cell && present >= 10 && numbers * 10 >= present * 9;
+  // Nearly all numbers: most often a missing value written otherwise than NA ("#N/A"), so that advice comes first.
+  const bool mostlyNumbers = cell && nearlyAllNumbers(numbers, present);
   const std::string hint =
       mostlyNumbers ? ", " + std::to_string(present - numbers) + " of its " + std::to_string(present) +
                           " cells (the others are numbers): write a missing value as NA, as R's read.csv needs too"
                     : std::string();
+  const std::string advice = alternative.empty() ? "" : (mostlyNumbers ? "; or " : ": ") + alternative;
   const std::string here =
-      cell ? atTextCell(data, c, *cell,
-                        optionMessage(option,
-                                      what + " (" + quotedForMessage(cell->text) + ")" + hint +
-                                          (mostlyNumbers && tail.rfind(": ", 0) == 0 ? "; or" + tail.substr(1) : tail)))
-           : optionMessage(option, what + tail);
+      cell
+          ? atTextCell(data, c, *cell,
+                       optionMessage(option, what + " (" + quotedForMessage(cell->text) + ")" + hint + reason + advice))
+          : optionMessage(option, what + reason + advice);
   if (!group) return here;
   // Every process holds a part of the rows: the one holding the column's first text cell over all of them says it.
   std::vector<double> first{cell ? static_cast<double>(data.firstRow + cell->row) : HUGE_VAL};
@@ -110,8 +104,8 @@ void resolveColumns(const Dataset& data, const ModelSettings& s, ModelFrame& f, 
                         " (each column is one learner; mboost's bols(x) + bbs(x) on one column has no equal here)"));
       const auto column = static_cast<std::size_t>(c);
       if (numeric && data.isText(column))
-        throw InputError(textColumnMessage(data, column, option,
-                                           ": name it with --factor (a factor learner) if it is categorical", group));
+        throw InputError(textColumnMessage(data, column, option, "",
+                                           "name it with --factor (a factor learner) if it is categorical", group));
       out.push_back(name);
     }
   };
@@ -131,7 +125,7 @@ std::vector<std::string> usedColumns(const ModelSettings& s, const ModelFrame& f
 void checkWeights(const Dataset& data, const ModelSettings& s, ShardReducer* group) {
   if (s.weights.empty()) return;
   const auto c = static_cast<std::size_t>(data.columnIndex(s.weights));
-  if (data.isText(c)) throw InputError(textColumnMessage(data, c, "--weights", "", group));
+  if (data.isText(c)) throw InputError(textColumnMessage(data, c, "--weights", "", "", group));
   const std::vector<double>& w = data.columns[c];
   for (std::size_t i = 0; i < w.size(); ++i) {
     const std::string where = at(data, i, c) + ": --weights " + quotedForMessage(s.weights) + ": ";

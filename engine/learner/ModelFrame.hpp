@@ -47,11 +47,13 @@ struct ModelFrame {
 ModelFrame buildModelFrame(std::shared_ptr<const Dataset> data, const ModelSettings& settings,
                            ShardReducer* group = nullptr);
 
-// "file:line:column: option: column 'x' holds text ('1.2.3')" + tail, at the column's first cell that is not a
-// number (without the place where the reader left no such cell). group: every process of a distributed fit calls
+// "file:line:column: option: column 'x' holds text ('1.2.3')" + reason + ": " + alternative, at the column's first
+// cell that is not a number (without the place where the reader left no such cell). Where the column's cells are
+// nearly all numbers, the advice to write a missing value as NA comes first and the alternative follows as "; or ...".
+// reason: "" or "; ..."; alternative: "" or what else the user can do. group: every process of a distributed fit calls
 // it for the same column, and all get the message of the first text cell over all of their rows.
-std::string textColumnMessage(const Dataset& data, std::size_t c, const std::string& option, const std::string& tail,
-                              ShardReducer* group = nullptr);
+std::string textColumnMessage(const Dataset& data, std::size_t c, const std::string& option, const std::string& reason,
+                              const std::string& alternative, ShardReducer* group = nullptr);
 
 // Makes the frame a resampling fold's (mboost's cvrisk: the fit's weights are the fold's, rescaled as mboost_fit
 // rescales them; the out-of-bag weights are the case weights, 1 without --weights, on the rows the fold leaves out

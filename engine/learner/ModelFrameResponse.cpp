@@ -155,8 +155,8 @@ void codeResponse(const Dataset& data, const Dataset& file, const ModelSettings&
   if (isBinary(s.family)) return codeBinomial(data, file, c, s, f, group);
   const auto inFile = static_cast<std::size_t>(file.columnIndex(s.response));
   if (data.isText(c))
-    throw InputError(
-        textColumnMessage(file, inFile, "--response", "; --family " + toString(s.family) + " needs numbers", group));
+    throw InputError(textColumnMessage(file, inFile, "--response",
+                                       "; --family " + toString(s.family) + " needs numbers", "", group));
   codeNumeric(data, c, s, f, group, responseColumn(file, s));
 }
 

@@ -30,6 +30,7 @@
 #include "plots/SelectionPlot.hpp"
 #include "window/MainWindow.hpp"
 #include "window/SessionFile.hpp"
+#include "window/SessionState.hpp"
 
 namespace gbui {
 
@@ -121,8 +122,9 @@ void MainWindow::buildActions() {
   // Wide enough for "Resume": the buttons after it moved sideways when a paused fit renamed it.
   if (QWidget* fitTool = bar->widgetForAction(fitAction_)) {
     const QFontMetrics metrics(fitTool->font());
-    fitTool->setMinimumWidth(fitTool->sizeHint().width() - metrics.horizontalAdvance(fitAction_->text()) +
-                             std::max(metrics.horizontalAdvance(tr("Resume")), metrics.horizontalAdvance(tr("Fit"))));
+    fitTool->setMinimumWidth(
+        fitTool->sizeHint().width() - metrics.horizontalAdvance(fitAction_->text()) +
+        std::max(metrics.horizontalAdvance(fitButtonLabel(true)), metrics.horizontalAdvance(fitButtonLabel(false))));
   }
   bar->addSeparator();
   bar->addAction(openAction_);

@@ -70,6 +70,8 @@ QString describeFit(const SessionFacts& f, int mstop) {
 
 }  // namespace
 
+QString fitButtonLabel(bool canResume) { return canResume ? tr("Resume") : tr("Fit"); }
+
 SessionView describeSession(const SessionFacts& f) {
   SessionView v;
   const FitSnapshot* s = f.snapshot && f.snapshot->setup ? f.snapshot : nullptr;
@@ -78,7 +80,7 @@ SessionView describeSession(const SessionFacts& f) {
   const int mstop = std::max({1, s ? s->setup->settings.mstop : f.mstop, iteration});
   v.progressMaximum = mstop;
   v.progressValue = iteration;
-  v.fitLabel = f.canResume ? tr("Resume") : tr("Fit");
+  v.fitLabel = fitButtonLabel(f.canResume);
   if (!f.data) {
     v.status = f.dataLoading ? tr("Loading the data ...")
                              : tr("No data yet: generate the paper's data or open a CSV file (Data tab).");

@@ -33,5 +33,8 @@ struct SessionView {
 };
 
 SessionView describeSession(const SessionFacts& facts);
+// The Fit button's label: "Resume" when Fit continues the paused fit, else "Fit" (the tool bar sizes its button for
+// the wider of the two).
+QString fitButtonLabel(bool canResume);
 
 }  // namespace gbui
