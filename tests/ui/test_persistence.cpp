@@ -291,6 +291,28 @@ class PersistenceTest : public QObject {
     QCOMPARE(w.size(), QSize(800, 700));
   }
 
+  // A restart with OpenCL chosen: the saved backend waits for the window's device query and stays (the window read the
+  // panel's CPU before the list came and set it back over the restored OpenCL, silently).
+  void openClSurvivesARestart() {
+    StudioOptions o = restoringOptions("restart-opencl");
+    o.listDevices = true;
+    {
+      MainWindow w(o);
+      QTRY_VERIFY_WITH_TIMEOUT(w.modelPanel()->devicesKnown(), 60000);
+      QVERIFY2(w.modelPanel()->openClStatus().isEmpty(), qPrintable(w.modelPanel()->openClStatus()));  // PoCL at least
+      gb::ComputeSettings c;
+      c.backend = gb::BackendKind::OpenCl;
+      c.precision = gb::Precision::Double;
+      w.modelPanel()->setCompute(c);
+      QVERIFY(w.modelPanel()->compute().backend == gb::BackendKind::OpenCl);
+      QVERIFY(w.close());
+    }
+    MainWindow w(o);
+    QTRY_VERIFY_WITH_TIMEOUT(w.modelPanel()->devicesKnown(), 60000);
+    QVERIFY(w.modelPanel()->compute().backend == gb::BackendKind::OpenCl);
+    QVERIFY(w.modelPanel()->compute().precision == gb::Precision::Double);
+  }
+
   // The first start's 1280 x 820, and a size saved on a larger screen, stay within the screen (1280 x 820 hid the
   // status bar of a 1280 x 800 screen).
   void theWindowFitsTheScreen() {

@@ -358,6 +358,9 @@ void ModelPanel::setCompute(const gb::ComputeSettings& c) {
 }
 
 void ModelPanel::setDevices(const gb::ComputeDeviceList& devices) {
+  // The choices on show, or the ones that waited for this list (restored settings): the caller need not keep them.
+  const gb::ComputeSettings chosen =
+      pendingCompute_ ? *pendingCompute_ : (backend_->count() > 0 ? compute() : gb::ComputeSettings{});
   devices_ = devices;
   const QString keep = choice(backend_);
   QSignalBlocker block(backend_);
@@ -376,7 +379,7 @@ void ModelPanel::setDevices(const gb::ComputeDeviceList& devices) {
   fillPrecisions();
   updateEnabled();
   devicesKnown_ = true;
-  if (pendingCompute_) setCompute(*pendingCompute_);  // resets it
+  setCompute(chosen);  // resets pendingCompute_
 }
 
 QString ModelPanel::openClStatus() const { return openClNote_->text(); }

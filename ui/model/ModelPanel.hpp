@@ -31,7 +31,9 @@ class ModelPanel : public QWidget {
   void setSettings(const gb::ModelSettings& s);
   gb::ComputeSettings compute() const;
   void setCompute(const gb::ComputeSettings& c);
+  // The devices to choose from; keeps the choices on show, or applies settings that waited for the list.
   void setDevices(const gb::ComputeDeviceList& devices);
+  bool devicesKnown() const { return devicesKnown_; }  // a device list came (not only the constructor's CPU)
   QString openClStatus() const;
 
   void applyPaperPreset();

@@ -419,9 +419,7 @@ void MainWindow::startDeviceQuery() {
 }
 
 void MainWindow::useDevices(const gb::ComputeDeviceList& list) {
-  const gb::ComputeSettings keep = modelPanel_->compute();
-  modelPanel_->setDevices(list);
-  modelPanel_->setCompute(keep);
+  modelPanel_->setDevices(list);  // keeps the choices, also restored ones that waited for the list
   if (firstStart_) applyDemoDevice(list);
   QStringList openCl;
   for (const auto& d : list.devices)
