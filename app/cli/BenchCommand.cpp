@@ -123,10 +123,10 @@ int runKernelBench(KernelBenchCli o) {
              {"kernel", "op", "granularity", "rows", "k", "median", "GB/s", "of copy", "max rel err", "reps"}, rows);
   for (const KernelTiming& t : report.timings) anyInCache = anyInCache || (t.skipped.empty() && t.inCache);
   if (anyInCache)
-    std::cout << "note: \"in cache\": the row's bytes are within twice the cache of where it ran ("
+    std::cout << "note: \"in cache\": the row's bytes are within the cache of where it ran ("
               << formatNumber(report.deviceCacheBytes / 1048576.0, 4) << " MiB on the device, "
               << formatNumber(report.hostCacheBytes / 1048576.0, 4)
-              << " MiB on the host), so its repetitions read from the cache and a memory copy is no floor for it\n";
+              << " MiB on the host), so its repetitions can read from the cache and a memory copy is no floor for it\n";
   for (const std::string& note : report.notes) std::cout << "note: " << note << "\n";
   writeReportFiles(outputs, o.out, report.toJson(), report.toCsv());
   if (!report.failures.empty()) {

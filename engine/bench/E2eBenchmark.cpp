@@ -164,19 +164,30 @@ nlohmann::json E2eBenchReport::toJson() const {
 
 std::string E2eBenchReport::toCsv() const {
   std::ostringstream out;
-  out << "rows,covariates,backend,device,precision,stage,calls,seconds,bytes,floor_s,fraction_of_floor\n";
+  out << "rows,covariates,backend,device,precision,stage,calls,seconds,threads,bytes,floor_s,fraction_of_floor\n";
   ProfileFloors host;
   host.hostGigabytesPerSecond = hostGigabytesPerSecond;
-  auto row = [&](const std::string& backend, const std::string& device, const std::string& precision,
-                 const ProfileStage& s, const ProfileFloors& floors) {
-    const double floor = stageFloorSeconds(s, floors);
-    out << rows << ',' << covariates << ',' << backend << ",\"" << device << "\"," << precision << ",\"" << s.name
-        << "\"," << s.calls << ',' << s.seconds << ',' << s.bytes << ',' << floor << ','
-        << (floor > 0 && s.seconds > 0 ? floor / stageTogetherSeconds(s) : 0.0) << '\n';
+  // Unknown cells stay empty (a 0 would read as a floor of 0 s or 0% of it); a kernel row ("kernel NAME") has its
+  // device seconds over all launches and no threads.
+  auto row = [&](const E2eRun* r, const std::string& stage, std::uint64_t calls, double seconds, int threads,
+                 std::uint64_t bytes, double floor, double together) {
+    out << rows << ',' << covariates << ',' << (r ? r->info.backend : "") << ",\"" << (r ? r->info.device : "") << "\","
+        << (r ? r->info.precision : "") << ",\"" << stage << "\"," << calls << ',' << seconds << ','
+        << (threads > 0 ? std::to_string(threads) : "") << ',' << (bytes > 0 ? std::to_string(bytes) : "") << ',';
+    if (floor > 0 && together > 0)
+      out << floor << ',' << floor / together << '\n';
+    else
+      out << ",\n";
   };
-  row("", "", "", writeCsv, host);
-  for (const E2eRun& r : runs)
-    for (const ProfileStage& s : r.stages) row(r.info.backend, r.info.device, r.info.precision, s, r.floors);
+  auto stageRow = [&](const E2eRun* r, const ProfileStage& s, const ProfileFloors& floors) {
+    row(r, s.name, s.calls, s.seconds, s.threads, s.bytes, stageFloorSeconds(s, floors), stageTogetherSeconds(s));
+  };
+  stageRow(nullptr, writeCsv, host);
+  for (const E2eRun& r : runs) {
+    for (const ProfileStage& s : r.stages) stageRow(&r, s, r.floors);
+    for (const ProfileKernel& k : r.kernels)
+      row(&r, "kernel " + k.name, k.count, k.seconds, 0, k.bytes, kernelFloorSeconds(k, r.floors), k.seconds);
+  }
   return out.str();
 }
 

@@ -47,7 +47,7 @@ struct E2eBenchReport {
   double hostGigabytesPerSecond = 0.0;
   std::vector<E2eRun> runs;
   nlohmann::json toJson() const;
-  std::string toCsv() const;  // one row per (run, stage)
+  std::string toCsv() const;  // one row per (run, stage) and (run, kernel); empty cells where unknown
 };
 
 E2eBenchReport runE2eBenchmark(const E2eBenchOptions& options);

@@ -46,9 +46,10 @@ struct KernelTiming {
   double bytes = 0.0;  // fewest bytes that must move
   double gigabytesPerSecond = 0.0;
   double fractionOfCopy = 0.0;  // of the copy bandwidth measured in the same run (0 where inCache)
-  // The operands fit within twice the cache of where the row ran (the device's global memory cache, or the host's
-  // largest cache for Eigen rows): the timed repetitions read them from the cache, so a memory copy is no floor for
-  // them and fractionOfCopy is not given ("in cache"; null in the JSON).
+  // The operands fit within the cache of where the row ran (the device's global memory cache, or the host's largest
+  // cache for Eigen rows): the timed repetitions can read them from the cache, so a memory copy is no floor for them
+  // and fractionOfCopy is not given ("in cache"; null in the JSON). A row over its cache streams: a cache that keeps
+  // the most recent lines holds none of a repeated stream larger than itself, so the copy is its floor.
   bool inCache = false;
   bool onHost = false;            // Eigen rows: timed on the host, against the host's copy bandwidth
   double maxRelativeError = 0.0;  // against the CPU reference, checked before timing

@@ -30,7 +30,7 @@ struct TuneOptions {
 struct TuneCandidate {
   LaneTuning shape;
   double medianSeconds = 0.0, fractionOfCopy = 0.0, maxRelativeError = 0.0;
-  bool inCache = false;  // within twice the device's cache: no copy floor (KernelTiming::inCache)
+  bool inCache = false;  // within the device's cache: no copy floor (KernelTiming::inCache)
   std::string skipped;   // why it was not timed (failed its check, did not fit)
 };
 

@@ -19,6 +19,21 @@ const json* stageNamed(const json& profile, const std::string& name) {
   return nullptr;
 }
 
+// The cells of one CSV line, quotes removed (a quoted cell may hold commas: "2-thread CPU (Eigen, OpenMP)").
+QList<QByteArray> csvCells(const QByteArray& line) {
+  QList<QByteArray> cells{QByteArray()};
+  bool quoted = false;
+  for (char c : line) {
+    if (c == '"')
+      quoted = !quoted;
+    else if (c == ',' && !quoted)
+      cells.push_back(QByteArray());
+    else
+      cells.back().push_back(c);
+  }
+  return cells;
+}
+
 }  // namespace
 
 class CliBenchE2eTest : public QObject {
@@ -61,8 +76,22 @@ class CliBenchE2eTest : public QObject {
     QVERIFY(stageNamed(runs[1]["profile"], "upload") != nullptr);
     const QList<QByteArray> csv = readFile(prefix + ".csv").trimmed().split('\n');
     QVERIFY(csv.front().startsWith("rows,covariates,backend,device,precision,stage"));
-    const std::size_t stages = 1 + runs[0]["profile"]["stages"].size() + runs[1]["profile"]["stages"].size();
-    QCOMPARE(static_cast<std::size_t>(csv.size()), 1 + stages);  // header, write CSV, every run's stages
+    const std::size_t stages = 1 + runs[0]["profile"]["stages"].size() + runs[1]["profile"]["stages"].size() +
+                               runs[1]["profile"]["kernels"].size();
+    QCOMPARE(static_cast<std::size_t>(csv.size()), 1 + stages);  // header, write CSV, every run's stages and kernels
+    // Every row has the header's 12 cells; a stage without a floor leaves floor and fraction empty (not 0).
+    const QList<QByteArray> header = csvCells(csv.front());
+    QCOMPARE(header.size(), 12);
+    QCOMPARE(header[8], QByteArray("threads"));
+    bool sawNoFloor = false, sawKernel = false;
+    for (const QByteArray& line : csv.mid(1)) {
+      const QList<QByteArray> cells = csvCells(line);
+      QCOMPARE(cells.size(), 12);
+      sawNoFloor = sawNoFloor || (line.contains("\"model frame\"") && cells[10].isEmpty() && cells[11].isEmpty());
+      sawKernel = sawKernel || line.contains("\"kernel ");
+      QVERIFY2(cells[11].isEmpty() || cells[11].toDouble() > 0.0, line.constData());
+    }
+    QVERIFY(sawNoFloor && sawKernel);
     QVERIFY2(r.out.contains("from reading the CSV to result.json written"), qPrintable(r.out));
   }
 
