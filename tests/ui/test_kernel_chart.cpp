@@ -201,7 +201,7 @@ class KernelChartTest : public QObject {
     for (QCPGraph* g : graphsNamed(s.chart.timePlot(), "kernel7 - a")) QVERIFY(g->visible());
   }
 
-  // Points within twice the cache where they ran read faster than the copy line and have no floor: each is ringed
+  // Points within the cache where they ran read faster than the copy line and have no floor: each is ringed
   // on the bandwidth plot (not on the time plot), and the ring follows its series' legend entry.
   void inCachePointsAreRinged() {
     Standalone s;

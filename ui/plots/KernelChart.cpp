@@ -34,7 +34,7 @@ struct KernelSeries {
   int report = 0;
   QColor colour;
   QVector<double> rows, seconds, gigabytesPerSecond;
-  // The points whose bytes fit within twice the cache where they ran (KernelTiming::inCache): no copy floor.
+  // The points whose bytes fit within the cache where they ran (KernelTiming::inCache): no copy floor.
   QVector<double> cacheRows, cacheGigabytesPerSecond;
 };
 
