@@ -234,14 +234,19 @@ class SessionStateTest : public QObject {
 
   void stepShowsItsIterationOfMstop() {
     auto w = gbtest::makeWindow(1000, 6, 500, 1, "step");
-    for (int k = 1; k <= 3; ++k) {
+    double seconds = 0.0;
+    for (int k = 1; k <= 6; ++k) {
       QVERIFY(gbtest::stepAndWait(*w));
       QCOMPARE(w->fitProgress()->value(), k);
       QCOMPARE(w->fitProgress()->maximum(), 500);
       QCOMPARE(w->fitProgress()->text(), QString("%1 / 500").arg(k));
+      // "k iterations in S s": S is the time of all k (it was the last Step's alone, beside the count of all).
+      const double now = w->controller()->lastSnapshot().jobSeconds;
+      QVERIFY2(now > seconds, qPrintable(QString("step %1: %2 s after %3 s").arg(k).arg(now).arg(seconds)));
+      seconds = now;
     }
     QCOMPARE(w->fitButton()->text(), QString("Resume"));
-    QVERIFY2(status(*w).contains("Paused at iteration 3 of 500"), qPrintable(status(*w)));
+    QVERIFY2(status(*w).contains("Paused at iteration 6 of 500"), qPrintable(status(*w)));
     // Changed settings: Fit would start afresh, so the button no longer promises to resume.
     gb::ModelSettings s = w->modelPanel()->settings();
     s.nu = 0.2;

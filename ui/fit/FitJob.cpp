@@ -105,12 +105,19 @@ void FitJob::run(TaskWorker& worker) {
   gb::Booster& booster = *s.booster;
   unsigned long serial = 0;
   const auto start = Clock::now();
+  // However the job ends (a return, a failure), its time joins the session's, so that a paused, stepped and resumed
+  // fit says the time of all its iterations, not of its last job's.
+  struct AddTime {
+    FitSession& session;
+    Clock::time_point start;
+    ~AddTime() { session.earlierJobSeconds += since(start); }
+  } addTime{s, start};
   auto publish = [&](std::optional<RaceSnapshot> race, bool last = false) {
     FitSnapshot snap = makeSnapshot(booster, s.setup);
     if (last) snap.fitted = std::make_shared<const std::vector<double>>(booster.fitted());
     snap.target = target;
     snap.race = std::move(race);
-    snap.jobSeconds = since(start);
+    snap.jobSeconds = s.earlierJobSeconds + since(start);
     snap.serial = ++serial;
     slot->publish(std::move(snap));
   };

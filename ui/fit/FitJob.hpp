@@ -26,7 +26,8 @@ struct FitSession {
   // written by the job that reaches mstop.
   std::shared_ptr<gb::RunProfile> profile;
   std::string profileReport;
-  bool overshootWarned = false;  // the warning that the risk ended above the offset's: once a session
+  bool overshootWarned = false;    // the warning that the risk ended above the offset's: once a session
+  double earlierJobSeconds = 0.0;  // wall time of the session's finished jobs (a paused fit resumed, its Steps)
 };
 
 enum class JobKind { Run, Step };
