@@ -93,7 +93,8 @@ class ReplayTest : public QObject {
   }
 
   // Above kReplayHostWork (rows x learners) a replayed iteration has no fitted values and no race: What the learner
-  // fits kept the latest iteration's winner ("Iteration 21: ... wins" beside iteration 10) and the race said "Press
+  // fits kept the latest iteration's winner ("Iteration 21: ... wins", now "Next iteration 21 (preview)", beside
+  // iteration 10) and the race said "Press
   // Step". Both say why now, and come back with Latest.
   void aFitTooLargeToReplayOnTheHostSaysSo() {
     const int mstop = 20, m = 10;
@@ -101,7 +102,7 @@ class ReplayTest : public QObject {
     QVERIFY(60000.0 * 100 > kReplayHostWork);
     QVERIFY(gbtest::fitAndWait(*w));
     w->showTab(w->learnerFitView());
-    QVERIFY2(w->learnerFitView()->caption()->text().startsWith(QString("Iteration %1:").arg(mstop + 1)),
+    QVERIFY2(w->learnerFitView()->caption()->text().startsWith(QString("Next iteration %1 (preview):").arg(mstop + 1)),
              qPrintable(w->learnerFitView()->caption()->text()));
     w->replayBar()->slider()->setValue(m);
     QVERIFY(w->replayBar()->replaying());
@@ -115,7 +116,7 @@ class ReplayTest : public QObject {
     QVERIFY(w->raceView()->summary().startsWith(expected));
     QTest::mouseClick(w->replayBar()->latestButton(), Qt::LeftButton);
     w->showTab(w->learnerFitView());
-    QVERIFY2(w->learnerFitView()->caption()->text().startsWith(QString("Iteration %1:").arg(mstop + 1)),
+    QVERIFY2(w->learnerFitView()->caption()->text().startsWith(QString("Next iteration %1 (preview):").arg(mstop + 1)),
              qPrintable(w->learnerFitView()->caption()->text()));
     w->showTab(w->raceView());
     QVERIFY(w->raceView()->race().has_value());

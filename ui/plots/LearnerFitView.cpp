@@ -128,8 +128,10 @@ void LearnerFitView::showSnapshot(const FitSnapshot& s) {
   fit_->setData(qvec(fitX_), qvec(fitY_), true);
   added_->setData(qvec(fitX_), qvec(addedY), true);
   plot_->xAxis->setLabel(qs(l.name));
-  caption_->setText(tr("Iteration %1: %2 wins. Its learner fits the negative gradient u (for gaussian the residuals "
-                       "y - f) and the iteration adds nu = %3 times that fit to f.")
+  // Always the iteration after the one on show, which has not run (after a finished fit it lies beyond mstop): a
+  // preview, named as the learner race names it.
+  caption_->setText(tr("Next iteration %1 (preview): %2 would win. Its learner fits the negative gradient u (for "
+                       "gaussian the residuals y - f) and the iteration would add nu = %3 times that fit to f.")
                         .arg(s.iteration + 1)
                         .arg(qs(l.name))
                         .arg(setup.settings.nu));
