@@ -60,7 +60,10 @@ int main(int argc, char** argv) {
     o.benchDirectory = parser.value(bench_json);
     return gbui::runScreenshots(o);
   }
-  gbui::MainWindow window;
+  // Files named on the command line are the data: no paper data generated (nor the last file reopened) first.
+  gbui::StudioOptions options;
+  options.generateOnStart = parser.positionalArguments().isEmpty();
+  gbui::MainWindow window(options);
   window.show();
   if (!parser.positionalArguments().isEmpty()) window.openPaths(parser.positionalArguments());
   return app.exec();
