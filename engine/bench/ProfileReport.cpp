@@ -125,7 +125,7 @@ void printProfile(std::ostream& out, const RunProfile& profile, const ProfileFlo
   if (kernels.empty()) return;
   out << "device kernels over " << iterations << " iterations (event timestamps)\n"
       << padded("kernel", 40) << padded("count", 10) << padded("per iter", 10) << padded("total", 12)
-      << padded("mean", 12) << padded("floor", 12) << "of floor (device copy)\n";
+      << padded("mean", 12) << padded("total floor", 12) << "of floor (device copy)\n";
   for (const ProfileKernel& k : kernels) {
     const double perIteration = iterations > 0 ? static_cast<double>(k.count) / iterations : 0.0;
     const double floor = kernelFloorSeconds(k, floors);
