@@ -82,7 +82,7 @@ class Runner {
         denseSection(d, true);
       }
     caseIndex_ = cases;
-    tick(0.0, "done");
+    tick(0.0, "done", false);  // every row ran: a Cancel that comes now cuts nothing
   }
 
  private:
@@ -98,12 +98,19 @@ class Runner {
   }
   double tolerance() const { return dbl_ ? kDoubleTolerance : kFloatTolerance; }
 
-  void tick(double within, const std::string& what) {
+  // Reports progress (and the rows so far) at a section's start; cancellable: a false from the callback stops the run
+  // here. poll() asks again before each row is timed, so a Cancel waits for one row, not for a whole section.
+  void tick(double within, const std::string& what, bool cancellable = true) {
+    within_ = within;
+    what_ = what;
     if (o_.partial) o_.partial(report_);
     if (!o_.progress) return;
     const double f = std::min(1.0, (static_cast<double>(caseIndex_) + within) / static_cast<double>(caseCount_));
-    if (!o_.progress(f, what)) throw Cancelled{};
+    if (!o_.progress(f, what) && cancellable) throw Cancelled{};
   }
+  void poll() { tick(within_, what_); }
+  double within_ = 0.0;
+  std::string what_;
 
   KernelTiming row(const std::string& kernel, const std::string& op, const std::string& granularity, const CaseData& d,
                    int covariates, double bytes) const {
@@ -175,6 +182,7 @@ class Runner {
   // Device kernel: poison + one checked run (also the warm-up: builds and first-launch costs), then timed runs.
   void measure(KernelTiming t, const std::function<void(std::vector<cl_event>&)>& launch,
                const std::function<void()>& poison, const std::function<double()>& error) {
+    poll();
     poison();
     std::vector<cl_event> events;
     launch(events);
@@ -225,6 +233,7 @@ class Runner {
   // Host timing (steady_clock): one checked run (also the warm-up), then the timed ones.
   template <typename Product, typename ErrorFn>
   void timeHost(KernelTiming t, Product&& product, ErrorFn&& error) {
+    poll();
     auto once = [&] {
       const auto t0 = std::chrono::steady_clock::now();
       product();

@@ -108,6 +108,34 @@ class TestKernelBench : public QObject {
     QVERIFY(r.cancelled);
     QVERIFY(r.timings.empty());
   }
+
+  // A Cancel is heard before the next row is timed, not at the next section (the window's Cancel waited 104 s for a
+  // section of dense kernels on PoCL); one that comes when every row has run cuts nothing, so the run is complete,
+  // not "cancelled".
+  void cancelStopsBeforeTheNextRow() {
+    KernelBenchOptions o = tiny();
+    std::size_t rowsAtCancel = 0;
+    bool cancelling = false;
+    o.partial = [&](const KernelBenchReport& sofar) {
+      if (!cancelling && !sofar.timings.empty()) {
+        cancelling = true;
+        rowsAtCancel = sofar.timings.size();
+      }
+    };
+    o.progress = [&](double, const std::string&) { return !cancelling; };
+    const KernelBenchReport r = runKernelBenchmark(o);
+    QVERIFY(r.cancelled);
+    // Cancelled after the first of the eigen section's rows (the old code timed the whole section first).
+    QCOMPARE(rowsAtCancel, std::size_t(1));
+    QCOMPARE(r.timings.size(), std::size_t(1));
+
+    KernelBenchOptions late = tiny();
+    late.kernels = {"eigen"};
+    late.progress = [](double, const std::string& what) { return what != "done"; };
+    const KernelBenchReport complete = runKernelBenchmark(late);
+    QVERIFY(!complete.cancelled);
+    QVERIFY(!complete.timings.empty());
+  }
 };
 
 QTEST_APPLESS_MAIN(TestKernelBench)
