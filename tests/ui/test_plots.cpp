@@ -18,6 +18,7 @@
 #include "plots/EffectPlot.hpp"
 #include "plots/LevelTicker.hpp"
 #include "plots/PartialEffectsView.hpp"
+#include "plots/PlotWidget.hpp"
 #include "plots/SelectionPlot.hpp"
 #include "support/StudioFixture.hpp"
 
@@ -78,6 +79,34 @@ class PlotsTest : public QObject {
   Q_OBJECT
 
  private slots:
+  // A log axis over less than a decade or two labels every tick apart (the kernel chart's solve times read
+  // "10^-5" at two ticks: 1e-5 and 1.5e-5 both printed with no digits after the point).
+  void logTickLabelsAreDistinct() {
+    QCustomPlot plot;
+    plot.resize(400, 500);
+    setLogAxis(plot.yAxis, true);
+    for (const auto& [lo, hi] : {std::pair{1.5e-6, 1.3e-5}, std::pair{2e-6, 2.5e-5}, std::pair{3e-3, 7e-1},
+                                 std::pair{1e-7, 1e-2}, std::pair{900.0, 4000.0}}) {
+      plot.yAxis->setRange(lo, hi);
+      plot.replot();
+      const QVector<QString> labels = plot.yAxis->tickVectorLabels();
+      const QVector<double> ticks = plot.yAxis->tickVector();
+      QVERIFY2(labels.size() >= 2, qPrintable(QString("%1..%2: %3 labels").arg(lo).arg(hi).arg(labels.size())));
+      // Powers as "1e-05" (drawn 10^-5), others with the digits they need ("1.25e-05"), never more than 2.
+      const QRegularExpression form("^[1-9](\\.[0-9]{1,2})?e[+-][0-9]+$");
+      for (const QString& label : labels) QVERIFY2(form.match(label).hasMatch(), qPrintable(label));
+      for (int a = 0; a < labels.size(); ++a)
+        for (int b = a + 1; b < labels.size(); ++b)
+          QVERIFY2(labels[a] != labels[b] || ticks[a] == ticks[b],
+                   qPrintable(QString("%1..%2: %3 and %4 both read '%5'")
+                                  .arg(lo)
+                                  .arg(hi)
+                                  .arg(ticks[a])
+                                  .arg(ticks[b])
+                                  .arg(labels[a])));
+    }
+  }
+
   // 1e6 rows: the rug draws at most kRugTicks translucent ticks, and the strip they make is not a solid band.
   void rugStaysReadableAtAMillionRows() {
     std::mt19937_64 rng(3);

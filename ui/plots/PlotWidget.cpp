@@ -5,6 +5,7 @@
 #include <QMenu>
 #include <QResizeEvent>
 #include <algorithm>
+#include <cmath>
 
 #include "common/MessageSink.hpp"
 #include "plots/PlotExport.hpp"
@@ -76,13 +77,33 @@ void styleAxes(QCPAxisRect* rect, int fontPointSize) {
   }
 }
 
+namespace {
+
+// Log ticks as powers (10^-5) or with as many digits as they need, up to 2 after the point (1.25·10^-5): over less
+// than a decade the ticker puts ticks between the powers, which one fixed precision of 0 printed alike.
+class LogTicker : public QCPAxisTickerLog {
+ protected:
+  QString getTickLabel(double tick, const QLocale& locale, QChar formatChar, int precision) override {
+    int digits = precision;
+    if (tick > 0 && std::isfinite(tick)) {
+      const double mantissa = tick / std::pow(10.0, std::floor(std::log10(tick)));
+      while (digits < 2 &&
+             std::abs(mantissa * std::pow(10.0, digits) - std::round(mantissa * std::pow(10.0, digits))) > 1e-6)
+        ++digits;
+    }
+    return QCPAxisTickerLog::getTickLabel(tick, locale, formatChar, digits);
+  }
+};
+
+}  // namespace
+
 void setLogAxis(QCPAxis* axis, bool log) {
   if (log) {
     axis->setScaleType(QCPAxis::stLogarithmic);
-    QSharedPointer<QCPAxisTickerLog> ticker(new QCPAxisTickerLog);
+    QSharedPointer<QCPAxisTickerLog> ticker(new LogTicker);
     axis->setTicker(ticker);
     axis->setNumberFormat("eb");
-    axis->setNumberPrecision(0);
+    axis->setNumberPrecision(0);  // LogTicker gives each label the digits it needs
   } else {
     axis->setScaleType(QCPAxis::stLinear);
     axis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
