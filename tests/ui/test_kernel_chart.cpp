@@ -260,6 +260,53 @@ class KernelChartTest : public QObject {
     QCOMPARE(copies[1]->pen().style(), Qt::DashLine);
   }
 
+  // A kernel's colour does not depend on which other kernels are loaded (compact was blue beside one set of reports
+  // and orange beside another).
+  void eachKernelKeepsItsColour() {
+    auto renamed = [](std::vector<std::string> names) {
+      gb::KernelBenchReport r = syntheticReport("GPU A", 3000, int(names.size()));
+      for (gb::KernelTiming& t : r.timings) t.kernel = names[std::stoul(t.kernel.substr(6))];
+      return r;
+    };
+    auto colourOf = [](Standalone& s, const QString& kernel) {
+      const QList<QCPGraph*> graphs = graphsNamed(s.chart.timePlot(), kernel);
+      return graphs.isEmpty() ? QColor() : graphs.front()->pen().color();
+    };
+    Standalone one, two;
+    one.chart.addReport(renamed({"clblast", "compact", "splitk"}), "one");
+    two.chart.addReport(renamed({"compact", "compact_sorted", "someday"}), "two");
+    QVERIFY(colourOf(one, "compact").isValid());
+    QCOMPARE(colourOf(one, "compact"), colourOf(two, "compact"));
+    QVERIFY(colourOf(one, "clblast") != colourOf(one, "compact"));
+    QVERIFY(colourOf(two, "someday").isValid() && colourOf(two, "someday") != colourOf(two, "compact"));
+    QVERIFY(colourOf(two, "someday") != colourOf(two, "compact_sorted"));
+  }
+
+  // An exported picture of the chart has a legend of the lines shown (the kernels' colours and the reports' copy
+  // lines); on screen the side legend stays the only one.
+  void exportedPictureHasALegend() {
+    Standalone s;
+    s.chart.addReport(syntheticReport("GPU A", 3000, 3), "a");
+    s.chart.addReport(syntheticReport("GPU B", 1000, 3), "b");
+    QCPLegend* legend = s.chart.bandwidthPlot()->legend;
+    QVERIFY(!legend->visible());
+    const PlotSheet sheet = s.chart.exportSheet();
+    QVERIFY(sheet.exporting);
+    sheet.exporting(true);
+    QVERIFY(legend->visible());
+    QStringList names;
+    for (int i = 0; i < legend->itemCount(); ++i)
+      if (auto* item = qobject_cast<QCPPlottableLegendItem*>(legend->item(i))) names << item->plottable()->name();
+    QCOMPARE(names.size(), 3 * 2 + 2);  // 3 kernels of 2 reports, and each report's copy line
+    QVERIFY2(names.filter("kernel0").size() == 2 && names.filter("copy").size() == 2, qPrintable(names.join("; ")));
+    sheet.exporting(false);
+    QVERIFY(!legend->visible());
+    const QString path = gbtest::scratchPath("kernels-legend.png");
+    exportSheet(sheet, path, QSize(900, 400));
+    QVERIFY(!legend->visible());  // on again only while painted
+    QVERIFY(QImage(path).size() == QSize(900, 400));
+  }
+
   void emptyStateKeepsUsablePlots() {
     auto w = gbtest::makeWindow(200, 3, 10, 1, "kchart-empty");
     w->resize(1024, 700);

@@ -46,6 +46,10 @@ const QList<QColor> kPalette{QColor(31, 119, 180),  QColor(255, 127, 14), QColor
 const QList<Qt::PenStyle> kStyles{Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine};
 const QList<QCPScatterStyle::ScatterShape> kShapes{QCPScatterStyle::ssDisc, QCPScatterStyle::ssSquare,
                                                    QCPScatterStyle::ssTriangle, QCPScatterStyle::ssDiamond};
+// Each kernel of the benchmark keeps its colour whatever else is loaded (slides of two comparisons agree); other
+// names take the palette's remaining colours in the order first seen.
+const QStringList kKernelOrder{"eigen",   "clblast",   "naive",         "v1", "v2", "splitk",
+                               "compact", "compact_x", "compact_sorted"};
 // Below this a plot is a strip; the chart keeps at least this much height for each plot.
 constexpr int kMinimumPlotHeight = 220;
 // Narrower than this beside a side legend, a plot moves the legend below the plots.
@@ -298,6 +302,24 @@ void KernelChart::setGranularity(const QString& g) { granularity_->setCurrentInd
 void KernelChart::setOperation(const QString& op) { operation_->setCurrentIndex(operation_->findText(op)); }
 void KernelChart::setColumns(int k) { columns_->setCurrentIndex(columns_->findData(k)); }
 
+PlotSheet KernelChart::exportSheet() {
+  PlotSheet sheet{{timePlot_, bandwidthPlot_}, 2, QStringLiteral("kernel-timings"), {}};
+  sheet.exporting = [plot = bandwidthPlot_](bool on) {
+    // The bandwidth plot's own legend, of the lines shown (kernels in their colours, the reports' copy lines).
+    for (int i = 0; i < plot->graphCount(); ++i) {
+      QCPGraph* g = plot->graph(i);
+      if (on && g->visible() && !g->name().startsWith(tr("in cache: ")))
+        g->addToLegend();
+      else
+        g->removeFromLegend();
+    }
+    plot->legend->setBrush(QColor(255, 255, 255, 225));
+    plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    plot->legend->setVisible(on && plot->legend->itemCount() > 0);
+  };
+  return sheet;
+}
+
 std::vector<KernelSeries> KernelChart::collectSeries(double* lo, double* hi) const {
   const std::string op = ss(operation_->currentText());
   const int k = columns_->currentData().toInt();
@@ -322,7 +344,10 @@ std::vector<KernelSeries> KernelChart::collectSeries(double* lo, double* hi) con
       s.report = int(r);
       // One colour per kernel; with "both" granularities its batched line is a lighter shade of it.
       const std::string kernel = name.substr(0, name.find(" ("));
-      const int c = kernelColour.emplace(kernel, int(kernelColour.size())).first->second;
+      const int known = int(kKernelOrder.indexOf(qs(kernel)));
+      const int c = known >= 0
+                        ? known
+                        : kernelColour.emplace(kernel, int(kKernelOrder.size() + kernelColour.size())).first->second;
       s.colour = kPalette[c % kPalette.size()].lighter(kernel == name ? 100 : 150);
       for (const auto& [rows, v] : points) {
         const auto& [seconds, rate, inCache] = v;
@@ -357,6 +382,7 @@ void KernelChart::drawSeries(const std::vector<KernelSeries>& series) {
     ring->setLineStyle(QCPGraph::lsNone);
     ring->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(QColor(90, 90, 90), 1.2), Qt::NoBrush, 13));
     ring->setData(s.cacheRows, s.cacheGigabytesPerSecond, true);
+    ring->removeFromLegend();  // the plot's title says what the rings are
     ring->setVisible(shown);
   }
   bool anyInCache = false;

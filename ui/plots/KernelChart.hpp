@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "bench/KernelBenchmark.hpp"
+#include "plots/PlotExport.hpp"
 
 class QComboBox;
 class QGridLayout;
@@ -50,6 +51,9 @@ class KernelChart : public QWidget {
 
   PlotWidget* timePlot() const { return timePlot_; }
   PlotWidget* bandwidthPlot() const { return bandwidthPlot_; }
+  // Both plots side by side; a picture of them carries a legend of the series shown (on screen the KernelLegend
+  // beside the plots is the legend, and a picture without it could not be read).
+  PlotSheet exportSheet();
   KernelLegend* legend() const { return legend_; }
   QPushButton* saveButton() const { return save_; }
   QPushButton* cancelButton() const { return cancel_; }

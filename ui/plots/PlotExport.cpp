@@ -12,6 +12,7 @@
 #include <QTextStream>
 #include <algorithm>
 #include <memory>
+#include <optional>
 
 #include "common/Error.hpp"
 
@@ -242,6 +243,17 @@ void exportSheet(const PlotSheet& sheet, const QString& path, QSize size) {
   if (size.width() > 20000 || size.height() > 20000)
     throw gb::InputError((path + ": the picture may be at most 20000 x 20000 pixels").toStdString());
   const QString suffix = QFileInfo(path).suffix().toLower();
+  struct Exporting {  // the sheet's picture-only state, on while it is painted
+    const PlotSheet& sheet;
+    explicit Exporting(const PlotSheet& s) : sheet(s) {
+      if (sheet.exporting) sheet.exporting(true);
+    }
+    ~Exporting() {
+      if (sheet.exporting) sheet.exporting(false);
+    }
+  };
+  std::optional<Exporting> picture;
+  if (suffix != "csv") picture.emplace(sheet);
   if (suffix == "png")
     exportSheetPng(sheet, path, size);
   else if (suffix == "svg")

@@ -6,6 +6,7 @@
 #include <QSize>
 #include <QString>
 #include <QVector>
+#include <functional>
 
 class QCustomPlot;
 class QCPAbstractPlottable;
@@ -32,6 +33,9 @@ struct PlotSheet {
   QVector<QCustomPlot*> plots;
   int columns = 1;
   QString name;  // for the default file name, e.g. "partial-effects"
+  // Called with true before a picture of the sheet is painted and with false after (also when painting fails): what
+  // only a picture needs, such as a legend that a side widget gives on screen. Null: nothing.
+  std::function<void(bool)> exporting;
   int rows() const { return columns > 0 ? (static_cast<int>(plots.size()) + columns - 1) / columns : 0; }
   // The size the plots take on screen together (each at least its minimum size).
   QSize naturalSize() const;

@@ -219,7 +219,7 @@ PlotSheet MainWindow::currentSheet() const {
   if (page == effects_) return effects_->exportSheet();
   if (page == selection_) return selection_->exportSheet();
   if (page == diagnostics_) return diagnostics_->exportSheet();
-  if (page == kernels_) return {{kernels_->timePlot(), kernels_->bandwidthPlot()}, 2, QStringLiteral("kernel-timings")};
+  if (page == kernels_) return kernels_->exportSheet();
   PlotSheet sheet;
   if (PlotWidget* plot = currentPlot()) {
     sheet.plots = {plot};
