@@ -359,28 +359,31 @@ void ModelPanel::setCompute(const gb::ComputeSettings& c) {
 
 void ModelPanel::setDevices(const gb::ComputeDeviceList& devices) {
   // The choices on show, or the ones that waited for this list (restored settings): the caller need not keep them.
-  const gb::ComputeSettings chosen =
-      pendingCompute_ ? *pendingCompute_ : (backend_->count() > 0 ? compute() : gb::ComputeSettings{});
+  const gb::ComputeSettings chosen = backend_->count() > 0 ? computeToSave() : gb::ComputeSettings{};
   devices_ = devices;
-  const QString keep = choice(backend_);
-  QSignalBlocker block(backend_);
-  backend_->clear();
-  backend_->addItem(tr("CPU (Eigen, OpenMP)"), "cpu");
-  bool anyOpenCl = false;
-  for (const auto& d : devices.devices) anyOpenCl |= d.backend == "opencl";
-  if (anyOpenCl) backend_->addItem(tr("OpenCL"), "opencl");
-  select(backend_, keep);
-  openClNote_->setText(
-      anyOpenCl ? QString()
-                : tr("OpenCL unavailable: %1. Only the CPU backend can run.")
-                      .arg(devices.openClStatus.empty() ? tr("no OpenCL device found") : qs(devices.openClStatus)));
-  openClNote_->setVisible(!anyOpenCl);
-  fillDevices();
-  fillPrecisions();
-  updateEnabled();
+  {
+    const QString keep = choice(backend_);
+    QSignalBlocker block(backend_);
+    backend_->clear();
+    backend_->addItem(tr("CPU (Eigen, OpenMP)"), "cpu");
+    bool anyOpenCl = false;
+    for (const auto& d : devices.devices) anyOpenCl |= d.backend == "opencl";
+    if (anyOpenCl) backend_->addItem(tr("OpenCL"), "opencl");
+    select(backend_, keep);
+    openClNote_->setText(
+        anyOpenCl ? QString()
+                  : tr("OpenCL unavailable: %1. Only the CPU backend can run.")
+                        .arg(devices.openClStatus.empty() ? tr("no OpenCL device found") : qs(devices.openClStatus)));
+    openClNote_->setVisible(!anyOpenCl);
+    fillDevices();
+    fillPrecisions();
+    updateEnabled();
+  }
   devicesKnown_ = true;
-  setCompute(chosen);  // resets pendingCompute_
+  setCompute(chosen);  // resets pendingCompute_; not blocked, so the window hears a changed backend
 }
+
+gb::ComputeSettings ModelPanel::computeToSave() const { return pendingCompute_ ? *pendingCompute_ : compute(); }
 
 QString ModelPanel::openClStatus() const { return openClNote_->text(); }
 

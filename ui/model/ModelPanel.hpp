@@ -33,7 +33,10 @@ class ModelPanel : public QWidget {
   void setCompute(const gb::ComputeSettings& c);
   // The devices to choose from; keeps the choices on show, or applies settings that waited for the list.
   void setDevices(const gb::ComputeDeviceList& devices);
-  bool devicesKnown() const { return devicesKnown_; }  // a device list came (not only the constructor's CPU)
+  bool devicesKnown() const { return devicesKnown_; }
+  // What a settings or session file keeps: restored choices still waiting for the device list (compute() can show
+  // only the CPU until it comes), else compute().
+  gb::ComputeSettings computeToSave() const;  // a device list came (not only the constructor's CPU)
   QString openClStatus() const;
 
   void applyPaperPreset();

@@ -511,7 +511,7 @@ void MainWindow::restoreState(const StudioOptions& options) {
 
 void MainWindow::saveState() {
   store_.setModelSettings(modelPanel_->settings());
-  store_.setComputeSettings(modelPanel_->compute());
+  store_.setComputeSettings(modelPanel_->computeToSave());
   store_.setGeneratorSpec(dataPanel_->generatorSpec());
   const DataSourceSpec& source = dataPanel_->source();
   const bool csv = source.kind == DataSourceSpec::Kind::Csv;

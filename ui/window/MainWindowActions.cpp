@@ -295,7 +295,7 @@ bool MainWindow::saveSession(const QString& path) {
   s.data = dataPanel_->source();
   s.roles = dataPanel_->roles();
   s.settings = modelPanel_->settings();
-  s.compute = modelPanel_->compute();
+  s.compute = modelPanel_->computeToSave();
   s.cv = cv_->state();
   s.bands = modelPanel_->bandReplicates();
   if (const auto data = dataPanel_->dataset()) s.dataFingerprint = dataFingerprint(*data);
@@ -328,7 +328,8 @@ bool MainWindow::openSession(const QString& path) {
     // Whatever the session brings, the fit on show is not its fit: idle, "not fitted", no Resume.
     controller_->reset();
     clearFitViews();
-    demoMstop_ = false;  // the session's mstop is the user's
+    demoMstop_ = false;   // the session's mstop is the user's
+    firstStart_ = false;  // and its compute settings: the device list must not put the demo's over them
     modelPanel_->setSettings(s.settings);
     modelPanel_->setCompute(s.compute);
     modelPanel_->setBandReplicates(s.bands);
