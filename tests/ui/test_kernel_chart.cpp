@@ -274,12 +274,18 @@ class KernelChartTest : public QObject {
     };
     Standalone one, two;
     one.chart.addReport(renamed({"clblast", "compact", "splitk"}), "one");
-    two.chart.addReport(renamed({"compact", "compact_sorted", "someday"}), "two");
+    two.chart.addReport(renamed({"compact", "compact_sorted", "someday", "another", "compact_x/8x4"}), "two");
     QVERIFY(colourOf(one, "compact").isValid());
     QCOMPARE(colourOf(one, "compact"), colourOf(two, "compact"));
     QVERIFY(colourOf(one, "clblast") != colourOf(one, "compact"));
     QVERIFY(colourOf(two, "someday").isValid() && colourOf(two, "someday") != colourOf(two, "compact"));
     QVERIFY(colourOf(two, "someday") != colourOf(two, "compact_sorted"));
+    // Two names of no benchmark kernel differ from each other and from every benchmark kernel's colour; a tuned
+    // shape of compact_x ("compact_x/8x4", as bench tune names it) is a shade of compact_x's, not a new hue.
+    QVERIFY(colourOf(two, "another").isValid() && colourOf(two, "another") != colourOf(two, "someday"));
+    for (const char* kernel : {"clblast", "compact", "splitk"})
+      QVERIFY(colourOf(one, kernel) != colourOf(two, "someday") && colourOf(one, kernel) != colourOf(two, "another"));
+    QCOMPARE(colourOf(two, "compact_x/8x4").hue(), QColor(31, 119, 180).hue());  // compact_x's blue
   }
 
   // An exported picture of the chart has a legend of the lines shown (the kernels' colours and the reports' copy

@@ -94,8 +94,7 @@ class ReplayTest : public QObject {
 
   // Above kReplayHostWork (rows x learners) a replayed iteration has no fitted values and no race: What the learner
   // fits kept the latest iteration's winner ("Iteration 21: ... wins", now "Next iteration 21 (preview)", beside
-  // iteration 10) and the race said "Press
-  // Step". Both say why now, and come back with Latest.
+  // iteration 10) and the race said "Press Step". Both say why now, and come back with Latest.
   void aFitTooLargeToReplayOnTheHostSaysSo() {
     const int mstop = 20, m = 10;
     auto w = gbtest::makeWindow(60000, 100, mstop, 14, "replaylarge");

@@ -11,6 +11,7 @@
 #include <QRegularExpression>
 #include <QSpinBox>
 #include <QVBoxLayout>
+#include <cmath>
 #include <map>
 #include <mutex>
 #include <set>
@@ -46,10 +47,24 @@ const QList<QColor> kPalette{QColor(31, 119, 180),  QColor(255, 127, 14), QColor
 const QList<Qt::PenStyle> kStyles{Qt::SolidLine, Qt::DashLine, Qt::DotLine, Qt::DashDotLine};
 const QList<QCPScatterStyle::ScatterShape> kShapes{QCPScatterStyle::ssDisc, QCPScatterStyle::ssSquare,
                                                    QCPScatterStyle::ssTriangle, QCPScatterStyle::ssDiamond};
-// Each kernel of the benchmark keeps its colour whatever else is loaded (slides of two comparisons agree); other
-// names take the palette's remaining colours in the order first seen.
-const QStringList kKernelOrder{"eigen",   "clblast",   "naive",         "v1", "v2", "splitk",
-                               "compact", "compact_x", "compact_sorted"};
+// Each kernel of the benchmark keeps its palette colour whatever else is loaded (slides of two comparisons agree);
+// other names get hues of their own (kernelColour).
+const QStringList kKernelOrder{"compact_x", "compact", "compact_sorted", "splitk", "clblast", "naive",
+                               "v1",        "",  // the palette's grey is the copy lines'
+                               "v2",        "eigen"};
+constexpr const char* kRingProperty = "gbInCacheRing";  // the in-cache rings' graphs
+
+// A kernel's colour: its own for the benchmark's kernels, a lighter one of the kernel for a tuned shape of it
+// ("compact_x/..." as `bench tune` names its rows); other names hues of their own, apart from the palette's.
+QColor kernelColour(const std::string& kernel, std::map<std::string, int>& unknown) {
+  const QString name = qs(kernel);
+  const QString base = name.section('/', 0, 0);
+  const int known = base.isEmpty() ? -1 : int(kKernelOrder.indexOf(base));
+  if (known >= 0) return kPalette[known].lighter(name.contains('/') ? 130 : 100);
+  const int i = unknown.emplace(kernel, int(unknown.size())).first->second;
+  return QColor::fromHsvF(std::fmod(0.61 + 0.618034 * i, 1.0), 0.75, 0.75);
+}
+
 // Below this a plot is a strip; the chart keeps at least this much height for each plot.
 constexpr int kMinimumPlotHeight = 220;
 // Narrower than this beside a side legend, a plot moves the legend below the plots.
@@ -303,12 +318,12 @@ void KernelChart::setOperation(const QString& op) { operation_->setCurrentIndex(
 void KernelChart::setColumns(int k) { columns_->setCurrentIndex(columns_->findData(k)); }
 
 PlotSheet KernelChart::exportSheet() {
-  PlotSheet sheet{{timePlot_, bandwidthPlot_}, 2, QStringLiteral("kernel-timings"), {}};
+  PlotSheet sheet{{timePlot_, bandwidthPlot_}, 2, QStringLiteral("kernel-timings")};
   sheet.exporting = [plot = bandwidthPlot_](bool on) {
     // The bandwidth plot's own legend, of the lines shown (kernels in their colours, the reports' copy lines).
     for (int i = 0; i < plot->graphCount(); ++i) {
       QCPGraph* g = plot->graph(i);
-      if (on && g->visible() && !g->name().startsWith(tr("in cache: ")))
+      if (on && g->visible() && !g->property(kRingProperty).toBool())
         g->addToLegend();
       else
         g->removeFromLegend();
@@ -324,7 +339,7 @@ std::vector<KernelSeries> KernelChart::collectSeries(double* lo, double* hi) con
   const std::string op = ss(operation_->currentText());
   const int k = columns_->currentData().toInt();
   const std::string granularity = ss(granularity_->currentData().toString());
-  std::map<std::string, int> kernelColour;
+  std::map<std::string, int> unknownKernels;  // names outside kKernelOrder, in the order first seen
   std::vector<KernelSeries> out;
   for (std::size_t r = 0; r < reports_.size(); ++r) {
     // kernel + granularity -> n -> (time, GB/s, in cache)
@@ -344,11 +359,7 @@ std::vector<KernelSeries> KernelChart::collectSeries(double* lo, double* hi) con
       s.report = int(r);
       // One colour per kernel; with "both" granularities its batched line is a lighter shade of it.
       const std::string kernel = name.substr(0, name.find(" ("));
-      const int known = int(kKernelOrder.indexOf(qs(kernel)));
-      const int c = known >= 0
-                        ? known
-                        : kernelColour.emplace(kernel, int(kKernelOrder.size() + kernelColour.size())).first->second;
-      s.colour = kPalette[c % kPalette.size()].lighter(kernel == name ? 100 : 150);
+      s.colour = kernelColour(kernel, unknownKernels).lighter(kernel == name ? 100 : 150);
       for (const auto& [rows, v] : points) {
         const auto& [seconds, rate, inCache] = v;
         s.rows.append(rows), s.seconds.append(seconds), s.gigabytesPerSecond.append(rate);
@@ -382,7 +393,7 @@ void KernelChart::drawSeries(const std::vector<KernelSeries>& series) {
     ring->setLineStyle(QCPGraph::lsNone);
     ring->setScatterStyle(QCPScatterStyle(QCPScatterStyle::ssCircle, QPen(QColor(90, 90, 90), 1.2), Qt::NoBrush, 13));
     ring->setData(s.cacheRows, s.cacheGigabytesPerSecond, true);
-    ring->removeFromLegend();  // the plot's title says what the rings are
+    ring->setProperty(kRingProperty, true);  // no legend entry: the plot's title says what the rings are
     ring->setVisible(shown);
   }
   bool anyInCache = false;

@@ -253,7 +253,7 @@ void exportSheet(const PlotSheet& sheet, const QString& path, QSize size) {
     }
   };
   std::optional<Exporting> picture;
-  if (suffix != "csv") picture.emplace(sheet);
+  if (suffix == "png" || suffix == "svg" || suffix == "pdf") picture.emplace(sheet);
   if (suffix == "png")
     exportSheetPng(sheet, path, size);
   else if (suffix == "svg")

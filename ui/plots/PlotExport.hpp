@@ -35,7 +35,7 @@ struct PlotSheet {
   QString name;  // for the default file name, e.g. "partial-effects"
   // Called with true before a picture of the sheet is painted and with false after (also when painting fails): what
   // only a picture needs, such as a legend that a side widget gives on screen. Null: nothing.
-  std::function<void(bool)> exporting;
+  std::function<void(bool)> exporting = {};
   int rows() const { return columns > 0 ? (static_cast<int>(plots.size()) + columns - 1) / columns : 0; }
   // The size the plots take on screen together (each at least its minimum size).
   QSize naturalSize() const;

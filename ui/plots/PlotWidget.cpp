@@ -80,13 +80,15 @@ void styleAxes(QCPAxisRect* rect, int fontPointSize) {
 namespace {
 
 // Log ticks as powers (10^-5) or with as many digits as they need, up to 2 after the point (1.25·10^-5): over less
-// than a decade the ticker puts ticks between the powers, which one fixed precision of 0 printed alike.
+// than about 1.6 decades QCustomPlot's log ticker falls back to linear ticks between the powers, which one fixed
+// precision of 0 printed alike. Zoomed in further than 3 significant digits tell apart, two ticks can still read
+// alike.
 class LogTicker : public QCPAxisTickerLog {
  protected:
   QString getTickLabel(double tick, const QLocale& locale, QChar formatChar, int precision) override {
     int digits = precision;
-    if (tick > 0 && std::isfinite(tick)) {
-      const double mantissa = tick / std::pow(10.0, std::floor(std::log10(tick)));
+    if (tick != 0 && std::isfinite(tick)) {
+      const double size = std::abs(tick), mantissa = size / std::pow(10.0, std::floor(std::log10(size)));
       while (digits < 2 &&
              std::abs(mantissa * std::pow(10.0, digits) - std::round(mantissa * std::pow(10.0, digits))) > 1e-6)
         ++digits;
