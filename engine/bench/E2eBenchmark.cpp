@@ -157,7 +157,8 @@ nlohmann::json E2eBenchReport::toJson() const {
            {{"seconds", writeCsv.seconds},
             {"bytes", writeCsv.bytes},
             {"floor_s", csvFloor},
-            {"fraction_of_floor", writeCsv.seconds > 0 ? csvFloor / writeCsv.seconds : 0.0}}},
+            {"fraction_of_floor", csvFloor > 0 && writeCsv.seconds > 0 ? nlohmann::json(csvFloor / writeCsv.seconds)
+                                                                       : nlohmann::json(nullptr)}}},
           {"host_copy_gb_per_s", hostGigabytesPerSecond},
           {"runs", list}};
 }
@@ -174,10 +175,10 @@ std::string E2eBenchReport::toCsv() const {
     out << rows << ',' << covariates << ',' << (r ? r->info.backend : "") << ",\"" << (r ? r->info.device : "") << "\","
         << (r ? r->info.precision : "") << ",\"" << stage << "\"," << calls << ',' << seconds << ','
         << (threads > 0 ? std::to_string(threads) : "") << ',' << (bytes > 0 ? std::to_string(bytes) : "") << ',';
-    if (floor > 0 && together > 0)
-      out << floor << ',' << floor / together << '\n';
-    else
-      out << ",\n";
+    if (floor > 0) out << floor;
+    out << ',';
+    if (floor > 0 && together > 0) out << floor / together;
+    out << '\n';
   };
   auto stageRow = [&](const E2eRun* r, const ProfileStage& s, const ProfileFloors& floors) {
     row(r, s.name, s.calls, s.seconds, s.threads, s.bytes, stageFloorSeconds(s, floors), stageTogetherSeconds(s));

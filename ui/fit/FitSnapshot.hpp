@@ -54,7 +54,7 @@ struct FitSnapshot {
   std::vector<int> counts;
   std::vector<double> riskReductions;
   std::optional<RaceSnapshot> race;
-  double jobSeconds = 0.0;  // wall time of the fit's jobs so far (iterations only; all of a paused fit's jobs)
+  double jobSeconds = 0.0;  // wall time of the fit's jobs so far, after its set-up (a paused fit's jobs added up)
   // f per used row (link scale); only in a job's last snapshot (an n-length copy, a download on OpenCL).
   std::shared_ptr<const std::vector<double>> fitted;
   // Every iteration's coefficient step so far (a fit made in this window; null for an opened model): the

@@ -1,6 +1,6 @@
 #!/bin/bash
 # The benchmark reports' floors on an NVIDIA GPU after the 2026-11-30 audit (written for one H200):
-# (1) `bench kernels` at small n (rows within twice the L2 say "in cache") and at n = 1e7 (fractions of copy, no
+# (1) `bench kernels` at small n (rows within the cache as the driver reports it say "in cache") and at n = 1e7 (fractions of copy, no
 #     check failing), float;
 # (2) `fit --profile` on OpenCL: the host-to-device rate from pinned memory (the upload floor), the Gram's threads;
 # (3) the same profile on the CPU backend beside it.
