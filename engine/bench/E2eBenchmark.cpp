@@ -172,9 +172,10 @@ std::string E2eBenchReport::toCsv() const {
   // device seconds over all launches and no threads.
   auto row = [&](const E2eRun* r, const std::string& stage, std::uint64_t calls, double seconds, int threads,
                  std::uint64_t bytes, double floor, double together) {
-    out << rows << ',' << covariates << ',' << (r ? r->info.backend : "") << ",\"" << (r ? r->info.device : "") << "\","
-        << (r ? r->info.precision : "") << ",\"" << stage << "\"," << calls << ',' << seconds << ','
-        << (threads > 0 ? std::to_string(threads) : "") << ',' << (bytes > 0 ? std::to_string(bytes) : "") << ',';
+    out << rows << ',' << covariates << ',' << csvField(r ? r->info.backend : "") << ','
+        << csvField(r ? r->info.device : "") << ',' << csvField(r ? r->info.precision : "") << ',' << csvField(stage)
+        << ',' << calls << ',' << seconds << ',' << (threads > 0 ? std::to_string(threads) : "") << ','
+        << (bytes > 0 ? std::to_string(bytes) : "") << ',';
     if (floor > 0) out << floor;
     out << ',';
     if (floor > 0 && together > 0) out << floor / together;

@@ -12,6 +12,7 @@
 #include "common/RunProfile.hpp"
 #include "compute/Booster.hpp"
 #include "compute/CrossValidation.hpp"
+#include "data/CsvWriter.hpp"
 #include "data/PaperData.hpp"
 #include "family/FamilyFunctions.hpp"
 
@@ -21,17 +22,6 @@ namespace {
 int commonPrefix(const std::vector<int>& a, const std::vector<int>& b) {
   const auto mismatch = std::mismatch(a.begin(), a.end(), b.begin(), b.end());
   return static_cast<int>(mismatch.first - a.begin());
-}
-
-// CSV field: quoted when it holds a delimiter, a quote or a line break (device names may hold commas).
-std::string csvField(const std::string& text) {
-  if (text.find_first_of(",\"\n\r") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (char c : text) {
-    if (c == '"') quoted += '"';
-    quoted += c;
-  }
-  return quoted + "\"";
 }
 
 struct Cancelled {};

@@ -3,6 +3,7 @@
 
 #include "bench/KernelBenchmark.hpp"
 #include "common/Error.hpp"
+#include "data/CsvWriter.hpp"
 
 namespace gb {
 namespace {
@@ -72,14 +73,6 @@ KernelTiming timingFromJson(const nlohmann::json& j, const std::string& where) {
   optionalField(j, "repetitions", where, &t.repetitions);
   optionalField(j, "skipped", where, &t.skipped);
   return t;
-}
-
-// Quotes a CSV field when it holds a separator, quote or line break.
-std::string csvField(const std::string& s) {
-  if (s.find_first_of(",\"\n") == std::string::npos) return s;
-  std::string q = "\"";
-  for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
 }
 
 }  // namespace

@@ -98,17 +98,22 @@ class Runner {
   }
   double tolerance() const { return dbl_ ? kDoubleTolerance : kFloatTolerance; }
 
-  // Reports progress (and the rows so far) at a section's start; cancellable: a false from the callback stops the run
-  // here. poll() asks again before each row is timed, so a Cancel waits for one row, not for a whole section.
+  // Reports progress (and the rows so far, where a row was added since they were last passed on) at a section's
+  // start; cancellable: a false from the callback stops the run here. poll() asks again before each row is timed, so
+  // a Cancel waits for one row, not for a whole section.
   void tick(double within, const std::string& what, bool cancellable = true) {
     within_ = within;
     what_ = what;
-    if (o_.partial) o_.partial(report_);
+    if (o_.partial && report_.timings.size() != partialRows_) {
+      partialRows_ = report_.timings.size();
+      o_.partial(report_);
+    }
     if (!o_.progress) return;
     const double f = std::min(1.0, (static_cast<double>(caseIndex_) + within) / static_cast<double>(caseCount_));
     if (!o_.progress(f, what) && cancellable) throw Cancelled{};
   }
   void poll() { tick(within_, what_); }
+  std::size_t partialRows_ = std::numeric_limits<std::size_t>::max();
   double within_ = 0.0;
   std::string what_;
 

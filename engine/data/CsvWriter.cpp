@@ -12,23 +12,33 @@ namespace gb {
 
 namespace {
 
-// A name is quoted when reading it back would otherwise change it (delimiters, quotes, line breaks, edge spaces).
-void appendName(std::string& out, const std::string& name) {
-  const bool needsQuotes = name.empty() || name.find_first_of(",;\t\"\r\n") != std::string::npos ||
-                           name.front() == ' ' || name.back() == ' ';
+// Quoted when reading it back would otherwise change it (delimiters, quotes, line breaks, edge spaces); an empty
+// name is quoted too, so that a header keeps its column.
+void appendField(std::string& out, const std::string& text, bool quoteEmpty) {
+  const bool needsQuotes =
+      text.empty() ? quoteEmpty
+                   : text.find_first_of(",;\t\"\r\n") != std::string::npos || text.front() == ' ' || text.back() == ' ';
   if (!needsQuotes) {
-    out += name;
+    out += text;
     return;
   }
   out += '"';
-  for (const char ch : name) {
+  for (const char ch : text) {
     if (ch == '"') out += '"';
     out += ch;
   }
   out += '"';
 }
 
+void appendName(std::string& out, const std::string& name) { appendField(out, name, true); }
+
 }  // namespace
+
+std::string csvField(const std::string& text) {
+  std::string out;
+  appendField(out, text, false);
+  return out;
+}
 
 void checkWritable(const std::string& path, const std::string& option) {
   OutputFiles outputs;

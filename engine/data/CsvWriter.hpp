@@ -26,5 +26,8 @@ void writeCsv(std::ostream& out, const Dataset& data);
 // every column.
 void writeCsvHeader(std::ostream& out, const std::vector<std::string>& names);
 void writeCsvRows(std::ostream& out, const std::vector<std::vector<double>>& columns, std::size_t rows);
+// One text cell as written above: quoted when reading it back would otherwise change it (a delimiter, a quote, a
+// line break, a space at either end); an empty text stays an empty cell.
+std::string csvField(const std::string& text);
 
 }  // namespace gb

@@ -120,6 +120,26 @@ class TestCsvWriter : public QObject {
     QCOMPARE(gb::readCsv(target).names, data.names);  // detection also finds ','
   }
 
+  // The benchmarks' text cells (device names such as "2-thread CPU (Eigen, OpenMP)"): quoted only where needed, an
+  // empty cell stays empty, and a line of them splits back into the same texts.
+  void textCellsReadBack() {
+    QCOMPARE(gb::csvField("plain"), std::string("plain"));
+    QCOMPARE(gb::csvField(""), std::string());
+    QCOMPARE(gb::csvField("a,b"), std::string("\"a,b\""));
+    QCOMPARE(gb::csvField("say \"hi\""), std::string("\"say \"\"hi\"\"\""));
+    QCOMPARE(gb::csvField("line\nbreak"), std::string("\"line\nbreak\""));
+    const std::vector<std::string> texts = {"2-thread CPU (Eigen, OpenMP)", " edge", "x;y", "q\"q", "plain"};
+    std::string file = "a,b,c,d,e\n";
+    for (std::size_t i = 0; i < texts.size(); ++i) file += (i ? "," : "") + gb::csvField(texts[i]);
+    const std::string target = path("cells.csv");
+    std::ofstream(target, std::ios::binary) << file << '\n';
+    gb::CsvOptions options;
+    options.delimiter = ',';
+    const gb::Dataset read = gb::readCsv(target, options);
+    QCOMPARE(read.columns.size(), texts.size());
+    for (std::size_t i = 0; i < texts.size(); ++i) QCOMPARE(read.levelsOf(i), std::vector<std::string>{texts[i]});
+  }
+
   void inconsistentDatasetIsRejected() {
     std::ostringstream out;
     QVERIFY_THROWS_EXCEPTION(gb::Error, gb::writeCsv(out, gb::Dataset{"", {"a", "b"}, {{1.0, 2.0}, {3.0}}}));

@@ -136,6 +136,23 @@ class TestKernelBench : public QObject {
     QVERIFY(!complete.cancelled);
     QVERIFY(!complete.timings.empty());
   }
+
+  // The window copies and redraws the report at each partial call: it comes when a row has been added, not at each
+  // of the before-every-row polls, and the last one holds every row.
+  void partialComesOncePerNewRow() {
+    KernelBenchOptions o = tiny();
+    o.kernels = {"eigen", "compact"};
+    std::vector<std::size_t> sizes;
+    o.partial = [&](const KernelBenchReport& sofar) { sizes.push_back(sofar.timings.size()); };
+    o.progress = [](double, const std::string&) { return true; };
+    const KernelBenchReport r = runKernelBenchmark(o);
+    QVERIFY(!r.cancelled);
+    QVERIFY(r.timings.size() > 2);
+    QVERIFY(!sizes.empty());
+    for (std::size_t i = 1; i < sizes.size(); ++i)
+      QVERIFY2(sizes[i] > sizes[i - 1], qPrintable(QString("call %1 repeats %2 rows").arg(i).arg(sizes[i])));
+    QCOMPARE(sizes.back(), r.timings.size());
+  }
 };
 
 QTEST_APPLESS_MAIN(TestKernelBench)

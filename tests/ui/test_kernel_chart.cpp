@@ -290,27 +290,50 @@ class KernelChartTest : public QObject {
 
   // An exported picture of the chart has a legend of the lines shown (the kernels' colours and the reports' copy
   // lines); on screen the side legend stays the only one.
+  // Both exports, the sheet's and the bandwidth plot's own (right-click), carry the legend; the screen does not.
   void exportedPictureHasALegend() {
     Standalone s;
     s.chart.addReport(syntheticReport("GPU A", 3000, 3), "a");
     s.chart.addReport(syntheticReport("GPU B", 1000, 3), "b");
-    QCPLegend* legend = s.chart.bandwidthPlot()->legend;
+    PlotWidget* plot = s.chart.bandwidthPlot();
+    QCPLegend* legend = plot->legend;
     QVERIFY(!legend->visible());
-    const PlotSheet sheet = s.chart.exportSheet();
-    QVERIFY(sheet.exporting);
-    sheet.exporting(true);
+    const std::function<void(bool)> hook = plot->pictureHook();
+    QVERIFY(hook);
+    hook(true);
     QVERIFY(legend->visible());
     QStringList names;
     for (int i = 0; i < legend->itemCount(); ++i)
       if (auto* item = qobject_cast<QCPPlottableLegendItem*>(legend->item(i))) names << item->plottable()->name();
     QCOMPARE(names.size(), 3 * 2 + 2);  // 3 kernels of 2 reports, and each report's copy line
     QVERIFY2(names.filter("kernel0").size() == 2 && names.filter("copy").size() == 2, qPrintable(names.join("; ")));
-    sheet.exporting(false);
+    hook(false);
     QVERIFY(!legend->visible());
-    const QString path = gbtest::scratchPath("kernels-legend.png");
-    exportSheet(sheet, path, QSize(900, 400));
+
+    QVector<bool> calls;  // the hook as exports call it, recorded
+    plot->setPictureHook([&](bool on) {
+      calls << on;
+      hook(on);
+    });
+    const QString sheetPath = gbtest::scratchPath("kernels-legend.png");
+    exportSheet(s.chart.exportSheet(), sheetPath, QSize(900, 400));
+    QCOMPARE(calls, (QVector<bool>{true, false}));
     QVERIFY(!legend->visible());  // on again only while painted
-    QVERIFY(QImage(path).size() == QSize(900, 400));
+    QVERIFY(QImage(sheetPath).size() == QSize(900, 400));
+    exportSheet(s.chart.exportSheet(), gbtest::scratchPath("kernels-legend.csv"));
+    QCOMPARE(calls.size(), 2);  // a table has no legend to draw
+
+    const QString alone = gbtest::scratchPath("bandwidth-legend.png");
+    exportPlot(*plot, alone);
+    QCOMPARE(calls, (QVector<bool>{true, false, true, false}));
+    QVERIFY(!legend->visible());
+    plot->setPictureHook({});
+    const QString bare = gbtest::scratchPath("bandwidth-bare.png");
+    exportPlot(*plot, bare);
+    const QImage withLegend(alone), without(bare);
+    QVERIFY(!withLegend.isNull() && withLegend.size() == without.size());
+    QVERIFY2(withLegend != without, "the plot exported alone was drawn without its legend");
+    plot->setPictureHook(hook);
   }
 
   void emptyStateKeepsUsablePlots() {

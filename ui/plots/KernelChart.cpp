@@ -216,6 +216,20 @@ void KernelChart::buildPlots() {
   bandwidthPlot_ = new PlotWidget;
   bandwidthPlot_->setMessageSink(sink_);
   bandwidthPlot_->setExportName("kernel-bandwidth");
+  bandwidthPlot_->setPictureHook([plot = bandwidthPlot_](bool on) {
+    // A picture, of this plot alone or of the sheet, carries the legend that the side widget gives on screen: of the
+    // lines shown (kernels in their colours, the reports' copy lines).
+    for (int i = 0; i < plot->graphCount(); ++i) {
+      QCPGraph* g = plot->graph(i);
+      if (on && g->visible() && !g->property(kRingProperty).toBool())
+        g->addToLegend();
+      else
+        g->removeFromLegend();
+    }
+    plot->legend->setBrush(QColor(255, 255, 255, 225));
+    plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
+    plot->legend->setVisible(on && plot->legend->itemCount() > 0);
+  });
   setupLogLog(bandwidthPlot_, tr("Effective bandwidth"), tr("GB/s (log scale; grey: copy)"));
   emptyHint_[0] = emptyHint(timePlot_);
   emptyHint_[1] = emptyHint(bandwidthPlot_);
@@ -318,21 +332,7 @@ void KernelChart::setOperation(const QString& op) { operation_->setCurrentIndex(
 void KernelChart::setColumns(int k) { columns_->setCurrentIndex(columns_->findData(k)); }
 
 PlotSheet KernelChart::exportSheet() {
-  PlotSheet sheet{{timePlot_, bandwidthPlot_}, 2, QStringLiteral("kernel-timings")};
-  sheet.exporting = [plot = bandwidthPlot_](bool on) {
-    // The bandwidth plot's own legend, of the lines shown (kernels in their colours, the reports' copy lines).
-    for (int i = 0; i < plot->graphCount(); ++i) {
-      QCPGraph* g = plot->graph(i);
-      if (on && g->visible() && !g->property(kRingProperty).toBool())
-        g->addToLegend();
-      else
-        g->removeFromLegend();
-    }
-    plot->legend->setBrush(QColor(255, 255, 255, 225));
-    plot->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignLeft);
-    plot->legend->setVisible(on && plot->legend->itemCount() > 0);
-  };
-  return sheet;
+  return PlotSheet{{timePlot_, bandwidthPlot_}, 2, QStringLiteral("kernel-timings")};
 }
 
 std::vector<KernelSeries> KernelChart::collectSeries(double* lo, double* hi) const {

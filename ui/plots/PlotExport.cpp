@@ -12,9 +12,9 @@
 #include <QTextStream>
 #include <algorithm>
 #include <memory>
-#include <optional>
 
 #include "common/Error.hpp"
+#include "plots/PlotWidget.hpp"
 
 namespace gbui {
 
@@ -81,6 +81,26 @@ std::unique_ptr<QSettings> exportSettings() {
   return path.isEmpty() ? std::make_unique<QSettings>() : std::make_unique<QSettings>(path, QSettings::IniFormat);
 }
 
+// The picture hooks of the plots being exported, on while a picture (not a CSV) is painted, off after (also when
+// painting throws).
+class PictureHooks {
+ public:
+  PictureHooks(const QVector<QCustomPlot*>& plots, const QString& suffix) {
+    if (suffix != "png" && suffix != "svg" && suffix != "pdf") return;
+    for (QCustomPlot* plot : plots)
+      if (auto* widget = qobject_cast<PlotWidget*>(plot); widget && widget->pictureHook()) hooks_.push_back(widget);
+    for (PlotWidget* widget : hooks_) widget->pictureHook()(true);
+  }
+  ~PictureHooks() {
+    for (PlotWidget* widget : hooks_) widget->pictureHook()(false);
+  }
+  PictureHooks(const PictureHooks&) = delete;
+  PictureHooks& operator=(const PictureHooks&) = delete;
+
+ private:
+  QVector<PlotWidget*> hooks_;
+};
+
 }  // namespace
 
 void exportPng(QCustomPlot& plot, const QString& path) {
@@ -118,6 +138,7 @@ void exportCsv(QCustomPlot& plot, const QString& path) { saveText(path, plotData
 
 void exportPlot(QCustomPlot& plot, const QString& path) {
   const QString suffix = QFileInfo(path).suffix().toLower();
+  const PictureHooks picture({&plot}, suffix);
   if (suffix == "png")
     exportPng(plot, path);
   else if (suffix == "svg")
@@ -243,17 +264,7 @@ void exportSheet(const PlotSheet& sheet, const QString& path, QSize size) {
   if (size.width() > 20000 || size.height() > 20000)
     throw gb::InputError((path + ": the picture may be at most 20000 x 20000 pixels").toStdString());
   const QString suffix = QFileInfo(path).suffix().toLower();
-  struct Exporting {  // the sheet's picture-only state, on while it is painted
-    const PlotSheet& sheet;
-    explicit Exporting(const PlotSheet& s) : sheet(s) {
-      if (sheet.exporting) sheet.exporting(true);
-    }
-    ~Exporting() {
-      if (sheet.exporting) sheet.exporting(false);
-    }
-  };
-  std::optional<Exporting> picture;
-  if (suffix == "png" || suffix == "svg" || suffix == "pdf") picture.emplace(sheet);
+  const PictureHooks picture(sheet.plots, suffix);
   if (suffix == "png")
     exportSheetPng(sheet, path, size);
   else if (suffix == "svg")

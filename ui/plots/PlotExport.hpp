@@ -6,14 +6,14 @@
 #include <QSize>
 #include <QString>
 #include <QVector>
-#include <functional>
 
 class QCustomPlot;
 class QCPAbstractPlottable;
 
 namespace gbui {
 
-// By the file's suffix: .png .svg .pdf .csv.
+// By the file's suffix: .png .svg .pdf .csv. A picture, alone or of a sheet below, turns each PlotWidget's picture
+// hook (PlotWidget::setPictureHook) on while it is painted.
 void exportPlot(QCustomPlot& plot, const QString& path);
 void exportPng(QCustomPlot& plot, const QString& path);
 void exportSvg(QCustomPlot& plot, const QString& path);
@@ -33,9 +33,6 @@ struct PlotSheet {
   QVector<QCustomPlot*> plots;
   int columns = 1;
   QString name;  // for the default file name, e.g. "partial-effects"
-  // Called with true before a picture of the sheet is painted and with false after (also when painting fails): what
-  // only a picture needs, such as a legend that a side widget gives on screen. Null: nothing.
-  std::function<void(bool)> exporting = {};
   int rows() const { return columns > 0 ? (static_cast<int>(plots.size()) + columns - 1) / columns : 0; }
   // The size the plots take on screen together (each at least its minimum size).
   QSize naturalSize() const;

@@ -3,6 +3,8 @@
 // the studio's fonts, and queued replots (several updates in one event-loop turn draw once).
 #include <qcustomplot.h>
 
+#include <functional>
+
 namespace gbui {
 
 class MessageSink;
@@ -16,6 +18,11 @@ class PlotWidget : public QCustomPlot {
   // A short name used in default export file names, e.g. "risk".
   void setExportName(const QString& name) { exportName_ = name; }
   QString exportName() const { return exportName_; }
+  // Called with true before a picture of this plot (PNG, SVG or PDF, alone or in a sheet, PlotExport.hpp) is painted
+  // and with false after (also when painting fails): what only a picture needs, such as a legend that a side widget
+  // gives on screen. Null: nothing.
+  void setPictureHook(std::function<void(bool)> hook) { pictureHook_ = std::move(hook); }
+  const std::function<void(bool)>& pictureHook() const { return pictureHook_; }
   void requestReplot() { replot(QCustomPlot::rpQueuedReplot); }
   // An emptied plot's axes: 0 to 1 on both, not the last model's ranges (a new user read them as the new data's).
   void resetRanges() {
@@ -39,6 +46,7 @@ class PlotWidget : public QCustomPlot {
 
   MessageSink* sink_ = nullptr;
   QString exportName_ = QStringLiteral("plot");
+  std::function<void(bool)> pictureHook_;
   QCPTextElement* title_ = nullptr;
 };
 
