@@ -22,13 +22,37 @@ namespace {
 
 // Moore-Penrose inverse of a symmetric positive semi-definite matrix of the given rank: the `rank` largest
 // eigenvalues are inverted, the rest (zero up to rounding) dropped. It gives the minimum-norm least-squares fit.
-Eigen::MatrixXd pseudoInverse(const Eigen::MatrixXd& a, int rank) {
-  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(a);
-  if (eig.info() != Eigen::Success) throw ComputeError("learner set-up: eigen-decomposition failed");
-  const Eigen::Index k = a.rows();
+Eigen::MatrixXd pseudoInverse(const Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>& eig, int rank) {
+  const Eigen::Index k = eig.eigenvalues().size();
   Eigen::VectorXd dinv = Eigen::VectorXd::Zero(k);
   for (Eigen::Index i = k - rank; i < k; ++i) dinv[i] = 1.0 / eig.eigenvalues()[i];  // eigenvalues ascend
   const Eigen::MatrixXd inv = eig.eigenvectors() * dinv.asDiagonal() * eig.eigenvectors().transpose();
+  return 0.5 * (inv + inv.transpose());
+}
+
+Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigenDecomposition(const Eigen::MatrixXd& a) {
+  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(a);
+  if (eig.info() != Eigen::Success) throw ComputeError("learner set-up: eigen-decomposition failed");
+  return eig;
+}
+
+// lambda = 0 where G has rank r < k (fewer distinct covariate values than basis columns, or knot intervals without
+// data). Every b = G^+ c + N z (N spanning null(G)) fits the data alike: B N = 0 on every row of positive weight. The
+// pseudo-inverse alone picks the shortest b, whose curve between the data's values falls back towards 0 (a spline of
+// 3 values, the offset between them). The limit of (G + lambda S)^-1 as lambda -> 0 picks the b that the penalty
+// bends least: z = -(N'SN)^-1 N'S G^+ c. As a matrix on c in range(G) (B'W g always is): T G^+ T', T = I - N
+// (N'SN)^+ N'S, symmetric like the solve matrices of lambda > 0. With S = a multiple of I (bols) or N'SN = 0 it is
+// G^+ itself.
+Eigen::MatrixXd leastPenalisedInverse(const Eigen::MatrixXd& g, const Eigen::MatrixXd& s, int rank) {
+  const auto eig = eigenDecomposition(g);
+  const Eigen::Index k = g.rows(), nullity = k - rank;
+  const Eigen::MatrixXd gPlus = pseudoInverse(eig, rank);
+  if (nullity <= 0) return gPlus;
+  const Eigen::MatrixXd n = eig.eigenvectors().leftCols(nullity);  // eigenvalues ascend
+  const Eigen::MatrixXd nsn = n.transpose() * s * n;
+  const Eigen::MatrixXd t =
+      Eigen::MatrixXd::Identity(k, k) - n * nsn.completeOrthogonalDecomposition().pseudoInverse() * n.transpose() * s;
+  const Eigen::MatrixXd inv = t * gPlus * t.transpose();
   return 0.5 * (inv + inv.transpose());
 }
 
@@ -41,7 +65,7 @@ Eigen::MatrixXd symmetricInverse(const Eigen::MatrixXd& a) {
     // Not positive definite after all (rounding in G + lambda S): invert what is there.
     const Eigen::VectorXd d = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(a, Eigen::EigenvaluesOnly).eigenvalues();
     const double tol = d.cwiseAbs().maxCoeff() * static_cast<double>(k) * 1e-15;
-    return pseudoInverse(a, static_cast<int>((d.array() > tol).count()));
+    return pseudoInverse(eigenDecomposition(a), static_cast<int>((d.array() > tol).count()));
   }
   const Eigen::MatrixXd inv = llt.solve(Eigen::MatrixXd::Identity(k, k));
   return 0.5 * (inv + inv.transpose());
@@ -83,14 +107,19 @@ void finishLearner(Learner& learner, double targetEdf, EdfDefinition definition,
     learner.lambda = sol.lambda;
     learner.edf = sol.edf;
     learner.note = sol.note;
+    if (sol.unpenalised && learner.type == LearnerType::Spline && edf.rank() < k)
+      learner.note += "; the data leave the curve free between their values (rank " + std::to_string(edf.rank()) +
+                      " of " + std::to_string(k) +
+                      " columns), and of the curves that fit them alike the least bent is taken (mboost's bbs() "
+                      "stops here: its system is singular); a lower --edf or a --factor learner decides it";
   } else {  // unpenalised by request (bols' default lambda = 0)
     learner.lambda = 0.0;
     learner.edf = edf(0.0, definition);
   }
   // lambda = 0 with B of lower rank than k (fewer distinct covariate values than basis columns, or a knot
   // interval without data): G itself is singular, and the edf solver has already counted its rank.
-  Eigen::MatrixXd p =
-      learner.lambda == 0.0 && edf.rank() < k ? pseudoInverse(g, edf.rank()) : symmetricInverse(g + learner.lambda * s);
+  Eigen::MatrixXd p = learner.lambda == 0.0 && edf.rank() < k ? leastPenalisedInverse(g, s, edf.rank())
+                                                              : symmetricInverse(g + learner.lambda * s);
   Eigen::MatrixXd q = 2.0 * p - p * g * p;
   if (pencil) {
     p = pencil->back * p * pencil->back.transpose();

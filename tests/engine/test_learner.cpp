@@ -34,6 +34,7 @@ class TestLearner : public QObject {
   void unpenalisedWhenEdfReachesRank();
   void unpenalisedSingularGramUsesPseudoInverse_data();
   void unpenalisedSingularGramUsesPseudoInverse();
+  void unpenalisedSingularSplineBendsLeast();
   void keepsLearnerOrder();
   void errorsNameTheLearner();
   void scanFindsNaNAndFirstNonFinite();
@@ -159,6 +160,35 @@ void TestLearner::unpenalisedSingularGramUsesPseudoInverse() {
   const double err = relativeMatrixError(l.solveMatrix, pinv);
   QVERIFY2(err <= 1e-8, qPrintable(QString::number(err)));
   QVERIFY(relativeMatrixError(l.gram * l.solveMatrix * l.gram, l.gram) <= 1e-10);
+}
+
+// A spline of 3 distinct values at edf 4 (ToothGrowth's dose; mboost's bbs() stops there): every b with G b = c fits
+// the data alike, and the pseudo-inverse's shortest b fell back to 0 between the values (the offset between doses 1
+// and 2). The solve matrix is the lambda -> 0 limit instead: still G P G = G, and no direction in null(G) lowers
+// b'Sb (N'S P = 0), which the pseudo-inverse fails by O(1).
+void TestLearner::unpenalisedSingularSplineBendsLeast() {
+  const auto data = gbtest::makeFewValuesData(40, 3);
+  ModelSettings s;  // 20 knots, cubic, second differences
+  s.edf = 4.0;
+  const Learner l = buildLearners(*data, s).front();
+  QCOMPARE(l.lambda, 0.0);
+  QVERIFY2(QString::fromStdString(l.note).contains("least bent"), l.note.c_str());
+  const Eigen::Index k = l.numColumns();
+  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eig(l.gram);
+  const Eigen::Index nullity = (eig.eigenvalues().array() <= 1e-10 * eig.eigenvalues().maxCoeff()).count();
+  QCOMPARE(nullity, k - 3);
+  const Eigen::MatrixXd n = eig.eigenvectors().leftCols(nullity);
+  QVERIFY(relativeMatrixError(l.gram * l.solveMatrix * l.gram, l.gram) <= 1e-10);
+  // Entries of S are O(1), of P at most about 1 / (the smallest non-zero eigenvalue of G); rounding leaves N'S P at
+  // about 1e-16 of |S| |P|.
+  const double scale = l.penalty.norm() * l.solveMatrix.norm();
+  const double bend = (n.transpose() * l.penalty * l.solveMatrix).norm() / scale;
+  QVERIFY2(bend <= 1e-10, qPrintable(QString::number(bend)));
+  Eigen::MatrixXd pinv = Eigen::MatrixXd::Zero(k, k);
+  for (Eigen::Index i = nullity; i < k; ++i)
+    pinv += eig.eigenvectors().col(i) * eig.eigenvectors().col(i).transpose() / eig.eigenvalues()[i];
+  const double pinvBend = (n.transpose() * l.penalty * pinv).norm() / (l.penalty.norm() * pinv.norm());
+  QVERIFY2(pinvBend > 1e-3, qPrintable(QString::number(pinvBend)));  // the test can tell the two apart
 }
 
 void TestLearner::keepsLearnerOrder() {
