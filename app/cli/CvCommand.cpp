@@ -7,6 +7,7 @@
 
 #include "Commands.hpp"
 #include "FitOptions.hpp"
+#include "SetupNotes.hpp"
 #include "common/Error.hpp"
 #include "common/Format.hpp"
 #include "compute/CrossValidation.hpp"
@@ -45,6 +46,8 @@ int runCv(const CvOptions& o, const std::vector<Override>& overrides) {
   // A first set-up on all rows checks the model (columns, family, learners) and names the file on bad data.
   // It is also --refit's fit.
   std::unique_ptr<Booster> all = makeBooster(data, settings, std::move(backend), o.fit.data);
+  const std::vector<std::string> notes = setupNotes(*all);  // as fit prints them, before the folds' wait
+  for (const std::string& note : notes) std::cerr << "gamboost: note: " << note << std::endl;
   const auto drawStart = std::chrono::steady_clock::now();
   const ResamplingFolds folds = makeFolds(o.fit.folds, *data, all->frame());
   const double foldsSeconds = secondsSince(drawStart);  // drawn, or read from --folds-file
@@ -62,6 +65,8 @@ int runCv(const CvOptions& o, const std::vector<Override>& overrides) {
   nlohmann::json out{{"type", folds.type}, {"folds", folds.weights.size()}, {"risk", cv.risk}, {"mean", cv.mean},
                      {"mstop", cv.mstop},  {"settings", all->settings()}};
   if (!cv.dropped.empty()) out["dropped"] = cv.dropped;
+  addRowCounts(out, all->frame());
+  out["notes"] = notes;
   if (!cv.note.empty()) std::cerr << "gamboost: note: " << cv.note << std::endl;
   out["settings"]["data"] = o.fit.data;
   out["settings"]["compute"] = compute;

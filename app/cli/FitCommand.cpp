@@ -19,6 +19,7 @@
 #include "FitProfile.hpp"
 #include "FitSummary.hpp"
 #include "MstopChoice.hpp"
+#include "SetupNotes.hpp"
 #include "common/Error.hpp"
 #include "common/Format.hpp"
 #include "compute/Booster.hpp"
@@ -53,20 +54,7 @@ nlohmann::json fittedByInputRow(const std::vector<double>& fitted, const std::ve
 // What the user should know about the fit: row labels dropped, rows omitted, learners left unpenalised, a training
 // risk that ended above the offset's.
 std::vector<std::string> fitNotes(const Booster& booster) {
-  std::vector<std::string> notes;
-  const ModelFrame& frame = booster.frame();
-  if (!frame.data->rowLabelsNote.empty()) notes.push_back(frame.data->rowLabelsNote);
-  if (!frame.data->textColumnsNote.empty()) notes.push_back(frame.data->textColumnsNote);
-  if (frame.omittedRows() > 0) notes.push_back(frame.omissionNote());
-  for (const Learner& l : booster.learners())
-    if (!l.note.empty()) notes.push_back(l.note);
-  for (const auto& [type, edf, option] :
-       {std::tuple{LearnerType::Linear, booster.settings().linearEdf, "--linear-edf"},
-        std::tuple{LearnerType::Factor, booster.settings().factorEdf, "--factor-edf"}})
-    if (edf > 0.0 && std::none_of(booster.learners().begin(), booster.learners().end(),
-                                  [type = type](const Learner& l) { return l.type == type; }))
-      notes.push_back(std::string(option) + " " + formatNumber(edf, 10) + " has no effect: the model has no " +
-                      (type == LearnerType::Linear ? "linear" : "factor") + " learner");
+  std::vector<std::string> notes = setupNotes(booster);
   const FamilyFunctions& family = booster.family();
   if (std::string overshoot = overshootNote(booster.path().risk, family.family, family.adaptiveDelta,
                                             booster.settings().nu, booster.frame().response);
@@ -91,11 +79,7 @@ nlohmann::json resultJson(const Booster& booster, const Model& model, const FitO
   const std::vector<double> fitted =
       booster.fitted();  // every rank's, in rank order; then their rows (both collective)
   result["fitted"] = fittedByInputRow(fitted, group ? allKeptRows(*group, frame) : frame.keptRows, frame.inputRows);
-  result["rows_used"] = frame.usedRows;
-  result["rows_omitted"] = frame.omittedRows();
-  nlohmann::json byColumn = nlohmann::json::object();
-  for (const auto& [name, count] : frame.omittedByColumn) byColumn[name] = count;
-  result["rows_omitted_by_column"] = byColumn;
+  addRowCounts(result, frame);
   result["notes"] = fitNotes(booster);
   if (booster.family().reestimated()) result["nuisance"] = booster.family().nuisance();
   const BackendInfo info = booster.backendInfo();

@@ -38,10 +38,11 @@ int runPredict(const PredictOptions& o) {
   outputs.commit();
   // Outside the training range the splines are extended linearly: usable, but the user should know.
   if (prediction.extrapolatedRows > 0)
-    std::cerr << prediction.extrapolatedRows << " of " << data.rows() << " rows extrapolated outside the training range"
-              << std::endl;
+    std::cerr << "gamboost: note: " << prediction.extrapolatedRows << " of " << data.rows()
+              << " rows extrapolated outside the training range" << std::endl;
   if (prediction.missingRows > 0)
-    std::cerr << missingRowsNote(prediction, data.rows()) << " (--missing fail refuses them)" << std::endl;
+    std::cerr << "gamboost: note: " << missingRowsNote(prediction, data.rows()) << " (--missing fail refuses them)"
+              << std::endl;
   return 0;
 }
 

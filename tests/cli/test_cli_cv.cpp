@@ -82,7 +82,15 @@ class TestCliCv : public QObject {
                              "--mstop", "10",     "--quiet",       "--kfold"};
     const CliResult ok = runGamboost(common + QStringList{"37"});
     QVERIFY2(ok.finished && ok.exitCode == 0, qPrintable(ok.describe()));
-    QCOMPARE(QJsonDocument::fromJson(readFile(s.path("cv.json"))).object()["risk"].toArray().size(), 37);
+    const QJsonObject cv = QJsonDocument::fromJson(readFile(s.path("cv.json"))).object();
+    QCOMPARE(cv["risk"].toArray().size(), 37);
+    // The omitted rows are said and recorded as fit says and records them (cv said nothing, even without --quiet).
+    QCOMPARE(cv["rows_used"].toInt(), 37);
+    QCOMPARE(cv["rows_omitted"].toInt(), 3);
+    QCOMPARE(cv["rows_omitted_by_column"].toObject().size(), 1);
+    QVERIFY2(cv["notes"].toArray().size() == 1 && cv["notes"].toArray()[0].toString().contains("3 of 40 rows omitted"),
+             qPrintable(QJsonDocument(cv["notes"].toArray()).toJson()));
+    QVERIFY2(ok.err.contains("gamboost: note: 3 of 40 rows omitted"), qPrintable(ok.describe()));
     QFile::remove(s.path("cv.json"));
     const CliResult over = runGamboost(common + QStringList{"38"});
     QCOMPARE(over.exitCode, 2);
