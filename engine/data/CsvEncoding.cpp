@@ -60,6 +60,12 @@ std::string notUtf8Text(std::string_view head) {
   const std::string_view wide = wideEncoding(head);
   if (!wide.empty()) return "the file is " + std::string(wide) + " text; save it as UTF-8";
   if (!head.empty() && head[0] == '\0') return "the file is not text (it starts with a NUL byte)";
+  // Text holds no NUL byte; programs, images and most binary formats hold many within their first bytes (from an
+  // ELF program's 9th byte on), whose first "line" was otherwise reported as a column name of escaped bytes. One
+  // or two NUL bytes in a text are left to the name and cell checks, which point at them.
+  if (std::count(head.begin(), head.end(), '\0') >= 4)
+    return "the file is not text (NUL bytes from byte " + std::to_string(head.find('\0') + 1) +
+           ": a program, an image or another binary file?); choose a CSV file";
   return {};
 }
 

@@ -226,18 +226,32 @@ class TestCsvErrors : public QObject {
   }
 
   // The encoding check weighs the first 512 bytes whatever the block size: a first line of ASCII, then NUL bytes
-  // (R's row names column here, dropped) was UTF-32 to 16-byte blocks and text to the default ones (fuzz_csv).
+  // (in R's row names column here) was UTF-32 to 16-byte blocks and text to the default ones (fuzz_csv). Dozens of
+  // NUL bytes now make it binary at every block size; one NUL byte is named where it is.
   void encodingVerdictIgnoresBlockSize() {
     using namespace Qt::Literals::StringLiterals;
     const QByteArray content = "x\nn"_ba + QByteArray(52, '\0') + "d \0\0\0\x03 1 , 2 \n3,4\n"_ba;
     const std::string path = writeFile(content);
-    for (const std::size_t block : {std::size_t{16}, std::size_t{21}, gb::CsvOptions{}.blockBytes}) {
-      QVERIFY2(readError(path, block).isEmpty(),
-               qPrintable(QString("block %1: %2").arg(block).arg(readError(path, block))));
-      gb::CsvOptions options;
-      options.blockBytes = block;
-      QCOMPARE(gb::readCsv(path, options).column("x"), (std::vector<double>{2, 4}));
-    }
+    const QString first = readError(path, 16);
+    QVERIFY2(first.contains(":1:1: the file is not text (NUL bytes from byte 4"), qPrintable(first));
+    for (const std::size_t block : {std::size_t{21}, gb::CsvOptions{}.blockBytes})
+      QCOMPARE(readError(path, block), first);
+    const std::string one = writeFile("x\nn\0d,2\n,4\n"_ba);  // in R's row names, dropped: read at every size
+    for (const std::size_t block : {std::size_t{16}, std::size_t{21}, gb::CsvOptions{}.blockBytes})
+      QVERIFY2(readError(one, block).isEmpty(), qPrintable(readError(one, block)));
+  }
+
+  // A program picked by mistake (the first bytes of an ELF executable): said to be binary, not a column name of
+  // escaped bytes as wide as the window's dialog.
+  void programIsNotText() {
+    using namespace Qt::Literals::StringLiterals;
+    const QByteArray elf =
+        "\x7F"
+        "ELF\x02\x01\x01\x03"_ba +
+        QByteArray(8, '\0') + "\x03\0>\0\x01\0\0\0pH\x08\0"_ba;
+    const QString message = readError(writeFile(elf + QByteArray(200, 'A')), gb::CsvOptions{}.blockBytes);
+    QVERIFY2(message.contains(":1:1: the file is not text (NUL bytes from byte 9: a program"), qPrintable(message));
+    QVERIFY(!message.contains("\\x"));
   }
 
   void malformed() {
