@@ -60,6 +60,7 @@ class ErrorsTest : public QObject {
     qInfo("message shown: %s", qPrintable(error));
     QVERIFY2(error.contains("bad.csv"), qPrintable(error));
     QVERIFY2(error.contains(":3:"), qPrintable(error));  // names line 3
+    QVERIFY2(error.contains("(the current data is unchanged)"), qPrintable(error));
     QCOMPARE(w->dataPanel()->dataset(), dataBefore);
     QVERIFY(w->dataPanel()->roles() == rolesBefore);
     QCOMPARE(w->effectsView()->shownLearners(), shownBefore);
@@ -90,6 +91,7 @@ class ErrorsTest : public QObject {
     QCOMPARE(gbtest::openCsvAndWait(*w, bad), std::optional<bool>(false));  // started, ended, failed
     const QString error = w->messages()->lastError();
     QVERIFY2(error.contains("cancelled-orders.csv:3:"), qPrintable(error));
+    QVERIFY2(!error.contains("current data is unchanged"), qPrintable(error));  // there was none
     QProgressBar* csvBar = barWithTip(*w->dataPanel(), "Progress of the CSV read");
     QVERIFY(csvBar);
     QVERIFY2(csvBar->text().contains("failed"), qPrintable(csvBar->text()));

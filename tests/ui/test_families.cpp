@@ -19,6 +19,7 @@
 #include "model/ModelPanel.hpp"
 #include "plots/EffectPlot.hpp"
 #include "plots/FitDiagnostics.hpp"
+#include "plots/LearnerRaceView.hpp"
 #include "plots/PartialEffectsView.hpp"
 #include "plots/PlotWidget.hpp"
 #include "plots/RiskPlot.hpp"
@@ -378,6 +379,23 @@ class FamiliesTest : public QObject {
     QCOMPARE(w->controller()->booster()->settings().huberDelta, 0.5);
     w->showTab(w->riskPlot());
     QVERIFY(w->riskPlot()->plot()->yAxis->label().contains("Huber loss"));
+  }
+
+  // The race of a family other than gaussian is of the negative gradient u (laplace: +-1), not of residuals: its
+  // "residual sum of squares" was the row count, in "squared response units".
+  void raceNamesTheGradient() {
+    auto w = gbtest::makeWindow(400, 4, 30, 2, "race-laplace");
+    QVERIFY(gbtest::stepAndWait(*w));
+    QVERIFY2(w->raceView()->summary().contains("residual sum of squares"), qPrintable(w->raceView()->summary()));
+    QVERIFY(w->raceView()->plot()->yAxis->label().contains("response units"));
+    gbtest::chooseFamily(*w, "laplace", 30);
+    QVERIFY(gbtest::stepAndWait(*w));
+    const QString summary = w->raceView()->summary();
+    QVERIFY2(summary.contains("negative gradient u") && summary.contains("laplace") &&
+                 !summary.contains("residual sum of squares"),
+             qPrintable(summary));
+    QVERIFY2(summary.contains(QString("before the step %1").arg(400)), qPrintable(summary));  // u = +-1: n rows
+    QVERIFY(!w->raceView()->plot()->yAxis->label().contains("response units"));
   }
 
   // A fit whose training risk ends above the offset's (poisson on counts of 10 to 70 with two factor learners at

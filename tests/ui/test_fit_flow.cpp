@@ -88,6 +88,9 @@ class FitFlowTest : public QObject {
     QVERIFY(gbtest::stepAndWait(*w));
     QCOMPARE(w->controller()->booster()->iteration(), 1);
     QCOMPARE(w->controller()->lastSnapshot().iteration, 1);
+    w->showTab(w->selectionPlot());
+    QTRY_VERIFY2(w->selectionPlot()->findChild<PlotWidget*>()->title().endsWith("(1 iteration)"),
+                 qPrintable(w->selectionPlot()->findChild<PlotWidget*>()->title()));
     QVERIFY(gbtest::stepAndWait(*w));
     QCOMPARE(w->controller()->booster()->iteration(), 2);
     // The race is the one of iteration 2, its winner the Booster's choice and the largest reduction.

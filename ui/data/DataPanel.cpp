@@ -233,6 +233,8 @@ void DataPanel::updateEstimate() {
   estimate_->setText(text);
 }
 
+QString DataPanel::unchangedNote() const { return data_ ? tr(" (the current data is unchanged)") : QString(); }
+
 bool DataPanel::notBusy(const QString& title) {
   if (!loader_->isRunning()) return true;
   sink_->error(title, tr("Data is still being read or generated: wait for it or press Cancel."));
@@ -277,7 +279,7 @@ bool DataPanel::generate() {
     } else if (cancelled) {
       sink_->info(tr("Generate cancelled; the data is unchanged"));
     } else {
-      sink_->error(tr("Generate data"), error + tr(" (the current data is unchanged)"), details);
+      sink_->error(tr("Generate data"), error + unchangedNote(), details);
     }
     emit loadFinished(ok);
   };
@@ -338,7 +340,7 @@ bool DataPanel::openCsv(const QString& path) {
     } else if (cancelled) {
       sink_->info(tr("Reading %1 cancelled; the data is unchanged").arg(path));
     } else {
-      sink_->error(tr("Open CSV"), error + tr(" (the current data is unchanged)"), details);
+      sink_->error(tr("Open CSV"), error + unchangedNote(), details);
     }
     emit loadFinished(ok);
   };

@@ -84,6 +84,8 @@ class DataPanel : public QWidget {
   bool acceptSpec(const gb::PaperDataSpec& spec);
   void updateEstimate();
   bool notBusy(const QString& title);  // false (and a message) while a read or generate runs
+  // " (the current data is unchanged)" after a failed read, or nothing where there is no data yet.
+  QString unchangedNote() const;
   bool runJob(Job job, std::function<void(TaskWorker&)> work, JobDone done);
   QProgressBar* barOf(Job job) const;  // the job's data source's progress bar
   static void startBar(QProgressBar* bar);

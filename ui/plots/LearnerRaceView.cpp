@@ -110,7 +110,17 @@ void LearnerRaceView::redraw() {
       r.decided ? tr("Iteration %1").arg(r.iteration) : tr("Next iteration %1 (preview)").arg(r.iteration);
   plot_->setTitle(
       tr("%1: RSS reduction of each of the %2 candidates (best %3 shown)").arg(what).arg(r.reduction.size()).arg(n));
-  QString text = what + ": " + tr("residual sum of squares before the step %1.").arg(r.residualSumOfSquares, 0, 'g', 6);
+  // Each learner fits the negative gradient u: the residuals y - f only for gaussian (laplace's u is +-1, and its
+  // "residual sum of squares" was the row count).
+  const bool residuals = setup_->settings.family == gb::Family::Gaussian;
+  plot_->yAxis->setLabel(residuals ? tr("RSS reduction g'g - RSS_j (squared response units)")
+                                   : tr("reduction of u's sum of squares, g'g - RSS_j"));
+  const QString before = QString::number(r.residualSumOfSquares, 'g', 6);
+  QString text = what + ": " +
+                 (residuals ? tr("residual sum of squares before the step %1.").arg(before)
+                            : tr("sum of squares of the negative gradient u before the step %1 (%2's u, not the "
+                                 "residuals y - f).")
+                                  .arg(before, qs(gb::toString(setup_->settings.family))));
   if (r.winner >= 0) {
     const double best = r.reduction[r.winner];
     text += " " + tr("Winner %1 reduces it by %2").arg(qs(setup_->learners[r.winner].name)).arg(best, 0, 'g', 6);

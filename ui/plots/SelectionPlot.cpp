@@ -115,7 +115,9 @@ void SelectionPlot::showSnapshot(const FitSnapshot& s) {
   reduction.resize(s.counts.size(), 0.0);
   countNames_ = drawBars(countsPlot_, counts_, *s.setup, sortedSelected(s.counts, share), share);
   reductionNames_ = drawBars(reductionPlot_, reductions_, *s.setup, sortedSelected(s.counts, reduction), reduction);
-  countsPlot_->setTitle(tr("Selection proportion per covariate (%1 iterations)").arg(iterations, 0, 'f', 0));
+  countsPlot_->setTitle(iterations == 1
+                            ? tr("Selection proportion per covariate (1 iteration)")
+                            : tr("Selection proportion per covariate (%1 iterations)").arg(iterations, 0, 'f', 0));
   drawnCounts_ = s.counts;
 }
 
