@@ -163,6 +163,17 @@ class CrossValidationTest : public QObject {
     QCOMPARE(w->modelPanel()->mstopBox()->value(), first);
     QCOMPARE(w->modelPanel()->settings().mstop, first);
     QCOMPARE(w->controller()->modelSettings().mstop, first);
+
+    // It was chosen for this data: other data gets mboost's 100 back, and the log says why (it carried over silently).
+    if (first != 100) {
+      QStringList log;
+      connect(w->messages(), &MessageSink::posted, this,
+              [&log](Severity, const QString& text, const QString&) { log << text; });
+      QVERIFY(gbtest::openCsvText(*w, "other.csv", "y,a,b\n1,2,3\n2,1,4\n3,5,1\n4,3,3\n5,4,2\n6,2,6\n"));
+      QCOMPARE(w->modelPanel()->mstopBox()->value(), 100);
+      QVERIFY2(log.join("\n").contains(QString("%1 was chosen by cross-validation for the data before").arg(first)),
+               qPrintable(log.join("\n")));
+    }
   }
 
   // Before a run the empty plot names the model's loss, and follows the family picker (it said "mean squared error"

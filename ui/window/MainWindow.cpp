@@ -17,6 +17,7 @@
 #include <QTabWidget>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <utility>
 
 #include "common/QtConvert.hpp"
 #include "common/WorkerThread.hpp"
@@ -212,7 +213,10 @@ void MainWindow::buildPlots() {
     if (controller_->isRunning() || cv_->isRunning()) warnSharedDevice();
   });
   connect(cv_, &CrossValidationView::runRequested, this, &MainWindow::startCrossValidation);
-  connect(cv_, &CrossValidationView::mstopChosen, modelPanel_->mstopBox(), &QSpinBox::setValue);
+  connect(cv_, &CrossValidationView::mstopChosen, this, [this](int mstop) {
+    modelPanel_->mstopBox()->setValue(mstop);
+    cvMstop_ = mstop;
+  });
   connect(cv_, &CrossValidationView::runningChanged, this, [this] { updateDataActions(); });
   const std::pair<QWidget*, QString> pages[] = {
       {effects_, tr("Partial effects")},
@@ -283,6 +287,7 @@ void MainWindow::onDataChanged() {
     clearFitViews();
   }
   leaveDemoMstop();
+  leaveCvMstop();
   leaveDemoPrecision();
   syncSettings();
   if (!cv_->isRunning()) cv_->clear();
@@ -302,6 +307,21 @@ void MainWindow::leaveDemoMstop() {
                    .arg(kDemoMstop));
   }
   demoMstop_ = false;
+}
+
+// An mstop chosen by cross-validation belongs to the data it was chosen on: on other data it silently carried over
+// (the paper data's 579 fitted airquality's Day 287 times). Where it is still the mstop in use, new data gets
+// mboost's default, and the log says so.
+void MainWindow::leaveCvMstop() {
+  const int chosen = std::exchange(cvMstop_, 0);
+  if (chosen <= 0 || modelPanel_->mstopBox()->value() != chosen) return;
+  const int mboostDefault = gb::ModelSettings{}.mstop;
+  if (chosen == mboostDefault) return;
+  modelPanel_->mstopBox()->setValue(mboostDefault);
+  sink_.info(tr("mstop %1 (mboost's default) for this data; %2 was chosen by cross-validation for the data before. "
+                "The Cross-validation tab chooses mstop for this data.")
+                 .arg(mboostDefault)
+                 .arg(chosen));
 }
 
 void MainWindow::clearFitViews() {

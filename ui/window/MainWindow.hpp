@@ -168,6 +168,7 @@ class MainWindow : public QMainWindow {
   void onStateChanged(FitState state);
   void onDataChanged();
   void leaveDemoMstop();
+  void leaveCvMstop();
   void leaveDemoPrecision();
   // Every view of the session's state (status line and bar, progress, Fit/Resume, iteration) from SessionState.
   void refreshSession();
@@ -244,6 +245,9 @@ class MainWindow : public QMainWindow {
   bool firstStart_ = false;  // no saved settings: the demo's data, settings and device
   // The first start's mstop 1000 (the demo's) is still untouched: data of the user's own gets mboost's 100.
   bool demoMstop_ = false;
+  // The mstop that "Use this mstop" set, chosen by cross-validation on the data then shown (0: none, or touched
+  // since): new data gets mboost's default instead, with a line in the log.
+  int cvMstop_ = 0;
   // The first start's demo device when it computes in double: data of the user's own gets double, not float.
   std::optional<gb::ComputeSettings> demoCompute_;
   int raceIteration_ = -1;  // the iteration the Learner race tab shows (-1: none)
