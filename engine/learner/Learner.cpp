@@ -111,7 +111,7 @@ void finishLearner(Learner& learner, double targetEdf, EdfDefinition definition,
       learner.note += "; the data leave the curve free between their values (rank " + std::to_string(edf.rank()) +
                       " of " + std::to_string(k) +
                       " columns), and of the curves that fit them alike the least bent is taken (mboost's bbs() "
-                      "stops here: its system is singular); a lower --edf or a --factor learner decides it";
+                      "stops here: its system is singular); a lower --edf, or --factor for this column, decides it";
   } else {  // unpenalised by request (bols' default lambda = 0)
     learner.lambda = 0.0;
     learner.edf = edf(0.0, definition);

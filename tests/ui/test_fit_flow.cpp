@@ -139,8 +139,15 @@ class FitFlowTest : public QObject {
     s.edf = 6;
     s.mstop = 5;
     w->modelPanel()->setSettings(s);
+    QStringList log;
+    connect(w->messages(), &MessageSink::posted, this,
+            [&log](Severity, const QString& text, const QString&) { log << text; });
     QVERIFY(gbtest::fitAndWait(*w));
     QCOMPARE(w->controller()->setup()->learners.front().lambda, 0.0);
+    // The learner's note in the window's words (it read "a lower edf or a the factor role (Data tab) learner").
+    QVERIFY2(log.join("\n").contains("the least bent is taken") &&
+                 log.join("\n").contains("a lower edf, or the factor role (Data tab) for this column, decides it"),
+             qPrintable(log.join("\n")));
     w->showTab(w->edfExplorer());
     QString caption;
     for (const QLabel* label : w->edfExplorer()->findChildren<QLabel*>())

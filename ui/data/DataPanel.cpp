@@ -373,7 +373,10 @@ void DataPanel::startBar(QProgressBar* bar) {
 // other source's bar, which would otherwise still show its own last load.
 void DataPanel::showOutcome(Job job, bool ok, bool cancelled) {
   QProgressBar* bar = barOf(job);
-  bar->setFormat(ok ? QStringLiteral("%p%") : cancelled ? tr("cancelled") : tr("failed; data unchanged"));
+  bar->setFormat(ok          ? QStringLiteral("%p%")
+                 : cancelled ? tr("cancelled")
+                 : data_     ? tr("failed; data unchanged")
+                             : tr("failed"));
   bar->setValue(ok ? 1000 : 0);
   if (ok) startBar(barOf(job == Job::Generate ? Job::Read : Job::Generate));
 }
