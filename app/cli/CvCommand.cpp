@@ -46,8 +46,6 @@ int runCv(const CvOptions& o, const std::vector<Override>& overrides) {
   // A first set-up on all rows checks the model (columns, family, learners) and names the file on bad data.
   // It is also --refit's fit.
   std::unique_ptr<Booster> all = makeBooster(data, settings, std::move(backend), o.fit.data);
-  const std::vector<std::string> notes = setupNotes(*all);  // as fit prints them, before the folds' wait
-  for (const std::string& note : notes) std::cerr << "gamboost: note: " << note << std::endl;
   const auto drawStart = std::chrono::steady_clock::now();
   const ResamplingFolds folds = makeFolds(o.fit.folds, *data, all->frame());
   const double foldsSeconds = secondsSince(drawStart);  // drawn, or read from --folds-file
@@ -66,6 +64,9 @@ int runCv(const CvOptions& o, const std::vector<Override>& overrides) {
                      {"mstop", cv.mstop},  {"settings", all->settings()}};
   if (!cv.dropped.empty()) out["dropped"] = cv.dropped;
   addRowCounts(out, all->frame());
+  // Printed once the folds have run, as fit prints them after its fit: bad fold options or files stay one line.
+  const std::vector<std::string> notes = setupNotes(*all);
+  for (const std::string& note : notes) std::cerr << "gamboost: note: " << note << std::endl;
   out["notes"] = notes;
   if (!cv.note.empty()) std::cerr << "gamboost: note: " << cv.note << std::endl;
   out["settings"]["data"] = o.fit.data;
