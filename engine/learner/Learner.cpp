@@ -45,9 +45,8 @@ Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> eigenDecomposition(const Eigen::M
 // G^+ itself.
 Eigen::MatrixXd leastPenalisedInverse(const Eigen::MatrixXd& g, const Eigen::MatrixXd& s, int rank) {
   const auto eig = eigenDecomposition(g);
-  const Eigen::Index k = g.rows(), nullity = k - rank;
+  const Eigen::Index k = g.rows(), nullity = k - rank;  // > 0: only a singular G comes here
   const Eigen::MatrixXd gPlus = pseudoInverse(eig, rank);
-  if (nullity <= 0) return gPlus;
   const Eigen::MatrixXd n = eig.eigenvectors().leftCols(nullity);  // eigenvalues ascend
   const Eigen::MatrixXd nsn = n.transpose() * s * n;
   const Eigen::MatrixXd t =
@@ -63,9 +62,10 @@ Eigen::MatrixXd symmetricInverse(const Eigen::MatrixXd& a) {
   Eigen::LLT<Eigen::MatrixXd> llt(a);
   if (llt.info() != Eigen::Success) {
     // Not positive definite after all (rounding in G + lambda S): invert what is there.
-    const Eigen::VectorXd d = Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd>(a, Eigen::EigenvaluesOnly).eigenvalues();
+    const auto eig = eigenDecomposition(a);
+    const Eigen::VectorXd& d = eig.eigenvalues();
     const double tol = d.cwiseAbs().maxCoeff() * static_cast<double>(k) * 1e-15;
-    return pseudoInverse(eigenDecomposition(a), static_cast<int>((d.array() > tol).count()));
+    return pseudoInverse(eig, static_cast<int>((d.array() > tol).count()));
   }
   const Eigen::MatrixXd inv = llt.solve(Eigen::MatrixXd::Identity(k, k));
   return 0.5 * (inv + inv.transpose());

@@ -245,8 +245,8 @@ class MainWindow : public QMainWindow {
   bool firstStart_ = false;  // no saved settings: the demo's data, settings and device
   // The first start's mstop 1000 (the demo's) is still untouched: data of the user's own gets mboost's 100.
   bool demoMstop_ = false;
-  // The mstop that "Use this mstop" set, chosen by cross-validation on the data then shown (0: none, or touched
-  // since): new data gets mboost's default instead, with a line in the log.
+  // The mstop that "Use this mstop" last set, chosen by cross-validation on the data then shown (0: none): new data
+  // gets mboost's default instead, with a line in the log, where the model panel still holds it.
   int cvMstop_ = 0;
   // The first start's demo device when it computes in double: data of the user's own gets double, not float.
   std::optional<gb::ComputeSettings> demoCompute_;
