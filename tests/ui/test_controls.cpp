@@ -68,6 +68,10 @@ class ControlsTest : public QObject {
     QCOMPARE(w.fitStatus()->toolTip(), seen.last());
     QVERIFY(w.fitStatus()->text().size() < seen.last().size());
     QVERIFY(w.fitStatus()->text().endsWith(QChar(0x2026)));  // "..."
+    // Wrapped over all its lines before the ellipsis, from the status's first word on.
+    const QString shown = w.fitStatus()->text();
+    QCOMPARE(shown.count(QLatin1Char('\n')), w.fitStatus()->lines() - 1);
+    QVERIFY2(seen.last().startsWith(shown.section(QLatin1Char('\n'), 0, 0)), qPrintable(shown));
   }
 
   void theWheelChangesOnlyTheFocusedControl() {

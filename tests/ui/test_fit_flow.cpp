@@ -67,6 +67,14 @@ class FitFlowTest : public QObject {
     for (auto it = w->riskPlot()->riskGraph()->data()->constBegin();
          it != w->riskPlot()->riskGraph()->data()->constEnd(); ++it, ++m)
       QCOMPARE(it->value, booster->path().risk[m]);
+    // The last iteration's dot (8 px across) lies wholly inside the axis rect: the range leaves room beyond mstop.
+    PlotWidget* riskPlot = w->riskPlot()->plot();
+    riskPlot->replot();
+    const QCPGraph* dot = w->riskPlot()->currentGraph();
+    QCOMPARE(dot->data()->size(), 1);
+    const QPointF at = dot->coordsToPixels(dot->data()->constBegin()->key, dot->data()->constBegin()->value);
+    const QRectF inside = QRectF(riskPlot->axisRect()->rect()).adjusted(4, 4, -4, -4);
+    QVERIFY2(inside.contains(at), qPrintable(QString("dot at %1,%2").arg(at.x()).arg(at.y())));
 
     // Selection proportions (count / mstop, bar i for the covariate countNames()[i]) match the engine and sum to 1.
     w->showTab(w->selectionPlot());

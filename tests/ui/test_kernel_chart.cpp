@@ -6,6 +6,7 @@
 #include <QFontMetrics>
 #include <QListWidget>
 #include <QProcess>
+#include <QProgressBar>
 #include <QSignalSpy>
 #include <QtTest>
 
@@ -493,6 +494,10 @@ class KernelChartTest : public QObject {
     QCOMPARE(int(s.chart.reports().size()), 1);
     const auto [label, run] = s.chart.reports()[0];  // a copy: loading below grows reports()
     QVERIFY(run.cancelled);
+    // The bar stays where the run stopped, and says that it stopped there.
+    const QProgressBar* bar = s.chart.progressBar();
+    QVERIFY(bar->value() < bar->maximum());
+    QVERIFY2(bar->text().startsWith("cancelled at "), qPrintable(bar->text()));
     // The status names the device once ("run 1 pthread-... (cancelled) (pthread-...)").
     QCOMPARE(s.chart.statusText().count(QString::fromStdString(run.device).section(' ', 0, 0)), 1);
     QVERIFY(!run.timings.empty());

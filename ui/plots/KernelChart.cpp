@@ -153,6 +153,8 @@ void KernelChart::buildControls() {
   device_->setToolTip(tr("OpenCL device to benchmark"));
   device_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   device_->setMinimumContentsLength(12);
+  // Wider where the window has room: a device's whole name (pthread-haswell-AMD EPYC) where 1280 pixels allow it.
+  device_->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
   // Until the window's device query answers (setDevices): nothing to choose, nothing to run.
   device_->setPlaceholderText(tr("looking for devices"));
   device_->setEnabled(false);
@@ -539,6 +541,7 @@ void KernelChart::runBenchmark(const gb::KernelBenchOptions& given) {
   cancel_->setEnabled(true);
   save_->setEnabled(false);
   progress_->setValue(0);
+  progress_->setFormat(QStringLiteral("%p%"));
   cancelling_ = false;
   status_->setText(tr("Starting the benchmark on %1...")
                        .arg(options.device.empty() ? tr("the default device") : qs(options.device)));
@@ -551,8 +554,11 @@ void KernelChart::runEnded(bool ok, const QString& error, const QString& details
   cancelling_ = false;
   if (ok) {
     progress_->setValue(result.cancelled ? progress_->value() : 1000);
+    // A cancelled run's bar stays where it stopped, and says so (it read as a run still going).
+    if (result.cancelled) progress_->setFormat(tr("cancelled at %p%"));
     showRun(result, result.cancelled ? tr("cancelled") : QString());
   } else if (!result.timings.empty() || runIndex_ >= 0) {
+    progress_->setFormat(tr("stopped at %p%"));
     // What was timed before the error stays on the chart, and can be saved.
     showRun(result.timings.empty() ? reports_[runIndex_].second : result, tr("stopped"));
   }

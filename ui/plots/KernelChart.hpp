@@ -57,6 +57,7 @@ class KernelChart : public QWidget {
   KernelLegend* legend() const { return legend_; }
   QPushButton* saveButton() const { return save_; }
   QPushButton* cancelButton() const { return cancel_; }
+  const QProgressBar* progressBar() const { return progress_; }
   QString statusText() const;
   void setOperation(const QString& op);
   void setColumns(int k);

@@ -89,14 +89,17 @@ void RiskPlot::showSnapshot(const FitSnapshot& s) {
   marker_->point1->setCoords(s.iteration, 0);
   marker_->point2->setCoords(s.iteration, 1);
   marker_->setVisible(true);
-  plot_->xAxis->setRange(0, std::max(s.target, s.iteration) + 0.5);
+  // Margins of 2% beyond the last iteration and below a risk of 0: the current iteration's dot (8 px) is drawn whole
+  // at the end of a fit and at a risk near 0 (half of it was clipped by the axis rect).
+  const double last = std::max(s.target, s.iteration);
+  plot_->xAxis->setRange(0, last + std::max(0.5, 0.02 * last));
   bool found = false;
   QCPRange r = risk_->getValueRange(found, QCP::sdBoth);
   if (found) {
     if (plot_->yAxis->scaleType() == QCPAxis::stLogarithmic)
       plot_->yAxis->setRange(r.lower / 1.3, r.upper * 1.3);
     else
-      plot_->yAxis->setRange(0, r.upper * 1.05);
+      plot_->yAxis->setRange(-0.02 * r.upper, r.upper * 1.05);
   }
   drawnPoints_ = s.pathRisk.size();
   plot_->requestReplot();

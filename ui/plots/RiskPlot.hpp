@@ -27,6 +27,7 @@ class RiskPlot : public QWidget {
   void setLogScale(bool on);
   PlotWidget* plot() const { return plot_; }
   QCPGraph* riskGraph() const { return risk_; }
+  QCPGraph* currentGraph() const { return current_; }  // one dot: the current iteration's risk
   QCheckBox* logScaleBox() const { return logBox_; }
 
  private:

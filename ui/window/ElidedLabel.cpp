@@ -1,15 +1,18 @@
 #include "window/ElidedLabel.hpp"
 
 #include <QResizeEvent>
+#include <QTextLayout>
+#include <algorithm>
 
 namespace gbui {
 
-ElidedLabel::ElidedLabel(QWidget* parent) : QLabel(parent) {
-  setWordWrap(false);
+ElidedLabel::ElidedLabel(int lines, QWidget* parent) : QLabel(parent), lines_(std::max(1, lines)) {
+  setWordWrap(false);  // the lines are broken here, so that the last one can be elided
   setTextFormat(Qt::PlainText);
-  // Ignored width: the text never widens the panel; fixed height: one line, whatever the text.
+  setAlignment(Qt::AlignLeft | Qt::AlignTop);
+  // Ignored width: the text never widens the panel; fixed height: the same lines, whatever the text.
   setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
-  setFixedHeight(fontMetrics().height() + 4);
+  setFixedHeight(lines_ * fontMetrics().lineSpacing() + 4);
 }
 
 void ElidedLabel::setFullText(const QString& text) {
@@ -24,6 +27,23 @@ void ElidedLabel::resizeEvent(QResizeEvent* event) {
   elide();
 }
 
-void ElidedLabel::elide() { setText(fontMetrics().elidedText(full_, Qt::ElideRight, std::max(0, width() - 2))); }
+void ElidedLabel::elide() {
+  const int width = std::max(0, this->width() - 2);
+  QStringList shown;
+  QTextLayout layout(full_, font());
+  layout.beginLayout();
+  int start = 0;
+  while (shown.size() + 1 < lines_) {
+    QTextLine line = layout.createLine();
+    if (!line.isValid()) break;
+    line.setLineWidth(width);
+    shown << full_.mid(line.textStart(), line.textLength()).trimmed();
+    start = line.textStart() + line.textLength();
+  }
+  layout.endLayout();
+  const QString rest = full_.mid(start).trimmed();
+  if (!rest.isEmpty() || shown.isEmpty()) shown << fontMetrics().elidedText(rest, Qt::ElideRight, width);
+  setText(shown.join(QLatin1Char('\n')));
+}
 
 }  // namespace gbui

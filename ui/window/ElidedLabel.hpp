@@ -1,6 +1,7 @@
 #pragma once
-// A one-line label of fixed height: a long text is elided on the right and shown whole in the tooltip, so the
-// widgets around it never move when the text changes length (the Fit group's status under its buttons).
+// A label of fixed height and a fixed number of lines: the text is wrapped at word boundaries, and what does not fit
+// the last line is elided on the right and shown whole in the tooltip, so the widgets around it never move when the
+// text changes length (the Fit group's status under its buttons, the status bar's line).
 #include <QLabel>
 
 namespace gbui {
@@ -8,9 +9,10 @@ namespace gbui {
 class ElidedLabel : public QLabel {
   Q_OBJECT
  public:
-  explicit ElidedLabel(QWidget* parent = nullptr);
+  explicit ElidedLabel(int lines = 1, QWidget* parent = nullptr);
   void setFullText(const QString& text);
   const QString& fullText() const { return full_; }
+  int lines() const { return lines_; }
 
  protected:
   void resizeEvent(QResizeEvent* event) override;
@@ -18,6 +20,7 @@ class ElidedLabel : public QLabel {
  private:
   void elide();
   QString full_;
+  int lines_ = 1;
 };
 
 }  // namespace gbui

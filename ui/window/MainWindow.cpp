@@ -160,7 +160,7 @@ void MainWindow::buildPanels() {
   fitProgress_->setToolTip(tr("Iterations done of mstop"));
   fitProgress_->setFormat("%v / %m");
   grid->addWidget(fitProgress_, 1, 0, 1, 4);
-  fitStatus_ = new ElidedLabel;  // one line: the buttons above never move as the text changes length
+  fitStatus_ = new ElidedLabel(3);  // 3 lines: the buttons above never move as the text changes length
   grid->addWidget(fitStatus_, 2, 0, 1, 4);
 
   leftPanel_ = new QWidget;
