@@ -57,12 +57,17 @@ nlohmann::json fitBands(std::shared_ptr<const Dataset> data, const Booster& fitt
   const FoldBackends backends = foldBackends(compute);
   const std::optional<EffectBands> bands =
       effectBands(std::move(data), fitted, replicates, seed, backends.make, backends.parallel, monitor);
+  if (bands->unfitted > 0 && !quiet)
+    std::cerr << "gamboost: note: --bands: " << bands->unfitted << " of " << bands->replicates
+              << " bootstrap samples cannot be fitted and are left out of every band, e.g. " << bands->unfittedReason
+              << " (mboost's refit would stop there)" << std::endl;
   nlohmann::json learners = nlohmann::json::object();
   for (const LearnerBand& b : bands->learners) {
     learners[b.name] = learnerJson(b, bands->replicates);
-    if (b.replicatesUsed < bands->replicates && !quiet)
-      std::cerr << "gamboost: note: --bands: learner '" << b.name << "': " << bands->replicates - b.replicatesUsed
-                << " of " << bands->replicates
+    if (b.replicatesUsed < bands->replicates - bands->unfitted && !quiet)
+      std::cerr << "gamboost: note: --bands: learner '" << b.name
+                << "': " << bands->replicates - bands->unfitted - b.replicatesUsed << " of "
+                << bands->replicates - bands->unfitted
                 << " bootstrap samples leave its effect undecided (an unpenalised factor level, or every value but "
                    "one of a linear term, without rows; mboost's bols() would stop), "
                 << (b.replicatesUsed > 0 ? "and its band comes from the " + std::to_string(b.replicatesUsed) + " others"

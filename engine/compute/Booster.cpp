@@ -1,6 +1,7 @@
 #include "compute/Booster.hpp"
 
 #include <algorithm>
+#include <cfloat>
 #include <chrono>
 #include <cmath>
 #include <optional>
@@ -12,6 +13,7 @@
 #include "compute/CpuBackend.hpp"
 #include "compute/FitFootprint.hpp"
 #include "compute/Holdout.hpp"
+#include "family/OffsetReason.hpp"
 #include "learner/LearnerColumns.hpp"
 #include "model/Model.hpp"
 
@@ -182,11 +184,27 @@ void Booster::setUp(std::unique_ptr<Backend> backend, bool outOfBagPath) {
   const std::vector<double>& y = frame_.response;
   const std::vector<double>& w = frame_.weights;
   offset_ = settings_.hasOffset ? settings_.offset : family_.offset(y, w, group_);
+  // Weights that leave only rows of one class (or counts of 0) are named as that, not as an overflow (their ratios
+  // decide: undefinedOffsetReason); a fold's weights are the fold's (the caller's label names it), not --weights.
+  const std::string undefined = std::isfinite(offset_) || w.empty() || group_
+                                    ? std::string()
+                                    : undefinedOffsetReason(settings_, y, w, frame_.responseLevels);
+  if (!undefined.empty())
+    throw InputError(frame_.oobWeights.empty() && !settings_.weights.empty()
+                         ? optionMessage("--weights", undefined + " (nothing to fit)")
+                         : undefined + " (nothing to fit)");
   if (!std::isfinite(offset_) && !w.empty() && std::isfinite(family_.offset(y, {}, group_)))
     throw InputError(optionMessage("--weights", "the " + toString(settings_.family) + " offset is " +
                                                     formatNumber(offset_, 6) +
                                                     " with these weights: their weighted sums pass the double range; "
                                                     "rescale them (only their ratios matter to the fit)"));
+  double largest = 0.0;
+  for (double v : y) largest = std::max(largest, std::abs(v));
+  if (!std::isfinite(offset_) && largest * static_cast<double>(y.size()) > DBL_MAX)  // a mean, or its sum, overflows
+    throw InputError(optionMessage("--response", quotedForMessage(settings_.response) + ": values too large (up to " +
+                                                     formatNumber(largest, 6) + "): the " + toString(settings_.family) +
+                                                     " offset overflows a double (" + formatNumber(offset_, 6) +
+                                                     "); rescale the response, e.g. divide it by a power of ten"));
   if (!std::isfinite(offset_))
     throw InputError(optionMessage("--response", quotedForMessage(settings_.response) + ": the " +
                                                      toString(settings_.family) + " offset is not finite (" +

@@ -23,7 +23,6 @@
 #include "compute/DroppedFolds.hpp"
 #include "compute/FitFootprint.hpp"
 #include "compute/FoldGrams.hpp"
-#include "data/CsvText.hpp"
 
 namespace gb {
 
@@ -63,14 +62,17 @@ std::string foldMessage(int b, const std::string& what, const std::string& label
   return what.rfind(label + " ", 0) == 0 ? what : label + " " + std::to_string(b + 1) + ": " + what;
 }
 
-// Sets up folds [begin, end) with problem-capturing backends: their frames (the frame of all rows with each fold
-// applied), their Grams together (one pass over each covariate for all of them), then each fold's offset and lambdas
-// (folds in parallel).
+// Sets up the folds `members` (their weights) with problem-capturing backends: their frames (the frame of all rows with
+// each fold applied), their Grams together (one pass over each covariate for all of them), then each fold's offset and
+// lambdas (folds in parallel).
 std::vector<std::unique_ptr<Booster>> setUpFolds(const std::shared_ptr<const Dataset>& data,
                                                  const ModelSettings& settings, const ModelFrame& allRows,
-                                                 const std::string& label, OutOfBag outOfBag,
-                                                 const std::vector<std::vector<double>>& weights, int begin,
+                                                 const BatchedFolds& run,
+                                                 const std::vector<std::vector<double>>& weights,
+                                                 const std::vector<int>& members,
                                                  std::vector<ProblemCapture*>& captures) {
+  const std::string& label = run.label;
+  const OutOfBag outOfBag = run.outOfBag;
   std::vector<std::unique_ptr<Booster>> boosters(weights.size());
   captures.assign(boosters.size(), nullptr);
   std::vector<std::exception_ptr> errors(boosters.size());
@@ -79,7 +81,8 @@ std::vector<std::unique_ptr<Booster>> setUpFolds(const std::shared_ptr<const Dat
 #pragma omp parallel for schedule(dynamic, 1)
     for (int f = 0; f < count; ++f) {
       const auto i = static_cast<std::size_t>(f);
-      const int b = begin + f;
+      const int at = members[i];
+      const int b = run.numbers.empty() ? at : run.numbers[static_cast<std::size_t>(at)] - 1;
       try {
         step(i, label + " " + std::to_string(b + 1));
       } catch (const InputError& e) {
@@ -105,21 +108,24 @@ std::vector<std::unique_ptr<Booster>> setUpFolds(const std::shared_ptr<const Dat
   return boosters;
 }
 
-// The folds in batches of backend.foldBatchSize(), each batch's folds advancing together. False (nothing done) when
-// the backend does not batch this model.
+// The folds `kept` (indices into folds) in batches of backend.foldBatchSize(), each batch's folds advancing together.
+// False (nothing done) when the backend does not batch this model.
 bool crossValidateBatched(const std::shared_ptr<const Dataset>& data, const ModelSettings& settings,
-                          const ResamplingFolds& folds, Backend& backend, CvResult& result,
-                          std::vector<std::string>& undecided) {
+                          const ResamplingFolds& folds, const std::vector<std::size_t>& kept, const ModelFrame& allRows,
+                          Backend& backend, CvResult& result, std::vector<std::string>& reason) {
   BatchedFolds run;
-  run.count = static_cast<int>(folds.weights.size());
+  run.count = static_cast<int>(kept.size());
   run.iterations = settings.mstop;
-  run.weightsOf = [&folds](int b) { return folds.weights[static_cast<std::size_t>(b)]; };
-  run.done = [&result, &settings, &undecided](int b, const Booster& setUp, const std::vector<IterationResult>& out) {
-    undecided[static_cast<std::size_t>(b)] = undecidedEffect(setUp);
-    std::vector<double>& risk = result.risk[static_cast<std::size_t>(b)];
+  run.frame = &allRows;
+  for (std::size_t i : kept) run.numbers.push_back(static_cast<int>(i) + 1);
+  run.weightsOf = [&folds, &kept](int b) { return folds.weights[kept[static_cast<std::size_t>(b)]]; };
+  run.done = [&](int b, const Booster& setUp, const std::vector<IterationResult>& out) {
+    const std::size_t i = kept[static_cast<std::size_t>(b)];
+    reason[i] = undecidedEffect(setUp);
+    std::vector<double>& risk = result.risk[i];
     risk.assign(1, setUp.path().risk.front());
     for (const IterationResult& r : out) risk.push_back(r.risk);
-    checkFoldRisk(b + 1, risk, setUp);  // before the next batch is fitted
+    checkFoldRisk(static_cast<int>(i) + 1, risk, setUp);  // before the next batch is fitted
   };
   run.setupSeconds = &result.setupSeconds;
   run.iterateSeconds = &result.iterateSeconds;
@@ -265,95 +271,6 @@ ResamplingFolds foldsOverUsedRows(const std::string& type, int count, double pro
   return f;
 }
 
-namespace {
-
-// Whether a fold file's cell w is a valid fold weight: a non-negative integer, or (caseWeight, the row's rescaled case
-// weight, not NaN) that case weight as written to 15 digits: R's cv(model.weights(model), "kfold" or "subsampling")
-// multiplies its 0/1 folds by the model's weights, rescaled as mboost_fit rescales non-integer ones.
-bool validFoldWeight(double w, double caseWeight) {
-  if (!(w >= 0.0) || !std::isfinite(w)) return false;
-  return w == std::floor(w) || std::abs(w - caseWeight) <= 1e-13 * caseWeight;
-}
-
-}  // namespace
-
-ResamplingFolds foldsFromTable(const Dataset& table, std::size_t dataRows, const std::vector<std::size_t>* rowsUsed,
-                               const std::vector<double>* caseWeights) {
-  const std::string& file = table.source;
-  if (rowsUsed && std::any_of(rowsUsed->begin(), rowsUsed->end(), [&](std::size_t r) { return r >= dataRows; }))
-    throw ComputeError("foldsFromTable: a used row beyond the data's " + std::to_string(dataRows));
-  const std::size_t used = rowsUsed ? rowsUsed->size() : dataRows;
-  const bool perUsedRow = rowsUsed && used != dataRows && table.rows() == used;
-  // One row short, with a header of numbers: the first row of weights was most likely taken for the fold names.
-  const std::string hint =
-      table.rows() + 1 == dataRows || table.rows() + 1 == used ? csv::missingHeaderHint(table.names) : "";
-  if (!hint.empty())
-    throw InputError(locate(file, 1, 1,
-                            "--folds-file has " + std::to_string(table.rows()) + " rows, the data " +
-                                std::to_string(dataRows) + "," + hint));
-  if (table.rows() != dataRows && !perUsedRow)
-    throw InputError(
-        locate(file, static_cast<long>(std::min(table.rows(), dataRows) + 2), 1,
-               "--folds-file has " + std::to_string(table.rows()) + " rows, the data " + std::to_string(dataRows) +
-                   (used == dataRows ? " (one row of fold weights per data row)"
-                                     : " of which the model uses " + std::to_string(used) +
-                                           " (one row of fold weights per data row, or per used row as R's "
-                                           "cv(model.weights(model)) writes them)")));
-  std::vector<char> omitted;  // per data row: na.omit drops it, so its cell may be NA
-  if (rowsUsed && !perUsedRow) {
-    omitted.assign(dataRows, 1);
-    for (std::size_t r : *rowsUsed) omitted[r] = 0;
-  }
-  // Per row of the file: its rescaled case weight (NaN without --weights or for an omitted row).
-  std::vector<double> caseWeight(table.rows(), std::numeric_limits<double>::quiet_NaN());
-  if (caseWeights && caseWeights->size() == used)
-    for (std::size_t u = 0; u < used; ++u) caseWeight[perUsedRow || !rowsUsed ? u : (*rowsUsed)[u]] = (*caseWeights)[u];
-  const std::string integers = caseWeights ? "non-negative integers, or the row's case weight as R's "
-                                             "cv(model.weights(model)) writes it"
-                                           : "non-negative integers";
-  ResamplingFolds f{"folds-file", {}};
-  for (std::size_t c = 0; c < table.cols(); ++c) {
-    const std::vector<double>& w = table.columns[c];
-    if (table.isText(c)) {  // at the cell that is not a number (the column's others are numbers read as text)
-      const std::optional<TextCell> cell = firstTextCell(table, c);
-      throw InputError(locate(file, static_cast<long>(cell ? cell->row : 0) + 2, table.fileColumn(c),
-                              "fold " + quotedForMessage(table.names[c]) + ": fold weights must be " + integers +
-                                  (cell ? " (" + quotedForMessage(cell->text) + ")" : std::string())));
-    }
-    double sum = 0.0;
-    for (std::size_t i = 0; i < w.size(); ++i) {
-      if (!omitted.empty() && omitted[i] && std::isnan(w[i]) && !table.isText(c)) continue;
-      if (!validFoldWeight(w[i], caseWeight[i]))
-        throw InputError(
-            locate(file, static_cast<long>(i) + 2, table.fileColumn(c),
-                   "fold " + quotedForMessage(table.names[c]) + ": " +
-                       (std::isnan(w[i]) ? "the cell is missing (NA or blank) on a row the model uses; " : "") +
-                       "fold weights must be " + integers));
-      // Else the fold's offset became inf and the message blamed the response.
-      if (!std::isfinite(sum += w[i]))
-        throw InputError(
-            locate(file, static_cast<long>(i) + 2, table.fileColumn(c),
-                   "fold " + quotedForMessage(table.names[c]) + ": the fold weights add up beyond the double range"));
-    }
-    std::vector<double> byDataRow(dataRows, 0.0);  // omitted rows: 0 (the frame drops them)
-    bool leavesOut = false, keeps = false;         // over the rows the model uses
-    for (std::size_t i = 0; i < w.size(); ++i) {
-      if (!std::isnan(w[i])) byDataRow[perUsedRow ? (*rowsUsed)[i] : i] = w[i];
-      if (omitted.empty() || !omitted[i]) (w[i] == 0.0 ? leavesOut : keeps) = true;
-    }
-    // Named here, at the fold's column; the fit would name only the fold's number.
-    if (!leavesOut || !keeps)
-      throw InputError(
-          locate(file, 1, table.fileColumn(c),
-                 "fold " + quotedForMessage(table.names[c]) +
-                     (keeps ? ": no used row has weight 0, so the fold leaves no row out (no out-of-bag risk)"
-                            : ": every used row has weight 0 (nothing to fit)")));
-    f.weights.push_back(std::move(byDataRow));
-  }
-  if (f.weights.empty()) throw InputError(locate(file, 1, 1, "--folds-file has no fold column"));
-  return f;
-}
-
 bool runFoldsBatched(const std::shared_ptr<const Dataset>& data, const ModelSettings& settings, Backend& backend,
                      const BatchedFolds& run) {
   settings.requireResamplable("--family");
@@ -378,11 +295,18 @@ bool runFoldsBatched(const std::shared_ptr<const Dataset>& data, const ModelSett
     const auto start = Clock::now();
     std::optional<ScopedStage> stage(std::in_place, "folds' weights drawn");
     std::vector<std::vector<double>> weights;
-    for (int b = begin; b < end; ++b) weights.push_back(run.weightsOf(b));
+    std::vector<int> members;  // the batch's folds, without those whose weightsOf is empty (left out)
+    for (int b = begin; b < end; ++b) {
+      std::vector<double> w = run.weightsOf(b);
+      if (w.empty()) continue;
+      weights.push_back(std::move(w));
+      members.push_back(b);
+    }
+    if (members.empty()) continue;
     std::vector<ProblemCapture*> captures;
     stage.emplace("folds' offsets, Grams and lambdas (wall)");
     const std::vector<std::unique_ptr<Booster>> boosters =
-        setUpFolds(data, settings, allRows, run.label, run.outOfBag, weights, begin, captures);
+        setUpFolds(data, settings, allRows, run, weights, members, captures);
     stage.emplace("folds' batch set-up (wall)");
     std::vector<BoostProblem> problems;
     for (const ProblemCapture* c : captures) problems.push_back(c->problem);
@@ -415,7 +339,7 @@ bool runFoldsBatched(const std::shared_ptr<const Dataset>& data, const ModelSett
     }
     if (run.iterateSeconds) *run.iterateSeconds += since(iterating);
     out.resize(boosters.size());
-    for (int b = begin; b < end; ++b) run.done(b, *boosters[static_cast<std::size_t>(b - begin)], out[b - begin]);
+    for (std::size_t f = 0; f < members.size(); ++f) run.done(members[f], *boosters[f], out[f]);
   }
   return true;
 }
@@ -466,30 +390,44 @@ CvResult crossValidate(std::shared_ptr<const Dataset> data, const ModelSettings&
   const int count = static_cast<int>(folds.weights.size());
   CvResult result;
   result.risk.resize(folds.weights.size());
-  std::vector<std::string> undecided(folds.weights.size());
-  bool batched = false;
-  if (parallelFolds <= 1) {
-    const std::unique_ptr<Backend> backend = makeBackend();
-    batched = crossValidateBatched(data, settings, folds, *backend, result, undecided);
-  }
+  // Why each fold is left out of the mean ("" for the folds kept): the folds that cannot be fitted at all are known
+  // from the frame before anything runs; those whose weights leave an effect undecided once set up.
+  std::vector<std::string> reason(folds.weights.size());
   std::optional<ModelFrame> allRows;  // the folds' shared frame (see runFoldsBatched)
-  if (!batched && count > 0) allRows.emplace(buildModelFrame(data, settings));
+  if (count > 0) allRows.emplace(buildModelFrame(data, settings));
+  std::vector<std::size_t> kept;
+  for (std::size_t i = 0; i < folds.weights.size(); ++i) {
+    reason[i] = unfittableFold(*allRows, settings, folds.weights[i]);
+    if (reason[i].empty()) kept.push_back(i);
+  }
+  bool batched = false;
+  if (parallelFolds <= 1 && !kept.empty()) {
+    const std::unique_ptr<Backend> backend = makeBackend();
+    batched = crossValidateBatched(data, settings, folds, kept, *allRows, *backend, result, reason);
+  }
   const int atOnce = allRows ? fitsAtOnce(parallelFolds, *allRows, settings) : 1;
   std::mutex progress;
   int done = 0;
-  forEachFold(batched ? 0 : count, atOnce, "fold", [&](int b, const std::function<bool()>& going) {
-    const auto i = static_cast<std::size_t>(b);
-    Booster booster(data, settings, makeBackend(), folds.weights[i], "fold " + std::to_string(b + 1), &*allRows);
-    undecided[i] = undecidedEffect(booster);
-    if (booster.run(settings.mstop, [&going](const Booster&) { return going(); }) < settings.mstop) return;
-    result.risk[i] = booster.path().risk;
-    checkFoldRisk(b + 1, result.risk[i], booster);
-    if (!foldDone) return;
-    const std::lock_guard<std::mutex> lock(progress);
-    foldDone(++done, count);
-  });
+  forEachFold(batched ? 0 : static_cast<int>(kept.size()), atOnce, "fold",
+              [&](int k, const std::function<bool()>& going) {
+                const std::size_t i = kept[static_cast<std::size_t>(k)];
+                const std::string name = "fold " + std::to_string(i + 1);
+                try {
+                  Booster booster(data, settings, makeBackend(), folds.weights[i], name, &*allRows);
+                  reason[i] = undecidedEffect(booster);
+                  if (booster.run(settings.mstop, [&going](const Booster&) { return going(); }) < settings.mstop)
+                    return;
+                  result.risk[i] = booster.path().risk;
+                  checkFoldRisk(static_cast<int>(i) + 1, result.risk[i], booster);
+                } catch (const InputError& e) {  // named by its own number, not its place among the folds kept
+                  throw InputError(foldMessage(static_cast<int>(i), e.what()));
+                }
+                if (!foldDone) return;
+                const std::lock_guard<std::mutex> lock(progress);
+                foldDone(++done, static_cast<int>(kept.size()));
+              });
   result.batched = batched;
-  summariseFolds(result, undecided, static_cast<std::size_t>(settings.mstop) + 1);
+  summariseFolds(result, reason, static_cast<std::size_t>(settings.mstop) + 1);
   return result;
 }
 

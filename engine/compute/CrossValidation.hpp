@@ -108,7 +108,11 @@ struct BatchedFolds {
   int count = 0;
   int iterations = 0;
   std::string label = "fold";
+  // The folds' numbers in messages ("<label> N: ..."), where not b + 1: those of the caller's folds when it left some
+  // out before (unfittableFold). Empty: b + 1.
+  std::vector<int> numbers;
   OutOfBag outOfBag = OutOfBag::Required;  // Optional for bands' refits (learner/ModelFrame.hpp applyFold)
+  // Fold b's weights, called in fold order; an empty vector leaves fold b out (never set up, no done call).
   std::function<std::vector<double>(int)> weightsOf;
   std::function<void(int, const Booster&, const std::vector<IterationResult>&)> done;
   std::function<bool()> keepGoing;

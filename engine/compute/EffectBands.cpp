@@ -9,6 +9,7 @@
 
 #include "common/Error.hpp"
 #include "common/SystemResources.hpp"
+#include "compute/DroppedFolds.hpp"
 #include "compute/FitFootprint.hpp"
 #include "family/FamilyFunctions.hpp"
 #include "model/PartialEffect.hpp"
@@ -92,6 +93,53 @@ EffectBands summarise(const Booster& fitted, const EffectLayout& layout,
   return bands;
 }
 
+// Every refit's effects on the layout's points, as the refits end (from several threads): NaN over an effect a
+// refit left undecided, and over every effect of a sample that cannot be fitted at all (unfittableFold), so that the
+// percentiles leave them out.
+struct Replicates {
+  const Booster& fitted;
+  const EffectLayout& layout;
+  const BandsMonitor& monitor;
+  std::vector<std::vector<double>> effects;
+  std::mutex mutex;
+  int done = 0;
+  int unfitted = 0;
+  std::string unfittedReason;  // the first unfitted sample's: "bootstrap 14: its rows ..."
+
+  Replicates(const Booster& f, const EffectLayout& l, int count, const BandsMonitor& m)
+      : fitted(f), layout(l), monitor(m), effects(static_cast<std::size_t>(count)) {}
+
+  void store(int b, const std::vector<Eigen::VectorXd>& gamma, const std::vector<Learner>& refit) {
+    std::vector<double> flat = layout.effects(fitted.learners(), gamma);
+    for (double v : flat)
+      if (!std::isfinite(v))
+        throw InputError("bootstrap " + std::to_string(b + 1) +
+                         ": the refit diverged (an effect is not finite); lower --nu, e.g. --nu 0.01");
+    layout.markUndecided(flat, refit);
+    effects[static_cast<std::size_t>(b)] = std::move(flat);
+    counted();
+  }
+  // False, with sample b left out, where its weights cannot be fitted.
+  bool fittable(int b, const std::vector<double>& weights) {
+    const std::string why = unfittableFold(fitted.frame(), fitted.settings(), weights);
+    if (why.empty()) return true;
+    effects[static_cast<std::size_t>(b)].assign(layout.points, std::numeric_limits<double>::quiet_NaN());
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (unfitted++ == 0) unfittedReason = "bootstrap " + std::to_string(b + 1) + ": " + why;
+    }
+    counted();
+    return false;
+  }
+
+ private:
+  void counted() {
+    std::lock_guard<std::mutex> lock(mutex);
+    ++done;
+    if (monitor.replicateDone) monitor.replicateDone(done);
+  }
+};
+
 // B >= 1, a family that resamples, and room for every refit's effects, kept until the percentiles (a million refits
 // of 30 learners are about 40 GB, and ran for minutes before the memory ran out): else InputError naming --bands.
 void checkRequest(const Booster& fitted, int replicates, std::size_t points) {
@@ -111,25 +159,12 @@ std::optional<EffectBands> effectBands(std::shared_ptr<const Dataset> data, cons
   const EffectLayout layout(fitted.learners());
   checkRequest(fitted, replicates, layout.points);
   const int mstop = fitted.iteration();
-  std::vector<std::vector<double>> replicate(static_cast<std::size_t>(replicates));
+  Replicates kept(fitted, layout, replicates, monitor);
   std::atomic<bool> stop{false};
-  std::mutex draw, report;
-  int done = 0;
+  std::mutex draw;
   auto keepGoing = [&]() {
     if (!stop && monitor.cancelled && monitor.cancelled()) stop = true;
     return !stop;
-  };
-  auto store = [&](int b, const std::vector<Eigen::VectorXd>& gamma, const std::vector<Learner>& refit) {
-    std::vector<double> effects = layout.effects(fitted.learners(), gamma);
-    for (double v : effects)
-      if (!std::isfinite(v))
-        throw InputError("bootstrap " + std::to_string(b + 1) +
-                         ": the refit diverged (an effect is not finite); lower --nu, e.g. --nu 0.01");
-    layout.markUndecided(effects, refit);
-    replicate[static_cast<std::size_t>(b)] = std::move(effects);
-    std::lock_guard<std::mutex> lock(report);
-    ++done;
-    if (monitor.replicateDone) monitor.replicateDone(done);
   };
   // One device: the refits advance together where the backend batches folds (as crossValidate's do).
   bool batched = false;
@@ -139,14 +174,17 @@ std::optional<EffectBands> effectBands(std::shared_ptr<const Dataset> data, cons
     run.count = replicates;
     run.iterations = mstop;
     run.label = "bootstrap";
-    run.outOfBag = OutOfBag::Optional;                           // the refits' risk is not used
-    run.weightsOf = [&sampler](int) { return sampler.next(); };  // called in fold order: sample b is fold b
+    run.outOfBag = OutOfBag::Optional;  // the refits' risk is not used
+    run.weightsOf = [&](int b) {        // called in fold order: sample b is fold b
+      std::vector<double> weights = sampler.next();
+      return kept.fittable(b, weights) ? weights : std::vector<double>();
+    };
     run.keepGoing = keepGoing;
     run.done = [&](int b, const Booster& setUp, const std::vector<IterationResult>& out) {
       std::vector<Eigen::VectorXd> gamma = setUp.coefficients();  // zeros: no iteration yet
       for (const IterationResult& r : out)
         gamma[static_cast<std::size_t>(r.learner)] += Eigen::Map<const Eigen::VectorXd>(r.delta.data(), r.delta.size());
-      store(b, gamma, setUp.learners());
+      kept.store(b, gamma, setUp.learners());
     };
     const std::unique_ptr<Backend> backend = makeBackend();
     batched = runFoldsBatched(data, fitted.settings(), *backend, run);
@@ -167,22 +205,25 @@ std::optional<EffectBands> effectBands(std::shared_ptr<const Dataset> data, cons
       weights = sampler.next();
     }
     const std::string name = "bootstrap " + std::to_string(b + 1);
+    if (!kept.fittable(b, weights)) return;
     try {
       Booster refit(data, fitted.settings(), makeBackend(), weights, name, &*allRows, OutOfBag::Optional);
       refit.run(mstop, [&](const Booster&) { return keepGoing() && going(); });
       if (refit.iteration() < mstop) return;
-      store(b, refit.coefficients(), refit.learners());
+      kept.store(b, refit.coefficients(), refit.learners());
     } catch (const InputError& e) {
       const std::string what = e.what();
       throw InputError(what.rfind("bootstrap ", 0) == 0 ? what : name + ": " + what);
     }
   });
-  if (stop || done < replicates) return std::nullopt;
-  EffectBands bands = summarise(fitted, layout, replicate);
+  if (stop || kept.done < replicates) return std::nullopt;
+  EffectBands bands = summarise(fitted, layout, kept.effects);
   bands.replicates = replicates;
   bands.seed = seed;
   bands.mstop = mstop;
   bands.batched = batched;
+  bands.unfitted = kept.unfitted;
+  bands.unfittedReason = kept.unfittedReason;
   return bands;
 }
 

@@ -34,7 +34,11 @@ struct EffectBands {
   int replicates = 0;
   std::uint64_t seed = 0;
   int mstop = 0;
-  bool batched = false;               // the refits advanced together (Backend::prepareFolds), not one by one
+  bool batched = false;  // the refits advanced together (Backend::prepareFolds), not one by one
+  // Samples that cannot be fitted at all (unfittableFold: a binomial sample of one class, a poisson sample of counts
+  // 0), left out of every band as mboost's refit would stop; the first's reason, e.g. "bootstrap 14: its rows ...".
+  int unfitted = 0;
+  std::string unfittedReason;
   std::vector<LearnerBand> learners;  // every learner of the fit, in its order
 };
 

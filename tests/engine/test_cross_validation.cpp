@@ -263,6 +263,62 @@ class TestCrossValidation : public QObject {
             }).startsWith("every fold leaves an effect undecided, e.g. fold 1: level 'c' of learner 'f'"));
   }
 
+  // A binomial fold whose in-bag rows are all of one class (a poisson fold of counts 0) has no offset: it is left out
+  // of the mean, as mboost's cvrisk leaves out a fold whose fit stops, and the folds kept are those of a run without
+  // it.
+  void foldsThatCannotBeFittedAreDropped() {
+    const std::size_t n = 80;
+    auto smooth = gbtest::makeSmoothData(n, 1, kSeed);
+    for (const Family family : {Family::Binomial, Family::Poisson}) {
+      std::vector<double> y(n, 0.0);
+      y[0] = y[1] = y[2] = family == Family::Binomial ? 1.0 : 3.0;  // the only events
+      auto data = std::make_shared<Dataset>(Dataset{"events.csv",
+                                                    {"y", "x1", "w"},
+                                                    {y, smooth->column("x1"), std::vector<double>(n, 1.0)},
+                                                    {ColumnKind::Numeric, ColumnKind::Numeric, ColumnKind::Numeric},
+                                                    {{}, {}, {}}});
+      ModelSettings s;
+      s.family = family;
+      s.spline.knots = 6;
+      s.mstop = 20;
+      s.learners = {"x1"};
+      ResamplingFolds folds = kfoldFolds(n, 4, kSeed, {});
+      for (auto& w : folds.weights) w[0] = w[1] = w[2] = 1.0;                 // the events in bag everywhere ...
+      folds.weights[1][0] = folds.weights[1][1] = folds.weights[1][2] = 0.0;  // ... but in fold 2
+      auto cpu = [] { return std::make_unique<CpuBackend>(1); };
+      const CvResult cv = crossValidate(data, s, folds, cpu, 2);
+      QCOMPARE(cv.dropped, std::vector<int>{2});
+      const QString why = family == Family::Binomial ? "fold 2: its rows of positive weight are all of one class ('0')"
+                                                     : "fold 2: its rows of positive weight all have count 0";
+      QVERIFY2(QString::fromStdString(cv.note).contains(why), cv.note.c_str());
+      QCOMPARE(cv.risk.size(), std::size_t{4});
+      for (double r : cv.risk[1]) QVERIFY(std::isnan(r));  // cv.json: null, as R's NA
+      ResamplingFolds others = folds;
+      others.weights.erase(others.weights.begin() + 1);
+      const CvResult without = crossValidate(data, s, others, cpu, 1);
+      QVERIFY(without.dropped.empty());
+      QCOMPARE(cv.risk[0], without.risk[0]);
+      QCOMPARE(cv.risk[2], without.risk[1]);
+      QCOMPARE(cv.risk[3], without.risk[2]);
+      for (std::size_t m = 0; m < cv.mean.size(); ++m)
+        QVERIFY(std::abs(cv.mean[m] - without.mean[m]) <= 1e-15 * without.mean[m]);
+      QCOMPARE(cv.mstop, without.mstop);
+      // The same weights as a fit's --weights name the option and the cause (they said the weights overflowed).
+      s.weights = "w";
+      std::vector<double> w(n, 1.0);
+      w[0] = w[1] = w[2] = 0.0;
+      auto weighted = std::make_shared<Dataset>(*data);
+      weighted->columns[2] = w;
+      const QString error = gbtest::inputErrorOf([&] { Booster(weighted, s, std::make_unique<CpuBackend>(1)); });
+      QVERIFY2(error.startsWith("--weights: its rows of positive weight "), qPrintable(error));
+      s.weights.clear();
+      // Every fold of one class: an error that says so.
+      for (auto& fw : folds.weights) fw[0] = fw[1] = fw[2] = 0.0;
+      const QString none = gbtest::inputErrorOf([&] { crossValidate(data, s, folds, cpu, 1); });
+      QVERIFY2(none.startsWith("no fold can be fitted, e.g. fold 1: its rows of positive weight"), qPrintable(none));
+    }
+  }
+
   void outOfBagRiskIsTheLeftOutRowsMeanLoss() {
     // A fold's risk at m = 0 is the mean squared distance of the left-out rows to the in-bag mean; after the fit,
     // the Booster's fitted values give the out-of-bag risk directly.

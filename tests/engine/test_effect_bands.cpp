@@ -192,6 +192,35 @@ class TestEffectBands : public QObject {
     }
   }
 
+  // Binomial with one event: every sample without it is of one class, cannot be fitted (mboost's refit stops), and is
+  // left out of every band; the others give the bands (they stopped the whole run with an error).
+  void samplesOfOneClassAreLeftOut() {
+    std::shared_ptr<Dataset> d = gbtest::makeSmoothData(60, 1, kSeed);
+    for (double& y : d->columns[0]) y = 0.0;
+    d->columns[0][0] = 1.0;  // the one event
+    ModelSettings s;
+    s.family = Family::Binomial;
+    s.spline.knots = 6;
+    s.mstop = 20;
+    s.learners = {"x1"};
+    Booster fitted(d, s, std::make_unique<CpuBackend>(1));
+    fitted.run(s.mstop);
+    const int replicates = 12;
+    BandSampler sampler(fitted.frame(), kSeed);
+    int holding = 0;
+    for (int b = 0; b < replicates; ++b) holding += sampler.next()[0] > 0.0 ? 1 : 0;
+    QVERIFY2(holding > 0 && holding < replicates, qPrintable(QString("%1 samples hold the event").arg(holding)));
+    for (const int parallel : {1, 2}) {
+      const std::optional<EffectBands> bands = effectBands(d, fitted, replicates, kSeed, cpuMaker(), parallel);
+      QVERIFY(bands.has_value());
+      QCOMPARE(bands->unfitted, replicates - holding);
+      QVERIFY2(QString::fromStdString(bands->unfittedReason).contains("are all of one class ('0')"),
+               bands->unfittedReason.c_str());
+      QCOMPARE(bands->learners.size(), std::size_t{1});
+      QCOMPARE(bands->learners[0].replicatesUsed, holding);
+    }
+  }
+
   void cancelStopsTheRun() {
     const std::shared_ptr<const Dataset> data = dataWithFactor();
     Booster fitted(data, bandSettings(), std::make_unique<CpuBackend>(1));

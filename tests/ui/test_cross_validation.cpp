@@ -13,6 +13,7 @@
 #include <QSpinBox>
 #include <QtTest>
 #include <algorithm>
+#include <random>
 
 #include "compute/Backend.hpp"
 #include "compute/Booster.hpp"
@@ -293,6 +294,56 @@ class CrossValidationTest : public QObject {
     // The empty plot does not keep the last run's risk range (the curves above lie well above 1).
     QVERIFY(engine.risk[0][0] > 1.5);
     QCOMPARE(cv->plot()->yAxis->range().upper, 1.0);
+  }
+
+  // A fold whose in-bag rows are all of one class (binomial) cannot be fitted: it is left out with no curve, as the
+  // engine's crossValidate leaves it out (mboost's cvrisk drops it), and the log says which and why.
+  void aFoldOfOneClassIsLeftOut() {
+    auto w = gbtest::emptyWindow("cv-one-class");
+    const int rows = 80, mstop = 30;
+    std::mt19937_64 rng(5);
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    QByteArray data = "y,x1\n";
+    for (int i = 0; i < rows; ++i)
+      data += QByteArray(i < 3 ? "yes," : "no,") + QByteArray::number(u(rng), 'g', 12) + '\n';
+    QVERIFY(gbtest::openCsvText(*w, "events.csv", data));
+    gbtest::chooseFamily(*w, "binomial", mstop);
+    gb::ResamplingFolds made = gb::kfoldFolds(rows, 4, 11, {});
+    for (auto& f : made.weights) f[0] = f[1] = f[2] = 1.0;               // the three events in bag everywhere ...
+    made.weights[1][0] = made.weights[1][1] = made.weights[1][2] = 0.0;  // ... but in fold 2
+    QByteArray csv = "a,b,c,d\n";
+    for (int i = 0; i < rows; ++i)
+      for (int b = 0; b < 4; ++b) csv += QByteArray::number(made.weights[b][i]) + (b < 3 ? ',' : '\n');
+    const QString path = gbtest::scratchPath("one-class-folds.csv");
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly) && f.write(csv) == csv.size());
+    f.close();
+    QStringList warnings;
+    connect(w->messages(), &MessageSink::posted, this, [&warnings](Severity s, const QString& text, const QString&) {
+      if (s == Severity::Warning) warnings << text;
+    });
+    CrossValidationView* cv = w->cvView();
+    cv->setFoldType(FoldType::FoldsFile);
+    cv->foldsFileEdit()->setText(path);
+    QSignalSpy finished(cv, &CrossValidationView::finished);
+    QTest::mouseClick(cv->runButton(), Qt::LeftButton);
+    QVERIFY(finished.wait(60000));
+    QVERIFY2(finished.at(0).at(0).toBool(), qPrintable(w->messages()->lastError()));
+    const gb::CvResult engine = gb::crossValidate(
+        w->controller()->data(), w->controller()->modelSettings(), made,
+        [] { return std::make_unique<gb::CpuBackend>(1); }, 1);
+    QCOMPARE(engine.dropped, std::vector<int>{2});
+    QCOMPARE(cv->foldGraphs().size(), 3);
+    const int kept[] = {0, 2, 3};
+    for (int g = 0; g < 3; ++g) {
+      const std::vector<double> drawn = values(cv->foldGraphs()[g]);
+      QCOMPARE(int(drawn.size()), mstop + 1);
+      for (int m = 0; m <= mstop; ++m)
+        QVERIFY(std::abs(drawn[m] - engine.risk[kept[g]][m]) <= 1e-10 * std::abs(engine.risk[kept[g]][m]));
+    }
+    QCOMPARE(cv->chosenMstop(), engine.mstop);
+    QVERIFY2(warnings.filter("fold 2: its rows of positive weight are all of one class ('no')").size() == 1,
+             qPrintable(warnings.join("\n")));
   }
 
   // On OpenCL the folds of a spline model advance together (one batch): the same curves as the CPU's crossValidate,

@@ -99,7 +99,11 @@ void CvJob::operator()(TaskWorker& worker) {
     run.count = count;
     run.iterations = request.settings.mstop;
     run.frame = &frame;
-    run.weightsOf = [&folds](int b) { return folds[static_cast<std::size_t>(b)]; };
+    // A fold that cannot be fitted (one class of a binomial response, ...) is left out, as mboost's cvrisk does.
+    run.weightsOf = [&](int b) {
+      const std::vector<double>& w = folds[static_cast<std::size_t>(b)];
+      return dropFold(b, gb::unfittableFold(frame, request.settings, w), true) ? std::vector<double>() : w;
+    };
     run.keepGoing = [&worker] { return !worker.cancelRequested(); };
     run.done = [&](int b, const gb::Booster& setUp, const std::vector<gb::IterationResult>& out) {
       std::vector<double> risk{setUp.path().risk.front()};
@@ -127,6 +131,10 @@ void CvJob::operator()(TaskWorker& worker) {
   for (int b = 0; b < count && !worker.cancelRequested(); ++b) {
     const std::string name = "fold " + std::to_string(b + 1);
     std::vector<double> risk;
+    if (dropFold(b, gb::unfittableFold(frame, request.settings, folds[static_cast<std::size_t>(b)]), true)) {
+      foldsDone = b + 1;
+      continue;
+    }
     try {
       gb::Booster booster(request.data, request.settings, gb::makeBackend(request.compute),
                           folds[static_cast<std::size_t>(b)], name);
@@ -151,17 +159,23 @@ void CvJob::operator()(TaskWorker& worker) {
   checkSomeFoldKept();
 }
 
-bool CvJob::dropFold(int fold, const std::string& why) {
+bool CvJob::dropFold(int fold, const std::string& why, bool unfitted) {
   if (why.empty()) return false;
-  if (dropped++ == 0) firstDropped = "fold " + std::to_string(fold + 1) + ": " + why;
+  if (dropped++ == 0) {
+    firstDropped = "fold " + std::to_string(fold + 1) + ": " + why;
+    firstUnfitted = unfitted;
+  }
   return true;
 }
 
 void CvJob::checkSomeFoldKept() const {
-  if (!cancelled && foldCount > 0 && dropped == foldCount)
-    throw gb::InputError("every fold leaves an effect undecided, e.g. " + firstDropped +
-                         " (an unpenalised linear or factor learner's X'WX is singular, where mboost's bols() stops); "
-                         "penalise the learner (Linear edf, Factor edf) or use folds that keep its rows");
+  if (cancelled || foldCount == 0 || dropped < foldCount) return;
+  if (firstUnfitted)
+    throw gb::InputError("no fold can be fitted, e.g. " + firstDropped +
+                         " (mboost's cvrisk drops a fold whose fit stops with an error); use more rows in each fold");
+  throw gb::InputError("every fold leaves an effect undecided, e.g. " + firstDropped +
+                       " (an unpenalised linear or factor learner's X'WX is singular, where mboost's bols() stops); "
+                       "penalise the learner (Linear edf, Factor edf) or use folds that keep its rows");
 }
 
 std::vector<double> meanCurve(const std::vector<std::vector<double>>& curves) {

@@ -76,17 +76,19 @@ struct CvJob {
   // Folds advancing together (OpenCL): the batch under way, [begin, end), and its iterations done.
   int batchBegin = 0, batchEnd = 0, batchIterations = -1;
   bool cancelled = false;
-  // Folds whose weights leave an effect undecided (gb::undecidedEffect): no curve, left out of the mean as the
-  // engine's crossValidate leaves them; the first one's reason for the log.
+  // Folds whose weights leave an effect undecided (gb::undecidedEffect) or that cannot be fitted at all
+  // (gb::unfittableFold): no curve, left out of the mean as the engine's crossValidate leaves them; the first one's
+  // reason for the log.
   int dropped = 0;
   std::string firstDropped;
+  bool firstUnfitted = false;
 
   // Throws InputError ("fold 3: ...") for a fold that cannot be fitted; reports progress after every fold.
   void operator()(TaskWorker& worker);
 
  private:
-  bool dropFold(int fold, const std::string& why);  // false (kept) where why is empty
-  void checkSomeFoldKept() const;                   // InputError where every fold of a finished run was dropped
+  bool dropFold(int fold, const std::string& why, bool unfitted = false);  // false (kept) where why is empty
+  void checkSomeFoldKept() const;  // InputError where every fold of a finished run was dropped
 };
 
 // The fold weights of a request (one vector per fold, one weight per input row). A folds file is read with the CSV

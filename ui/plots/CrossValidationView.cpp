@@ -394,11 +394,14 @@ void CrossValidationView::onFinished(bool ok, const QString& error, const QStrin
                   .arg(foldTypeName(job_->request.type))
                   .arg(chosen_));
   if (job_->dropped > 0)
-    sink_->warning(tr("Cross-validation: %1 of %2 folds left out of the mean (no curve), e.g. %3: an unpenalised "
-                      "linear or factor learner's X'WX is singular there; mboost's cvrisk leaves such folds out too")
+    sink_->warning(tr("Cross-validation: %1 of %2 folds left out of the mean (no curve), e.g. %3%4; mboost's cvrisk "
+                      "leaves such folds out too")
                        .arg(job_->dropped)
                        .arg(total)
-                       .arg(qs(job_->firstDropped)));
+                       .arg(qs(job_->firstDropped),
+                            job_->firstUnfitted
+                                ? QString()
+                                : tr(": an unpenalised linear or factor learner's X'WX is singular there")));
   emit finished(true);
 }
 
