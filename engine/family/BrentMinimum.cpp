@@ -5,6 +5,11 @@
 
 namespace gb {
 
+// Brent's method stops within about 1500 steps on any interval of doubles at optimize()'s tolerance. Where every
+// value is DBL_MAX (a risk sum that overflows: one response of 9e307 among 60), each step ties, x drifts by tol1 and
+// the stopping test is never met (R's optimize() loops the same way): NaN after many more steps than that, not a hang.
+constexpr int kMaxSteps = 20000;
+
 double brentMinimum(const std::function<double(double)>& function, double lower, double upper, double tol,
                     double* objective) {
   // R's optimize() refuses a non-finite interval ("invalid 'xmax' value"); here the caller gets NaN, never a loop on
@@ -22,7 +27,8 @@ double brentMinimum(const std::function<double(double)>& function, double lower,
   double fx = f(x), fw = fx, fv = fx;
   double d = 0.0, e = 0.0;
   const double third = tol / 3.0;
-  for (;;) {
+  int step = 0;
+  for (; step < kMaxSteps; ++step) {
     const double middle = (a + b) * 0.5;
     const double tol1 = rootEps * std::abs(x) + third;
     const double tol2 = tol1 * 2.0;
@@ -82,7 +88,7 @@ double brentMinimum(const std::function<double(double)>& function, double lower,
     }
   }
   if (objective) *objective = fx;  // DBL_MAX where f was not finite
-  return x;
+  return step < kMaxSteps ? x : std::nan("");
 }
 
 }  // namespace gb

@@ -271,6 +271,15 @@ void TestFamilies::gammaShapeIsOptimizes() {
   QVERIFY(objective == bowl(at));
   brentMinimum([](double) { return std::numeric_limits<double>::infinity(); }, 0, 1, kOptimizeTolerance, &objective);
   QCOMPARE(objective, std::numeric_limits<double>::max());
+  // A risk sum that overflows wherever it is tried (laplace's offset of 60 responses, one of them 9e307): every value
+  // is DBL_MAX, and R's optimize() (and so this transcription) never met its stopping test, drifting from x in steps
+  // of 1.5e-8 x (a hang, from the CLI too). NaN after the step limit: the caller says the response is too large.
+  std::vector<double> huge(60);
+  for (std::size_t i = 0; i < huge.size(); ++i) huge[i] = std::sin(double(i));  // within [-1, 1]
+  huge[5] = 9e307;
+  QVERIFY(std::isnan(FamilyFunctions{Family::Laplace}.offset(huge, {})));
+  huge[5] = 1e300;  // a sum that does not overflow: the median's neighbourhood, as before
+  QVERIFY(std::abs(FamilyFunctions{Family::Laplace}.offset(huge, {})) <= 1.0);
   // optimize(function(x) exp(-x) * 7 + x * 3, c(0, 49))$minimum: GammaReg's offset for sum(w y) = 7, sum(w) = 3
   QVERIFY(near(brentMinimum([](double x) { return std::exp(-x) * 7 + x * 3; }, 0, 49, kOptimizeTolerance),
                0.84730616494458399));
