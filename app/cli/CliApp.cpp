@@ -3,6 +3,7 @@
 // (gb::InputError and CLI11's parse errors), 1 for device failures and anything unexpected. Never a crash.
 #include "CliApp.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -10,6 +11,7 @@
 #include <iostream>
 #include <new>
 #include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -31,12 +33,34 @@ int fail(int status, const std::string& message) {
   return status;
 }
 
-// CLI11's words for an option given more than once ("--knots: At Most 1 required but received 2") as a sentence.
-std::string parseMessage(const CLI::ParseError& e) {
+// The command of the arguments ("fit", "bench fit"), for messages: "" where none is named.
+std::string commandOf(int argc, char** argv) {
+  if (argc < 2 || argv[1][0] == '-') return "";
+  const std::string first = argv[1];
+  return first == "bench" && argc > 2 && argv[2][0] != '-' ? first + " " + argv[2] : first;
+}
+
+// CLI11's words as a sentence: an option given more than once ("--knots: At Most 1 required but received 2"), and
+// arguments it did not expect, which it lists last first ("... not expected: 0.5 --holdout" for "cv --holdout 0.5").
+std::string parseMessage(const CLI::ParseError& e, const std::string& command) {
   static const std::regex repeated("^(-[^:]*): At Most 1 required but received ([0-9]+)$");
+  static const std::regex extras("^The following arguments were not expected: (.*)$");
   const std::string text = e.what();
   std::smatch m;
   if (std::regex_match(text, m, repeated)) return m[1].str() + ": given " + m[2].str() + " times; give it once";
+  if (std::regex_match(text, m, extras)) {
+    std::vector<std::string> words;
+    std::istringstream in(m[1].str());
+    for (std::string word; in >> word;) words.insert(words.begin(), word);
+    std::string given;
+    for (const std::string& word : words) given += (given.empty() ? "" : " ") + word;
+    const auto option = std::find_if(words.begin(), words.end(), [](const std::string& w) { return w[0] == '-'; });
+    const std::string help = "'gamboost " + (command.empty() ? "" : command + " ") + "--help' lists the options";
+    if (option != words.end())
+      return *option + ": not an option of " + (command.empty() ? "gamboost" : "'" + command + "'") +
+             " (arguments not expected: " + given + "); " + help;
+    return "arguments not expected: " + given + " (an option's value needs its option before it); " + help;
+  }
   return text;
 }
 
@@ -83,7 +107,7 @@ std::string firstErrorBeyondRequired(int argc, char** argv, const std::string& r
       for (CLI::Option* option : command.app->get_options()) option->required(false);
     relaxed->app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return parseMessage(e);
+    return parseMessage(e, commandOf(argc, argv));
   } catch (const std::exception& e) {
     return e.what();
   }
@@ -124,7 +148,7 @@ int runCli(int argc, char** argv) {
   } catch (const CLI::RequiredError& e) {
     return fail(kExitBadInput, firstErrorBeyondRequired(argc, argv, e.what()));
   } catch (const CLI::ParseError& e) {
-    return fail(kExitBadInput, parseMessage(e));
+    return fail(kExitBadInput, parseMessage(e, commandOf(argc, argv)));
   } catch (const gb::InputError& e) {
     return fail(kExitBadInput, e.what());
   } catch (const std::exception& e) {

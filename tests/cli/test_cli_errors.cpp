@@ -301,6 +301,10 @@ void CliErrorsTest::misspeltOptionIsNamedBeforeMissingOnes() {
   verifyRejected(missing, "--data is required");
   const CliResult cv = runGamboost({"cv", "--kfold", "3", "--foldz", "2"});
   verifyRejected(cv, "not expected: .*--foldz");
+  // Named first, in the order given, with the command (CLI11 listed them last first: "0.5 --holdout").
+  verifyRejected(runGamboost({"cv", "--holdout", "0.5", "--kfold", "3"}),
+                 "^gamboost: --holdout: not an option of 'cv' \\(arguments not expected: --holdout 0.5\\); "
+                 "'gamboost cv --help' lists the options$");
   QVERIFY(!QFileInfo::exists(scratch.path("r.json")));
   // A misspelt command was not named ("A subcommand is required").
   verifyRejected(runGamboost({"fitt", "--data", scratch.path("d.csv")}),
