@@ -23,9 +23,29 @@ const std::vector<double>& Dataset::column(const std::string& name) const {
   return columns[static_cast<std::size_t>(i)];
 }
 
+namespace {
+
+// Whether UTF-8 text holds a combining diacritical mark (U+0300..U+036F: bytes CC 80..CD AF), as a name in Unicode's
+// decomposed form does ("o" and U+0308 for "ö", as macOS file names and some exports spell it).
+bool hasCombiningMark(const std::string& text) {
+  for (std::size_t i = 0; i + 1 < text.size(); ++i) {
+    const auto lead = static_cast<unsigned char>(text[i]), next = static_cast<unsigned char>(text[i + 1]);
+    if ((lead == 0xCC && next >= 0x80 && next <= 0xBF) || (lead == 0xCD && next >= 0x80 && next <= 0xAF)) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
 std::string Dataset::nameHint(const std::string& name) const {
   if (std::string hint = didYouMean(name, names); !hint.empty()) return hint;
-  std::string out = "; its columns: ";
+  std::string out;
+  // "größe" typed (one character for ö) against a header that spells it "o" and a mark: they look the same.
+  if (hasCombiningMark(name) || std::any_of(names.begin(), names.end(), hasCombiningMark))
+    out =
+        " (a name here spells an accented letter as a letter and a combining mark, which looks like the letter "
+        "written as one character but is not the same text: copy the name from the file's header)";
+  out += "; its columns: ";
   const std::size_t shown = std::min<std::size_t>(names.size(), 12);
   for (std::size_t c = 0; c < shown; ++c) out += (c ? ", " : "") + quotedForMessage(names[c]);
   if (shown < names.size()) out += ", ... (" + std::to_string(names.size()) + " in all)";
