@@ -56,6 +56,11 @@ ModelSettings settingsAsGiven(const FitOptions& o, const std::vector<Override>& 
   if (given("--huber-delta") && s.family != Family::Huber)
     throw InputError(optionMessage("--huber-delta", "is the d of --family huber only (mboost's Huber(d)); --family " +
                                                         toString(s.family) + " has no d"));
+  if (given("--differences") && s.penalty == PenaltyKind::Ridge && s.differences != 0)
+    throw InputError(optionMessage("--differences",
+                                   "is the order of --penalty pspline's difference penalty only; "
+                                   "--penalty ridge penalises the coefficients themselves (S = I, "
+                                   "as --differences 0 does; give 0 or leave it out)"));
   return s;
 }
 

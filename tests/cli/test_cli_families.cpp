@@ -159,6 +159,9 @@ void TestCliFamilies::rejects_data() {
   QTest::newRow("huber's d of another family")
       << (QStringList{"--response", "y", "--family", "laplace", "--huber-delta", "2"} + covariates)
       << "--huber-delta: is the d of --family huber only \\(mboost's Huber\\(d\\)\\); --family laplace has no d$";
+  QTest::newRow("differences of the ridge penalty")
+      << (QStringList{"--response", "y", "--penalty", "ridge", "--differences", "3"} + covariates)
+      << "--differences: is the order of --penalty pspline's difference penalty only; --penalty ridge penalises";
   QTest::newRow("unknown link") << (QStringList{"--response", "yes", "--family", "binomial", "--link", "log"} +
                                     covariates)
                                 << "--link: must be 'logit', 'probit', 'cloglog' or 'cauchit' \\(got 'log'\\)";
