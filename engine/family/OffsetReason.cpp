@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include "common/Text.hpp"
 #include "family/FamilyFunctions.hpp"
@@ -10,6 +11,10 @@ namespace gb {
 
 std::string undefinedOffsetReason(const ModelSettings& settings, const std::vector<double>& y,
                                   const std::vector<double>& w, const std::vector<std::string>& levels) {
+  // Only these families' offsets are undefined on data of one kind (the others' take a median or an optimum, whose
+  // cost, a pass per fold or more, is not spent here).
+  const bool counts = settings.family == Family::Poisson || settings.family == Family::NegBin;
+  if (!isBinary(settings.family) && !counts) return {};
   std::vector<double> ratios = w;
   double top = 0.0;
   for (double wi : ratios) top = std::max(top, wi);
@@ -26,9 +31,8 @@ std::string undefinedOffsetReason(const ModelSettings& settings, const std::vect
     return "its rows of positive weight are all of one class (" + quotedForMessage(level) + "), and " + family +
            " needs both";
   }
-  if (settings.family == Family::Poisson || settings.family == Family::NegBin)
-    return "its rows of positive weight all have count 0, where the " + family + " offset log(mean) is -inf";
-  return {};  // a response too large for the family's offset: the fit's own checks name the response
+  if (offset != -std::numeric_limits<double>::infinity()) return {};  // counts too large: the fit's checks say so
+  return "its rows of positive weight all have count 0, where the " + family + " offset log(mean) is -inf";
 }
 
 }  // namespace gb

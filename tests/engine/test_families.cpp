@@ -12,6 +12,7 @@
 #include "family/BrentMinimum.hpp"
 #include "family/FamilyFunctions.hpp"
 #include "family/NegBinomial.hpp"
+#include "family/OffsetReason.hpp"
 #include "learner/EdfSolver.hpp"
 #include "learner/ModelFrame.hpp"
 #include "spline/Penalty.hpp"
@@ -110,6 +111,21 @@ void TestFamilies::negativeGradientIsTheLossSlope() {
 }
 
 void TestFamilies::offsetsAreMboosts() {
+  // Where an offset is undefined, the words for it (a fold of such rows is left out of cv): counts of 0, one class;
+  // not counts so large that their mean overflows, nor a family whose offset is a median or an optimum.
+  ModelSettings counts;
+  counts.family = Family::Poisson;
+  QVERIFY(undefinedOffsetReason(counts, {0, 0, 0}, {}, {}).rfind("its rows of positive weight all have count 0", 0) ==
+          0);
+  QVERIFY(undefinedOffsetReason(counts, {1e308, 1e308, 1e308}, {}, {}).empty());
+  QVERIFY(undefinedOffsetReason(counts, {0, 4, 0}, {1, 0, 1}, {}).rfind("its rows of positive weight", 0) == 0);
+  ModelSettings binary;
+  binary.family = Family::Binomial;
+  QVERIFY(undefinedOffsetReason(binary, {-1, 1, -1}, {1, 0, 2}, {"no", "yes"}).find("one class ('no')") !=
+          std::string::npos);
+  QVERIFY(undefinedOffsetReason(binary, {-1, 1, -1}, {}, {"no", "yes"}).empty());
+  binary.family = Family::Laplace;
+  QVERIFY(undefinedOffsetReason(binary, {1e308, -1e308}, {}, {}).empty());
   const std::vector<double> y{1, 3, 0, 7, 2}, w{1, 2, 0, 1, 3};
   QCOMPARE(FamilyFunctions{Family::Gaussian}.offset(y, w), (1 + 6 + 0 + 7 + 6) / 7.0);
   const std::vector<double> b{1, -1, 1, 1, -1};
