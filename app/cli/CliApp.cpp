@@ -44,7 +44,7 @@ std::string commandOf(int argc, char** argv) {
 // arguments it did not expect, which it lists last first ("... not expected: 0.5 --holdout" for "cv --holdout 0.5").
 std::string parseMessage(const CLI::ParseError& e, const std::string& command) {
   static const std::regex repeated("^(-[^:]*): At Most 1 required but received ([0-9]+)$");
-  static const std::regex extras("^The following arguments were not expected: (.*)$");
+  static const std::regex extras("^The following arguments? (?:was|were) not expected: (.*)$");
   const std::string text = e.what();
   std::smatch m;
   if (std::regex_match(text, m, repeated)) return m[1].str() + ": given " + m[2].str() + " times; give it once";

@@ -312,7 +312,9 @@ bool runFoldsBatched(const std::shared_ptr<const Dataset>& data, const ModelSett
     for (const ProblemCapture* c : captures) problems.push_back(c->problem);
     const std::unique_ptr<FoldBatch> batch = backend.prepareFolds(problems);
     stage.reset();
-    if (!batch) return false;  // only the first batch can get here: the model is the same in every batch
+    // Only the first batch that was set up can get here (the model is the same in every batch), having run nothing;
+    // weightsOf was asked for its folds, and will be again by the caller's one-by-one path.
+    if (!batch) return false;
     if (run.setupSeconds) *run.setupSeconds += since(start);
     const auto iterating = Clock::now();
     std::vector<std::vector<IterationResult>> out;

@@ -112,7 +112,9 @@ struct BatchedFolds {
   // out before (unfittableFold). Empty: b + 1.
   std::vector<int> numbers;
   OutOfBag outOfBag = OutOfBag::Required;  // Optional for bands' refits (learner/ModelFrame.hpp applyFold)
-  // Fold b's weights, called in fold order; an empty vector leaves fold b out (never set up, no done call).
+  // Fold b's weights, called in fold order; an empty vector leaves fold b out (never set up, no done call). Where the
+  // backend turns out not to batch the model, the first batch's folds were asked for already: a caller's bookkeeping
+  // of the folds it leaves out must count each once.
   std::function<std::vector<double>(int)> weightsOf;
   std::function<void(int, const Booster&, const std::vector<IterationResult>&)> done;
   std::function<bool()> keepGoing;

@@ -104,10 +104,10 @@ struct Replicates {
   std::mutex mutex;
   int done = 0;
   int unfitted = 0;
-  std::string unfittedReason;  // the first unfitted sample's: "bootstrap 14: its rows ..."
+  std::string unfittedReason;  // the lowest-numbered unfitted sample's: "bootstrap 14: its rows ..."
 
   Replicates(const Booster& f, const EffectLayout& l, int count, const BandsMonitor& m)
-      : fitted(f), layout(l), monitor(m), effects(static_cast<std::size_t>(count)) {}
+      : fitted(f), layout(l), monitor(m), effects(static_cast<std::size_t>(count)), left_(effects.size(), 0) {}
 
   void store(int b, const std::vector<Eigen::VectorXd>& gamma, const std::vector<Learner>& refit) {
     std::vector<double> flat = layout.effects(fitted.learners(), gamma);
@@ -119,20 +119,29 @@ struct Replicates {
     effects[static_cast<std::size_t>(b)] = std::move(flat);
     counted();
   }
-  // False, with sample b left out, where its weights cannot be fitted.
+  // False, with sample b left out, where its weights cannot be fitted. Counted once per sample: a batched run asks
+  // for a batch's samples before it knows that the backend batches the model, and the refits then run one by one.
   bool fittable(int b, const std::vector<double>& weights) {
+    const auto i = static_cast<std::size_t>(b);
+    if (left_[i]) return false;
     const std::string why = unfittableFold(fitted.frame(), fitted.settings(), weights);
     if (why.empty()) return true;
-    effects[static_cast<std::size_t>(b)].assign(layout.points, std::numeric_limits<double>::quiet_NaN());
+    left_[i] = 1;
+    effects[i].assign(layout.points, std::numeric_limits<double>::quiet_NaN());
     {
       std::lock_guard<std::mutex> lock(mutex);
-      if (unfitted++ == 0) unfittedReason = "bootstrap " + std::to_string(b + 1) + ": " + why;
+      if (unfitted++ == 0 || b < firstUnfitted_) {
+        firstUnfitted_ = b;
+        unfittedReason = "bootstrap " + std::to_string(b + 1) + ": " + why;
+      }
     }
     counted();
     return false;
   }
 
  private:
+  std::vector<char> left_;  // per sample: left out (each written by the one thread that drew it)
+  int firstUnfitted_ = 0;
   void counted() {
     std::lock_guard<std::mutex> lock(mutex);
     ++done;
@@ -217,6 +226,8 @@ std::optional<EffectBands> effectBands(std::shared_ptr<const Dataset> data, cons
     }
   });
   if (stop || kept.done < replicates) return std::nullopt;
+  if (kept.unfitted == replicates)  // as cv says for folds: bands of no refit would be all null
+    throw InputError(optionMessage("--bands", "no bootstrap sample can be fitted, e.g. " + kept.unfittedReason));
   EffectBands bands = summarise(fitted, layout, kept.effects);
   bands.replicates = replicates;
   bands.seed = seed;

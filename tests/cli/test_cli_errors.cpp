@@ -305,6 +305,7 @@ void CliErrorsTest::misspeltOptionIsNamedBeforeMissingOnes() {
   verifyRejected(runGamboost({"cv", "--holdout", "0.5", "--kfold", "3"}),
                  "^gamboost: --holdout: not an option of 'cv' \\(arguments not expected: --holdout 0.5\\); "
                  "'gamboost cv --help' lists the options$");
+  verifyRejected(runGamboost({"cv", "--kfold", "3", "--holdout"}), "^gamboost: --holdout: not an option of 'cv'");
   QVERIFY(!QFileInfo::exists(scratch.path("r.json")));
   // A misspelt command was not named ("A subcommand is required").
   verifyRejected(runGamboost({"fitt", "--data", scratch.path("d.csv")}),

@@ -91,6 +91,7 @@ void CvJob::operator()(TaskWorker& worker) {
   const std::vector<std::vector<double>> folds = makeFoldWeights(request, frame);
   const int count = static_cast<int>(folds.size());
   foldCount = count;
+  leftOut_.assign(folds.size(), 0);
   // Where the backend batches the model's folds (OpenCL, spline learners), they advance together: each batch's
   // curves so far after every chunk of iterations (about 50 ms), its whole curves when it ends; Cancel acts between
   // chunks.
@@ -111,7 +112,8 @@ void CvJob::operator()(TaskWorker& worker) {
       gb::checkFoldRisk(b + 1, risk, setUp);  // a diverged fold is an error, not a curve of NaN
       if (!dropFold(b, gb::undecidedEffect(setUp))) curves->add(std::move(risk));
       foldsDone = b + 1;
-      if (b + 1 == batchEnd) curves->setPartial({});  // the batch's whole curves replace its preview
+      // The batch's whole curves replace its preview after its last fold fitted (its weights were all asked for).
+      if (b == lastKept(batchEnd)) curves->setPartial({});
     };
     run.partial = [&](int, const std::vector<std::vector<double>>& sofar) { curves->setPartial(sofar); };
     run.progress = [&](int begin, int end, int done) {
@@ -123,7 +125,9 @@ void CvJob::operator()(TaskWorker& worker) {
     };
     const std::unique_ptr<gb::Backend> backend = gb::makeBackend(request.compute);
     if (gb::runFoldsBatched(request.data, request.settings, *backend, run)) {
-      cancelled = foldsDone < count;
+      // The folds left out at the end never reach done: the run is whole when the last fold fitted did.
+      cancelled = foldsDone < lastKept(count) + 1;
+      if (!cancelled) foldsDone = count;
       checkSomeFoldKept();
       return;
     }
@@ -159,8 +163,18 @@ void CvJob::operator()(TaskWorker& worker) {
   checkSomeFoldKept();
 }
 
+int CvJob::lastKept(int end) const {
+  int last = end - 1;
+  while (last >= 0 && leftOut_[static_cast<std::size_t>(last)] == kUnfitted) --last;
+  return last;
+}
+
+// Once per fold: a batched run asks for a batch's weights before it knows that the backend batches this model, and
+// the folds then run one by one, asking again.
 bool CvJob::dropFold(int fold, const std::string& why, bool unfitted) {
   if (why.empty()) return false;
+  if (leftOut_[static_cast<std::size_t>(fold)]) return true;
+  leftOut_[static_cast<std::size_t>(fold)] = unfitted ? kUnfitted : kUndecided;
   if (dropped++ == 0) {
     firstDropped = "fold " + std::to_string(fold + 1) + ": " + why;
     firstUnfitted = unfitted;

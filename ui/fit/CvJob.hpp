@@ -88,6 +88,9 @@ struct CvJob {
 
  private:
   bool dropFold(int fold, const std::string& why, bool unfitted = false);  // false (kept) where why is empty
+  int lastKept(int end) const;  // the last fold before `end` that is fitted (maybe undecided); -1 where none
+  static constexpr char kUnfitted = 1, kUndecided = 2;
+  std::vector<char> leftOut_;      // per fold: 0, or why dropFold left it out (an unfitted fold never reaches done)
   void checkSomeFoldKept() const;  // InputError where every fold of a finished run was dropped
 };
 
