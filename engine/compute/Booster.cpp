@@ -198,9 +198,10 @@ void Booster::setUp(std::unique_ptr<Backend> backend, bool outOfBagPath) {
                                                     formatNumber(offset_, 6) +
                                                     " with these weights: their weighted sums pass the double range; "
                                                     "rescale them (only their ratios matter to the fit)"));
-  double largest = 0.0;
-  for (double v : y) largest = std::max(largest, std::abs(v));
-  if (!std::isfinite(offset_) && largest * static_cast<double>(y.size()) > DBL_MAX)  // a mean, or its sum, overflows
+  double largest = 0.0;  // only where the offset is not finite: no pass over y for every fit and fold
+  if (!std::isfinite(offset_))
+    for (double v : y) largest = std::max(largest, std::abs(v));
+  if (largest * static_cast<double>(y.size()) > DBL_MAX)  // a mean, or its sum, overflows
     throw InputError(optionMessage("--response", quotedForMessage(settings_.response) + ": values too large (up to " +
                                                      formatNumber(largest, 6) + "): the " + toString(settings_.family) +
                                                      " offset overflows a double (" + formatNumber(offset_, 6) +

@@ -26,7 +26,8 @@ std::string undecidedEffect(const Booster& fold) {
 
 std::string unfittableFold(const ModelFrame& allRows, const ModelSettings& settings,
                            const std::vector<double>& foldByInputRow) {
-  if (settings.hasOffset || foldByInputRow.size() != allRows.inputRows) return {};  // applyFold names a bad count
+  if (settings.hasOffset || !offsetCanBeUndefined(settings.family) || foldByInputRow.size() != allRows.inputRows)
+    return {};  // no copy of the fold's weights for nothing; applyFold names a bad count
   std::vector<double> w(allRows.keptRows.size());
   for (std::size_t i = 0; i < w.size(); ++i) {
     w[i] = foldByInputRow[allRows.keptRows[i]];

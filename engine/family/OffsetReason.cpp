@@ -11,10 +11,7 @@ namespace gb {
 
 std::string undefinedOffsetReason(const ModelSettings& settings, const std::vector<double>& y,
                                   const std::vector<double>& w, const std::vector<std::string>& levels) {
-  // Only these families' offsets are undefined on data of one kind (the others' take a median or an optimum, whose
-  // cost, a pass per fold or more, is not spent here).
-  const bool counts = settings.family == Family::Poisson || settings.family == Family::NegBin;
-  if (!isBinary(settings.family) && !counts) return {};
+  if (!offsetCanBeUndefined(settings.family)) return {};
   std::vector<double> ratios = w;
   double top = 0.0;
   for (double wi : ratios) top = std::max(top, wi);
