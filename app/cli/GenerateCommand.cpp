@@ -15,6 +15,7 @@ namespace {
 
 struct GenerateOptions {
   PaperDataSpec spec;
+  CLI::Option* informative = nullptr;
   std::string out;
   bool quiet = false;
 };
@@ -25,7 +26,10 @@ constexpr std::size_t kBlockValues = std::size_t{1} << 21;
 // Bytes per value in the CSV: U(0,1) numbers print with up to 17 significant digits ("0.12345678901234567,").
 constexpr std::uint64_t kBytesPerValue = 21;
 
-int runGenerate(const GenerateOptions& options) {
+int runGenerate(GenerateOptions& options) {
+  // "--covariates 3" alone should work: the default 20 informative covariates shrink to fit (as in bench).
+  if (options.informative->count() == 0)
+    options.spec.informative = std::min(options.spec.informative, options.spec.covariates);
   const std::string truthPath = options.out + ".truth.json";
   PaperDataStream stream(options.spec);  // validates the options first
   // A bad --out or too little disk must fail before the (possibly long) generation, and leave no file behind.
@@ -66,7 +70,8 @@ Command addGenerateCommand(CLI::App& app) {
       "covariates + N(0, noise-var), x_j ~ U(0,1).");
   addSizeOption(sub, "--rows", spec.rows, "Number of rows")->required()->default_str("");
   addIntOption(sub, "--covariates", spec.covariates, "Number of covariates x1..xp");
-  addIntOption(sub, "--informative", spec.informative, "How many covariates carry a signal (drawn by the seed)");
+  options->informative = addIntOption(sub, "--informative", spec.informative,
+                                      "How many covariates carry a signal (drawn by the seed; at most --covariates)");
   addRealOption(sub, "--noise-var", spec.noiseVariance, "Variance of the Gaussian noise");
   addRealOption(sub, "--intercept", spec.intercept, "Intercept of y");
   addSeedOption(sub, "--seed", spec.seed, "Random seed (the same seed gives the same file on any machine)");

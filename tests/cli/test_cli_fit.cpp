@@ -218,6 +218,11 @@ void CliFitTest::generateIsReproducible() {
   QVERIFY(a != c);
   const json truth = readJsonFile(scratch_.path("seed7a.csv.truth.json"));
   QCOMPARE(truth["informative"].size(), std::size_t(1));
+  // Without --informative, the default 20 shrinks to --covariates (it was refused: "must be between 0 and 3").
+  const CliResult few =
+      runGamboost({"generate", "--rows", "20", "--covariates", "3", "--out", scratch_.path("few.csv")});
+  QVERIFY2(few.exitCode == 0, qPrintable(few.describe()));
+  QCOMPARE(readJsonFile(scratch_.path("few.csv.truth.json"))["informative"].size(), std::size_t(3));
 }
 
 void CliFitTest::devicesListsCpu() {
