@@ -40,14 +40,17 @@ std::string commandOf(int argc, char** argv) {
   return first == "bench" && argc > 2 && argv[2][0] != '-' ? first + " " + argv[2] : first;
 }
 
-// CLI11's words as a sentence: an option given more than once ("--knots: At Most 1 required but received 2"), and
+// CLI11's words as a sentence: an option given more than once ("--knots: At Most 1 required but received 2"), an
+// option without its value ("--mstop: 1 required INT|cv missing"), and
 // arguments it did not expect, which it lists last first ("... not expected: 0.5 --holdout" for "cv --holdout 0.5").
 std::string parseMessage(const CLI::ParseError& e, const std::string& command) {
   static const std::regex repeated("^(-[^:]*): At Most 1 required but received ([0-9]+)$");
   static const std::regex extras("^The following arguments? (?:was|were) not expected: (.*)$");
+  static const std::regex missing("^(-[^:]*): 1 required (\\S+) missing$");
   const std::string text = e.what();
   std::smatch m;
   if (std::regex_match(text, m, repeated)) return m[1].str() + ": given " + m[2].str() + " times; give it once";
+  if (std::regex_match(text, m, missing)) return m[1].str() + ": needs a value (" + m[2].str() + ")";
   if (std::regex_match(text, m, extras)) {
     std::vector<std::string> words;
     std::istringstream in(m[1].str());
