@@ -254,9 +254,13 @@ int runFitBench(FitBenchCli o) {
     std::vector<std::vector<std::string>> cv;
     for (const FitTiming& t : report.timings) {
       const double one = t.setupSeconds + t.fitSeconds;
-      cv.push_back({std::to_string(t.rows), t.info.backend, t.info.precision, std::to_string(t.cvFolds),
-                    t.cvBatched ? "together" : "one by one", formatSeconds(t.cvDrawSeconds), formatSeconds(t.cvSeconds),
-                    formatSeconds(t.cvSetupSeconds), formatSeconds(t.cvIterateSeconds), formatSeconds(one),
+      const std::string ran = t.cvBatched        ? "together"
+                              : t.cvParallel > 1 ? std::to_string(t.cvParallel) + " at a time"
+                                                 : "one by one";
+      cv.push_back({std::to_string(t.rows), t.info.backend, t.info.precision, std::to_string(t.cvFolds), ran,
+                    formatSeconds(t.cvDrawSeconds), formatSeconds(t.cvSeconds),
+                    t.cvBatched ? formatSeconds(t.cvSetupSeconds) : "-",
+                    t.cvBatched ? formatSeconds(t.cvIterateSeconds) : "-", formatSeconds(one),
                     formatNumber((t.cvDrawSeconds + t.cvSeconds) / one, 3),
                     t.cvBatched ? formatNumber(t.cvIterateSeconds / t.fitSeconds, 3) : std::string("-")});
     }
@@ -359,10 +363,10 @@ Command addFitBench(CLI::App* bench) {
   o->informative = addIntOption(sub, "--informative", b.informative, "Informative covariates (at most --covariates)");
   addIntOption(sub, "--knots", o->knots, "Interior knots (k = knots + 4 for cubic splines)");
   addIntOption(sub, "--mstop", o->mstop, "Iterations per fit");
-  sub->add_option(
-         "--family", o->family,
-         "gaussian, binomial (y above its median), poisson and negbin (counts from y), gamma (exp(y - mean y)); the "
-         "others fit y as it is")
+  sub->add_option("--family", o->family,
+                  "gaussian, binomial (y above its median), poisson and negbin (counts from y), gamma (exp(z / 2), z "
+                  "the standardised y); the "
+                  "others fit y as it is")
       ->capture_default_str();
   sub->add_option("--link", o->link, "The binomial's link: logit, probit, cloglog or cauchit")->capture_default_str();
   addTextListOption(sub, "--configs", o->configs,

@@ -333,7 +333,7 @@ Command addFitCommand(CLI::App& app) {
       ->each([options](const std::string&) { options->cvGridGiven = true; });
   addHoldoutOption(sub, *options);
   sub->add_option("--preset", options->preset,
-                  "Base settings: paper (ridge, edf 1, clamped, trace) or mboost (the defaults)")
+                  "Base settings: paper (12 knots, ridge, edf 1, clamped, trace) or mboost (the defaults)")
       ->check(oneOfValidator({"paper", "mboost"}))
       ->group("Model");
   addComputeOptions(sub, options->compute);

@@ -111,7 +111,9 @@ std::vector<Override> addModelOptions(CLI::App* sub, FitOptions& o, bool mstopCv
   add(addRealOption(sub, "--tau", s.tau, "The quantile or expectile of --family quantile or expectile, in (0, 1)")
           ->group("Model"),
       [](ModelSettings& m, const FitOptions& f) { m.tau = f.settings.tau; });
-  add(addRealOption(sub, "--offset", s.offset, "Starting value f0 (default: the family's offset)")->group("Model"),
+  add(addRealOption(sub, "--offset", s.offset, "Starting value f0 (default: the family's offset)")
+          ->default_str("")
+          ->group("Model"),
       [](ModelSettings& m, const FitOptions& f) {
         m.offset = f.settings.offset;
         m.hasOffset = true;
@@ -134,9 +136,11 @@ std::vector<Override> addModelOptions(CLI::App* sub, FitOptions& o, bool mstopCv
   add(addRealOption(sub, "--edf", s.edf, "Effective degrees of freedom per learner (sets lambda)")->group("Model"),
       [](ModelSettings& m, const FitOptions& f) { m.edf = f.settings.edf; });
   add(addRealOption(sub, "--linear-edf", s.linearEdf, "edf of each linear learner (default: unpenalised)")
+          ->default_str("")
           ->group("Model"),
       [](ModelSettings& m, const FitOptions& f) { m.linearEdf = f.settings.linearEdf; });
   add(addRealOption(sub, "--factor-edf", s.factorEdf, "edf of each factor learner (default: unpenalised)")
+          ->default_str("")
           ->group("Model"),
       [](ModelSettings& m, const FitOptions& f) { m.factorEdf = f.settings.factorEdf; });
   add(addWordOption(sub, "--edf-def", o.edfDefinition, "edf definition: trace = tr(H), mboost = tr(2H - H'H)",
@@ -179,7 +183,10 @@ void addComputeOptions(CLI::App* sub, ComputeSettings& c) {
   addEnumOption(sub, "--backend", c.backend, &backendFromString, "Compute backend: cpu or opencl")
       ->default_str("cpu")
       ->group("Compute");
-  sub->add_option("--device", c.device, "OpenCL device: part of its name (default: $GAMBOOST_DEVICE, first GPU)")
+  sub->add_option(
+         "--device", c.device,
+         "OpenCL device of --backend opencl: P:D or part of its name (default: $GAMBOOST_DEVICE, else the first "
+         "GPU, else PoCL's CPU)")
       ->group("Compute");
   addEnumOption(sub, "--precision", c.precision, &precisionFromString, "double or float (default: the backend's)")
       ->group("Compute");
@@ -235,12 +242,15 @@ void addFoldOptions(CLI::App* sub, FoldOptions& f) {
   // Each count option records that it was given, so that --kfold 0 or --bootstrap 0 is an error, not the default.
   const auto given = [](bool& flag) { return [&flag](const std::string&) { flag = true; }; };
   addIntOption(sub, "--kfold", f.kfold, "K-fold cross-validation with K folds")
+      ->default_str("")
       ->group("Folds")
       ->each(given(f.kfoldGiven));
   addIntOption(sub, "--bootstrap", f.bootstrap, "B bootstrap samples (the default: 25)")
+      ->default_str("")
       ->group("Folds")
       ->each(given(f.bootstrapGiven));
   addIntOption(sub, "--subsample", f.subsample, "B subsamples of --prob of the rows")
+      ->default_str("")
       ->group("Folds")
       ->each(given(f.subsampleGiven));
   addRealOption(sub, "--prob", f.prob, "Share of the rows in each subsample, in (0, 1)")
@@ -252,7 +262,10 @@ void addFoldOptions(CLI::App* sub, FoldOptions& f) {
                   "cv(model.weights(model)) writes its k-fold and subsample folds)")
       ->check(fileNameValidator())
       ->group("Folds");
-  addSeedOption(sub, "--seed", f.seed, "Seed of the generated folds")->group("Folds")->each(given(f.seedGiven));
+  addSeedOption(sub, "--seed", f.seed,
+                "Seed of the generated folds (in fit also of --holdout's rows and --bands' samples)")
+      ->group("Folds")
+      ->each(given(f.seedGiven));
 }
 
 ResamplingFolds makeFolds(const FoldOptions& o, const Dataset& data, const ModelFrame& frame) {

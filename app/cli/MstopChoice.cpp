@@ -27,6 +27,7 @@ void addHoldoutOption(CLI::App* sub, FitOptions& o) {
                 "Hold out this share F (0 < F < 1; default: none) of the used rows, drawn by --seed, and record their "
                 "risk curve (result.json's \"holdout\")")
       ->check(openUnit)
+      ->default_str("")
       ->group("Folds");
 }
 

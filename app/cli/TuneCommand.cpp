@@ -68,8 +68,10 @@ Command addTuneBench(CLI::App* bench) {
       ->check(oneOfValidator({"float", "double"}))
       ->capture_default_str();
   addSeedOption(sub, "--seed", t.seed, "Seed of the random inputs");
-  sub->add_option("--file", t.file,
-                  "Tuning file to write (default: $GAMBOOST_TUNING_FILE, else ~/.config/gamboost/tuning.json)");
+  sub->add_option(
+      "--file", t.file,
+      "Tuning file to write (default: $GAMBOOST_TUNING_FILE, else $XDG_CONFIG_HOME/gamboost/tuning.json, else "
+      "~/.config/gamboost/tuning.json)");
   sub->add_flag("--dry-run", o->dryRun, "Report the search without writing the tuning file");
   sub->add_option("--out", o->out, "Also write the whole search as JSON here");
   return {sub, [o]() { return runTune(*o); }};

@@ -41,6 +41,7 @@ void timeFolds(const std::shared_ptr<const Dataset>& data, const FitBenchOptions
   timing.cvSetupSeconds = cv.setupSeconds;
   timing.cvIterateSeconds = cv.iterateSeconds;
   timing.cvBatched = cv.batched;
+  timing.cvParallel = backends.parallel;
 }
 
 // One more run of the folds under a RunProfile (fit --bootstrap with --profile): the budget to stderr.
@@ -194,9 +195,10 @@ nlohmann::json FitBenchReport::toJson() const {
                     {"cv_folds", t.cvFolds},
                     {"cv_draw_s", t.cvDrawSeconds},
                     {"cv_s", t.cvSeconds},
-                    {"cv_setup_s", t.cvSetupSeconds},
-                    {"cv_iterate_s", t.cvIterateSeconds},
-                    {"cv_batched", t.cvBatched}});
+                    {"cv_setup_s", t.cvBatched ? nlohmann::json(t.cvSetupSeconds) : nlohmann::json()},
+                    {"cv_iterate_s", t.cvBatched ? nlohmann::json(t.cvIterateSeconds) : nlohmann::json()},
+                    {"cv_batched", t.cvBatched},
+                    {"cv_parallel", t.cvParallel}});
     if (!t.profile.is_null()) list.back()["profile"] = t.profile;
   }
   return {{"timings", list}};
@@ -212,9 +214,12 @@ std::string FitBenchReport::toCsv() const {
         << csvField(t.info.kernel) << ',' << csvField(t.info.precision) << ',' << t.setupSeconds << ',' << t.fitSeconds
         << ',' << t.secondsPerIteration << ',';
     if (std::isfinite(t.finalRisk)) out << t.finalRisk;  // empty where the fit diverged (JSON: null)
-    out << ',' << t.path.size() << ',' << t.samePathIterations << ',' << t.cvFolds << ',' << t.cvSeconds << ','
-        << t.cvSetupSeconds << ',' << t.cvIterateSeconds << ',' << (t.cvBatched ? 1 : 0) << ',' << t.cvDrawSeconds
-        << '\n';
+    out << ',' << t.path.size() << ',' << t.samePathIterations << ',' << t.cvFolds << ',' << t.cvSeconds << ',';
+    if (t.cvBatched)
+      out << t.cvSetupSeconds << ',' << t.cvIterateSeconds;  // empty where not measured
+    else
+      out << ',';
+    out << ',' << (t.cvBatched ? 1 : 0) << ',' << t.cvDrawSeconds << '\n';
   }
   return out.str();
 }

@@ -40,11 +40,13 @@ struct FitTiming {
   int samePathIterations = 0;  // leading iterations that pick the same learner as the first config
   nlohmann::json profile;      // FitBenchOptions::profile: the profiled fit's budget (bench/ProfileReport.hpp)
                                // at the same rows (path.size() when the paths agree throughout)
-  // With FitBenchOptions::bootstrap: the folds' drawing, their whole run, its set-up and iterations (batched folds
-  // only), and whether they advanced together.
+  // With FitBenchOptions::bootstrap: the folds' drawing, their whole run, its set-up and iterations (measured for
+  // batched folds only: null in JSON, empty in CSV, "-" in the table otherwise), whether they advanced together,
+  // and else how many ran at once (CPU backends, one thread each).
   int cvFolds = 0;
   double cvDrawSeconds = 0.0, cvSeconds = 0.0, cvSetupSeconds = 0.0, cvIterateSeconds = 0.0;
   bool cvBatched = false;
+  int cvParallel = 1;
 };
 
 struct FitBenchReport {

@@ -67,6 +67,10 @@ void validateComputeSettings(const ComputeSettings& compute) {
     throw InputError(optionMessage("--devices", "the sharded backend runs on OpenCL devices; leave out --backend cpu"));
   if (!compute.devices.empty() && !compute.device.empty())
     throw InputError(optionMessage("--devices", "give either --device or --devices, not both"));
+  if (!compute.device.empty() && compute.backend != BackendKind::OpenCl)
+    throw InputError(optionMessage("--device",
+                                   "names an OpenCL device, and the CPU backend has none (add --backend "
+                                   "opencl, or leave --device out)"));
   const std::vector<Precision> precisions = precisionChoices(compute.backend);
   if (compute.precision != Precision::Default &&
       std::find(precisions.begin(), precisions.end(), compute.precision) == precisions.end())

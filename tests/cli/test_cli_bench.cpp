@@ -15,6 +15,7 @@ class CliBenchTest : public QObject {
 
  private slots:
   void fitBenchReportsEveryConfig();
+  void fitBenchTimesBootstrapFolds();
   void fitBenchRejectsBadConfig_data();
   void fitBenchRejectsBadConfig();
   void emptyOutIsRefused();
@@ -53,6 +54,29 @@ void CliBenchTest::fitBenchReportsEveryConfig() {
   const QList<QByteArray> csv = readFile(prefix + ".csv").trimmed().split('\n');
   QCOMPARE(csv.size(), 5);  // header + 4 rows
   QVERIFY(csv.front().startsWith("rows,covariates,backend"));
+}
+
+// --bootstrap B times B folds beside each fit. The CPU backend runs them a thread each, several at a time, and
+// measures no set-up/iterations split: those are null (JSON), empty (CSV) and "-" (table), not zeros.
+void CliBenchTest::fitBenchTimesBootstrapFolds() {
+  Scratch scratch;
+  QVERIFY(scratch.isValid());
+  const QString prefix = scratch.path("folds");
+  const CliResult r = runGamboost({"bench", "fit", "--rows", "400", "--covariates", "3", "--knots", "6", "--mstop", "5",
+                                   "--configs", "cpu", "--bootstrap", "3", "--out", prefix});
+  QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
+  const QByteArray text = readFile(prefix + ".json");
+  const json t = json::parse(text.constData(), text.constData() + text.size())["timings"][0];
+  QCOMPARE(t["cv_folds"].get<int>(), 3);
+  QVERIFY(t["cv_s"].get<double>() > 0.0);
+  QVERIFY2(!t["cv_batched"].get<bool>() && t["cv_setup_s"].is_null() && t["cv_iterate_s"].is_null(), text.constData());
+  QVERIFY2(t["cv_parallel"].get<int>() >= 1, text.constData());
+  const QString ran = t["cv_parallel"].get<int>() > 1 ? QString("%1 at a time").arg(t["cv_parallel"].get<int>())
+                                                      : QString("one by one");
+  QVERIFY2(r.out.contains(QRegularExpression("\\b3\\s+" + ran + "\\s.*\\s-\\s+-\\s")), qPrintable(r.out));
+  const QList<QByteArray> csv = readFile(prefix + ".csv").trimmed().split('\n');
+  QCOMPARE(csv.size(), 2);
+  QVERIFY2(csv[1].contains(",,,0,"), csv[1].constData());  // cv_setup_s, cv_iterate_s empty; cv_batched 0
 }
 
 void CliBenchTest::fitBenchRejectsBadConfig_data() {

@@ -185,6 +185,9 @@ void CliErrorsTest::fitRejects_data() {
   // An option given twice: a sentence, not CLI11's "At Most 1 required but received 2".
   QTest::newRow("knots twice") << "data.csv" << true << good << QStringList{"--knots", "5", "--knots", "6"} << out
                                << "^gamboost: --knots: given 2 times; give it once$";
+  // --device names an OpenCL device: on the CPU backend it was accepted and ignored (and recorded as used).
+  QTest::newRow("device on the cpu backend") << "data.csv" << true << good << QStringList{"--device", "no-such-gpu"}
+                                             << out << "^gamboost: --device: names an OpenCL device, and the CPU";
   // An option without its value: a sentence, not CLI11's "1 required INT|cv missing".
   QTest::newRow("mstop without a value") << "data.csv" << true << good << QStringList{"--mstop"} << out
                                          << R"(^gamboost: --mstop: needs a value \(INT\|cv\)$)";

@@ -243,6 +243,12 @@ void CliFitTest::helpShowsDefaults() {
   for (const char* shown : {"--knots INT=20", "--degree INT=3", "--edf NUMBER=4", "--nu NUMBER=0.1",
                             "--mstop INT|cv=100", "extended", "pspline", "mboost"})
     QVERIFY2(r.out.contains(shown), qPrintable(QString(shown) + " missing in\n" + r.out));
+  // Options whose default is not a number show none: "--offset NUMBER=0" would say the offset is 0, not the
+  // family's, and "--kfold INT=0" a value that is refused.
+  for (const char* option :
+       {"--offset", "--linear-edf", "--factor-edf", "--kfold", "--bootstrap", "--subsample", "--holdout"})
+    QVERIFY2(r.out.contains(QRegularExpression(QString(R"(%1 [A-Z]+\s)").arg(option))),
+             qPrintable(QString(option) + " shows a default in\n" + r.out));
 }
 
 void CliFitTest::openMpThreadsDoNotSpin() {
