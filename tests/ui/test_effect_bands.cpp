@@ -5,7 +5,9 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QtTest>
+#include <random>
 
+#include "common/MessageSink.hpp"
 #include "fit/BandsController.hpp"
 #include "model/ModelPanel.hpp"
 #include "plots/EffectPlot.hpp"
@@ -142,6 +144,40 @@ class EffectBandsTest : public QObject {
     QCOMPARE(w->fitProgress()->value(), 300);
     QVERIFY2(w->fitStatus()->fullText().contains("Bootstrap bands stopped; none shown."),
              qPrintable(w->fitStatus()->fullText()));
+  }
+
+  // Two events in 80 rows: about one bootstrap sample in seven holds neither, has no binomial offset and is left out
+  // (as cv leaves such a fold out). The Fit group's line counts the refits behind the bands, not the samples drawn,
+  // and a warning says how many were left out and why.
+  void samplesOfOneClassAreLeftOutAndSaid() {
+    auto w = gbtest::emptyWindow("bands-one-class");
+    const int rows = 80, replicates = 30;
+    std::mt19937_64 rng(7);
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    QByteArray data = "y,x1\n";
+    for (int i = 0; i < rows; ++i)
+      data += QByteArray(i < 2 ? "yes," : "no,") + QByteArray::number(u(rng), 'g', 12) + '\n';
+    QVERIFY(gbtest::openCsvText(*w, "two-events.csv", data));
+    gbtest::chooseFamily(*w, "binomial", 20);
+    askForBands(*w, replicates);
+    QStringList warnings;
+    connect(w->messages(), &MessageSink::posted, this, [&warnings](Severity s, const QString& text, const QString&) {
+      if (s == Severity::Warning) warnings << text;
+    });
+    QSignalSpy done(w->bandsController(), &BandsController::finished);
+    QVERIFY(gbtest::fitAndWait(*w));
+    QVERIFY(done.wait(120000));
+    const std::shared_ptr<const gb::EffectBands> bands = w->bandsController()->bands();
+    QVERIFY2(bands, qPrintable(w->messages()->lastError()));
+    qInfo("%d of %d samples left out", bands->unfitted, bands->replicates);
+    QVERIFY(bands->unfitted > 0 && bands->unfitted < replicates);
+    const QString line = w->fitStatus()->fullText();
+    QVERIFY2(line.contains(QString("Bootstrap bands from %1 refits").arg(replicates - bands->unfitted)),
+             qPrintable(line));
+    QVERIFY2(line.contains(QString("%1 of %2 samples could not be fitted").arg(bands->unfitted).arg(replicates)),
+             qPrintable(line));
+    QVERIFY2(warnings.filter("could not be fitted and are left out of every band").size() == 1,
+             qPrintable(warnings.join('\n')));
   }
 };
 

@@ -46,7 +46,13 @@ void BandsController::onFinished(bool ok, const QString& error, const QString& d
     sink_->error(tr("Bootstrap bands failed"), error, details);
   } else if (!job_->cancelled) {
     bands_ = job_->bands;
-    sink_->info(tr("Bootstrap bands: %1 refits at mstop %2").arg(bands_->replicates).arg(bands_->mstop));
+    sink_->info(
+        tr("Bootstrap bands: %1 refits at mstop %2").arg(bands_->replicates - bands_->unfitted).arg(bands_->mstop));
+    if (bands_->unfitted > 0)
+      sink_->warning(tr("Bootstrap bands: %1 of %2 samples could not be fitted and are left out of every band, e.g. %3")
+                         .arg(bands_->unfitted)
+                         .arg(bands_->replicates)
+                         .arg(QString::fromStdString(bands_->unfittedReason)));
   }
   emit finished(ok);
 }

@@ -45,10 +45,17 @@ void MainWindow::connectBands() {
     }
     effects_->showSnapshot(controller_->lastSnapshot());  // the bands belong to the set-up on show
     effects_->setBands(bands);
-    fitStatus_->setFullText(tr("Bootstrap bands from %1 refits at mstop %2: 95% (lighter) and 90% (darker) pointwise "
-                               "percentile intervals.")
-                                .arg(bands->replicates)
-                                .arg(bands->mstop));
+    const QString text = tr("Bootstrap bands from %1 refits at mstop %2: 95% (lighter) and 90% (darker) pointwise "
+                            "percentile intervals.")
+                             .arg(bands->replicates - bands->unfitted)
+                             .arg(bands->mstop);
+    // Samples that cannot be fitted (a binomial sample of one class) are in no band: say so beside the count.
+    fitStatus_->setFullText(bands->unfitted == 0 ? text
+                                                 : text + QStringLiteral(" ") +
+                                                       tr("%1 of %2 samples could not be fitted and are left out (%3).")
+                                                           .arg(bands->unfitted)
+                                                           .arg(bands->replicates)
+                                                           .arg(QString::fromStdString(bands->unfittedReason)));
   });
 }
 
