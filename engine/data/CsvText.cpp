@@ -78,9 +78,11 @@ namespace {
 
 // R's type.convert reads a column whose texts are all these (or blank, which is then missing) as logical; its
 // factor has the levels FALSE and TRUE whichever spellings the file used (write.csv writes a character vector
-// c("T", "TRUE") as it is). Returns the logical value of a level: 0, 1, NaN for a blank one, -1 for any other text.
+// c("T", "TRUE") as it is). R 4.2's type.convert takes F, T, FALSE and TRUE only ("true" and "True" are text there,
+// as its help says and read.csv does). Returns the logical value of a level: 0, 1, NaN for a blank one, -1 for any
+// other text.
 double logicalValue(const std::string& level) {
-  static const std::string_view falses[] = {"F", "FALSE", "false", "False"}, trues[] = {"T", "TRUE", "true", "True"};
+  static const std::string_view falses[] = {"F", "FALSE"}, trues[] = {"T", "TRUE"};
   if (std::find(std::begin(falses), std::end(falses), level) != std::end(falses)) return 0.0;
   if (std::find(std::begin(trues), std::end(trues), level) != std::end(trues)) return 1.0;
   return level.find_first_not_of(" \t") == std::string::npos ? std::nan("") : -1.0;

@@ -319,6 +319,41 @@ class TestCrossValidation : public QObject {
     }
   }
 
+  // Folds dropped for both reasons: the note explains each kind by its first fold (it explained only the first
+  // fold's kind, so a fold of one class read as a singular factor, or the reverse).
+  void foldsDroppedForBothReasonsAreEachExplained() {
+    const std::size_t n = 80;
+    auto smooth = gbtest::makeSmoothData(n, 1, kSeed);
+    std::vector<double> y(n, 0.0), f(n);
+    y[0] = y[1] = y[2] = 1.0;                                                                        // the only events
+    for (std::size_t i = 0; i < n; ++i) f[i] = i == 3 || i == 4 ? 2.0 : static_cast<double>(i % 2);  // "c": 3, 4
+    auto data = std::make_shared<Dataset>(Dataset{"mixed.csv",
+                                                  {"y", "x1", "f"},
+                                                  {y, smooth->column("x1"), f},
+                                                  {ColumnKind::Numeric, ColumnKind::Numeric, ColumnKind::Text},
+                                                  {{}, {}, {"a", "b", "c"}}});
+    ModelSettings s;
+    s.family = Family::Binomial;
+    s.spline.knots = 6;
+    s.mstop = 10;
+    s.learners = {"x1"};
+    s.factors = {"f"};
+    ResamplingFolds folds = kfoldFolds(n, 4, kSeed, {});
+    for (auto& w : folds.weights)
+      for (std::size_t i = 0; i < 5; ++i) w[i] = 1.0;                       // events and level c in bag everywhere ...
+    folds.weights[1][0] = folds.weights[1][1] = folds.weights[1][2] = 0.0;  // ... but no event in fold 2
+    folds.weights[2][3] = folds.weights[2][4] = 0.0;                        // ... and no level c in fold 3
+    const CvResult cv = crossValidate(
+        data, s, folds, [] { return std::make_unique<CpuBackend>(1); }, 2);
+    QCOMPARE(cv.dropped, (std::vector<int>{2, 3}));
+    const QString note = QString::fromStdString(cv.note);
+    QVERIFY2(note.startsWith("2 of 4 folds left out of the mean, e.g. fold 2: its rows of positive weight are all of "
+                             "one class"),
+             qPrintable(note));
+    QVERIFY2(note.contains("; also fold 3: level 'c' of learner 'f' has no row of positive weight"), qPrintable(note));
+    QVERIFY2(note.contains("fit stops with an error") && note.contains("exactly singular"), qPrintable(note));
+  }
+
   void outOfBagRiskIsTheLeftOutRowsMeanLoss() {
     // A fold's risk at m = 0 is the mean squared distance of the left-out rows to the in-bag mean; after the fit,
     // the Booster's fitted values give the out-of-bag risk directly.

@@ -196,7 +196,7 @@ void CsvPartsTest::partsMakeTheTable_data() {
   QByteArray logical = "y,a,b,c\n";
   for (int i = 0; i < 30; ++i)
     logical += QByteArray::number(i) + "," + (i < 25 ? (i % 2 ? "T" : "FALSE") : "x") + "," +
-               (i < 10 ? " " : (i % 3 ? "true" : "F")) + "," + (i % 4 ? "TRUE" : "False") + "\n";
+               (i < 10 ? " " : (i % 3 ? "T" : "F")) + "," + (i % 4 ? "TRUE" : "FALSE") + "\n";
   QTest::newRow("logical spellings across parts") << logical;
 }
 

@@ -456,13 +456,14 @@ class TestCsvRData : public QObject {
     QCOMPARE(numbers.columns[0], (std::vector<double>{12, 4}));
   }
 
-  // A character vector of T, F, TRUE, FALSE (true, True, ...) that write.csv wrote is logical to read.csv
-  // (type.convert), with blank cells missing: a factor of the levels FALSE and TRUE, not one level per spelling.
-  // One spelling R does not take (tRUE), or blanks around one, leave the column text with its own levels.
+  // A character vector of T, F, TRUE and FALSE that write.csv wrote is logical to read.csv (type.convert), with blank
+  // cells missing: a factor of the levels FALSE and TRUE, not one level per spelling. One spelling R 4.2 does not
+  // take (tRUE, true, True, False), or blanks around one, leave the column text with its own levels (a blank cell
+  // is then a level too, as in any text column).
   void logicalSpellingsAreOneFactor() {
-    const gb::Dataset d =
-        gb::readCsv(writeFile("y,f,g,h,k\n1,T,T,T,\"\"\n2,FALSE,\" \",tRUE,\"\"\n3,\"TRUE\",True,F,\"\"\n4,F,NA,\" "
-                              "TRUE\",\"\"\n5,false,T,F,\"\"\n"));
+    const gb::Dataset d = gb::readCsv(writeFile(
+        "y,f,g,h,k,m\n1,T,T,T,\"\",true\n2,FALSE,\" \",tRUE,\"\",false\n3,\"TRUE\",TRUE,F,\"\",True\n4,F,NA,\" "
+        "TRUE\",\"\",False\n5,F,T,F,\"\",\n"));
     QCOMPARE(d.levels[1], (std::vector<std::string>{"FALSE", "TRUE"}));
     QCOMPARE(d.columns[1], (std::vector<double>{1, 0, 1, 0, 0}));
     QCOMPARE(d.levels[2], (std::vector<std::string>{"TRUE"}));  // only TRUE present: one level, as factor(TRUE)
@@ -472,6 +473,9 @@ class TestCsvRData : public QObject {
     QCOMPARE(d.levels[3], (std::vector<std::string>{" TRUE", "F", "T", "tRUE"}));
     QVERIFY(!d.isText(4));  // blanks only: missing numbers, as before (R: a logical column of NA)
     QCOMPARE(d.missingCount(4), std::size_t{5});
+    // R 4.2: read.csv(text = "m\ntrue\nfalse\nTrue\nFalse\n\n")$m is character, "" a value of its own.
+    QCOMPARE(d.levels[5], (std::vector<std::string>{"", "False", "True", "false", "true"}));
+    QCOMPARE(d.missingCount(5), std::size_t{0});
   }
 
   // A table aligned by hand, or as R prints a data frame: runs of spaces and tabs between fields, blanks at the
