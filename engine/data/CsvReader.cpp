@@ -20,9 +20,11 @@ void CsvParser::refill(const char* keep) {
   p_ = in_.data();
 }
 
+// Blanks around a cell's content: spaces and tabs in every mode, as type.convert reads " 4" (write.table's quoted
+// format()ed numbers: in a space-separated file too, where isSpace is false because blanks delimit).
 std::string_view CsvParser::trim(const char* b, const char* e) const {
-  while (b != e && isSpace(*b)) ++b;
-  while (e != b && (isSpace(e[-1]) || e[-1] == '\r')) --e;
+  while (b != e && isBlankByte(*b)) ++b;
+  while (e != b && (isBlankByte(e[-1]) || e[-1] == '\r')) --e;
   return {b, static_cast<std::size_t>(e - b)};
 }
 

@@ -189,6 +189,15 @@ class TestCsvRData : public QObject {
     QCOMPARE(d.columns[0][0], 1.5);
     QCOMPARE(d.columns[1][0], -2000.0);
     QVERIFY(std::isnan(d.columns[0][1]) && std::isnan(d.columns[1][1]));
+    // write.table at its defaults (spaces between fields) quotes format()ed numbers with their padding:
+    // write.table(data.frame(y = c(1.5, 2, 3.5), x = format(c(4, 10, 7))), f) and read.table(f)$x is integer.
+    // They were levels (" 4", "10", " 7") in a space-separated file, where blanks delimit.
+    for (const char* text : {"\"y\" \"x\"\n\"1\" 1.5 \" 4\"\n\"2\" 2 \"10\"\n\"3\" 3.5 \" 7\"\n",
+                             "\"y\"\t\"x\"\n1.5\t\" 4\"\n2\t\"10\"\n3.5\t\"\t7 \"\n"}) {
+      const gb::Dataset padded = gb::readCsv(writeFile(text));
+      QVERIFY2(!padded.isText(1), text);
+      QCOMPARE(padded.columns[1], (std::vector<double>{4, 10, 7}));
+    }
   }
 
   // One stray cell in a column of numbers makes it text, as R's read.csv does; the reader says which cell, for the
