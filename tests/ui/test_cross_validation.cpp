@@ -236,6 +236,38 @@ class CrossValidationTest : public QObject {
     QCOMPARE(cv->chosenMstop(), -1);
     QVERIFY(!cv->useButton()->isEnabled());
     QVERIFY(cv->runButton()->isEnabled());
+    // The bar says the run failed (it read "100% of the folds' iterations"), and a new family marks the failure as
+    // the model before's (its message stayed with no notice).
+    const QProgressBar* bar = cv->findChild<QProgressBar*>();
+    QVERIFY(bar);
+    QCOMPARE(bar->format(), QString("failed"));
+    auto staleShown = [cv] {
+      for (const QLabel* label : cv->findChildren<QLabel*>())
+        if (label->isVisibleTo(cv) && label->text().startsWith("Since this run failed the model changed (family"))
+          return true;
+      return false;
+    };
+    QVERIFY(!staleShown());
+    gbtest::chooseFamily(*w, "laplace", 40);
+    QVERIFY(staleShown());
+  }
+
+  // A first minimum at the last iteration (the risk still falling) is marked too: its line lay on the plot's right
+  // edge and its label beyond it, so neither showed.
+  void aChoiceAtTheLastIterationIsMarked() {
+    const int mstop = 8;
+    auto w = gbtest::makeWindow(400, 4, mstop, 3, "cv-last");
+    CrossValidationView* cv = w->cvView();
+    w->showTab(cv);
+    configure(cv, FoldType::KFold, 3, 2);
+    QSignalSpy finished(cv, &CrossValidationView::finished);
+    QTest::mouseClick(cv->runButton(), Qt::LeftButton);
+    QVERIFY(finished.wait(60000));
+    QCOMPARE(cv->chosenMstop(), mstop);  // nu 0.1 on the paper's data: 8 iterations are far from enough
+    QVERIFY(cv->mstopLine()->visible() && cv->mstopText()->visible());
+    const QCPRange x = cv->plot()->xAxis->range();
+    QVERIFY2(x.lower < 0.0 && x.upper > mstop, qPrintable(QString("%1..%2").arg(x.lower).arg(x.upper)));
+    QVERIFY(cv->mstopText()->positionAlignment() & Qt::AlignRight);  // the label left of its line, inside
   }
 
   void foldsFileRunsTheFilesFolds() {
@@ -537,6 +569,9 @@ class CrossValidationTest : public QObject {
     QElapsedTimer clock;
     clock.start();
     QTest::mouseClick(cv->cancelButton(), Qt::LeftButton);
+    // Said at once, before the folds stop: on a large model a step can take seconds.
+    QVERIFY2(cv->statusLabel()->text().startsWith("Cancelling"), qPrintable(cv->statusLabel()->text()));
+    QVERIFY(!cv->cancelButton()->isEnabled());
     QVERIFY(finished.wait(10000));
     const qint64 ms = clock.elapsed();
     qInfo("cancel: %lld ms from the click to the run's end", ms);

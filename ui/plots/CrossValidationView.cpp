@@ -10,6 +10,7 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "common/DataFileFilter.hpp"
 #include "common/MessageSink.hpp"
@@ -227,7 +228,13 @@ void CrossValidationView::showFoldsDone(int done, int total) {
 }
 
 void CrossValidationView::cancel() {
-  if (isRunning()) worker_->cancel();
+  if (!isRunning()) return;
+  worker_->cancel();
+  // At once, not when the folds stop: a step of many folds on a large model can take seconds (on PoCL, a set-up
+  // stage or one iteration of 25 folds at 3 million rows takes tens of seconds), and the button looked ignored.
+  cancel_->setEnabled(false);
+  progress_->setFormat(tr("cancelling at %p%"));
+  status_->setText(tr("Cancelling: the folds stop when the step under way ends."));
 }
 
 void CrossValidationView::shutdown() {
@@ -261,11 +268,14 @@ QString CrossValidationView::changedSinceRun() const {
 }
 
 void CrossValidationView::updateStale() {
-  const QString changed = chosen_ >= 0 && !isRunning() ? changedSinceRun() : QString();
+  const QString changed = (chosen_ >= 0 || failed_) && !isRunning() ? changedSinceRun() : QString();
   stale_->setVisible(!changed.isEmpty());
-  stale_->setText(tr("Since this run the model changed (%1): its curves and mstop belong to the model before. Run "
-                     "it again to choose mstop for this one.")
-                      .arg(changed));
+  stale_->setText(failed_ ? tr("Since this run failed the model changed (%1): its message belongs to the model "
+                               "before. Run it again for this one.")
+                                .arg(changed)
+                          : tr("Since this run the model changed (%1): its curves and mstop belong to the model "
+                               "before. Run it again to choose mstop for this one.")
+                                .arg(changed));
   use_->setEnabled(chosen_ >= 1 && !isRunning() && changed.isEmpty());
 }
 
@@ -280,6 +290,7 @@ void CrossValidationView::clear() {
   line_->setVisible(false);
   text_->setVisible(false);
   chosen_ = -1;
+  failed_ = false;
   use_->setEnabled(false);
   stale_->setVisible(false);
   plot_->resetRanges();  // not the last run's ranges, which a run that fails before its first fold would keep
@@ -336,11 +347,16 @@ void CrossValidationView::drawMean(const std::vector<double>& mean, int chosen) 
   if (plot_->yAxis->range().size() > 0) plot_->yAxis->scaleRange(1.08, plot_->yAxis->range().center());
   if (chosen >= 0 && !mean.empty()) {
     chosen_ = chosen;
+    // A choice at either end of the curve: its line lay on the axis rect's edge and its label outside, so neither
+    // showed. A margin of 2% each side, and the label left of the line in the right half.
+    const double last = static_cast<double>(mean.size() - 1), margin = std::max(0.5, 0.02 * last);
+    plot_->xAxis->setRange(-margin, last + margin);
     line_->point1->setCoords(chosen_, 0);
     line_->point2->setCoords(chosen_, 1);
     line_->setVisible(true);
+    text_->setPositionAlignment((chosen_ > 0.6 * last ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
     text_->position->setCoords(chosen_, 0.02);
-    text_->setText(tr(" mstop = %1").arg(chosen_));
+    text_->setText(chosen_ > 0.6 * last ? tr("mstop = %1 ").arg(chosen_) : tr(" mstop = %1").arg(chosen_));
     text_->setVisible(true);
   }
   plot_->requestReplot();
@@ -352,6 +368,9 @@ void CrossValidationView::onFinished(bool ok, const QString& error, const QStrin
   if (!ok) {
     sink_->error(tr("Cross-validation failed"), error, details);
     status_->setText(tr("Failed: %1").arg(inWindowWords(error)));  // as the dialog words it
+    progress_->setFormat(tr("failed"));                            // the bar's "100%" read as a finished run
+    failed_ = true;
+    updateStale();
     emit finished(false);
     return;
   }

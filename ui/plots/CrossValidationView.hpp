@@ -122,6 +122,7 @@ class CrossValidationView : public QWidget {
   std::vector<std::vector<double>> partialCurves_;
   std::vector<std::vector<double>> curves_;
   int chosen_ = -1;
+  bool failed_ = false;  // the last run failed: its message, like a chosen mstop, belongs to the model it ran
   // The model of the run on show and the window's: data (identity) and settings. A restored session's run takes the
   // first model the window reports after it (the session's own).
   const gb::Dataset* runData_ = nullptr;
