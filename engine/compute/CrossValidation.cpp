@@ -99,12 +99,20 @@ std::vector<std::unique_ptr<Booster>> setUpFolds(const std::shared_ptr<const Dat
     frames[i] = allRows;
     applyFold(frames[i], weights[i], name, outOfBag);
   });
-  addFoldGrams(frames, settings);
+  // A cancel acts between the Grams' passes and between the folds' set-ups (lambdas): at millions of rows the whole
+  // set-up takes tens of seconds. Cancelled: no boosters.
+  if (!addFoldGrams(frames, settings, run.keepGoing)) return {};
+  std::atomic<bool> stopped{false};
   each([&](std::size_t i, const std::string&) {
+    if (stopped.load(std::memory_order_relaxed) || (run.keepGoing && !run.keepGoing())) {
+      stopped.store(true, std::memory_order_relaxed);
+      return;
+    }
     auto capture = std::make_unique<ProblemCapture>();
     captures[i] = capture.get();
     boosters[i] = std::make_unique<Booster>(data, settings, std::move(capture), std::move(frames[i]));
   });
+  if (stopped.load()) return {};
   return boosters;
 }
 
@@ -307,6 +315,8 @@ bool runFoldsBatched(const std::shared_ptr<const Dataset>& data, const ModelSett
     stage.emplace("folds' offsets, Grams and lambdas (wall)");
     const std::vector<std::unique_ptr<Booster>> boosters =
         setUpFolds(data, settings, allRows, run, weights, members, captures);
+    if (boosters.empty()) return true;  // cancelled (keepGoing) during the set-up
+    if (run.keepGoing && !run.keepGoing()) return true;
     stage.emplace("folds' batch set-up (wall)");
     std::vector<BoostProblem> problems;
     for (const ProblemCapture* c : captures) problems.push_back(c->problem);

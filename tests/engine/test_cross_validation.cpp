@@ -12,6 +12,7 @@
 #include "compute/Booster.hpp"
 #include "compute/CpuBackend.hpp"
 #include "compute/CrossValidation.hpp"
+#include "compute/FoldGrams.hpp"
 #include "support/DenseReference.hpp"
 #include "support/TestSupport.hpp"
 
@@ -352,6 +353,32 @@ class TestCrossValidation : public QObject {
              qPrintable(note));
     QVERIFY2(note.contains("; also fold 3: level 'c' of learner 'f' has no row of positive weight"), qPrintable(note));
     QVERIFY2(note.contains("fit stops with an error") && note.contains("exactly singular"), qPrintable(note));
+  }
+
+  // The folds' Grams ask keepGoing before each learner's pass (a cancel in the window acts there: at millions of
+  // rows the set-up takes tens of seconds); once it says false the passes left are skipped and no Gram is filled in.
+  void foldGramsStopWhenAsked() {
+    auto data = gbtest::makeSmoothData(300, 6, kSeed);
+    ModelSettings s;
+    s.spline.knots = 6;
+    s.learners = {"x1", "x2", "x3", "x4", "x5", "x6"};
+    const ModelFrame all = buildModelFrame(data, s);
+    const ResamplingFolds folds = kfoldFolds(300, 3, kSeed, {});
+    auto framesOf = [&] {
+      std::vector<ModelFrame> frames(3, all);
+      for (std::size_t f = 0; f < 3; ++f) applyFold(frames[f], folds.weights[f], "fold");
+      return frames;
+    };
+    std::vector<ModelFrame> going = framesOf();
+    std::atomic<int> asked{0};
+    QVERIFY(addFoldGrams(going, s, [&asked] { return ++asked > 0; }));
+    QCOMPARE(asked.load(), 6);  // once a learner
+    for (const ModelFrame& f : going) QCOMPARE(f.grams.size(), std::size_t{6});
+    std::vector<ModelFrame> stopped = framesOf();
+    asked = 0;
+    QVERIFY(!addFoldGrams(stopped, s, [&asked] { return ++asked < 3; }));
+    QVERIFY2(asked.load() < 6, qPrintable(QString::number(asked.load())));  // the passes after the cancel not asked
+    for (const ModelFrame& f : stopped) QVERIFY(f.grams.empty());
   }
 
   void outOfBagRiskIsTheLeftOutRowsMeanLoss() {
