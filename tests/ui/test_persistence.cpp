@@ -3,6 +3,7 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLineEdit>
+#include <QRegularExpression>
 #include <QScreen>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -268,6 +269,48 @@ class PersistenceTest : public QObject {
     QVERIFY(!w3->cvView()->useButton()->isEnabled());
     QVERIFY2(w3->messages()->lastError().contains("The data changed since the session was saved"),
              qPrintable(w3->messages()->lastError()));
+  }
+
+  // A session whose CSV was moved changes nothing (its settings were applied to the data on show, and the log said
+  // "Opened session"); a truncated session names its line and column as a model file does.
+  void aSessionWithoutItsDataChangesNothing() {
+    auto w = gbtest::makeWindow(300, 4, 25, 6, "session-gone");
+    const QString csvPath = gbtest::scratchPath("gone.csv");
+    QByteArray csv = "y,x1\n";
+    for (int i = 0; i < 50; ++i) csv += QByteArray::number(i % 7) + ',' + QByteArray::number(i / 49.0) + '\n';
+    QFile f(csvPath);
+    QVERIFY(f.open(QIODevice::WriteOnly) && f.write(csv) == csv.size());
+    f.close();
+    QSignalSpy loaded(w->dataPanel(), &DataPanel::loadFinished);
+    QVERIFY(w->dataPanel()->openCsv(csvPath));
+    QVERIFY(loaded.wait(10000));
+    gbtest::chooseFamily(*w, "poisson", 25);
+    const QString path = gbtest::scratchPath("gone.gbs.json");
+    QVERIFY2(w->saveSession(path), qPrintable(w->messages()->lastError()));
+    QVERIFY(QFile::remove(csvPath));
+
+    auto w2 = gbtest::makeWindow(300, 4, 25, 6, "session-gone2");
+    const gb::ModelSettings before = w2->modelPanel()->settings();
+    QVERIFY(!w2->openSession(path));
+    const QString error = w2->messages()->lastError();
+    QVERIFY2(error.contains("its data file") && error.contains("gone.csv") && error.contains("nothing was changed"),
+             qPrintable(error));
+    QVERIFY(w2->modelPanel()->settings().family == before.family);  // not the session's poisson
+    QCOMPARE(w2->dataPanel()->source().kind, DataSourceSpec::Kind::Paper);
+
+    QFile whole(path);
+    QVERIFY(whole.open(QIODevice::ReadOnly));
+    const QByteArray text = whole.readAll();
+    whole.close();
+    const QString cut = gbtest::scratchPath("cut.gbs.json");
+    QFile part(cut);
+    QVERIFY(part.open(QIODevice::WriteOnly) && part.write(text.left(text.size() / 2)) == text.size() / 2);
+    part.close();
+    QVERIFY(!w2->openSession(cut));
+    const QString truncated = w2->messages()->lastError();
+    QVERIFY2(truncated.contains(QRegularExpression("cut\\.gbs\\.json:\\d+:\\d+: not valid JSON")),
+             qPrintable(truncated));
+    QVERIFY2(!truncated.contains("json.exception"), qPrintable(truncated));
   }
 
   void settingsSurviveARestart() {

@@ -11,6 +11,7 @@
 #include <QToolBar>
 #include <algorithm>
 
+#include "common/Error.hpp"
 #include "common/QtConvert.hpp"
 #include "data/DataPanel.hpp"
 #include "model/Model.hpp"
@@ -325,6 +326,12 @@ bool MainWindow::openSession(const QString& path) {
   }
   try {
     const Session s = loadSession(path);
+    // A data file moved or deleted since: refused before anything changes (its settings were applied to the data
+    // on show, and the log said "Opened session", beside the dialog saying the data was unchanged).
+    if (s.data.kind == DataSourceSpec::Kind::Csv && !QFileInfo(s.data.path).isFile())
+      throw gb::InputError(ss(path) + ": its data file " + ss(s.data.path) +
+                           " is not there (moved or deleted?); nothing was changed. Open the data, then its settings "
+                           "can be set again.");
     // Whatever the session brings, the fit on show is not its fit: idle, "not fitted", no Resume.
     controller_->reset();
     clearFitViews();

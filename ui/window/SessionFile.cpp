@@ -10,6 +10,7 @@
 #include "data/CsvWriter.hpp"
 #include "data/Dataset.hpp"
 #include "fit/BandsJob.hpp"
+#include "model/ModelReader.hpp"
 
 namespace gbui {
 
@@ -134,11 +135,11 @@ void saveSession(const QString& path, const Session& s) {
 }
 
 Session loadSession(const QString& path) {
-  QFile file(path);
-  if (!file.open(QIODevice::ReadOnly)) throw gb::InputError(ss(path) + ": cannot read: " + ss(file.errorString()));
+  // As a model file is read: a regular file, strict JSON, errors at "<path>:line:column: not valid JSON: ..." (a
+  // truncated session said "malformed session file: [json.exception.parse_error.101] ...").
+  const json j = gb::modelreader::parseFile(ss(path));
   Session s;
   try {
-    const json j = json::parse(file.readAll().toStdString());
     if (j.value("format", "") != "gamboost-studio-session")
       throw gb::InputError(ss(path) +
                            ": not a GAMBoost Studio session file (no \"format\": \"gamboost-studio-session\")");
