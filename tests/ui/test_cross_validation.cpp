@@ -252,6 +252,34 @@ class CrossValidationTest : public QObject {
     QVERIFY(staleShown());
   }
 
+  // "Use this mstop" beside a fit of the same model that ran another number of iterations fits it again to the
+  // chosen mstop: the views, Save model and Predict then use the model cross-validation chose (they kept the old fit
+  // while the panel said otherwise).
+  void useThisMstopRefitsTheFitOnShow() {
+    auto w = gbtest::makeWindow(400, 4, 60, 3, "cv-use-refit");
+    QVERIFY(gbtest::fitAndWait(*w));
+    QCOMPARE(w->controller()->booster()->iteration(), 60);
+    w->modelPanel()->mstopBox()->setValue(30);  // the folds run to 30: the choice differs from the fit's 60
+    CrossValidationView* cv = w->cvView();
+    configure(cv, FoldType::KFold, 3, 2);
+    QSignalSpy finished(cv, &CrossValidationView::finished);
+    QTest::mouseClick(cv->runButton(), Qt::LeftButton);
+    QVERIFY(finished.wait(60000));
+    const int chosen = cv->chosenMstop();
+    QVERIFY2(chosen >= 1 && chosen <= 30, qPrintable(QString::number(chosen)));
+    QStringList log;
+    connect(w->messages(), &MessageSink::posted, this,
+            [&log](Severity, const QString& text, const QString&) { log << text; });
+    QSignalSpy refit(w->controller(), &FitController::jobFinished);
+    QTest::mouseClick(cv->useButton(), Qt::LeftButton);
+    QVERIFY(w->controller()->isRunning() || refit.count() > 0);
+    QVERIFY(refit.count() > 0 || refit.wait(60000));
+    QCOMPARE(w->controller()->booster()->iteration(), chosen);
+    QCOMPARE(w->controller()->lastSnapshot().iteration, chosen);
+    QVERIFY2(log.join('\n').contains(QString("the fit on show ran 60 iterations; fitting again to %1").arg(chosen)),
+             qPrintable(log.join('\n')));
+  }
+
   // A first minimum at the last iteration (the risk still falling) is marked too: its line lay on the plot's right
   // edge and its label beyond it, so neither showed.
   void aChoiceAtTheLastIterationIsMarked() {

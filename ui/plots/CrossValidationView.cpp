@@ -101,7 +101,7 @@ QWidget* CrossValidationView::buildControls() {
   cancel_ = new QPushButton(tr("Cancel"));
   cancel_->setToolTip(tr("Stop after the current batch of the fold being fitted"));
   use_ = new QPushButton(tr("Use this mstop"));
-  use_->setToolTip(tr("Set the model panel's mstop to the chosen value"));
+  use_->setToolTip(tr("Set the model panel's mstop to the chosen value, and fit the model on show again to it"));
   progress_ = new QProgressBar;
   progress_->setFormat(tr("%v / %m folds"));
   progress_->setToolTip(tr("Folds fitted"));

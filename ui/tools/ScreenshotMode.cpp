@@ -255,8 +255,10 @@ int cvShot(MainWindow& w, const QDir& out) {
   }
   int failures = grabBothSizes(w, out, "cross-validation");
   // "Use this mstop", Fit again: the summary of the model stopped where cross-validation chose.
-  cv->useButton()->click();
-  if (!runFit(w, 120000) || w.controller()->state() != FitState::Finished) {
+  cv->useButton()->click();  // fits the model on show again, to the chosen mstop
+  const bool refitted = w.controller()->isRunning() ? waitForSignal(w.controller(), &FitController::jobFinished, 120000)
+                                                    : runFit(w, 120000);
+  if (!refitted || w.controller()->state() != FitState::Finished) {
     std::fprintf(stderr, "lesson: fit at the chosen mstop failed: %s\n", qPrintable(w.messages()->lastError()));
     return failures + 1;
   }

@@ -213,10 +213,7 @@ void MainWindow::buildPlots() {
     if (controller_->isRunning() || cv_->isRunning()) warnSharedDevice();
   });
   connect(cv_, &CrossValidationView::runRequested, this, &MainWindow::startCrossValidation);
-  connect(cv_, &CrossValidationView::mstopChosen, this, [this](int mstop) {
-    modelPanel_->mstopBox()->setValue(mstop);
-    cvMstop_ = mstop;
-  });
+  connect(cv_, &CrossValidationView::mstopChosen, this, &MainWindow::useChosenMstop);
   connect(cv_, &CrossValidationView::runningChanged, this, [this] { updateDataActions(); });
   const std::pair<QWidget*, QString> pages[] = {
       {effects_, tr("Partial effects")},
@@ -255,6 +252,21 @@ void MainWindow::warnSharedDevice() {
       tr("The kernel benchmark runs beside a fit or cross-validation: they share the host's cores (and "
          "the device, where the fit runs on OpenCL), so the fit is slower and the benchmark's timings from "
          "now on include the fit's work. Run the benchmark alone for figures to keep."));
+}
+
+// "Use this mstop" sets the model's mstop; a fit of this model on show with another number of iterations is refitted
+// to it, so that the views, Save model and Predict use the model cross-validation chose (as mboost's
+// mstop(model) <- mstop(cvm)). The views kept the old fit, which Save model saved, with no notice.
+void MainWindow::useChosenMstop(int mstop) {
+  modelPanel_->mstopBox()->setValue(mstop);
+  cvMstop_ = mstop;
+  const int shown = controller_->lastSnapshot().iteration;
+  if (controller_->isRunning() || shown == 0 || shown == mstop || controller_->changedSinceFit()) return;
+  sink_.info(tr("Use this mstop: the fit on show ran %1 iterations; fitting again to %2, the mstop cross-validation "
+                "chose")
+                 .arg(shown)
+                 .arg(mstop));
+  fitAction_->trigger();
 }
 
 void MainWindow::syncSettings() {

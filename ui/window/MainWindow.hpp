@@ -102,6 +102,7 @@ class MainWindow : public QMainWindow {
 
   // Pushes the panels' settings and roles to the controller (done before every Fit/Step as well).
   void syncSettings();
+  void useChosenMstop(int mstop);
   // The plot of the current tab (the enlarged effect when open, else the tab's first plot).
   PlotWidget* currentPlot() const;
   // What "Export plot" writes: every plot the current tab shows (the whole effects grid, both plots of a pair).
