@@ -322,6 +322,8 @@ Model Booster::model() const {
   m.offset = offset_;
   m.responseLevels = frame_.responseLevels;
   m.settings = settings_;
+  // Stepped past its mstop (the window's Step after a finished fit): the model's mstop is its iterations.
+  m.settings.mstop = std::max(m.settings.mstop, iteration());
   const std::vector<int> counts = selectionCounts();
   for (std::size_t j = 0; j < learners_.size(); ++j)
     m.learners.push_back(learnerModelOf(learners_[j], gamma_[j], counts[j]));

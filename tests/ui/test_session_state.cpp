@@ -9,6 +9,7 @@
 
 #include "compute/Booster.hpp"
 #include "data/DataPanel.hpp"
+#include "model/Model.hpp"
 #include "model/ModelPanel.hpp"
 #include "plots/CrossValidationView.hpp"
 #include "plots/LearnerRaceView.hpp"
@@ -17,6 +18,7 @@
 #include "plots/RiskPlot.hpp"
 #include "support/StudioFixture.hpp"
 #include "window/ElidedLabel.hpp"
+#include "window/ReplayBar.hpp"
 
 using namespace gbui;
 
@@ -252,6 +254,36 @@ class SessionStateTest : public QObject {
     s.nu = 0.2;
     w->modelPanel()->setSettings(s);
     QCOMPARE(w->fitButton()->text(), QString("Fit"));
+  }
+
+  // Step while replaying an earlier iteration shows the next one (it ran the fit on to mstop + 1 and jumped there);
+  // at the end of a finished fit it continues past mstop and the panel's mstop follows, so that the panel, the bar
+  // and the saved model agree (the panel said 40 beside "41 / 41").
+  void stepFollowsTheReplayAndCarriesMstop() {
+    auto w = gbtest::makeWindow(600, 4, 40, 1, "step-replay");
+    QVERIFY(gbtest::fitAndWait(*w));
+    w->replayBar()->slider()->setValue(10);
+    QCOMPARE(w->shownSnapshot().iteration, 10);
+    QTest::mouseClick(w->stepButton(), Qt::LeftButton);
+    QCOMPARE(w->shownSnapshot().iteration, 11);
+    QVERIFY(!w->controller()->isRunning());
+    QCOMPARE(w->controller()->booster()->iteration(), 40);  // nothing was fitted
+    QTest::mouseClick(w->replayBar()->latestButton(), Qt::LeftButton);
+    QVERIFY(gbtest::stepAndWait(*w));
+    QCOMPARE(w->controller()->booster()->iteration(), 41);  // continued, not afresh
+    QCOMPARE(w->modelPanel()->mstopBox()->value(), 41);
+    QCOMPARE(w->fitProgress()->value(), 41);
+    QCOMPARE(w->fitProgress()->maximum(), 41);
+    QCOMPARE(w->controller()->booster()->model().settings.mstop, 41);
+    // A paused fit resumes to a raised mstop (it started afresh: the settings' signature held mstop).
+    w->modelPanel()->mstopBox()->setValue(1'000'000);
+    runThenClick(*w, w->pauseButton());
+    const int paused = w->controller()->booster()->iteration();
+    QVERIFY(paused > 41);
+    w->modelPanel()->mstopBox()->setValue(paused + 3);
+    QCOMPARE(w->fitButton()->text(), QString("Resume"));
+    QVERIFY(gbtest::fitAndWait(*w));
+    QCOMPARE(w->controller()->booster()->iteration(), paused + 3);
   }
 
   // A status longer than the bar has room for ends in an ellipsis before the iteration label, whole in its tooltip

@@ -44,8 +44,12 @@ void FitController::setSettings(const gb::ModelSettings& model, const gb::Comput
   compute_ = compute;
 }
 
+// The data and settings a fit belongs to, mstop aside: a paused fit resumes to a raised mstop, and Step continues a
+// fit past its mstop (raising the panel's), as mboost's model[m] does.
 std::string FitController::signatureNow() const {
-  nlohmann::json j{{"model", model_}, {"compute", compute_}, {"data", reinterpret_cast<std::uintptr_t>(data_.get())}};
+  gb::ModelSettings model = model_;
+  model.mstop = 0;
+  nlohmann::json j{{"model", model}, {"compute", compute_}, {"data", reinterpret_cast<std::uintptr_t>(data_.get())}};
   return j.dump();
 }
 

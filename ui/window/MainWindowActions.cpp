@@ -30,6 +30,7 @@
 #include "plots/RiskPlot.hpp"
 #include "plots/SelectionPlot.hpp"
 #include "window/MainWindow.hpp"
+#include "window/ReplayBar.hpp"
 #include "window/SessionFile.hpp"
 #include "window/SessionState.hpp"
 
@@ -76,7 +77,18 @@ void MainWindow::buildActions() {
     if (beforeRun()) controller_->fit();
   });
   connect(stepAction_, &QAction::triggered, this, [this, beforeRun] {
-    if (beforeRun() && controller_->step() && tabs_->currentWidget() == effects_) showTab(race_);
+    // Replaying an earlier iteration: Step shows the next one of the fit on show (it ran iteration mstop + 1).
+    if (replayAt_ >= 0 && !controller_->isRunning()) {
+      replayBar_->slider()->setValue(replayAt_ + 1);
+      return;
+    }
+    if (!beforeRun()) return;
+    // A step past the model's mstop makes it the model's mstop, so that the panel says what is on show.
+    const auto booster = controller_->booster();
+    const int next = booster ? booster->iteration() + 1 : 0;
+    const bool continues = booster && controller_->state() == FitState::Finished && !controller_->changedSinceFit();
+    if (continues && next > modelPanel_->mstopBox()->value()) modelPanel_->mstopBox()->setValue(next);
+    if (controller_->step() && tabs_->currentWidget() == effects_) showTab(race_);
   });
   connect(pauseAction_, &QAction::triggered, controller_, &FitController::pause);
   connect(cancelAction_, &QAction::triggered, controller_, &FitController::cancel);
