@@ -12,6 +12,7 @@
 #include "model/Model.hpp"
 #include "model/ModelPanel.hpp"
 #include "plots/CrossValidationView.hpp"
+#include "plots/LearnerFitView.hpp"
 #include "plots/LearnerRaceView.hpp"
 #include "plots/PartialEffectsView.hpp"
 #include "plots/PlotWidget.hpp"
@@ -139,6 +140,11 @@ class SessionStateTest : public QObject {
     expectNotFitted(*w, 40);
     w->showTab(w->effectsView());  // switching tabs must not draw the old fit back
     QVERIFY(w->effectsView()->shownLearners().isEmpty());
+    // What the learner fits: empty, on 0..1 axes, not the old data's ranges (y -40..40 beside new data).
+    const PlotWidget* fitPlot = w->learnerFitView()->plot();
+    QCOMPARE(fitPlot->yAxis->range().lower, 0.0);
+    QCOMPARE(fitPlot->yAxis->range().upper, 1.0);
+    QCOMPARE(fitPlot->xAxis->range().upper, 1.0);
   }
 
   void aFreshFitShowsNothingOfThePreviousOneWhileItSetsUp() {

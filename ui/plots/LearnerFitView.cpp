@@ -93,6 +93,7 @@ void LearnerFitView::explain(const QString& why) {
 
 void LearnerFitView::clear() {
   plot_->xAxis->setLabel(QString());  // the last winner's covariate
+  plot_->resetRanges();               // and the last data's ranges (y -40..40 stood beside new data)
   explain(
       tr("Press Step (or finish a fit) to see what the next learner fits: the negative gradient of every row "
          "against the winning covariate, with that learner's fit to it."));
