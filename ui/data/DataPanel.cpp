@@ -261,10 +261,15 @@ bool DataPanel::runJob(Job job, TaskWorker::Work work, JobDone done) {
 }
 
 void DataPanel::setBusy(bool busy) {
-  generate_->setEnabled(!busy);
-  open_->setEnabled(!busy);
+  // The job's Cancel takes the focus before its Generate or Open button is disabled: Qt moved the focus of a
+  // disabled button to the next widget in the chain (the preview table), and the panel's scroll area followed it,
+  // taking the Cancel out of view.
+  QPushButton* cancel = job_ == Job::Generate ? cancelGenerate_ : cancelLoad_;
   cancelGenerate_->setEnabled(busy && job_ == Job::Generate);
   cancelLoad_->setEnabled(busy && job_ == Job::Read);
+  if (busy && (generate_->hasFocus() || open_->hasFocus())) cancel->setFocus(Qt::OtherFocusReason);
+  generate_->setEnabled(!busy);
+  open_->setEnabled(!busy);
 }
 
 bool DataPanel::generate() {
