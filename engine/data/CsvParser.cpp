@@ -40,10 +40,17 @@ HeaderScan CsvParser::readHeaderLine() {
         refill(p_);
         continue;
       }
+      const int byFirstRow = options_.delimiter == 0 && spaces == 0 ? delimiterOfFirstRow(scan) : 0;
+      if (byFirstRow < 0) {  // the first row is not all in the buffer yet
+        refill(p_);
+        continue;
+      }
       if (options_.delimiter != 0)
         delimiter_ = options_.delimiter;
       else if (spaces > 0)
         delimiter_ = ' ';
+      else if (byFirstRow > 0)
+        delimiter_ = static_cast<char>(byFirstRow);
       else if (scan.semicolons > scan.commas && scan.semicolons >= scan.tabs)
         delimiter_ = ';';
       else if (scan.tabs > scan.commas && scan.tabs > scan.semicolons)
@@ -56,6 +63,27 @@ HeaderScan CsvParser::readHeaderLine() {
       fail(1, 1, "header line longer than 64 MiB (an unterminated quote?)");
     refill(p_);
   }
+}
+
+// Where the header holds more than one kind of delimiter (a tab-separated file whose unquoted name has a comma in it,
+// "y\ta,b", as write.table(sep = "\t", quote = FALSE) writes it), the one the first data row holds as often (or once
+// more: R's row names) decides, as read.delim and read.csv are chosen by the file's kind. 0: no such decision (one
+// kind, none, or the first row does not tell); -1: the first row is not all in the buffer.
+int CsvParser::delimiterOfFirstRow(const HeaderScan& header) {
+  const int kinds = (header.commas > 0) + (header.semicolons > 0) + (header.tabs > 0);
+  if (kinds < 2 || header.breakLength == 0) return 0;
+  const HeaderScan first = scanHeaderLine(header.end + header.breakLength, in_.end(), in_.eof());
+  if (first.end == nullptr) return in_.eof() || static_cast<std::size_t>(in_.end() - p_) > kMaxHeaderBytes ? 0 : -1;
+  const std::pair<char, std::pair<long, long>> counts[] = {{'\t', {header.tabs, first.tabs}},
+                                                           {';', {header.semicolons, first.semicolons}},
+                                                           {',', {header.commas, first.commas}}};
+  int found = 0;
+  for (const auto& [delimiter, n] : counts) {
+    if (n.first == 0 || (n.second != n.first && n.second != n.first + 1)) continue;
+    if (found != 0) return 0;  // two kinds fit: the header's counts decide, as before
+    found = delimiter;
+  }
+  return found;
 }
 
 // R's write.table writes single spaces between fields by default (names and text quoted), and tables aligned by

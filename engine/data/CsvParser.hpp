@@ -117,6 +117,7 @@ class CsvParser : private DelimiterRules {
   void readHeader();
   HeaderScan readHeaderLine();
   int spaceSeparated(const HeaderScan& header);
+  int delimiterOfFirstRow(const HeaderScan& header);
   std::string headerField(const char*& p, const char* end);
   void checkNames();
   bool firstRowHasOneFieldMore();

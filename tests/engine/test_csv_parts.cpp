@@ -190,6 +190,7 @@ void CsvPartsTest::partsMakeTheTable_data() {
   QTest::newRow("blank lines at the end") << numeric(12, "\n") + "\n\n\n";
   QTest::newRow("BOM, quoted header") << "\xEF\xBB\xBF\"y\",\"x, 1\",\"z\"\n" + numeric(20, "\n").mid(8);
   QTest::newRow("two rows") << QByteArray("y,x\n1,2\n3,4\n");
+  QTest::newRow("tabs, a comma in a name") << QByteArray("y\ta,b\n1\t2\n3\t4\n5\t6\n7\t8\n");
   QTest::newRow("quoted texts with delimiters") << QByteArray("y,t\n1,\"a,b\"\n2,\"c\"\"d\"\n3,e\n4,\"a,b\"\n5,f\n");
   // R's logical spellings, decided over the whole file: a column that is logical in its early parts only (a later
   // part holds x), one whose blanks come first (missing, as the whole file is logical), and one logical throughout.

@@ -487,6 +487,23 @@ class TestCsvRData : public QObject {
     QCOMPARE(d.missingCount(5), std::size_t{0});
   }
 
+  // write.table(sep = "\t", quote = FALSE) writes a name with a comma unquoted ("a,b"): the header holds a tab and a
+  // comma, and the first row's tab decides, as read.delim reads it (the comma won the tie and every row fell short).
+  // The same for a ';' file, and a comma file with a ';' in a name.
+  void aDelimiterInsideANameIsNotTheDelimiter() {
+    const gb::Dataset tab = gb::readCsv(writeFile("y\ta,b\n1\tp\n2\tq\n3\tp\n"));
+    QCOMPARE(tab.names, (std::vector<std::string>{"y", "a,b"}));
+    QCOMPARE(tab.levels[1], (std::vector<std::string>{"p", "q"}));
+    const gb::Dataset semicolon = gb::readCsv(writeFile("y;a,b\n1;2\n2;3\n"));
+    QCOMPARE(semicolon.names, (std::vector<std::string>{"y", "a,b"}));
+    QCOMPARE(semicolon.columns[1], (std::vector<double>{2, 3}));
+    const gb::Dataset comma = gb::readCsv(writeFile("y,a;b\n1,2\n2,3\n"));
+    QCOMPARE(comma.names, (std::vector<std::string>{"y", "a;b"}));
+    const gb::Dataset rowNames = gb::readCsv(writeFile("y\ta,b\nr1\t1\t5\nr2\t2\t6\n"));  // one field more
+    QCOMPARE(rowNames.names, (std::vector<std::string>{"y", "a,b"}));
+    QCOMPARE(rowNames.columns[1], (std::vector<double>{5, 6}));
+  }
+
   // A table aligned by hand, or as R prints a data frame: runs of spaces and tabs between fields, blanks at the
   // ends of lines, row names under no name. read.table's default sep = "" reads it as one delimiter a run, and so
   // does the reader, in one thread and in chunks alike. A blank cell leaves a row short: an error naming the line.
