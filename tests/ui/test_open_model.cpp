@@ -219,8 +219,10 @@ class OpenModelTest : public QObject {
     for (std::size_t i = 0; i < 4; ++i) QVERIFY(std::abs(out.columns[0][i] - expected.values[i]) <= 1e-12);
     const QString report = log.join("\n");
     QVERIFY2(report.contains("2 of 4 rows lie outside"), qPrintable(report));
-    QVERIFY2(report.contains("x1: 0 rows below, 1 above"), qPrintable(report));
-    QVERIFY2(report.contains("x3: 1 rows below, 0 above"), qPrintable(report));
+    QVERIFY2(report.contains("x1: rows below the training range [") && report.contains("]: 0, above it: 1 (new data"),
+             qPrintable(report));
+    QVERIFY2(report.contains("x3: rows below the training range [") && report.contains("]: 1, above it: 0 (new data"),
+             qPrintable(report));
     QVERIFY(!predictAndWait(*w, inPath, inPath));  // never over its own input
     // A missing covariate: that row's prediction is NA (as mboost's predict), the others unchanged, and the log
     // says how many rows and in which column.

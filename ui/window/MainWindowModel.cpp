@@ -63,7 +63,7 @@ QString extrapolationReport(const gb::Prediction& p, std::size_t rows, const std
                      .arg(p.extrapolatedRows)
                      .arg(rows);
   for (const ColumnExtrapolation& c : cols)
-    text += "\n" + QObject::tr("%1: %2 rows below, %3 above the training range [%4, %5] (new data: %6 to %7)")
+    text += "\n" + QObject::tr("%1: rows below the training range [%4, %5]: %2, above it: %3 (new data: %6 to %7)")
                        .arg(qs(c.name))
                        .arg(c.below)
                        .arg(c.above)
