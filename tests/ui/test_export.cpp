@@ -208,7 +208,8 @@ class ExportTest : public QObject {
       QVERIFY(gbtest::fitAndWait(*w));
       w->showTab(w->effectsView());
       const PlotSheet sheet = w->currentSheet();
-      QCOMPARE(defaultExportPath(sheet.name, "png"), QDir(QDir::homePath()).filePath("partial-effects.png"));
+      // Before any export: the working folder, where Save model starts too (it was the home folder).
+      QCOMPARE(defaultExportPath(sheet.name, "png"), QDir(QDir::currentPath()).filePath("partial-effects.png"));
       QVERIFY(w->exportCurrentPlot(QDir(folder).filePath("mine.png")));
       QCOMPARE(defaultExportPath(sheet.name, "png"), QDir(folder).filePath("partial-effects.png"));
       w->showTab(w->selectionPlot());

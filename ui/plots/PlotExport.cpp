@@ -282,7 +282,8 @@ void setExportSettingsFile(const QString& iniPath) { exportSettingsFile() = iniP
 
 QString defaultExportPath(const QString& name, const QString& suffix) {
   QString folder = exportSettings()->value("export/lastFolder").toString();
-  if (folder.isEmpty() || !QFileInfo(folder).isDir()) folder = QDir::homePath();
+  // Before any export: the working folder, where Save model and Save session start too (it was the home folder).
+  if (folder.isEmpty() || !QFileInfo(folder).isDir()) folder = QDir::currentPath();
   return QDir(folder).filePath((name.isEmpty() ? QStringLiteral("plot") : name) + "." + suffix);
 }
 
