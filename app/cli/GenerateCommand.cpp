@@ -70,8 +70,10 @@ Command addGenerateCommand(CLI::App& app) {
       "covariates + N(0, noise-var), x_j ~ U(0,1).");
   addSizeOption(sub, "--rows", spec.rows, "Number of rows")->required()->default_str("");
   addIntOption(sub, "--covariates", spec.covariates, "Number of covariates x1..xp");
-  options->informative = addIntOption(sub, "--informative", spec.informative,
-                                      "How many covariates carry a signal (drawn by the seed; at most --covariates)");
+  options->informative =
+      addIntOption(sub, "--informative", spec.informative,
+                   "How many covariates carry a signal (drawn by the seed; default 20, at most --covariates)")
+          ->default_str("");
   addRealOption(sub, "--noise-var", spec.noiseVariance, "Variance of the Gaussian noise");
   addRealOption(sub, "--intercept", spec.intercept, "Intercept of y");
   addSeedOption(sub, "--seed", spec.seed, "Random seed (the same seed gives the same file on any machine)");

@@ -41,7 +41,7 @@ void timeFolds(const std::shared_ptr<const Dataset>& data, const FitBenchOptions
   timing.cvSetupSeconds = cv.setupSeconds;
   timing.cvIterateSeconds = cv.iterateSeconds;
   timing.cvBatched = cv.batched;
-  timing.cvParallel = backends.parallel;
+  timing.cvParallel = std::max(1, std::min(backends.parallel, options.bootstrap));  // at most, memory permitting
 }
 
 // One more run of the folds under a RunProfile (fit --bootstrap with --profile): the budget to stderr.

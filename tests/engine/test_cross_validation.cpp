@@ -376,8 +376,9 @@ class TestCrossValidation : public QObject {
     for (const ModelFrame& f : going) QCOMPARE(f.grams.size(), std::size_t{6});
     std::vector<ModelFrame> stopped = framesOf();
     asked = 0;
+    // (How many passes ran before the third call said stop depends on the threads: on many cores every pass may have
+    // asked already. What holds is the result: false, and no Gram filled in.)
     QVERIFY(!addFoldGrams(stopped, s, [&asked] { return ++asked < 3; }));
-    QVERIFY2(asked.load() < 6, qPrintable(QString::number(asked.load())));  // the passes after the cancel not asked
     for (const ModelFrame& f : stopped) QVERIFY(f.grams.empty());
   }
 

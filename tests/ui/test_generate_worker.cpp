@@ -72,6 +72,7 @@ class GenerateWorkerTest : public QObject {
                QApplication::focusWidget() ? QApplication::focusWidget()->metaObject()->className() : "none");
     QVERIFY(done.wait(20000));
     QCOMPARE(done.at(0).at(0).toBool(), true);
+    if (active) QVERIFY(w->dataPanel()->generateButton()->hasFocus());  // back from Cancel, not to the table
     const gb::PaperData reference = gb::generatePaperData(s);
     const auto data = w->dataPanel()->dataset();
     QVERIFY(data);

@@ -264,12 +264,22 @@ void DataPanel::setBusy(bool busy) {
   // The job's Cancel takes the focus before its Generate or Open button is disabled: Qt moved the focus of a
   // disabled button to the next widget in the chain (the preview table), and the panel's scroll area followed it,
   // taking the Cancel out of view.
-  QPushButton* cancel = job_ == Job::Generate ? cancelGenerate_ : cancelLoad_;
-  cancelGenerate_->setEnabled(busy && job_ == Job::Generate);
-  cancelLoad_->setEnabled(busy && job_ == Job::Read);
-  if (busy && (generate_->hasFocus() || open_->hasFocus())) cancel->setFocus(Qt::OtherFocusReason);
-  generate_->setEnabled(!busy);
-  open_->setEnabled(!busy);
+  // At the job's end the same in reverse: Generate and Open come back first and take the focus from a Cancel.
+  if (busy) {
+    QPushButton* cancel = job_ == Job::Generate ? cancelGenerate_ : cancelLoad_;
+    cancelGenerate_->setEnabled(job_ == Job::Generate);
+    cancelLoad_->setEnabled(job_ == Job::Read);
+    if (generate_->hasFocus() || open_->hasFocus()) cancel->setFocus(Qt::OtherFocusReason);
+    generate_->setEnabled(false);
+    open_->setEnabled(false);
+    return;
+  }
+  generate_->setEnabled(true);
+  open_->setEnabled(true);
+  if (cancelGenerate_->hasFocus()) generate_->setFocus(Qt::OtherFocusReason);
+  if (cancelLoad_->hasFocus()) open_->setFocus(Qt::OtherFocusReason);
+  cancelGenerate_->setEnabled(false);
+  cancelLoad_->setEnabled(false);
 }
 
 bool DataPanel::generate() {

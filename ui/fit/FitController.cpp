@@ -44,12 +44,8 @@ void FitController::setSettings(const gb::ModelSettings& model, const gb::Comput
   compute_ = compute;
 }
 
-// The data and settings a fit belongs to, mstop aside: a paused fit resumes to a raised mstop, and Step continues a
-// fit past its mstop (raising the panel's), as mboost's model[m] does.
 std::string FitController::signatureNow() const {
-  gb::ModelSettings model = model_;
-  model.mstop = 0;
-  nlohmann::json j{{"model", model}, {"compute", compute_}, {"data", reinterpret_cast<std::uintptr_t>(data_.get())}};
+  nlohmann::json j{{"model", model_}, {"compute", compute_}, {"data", reinterpret_cast<std::uintptr_t>(data_.get())}};
   return j.dump();
 }
 
@@ -82,6 +78,13 @@ bool FitController::step() {
   const bool continuing = session_ && session_->booster && session_->signature == signatureNow() &&
                           (state_ == FitState::Paused || state_ == FitState::Finished);
   const int target = continuing ? session_->booster->iteration() + 1 : 1;
+  if (continuing && target > model_.mstop) {
+    // A step past mstop makes it the fit's mstop (as mboost's model[m]): the session, and through the window's
+    // panel (which follows modelSettings()) the settings, so that Fit, Resume and the saved model agree with it.
+    model_.mstop = target;
+    session_->settings.mstop = target;
+    session_->signature = signatureNow();
+  }
   return startJob(JobKind::Step, !continuing, target);
 }
 

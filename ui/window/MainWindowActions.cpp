@@ -77,18 +77,18 @@ void MainWindow::buildActions() {
     if (beforeRun()) controller_->fit();
   });
   connect(stepAction_, &QAction::triggered, this, [this, beforeRun] {
-    // Replaying an earlier iteration: Step shows the next one of the fit on show (it ran iteration mstop + 1).
-    if (replayAt_ >= 0 && !controller_->isRunning()) {
+    // Replaying an earlier iteration of the fit on show (its settings unchanged): Step shows the next one (it ran
+    // iteration mstop + 1). With changed settings Step starts afresh, as the status line says.
+    if (replayAt_ >= 0 && !controller_->isRunning() && !controller_->changedSinceFit()) {
       replayBar_->slider()->setValue(replayAt_ + 1);
       return;
     }
     if (!beforeRun()) return;
-    // A step past the model's mstop makes it the model's mstop, so that the panel says what is on show.
-    const auto booster = controller_->booster();
-    const int next = booster ? booster->iteration() + 1 : 0;
-    const bool continues = booster && controller_->state() == FitState::Finished && !controller_->changedSinceFit();
-    if (continues && next > modelPanel_->mstopBox()->value()) modelPanel_->mstopBox()->setValue(next);
-    if (controller_->step() && tabs_->currentWidget() == effects_) showTab(race_);
+    const bool stepped = controller_->step();
+    // A step past mstop made it the fit's mstop: the panel says so (the signature already holds it).
+    if (stepped && modelPanel_->mstopBox()->value() < controller_->modelSettings().mstop)
+      modelPanel_->mstopBox()->setValue(controller_->modelSettings().mstop);
+    if (stepped && tabs_->currentWidget() == effects_) showTab(race_);
   });
   connect(pauseAction_, &QAction::triggered, controller_, &FitController::pause);
   connect(cancelAction_, &QAction::triggered, controller_, &FitController::cancel);
@@ -342,8 +342,8 @@ bool MainWindow::openSession(const QString& path) {
     // on show, and the log said "Opened session", beside the dialog saying the data was unchanged).
     if (s.data.kind == DataSourceSpec::Kind::Csv && !QFileInfo(s.data.path).isFile())
       throw gb::InputError(ss(path) + ": its data file " + ss(s.data.path) +
-                           " is not there (moved or deleted?); nothing was changed. Open the data, then its settings "
-                           "can be set again.");
+                           " is not there (moved or deleted?); nothing was changed. Put the file back at that path "
+                           "(or edit the session's \"data\" \"path\"), then open the session again.");
     // Whatever the session brings, the fit on show is not its fit: idle, "not fitted", no Resume.
     controller_->reset();
     clearFitViews();
