@@ -275,15 +275,10 @@ class PersistenceTest : public QObject {
   // "Opened session"); a truncated session names its line and column as a model file does.
   void aSessionWithoutItsDataChangesNothing() {
     auto w = gbtest::makeWindow(300, 4, 25, 6, "session-gone");
-    const QString csvPath = gbtest::scratchPath("gone.csv");
     QByteArray csv = "y,x1\n";
     for (int i = 0; i < 50; ++i) csv += QByteArray::number(i % 7) + ',' + QByteArray::number(i / 49.0) + '\n';
-    QFile f(csvPath);
-    QVERIFY(f.open(QIODevice::WriteOnly) && f.write(csv) == csv.size());
-    f.close();
-    QSignalSpy loaded(w->dataPanel(), &DataPanel::loadFinished);
-    QVERIFY(w->dataPanel()->openCsv(csvPath));
-    QVERIFY(loaded.wait(10000));
+    QVERIFY(gbtest::openCsvText(*w, "gone.csv", csv));
+    const QString csvPath = gbtest::scratchPath("gone.csv");
     gbtest::chooseFamily(*w, "poisson", 25);
     const QString path = gbtest::scratchPath("gone.gbs.json");
     QVERIFY2(w->saveSession(path), qPrintable(w->messages()->lastError()));
