@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <unordered_map>
 #include <utility>
 
@@ -65,6 +66,21 @@ HeaderScan CsvParser::readHeaderLine() {
   }
 }
 
+namespace {
+// A row holds the header's delimiters as often, or once more (R's row names, which have no name).
+bool holdsAsMany(long header, long row) { return row == header || row == header + 1; }
+}  // namespace
+
+// The line after the header, scanned as the header was (spaceDelimits: read.table's sep = ""), to judge the header's
+// delimiter by: nullopt where it is not all in the buffer yet; a scan without end where it cannot be had (the file
+// ends, or the buffer is full), and the header decides alone.
+std::optional<HeaderScan> CsvParser::firstRowScan(const HeaderScan& header, bool spaceDelimits) const {
+  HeaderScan first = scanHeaderLine(header.end + header.breakLength, in_.end(), in_.eof(), spaceDelimits);
+  if (first.end == nullptr && !in_.eof() && static_cast<std::size_t>(in_.end() - p_) <= kMaxHeaderBytes)
+    return std::nullopt;
+  return first;
+}
+
 // Where the header holds more than one kind of delimiter (a tab-separated file whose unquoted name has a comma in it,
 // "y\ta,b", as write.table(sep = "\t", quote = FALSE) writes it), the one the first data row holds as often (or once
 // more: R's row names) decides, as read.delim and read.csv are chosen by the file's kind. 0: no such decision (one
@@ -72,14 +88,15 @@ HeaderScan CsvParser::readHeaderLine() {
 int CsvParser::delimiterOfFirstRow(const HeaderScan& header) {
   const int kinds = (header.commas > 0) + (header.semicolons > 0) + (header.tabs > 0);
   if (kinds < 2 || header.breakLength == 0) return 0;
-  const HeaderScan first = scanHeaderLine(header.end + header.breakLength, in_.end(), in_.eof());
-  if (first.end == nullptr) return in_.eof() || static_cast<std::size_t>(in_.end() - p_) > kMaxHeaderBytes ? 0 : -1;
-  const std::pair<char, std::pair<long, long>> counts[] = {{'\t', {header.tabs, first.tabs}},
-                                                           {';', {header.semicolons, first.semicolons}},
-                                                           {',', {header.commas, first.commas}}};
+  const std::optional<HeaderScan> first = firstRowScan(header, false);
+  if (!first) return -1;
+  if (first->end == nullptr) return 0;
+  const std::pair<char, std::pair<long, long>> counts[] = {{'\t', {header.tabs, first->tabs}},
+                                                           {';', {header.semicolons, first->semicolons}},
+                                                           {',', {header.commas, first->commas}}};
   int found = 0;
   for (const auto& [delimiter, n] : counts) {
-    if (n.first == 0 || (n.second != n.first && n.second != n.first + 1)) continue;
+    if (n.first == 0 || !holdsAsMany(n.first, n.second)) continue;
     if (found != 0) return 0;  // two kinds fit: the header's counts decide, as before
     found = delimiter;
   }
@@ -95,11 +112,11 @@ int CsvParser::spaceSeparated(const HeaderScan& header) {
   const HeaderScan names = scanHeaderLine(p_, header.end, true, true);
   if (names.spaces == 0) return 0;
   if (header.breakLength == 0) return 1;  // a header line alone
-  const HeaderScan first = scanHeaderLine(header.end + header.breakLength, in_.end(), in_.eof(), true);
-  if (first.end == nullptr) return in_.eof() || static_cast<std::size_t>(in_.end() - p_) > kMaxHeaderBytes ? 1 : -1;
-  if (first.spaces == names.spaces || first.spaces == names.spaces + 1) return 1;
+  const std::optional<HeaderScan> first = firstRowScan(header, true);
+  if (!first) return -1;
+  if (first->end == nullptr || holdsAsMany(names.spaces, first->spaces)) return 1;
   spaceSplit_ = "; split at spaces, it holds " + std::to_string(names.spaces + 1) + " names and line 2 holds " +
-                std::to_string(first.spaces + 1) +
+                std::to_string(first->spaces + 1) +
                 " fields: a row name or text with spaces in it must be quoted, as write.table quotes it (it does not "
                 "quote a date with a time: write the file with write.csv)";
   return 0;

@@ -7,6 +7,7 @@
 #include <functional>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -118,6 +119,7 @@ class CsvParser : private DelimiterRules {
   HeaderScan readHeaderLine();
   int spaceSeparated(const HeaderScan& header);
   int delimiterOfFirstRow(const HeaderScan& header);
+  std::optional<HeaderScan> firstRowScan(const HeaderScan& header, bool spaceDelimits) const;
   std::string headerField(const char*& p, const char* end);
   void checkNames();
   bool firstRowHasOneFieldMore();

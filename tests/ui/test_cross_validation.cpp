@@ -13,7 +13,6 @@
 #include <QSpinBox>
 #include <QtTest>
 #include <algorithm>
-#include <random>
 
 #include "compute/Backend.hpp"
 #include "compute/Booster.hpp"
@@ -361,12 +360,7 @@ class CrossValidationTest : public QObject {
   void aFoldOfOneClassIsLeftOut() {
     auto w = gbtest::emptyWindow("cv-one-class");
     const int rows = 80, mstop = 30;
-    std::mt19937_64 rng(5);
-    std::uniform_real_distribution<double> u(0.0, 1.0);
-    QByteArray data = "y,x1\n";
-    for (int i = 0; i < rows; ++i)
-      data += QByteArray(i < 3 ? "yes," : "no,") + QByteArray::number(u(rng), 'g', 12) + '\n';
-    QVERIFY(gbtest::openCsvText(*w, "events.csv", data));
+    QVERIFY(gbtest::openCsvText(*w, "events.csv", gbtest::rareEventsCsv(rows, 3, 5)));
     gbtest::chooseFamily(*w, "binomial", mstop);
     gb::ResamplingFolds made = gb::kfoldFolds(rows, 4, 11, {});
     for (auto& f : made.weights) f[0] = f[1] = f[2] = 1.0;               // the three events in bag everywhere ...

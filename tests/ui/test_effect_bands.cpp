@@ -5,7 +5,6 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QtTest>
-#include <random>
 
 #include "common/MessageSink.hpp"
 #include "fit/BandsController.hpp"
@@ -152,12 +151,7 @@ class EffectBandsTest : public QObject {
   void samplesOfOneClassAreLeftOutAndSaid() {
     auto w = gbtest::emptyWindow("bands-one-class");
     const int rows = 80, replicates = 30;
-    std::mt19937_64 rng(7);
-    std::uniform_real_distribution<double> u(0.0, 1.0);
-    QByteArray data = "y,x1\n";
-    for (int i = 0; i < rows; ++i)
-      data += QByteArray(i < 2 ? "yes," : "no,") + QByteArray::number(u(rng), 'g', 12) + '\n';
-    QVERIFY(gbtest::openCsvText(*w, "two-events.csv", data));
+    QVERIFY(gbtest::openCsvText(*w, "two-events.csv", gbtest::rareEventsCsv(rows, 2, 7)));
     gbtest::chooseFamily(*w, "binomial", 20);
     askForBands(*w, replicates);
     QStringList warnings;

@@ -8,6 +8,7 @@
 #include <QPushButton>
 #include <QSignalSpy>
 #include <QTest>
+#include <random>
 
 #include "data/DataPanel.hpp"
 #include "model/ModelPanel.hpp"
@@ -99,6 +100,15 @@ bool openCsvText(gbui::MainWindow& w, const QString& name, const QByteArray& tex
   f.write(text);
   f.close();
   return openCsvAndWait(w, path).value_or(false);
+}
+
+QByteArray rareEventsCsv(int rows, int events, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> u(0.0, 1.0);
+  QByteArray data = "y,x1\n";
+  for (int i = 0; i < rows; ++i)
+    data += QByteArray(i < events ? "yes," : "no,") + QByteArray::number(u(rng), 'g', 12) + '\n';
+  return data;
 }
 
 void chooseFamily(gbui::MainWindow& w, const char* family, int mstop) {

@@ -38,6 +38,9 @@ std::optional<bool> openCsvAndWait(gbui::MainWindow& w, const QString& path);
 // Writes `text` to a scratch CSV `name` and loads it like File > Open; false if the read failed or timed out.
 bool openCsvText(gbui::MainWindow& w, const QString& name, const QByteArray& text);
 
+// A rare-events CSV "y,x1": `events` rows of "yes" first, then "no", x1 ~ U(0, 1) drawn from `seed`.
+QByteArray rareEventsCsv(int rows, int events, std::uint64_t seed);
+
 // Picks `family` (its data value in the model panel's family box, e.g. "binomial") and sets mstop.
 void chooseFamily(gbui::MainWindow& w, const char* family, int mstop);
 
