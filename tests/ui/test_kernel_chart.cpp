@@ -4,6 +4,7 @@
 #include <QComboBox>
 #include <QDir>
 #include <QFontMetrics>
+#include <QLabel>
 #include <QListWidget>
 #include <QProcess>
 #include <QProgressBar>
@@ -363,6 +364,14 @@ class KernelChartTest : public QObject {
     // Choices with nothing to choose from (operation, k before any report) are disabled, not blank and live.
     for (QComboBox* combo : k->findChildren<QComboBox*>())
       QVERIFY2(combo->count() > 0 || !combo->isEnabled(), qPrintable(combo->toolTip()));
+    // Every selector says what it chooses: a label (its buddy) or, for k, items that name it ("k = 16").
+    QStringList labelled;
+    for (QLabel* label : k->findChildren<QLabel*>())
+      if (auto* combo = qobject_cast<QComboBox*>(label->buddy())) labelled << combo->toolTip().section(':', 0, 0);
+    for (QComboBox* combo : k->findChildren<QComboBox*>())
+      if (!combo->toolTip().startsWith("Basis columns"))
+        QVERIFY2(labelled.contains(combo->toolTip().section(':', 0, 0)),
+                 qPrintable("no label for the selector: " + combo->toolTip()));
     QVERIFY(k->loadReportFile(GB_SOURCE_DIR "/docs/bench/pocl-float.json"));
     QVERIFY(!k->timePlot()->item(0)->visible());
   }

@@ -5,6 +5,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QGridLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QProgressBar>
 #include <QPushButton>
@@ -148,8 +149,10 @@ KernelChart::~KernelChart() { shutdown(); }
 
 void KernelChart::buildControls() {
   auto* controls = new QGridLayout;
-  controls->addWidget(new QLabel(tr("Device")), 0, 0);
+  auto* deviceLabel = new QLabel(tr("Device"));
+  controls->addWidget(deviceLabel, 0, 0);
   device_ = new QComboBox;
+  deviceLabel->setBuddy(device_);
   device_->setToolTip(tr("OpenCL device to benchmark"));
   device_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
   device_->setMinimumContentsLength(12);
@@ -186,18 +189,28 @@ void KernelChart::buildControls() {
   controls->addWidget(load_, 1, 0, 1, 2);
   controls->addWidget(clear_, 1, 2);
   controls->addWidget(save_, 1, 3);
+  // The chart's filters, each with its label (a teacher reads "Show btg, k = 64, launches batched").
+  auto* filters = new QHBoxLayout;
+  auto labelled = [filters](const QString& text, QComboBox* combo) {
+    auto* label = new QLabel(text);
+    label->setBuddy(combo);
+    filters->addWidget(label);
+    filters->addWidget(combo);
+  };
   operation_ = new QComboBox;
   operation_->setToolTip(tr("Operation: Btg: c = B'g (the hot kernel); Bdelta: B delta; solve: the k x k products"));
-  controls->addWidget(operation_, 1, 4);
+  labelled(tr("Show"), operation_);
   columns_ = new QComboBox;
   columns_->setToolTip(tr("Basis columns k per learner"));
-  controls->addWidget(columns_, 1, 5);
+  filters->addWidget(columns_);
   granularity_ = new QComboBox;
   granularity_->addItem(tr("batched"), "batched");
   granularity_->addItem(tr("per learner"), "per-learner");
   granularity_->addItem(tr("both"), "");
   granularity_->setToolTip(tr("batched: one launch for all covariates; per learner: one launch per covariate"));
-  controls->addWidget(granularity_, 1, 6);
+  labelled(tr("Launches"), granularity_);
+  filters->addStretch(1);
+  controls->addLayout(filters, 1, 4, 1, 4);
   controls->setColumnStretch(7, 1);
   static_cast<QVBoxLayout*>(layout())->addLayout(controls);
 }
