@@ -168,18 +168,27 @@ std::vector<double> levelCodes(const LearnerModel& l, const Dataset& data, int c
   return codes;
 }
 
-// Each learner's column of `data` as predict reads it, checked for presence and text: a numeric column itself (not
-// a copy: predict runs on files as large as fits do), a factor's as level codes in the model's order.
+// Whether a learner adds anything to a prediction: one the fit never selected has all-zero coefficients, and mboost's
+// predict evaluates only the selected learners, so its column may be absent, missing or hold new levels.
+bool contributes(const LearnerModel& l) {
+  return l.selected > 0 || std::any_of(l.coefficients.begin(), l.coefficients.end(), [](double c) { return c != 0; });
+}
+
+// Each contributing learner's column of `data` as predict reads it, checked for presence and text: a numeric column
+// itself (not a copy: predict runs on files as large as fits do), a factor's as level codes in the model's order.
 struct LearnerColumns {
   std::vector<std::vector<double>> factorCodes;  // reserved up front: x points into it
-  std::vector<const std::vector<double>*> x;     // per learner
-  std::vector<std::size_t> column;               // per learner, its index in data
+  std::vector<const LearnerModel*> learner;      // the contributing learners, in the model's order
+  std::vector<const std::vector<double>*> x;     // per such learner
+  std::vector<std::size_t> column;               // per such learner, its index in data
 };
 
 LearnerColumns learnerColumns(const std::vector<LearnerModel>& learners, const Dataset& data) {
   LearnerColumns out;
   out.factorCodes.reserve(learners.size());
   for (const LearnerModel& l : learners) {
+    if (!contributes(l)) continue;
+    out.learner.push_back(&l);
     const int c = data.columnIndex(l.name);
     if (c < 0)
       throw InputError(
@@ -214,17 +223,19 @@ Prediction Model::predict(const Dataset& data, MissingPolicy missingPolicy) cons
   p.values.assign(n, offset);
   const LearnerColumns columns = learnerColumns(learners, data);
   const auto& xs = columns.x;
-  // Rows with a missing cell (the reader's NA; NaN or empty in a numeric column) in any learner's column are found
-  // first: they predict NA whatever the other learners give, so no other cell of theirs can fail the prediction.
+  const std::vector<const LearnerModel*>& used = columns.learner;
+  // Rows with a missing cell (the reader's NA; NaN or empty in a numeric column) in any contributing learner's column
+  // are found first: they predict NA whatever the other learners give, so no other cell of theirs can fail the
+  // prediction.
   std::vector<char> missing(n, 0);
-  for (std::size_t j = 0; j < learners.size(); ++j) {
+  for (std::size_t j = 0; j < used.size(); ++j) {
     std::size_t count = 0;
     for (std::size_t i = 0; i < n; ++i)
       if (std::isnan((*xs[j])[i])) {
         ++count;
         missing[i] = 1;
       }
-    if (count > 0) p.missingByColumn.emplace_back(learners[j].name, count);
+    if (count > 0) p.missingByColumn.emplace_back(used[j]->name, count);
   }
   const auto first = std::find(missing.begin(), missing.end(), 1);
   if (missingPolicy == MissingPolicy::Fail && first != missing.end()) {  // the first such row's first such cell
@@ -232,13 +243,13 @@ Prediction Model::predict(const Dataset& data, MissingPolicy missingPolicy) cons
     std::size_t j = 0;
     while (!std::isnan((*xs[j])[i])) ++j;
     throw InputError(locate(data.source, static_cast<long>(i) + 2, data.fileColumn(columns.column[j]),
-                            quotedForMessage(learners[j].name) + " is missing (" +
+                            quotedForMessage(used[j]->name) + " is missing (" +
                                 (data.isText(columns.column[j]) ? "NA" : "NA, NaN or empty") +
                                 "); --missing omit predicts NA for such rows"));
   }
   std::vector<char> extrapolated(n, 0);
-  for (std::size_t j = 0; j < learners.size(); ++j) {
-    const LearnerModel& l = learners[j];
+  for (std::size_t j = 0; j < used.size(); ++j) {
+    const LearnerModel& l = *used[j];
     const std::vector<double>& x = *xs[j];
     const long column = data.fileColumn(columns.column[j]);
     const SplineBasis basis = l.basis(settings.spline);

@@ -2,6 +2,7 @@
 #include <QtTest>
 #include <cmath>
 #include <fstream>
+#include <limits>
 
 #include "common/Error.hpp"
 #include "compute/Booster.hpp"
@@ -52,6 +53,7 @@ class TestModel : public QObject {
   void acceptsResultFiles();
   void rejectsMalformedFiles();
   void predictNamesMissingColumn();
+  void predictSkipsUnselectedLearners();
 };
 
 void TestModel::jsonFollowsTheSchema() {
@@ -122,13 +124,19 @@ void TestModel::extrapolatesLinearly() {
   const Fitted f = fitSmall(clamped ? Boundary::Clamped : Boundary::Extended);
   const Model m = f.booster->model();
   const int degree = m.settings.spline.degree;
-  // New rows: x1 beyond either end (rows 0, 1), everything else at the training rows' values (row 2 inside).
+  // The learner selected most often (one never selected adds 0 everywhere, as in mboost, and is not evaluated).
+  std::size_t a = 0;
+  for (std::size_t j = 1; j < m.learners.size(); ++j)
+    if (m.learners[j].selected > m.learners[a].selected) a = j;
+  QVERIFY(m.learners[a].selected > 0);
+  // New rows: x_a beyond either end (rows 0, 1), everything else at the training rows' values (row 2 inside).
   Dataset fresh = *f.data;
   fresh.source = "fresh.csv";
   for (auto& c : fresh.columns) c.resize(3);
-  const LearnerModel& l = m.learners[0];
+  const LearnerModel& l = m.learners[a];
+  const auto column = [&](std::size_t j) { return static_cast<std::size_t>(fresh.columnIndex(m.learners[j].name)); };
   const double width = l.hi - l.lo;
-  fresh.columns[1] = {l.hi + 0.3 * width, l.lo - 0.7 * width, 0.5 * (l.lo + l.hi)};
+  fresh.columns[column(a)] = {l.hi + 0.3 * width, l.lo - 0.7 * width, 0.5 * (l.lo + l.hi)};
   const Prediction p = m.predict(fresh);
   QCOMPARE(p.extrapolatedRows, std::size_t(2));
 
@@ -137,22 +145,23 @@ void TestModel::extrapolatesLinearly() {
                                                 static_cast<Eigen::Index>(l.coefficients.size()));
   for (int end = 0; end < 2; ++end) {
     const double edge = end == 0 ? l.hi : l.lo;
-    const double x = fresh.columns[1][end];
+    const double x = fresh.columns[column(a)][end];
     const double value = gbtest::coxDeBoorRow(t, degree, edge).dot(gamma);
     const double slope = gbtest::coxDeBoorDerivativeRow(t, degree, edge).dot(gamma);
+    QVERIFY(slope != 0.0);
     bool outside = false;
-    const double f1 = m.partialEffect(0, x, &outside);
+    const double fa = m.partialEffect(a, x, &outside);
     QVERIFY(outside);
     const double expected = value + slope * (x - edge);
-    QVERIFY2(std::abs(f1 - expected) <= 1e-10 * (1.0 + std::abs(expected)),
-             qPrintable(QString("%1 vs %2").arg(f1, 0, 'g', 17).arg(expected, 0, 'g', 17)));
+    QVERIFY2(std::abs(fa - expected) <= 1e-10 * (1.0 + std::abs(expected)),
+             qPrintable(QString("%1 vs %2").arg(fa, 0, 'g', 17).arg(expected, 0, 'g', 17)));
     // The row's prediction is the offset plus all partial effects, the extrapolated one included.
-    double sum = m.offset + f1;
-    for (std::size_t j = 1; j < m.learners.size(); ++j) sum += m.partialEffect(j, fresh.columns[j + 1][end]);
+    double sum = m.offset;
+    for (std::size_t j = 0; j < m.learners.size(); ++j) sum += m.partialEffect(j, fresh.columns[column(j)][end]);
     QVERIFY(std::abs(p.values[end] - sum) <= 1e-12 * std::abs(sum));
   }
   bool outside = true;
-  m.partialEffect(0, fresh.columns[1][2], &outside);
+  m.partialEffect(a, fresh.columns[column(a)][2], &outside);
   QVERIFY(!outside);
 }
 
@@ -205,6 +214,36 @@ void TestModel::predictNamesMissingColumn() {
   } catch (const InputError& e) {
     QCOMPARE(QString(e.what()), QStringLiteral("new.csv:1: no column named 'x2' (a learner of the model)"));
   }
+}
+
+// mboost's predict evaluates only the selected learners: a learner the fit never selected (all coefficients 0) needs
+// no column, and its missing cells do not make a row NA (found by a comparison with mboost: airquality, QuantReg,
+// only bbs(Temp) selected; gamboost predicted NA where Solar.R was missing and refused a file without it).
+void TestModel::predictSkipsUnselectedLearners() {
+  const auto data = gbtest::makeSmoothData(300, 4, kSeed);
+  ModelSettings s;
+  s.spline = SplineSpec{6, 3, Boundary::Extended};
+  Booster booster(data, s, std::make_unique<CpuBackend>());
+  booster.run(2);
+  const Model model = booster.model();
+  std::size_t unused = model.learners.size(), used = model.learners.size();
+  for (std::size_t j = 0; j < model.learners.size(); ++j) (model.learners[j].selected == 0 ? unused : used) = j;
+  QVERIFY2(unused < model.learners.size() && used < model.learners.size(), "two iterations select 1 or 2 of 4");
+  const std::vector<double> expected = model.predict(*data).values;
+  Dataset changed = *data;
+  const auto unusedColumn = static_cast<std::size_t>(data->columnIndex(model.learners[unused].name));
+  const auto usedColumn = static_cast<std::size_t>(data->columnIndex(model.learners[used].name));
+  changed.columns[unusedColumn][0] = std::numeric_limits<double>::quiet_NaN();
+  changed.columns[usedColumn][1] = std::numeric_limits<double>::quiet_NaN();
+  Prediction p = model.predict(changed, MissingPolicy::Omit);
+  QCOMPARE(p.values[0], expected[0]);  // the unselected learner's NA changes nothing
+  QVERIFY(std::isnan(p.values[1]));    // the selected learner's NA makes the row NA
+  QCOMPARE(p.missingRows, std::size_t(1));
+  QCOMPARE(p.missingByColumn.size(), std::size_t(1));
+  QCOMPARE(p.missingByColumn[0].first, model.learners[used].name);
+  changed.names[unusedColumn] = "renamed";  // and no column of that name at all
+  p = model.predict(changed);
+  for (std::size_t i = 2; i < expected.size(); ++i) QCOMPARE(p.values[i], expected[i]);
 }
 
 QTEST_APPLESS_MAIN(TestModel)
