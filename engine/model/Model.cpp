@@ -36,6 +36,10 @@ double learnerEffect(LearnerType type, const SplineBasis& basis, const double* g
   return gamma[0] + (level > 0 && level < k ? gamma[level] : 0.0);
 }
 
+bool LearnerModel::contributes() const {
+  return selected > 0 || std::any_of(coefficients.begin(), coefficients.end(), [](double c) { return c != 0; });
+}
+
 LearnerModel learnerModelOf(const Learner& l, const Eigen::VectorXd& gamma, int selected) {
   LearnerModel lm;
   lm.name = l.name;
@@ -168,12 +172,6 @@ std::vector<double> levelCodes(const LearnerModel& l, const Dataset& data, int c
   return codes;
 }
 
-// Whether a learner adds anything to a prediction: one the fit never selected has all-zero coefficients, and mboost's
-// predict evaluates only the selected learners, so its column may be absent, missing or hold new levels.
-bool contributes(const LearnerModel& l) {
-  return l.selected > 0 || std::any_of(l.coefficients.begin(), l.coefficients.end(), [](double c) { return c != 0; });
-}
-
 // Each contributing learner's column of `data` as predict reads it, checked for presence and text: a numeric column
 // itself (not a copy: predict runs on files as large as fits do), a factor's as level codes in the model's order.
 struct LearnerColumns {
@@ -187,7 +185,7 @@ LearnerColumns learnerColumns(const std::vector<LearnerModel>& learners, const D
   LearnerColumns out;
   out.factorCodes.reserve(learners.size());
   for (const LearnerModel& l : learners) {
-    if (!contributes(l)) continue;
+    if (!l.contributes()) continue;
     out.learner.push_back(&l);
     const int c = data.columnIndex(l.name);
     if (c < 0)

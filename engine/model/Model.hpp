@@ -30,6 +30,9 @@ struct LearnerModel {
   int selected = 0;                  // times selected
   // A spline's basis (rebuilt from range and settings); for the other types a placeholder over [lo, hi].
   SplineBasis basis(const SplineSpec& spec) const;
+  // Whether it adds anything to a prediction: one the fit never selected has all-zero coefficients, and mboost's
+  // predict evaluates only the selected learners, so its column may be absent, missing or hold new levels.
+  bool contributes() const;
 };
 
 // A fitted learner as the model stores it: name, type, levels, training range, lambda, edf, its coefficients gamma

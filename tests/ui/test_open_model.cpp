@@ -261,6 +261,33 @@ class OpenModelTest : public QObject {
     QVERIFY(!QFile::exists(lackingOut));
   }
 
+  // A learner the fit never selected is not read (mboost's predict evaluates only the selected ones): its values
+  // beyond the training range are no extrapolation, so the window's report says every row lies within it.
+  void predictIgnoresUnselectedLearners() {
+    auto w = gbtest::makeWindow(kRows, kCovariates, 2, kSeed, "open-predict-unselected");
+    QVERIFY(gbtest::fitAndWait(*w));
+    const QString path = gbtest::scratchPath("unselected.model.json");
+    QVERIFY2(w->saveModel(path), qPrintable(w->messages()->lastError()));
+    const gb::Model model = gb::Model::load(path.toStdString());
+    std::size_t unused = 0;
+    while (unused < model.learners.size() && model.learners[unused].selected > 0) ++unused;
+    QVERIFY2(unused < model.learners.size(), "two iterations select at most two of the covariates");
+    gb::Dataset in;
+    for (const gb::LearnerModel& l : model.learners) {
+      in.names.push_back(l.name);
+      in.columns.push_back({0.5 * (l.lo + l.hi), l.lo, l.hi});
+    }
+    in.columns[unused][0] = model.learners[unused].hi + 9.0;  // far above the unselected learner's range
+    const QString inPath = gbtest::scratchPath("unselected-in.csv"),
+                  outPath = gbtest::scratchPath("unselected-out.csv");
+    gb::writeCsv(inPath.toStdString(), in);
+    QStringList log;
+    connect(w->messages(), &MessageSink::posted, this,
+            [&log](Severity, const QString& t, const QString&) { log << t; });
+    QVERIFY2(predictAndWait(*w, inPath, outPath), qPrintable(w->messages()->lastError()));
+    QVERIFY2(log.join("\n").contains("Every row lies within the model's training range."), qPrintable(log.join("\n")));
+  }
+
   // Binomial (and poisson) predictions carry the response scale beside f: the probability 1 / (1 + exp(-2 f)) of
   // mboost's Binomial, as `predict --type response` writes it; a row predicted NA stays NA in both columns.
   void binomialPredictionsCarryTheProbability() {

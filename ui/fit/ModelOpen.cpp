@@ -144,7 +144,7 @@ std::vector<ColumnExtrapolation> extrapolationByColumn(const gb::Model& model, c
   std::vector<ColumnExtrapolation> out;
   for (const gb::LearnerModel& lm : model.learners) {
     const int c = data.columnIndex(lm.name);
-    if (lm.type == gb::LearnerType::Factor || c < 0) continue;
+    if (lm.type == gb::LearnerType::Factor || c < 0 || !lm.contributes()) continue;  // as predict reads them
     ColumnExtrapolation e{lm.name, lm.lo, lm.hi, INFINITY, -INFINITY, 0, 0};
     const std::vector<double>& column = data.columns[static_cast<std::size_t>(c)];
     for (std::size_t i = 0; i < column.size(); ++i) {
