@@ -250,10 +250,11 @@ void CliErrorsTest::predictRejects_data() {
   const QString out = "{dir}/pred.csv";
   QTest::newRow("model not JSON") << QByteArray("{not json") << smallCsv(20) << out << R"(model\.json)";
   QTest::newRow("model without learners") << QByteArray(R"({"offset": 1})") << smallCsv(20) << out << R"(model\.json)";
-  QTest::newRow("data with a text cell") << QByteArray() << QByteArray("x1,x2,x3\n0.5,0.5,0.5\n0.1,x,0.3\n") << out
-                                         << R"(new\.csv:3:2: 'x2' holds text)";
+  // x1 (a full sine period) is the learner the 10 iterations select first; a learner never selected is not read.
+  QTest::newRow("data with a text cell") << QByteArray() << QByteArray("x1,x2,x3\n0.5,0.5,0.5\nx,0.1,0.3\n") << out
+                                         << R"(new\.csv:3:1: 'x1' holds text)";
   QTest::newRow("data lacking a learner column")
-      << QByteArray() << QByteArray("x1,x3\n0.5,0.5\n") << out << R"(\bx2\b)";
+      << QByteArray() << QByteArray("x2,x3\n0.5,0.5\n") << out << R"(\bx1\b)";
   QTest::newRow("--out under a file") << QByteArray() << smallCsv(20) << "{dir}/new.csv/pred.csv"
                                       << R"(new\.csv/pred\.csv)";
 }

@@ -150,13 +150,23 @@ void CliFitTest::predictReproducesFitted() {
 }
 
 void CliFitTest::predictReportsExtrapolation() {
-  // Generated x lie in [0,1): rows 2 and 4 step outside on one covariate each.
+  // Generated x lie in [0,1): rows 2 and 4 step outside on one selected covariate each (a learner the fit never
+  // selected is not evaluated, as in mboost's predict, so its values cannot extrapolate).
+  std::vector<std::string> selected;
+  for (const json& l : r_["learners"])
+    if (l["selected"].get<int>() > 0) selected.push_back(l["name"].get<std::string>());
+  QVERIFY(selected.size() >= 2);
+  std::vector<std::vector<double>> rows(5, std::vector<double>(6, 0.5));
+  rows[2] = {0.2, 0.3, 0.4, 0.5, 0.6, 0.7};
+  rows[4] = {0.9, 0.1, 0.5, 0.5, 0.5, 0.5};
+  const auto column = [](const std::string& name) { return static_cast<std::size_t>(std::stoi(name.substr(1)) - 1); };
+  rows[1][column(selected[0])] = 1.5;
+  rows[3][column(selected[1])] = -0.25;
   QByteArray csv = "x1,x2,x3,x4,x5,x6\n";
-  csv += "0.5,0.5,0.5,0.5,0.5,0.5\n";
-  csv += "1.5,0.5,0.5,0.5,0.5,0.5\n";
-  csv += "0.2,0.3,0.4,0.5,0.6,0.7\n";
-  csv += "0.5,0.5,-0.25,0.5,0.5,0.5\n";
-  csv += "0.9,0.1,0.5,0.5,0.5,0.5\n";
+  for (const auto& row : rows) {
+    for (std::size_t c = 0; c < row.size(); ++c) csv += (c > 0 ? "," : "") + QByteArray::number(row[c], 'g', 17);
+    csv += '\n';
+  }
   writeFile(scratch_.path("outside.csv"), csv);
   const QString out = scratch_.path("pred_outside.csv");
   const CliResult r = runGamboost({"predict", "--model", model_, "--data", scratch_.path("outside.csv"), "--out", out});

@@ -364,12 +364,13 @@ class KernelChartTest : public QObject {
     // Choices with nothing to choose from (operation, k before any report) are disabled, not blank and live.
     for (QComboBox* combo : k->findChildren<QComboBox*>())
       QVERIFY2(combo->count() > 0 || !combo->isEnabled(), qPrintable(combo->toolTip()));
-    // Every selector says what it chooses: a label (its buddy) or, for k, items that name it ("k = 16").
+    // Every selector says what it chooses: a label (its buddy), or it follows the "Show" label in its row and its
+    // items name what they are ("k = 16", "batched", "per learner"): "Show Btg k = 16 batched".
     QStringList labelled;
     for (QLabel* label : k->findChildren<QLabel*>())
       if (auto* combo = qobject_cast<QComboBox*>(label->buddy())) labelled << combo->toolTip().section(':', 0, 0);
     for (QComboBox* combo : k->findChildren<QComboBox*>())
-      if (!combo->toolTip().startsWith("Basis columns"))
+      if (!combo->toolTip().startsWith("Basis columns") && !combo->toolTip().startsWith("batched"))
         QVERIFY2(labelled.contains(combo->toolTip().section(':', 0, 0)),
                  qPrintable("no label for the selector: " + combo->toolTip()));
     QVERIFY(k->loadReportFile(GB_SOURCE_DIR "/docs/bench/pocl-float.json"));

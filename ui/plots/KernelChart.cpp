@@ -189,7 +189,7 @@ void KernelChart::buildControls() {
   controls->addWidget(load_, 1, 0, 1, 2);
   controls->addWidget(clear_, 1, 2);
   controls->addWidget(save_, 1, 3);
-  // The chart's filters, each with its label (a teacher reads "Show btg, k = 64, launches batched").
+  // The chart's filters after one label: "Show Btg k = 64 batched" (a label each made the tab wider than 1024 px).
   auto* filters = new QHBoxLayout;
   auto labelled = [filters](const QString& text, QComboBox* combo) {
     auto* label = new QLabel(text);
@@ -208,7 +208,7 @@ void KernelChart::buildControls() {
   granularity_->addItem(tr("per learner"), "per-learner");
   granularity_->addItem(tr("both"), "");
   granularity_->setToolTip(tr("batched: one launch for all covariates; per learner: one launch per covariate"));
-  labelled(tr("Launches"), granularity_);
+  filters->addWidget(granularity_);
   filters->addStretch(1);
   controls->addLayout(filters, 1, 4, 1, 4);
   controls->setColumnStretch(7, 1);
