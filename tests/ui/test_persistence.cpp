@@ -9,6 +9,7 @@
 #include <QSpinBox>
 #include <QtTest>
 
+#include "common/DataFileFilter.hpp"
 #include "compute/Booster.hpp"
 #include "data/DataPanel.hpp"
 #include "model/Model.hpp"
@@ -49,6 +50,16 @@ class PersistenceTest : public QObject {
   Q_OBJECT
 
  private slots:
+  // A name typed without an extension into Save session / Save model gets .json, so that Open session, which lists
+  // *.json, shows it (a GUI trial saved "irsession" and could not find it again).
+  void savedNamesGetTheDialogsSuffix() {
+    QCOMPARE(gbui::withDefaultSuffix("/tmp/irsession", "json"), QStringLiteral("/tmp/irsession.json"));
+    QCOMPARE(gbui::withDefaultSuffix("/tmp/a.session.json", "json"), QStringLiteral("/tmp/a.session.json"));
+    QCOMPARE(gbui::withDefaultSuffix("/tmp/predictions.txt", "csv"), QStringLiteral("/tmp/predictions.txt"));
+    QCOMPARE(gbui::withDefaultSuffix("/tmp/dir.d/out", "csv"), QStringLiteral("/tmp/dir.d/out.csv"));
+    QCOMPARE(gbui::withDefaultSuffix("", "json"), QString());  // a cancelled dialog stays cancelled
+  }
+
   void exportsEveryFormat() {
     auto w = gbtest::makeWindow(1000, 8, 40, 1, "export");
     QVERIFY(gbtest::fitAndWait(*w));

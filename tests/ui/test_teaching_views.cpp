@@ -3,6 +3,7 @@
 #include <QLabel>
 #include <QTableWidget>
 #include <QtTest>
+#include <random>
 
 #include "data/DataPanel.hpp"
 #include "model/ModelSummary.hpp"
@@ -88,6 +89,43 @@ class TeachingViewsTest : public QObject {
       QVERIFY(gbtest::stepAndWait(*w));
       QCOMPARE(w->controller()->lastSnapshot().pathLearner.back(), predicted);
     }
+  }
+
+  // A factor winner is drawn over its levels (named ticks, a point per level, not a line joining the codes), and
+  // the caption names the family's gradient (it said "for gaussian the residuals y - f" for every family).
+  void learnerFitDrawsAFactorOverItsLevels() {
+    auto w = gbtest::emptyWindow("learnerfit-factor");
+    std::mt19937_64 rng(21);
+    std::uniform_real_distribution<double> u(0.0, 1.0);
+    const char* levels[] = {"low", "middle", "high"};
+    QByteArray csv = "y,x,g\n";
+    for (int i = 0; i < 300; ++i) {
+      const int level = i % 3;
+      std::poisson_distribution<int> count(std::exp(0.5 + 0.9 * level));
+      csv += QByteArray::number(count(rng)) + "," + QByteArray::number(u(rng), 'g', 10) + "," + levels[level] + "\n";
+    }
+    QVERIFY(gbtest::openCsvText(*w, "factor-winner.csv", csv));
+    gbtest::chooseFamily(*w, "poisson", 20);
+    QVERIFY(gbtest::stepAndWait(*w));
+    LearnerFitView* v = w->learnerFitView();
+    w->showTab(v);
+    const auto& setup = *w->controller()->lastSnapshot().setup;
+    QVERIFY(v->learner() >= 0);
+    const gb::Learner& winner = setup.learners[static_cast<std::size_t>(v->learner())];
+    QCOMPARE(QString::fromStdString(winner.name), QStringLiteral("g"));
+    const auto ticker = v->plot()->xAxis->ticker().dynamicCast<QCPAxisTickerText>();
+    QVERIFY2(ticker, "the factor's axis names its levels");
+    QStringList named;
+    for (const QString& name : ticker->ticks()) named << name;
+    QCOMPARE(named, (QStringList{"high", "low", "middle"}));  // byte order, as the reader codes them
+    QCOMPARE(v->plot()->xAxis->range().lower, -0.5);
+    QCOMPARE(v->plot()->xAxis->range().upper, 2.5);
+    for (int g = 1; g < 3; ++g) QCOMPARE(v->plot()->graph(g)->lineStyle(), QCPGraph::lsNone);
+    QVERIFY2(v->caption()->text().contains("poisson") && !v->caption()->text().contains("gaussian"),
+             qPrintable(v->caption()->text()));
+    // A spline winner afterwards gets a number axis and lines again.
+    v->clear();
+    QVERIFY(!v->plot()->xAxis->ticker().dynamicCast<QCPAxisTickerText>());
   }
 
   void newDataEmptiesBothViews() {

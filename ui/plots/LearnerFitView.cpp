@@ -8,6 +8,7 @@
 #include "common/QtConvert.hpp"
 #include "fit/Replay.hpp"
 #include "model/PartialEffect.hpp"
+#include "plots/LevelTicker.hpp"
 #include "plots/PlotWidget.hpp"
 
 namespace gbui {
@@ -92,8 +93,9 @@ void LearnerFitView::explain(const QString& why) {
 }
 
 void LearnerFitView::clear() {
-  plot_->xAxis->setLabel(QString());  // the last winner's covariate
-  plot_->resetRanges();               // and the last data's ranges (y -40..40 stood beside new data)
+  plot_->xAxis->setLabel(QString());                                 // the last winner's covariate
+  plot_->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());  // and its levels
+  plot_->resetRanges();  // and the last data's ranges (y -40..40 stood beside new data)
   explain(
       tr("Press Step (or finish a fit) to see what the next learner fits: the negative gradient of every row "
          "against the winning covariate, with that learner's fit to it."));
@@ -128,21 +130,44 @@ void LearnerFitView::showSnapshot(const FitSnapshot& s) {
   const std::vector<double> addedY = gb::centredEffect(l, zero, step.delta, fitX_);
   fit_->setData(qvec(fitX_), qvec(fitY_), true);
   added_->setData(qvec(fitX_), qvec(addedY), true);
-  plot_->xAxis->setLabel(qs(l.name));
+  setXAxisFor(l);
   // Always the iteration after the one on show, which has not run (after a finished fit it lies beyond mstop): a
   // preview, named as the learner race names it.
-  caption_->setText(tr("Next iteration %1 (preview): %2 would win. Its learner fits the negative gradient u (for "
-                       "gaussian the residuals y - f) and the iteration would add nu = %3 times that fit to f.")
-                        .arg(s.iteration + 1)
-                        .arg(qs(l.name))
-                        .arg(setup.settings.nu));
+  const bool gaussian = setup.settings.family == gb::Family::Gaussian;
+  caption_->setText(
+      tr("Next iteration %1 (preview): %2 would win. Its learner fits the negative gradient u (%3) "
+         "and the iteration would add nu = %4 times that fit to f.")
+          .arg(s.iteration + 1)
+          .arg(qs(l.name))
+          .arg(gaussian ? tr("for gaussian the residuals y - f")
+                        : tr("-d loss / d f of %1 at each row's f").arg(qs(gb::toString(setup.settings.family))))
+          .arg(setup.settings.nu));
   plot_->rescaleAxes();
+  if (l.type == gb::LearnerType::Factor) plot_->xAxis->setRange(-0.5, static_cast<double>(l.levels.size()) - 0.5);
   // A margin, so that points at the range's ends stay off the frame (laplace's gradient is only -1 and +1: every
   // point sat on it), and a constant gradient still gets a visible axis.
   const QCPRange y = plot_->yAxis->range();
   const double pad = y.size() > 0 ? 0.06 * y.size() : std::max(1.0, std::abs(y.lower)) * 0.06;
   plot_->yAxis->setRange(y.lower - pad, y.upper + pad);
   plot_->requestReplot();
+}
+
+void LearnerFitView::setXAxisFor(const gb::Learner& l) {
+  const bool factor = l.type == gb::LearnerType::Factor;
+  for (QCPGraph* g : {fit_, added_}) g->setLineStyle(factor ? QCPGraph::lsNone : QCPGraph::lsLine);
+  fit_->setScatterStyle(factor ? QCPScatterStyle(QCPScatterStyle::ssDisc, 9)
+                               : QCPScatterStyle(QCPScatterStyle::ssNone));
+  added_->setScatterStyle(factor ? QCPScatterStyle(QCPScatterStyle::ssCircle, 13)
+                                 : QCPScatterStyle(QCPScatterStyle::ssNone));
+  QCPAxis* x = plot_->xAxis;
+  if (factor) {
+    QStringList names;
+    for (const std::string& level : l.levels) names << levelLabel(level);
+    x->setTicker(QSharedPointer<LevelTicker>::create(x, names));
+  } else {
+    x->setTicker(QSharedPointer<QCPAxisTicker>::create());
+  }
+  x->setLabel(qs(l.name));
 }
 
 }  // namespace gbui

@@ -94,8 +94,8 @@ void MainWindow::buildModelActions() {
     if (in.isEmpty()) return;
     const QFileInfo info(in);
     const QString suggested = info.absoluteDir().filePath(info.completeBaseName() + ".predictions.csv");
-    const QString out =
-        QFileDialog::getSaveFileName(this, tr("Predict: save predictions"), suggested, tr("CSV files (*.csv)"));
+    const QString out = withDefaultSuffix(
+        QFileDialog::getSaveFileName(this, tr("Predict: save predictions"), suggested, tr("CSV files (*.csv)")), "csv");
     if (!out.isEmpty()) predictCsv(in, out);
   });
   // A model shown from a file stops being the current one when a fit starts.
