@@ -241,6 +241,21 @@ class TestCsvErrors : public QObject {
       QVERIFY2(readError(one, block).isEmpty(), qPrintable(readError(one, block)));
   }
 
+  // NUL bytes after the first 512 are not weighed by the encoding check at any block size (fuzz_csv: 127 rows of
+  // "1,2", then four NULs, were refused as binary with the default blocks and read with 64-byte ones). They are a
+  // cell's control characters, named at their line and column.
+  void nulBytesAfterTheCheckedHeadAreACell() {
+    QByteArray content = "y,x\n";
+    for (int i = 0; i < 127; ++i) content += "1,2\n";
+    content += QByteArray(4, '\0');
+    const std::string path = writeFile(content);
+    const QString first = readError(path, 64);
+    QVERIFY2(first.contains(":129:1: column 1 ('y'): ") && first.contains("control character (byte 0x00)"),
+             qPrintable(first));
+    for (const std::size_t block : {std::size_t{16}, std::size_t{513}, gb::CsvOptions{}.blockBytes})
+      QCOMPARE(readError(path, block), first);
+  }
+
   // A program picked by mistake (the first bytes of an ELF executable): said to be binary, not a column name of
   // escaped bytes as wide as the window's dialog.
   void programIsNotText() {
