@@ -55,7 +55,7 @@ Command addPredictCommand(CLI::App& app) {
   sub->add_option("--model", options->model, "model.json from 'gamboost fit --model' (a result.json works too)")
       ->required()
       ->check(fileNameValidator());
-  sub->add_option("--data", options->data, "CSV with (at least) the model's covariate columns")
+  sub->add_option("--data", options->data, "CSV with (at least) the columns of the learners the fit selected")
       ->required()
       ->check(fileNameValidator());
   sub->add_option("--out", options->out, "CSV file to write")->required();
@@ -63,8 +63,9 @@ Command addPredictCommand(CLI::App& app) {
                   "link: f (half log-odds for binomial, log rate for poisson); response: the mean, probability or rate")
       ->check(oneOfValidator({"link", "response"}))
       ->capture_default_str();
-  sub->add_option("--missing", options->missing,
-                  "A row with a missing value in a learner's column: omit (its prediction is NA, as mboost's) or fail")
+  sub->add_option(
+         "--missing", options->missing,
+         "A row with a missing value in a selected learner's column: omit (its prediction is NA, as mboost's) or fail")
       ->check(oneOfValidator({"omit", "fail"}))
       ->capture_default_str();
   return {sub, [options]() { return runPredict(*options); }};

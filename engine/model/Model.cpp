@@ -207,8 +207,9 @@ LearnerColumns learnerColumns(const std::vector<LearnerModel>& learners, const D
 }  // namespace
 
 std::string missingRowsNote(const Prediction& p, std::size_t rows) {
-  std::string note = std::to_string(p.missingRows) + " of " + std::to_string(rows) +
-                     " rows have a missing value (NA; also NaN or empty in a numeric column) in a learner's column (";
+  std::string note =
+      std::to_string(p.missingRows) + " of " + std::to_string(rows) +
+      " rows have a missing value (NA; also NaN or empty in a numeric column) in a selected learner's column (";
   for (std::size_t i = 0; i < p.missingByColumn.size(); ++i)
     note += (i > 0 ? ", " : "") + quotedForMessage(p.missingByColumn[i].first) + " " +
             std::to_string(p.missingByColumn[i].second);

@@ -244,10 +244,11 @@ void CliModelInputsTest::predictMissingCellsGiveNA() {
   for (const QString type : {"link", "response"}) {
     const CliResult r = predict(withMissing, {"--type", type});
     QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
-    QVERIFY2(r.err.contains("2 of 4 rows have a missing value (NA; also NaN or empty in a numeric column) in a "
-                            "learner's column ('x1' 1, "
-                            "'x2' 2): their prediction is NA"),
-             qPrintable(r.describe()));
+    QVERIFY2(
+        r.err.contains("2 of 4 rows have a missing value (NA; also NaN or empty in a numeric column) in a selected "
+                       "learner's column ('x1' 1, "
+                       "'x2' 2): their prediction is NA"),
+        qPrintable(r.describe()));
     const QList<QByteArray> lines = readFile(scratch.path("pred.csv")).split('\n');
     QCOMPARE(lines.size(), 6);  // header, 4 rows, the empty text after the last line end
     QCOMPARE(lines[2], QByteArray("NA"));

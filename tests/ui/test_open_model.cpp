@@ -235,9 +235,9 @@ class OpenModelTest : public QObject {
     const gb::Dataset holedOut = gb::readCsv(outPath.toStdString());
     QVERIFY(std::isnan(holedOut.columns[0][2]));
     for (std::size_t i : {0, 1, 3}) QVERIFY(std::abs(holedOut.columns[0][i] - expected.values[i]) <= 1e-12);
-    QVERIFY2(log.join("\n").contains(
-                 "1 of 4 rows have a missing value (NA; also NaN or empty in a numeric column) in a learner's column "
-                 "('x2' 1): their prediction is NA"),
+    QVERIFY2(log.join("\n").contains("1 of 4 rows have a missing value (NA; also NaN or empty in a numeric column) in "
+                                     "a selected learner's column "
+                                     "('x2' 1): their prediction is NA"),
              qPrintable(log.join("\n")));
     // The extrapolation report counts the rows that have a prediction: the second row (x2 missing) is NA, so its x3
     // below the range is not one (the per-column lines counted it beside a total that did not).
@@ -262,7 +262,7 @@ class OpenModelTest : public QObject {
   }
 
   // A learner the fit never selected is not read (mboost's predict evaluates only the selected ones): its values
-  // beyond the training range are no extrapolation, so the window's report says every row lies within it.
+  // beyond the training range are no extrapolation, and the window's report lists only the selected learner's.
   void predictIgnoresUnselectedLearners() {
     auto w = gbtest::makeWindow(kRows, kCovariates, 2, kSeed, "open-predict-unselected");
     QVERIFY(gbtest::fitAndWait(*w));
@@ -277,7 +277,10 @@ class OpenModelTest : public QObject {
       in.names.push_back(l.name);
       in.columns.push_back({0.5 * (l.lo + l.hi), l.lo, l.hi});
     }
+    std::size_t used = 0;
+    while (model.learners[used].selected == 0) ++used;
     in.columns[unused][0] = model.learners[unused].hi + 9.0;  // far above the unselected learner's range
+    in.columns[used][1] = model.learners[used].lo - 9.0;      // and a selected one below its own, in another row
     const QString inPath = gbtest::scratchPath("unselected-in.csv"),
                   outPath = gbtest::scratchPath("unselected-out.csv");
     gb::writeCsv(inPath.toStdString(), in);
@@ -285,7 +288,11 @@ class OpenModelTest : public QObject {
     connect(w->messages(), &MessageSink::posted, this,
             [&log](Severity, const QString& t, const QString&) { log << t; });
     QVERIFY2(predictAndWait(*w, inPath, outPath), qPrintable(w->messages()->lastError()));
-    QVERIFY2(log.join("\n").contains("Every row lies within the model's training range."), qPrintable(log.join("\n")));
+    const QString report = log.join("\n");
+    QVERIFY2(report.contains("1 of 3 rows lie outside"), qPrintable(report));
+    QVERIFY2(report.contains(QString::fromStdString(model.learners[used].name) + ": rows below the training range"),
+             qPrintable(report));
+    QVERIFY2(!report.contains(QString::fromStdString(model.learners[unused].name) + ": rows"), qPrintable(report));
   }
 
   // Binomial (and poisson) predictions carry the response scale beside f: the probability 1 / (1 + exp(-2 f)) of

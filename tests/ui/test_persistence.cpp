@@ -1,7 +1,10 @@
 // Export (PNG, SVG, PDF, CSV), the model as the engine's JSON, session files (with the Cross-validation tab's
 // controls and finished run), and QSettings across restarts.
 #include <QComboBox>
+#include <QDir>
 #include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QLineEdit>
 #include <QRegularExpression>
 #include <QScreen>
@@ -9,7 +12,7 @@
 #include <QSpinBox>
 #include <QtTest>
 
-#include "common/DataFileFilter.hpp"
+#include "common/SaveDialog.hpp"
 #include "compute/Booster.hpp"
 #include "data/DataPanel.hpp"
 #include "model/Model.hpp"
@@ -51,13 +54,16 @@ class PersistenceTest : public QObject {
 
  private slots:
   // A name typed without an extension into Save session / Save model gets .json, so that Open session, which lists
-  // *.json, shows it (a GUI trial saved "irsession" and could not find it again).
+  // *.json, shows it (a GUI trial saved "irsession" and could not find it again); a name with one keeps it.
   void savedNamesGetTheDialogsSuffix() {
-    QCOMPARE(gbui::withDefaultSuffix("/tmp/irsession", "json"), QStringLiteral("/tmp/irsession.json"));
-    QCOMPARE(gbui::withDefaultSuffix("/tmp/a.session.json", "json"), QStringLiteral("/tmp/a.session.json"));
-    QCOMPARE(gbui::withDefaultSuffix("/tmp/predictions.txt", "csv"), QStringLiteral("/tmp/predictions.txt"));
-    QCOMPARE(gbui::withDefaultSuffix("/tmp/dir.d/out", "csv"), QStringLiteral("/tmp/dir.d/out.csv"));
-    QCOMPARE(gbui::withDefaultSuffix("", "json"), QString());  // a cancelled dialog stays cancelled
+    const QString dir = QFileInfo(gbtest::scratchPath("suffix/x")).absolutePath();
+    QVERIFY(QDir().mkpath(dir));
+    QFileDialog dialog;
+    dialog.setOption(QFileDialog::DontUseNativeDialog);
+    gbui::makeSaveDialog(dialog, dir + "/irsession", QStringLiteral("Session (*.json)"), QStringLiteral("json"));
+    QCOMPARE(dialog.selectedFiles().value(0), dir + "/irsession.json");
+    dialog.selectFile(dir + "/kept.gbs.json");
+    QCOMPARE(dialog.selectedFiles().value(0), dir + "/kept.gbs.json");
   }
 
   void exportsEveryFormat() {

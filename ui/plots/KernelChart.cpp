@@ -18,10 +18,10 @@
 #include <set>
 #include <tuple>
 
-#include "common/DataFileFilter.hpp"
 #include "common/Error.hpp"
 #include "common/MessageSink.hpp"
 #include "common/QtConvert.hpp"
+#include "common/SaveDialog.hpp"
 #include "common/WindowWords.hpp"
 #include "common/WorkerThread.hpp"
 #include "plots/KernelLegend.hpp"
@@ -631,8 +631,7 @@ void KernelChart::saveInteractively() {
   QString device = qs(reports_[lastRun_].second.device).section(' ', 0, 1).toLower();
   device.replace(QRegularExpression("[^a-z0-9]+"), "-");
   const QString suggested = QDir(lastFolder_).filePath("kernels-" + device + ".json");
-  const QString path = withDefaultSuffix(
-      QFileDialog::getSaveFileName(this, tr("Save benchmark run"), suggested, tr("Benchmark JSON (*.json)")), "json");
+  const QString path = saveFileName(this, tr("Save benchmark run"), suggested, tr("Benchmark JSON (*.json)"), "json");
   if (!path.isEmpty()) saveRunFile(path);
 }
 

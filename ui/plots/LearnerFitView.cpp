@@ -89,13 +89,12 @@ void LearnerFitView::explain(const QString& why) {
   fit_->data()->clear();
   added_->data()->clear();
   caption_->setText(why);
+  setXAxisFor(nullptr);  // no learner: a number axis and lines (a factor's levels and points stood after one)
   plot_->requestReplot();
 }
 
 void LearnerFitView::clear() {
-  plot_->xAxis->setLabel(QString());                                 // the last winner's covariate
-  plot_->xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());  // and its levels
-  plot_->resetRanges();  // and the last data's ranges (y -40..40 stood beside new data)
+  plot_->resetRanges();  // the last data's ranges (y -40..40 stood beside new data); explain resets the x axis
   explain(
       tr("Press Step (or finish a fit) to see what the next learner fits: the negative gradient of every row "
          "against the winning covariate, with that learner's fit to it."));
@@ -130,18 +129,18 @@ void LearnerFitView::showSnapshot(const FitSnapshot& s) {
   const std::vector<double> addedY = gb::centredEffect(l, zero, step.delta, fitX_);
   fit_->setData(qvec(fitX_), qvec(fitY_), true);
   added_->setData(qvec(fitX_), qvec(addedY), true);
-  setXAxisFor(l);
+  setXAxisFor(&l);
   // Always the iteration after the one on show, which has not run (after a finished fit it lies beyond mstop): a
   // preview, named as the learner race names it.
   const bool gaussian = setup.settings.family == gb::Family::Gaussian;
+  const QString gradient = gaussian
+                               ? tr("for gaussian the residuals y - f")
+                               : tr("-d loss / d f of %1 at each row's f").arg(qs(gb::toString(setup.settings.family)));
+  // One arg() of all four: a column name holding "%3" is not read as a marker.
   caption_->setText(
       tr("Next iteration %1 (preview): %2 would win. Its learner fits the negative gradient u (%3) "
          "and the iteration would add nu = %4 times that fit to f.")
-          .arg(s.iteration + 1)
-          .arg(qs(l.name))
-          .arg(gaussian ? tr("for gaussian the residuals y - f")
-                        : tr("-d loss / d f of %1 at each row's f").arg(qs(gb::toString(setup.settings.family))))
-          .arg(setup.settings.nu));
+          .arg(QString::number(s.iteration + 1), qs(l.name), gradient, QString::number(setup.settings.nu)));
   plot_->rescaleAxes();
   if (l.type == gb::LearnerType::Factor) plot_->xAxis->setRange(-0.5, static_cast<double>(l.levels.size()) - 0.5);
   // A margin, so that points at the range's ends stay off the frame (laplace's gradient is only -1 and +1: every
@@ -152,8 +151,8 @@ void LearnerFitView::showSnapshot(const FitSnapshot& s) {
   plot_->requestReplot();
 }
 
-void LearnerFitView::setXAxisFor(const gb::Learner& l) {
-  const bool factor = l.type == gb::LearnerType::Factor;
+void LearnerFitView::setXAxisFor(const gb::Learner* l) {
+  const bool factor = l && l->type == gb::LearnerType::Factor;
   for (QCPGraph* g : {fit_, added_}) g->setLineStyle(factor ? QCPGraph::lsNone : QCPGraph::lsLine);
   fit_->setScatterStyle(factor ? QCPScatterStyle(QCPScatterStyle::ssDisc, 9)
                                : QCPScatterStyle(QCPScatterStyle::ssNone));
@@ -162,12 +161,12 @@ void LearnerFitView::setXAxisFor(const gb::Learner& l) {
   QCPAxis* x = plot_->xAxis;
   if (factor) {
     QStringList names;
-    for (const std::string& level : l.levels) names << levelLabel(level);
+    for (const std::string& level : l->levels) names << levelLabel(level);
     x->setTicker(QSharedPointer<LevelTicker>::create(x, names));
   } else {
     x->setTicker(QSharedPointer<QCPAxisTicker>::create());
   }
-  x->setLabel(qs(l.name));
+  x->setLabel(l ? qs(l->name) : QString());
 }
 
 }  // namespace gbui

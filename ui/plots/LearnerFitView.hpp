@@ -35,8 +35,9 @@ class LearnerFitView : public QWidget {
   std::size_t pointsShown() const;
 
  private:
-  // A spline or linear learner's axis is its covariate; a factor's its levels, named, with the fit as a point each.
-  void setXAxisFor(const gb::Learner& l);
+  // A spline or linear learner's axis is its covariate; a factor's its levels, named, with the fit as a point each;
+  // none (nullptr): an unnamed number axis.
+  void setXAxisFor(const gb::Learner* l);
 
   QLabel* caption_;
   PlotWidget* plot_;

@@ -11,9 +11,9 @@
 #include <QToolBar>
 #include <algorithm>
 
-#include "common/DataFileFilter.hpp"
 #include "common/Error.hpp"
 #include "common/QtConvert.hpp"
+#include "common/SaveDialog.hpp"
 #include "data/DataPanel.hpp"
 #include "model/Model.hpp"
 #include "model/ModelPanel.hpp"
@@ -116,13 +116,11 @@ void MainWindow::buildActions() {
   connect(generateAction_, &QAction::triggered, dataPanel_, &DataPanel::generate);
   connect(quitAction_, &QAction::triggered, this, &QWidget::close);
   connect(saveModelAction_, &QAction::triggered, this, [this] {
-    const QString path = withDefaultSuffix(
-        QFileDialog::getSaveFileName(this, tr("Save model"), "model.json", tr("Model JSON (*.json)")), "json");
+    const QString path = saveFileName(this, tr("Save model"), "model.json", tr("Model JSON (*.json)"), "json");
     if (!path.isEmpty()) saveModel(path);
   });
   connect(saveSessionAction_, &QAction::triggered, this, [this] {
-    const QString path = withDefaultSuffix(
-        QFileDialog::getSaveFileName(this, tr("Save session"), "session.gbs.json", tr("Session (*.json)")), "json");
+    const QString path = saveFileName(this, tr("Save session"), "session.gbs.json", tr("Session (*.json)"), "json");
     if (!path.isEmpty()) saveSession(path);
   });
   connect(openSessionAction_, &QAction::triggered, this, [this] {

@@ -11,6 +11,7 @@
 
 #include "common/DataFileFilter.hpp"
 #include "common/QtConvert.hpp"
+#include "common/SaveDialog.hpp"
 #include "common/WorkerThread.hpp"
 #include "compute/Booster.hpp"
 #include "data/CsvReader.hpp"
@@ -94,8 +95,7 @@ void MainWindow::buildModelActions() {
     if (in.isEmpty()) return;
     const QFileInfo info(in);
     const QString suggested = info.absoluteDir().filePath(info.completeBaseName() + ".predictions.csv");
-    const QString out = withDefaultSuffix(
-        QFileDialog::getSaveFileName(this, tr("Predict: save predictions"), suggested, tr("CSV files (*.csv)")), "csv");
+    const QString out = saveFileName(this, tr("Predict: save predictions"), suggested, tr("CSV files (*.csv)"), "csv");
     if (!out.isEmpty()) predictCsv(in, out);
   });
   // A model shown from a file stops being the current one when a fit starts.
