@@ -142,11 +142,8 @@ void EffectPlot::setXAxisFor(const FitSetup& setup, const gb::Learner& l) {
   effect_->setScatterStyle(factor ? QCPScatterStyle(QCPScatterStyle::ssDisc, compact_ ? 6 : 9)
                                   : QCPScatterStyle(QCPScatterStyle::ssNone));
   if (factor) {
-    QStringList names;
-    for (const std::string& level : l.levels) names << levelLabel(level);
-    xAxis->setTicker(QSharedPointer<LevelTicker>::create(xAxis, names));
+    setLevelAxis(xAxis, l.levels);
     xAxis->grid()->setZeroLinePen(Qt::NoPen);  // level 0 is the first level, not a zero: no line of its own
-    xAxis->setRange(-0.5, static_cast<double>(l.levels.size()) - 0.5);
   } else {
     xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
     xAxis->grid()->setZeroLinePen(yAxis->grid()->zeroLinePen());

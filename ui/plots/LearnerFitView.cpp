@@ -129,7 +129,6 @@ void LearnerFitView::showSnapshot(const FitSnapshot& s) {
   const std::vector<double> addedY = gb::centredEffect(l, zero, step.delta, fitX_);
   fit_->setData(qvec(fitX_), qvec(fitY_), true);
   added_->setData(qvec(fitX_), qvec(addedY), true);
-  setXAxisFor(&l);
   // Always the iteration after the one on show, which has not run (after a finished fit it lies beyond mstop): a
   // preview, named as the learner race names it.
   const bool gaussian = setup.settings.family == gb::Family::Gaussian;
@@ -142,7 +141,7 @@ void LearnerFitView::showSnapshot(const FitSnapshot& s) {
          "and the iteration would add nu = %4 times that fit to f.")
           .arg(QString::number(s.iteration + 1), qs(l.name), gradient, QString::number(setup.settings.nu)));
   plot_->rescaleAxes();
-  if (l.type == gb::LearnerType::Factor) plot_->xAxis->setRange(-0.5, static_cast<double>(l.levels.size()) - 0.5);
+  setXAxisFor(&l);  // after the rescale, which would fit a factor's range to its points
   // A margin, so that points at the range's ends stay off the frame (laplace's gradient is only -1 and +1: every
   // point sat on it), and a constant gradient still gets a visible axis.
   const QCPRange y = plot_->yAxis->range();
@@ -159,13 +158,10 @@ void LearnerFitView::setXAxisFor(const gb::Learner* l) {
   added_->setScatterStyle(factor ? QCPScatterStyle(QCPScatterStyle::ssCircle, 13)
                                  : QCPScatterStyle(QCPScatterStyle::ssNone));
   QCPAxis* x = plot_->xAxis;
-  if (factor) {
-    QStringList names;
-    for (const std::string& level : l->levels) names << levelLabel(level);
-    x->setTicker(QSharedPointer<LevelTicker>::create(x, names));
-  } else {
+  if (factor)
+    setLevelAxis(x, l->levels);
+  else
     x->setTicker(QSharedPointer<QCPAxisTicker>::create());
-  }
   x->setLabel(l ? qs(l->name) : QString());
 }
 

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "common/QtConvert.hpp"
+
 namespace gbui {
 
 LevelTicker::LevelTicker(const QCPAxis* axis, const QStringList& levels) : axis_(axis) {
@@ -52,6 +54,13 @@ QVector<double> LevelTicker::createTickVector(double tickStep, const QCPRange& r
   QVector<double> ticks;
   for (double level = first; level <= last && ticks.size() < 100000; level += m) ticks << level;
   return ticks;
+}
+
+void setLevelAxis(QCPAxis* axis, const std::vector<std::string>& levels) {
+  QStringList names;
+  for (const std::string& level : levels) names << levelLabel(level);
+  axis->setTicker(QSharedPointer<LevelTicker>::create(axis, names));
+  axis->setRange(-0.5, static_cast<double>(levels.size()) - 0.5);
 }
 
 }  // namespace gbui

@@ -5,6 +5,9 @@
 // name longer than kMaxLabelPixels is elided. The names are QCPAxisTickerText's ticks() (level -> full name).
 #include <qcustomplot.h>
 
+#include <string>
+#include <vector>
+
 namespace gbui {
 
 class LevelTicker : public QCPAxisTickerText {
@@ -29,5 +32,9 @@ class LevelTicker : public QCPAxisTickerText {
   mutable QFont measuredFont_;
   mutable int widest_ = -1;
 };
+
+// A factor's x axis: its levels named (R's spelling of each, levelLabel) at 0, 1, ..., the range half a level past
+// both ends. The effect plots and What the learner fits share it.
+void setLevelAxis(QCPAxis* axis, const std::vector<std::string>& levels);
 
 }  // namespace gbui
