@@ -121,6 +121,7 @@ class TeachingViewsTest : public QObject {
     QCOMPARE(v->plot()->xAxis->range().lower, -0.5);
     QCOMPARE(v->plot()->xAxis->range().upper, 2.5);
     for (int g = 1; g < 3; ++g) QCOMPARE(v->plot()->graph(g)->lineStyle(), QCPGraph::lsNone);
+    QCOMPARE(v->plot()->xAxis->grid()->zeroLinePen().style(), Qt::NoPen);  // no line through the first level
     QVERIFY2(v->caption()->text().contains("poisson") && !v->caption()->text().contains("gaussian"),
              qPrintable(v->caption()->text()));
     // A spline winner afterwards gets a number axis and lines again.

@@ -143,7 +143,6 @@ void EffectPlot::setXAxisFor(const FitSetup& setup, const gb::Learner& l) {
                                   : QCPScatterStyle(QCPScatterStyle::ssNone));
   if (factor) {
     setLevelAxis(xAxis, l.levels);
-    xAxis->grid()->setZeroLinePen(Qt::NoPen);  // level 0 is the first level, not a zero: no line of its own
   } else {
     xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
     xAxis->grid()->setZeroLinePen(yAxis->grid()->zeroLinePen());

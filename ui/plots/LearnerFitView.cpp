@@ -158,10 +158,12 @@ void LearnerFitView::setXAxisFor(const gb::Learner* l) {
   added_->setScatterStyle(factor ? QCPScatterStyle(QCPScatterStyle::ssCircle, 13)
                                  : QCPScatterStyle(QCPScatterStyle::ssNone));
   QCPAxis* x = plot_->xAxis;
-  if (factor)
+  if (factor) {
     setLevelAxis(x, l->levels);
-  else
+  } else {
     x->setTicker(QSharedPointer<QCPAxisTicker>::create());
+    x->grid()->setZeroLinePen(plot_->yAxis->grid()->zeroLinePen());
+  }
   x->setLabel(l ? qs(l->name) : QString());
 }
 

@@ -61,6 +61,7 @@ void setLevelAxis(QCPAxis* axis, const std::vector<std::string>& levels) {
   for (const std::string& level : levels) names << levelLabel(level);
   axis->setTicker(QSharedPointer<LevelTicker>::create(axis, names));
   axis->setRange(-0.5, static_cast<double>(levels.size()) - 0.5);
+  axis->grid()->setZeroLinePen(Qt::NoPen);  // level 0 is the first level, not a zero: no line of its own
 }
 
 }  // namespace gbui

@@ -34,7 +34,7 @@ class LevelTicker : public QCPAxisTickerText {
 };
 
 // A factor's x axis: its levels named (R's spelling of each, levelLabel) at 0, 1, ..., the range half a level past
-// both ends. The effect plots and What the learner fits share it.
+// both ends, and no zero line at the first level. The effect plots and What the learner fits share it.
 void setLevelAxis(QCPAxis* axis, const std::vector<std::string>& levels);
 
 }  // namespace gbui
