@@ -150,6 +150,31 @@ inline int claim_slot(int chosen, int slots, __global int* slotOf, __global int*
   return fill;
 }
 
+// Every learner's c_j -= G_j step (G: the previous selection's cache slot, null for none), then delta_j and r_j;
+// the work-items of the one group take the learners in turn. Ends with a global barrier.
+inline void correct_solve_all(int learners, __global REAL* c, __global const REAL* P, __global const REAL* Q,
+                              __global REAL* delta, __global REAL* reduction, __global const REAL* G,
+                              __global const REAL* step) {
+  for (int j = get_local_id(0); j < learners; j += REDUCE_GROUP) {
+    __global REAL* cj = c + (size_t)j * K;
+    if (G) {
+      __global const REAL* Gj = G + (size_t)j * K * K;
+      for (int a = 0; a < K; ++a) {
+        REAL d = (REAL)0;
+        for (int b = 0; b < K; ++b) d += Gj[a * K + b] * step[b];
+        cj[a] -= d;
+      }
+    }
+    __global const REAL* Pj = P + (size_t)j * K * K;
+    __global const REAL* Qj = Q + (size_t)j * K * K;
+    __global REAL* deltaj = delta + (size_t)j * K;
+    REAL r = (REAL)0;
+    for (int a = 0; a < K; ++a) SOLVE_ROW(Pj, Qj, cj, a, deltaj, r);
+    reduction[j] = r;
+  }
+  barrier(CLK_GLOBAL_MEM_FENCE);
+}
+
 // ---- CPU devices: correction, solve, select and record in one launch (one work-group) ---------------------------
 // The cross-product cache (OpenClBackend.cpp): cache slot s holds G = (B_j'B_l)_j for the learner l that owns it,
 // learners x K x K (row a: column a of B_j, entry b: column b of B_l). slotOf[l] is l's slot or -1,
@@ -171,24 +196,7 @@ __kernel __attribute__((reqd_work_group_size(REDUCE_GROUP, 1, 1))) void learner_
   const int lid = get_local_id(0);
   __global const REAL* G = (__global const REAL*)0;
   if (applyPending) G = cache + (size_t)slotOf[learnerIndex[0]] * learners * K * K;
-  for (int j = lid; j < learners; j += REDUCE_GROUP) {
-    __global REAL* cj = c + (size_t)j * K;
-    if (applyPending) {
-      __global const REAL* Gj = G + (size_t)j * K * K;
-      for (int a = 0; a < K; ++a) {
-        REAL d = (REAL)0;
-        for (int b = 0; b < K; ++b) d += Gj[a * K + b] * step[b];
-        cj[a] -= d;
-      }
-    }
-    __global const REAL* Pj = P + (size_t)j * K * K;
-    __global const REAL* Qj = Q + (size_t)j * K * K;
-    __global REAL* deltaj = delta + (size_t)j * K;
-    REAL r = (REAL)0;
-    for (int a = 0; a < K; ++a) SOLVE_ROW(Pj, Qj, cj, a, deltaj, r);
-    reduction[j] = r;
-  }
-  barrier(CLK_GLOBAL_MEM_FENCE);
+  correct_solve_all(learners, c, P, Q, delta, reduction, G, step);
   const int chosen = argmax_learner(learners, reduction, value, index);  // every step[] read is done
   record_selection(chosen, record, nu, delta, history, step, learnerIndex);
   if (lid == 0 && slots > 0) claim_slot(chosen, slots, slotOf, slotOwner, cacheState);
@@ -287,4 +295,78 @@ __kernel __attribute__((reqd_work_group_size(REDUCE_GROUP, 1, 1))) void learner_
   barrier(CLK_LOCAL_MEM_FENCE);  // every work-item has read flag before select_claim_group reuses it
   select_claim_group(learners, reduction, delta, SELECT_CLAIM_ARGS, value, index, &flag);
   if (get_local_id(0) == 0) *done = 0;
+}
+
+// ---- CPU devices, tracking only the learners selected so far (opencl/SchemeTracked.cpp) ----------------------------
+// The cache has a slot per learner: slot l is learner l's, and its row j holds B_j'B_l only once both j and l are
+// tracked (slotOf >= 0); the other rows stay zero. So the correction leaves an untracked learner's c as the last
+// exact B'g left it, at residuals g0, and its reduction r_j(g0) can since have grown to at most
+// (sqrt(r_j(g0)) + |A_j| |g - g0|)^2 with |A_j| <= 1 (compute/ReductionBound.hpp). A step s of tracked l moves g by
+// -B_l s, so |g - g0|^2 grows by 2 s'(c_l(g0) - c_l) + s'B_l'B_l s (c_l before the step's correction).
+//   exact = 1: c = B'g for every learner just now. cRef = c, shift = 0; the winner among all is recorded, and it and
+//              every untracked learner whose reduction is at least `promote` of the winner's are tracked: listed in
+//              fills[2..] (fills[1] of them) for the update launch to fill.
+//   exact = 0: the previous step's correction; the winner among the tracked learners is recorded unless an
+//              untracked learner's bound reaches its reduction: then fills[0] = 1, nothing is recorded, and the host
+//              runs the exact B'g and this kernel again with exact = 1.
+// shift = {|g - g0|^2, the sum of its terms' sizes}; margin: the relative rounding allowance of the bounds.
+__kernel __attribute__((reqd_work_group_size(REDUCE_GROUP, 1, 1))) void learner_solve_select_tracked(
+    int learners, __global REAL* c, __global const REAL* P, __global const REAL* Q, __global REAL* delta,
+    __global REAL* reduction, REAL nu, __global int* learnerIndex, int partialCount, __global const REAL* partials,
+    REAL inverseRows, __global REAL* residualSquares, __global REAL* history, int previousRecord, int record, int exact,
+    REAL margin, REAL promote, __global const REAL* cache, __global int* slotOf, __global REAL* step,
+    __global REAL* cRef, __global REAL* shift, __global int* fills) {
+  __local REAL value[REDUCE_GROUP];
+  __local int index[REDUCE_GROUP];
+  finish_risk(partialCount, partials, inverseRows, residualSquares, history, previousRecord, value);
+  if (record < 0) return;
+  const int lid = get_local_id(0);
+  const int l = learnerIndex[0];
+  if (exact) {
+    for (int m = lid; m < learners * K; m += REDUCE_GROUP) cRef[m] = c[m];
+  } else if (lid == 0) {
+    __global const REAL* Gll = cache + ((size_t)l * learners + l) * K * K;
+    REAL across = (REAL)0, self = (REAL)0;
+    for (int a = 0; a < K; ++a) {
+      REAL gs = (REAL)0;
+      for (int b = 0; b < K; ++b) gs += Gll[a * K + b] * step[b];
+      across += step[a] * (cRef[(size_t)l * K + a] - c[(size_t)l * K + a]);
+      self += step[a] * gs;
+    }
+    shift[0] += (REAL)2 * across + self;
+    shift[1] += fabs((REAL)2 * across) + fabs(self);
+  }
+  barrier(CLK_GLOBAL_MEM_FENCE);
+  correct_solve_all(learners, c, P, Q, delta, reduction,
+                    exact ? (__global const REAL*)0 : cache + (size_t)l * learners * K * K, step);
+  if (lid == 0) {
+    int best = -1;
+    for (int j = 0; j < learners; ++j)
+      if ((exact || slotOf[j] >= 0) && (best < 0 || GB_BETTER_REDUCTION(reduction[j], reduction[best]))) best = j;
+    int mayWin = best < 0;
+    if (exact) {
+      shift[0] = shift[1] = (REAL)0;
+    } else if (!mayWin) {
+      const REAL moved = sqrt(fmax(shift[0] + margin * shift[1], (REAL)0)) * ((REAL)1 + margin);
+      for (int j = 0; j < learners && !mayWin; ++j) {
+        if (slotOf[j] >= 0) continue;
+        const REAL root = sqrt(fmax(reduction[j], (REAL)0)) + moved;
+        mayWin = root * root * ((REAL)1 + margin) >= reduction[best];
+      }
+    }
+    fills[0] = mayWin;
+    fills[1] = 0;
+    index[0] = mayWin ? -1 : best;
+  }
+  barrier(CLK_LOCAL_MEM_FENCE);
+  const int chosen = index[0];
+  if (chosen < 0) return;
+  record_selection(chosen, record, nu, delta, history, step, learnerIndex);
+  if (lid != 0 || !exact) return;
+  const REAL top = reduction[chosen];
+  for (int j = 0; j < learners; ++j)
+    if (slotOf[j] < 0 && (j == chosen || (top > (REAL)0 && reduction[j] >= promote * top))) {
+      slotOf[j] = j;
+      fills[2 + fills[1]++] = j;
+    }
 }

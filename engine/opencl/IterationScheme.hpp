@@ -5,6 +5,9 @@
 //   fused       CPU devices (PoCL): solve + select in one launch, exact B'g every iteration;
 //   fused-cached CPU devices with compact_x: the cross-product cache, c_j -= (B_j'B_l) nu delta_l between exact
 //               B'g every refreshInterval iterations; the update fills a newly selected learner's slot (2 launches);
+//               with fewer slots than learners (they are evicted in turn);
+//   fused-tracked the same with a slot for every learner: c kept current, and B_j'B_l filled, only among the learners
+//               selected so far (and close contenders); an exact B'g also where an untracked learner might win;
 //   gpu-cached  GPU devices: the same cache, correction + solve, select + claim, update, fill by many work-groups
 //               (opencl/CrossFill.hpp; its name says which fill: "gpu-cached, sorted fill").
 // A scheme drives the DeviceProblem; all share its buffers and steps. A new scheme (e.g. a negative-gradient
@@ -83,6 +86,8 @@ struct CrossCache {
 std::unique_ptr<IterationScheme> makePlainScheme(DeviceProblem& problem);
 // nullptr when the fused kernels do not apply (GPU parameters, dense kernels, groups larger than one).
 std::unique_ptr<IterationScheme> makeFusedScheme(DeviceProblem& problem, const IterationPolicy& policy);
+// The fused scheme with a cache slot for every learner, tracking only the selected learners (SchemeTracked.cpp).
+std::unique_ptr<IterationScheme> makeTrackedScheme(DeviceProblem& problem, const IterationPolicy& policy);
 // nullptr when the GPU cache does not apply (CPU parameters, dense kernels, no room, refresh 0).
 std::unique_ptr<IterationScheme> makeGpuCachedScheme(DeviceProblem& problem, const IterationPolicy& policy);
 

@@ -107,6 +107,18 @@ struct LearnerSolveSelectArgs {  // learner_solve_select
                     cacheState, step);
   }
 };
+struct LearnerSolveSelectTrackedArgs {  // learner_solve_select_tracked
+  cl_int learners{};
+  Mem c{}, P{}, Q{}, delta{}, reduction{};
+  RecordArgs records{};
+  cl_int exact{};
+  RealArg margin{}, promote{};
+  Mem cache{}, slotOf{}, step{}, cRef{}, shift{}, fills{};
+  cl_uint bind(Kernel& k) const {
+    return bindArgs(k, learners, c, P, Q, delta, reduction, records, exact, margin, promote, cache, slotOf, step, cRef,
+                    shift, fills);
+  }
+};
 struct LearnerCorrectSolveArgs {  // learner_correct_solve
   cl_int learners{};
   Mem c{}, P{}, Q{}, delta{}, reduction{};
@@ -238,8 +250,12 @@ struct CompactXUpdateArgs {  // compact_x_update; compact_x_update_cross with th
   RealArg scale{};
   Mem x{}, geometry{}, poly{}, y{}, mu{}, g{}, partials{};
   cl_int keepMu = 1;  // 0: the residual alone (g -= f), mu left as it was (compact_x_update, compact_x_update_fill)
-  cl_uint bind(Kernel& k) const {
-    return bindArgs(k, n, groupRows, learnerIndex, delta, scale, x, geometry, poly, y, mu, g, keepMu, partials);
+  cl_uint bind(Kernel& k) const { return bindWith(k); }
+  // These (X_UPDATE_PARAMS in kernels/compact_update.cl), then `more`: the kernels that begin with them.
+  template <typename... More>
+  cl_uint bindWith(Kernel& k, const More&... more) const {
+    return bindArgs(k, n, groupRows, learnerIndex, delta, scale, x, geometry, poly, y, mu, g, keepMu, partials,
+                    more...);
   }
 };
 struct CompactXUpdateFillArgs {  // compact_x_update_fill (program compact_update+compact_cross)
@@ -297,6 +313,12 @@ struct CompactXUpdateCrossArgs {  // compact_x_update_cross
     return bindArgs(k, u.n, u.groupRows, u.learnerIndex, u.delta, u.scale, u.x, u.geometry, u.poly, u.y, u.mu, u.g,
                     u.partials, updateGroups, learners, cacheState, cache);
   }
+};
+struct CompactXUpdateTrackArgs {  // compact_x_update_track
+  CompactXUpdateArgs update;
+  cl_int updateGroups{}, learners{};
+  Mem slotOf{}, fills{}, cache{};
+  cl_uint bind(Kernel& k) const { return update.bindWith(k, updateGroups, learners, slotOf, fills, cache); }
 };
 struct CompactUpdateArgs {  // compact_update
   cl_int n{}, groupRows{};

@@ -88,6 +88,7 @@ std::unique_ptr<IterationScheme> makeFusedScheme(DeviceProblem& p, const Iterati
                     w = static_cast<std::size_t>(p.data->degree()) + 1;
   const bool pairsFit = 2 * q * q * w * w * p.realBytes() <= kMaxPairMomentBytes;
   const bool cached = p.compactKind != CompactKernel::Compact && policy.deviceCacheWorthIt(p.L, slots) && pairsFit;
+  if (cached && slots == p.L) return makeTrackedScheme(p, policy);
   return std::make_unique<FusedScheme>(p, policy, cached, slots);
 }
 

@@ -82,6 +82,11 @@ class TestKernelArgs : public QObject {
     expectBound("learner_select", "learner_select", LearnerSelectArgs{0, {}, {}, RecordArgs{r, {}, 0, {}, r}});
     expectBound("learner_select", "learner_solve_select",
                 LearnerSolveSelectArgs{0, {}, {}, {}, {}, {}, RecordArgs{r, {}, 0, {}, r}});
+    {
+      LearnerSolveSelectTrackedArgs tracked{0, {}, {}, {}, {}, {}, RecordArgs{r, {}, 0, {}, r}};
+      tracked.margin = tracked.promote = r;
+      expectBound("learner_select", "learner_solve_select_tracked", tracked);
+    }
     expectBound("learner_select", "learner_correct_solve",
                 LearnerCorrectSolveArgs{0, {}, {}, {}, {}, {}, 0, {}, {}, {}, {}});
     expectBound("learner_select", "learner_select_claim",
@@ -97,6 +102,7 @@ class TestKernelArgs : public QObject {
     expectBound("compact_btg", "compact_partial_private", CompactPartialArgs{});
     expectBound("compact_update", "compact_x_update", CompactXUpdateArgs{0, 0, {}, {}, r});
     expectBound("compact_update", "compact_x_update_cross", CompactXUpdateCrossArgs{{0, 0, {}, {}, r}});
+    expectBound("compact_update", "compact_x_update_track", CompactXUpdateTrackArgs{{0, 0, {}, {}, r}});
     expectBound("compact_update", "compact_update", CompactUpdateArgs{0, 0, {}, {}, r});
     {  // built only with a family (-DFAMILY), for the gradient path
       cl_int status = CL_SUCCESS;
@@ -119,16 +125,28 @@ class TestKernelArgs : public QObject {
   }
 
   void checkedAll() {
-    for (const char* name : {"learner_solve",           "learner_select",
-                             "learner_solve_select",    "learner_correct_solve",
-                             "learner_select_claim",    "learner_correct_solve_select",
-                             "compact_x_cross_fill",    "compact_x_reduce",
-                             "compact_reduce",          "compact_x_partial_private",
-                             "compact_x_partial_local", "compact_partial_local",
-                             "compact_partial_private", "compact_x_update",
-                             "compact_x_update_cross",  "compact_update",
-                             "vector_update",           "compact_x_forward",
-                             "compact_forward",         "compact_x_dense",
+    for (const char* name : {"learner_solve",
+                             "learner_select",
+                             "learner_solve_select",
+                             "learner_correct_solve",
+                             "learner_select_claim",
+                             "learner_correct_solve_select",
+                             "compact_x_cross_fill",
+                             "compact_x_reduce",
+                             "compact_reduce",
+                             "compact_x_partial_private",
+                             "compact_x_partial_local",
+                             "compact_partial_local",
+                             "compact_partial_private",
+                             "compact_x_update",
+                             "compact_x_update_cross",
+                             "compact_update",
+                             "learner_solve_select_tracked",
+                             "compact_x_update_track",
+                             "vector_update",
+                             "compact_x_forward",
+                             "compact_forward",
+                             "compact_x_dense",
                              "fitted_from_residual"})
       QVERIFY2(checked().count(name), name);
   }

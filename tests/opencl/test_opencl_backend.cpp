@@ -76,6 +76,7 @@ class TestOpenClBackend : public QObject {
   void crossCacheDoubleMatchesCpu_data();
   void crossCacheDoubleMatchesCpu();
   void crossCacheFloatMatchesCpu();
+  void trackedSchemeCatchesALateContender();
   void gpuVariantCacheDoubleMatchesCpu_data();
   void gpuVariantCacheDoubleMatchesCpu();
   void gpuVariantCacheFloatMatchesCpu_data();
@@ -197,11 +198,12 @@ std::unique_ptr<OpenClBackend> cachedBackend(const std::string& precision, int r
 // knots: the paper's 12 (k = 16) unless given; *fitted (if given): the fitted values' normwise difference; *scheme (if
 // given, with gpuVariant): the scheme the backend reports.
 void checkDoubleCache(const std::string& kernel, int refresh, int batch, int cacheSlots, bool gpuVariant,
-                      int knots = 12, double* fitted = nullptr, std::string* scheme = nullptr) {
+                      int knots = 12, double* fitted = nullptr, std::string* scheme = nullptr, double nu = 0.1) {
   const int covariates = 20, mstop = 120;
   const auto data = paperData(2501, covariates, 44);
   ModelSettings settings = ModelSettings::paperPreset();
   settings.spline.knots = knots;
+  settings.nu = nu;
   const std::size_t k = static_cast<std::size_t>(settings.spline.knots + settings.spline.degree + 1);
   Booster cpu(data, settings, std::make_unique<CpuBackend>());
   cpu.run(mstop);
@@ -215,6 +217,8 @@ void checkDoubleCache(const std::string& kernel, int refresh, int batch, int cac
     const bool unfused = qgetenv("GAMBOOST_FUSED_SELECT") == "0";
     QCOMPARE(raw->info().scheme.find("unfused") != std::string::npos, unfused);
     if (scheme) *scheme = raw->info().scheme;
+  } else {  // a slot for every learner: only the selected ones tracked (SchemeTracked.cpp); fewer: evicted in turn
+    QCOMPARE(QString::fromStdString(raw->info().scheme), cacheSlots > 0 ? QString("fused-cached") : "fused-tracked");
   }
   QCOMPARE(gpu.run(mstop, {}, batch), mstop);
   QCOMPARE(gpu.path().learner, cpu.path().learner);
@@ -253,25 +257,59 @@ void TestOpenClBackend::crossCacheDoubleMatchesCpu_data() {
   QTest::addColumn<int>("refresh");
   QTest::addColumn<int>("batch");
   QTest::addColumn<int>("cacheSlots");  // cache slots (0: room for every learner)
-  QTest::newRow("refresh 50, one batch") << 50 << 0 << 0;
-  QTest::newRow("refresh 3, batches of 7") << 3 << 7 << 0;  // batches start inside and on refreshes
-  QTest::newRow("refresh 9, batches of 4") << 9 << 4 << 0;  // a refresh inside every other batch
-  QTest::newRow("refresh 1000 > mstop") << 1000 << 0 << 0;  // one exact B'g, then corrections only
-  QTest::newRow("8 slots, evicted") << 1000 << 5 << 8;
+  QTest::addColumn<double>("nu");
+  QTest::newRow("refresh 50, one batch") << 50 << 0 << 0 << 0.1;
+  QTest::newRow("refresh 3, batches of 7") << 3 << 7 << 0 << 0.1;  // batches start inside and on refreshes
+  QTest::newRow("refresh 9, batches of 4") << 9 << 4 << 0 << 0.1;  // a refresh inside every other batch
+  QTest::newRow("refresh 1000 > mstop") << 1000 << 0 << 0 << 0.1;  // one exact B'g, then corrections only
+  QTest::newRow("8 slots, evicted") << 1000 << 5 << 8 << 0.1;
+  // nu 1: the untracked learners' bounds fail often, until every learner is tracked (SchemeTracked.cpp)
+  QTest::newRow("nu 1, batches of 10") << 50 << 10 << 0 << 1.0;
+  QTest::newRow("nu 0.5, refresh 1000") << 1000 << 0 << 0 << 0.5;
 }
 
 void TestOpenClBackend::crossCacheDoubleMatchesCpu() {
   QFETCH(int, refresh);
   QFETCH(int, batch);
   QFETCH(int, cacheSlots);
+  QFETCH(double, nu);
   if (gbocltest::testDevice().info.type == "GPU") QSKIP("the CPU-device cache scheme runs on CPU devices only");
   if (!gbocltest::testDevice().info.fp64) QSKIP("device has no fp64");
-  checkDoubleCache("compact_x", refresh, batch, cacheSlots, false);
+  checkDoubleCache("compact_x", refresh, batch, cacheSlots, false, 12, nullptr, nullptr, nu);
 }
 
 void TestOpenClBackend::crossCacheFloatMatchesCpu() {
   if (gbocltest::testDevice().info.type == "GPU") QSKIP("the CPU-device cache scheme runs on CPU devices only");
   checkFloatCache("compact_x", false);
+}
+
+// The fused-tracked scheme (SchemeTracked.cpp) leaves the c of learners never selected as the last exact B'g left it
+// and runs an exact B'g only where a bound says one of them might now win. Here x2's effect is a fifth of x1's (both
+// linear, in the splines' unpenalised space), so at the start its reduction is about 1/25 of the best (not tracked at
+// once), and it wins only after x1's effect is mostly fitted; with one exact B'g in 150 iterations (refresh 1000) only
+// the bound can catch that. Same path as the CPU.
+void TestOpenClBackend::trackedSchemeCatchesALateContender() {
+  if (gbocltest::testDevice().info.type == "GPU") QSKIP("the CPU-device cache scheme runs on CPU devices only");
+  if (!gbocltest::testDevice().info.fp64) QSKIP("device has no fp64");
+  auto made = std::make_shared<Dataset>(*paperData(3000, 6, 45));
+  std::vector<double>& y = made->columns[0];
+  for (std::size_t i = 0; i < y.size(); ++i)
+    y[i] = 4.0 * made->columns[1][i] + 0.8 * made->columns[2][i] + 0.05 * made->columns[4][i];
+  const std::shared_ptr<const Dataset> data = made;
+  ModelSettings settings = ModelSettings::paperPreset();
+  const int mstop = 150;
+  Booster cpu(data, settings, std::make_unique<CpuBackend>());
+  cpu.run(mstop);
+  const std::vector<int>& path = cpu.path().learner;
+  const auto late = std::find(path.begin(), path.end(), 1);  // x2
+  QVERIFY2(late != path.end() && late - path.begin() >= 10, "x2 is selected, and only after x1's first steps");
+  auto backend = cachedBackend("double", 1000, 0);
+  const OpenClBackend* raw = backend.get();
+  Booster gpu(data, settings, std::move(backend));
+  QCOMPARE(QString::fromStdString(raw->info().scheme), QString("fused-tracked"));
+  QCOMPARE(gpu.run(mstop), mstop);
+  QCOMPARE(gpu.path().learner, path);
+  expectSameRisksAndFitted(gpu, cpu);
 }
 
 // The GPU scheme (learner_correct_solve_select, or with fused false learner_correct_solve and learner_select_claim;
