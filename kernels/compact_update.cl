@@ -291,13 +291,16 @@ __kernel __attribute__((reqd_work_group_size(UPDATE_GROUP, 1, 1))) void compact_
   cross_column(n, j, learnerIndex[0], x, geometry, poly, cache + ((size_t)slot * learners + j) * K * K);
 }
 
-// The same update for opencl/SchemeTracked.cpp, whose cache has a slot per learner (slot l is l's): groups
-// updateGroups + j, for a tracked j (slotOf[j] >= 0), fill B_j'B_l into cache[l][j] and its transpose B_l'B_j into
-// cache[j][l] for the learners l newly tracked (fills[2..], fills[1] of them, set by learner_solve_select_tracked).
-// Where j is newly tracked too, one of the two groups computes the pair: group j when j < l and j + l is even or j > l
-// and j + l is odd, so each new learner's group takes about half of the other new ones.
+// The same update for opencl/SchemeTracked.cpp, whose cache has a slot per learner (slot l is l's). Groups
+// updateGroups + j fill rows for the learners l listed in fills[2..] (fills[1] of them):
+//   cover 0 (tracking): for a tracked j, B_j'B_l into cache[l][j] and its transpose B_l'B_j into cache[j][l] (the l
+//     newly tracked). Where j is newly tracked too, one of the two groups computes the pair: group j when j < l and
+//     j + l is even or j > l and j + l is odd, so each new learner's group takes about half of the other new ones;
+//   cover 1 (every slot holds every row): for every j, B_j'B_l into cache[l][j] (l newly selected);
+//   cover 2 (the switch to cover 1): for every untracked j, B_j'B_l into cache[l][j] (l every tracked learner).
+// updateGroups 0: the fills alone.
 __kernel __attribute__((reqd_work_group_size(UPDATE_GROUP, 1, 1))) void compact_x_update_track(
-    X_UPDATE_PARAMS, int updateGroups, int learners, __global const int* slotOf, __global const int* fills,
+    X_UPDATE_PARAMS, int updateGroups, int learners, int cover, __global const int* slotOf, __global const int* fills,
     __global REAL* cache) {
   __local REAL A[MOMENTS];
   __local REAL scratch[UPDATE_GROUP];
@@ -307,15 +310,17 @@ __kernel __attribute__((reqd_work_group_size(UPDATE_GROUP, 1, 1))) void compact_
     return;
   }
   const int j = group - updateGroups, count = fills[1];
-  if (j >= learners || slotOf[j] < 0 || get_local_id(0) != 0) return;
+  if (j >= learners || get_local_id(0) != 0) return;
+  const int tracked = slotOf[j] >= 0;
+  if (cover == 0 ? !tracked : (cover == 2 && tracked)) return;
   int fresh = 0;
   for (int f = 0; f < count; ++f) fresh |= fills[2 + f] == j;
   for (int f = 0; f < count; ++f) {
     const int l = fills[2 + f];
-    if (fresh && l != j && (j < l) != ((j + l) % 2 == 0)) continue;  // group l computes this pair
+    if (cover == 0 && fresh && l != j && (j < l) != ((j + l) % 2 == 0)) continue;  // group l computes this pair
     __global REAL* block = cache + ((size_t)l * learners + j) * K * K;
     cross_column(n, j, l, x, geometry, poly, block);
-    if (l == j) continue;
+    if (cover != 0 || l == j) continue;
     __global REAL* mirror = cache + ((size_t)j * learners + l) * K * K;
     for (int a = 0; a < K; ++a)
       for (int b = 0; b < K; ++b) mirror[a * K + b] = block[b * K + a];

@@ -303,18 +303,20 @@ __kernel __attribute__((reqd_work_group_size(REDUCE_GROUP, 1, 1))) void learner_
 // exact B'g left it, at residuals g0, and its reduction r_j(g0) can since have grown to at most
 // (sqrt(r_j(g0)) + |A_j| |g - g0|)^2 with |A_j| <= 1 (compute/ReductionBound.hpp). A step s of tracked l moves g by
 // -B_l s, so |g - g0|^2 grows by 2 s'(c_l(g0) - c_l) + s'B_l'B_l s (c_l before the step's correction).
-//   exact = 1: c = B'g for every learner just now. cRef = c, shift = 0; the winner among all is recorded, and it and
-//              every untracked learner whose reduction is at least `promote` of the winner's are tracked: listed in
-//              fills[2..] (fills[1] of them) for the update launch to fill.
+//   exact = 1: c = B'g for every learner just now (no correction). cRef = c, shift = 0; the winner among all is
+//              recorded, and it and every untracked learner whose reduction is at least `promote` of the winner's
+//              are tracked: listed in fills[2..] (fills[1] of them) for the update launch to fill.
 //   exact = 0: the previous step's correction; the winner among the tracked learners is recorded unless an
 //              untracked learner's bound reaches its reduction: then fills[0] = 1, nothing is recorded, and the host
 //              runs the exact B'g and this kernel again with exact = 1.
+//   cover = 1: every slot has every learner's row (the host switched after frequent forced passes), so every c is
+//              current: the winner among all is recorded and, if new, listed for its slot's fill; no bounds.
 // shift = {|g - g0|^2, the sum of its terms' sizes}; margin: the relative rounding allowance of the bounds.
 __kernel __attribute__((reqd_work_group_size(REDUCE_GROUP, 1, 1))) void learner_solve_select_tracked(
     int learners, __global REAL* c, __global const REAL* P, __global const REAL* Q, __global REAL* delta,
     __global REAL* reduction, REAL nu, __global int* learnerIndex, int partialCount, __global const REAL* partials,
     REAL inverseRows, __global REAL* residualSquares, __global REAL* history, int previousRecord, int record, int exact,
-    REAL margin, REAL promote, __global const REAL* cache, __global int* slotOf, __global REAL* step,
+    int cover, REAL margin, REAL promote, __global const REAL* cache, __global int* slotOf, __global REAL* step,
     __global REAL* cRef, __global REAL* shift, __global int* fills) {
   __local REAL value[REDUCE_GROUP];
   __local int index[REDUCE_GROUP];
@@ -324,7 +326,7 @@ __kernel __attribute__((reqd_work_group_size(REDUCE_GROUP, 1, 1))) void learner_
   const int l = learnerIndex[0];
   if (exact) {
     for (int m = lid; m < learners * K; m += REDUCE_GROUP) cRef[m] = c[m];
-  } else if (lid == 0) {
+  } else if (lid == 0 && !cover) {
     __global const REAL* Gll = cache + ((size_t)l * learners + l) * K * K;
     REAL across = (REAL)0, self = (REAL)0;
     for (int a = 0; a < K; ++a) {
@@ -342,11 +344,12 @@ __kernel __attribute__((reqd_work_group_size(REDUCE_GROUP, 1, 1))) void learner_
   if (lid == 0) {
     int best = -1;
     for (int j = 0; j < learners; ++j)
-      if ((exact || slotOf[j] >= 0) && (best < 0 || GB_BETTER_REDUCTION(reduction[j], reduction[best]))) best = j;
+      if ((exact || cover || slotOf[j] >= 0) && (best < 0 || GB_BETTER_REDUCTION(reduction[j], reduction[best])))
+        best = j;
     int mayWin = best < 0;
     if (exact) {
       shift[0] = shift[1] = (REAL)0;
-    } else if (!mayWin) {
+    } else if (!mayWin && !cover) {
       const REAL moved = sqrt(fmax(shift[0] + margin * shift[1], (REAL)0)) * ((REAL)1 + margin);
       for (int j = 0; j < learners && !mayWin; ++j) {
         if (slotOf[j] >= 0) continue;
@@ -362,10 +365,11 @@ __kernel __attribute__((reqd_work_group_size(REDUCE_GROUP, 1, 1))) void learner_
   const int chosen = index[0];
   if (chosen < 0) return;
   record_selection(chosen, record, nu, delta, history, step, learnerIndex);
-  if (lid != 0 || !exact) return;
+  if (lid != 0) return;
   const REAL top = reduction[chosen];
+  const int promoting = exact && !cover && top > (REAL)0;  // only where every c is exact
   for (int j = 0; j < learners; ++j)
-    if (slotOf[j] < 0 && (j == chosen || (top > (REAL)0 && reduction[j] >= promote * top))) {
+    if (slotOf[j] < 0 && (j == chosen || (promoting && reduction[j] >= promote * top))) {
       slotOf[j] = j;
       fills[2 + fills[1]++] = j;
     }

@@ -33,6 +33,9 @@ class IterationScheme {
   // c = B'g exactly for the current g and the reductions r_j (teaching mode); any pending correction is void.
   virtual void exactScore() { p_.score(); }
   virtual bool usesCrossCache() const { return false; }
+  // fused-tracked (tests): exact B'g passes that a bound forced, and whether every learner's c is now kept current.
+  virtual long forcedPasses() const { return 0; }
+  virtual bool coversEveryLearner() const { return false; }
 
  protected:
   DeviceProblem& p_;

@@ -111,12 +111,12 @@ struct LearnerSolveSelectTrackedArgs {  // learner_solve_select_tracked
   cl_int learners{};
   Mem c{}, P{}, Q{}, delta{}, reduction{};
   RecordArgs records{};
-  cl_int exact{};
+  cl_int exact{}, cover{};
   RealArg margin{}, promote{};
   Mem cache{}, slotOf{}, step{}, cRef{}, shift{}, fills{};
   cl_uint bind(Kernel& k) const {
-    return bindArgs(k, learners, c, P, Q, delta, reduction, records, exact, margin, promote, cache, slotOf, step, cRef,
-                    shift, fills);
+    return bindArgs(k, learners, c, P, Q, delta, reduction, records, exact, cover, margin, promote, cache, slotOf, step,
+                    cRef, shift, fills);
   }
 };
 struct LearnerCorrectSolveArgs {  // learner_correct_solve
@@ -316,9 +316,9 @@ struct CompactXUpdateCrossArgs {  // compact_x_update_cross
 };
 struct CompactXUpdateTrackArgs {  // compact_x_update_track
   CompactXUpdateArgs update;
-  cl_int updateGroups{}, learners{};
+  cl_int updateGroups{}, learners{}, cover{};
   Mem slotOf{}, fills{}, cache{};
-  cl_uint bind(Kernel& k) const { return update.bindWith(k, updateGroups, learners, slotOf, fills, cache); }
+  cl_uint bind(Kernel& k) const { return update.bindWith(k, updateGroups, learners, cover, slotOf, fills, cache); }
 };
 struct CompactUpdateArgs {  // compact_update
   cl_int n{}, groupRows{};

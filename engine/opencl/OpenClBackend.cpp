@@ -220,7 +220,8 @@ void OpenClBackend::iterate(int count, std::vector<IterationResult>& out) {
     return;
   }
   s.problem->ensureHistory(static_cast<std::size_t>(count));
-  // Only device work inside the batch: the selected learner stays on the device, the records in its history.
+  // The selected learner stays on the device, the records in its history: nothing comes back within the batch but
+  // fused-tracked's one flag an iteration (whether an untracked learner might win).
   for (int it = 0; it < count; ++it) s.scheme->iteration(it);
   s.scheme->finish(count - 1);
   for (IterationResult& r : s.problem->readRecords(count)) out.push_back(std::move(r));
@@ -233,6 +234,8 @@ std::vector<double> OpenClBackend::fitted() {
 }
 
 bool OpenClBackend::usesCrossCache() const { return s_->scheme && s_->scheme->usesCrossCache(); }
+long OpenClBackend::forcedExactPasses() const { return s_->scheme ? s_->scheme->forcedPasses() : 0; }
+bool OpenClBackend::coversEveryLearner() const { return s_->scheme && s_->scheme->coversEveryLearner(); }
 
 std::size_t OpenClBackend::foldBatchSize() const { return static_cast<std::size_t>(kMaxFolds); }
 

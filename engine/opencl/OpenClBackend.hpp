@@ -48,6 +48,10 @@ class OpenClBackend final : public Backend {
   // cache evicts round-robin; fewer than min(learners, 8) slots, or refresh 0: no cache.
   // True when prepare() turned the cross-product cache on (tests check that the mode they meant ran).
   bool usesCrossCache() const;
+  // The fused-tracked scheme's exact B'g passes forced by a bound, and whether it switched to keeping every learner's
+  // c current (0 and false for the other schemes).
+  long forcedExactPasses() const;
+  bool coversEveryLearner() const;
   // Call before prepare(). Runs the GPU kernel variants (work-groups with local atomics, the portable
   // compare-and-swap ones) on any device, so CPU-only machines test the GPU scheme, its cache included.
   void setForceGpuKernels(bool force);

@@ -16,9 +16,9 @@ namespace {
 // backend's kPromoteShare).
 constexpr double kPromoteShare = 0.5;
 // Where forced exact passes come in kForcedInWindow of the last kForcedWindow iterations (with nu 1 every bound fails
-// at once), every learner is tracked from then on, as the CPU backend does.
+// at once), every learner's c is kept current from then on, as the CPU backend does (coverEveryLearner).
 constexpr std::size_t kForcedInWindow = 8;
-constexpr int kForcedWindow = 32;
+constexpr long kForcedWindow = 32;
 // The bounds' relative allowance for rounding: the reductions, P and Q round at about 1e-16 in double and 1e-7 in
 // float, and |g - g0|^2 is a running sum over up to refreshInterval steps.
 constexpr double kMarginDouble = 1e-6, kMarginFloat = 1e-4;
@@ -42,16 +42,21 @@ class TrackedScheme final : public CachedScheme {
   bool usesCrossCache() const override { return true; }
 
   void iteration(int it) override {
+    ++iterations_;
     refreshIfDue(false);
     if (!solveSelect(it - 1, it, cCurrent_)) {  // an untracked learner might win: c exactly, then select among all
       refreshIfDue(true);
       solveSelect(it - 1, it, true);
-      if (forcedOften(it)) trackEveryLearner();
+      ++forced_;
+      if (forcedOften()) switchToCover_ = true;
     }
-    updateAndFill();
+    updateAndFill(p_.partialCount, covering_ ? 1 : 0);
+    if (switchToCover_ && !covering_) coverEveryLearner();
     stepped();  // the correction for this step is applied by the next solve-select
   }
   void finish(int last) override { solveSelect(last, -1, false); }
+  long forcedPasses() const override { return forced_; }
+  bool coversEveryLearner() const override { return covering_; }
 
  private:
   // Finishes `previous`'s risk; with record >= 0 selects and records, or returns false (nothing recorded) where an
@@ -60,6 +65,7 @@ class TrackedScheme final : public CachedScheme {
     LearnerSolveSelectTrackedArgs args{p_.L, &p_.c, &p_.P, &p_.Q, &p_.delta, &p_.reduction};
     args.records = p_.recordArgs(previous, record);
     args.exact = exact ? 1 : 0;
+    args.cover = covering_ ? 1 : 0;
     args.margin = p_.real(p_.isDouble ? kMarginDouble : kMarginFloat);
     args.promote = p_.real(kPromoteShare);
     args.cache = &cache_.cache;
@@ -71,57 +77,58 @@ class TrackedScheme final : public CachedScheme {
     args.bind(select_);
     const std::size_t group = static_cast<std::size_t>(p_.params.reduceGroupSize);
     select_.launch(p_.ctx, {group}, {group});
-    if (record < 0 || exact) return true;
+    if (record < 0 || exact || covering_) return true;
     cl_int mayWin = 0;
     fills_.read(p_.ctx, &mayWin, sizeof mayWin);
     return mayWin == 0;
   }
 
-  // The update's groups, then one group per learner filling the rows of the newly tracked learners.
-  void updateAndFill() {
+  // `updateGroups` of the update (0: none), then one group per learner filling the rows that `cover` says
+  // (kernels/compact_update.cl, compact_x_update_track) for the learners in fills_.
+  void updateAndFill(std::size_t updateGroups, int cover) {
     const CompactData& d = *p_.data;
-    const std::size_t updateGroups = p_.partialCount;
-    CompactXUpdateTrackArgs{
+    CompactXUpdateTrackArgs args{
         {static_cast<cl_int>(p_.n), static_cast<cl_int>(p_.params.updateGroupRows), &p_.index, &p_.delta,
          p_.real(p_.nu), &d.x(), &d.geometry(), &d.polynomials(), &p_.y, &p_.mu, &p_.g, &p_.partials},
         static_cast<cl_int>(updateGroups),
         p_.L,
-        &cache_.slotOf,
-        &fills_,
-        &cache_.cache}
-        .bind(update_);
+        cover};
+    args.slotOf = &cache_.slotOf;
+    args.fills = &fills_;
+    args.cache = &cache_.cache;
+    args.bind(update_);
     const std::size_t group = static_cast<std::size_t>(p_.params.updateGroupSize);
     update_.launch(p_.ctx, {group * (updateGroups + static_cast<std::size_t>(p_.L))}, {group});
   }
 
-  // Notes a forced exact pass at iteration `it`; true once they come often (and then never again).
-  bool forcedOften(int it) {
-    forcedAt_.push_back(it);
-    while (forcedAt_.front() + kForcedWindow <= it) forcedAt_.pop_front();
-    return !trackingAll_ && forcedAt_.size() >= kForcedInWindow;
+  // Notes a forced exact pass; true where they came in kForcedInWindow of the last kForcedWindow iterations.
+  bool forcedOften() {
+    forcedAt_.push_back(iterations_);
+    while (forcedAt_.front() + kForcedWindow <= iterations_) forcedAt_.pop_front();
+    return forcedAt_.size() >= kForcedInWindow;
   }
 
-  // Right after an exact selection (every c current): every untracked learner joins this iteration's fill list.
-  void trackEveryLearner() {
-    trackingAll_ = true;
+  // Right after a forced exact pass and its fills (every c current): the untracked learners' rows in every tracked
+  // learner's slot, so that every step corrects every c; from then on each newly selected learner's slot gets every
+  // row (cover 1) and no bound is needed. The CPU backend's coverAll, filling what it fills.
+  void coverEveryLearner() {
     std::vector<cl_int> slotOf(static_cast<std::size_t>(p_.L));
     cache_.slotOf.read(p_.ctx, slotOf.data(), slotOf.size() * sizeof(cl_int));
-    fills_.read(p_.ctx, fillList_.data(), fillList_.size() * sizeof(cl_int));
+    fillList_.assign(fillList_.size(), 0);
     for (int j = 0; j < p_.L; ++j)
-      if (slotOf[static_cast<std::size_t>(j)] < 0) {
-        slotOf[static_cast<std::size_t>(j)] = j;
-        fillList_[static_cast<std::size_t>(2 + fillList_[1]++)] = j;
-      }
-    cache_.slotOf.write(p_.ctx, slotOf.data(), slotOf.size() * sizeof(cl_int));
+      if (slotOf[static_cast<std::size_t>(j)] >= 0) fillList_[static_cast<std::size_t>(2 + fillList_[1]++)] = j;
     fills_.write(p_.ctx, fillList_.data(), fillList_.size() * sizeof(cl_int));
+    updateAndFill(0, 2);
+    covering_ = true;
   }
 
   CrossCache cache_;
   Buffer cRef_, shift_, fills_;
   Kernel select_, update_;
   std::vector<cl_int> fillList_;  // host copy of fills_: {untracked may win, count, learners to fill...}
-  std::deque<int> forcedAt_;      // iterations of the recent forced exact passes
-  bool trackingAll_ = false;
+  long iterations_ = 0, forced_ = 0;
+  std::deque<long> forcedAt_;  // iterations (counted over the whole fit) of the recent forced exact passes
+  bool switchToCover_ = false, covering_ = false;
 };
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <QtTest>
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 #include "OpenClTestUtil.hpp"
 #include "compute/Booster.hpp"
@@ -77,6 +78,7 @@ class TestOpenClBackend : public QObject {
   void crossCacheDoubleMatchesCpu();
   void crossCacheFloatMatchesCpu();
   void trackedSchemeCatchesALateContender();
+  void trackedSchemeCoversEveryLearnerWhenBoundsFailOften();
   void gpuVariantCacheDoubleMatchesCpu_data();
   void gpuVariantCacheDoubleMatchesCpu();
   void gpuVariantCacheFloatMatchesCpu_data();
@@ -263,7 +265,7 @@ void TestOpenClBackend::crossCacheDoubleMatchesCpu_data() {
   QTest::newRow("refresh 9, batches of 4") << 9 << 4 << 0 << 0.1;  // a refresh inside every other batch
   QTest::newRow("refresh 1000 > mstop") << 1000 << 0 << 0 << 0.1;  // one exact B'g, then corrections only
   QTest::newRow("8 slots, evicted") << 1000 << 5 << 8 << 0.1;
-  // nu 1: the untracked learners' bounds fail often, until every learner is tracked (SchemeTracked.cpp)
+  // nu 1 and 0.5: the untracked learners' bounds fail often (15 and 7 forced exact passes in 120 iterations)
   QTest::newRow("nu 1, batches of 10") << 50 << 10 << 0 << 1.0;
   QTest::newRow("nu 0.5, refresh 1000") << 1000 << 0 << 0 << 0.5;
 }
@@ -284,31 +286,78 @@ void TestOpenClBackend::crossCacheFloatMatchesCpu() {
 }
 
 // The fused-tracked scheme (SchemeTracked.cpp) leaves the c of learners never selected as the last exact B'g left it
-// and runs an exact B'g only where a bound says one of them might now win. Here x2's effect is a fifth of x1's (both
-// linear, in the splines' unpenalised space), so at the start its reduction is about 1/25 of the best (not tracked at
-// once), and it wins only after x1's effect is mostly fitted; with one exact B'g in 150 iterations (refresh 1000) only
-// the bound can catch that. Same path as the CPU.
+// and runs an exact B'g only where a bound says one of them might now win: (sqrt(r_j(g0)) + |g - g0|)^2 against the
+// best tracked reduction, |g - g0|^2 summed from the steps. Here x2 = x1 + u and y = (x1 - u) / 2 with x1, u
+// independent and uniform, so E[y | x2] = 0: at the start x2's reduction is nearly 0 (not tracked), and it grows as
+// x1's steps move g, until x2 wins. With one exact B'g in 200 iterations (refresh 1000) only the bound's growth term
+// can catch that. Same path as the CPU backend, and at least one forced exact pass.
 void TestOpenClBackend::trackedSchemeCatchesALateContender() {
   if (gbocltest::testDevice().info.type == "GPU") QSKIP("the CPU-device cache scheme runs on CPU devices only");
   if (!gbocltest::testDevice().info.fp64) QSKIP("device has no fp64");
   auto made = std::make_shared<Dataset>(*paperData(3000, 6, 45));
-  std::vector<double>& y = made->columns[0];
-  for (std::size_t i = 0; i < y.size(); ++i)
-    y[i] = 4.0 * made->columns[1][i] + 0.8 * made->columns[2][i] + 0.05 * made->columns[4][i];
+  std::vector<double>&y = made->columns[0], &x1 = made->columns[1], &x2 = made->columns[2];
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    const double u = x2[i];  // x1 and u: independent, uniform
+    x2[i] = x1[i] + u;
+    y[i] = 0.5 * (x1[i] - u) + 0.01 * made->columns[4][i];
+  }
   const std::shared_ptr<const Dataset> data = made;
   ModelSettings settings = ModelSettings::paperPreset();
-  const int mstop = 150;
+  const int mstop = 200;
   Booster cpu(data, settings, std::make_unique<CpuBackend>());
   cpu.run(mstop);
   const std::vector<int>& path = cpu.path().learner;
   const auto late = std::find(path.begin(), path.end(), 1);  // x2
-  QVERIFY2(late != path.end() && late - path.begin() >= 10, "x2 is selected, and only after x1's first steps");
+  QVERIFY2(late != path.end() && late - path.begin() >= 5, "x2 is selected, and only after x1's first steps");
+  {  // the premise: x2 starts far below half the best (untracked) and its reduction grows until it wins
+    Booster probe(data, settings, std::make_unique<CpuBackend>());
+    auto reduction = [&probe](std::size_t j) {
+      const CandidateScores c = probe.candidates();
+      return c.residualSumOfSquares - c.rss[j];
+    };
+    const double start = reduction(1), best = reduction(0);
+    probe.run(static_cast<int>(late - path.begin()));
+    qInfo("x2's reduction: %g at the start (x1's %g), %g when it is first selected", start, best, reduction(1));
+    QVERIFY(start < 0.1 * best);
+    QVERIFY(reduction(1) > 10.0 * start);
+  }
   auto backend = cachedBackend("double", 1000, 0);
   const OpenClBackend* raw = backend.get();
   Booster gpu(data, settings, std::move(backend));
   QCOMPARE(QString::fromStdString(raw->info().scheme), QString("fused-tracked"));
   QCOMPARE(gpu.run(mstop), mstop);
   QCOMPARE(gpu.path().learner, path);
+  QVERIFY2(raw->forcedExactPasses() >= 1, "a bound forced an exact pass");
+  QVERIFY(!raw->coversEveryLearner());
+  expectSameRisksAndFitted(gpu, cpu);
+}
+
+// nu 1 with effects 0.6^j x_j (j = 1..12): each step fits about all of the best learner's linear effect, and the next
+// one's reduction, 0.36 of it at the last exact pass, was too small to be tracked there, so nearly every iteration
+// forces an exact pass. After 8 within 32 iterations (counted across batches of 10) the scheme keeps every c current
+// (coverEveryLearner: the untracked learners' rows in every tracked slot, then every row of each new slot). Same path.
+void TestOpenClBackend::trackedSchemeCoversEveryLearnerWhenBoundsFailOften() {
+  if (gbocltest::testDevice().info.type == "GPU") QSKIP("the CPU-device cache scheme runs on CPU devices only");
+  if (!gbocltest::testDevice().info.fp64) QSKIP("device has no fp64");
+  auto made = std::make_shared<Dataset>(*paperData(2501, 20, 44));
+  std::vector<double>& y = made->columns[0];
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    y[i] = 0.0;
+    for (int j = 1; j <= 12; ++j) y[i] += std::pow(0.6, j) * made->columns[static_cast<std::size_t>(j)][i];
+  }
+  const std::shared_ptr<const Dataset> data = made;
+  ModelSettings settings = ModelSettings::paperPreset();
+  settings.nu = 1.0;
+  const int mstop = 80;
+  Booster cpu(data, settings, std::make_unique<CpuBackend>());
+  cpu.run(mstop);
+  auto backend = cachedBackend("double", 50, 0);
+  const OpenClBackend* raw = backend.get();
+  Booster gpu(data, settings, std::move(backend));
+  QCOMPARE(gpu.run(mstop, {}, 10), mstop);
+  qInfo("forced exact passes: %ld", raw->forcedExactPasses());
+  QVERIFY(raw->coversEveryLearner());
+  QCOMPARE(gpu.path().learner, cpu.path().learner);
   expectSameRisksAndFitted(gpu, cpu);
 }
 

@@ -5,6 +5,9 @@
 #include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLineEdit>
 #include <QRegularExpression>
 #include <QScreen>
@@ -45,6 +48,15 @@ std::vector<double> values(const QCPGraph* g) {
   std::vector<double> v;
   for (auto it = g->data()->constBegin(); it != g->data()->constEnd(); ++it) v.push_back(it->value);
   return v;
+}
+
+// Writes `csv` to `path` and opens it in the window's data panel; true once it has loaded.
+bool openCsvText(MainWindow& w, const QString& path, const QByteArray& csv) {
+  QFile f(path);
+  if (!f.open(QIODevice::WriteOnly) || f.write(csv) != csv.size()) return false;
+  f.close();
+  QSignalSpy loaded(w.dataPanel(), &DataPanel::loadFinished);
+  return w.dataPanel()->openCsv(path) && loaded.wait(10000);
 }
 
 }  // namespace
@@ -234,12 +246,7 @@ class PersistenceTest : public QObject {
       csv += QByteArray::number(std::sin(6.0 * x1) + x2 + 0.3 * std::sin(13.0 * i), 'g', 17) + ',' +
              QByteArray::number(x1, 'g', 17) + ',' + QByteArray::number(x2, 'g', 17) + '\n';
     }
-    QFile f(csvPath);
-    QVERIFY(f.open(QIODevice::WriteOnly) && f.write(csv) == csv.size());
-    f.close();
-    QSignalSpy loaded(w->dataPanel(), &DataPanel::loadFinished);
-    QVERIFY(w->dataPanel()->openCsv(csvPath));
-    QVERIFY(loaded.wait(10000));
+    QVERIFY(openCsvText(*w, csvPath, csv));
     CrossValidationView* cv = w->cvView();
     cv->setFoldType(FoldType::Subsample);
     cv->countBox()->setValue(2);
@@ -274,6 +281,7 @@ class PersistenceTest : public QObject {
       const QList<QByteArray> cells = line.split(',');
       changed += QByteArray::number(cells[0].toDouble() * 10, 'g', 17) + ',' + cells[1] + ',' + cells[2] + '\n';
     }
+    QFile f(csvPath);
     QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(changed) == changed.size());
     f.close();
     auto w3 = std::make_unique<MainWindow>(gbtest::testOptions("cv-csv3"));
@@ -286,6 +294,32 @@ class PersistenceTest : public QObject {
     QVERIFY(!w3->cvView()->useButton()->isEnabled());
     QVERIFY2(w3->messages()->lastError().contains("The data changed since the session was saved"),
              qPrintable(w3->messages()->lastError()));
+  }
+
+  // A session file states one model: its "settings" carry the roles table's response and learners (they stayed the
+  // model panel's "y" and empty lists beside "roles" naming mpg, wt and hp).
+  void aSessionsSettingsNameTheRolesColumns() {
+    auto w = gbtest::makeWindow(200, 2, 10, 6, "roles-settings");
+    const QString csvPath = gbtest::scratchPath("roles-settings.csv");
+    QByteArray csv = "mpg,wt,hp\n";
+    for (int i = 0; i < 60; ++i)
+      csv += QByteArray::number(20 + std::sin(i * 0.7), 'g', 17) + ',' + QByteArray::number(2 + i % 7) + ',' +
+             QByteArray::number(100 + 3 * (i % 11)) + '\n';
+    QVERIFY(openCsvText(*w, csvPath, csv));
+    const ColumnRoles roles = w->dataPanel()->roles();
+    QVERIFY2(!roles.response.isEmpty() && roles.response != "y", qPrintable(roles.response));
+    const QString path = gbtest::scratchPath("roles-settings.gbs.json");
+    QVERIFY2(w->saveSession(path), qPrintable(w->messages()->lastError()));
+    QFile saved(path);
+    QVERIFY(saved.open(QIODevice::ReadOnly));
+    const QJsonObject root = QJsonDocument::fromJson(saved.readAll()).object();
+    const QJsonObject settings = root.value("settings").toObject();
+    QCOMPARE(settings.value("response").toString(), roles.response);
+    QCOMPARE(root.value("roles").toObject().value("response").toString(), roles.response);
+    QStringList learners;
+    for (const QJsonValue& v : settings.value("learners").toArray()) learners << v.toString();
+    QCOMPARE(learners, roles.learners);
+    QVERIFY(!learners.isEmpty());
   }
 
   // A session whose CSV was moved changes nothing (its settings were applied to the data on show, and the log said

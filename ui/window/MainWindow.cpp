@@ -269,7 +269,7 @@ void MainWindow::useChosenMstop(int mstop) {
   fitAction_->trigger();
 }
 
-void MainWindow::syncSettings() {
+gb::ModelSettings MainWindow::modelSettings() const {
   gb::ModelSettings s = modelPanel_->settings();
   const ColumnRoles roles = dataPanel_->roles();
   if (!roles.response.isEmpty()) s.response = ss(roles.response);
@@ -284,6 +284,11 @@ void MainWindow::syncSettings() {
   s.linears = names(roles.linears);
   s.factors = names(roles.factors);
   s.weights = ss(roles.weights);
+  return s;
+}
+
+void MainWindow::syncSettings() {
+  const gb::ModelSettings s = modelSettings();
   controller_->setSettings(s, modelPanel_->compute());
   cv_->setFamily(s.family);
   cv_->setModel(dataPanel_->dataset().get(), s);

@@ -100,6 +100,9 @@ class MainWindow : public QMainWindow {
   // The document Help last opened (tests: without dialogs the file is named, not opened).
   QString lastOpenedDocument() const { return lastDocument_; }
 
+  // The model panel's settings with the roles table's response, weights and learners: what Fit fits and a session
+  // saves.
+  gb::ModelSettings modelSettings() const;
   // Pushes the panels' settings and roles to the controller (done before every Fit/Step as well).
   void syncSettings();
   void useChosenMstop(int mstop);

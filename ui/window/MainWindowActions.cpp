@@ -307,7 +307,7 @@ bool MainWindow::saveSession(const QString& path) {
   Session s;
   s.data = dataPanel_->source();
   s.roles = dataPanel_->roles();
-  s.settings = modelPanel_->settings();
+  s.settings = modelSettings();  // with the roles' response and learners, which the file's "roles" repeats
   s.compute = modelPanel_->computeToSave();
   s.cv = cv_->state();
   s.bands = modelPanel_->bandReplicates();
