@@ -6,7 +6,9 @@
 #include <random>
 
 #include "data/DataPanel.hpp"
+#include "model/ModelPanel.hpp"
 #include "model/ModelSummary.hpp"
+#include "plots/EdfExplorer.hpp"
 #include "plots/LearnerFitView.hpp"
 #include "plots/ModelSummaryView.hpp"
 #include "plots/PlotWidget.hpp"
@@ -52,6 +54,27 @@ class TeachingViewsTest : public QObject {
     int counted = 0;
     for (int c : model.pathLearner) counted += c >= 0 ? 1 : 0;
     QCOMPARE(counted, 120);
+  }
+
+  // The Model summary and the edf / lambda explorer describe the fit on show: while the settings differ from it they
+  // say so (the status bar did, these views did not), and the note goes when the settings are set back.
+  void fitViewsSayTheModelChanged() {
+    auto w = gbtest::makeWindow(300, 3, 20, 3, "stale-views");
+    QVERIFY(gbtest::fitAndWait(*w));
+    ModelSummaryView* summary = w->summaryView();
+    EdfExplorer* edf = w->edfExplorer();
+    w->showTab(summary);
+    w->showTab(edf);
+    QVERIFY(summary->staleNote()->isHidden() && edf->staleNote()->isHidden());
+    gb::ModelSettings settings = w->modelPanel()->settings();
+    const double nu = settings.nu;
+    settings.nu = 0.37;
+    w->modelPanel()->setSettings(settings);
+    QVERIFY(!summary->staleNote()->isHidden());
+    QVERIFY(!edf->staleNote()->isHidden());
+    settings.nu = nu;
+    w->modelPanel()->setSettings(settings);
+    QVERIFY(summary->staleNote()->isHidden() && edf->staleNote()->isHidden());
   }
 
   // At 1024 x 700 every summary line is on show without scrolling (the splitter gave the first table only six).

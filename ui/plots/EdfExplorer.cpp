@@ -10,6 +10,7 @@
 #include "common/QtConvert.hpp"
 #include "learner/EdfSolver.hpp"
 #include "plots/PlotWidget.hpp"
+#include "plots/StaleNote.hpp"
 
 namespace gbui {
 
@@ -50,6 +51,8 @@ EdfExplorer::EdfExplorer(MessageSink* sink, QWidget* parent) : QWidget(parent), 
   info_->setWordWrap(true);
   row->addWidget(info_, 1);
   layout->addLayout(row);
+  stale_ = new StaleNote;
+  layout->addWidget(stale_);
   plot_ = new PlotWidget;
   plot_->setMessageSink(sink);
   plot_->setExportName("edf-lambda");
@@ -74,8 +77,15 @@ EdfExplorer::EdfExplorer(MessageSink* sink, QWidget* parent) : QWidget(parent), 
   clear();
 }
 
+void EdfExplorer::setChangedSinceFit(bool changed) {
+  changed_ = changed;
+  stale_->setChanged(changed_ && setup_);
+}
+QLabel* EdfExplorer::staleNote() const { return stale_; }
+
 void EdfExplorer::clear() {
   setup_.reset();
+  stale_->setChanged(false);
   info_->setText(tr("Fit or Step once to build the learners."));  // not the last learner's lambda
   learners_->blockSignals(true);
   learners_->clear();
@@ -98,6 +108,7 @@ void EdfExplorer::setSetup(std::shared_ptr<const FitSetup> setup) {
   learners_->setCurrentIndex(keep >= 0 && keep < learners_->count() ? keep : 0);
   learners_->blockSignals(false);
   showLearner(learners_->currentIndex());
+  stale_->setChanged(changed_);
 }
 
 void EdfExplorer::showLearner(int learner) {

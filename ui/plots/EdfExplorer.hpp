@@ -14,6 +14,7 @@ namespace gbui {
 
 class MessageSink;
 class PlotWidget;
+class StaleNote;
 
 class EdfExplorer : public QWidget {
   Q_OBJECT
@@ -27,17 +28,22 @@ class EdfExplorer : public QWidget {
   QCPGraph* traceGraph() const { return trace_; }
   QCPGraph* mboostGraph() const { return mboost_; }
   QLabel* infoLabel() const { return info_; }
+  // The note that the data or settings changed since the fit whose learners are shown (MainWindow::refreshSession).
+  void setChangedSinceFit(bool changed);
+  QLabel* staleNote() const;
 
  private:
   MessageSink* sink_;
   QComboBox* learners_;
   QLabel* info_;
+  StaleNote* stale_;
   PlotWidget* plot_;
   QCPGraph* trace_;
   QCPGraph* mboost_;
   QCPItemStraightLine* lambdaLine_;
   QCPItemStraightLine* targetLine_;
   std::shared_ptr<const FitSetup> setup_;
+  bool changed_ = false;
 };
 
 }  // namespace gbui

@@ -8,6 +8,7 @@
 
 #include "common/QtConvert.hpp"
 #include "model/ModelSummary.hpp"
+#include "plots/StaleNote.hpp"
 
 namespace gbui {
 namespace {
@@ -56,6 +57,7 @@ gb::Model modelOfSnapshot(const FitSnapshot& s) {
 ModelSummaryView::ModelSummaryView(QWidget* parent) : QWidget(parent) {
   heading_ = new QLabel(tr("No model yet: fit one, or open a saved model."));
   heading_->setWordWrap(true);
+  stale_ = new StaleNote;
   summary_ = makeTable({tr("Item"), tr("Value")});
   importance_ = makeTable({tr("Learner"), tr("Share of risk reduction"), tr("Selection frequency"), tr("Selected")});
   importance_->setToolTip(
@@ -67,11 +69,19 @@ ModelSummaryView::ModelSummaryView(QWidget* parent) : QWidget(parent) {
   split->setStretchFactor(1, 2);
   auto* layout = new QVBoxLayout(this);
   layout->addWidget(heading_);
+  layout->addWidget(stale_);
   layout->addWidget(split, 1);
 }
 
+void ModelSummaryView::setChangedSinceFit(bool changed) {
+  changed_ = changed;
+  stale_->setChanged(changed_ && importance_->rowCount() > 0);
+}
+QLabel* ModelSummaryView::staleNote() const { return stale_; }
+
 void ModelSummaryView::clear() {
   heading_->setText(tr("No model yet: fit one, or open a saved model."));
+  stale_->setChanged(false);
   summary_->setRowCount(0);
   summary_->setMinimumHeight(0);
   importance_->setRowCount(0);
@@ -111,6 +121,7 @@ void ModelSummaryView::showSnapshot(const FitSnapshot& s) {
            true);
   }
   importance_->resizeColumnsToContents();
+  stale_->setChanged(changed_);
 }
 
 }  // namespace gbui

@@ -12,6 +12,8 @@ class QTableWidget;
 
 namespace gbui {
 
+class StaleNote;
+
 // The fitted model a snapshot describes (offset, settings, learners with lambda, edf, counts and coefficients,
 // the path): what engine/model/ModelSummary summarises.
 gb::Model modelOfSnapshot(const FitSnapshot& snapshot);
@@ -23,13 +25,18 @@ class ModelSummaryView : public QWidget {
   void showSnapshot(const FitSnapshot& snapshot);
   void clear();
 
+  // The note that the data or settings changed since the fit on show (MainWindow::refreshSession).
+  void setChangedSinceFit(bool changed);
+  QLabel* staleNote() const;
   QTableWidget* summaryTable() const { return summary_; }
   QTableWidget* importanceTable() const { return importance_; }
 
  private:
   QLabel* heading_;
+  StaleNote* stale_;
   QTableWidget* summary_;
   QTableWidget* importance_;
+  bool changed_ = false;
 };
 
 }  // namespace gbui

@@ -437,6 +437,10 @@ void MainWindow::refreshSession() {
     fitProgress_->setValue(view.progressValue);
     fitStatus_->setFullText(view.status);
   }
+  if (summary_ && edf_) {  // a view of the fit on show says so while the model differs from it
+    summary_->setChangedSinceFit(facts.changedSinceFit);
+    edf_->setChangedSinceFit(facts.changedSinceFit);
+  }
   if (fitAction_->text() != view.fitLabel) fitAction_->setText(view.fitLabel);
   const FitSnapshot& shown = shownSnapshot();
   iterationLabel_->setText(replayAt_ >= 0 && shown.setup
