@@ -32,9 +32,9 @@ class TrackedScheme final : public CachedScheme {
     cRef_ = Buffer(p.ctx, static_cast<std::size_t>(p.L) * p.k * p.realBytes());
     shift_ = Buffer(p.ctx, 2 * p.realBytes());
     shift_.fill(p.ctx, zero.data(), zero.size());
-    fillList_.assign(static_cast<std::size_t>(p.L) + 2, 0);
-    fills_ = Buffer(p.ctx, fillList_.size() * sizeof(cl_int));
-    fills_.write(p.ctx, fillList_.data(), fillList_.size() * sizeof(cl_int));
+    const std::vector<cl_int> none(static_cast<std::size_t>(p.L) + 2, 0);  // {may win, count, learners to fill...}
+    fills_ = Buffer(p.ctx, none.size() * sizeof(cl_int));
+    fills_.write(p.ctx, none.data(), none.size() * sizeof(cl_int));
     select_ = Kernel(p.ctx.kernel("learner_select", "learner_solve_select_tracked", p.options()));
     update_ = Kernel(p.ctx.kernel("compact_update", "compact_x_update_track", p.options()));
   }
@@ -44,14 +44,15 @@ class TrackedScheme final : public CachedScheme {
   void iteration(int it) override {
     ++iterations_;
     refreshIfDue(false);
+    bool cover = false;                         // covering_ never forces a pass, so this is decided once
     if (!solveSelect(it - 1, it, cCurrent_)) {  // an untracked learner might win: c exactly, then select among all
       refreshIfDue(true);
       solveSelect(it - 1, it, true);
       ++forced_;
-      if (forcedOften()) switchToCover_ = true;
+      cover = forcedOften();
     }
     updateAndFill(p_.partialCount, covering_ ? 1 : 0);
-    if (switchToCover_ && !covering_) coverEveryLearner();
+    if (cover) coverEveryLearner();
     stepped();  // the correction for this step is applied by the next solve-select
   }
   void finish(int last) override { solveSelect(last, -1, false); }
@@ -114,10 +115,10 @@ class TrackedScheme final : public CachedScheme {
   void coverEveryLearner() {
     std::vector<cl_int> slotOf(static_cast<std::size_t>(p_.L));
     cache_.slotOf.read(p_.ctx, slotOf.data(), slotOf.size() * sizeof(cl_int));
-    fillList_.assign(fillList_.size(), 0);
+    std::vector<cl_int> fills(slotOf.size() + 2, 0);
     for (int j = 0; j < p_.L; ++j)
-      if (slotOf[static_cast<std::size_t>(j)] >= 0) fillList_[static_cast<std::size_t>(2 + fillList_[1]++)] = j;
-    fills_.write(p_.ctx, fillList_.data(), fillList_.size() * sizeof(cl_int));
+      if (slotOf[static_cast<std::size_t>(j)] >= 0) fills[static_cast<std::size_t>(2 + fills[1]++)] = j;
+    fills_.write(p_.ctx, fills.data(), fills.size() * sizeof(cl_int));
     updateAndFill(0, 2);
     covering_ = true;
   }
@@ -125,10 +126,9 @@ class TrackedScheme final : public CachedScheme {
   CrossCache cache_;
   Buffer cRef_, shift_, fills_;
   Kernel select_, update_;
-  std::vector<cl_int> fillList_;  // host copy of fills_: {untracked may win, count, learners to fill...}
   long iterations_ = 0, forced_ = 0;
   std::deque<long> forcedAt_;  // iterations (counted over the whole fit) of the recent forced exact passes
-  bool switchToCover_ = false, covering_ = false;
+  bool covering_ = false;
 };
 
 }  // namespace

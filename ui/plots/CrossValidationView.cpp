@@ -19,6 +19,7 @@
 #include "common/WorkerThread.hpp"
 #include "plots/PlotWidget.hpp"
 #include "plots/RiskPlot.hpp"
+#include "plots/StaleNote.hpp"
 
 namespace gbui {
 
@@ -107,10 +108,7 @@ QWidget* CrossValidationView::buildControls() {
   progress_->setToolTip(tr("Folds fitted"));
   status_ = new QLabel;
   status_->setWordWrap(true);
-  stale_ = new QLabel;
-  stale_->setWordWrap(true);
-  stale_->setStyleSheet("color: #b35c00");
-  stale_->setVisible(false);
+  stale_ = new StaleNote;  // its text is this tab's own (updateStale)
   grid->addWidget(new QLabel(tr("Folds")), 0, 0);
   grid->addWidget(type_, 0, 1);
   grid->addWidget(new QLabel(tr("Count")), 0, 2);

@@ -1,6 +1,6 @@
 #pragma once
 // The line a view of the fit on show carries while the data or settings differ from that fit, as the status bar
-// says too: the Model summary and the edf / lambda explorer (the Cross-validation tab words its own).
+// says too: the Model summary and the edf / lambda explorer; the Cross-validation tab sets its own words.
 #include <QLabel>
 
 namespace gbui {
