@@ -27,6 +27,15 @@ double secondsSince(Clock::time_point start) { return std::chrono::duration<doub
 
 // Progress should arrive about this often during run() with an automatic batch size.
 constexpr double kProgressInterval = 0.08;
+
+// The smallest risk at the offset a fit of a squared-residual family takes: 2^20 above the smallest normal double, so
+// that the risks of the path keep every digit. Below it they turn subnormal: on generated data scaled down, the path
+// stayed that of the unscaled data down to a risk of 2e-318 (a response near 1e-160) and parted from it at 2e-322.
+constexpr double kTinyRisk = DBL_MIN * 0x1p20;
+// Below this risk at the offset, case weights hundreds of orders of magnitude apart are looked for (they leave every
+// row but the heaviest a share of the risk near 1e-300, and the fit then stops at a singular learner).
+constexpr double kSmallRisk = 1e-280;
+constexpr double kWeightSpan = 1e100;
 // At most this many iterations an automatic batch: each holds its delta until applied (about 300 bytes at k = 24),
 // and a batch of 1e6 fast iterations on small data took 300 MB where the path itself needs 12 MB.
 constexpr double kMaxAutomaticBatch = 4096;
@@ -129,24 +138,27 @@ void Booster::checkStartingRisk(double risk0, const std::vector<double>& riskWei
                      ": values too large (their squares overflow a double, so the risk would be infinite); "
                      "rescale the response, e.g. divide it by a power of ten");
   // The other end: squared residuals below the normal doubles leave the risk 0 or subnormal, and every learner
-  // reduces it by 0, so that the first wins every iteration by the tie (a response near 1e-170).
+  // reduces it by 0, so that the first wins every iteration by the tie (a response of unit spread times 1e-162).
   const bool squared = settings_.family == Family::Gaussian || settings_.family == Family::Expectile ||
                        settings_.family == Family::Huber;
+  const double d = settings_.huberDelta;
+  if (settings_.family == Family::Huber && d > 0.0 && d * d < kTinyRisk) blameHuberDelta(riskWeights);
   std::vector<double> varies{0.0};  // over every process's rows: each must come to the same decision
-  if (squared && risk0 < 1e-280) {
+  if (squared && risk0 < kSmallRisk) {
     for (std::size_t i = 0; i < y.size() && varies[0] == 0.0; ++i)  // rows of weight 0 do not count
       if (y[i] != offset_ && (riskWeights.empty() || riskWeights[i] > 0.0)) varies[0] = 1.0;
     reduceMax(group_, varies);
   }
   if (varies[0] > 0.0) blameTinyRisk(riskWeights);
-  if (varies[0] > 0.0)
+  if (varies[0] > 0.0 && risk0 < kTinyRisk)
     throw InputError("response " + quotedForMessage(settings_.response) +
-                     ": values too small (their squared differences underflow a double, so every risk would be 0); "
-                     "rescale the response, e.g. multiply it by a power of ten");
+                     ": values too small (the risk at the offset, " + formatNumber(risk0, 6) +
+                     ", is near the smallest normal double, 2.2e-308, where the risks lose their digits and the "
+                     "learners' reductions tie at 0); rescale the response, e.g. multiply it by a power of ten");
 }
 
-// A risk of 0 where the residuals themselves are not tiny: Huber's fixed d, or case weights across hundreds of orders
-// of magnitude, made it so. Names that option; returns where neither is to blame (the response is).
+// A small risk where the residuals themselves are not tiny: case weights across hundreds of orders of magnitude made
+// it so. Names --weights; returns where they are not to blame.
 void Booster::blameTinyRisk(const std::vector<double>& riskWeights) const {
   const std::vector<double>& y = frame_.response;
   std::vector<double> spread{0.0, 0.0, -std::numeric_limits<double>::max()};  // largest |r|, largest w, -smallest w
@@ -159,18 +171,30 @@ void Booster::blameTinyRisk(const std::vector<double>& riskWeights) const {
     }
   }
   reduceMax(group_, spread);
-  if (spread[0] < 1e-140) return;  // squares below 1e-280: the response's own scale
-  if (settings_.family == Family::Huber && settings_.huberDelta > 0.0)
-    throw InputError(optionMessage("--huber-delta", formatNumber(settings_.huberDelta, 6) +
-                                                        " is too small for residuals up to " +
-                                                        formatNumber(spread[0], 6) +
-                                                        ": the Huber loss d |r| - d^2 / 2 underflows a double, so "
-                                                        "every risk would be 0"));
-  if (!riskWeights.empty())
+  if (spread[0] * spread[0] < kTinyRisk) return;  // the response's own scale
+  if (!riskWeights.empty() && spread[1] > kWeightSpan * -spread[2])
     throw InputError(optionMessage("--weights", "the positive weights range from " + formatNumber(-spread[2], 6) +
                                                     " to " + formatNumber(spread[1], 6) +
                                                     ": against the largest, every other row's share of the risk "
                                                     "underflows a double; rescale or cap them"));
+}
+
+// Huber's negative gradient is the residual clipped to +-d: where d^2 is below kTinyRisk and some residual of a used
+// row reaches past d, the learners' reductions lose their digits (at d = 1e-200 they all tie at 0 and the first
+// learner wins every iteration). Throws naming --huber-delta; returns where every residual is within d.
+void Booster::blameHuberDelta(const std::vector<double>& riskWeights) const {
+  const std::vector<double>& y = frame_.response;
+  std::vector<double> largest{0.0};
+  for (std::size_t i = 0; i < y.size(); ++i)
+    if (riskWeights.empty() || riskWeights[i] > 0.0) largest[0] = std::max(largest[0], std::abs(y[i] - offset_));
+  reduceMax(group_, largest);
+  if (largest[0] <= settings_.huberDelta) return;
+  throw InputError(optionMessage("--huber-delta", formatNumber(settings_.huberDelta, 6) +
+                                                      " is too small for residuals up to " +
+                                                      formatNumber(largest[0], 6) +
+                                                      ": the negative gradient is the residual clipped to +-d, and "
+                                                      "its squares (d^2) fall below the normal doubles (2.2e-308), "
+                                                      "so the learners' reductions lose their digits"));
 }
 
 // Everything after the model frame: offset, the risk of the offset, learners, the backend's problem. A fold's path

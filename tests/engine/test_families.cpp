@@ -66,6 +66,7 @@ class TestFamilies : public QObject {
   void nullSpaceIsThePenaltys();
   void riskNotesCountRises();
   void tinyResponseIsRefused();
+  void tinyHuberDeltaIsRefused();
 };
 
 void TestFamilies::negativeGradientIsTheLossSlope_data() {
@@ -605,7 +606,8 @@ void TestFamilies::riskNotesCountRises() {
 }
 
 // A gaussian response near 1e-170: its squared residuals underflow, every risk is 0 and the first learner would win
-// every iteration by the tie (exit 0 with a meaningless fit). Refused naming the response; 1e-100 fits as 1 does.
+// every iteration by the tie (exit 0 with a meaningless fit). Refused naming the response; 1e-100 and 1e-145 (risks
+// near 1e-290, still normal doubles; refused until 2026-12-02) fit as 1 does.
 void TestFamilies::tinyResponseIsRefused() {
   std::vector<double> y(40), x(40);
   for (std::size_t i = 0; i < y.size(); ++i) {
@@ -617,10 +619,10 @@ void TestFamilies::tinyResponseIsRefused() {
   s.spline.knots = 4;
   Booster one = fit(table({"y", "x"}, {y, x}), s);
   one.run(5);
-  for (double scale : {1e-100, 1e-170}) {
+  for (double scale : {1e-100, 1e-145, 1e-170}) {
     std::vector<double> small = y;
     for (double& v : small) v *= scale;
-    if (scale == 1e-100) {
+    if (scale != 1e-170) {
       Booster b = fit(table({"y", "x"}, {small, x}), s);
       b.run(5);
       for (std::size_t i = 0; i < y.size(); ++i)
@@ -630,6 +632,33 @@ void TestFamilies::tinyResponseIsRefused() {
     const QString message = gbtest::inputErrorOf([&] { fit(table({"y", "x"}, {small, x}), s); });
     QVERIFY2(message.contains("response 'y': values too small"), qPrintable(message));
   }
+}
+
+// Huber's gradient is the residual clipped to +-d. With d = 1e-200 its squares underflow, every learner's reduction is
+// 0 and the first won every iteration (exit 0, a meaningless path): refused naming --huber-delta. d = 1e-140 (squares
+// 1e-280, normal doubles) fits, its path that of d = 1e-100.
+void TestFamilies::tinyHuberDeltaIsRefused() {
+  std::vector<double> y(40), x1(40), x2(40);
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    x1[i] = static_cast<double>(i) / 39.0;
+    x2[i] = static_cast<double>((i * 7) % 40) / 39.0;
+    y[i] = 3.0 * std::sin(6.0 * x2[i]) + 0.1 * x1[i];
+  }
+  ModelSettings s;
+  s.family = gb::Family::Huber;
+  s.mstop = 5;
+  s.spline.knots = 4;
+  s.huberDelta = 1e-100;
+  Booster wide = fit(table({"y", "x1", "x2"}, {y, x1, x2}), s);
+  wide.run(5);
+  QCOMPARE(wide.path().learner.front(), 1);  // x2 carries the signal: not a tie won by the first
+  s.huberDelta = 1e-140;
+  Booster narrow = fit(table({"y", "x1", "x2"}, {y, x1, x2}), s);
+  narrow.run(5);
+  QVERIFY(narrow.path().learner == wide.path().learner);
+  s.huberDelta = 1e-200;
+  const QString message = gbtest::inputErrorOf([&] { fit(table({"y", "x1", "x2"}, {y, x1, x2}), s); });
+  QVERIFY2(message.contains("--huber-delta: 1e-200 is too small for residuals up to"), qPrintable(message));
 }
 
 #include "test_families.moc"
