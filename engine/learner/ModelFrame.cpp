@@ -95,7 +95,6 @@ void resolveColumns(const Dataset& data, const ModelSettings& s, ModelFrame& f, 
             option, "no column named " + quotedForMessage(name) + " in " + data.sourceName() + data.nameHint(name)));
       if (name == s.response)
         throw InputError(optionMessage(option, quotedForMessage(name) + " is the response, not a covariate"));
-      if (name == s.weights) throw InputError(optionMessage(option, quotedForMessage(name) + " is the weights column"));
       if (const auto [at, added] = seen.emplace(name, option); !added)
         throw InputError(optionMessage(
             option, quotedForMessage(name) +
@@ -114,11 +113,14 @@ void resolveColumns(const Dataset& data, const ModelSettings& s, ModelFrame& f, 
   take(s.factors, "--factor", false, f.factors);
 }
 
-// Every column a row must have (R's na.omit on the model frame): the response, the weights, the learners.
+// Every column a row must have (R's na.omit on the model frame): the response, the weights, the learners. The weights
+// column may also be a learner's, named, as mboost's gamboost(y ~ bbs(x), weights = d$x) allows (y ~ . leaves it out).
 std::vector<std::string> usedColumns(const ModelSettings& s, const ModelFrame& f) {
   std::vector<std::string> used{s.response};
   if (!s.weights.empty()) used.push_back(s.weights);
-  for (const auto* list : {&f.splines, &f.linears, &f.factors}) used.insert(used.end(), list->begin(), list->end());
+  for (const auto* list : {&f.splines, &f.linears, &f.factors})
+    for (const std::string& name : *list)
+      if (name != s.weights) used.push_back(name);
   return used;
 }
 

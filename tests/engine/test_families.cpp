@@ -3,6 +3,7 @@
 // squares solved densely.
 #include <QtTest>
 #include <cmath>
+#include <limits>
 #include <random>
 
 #include "compute/Booster.hpp"
@@ -67,6 +68,7 @@ class TestFamilies : public QObject {
   void riskNotesCountRises();
   void tinyResponseIsRefused();
   void tinyHuberDeltaIsRefused();
+  void weightsColumnMayBeALearner();
 };
 
 void TestFamilies::negativeGradientIsTheLossSlope_data() {
@@ -659,6 +661,33 @@ void TestFamilies::tinyHuberDeltaIsRefused() {
   s.huberDelta = 1e-200;
   const QString message = gbtest::inputErrorOf([&] { fit(table({"y", "x1", "x2"}, {y, x1, x2}), s); });
   QVERIFY2(message.contains("--huber-delta: 1e-200 is too small for residuals up to"), qPrintable(message));
+}
+
+// mboost's gamboost(y ~ bbs(x) + bbs(z), weights = d$x): the weights column named as a learner too (refused until
+// 2026-12-02). The fit equals the one with the weights in a column of their own, and a row missing x is omitted once.
+void TestFamilies::weightsColumnMayBeALearner() {
+  std::vector<double> y(60), x(60), z(60);
+  for (std::size_t i = 0; i < y.size(); ++i) {
+    x[i] = 0.5 + static_cast<double>((i * 13) % 60) / 20.0;
+    z[i] = static_cast<double>(i) / 59.0;
+    y[i] = std::sin(2.0 * x[i]) + z[i] * z[i];
+  }
+  x[7] = std::numeric_limits<double>::quiet_NaN();
+  ModelSettings s;
+  s.mstop = 20;
+  s.spline.knots = 6;
+  s.learners = {"x", "z"};
+  s.weights = "x";
+  Booster shared = fit(table({"y", "x", "z"}, {y, x, z}), s);
+  shared.run(20);
+  s.weights = "w";
+  Booster own = fit(table({"y", "x", "z", "w"}, {y, x, z, x}), s);
+  own.run(20);
+  QCOMPARE(shared.rows(), std::size_t{59});
+  QCOMPARE(shared.frame().omittedByColumn.size(), std::size_t{1});
+  QCOMPARE(shared.frame().omittedByColumn.front().second, std::size_t{1});
+  QVERIFY(shared.path().learner == own.path().learner);
+  QCOMPARE(shared.fitted(), own.fitted());
 }
 
 #include "test_families.moc"
