@@ -73,7 +73,7 @@ class MenusTest : public QObject {
     QCOMPARE(posted.count(), 1);
     const QString text = posted.at(0).at(1).toString();
     for (const QString& line : QStringList{"F5  —  Fit", "F6  —  Pause", "F10  —  Step", "Esc  —  Cancel",
-                                           "Ctrl+2  —  Risk", "Ctrl+0  —  Cross-validation"})
+                                           "Ctrl+2  —  Risk", "Ctrl+3  —  Cross-validation"})
       QVERIFY2(text.contains(line), qPrintable(line + " not in:\n" + text));
     const auto docs = w->documents();
     QVERIFY(docs.size() >= 3);

@@ -9,9 +9,13 @@
 #include "model/ModelPanel.hpp"
 #include "model/ModelSummary.hpp"
 #include "plots/EdfExplorer.hpp"
+#include "plots/KernelChart.hpp"
 #include "plots/LearnerFitView.hpp"
 #include "plots/ModelSummaryView.hpp"
+#include "plots/PartialEffectsView.hpp"
 #include "plots/PlotWidget.hpp"
+#include "plots/RiskPlot.hpp"
+#include "plots/StaleNote.hpp"
 #include "support/StudioFixture.hpp"
 
 using namespace gbui;
@@ -66,15 +70,26 @@ class TeachingViewsTest : public QObject {
     w->showTab(summary);
     w->showTab(edf);
     QVERIFY(summary->staleNote()->isHidden() && edf->staleNote()->isHidden());
+    QVERIFY(w->fitStaleNote()->isHidden());  // the edf tab on show carries its own line
     gb::ModelSettings settings = w->modelPanel()->settings();
     const double nu = settings.nu;
     settings.nu = 0.37;
     w->modelPanel()->setSettings(settings);
     QVERIFY(!summary->staleNote()->isHidden());
     QVERIFY(!edf->staleNote()->isHidden());
+    QVERIFY(w->fitStaleNote()->isHidden());  // not twice
+    // The other views of the fit share the line over the tabs; the kernel timings show no fit.
+    for (QWidget* page : std::initializer_list<QWidget*>{w->effectsView(), w->learnerFitView(), w->riskPlot()}) {
+      w->showTab(page);
+      QVERIFY(!w->fitStaleNote()->isHidden());
+    }
+    w->showTab(w->kernelChart());
+    QVERIFY(w->fitStaleNote()->isHidden());
+    w->showTab(w->effectsView());
     settings.nu = nu;
     w->modelPanel()->setSettings(settings);
     QVERIFY(summary->staleNote()->isHidden() && edf->staleNote()->isHidden());
+    QVERIFY(w->fitStaleNote()->isHidden());
   }
 
   // At 1024 x 700 every summary line is on show without scrolling (the splitter gave the first table only six).

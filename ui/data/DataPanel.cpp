@@ -150,7 +150,8 @@ QGroupBox* DataPanel::buildFileBox() {
   auto* fileLayout = new QVBoxLayout(fileBox);
   auto* buttons = new QHBoxLayout;
   open_ = new QPushButton(tr("Open CSV..."));
-  open_->setToolTip(tr("Read a numeric CSV file with a header row (Ctrl+O)"));
+  open_->setToolTip(
+      tr("Read a CSV file with a header row: numbers, text columns (factors), NA cells, R's row names (Ctrl+O)"));
   cancelLoad_ = new QPushButton(tr("Cancel"));
   cancelLoad_->setToolTip(tr("Stop reading the CSV file (the current data stays)"));
   cancelLoad_->setEnabled(false);

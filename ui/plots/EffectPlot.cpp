@@ -146,7 +146,10 @@ void EffectPlot::setXAxisFor(const FitSetup& setup, const gb::Learner& l) {
   } else {
     xAxis->setTicker(QSharedPointer<QCPAxisTicker>::create());
     xAxis->grid()->setZeroLinePen(yAxis->grid()->zeroLinePen());
-    xAxis->setRange(l.basis.lo(), l.basis.hi());
+    // 4% beyond the covariate's range on each side, as R's plots pad: rug ticks and curve ends at the range's ends
+    // stay off the frame.
+    const double pad = 0.04 * (l.basis.hi() - l.basis.lo());
+    xAxis->setRange(l.basis.lo() - pad, l.basis.hi() + pad);
   }
   xAxis->setLabel(qs(l.name));  // the covariate's own name, as mboost's and mgcv's plots label it
 }

@@ -74,6 +74,7 @@ LearnerFitView::LearnerFitView(MessageSink* sink, QWidget* parent) : QWidget(par
   added_->setPen(QPen(QColor(31, 119, 180), 2, Qt::DashLine));
   plot_->legend->setVisible(true);
   plot_->legend->setFont(QFont(plot_->font().family(), 8));
+  plot_->legend->setBrush(QColor(255, 255, 255, 170));  // the points under it stay visible
   plot_->yAxis->setLabel(tr("negative gradient u"));
   layout->addWidget(plot_, 1);
   clear();
@@ -147,6 +148,11 @@ void LearnerFitView::showSnapshot(const FitSnapshot& s) {
   const QCPRange y = plot_->yAxis->range();
   const double pad = y.size() > 0 ? 0.06 * y.size() : std::max(1.0, std::abs(y.lower)) * 0.06;
   plot_->yAxis->setRange(y.lower - pad, y.upper + pad);
+  if (l.type != gb::LearnerType::Factor) {  // and the points at the covariate's ends off the frame, as R pads 4%
+    const QCPRange x = plot_->xAxis->range();
+    const double xPad = x.size() > 0 ? 0.04 * x.size() : std::max(1.0, std::abs(x.lower)) * 0.04;
+    plot_->xAxis->setRange(x.lower - xPad, x.upper + xPad);
+  }
   plot_->requestReplot();
 }
 

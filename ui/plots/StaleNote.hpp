@@ -1,6 +1,7 @@
 #pragma once
 // The line a view of the fit on show carries while the data or settings differ from that fit, as the status bar
-// says too: the Model summary and the edf / lambda explorer; the Cross-validation tab sets its own words.
+// says too: the Model summary and the edf / lambda explorer; the Cross-validation tab sets its own words; one over
+// the tabs serves the other views of the fit (MainWindow::fitStaleNote).
 #include <QLabel>
 
 namespace gbui {

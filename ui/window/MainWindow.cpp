@@ -110,7 +110,10 @@ MainWindow::MainWindow(const StudioOptions& options, QWidget* parent)
     updateRecentMenu();
   });
   connect(modelPanel_, &ModelPanel::settingsChanged, this, &MainWindow::syncSettings);
-  connect(tabs_, &QTabWidget::currentChanged, this, [this](int i) { refreshView(tabs_->widget(i)); });
+  connect(tabs_, &QTabWidget::currentChanged, this, [this](int i) {
+    refreshView(tabs_->widget(i));
+    updateFitStale(controller_->changedSinceFit());
+  });
   restoreState(options);
   connect(modelPanel_->mstopBox(), &QSpinBox::valueChanged, this, [this] { demoMstop_ = false; });
   new WheelGuard(leftPanel_);
@@ -218,6 +221,7 @@ void MainWindow::buildPlots() {
   const std::pair<QWidget*, QString> pages[] = {
       {effects_, tr("Partial effects")},
       {risk_, tr("Risk")},
+      {cv_, tr("Cross-validation")},  // third: on show without scrolling the tab bar at 1024 px, where mstop is chosen
       {diagnostics_, tr("Fitted vs observed")},
       {selection_, tr("Selection")},
       {summary_, tr("Model summary")},
@@ -225,7 +229,6 @@ void MainWindow::buildPlots() {
       {learnerFit_, tr("What the learner fits")},
       {edf_, tr("edf / lambda")},
       {kernels_, tr("Kernel timings")},
-      {cv_, tr("Cross-validation")},
   };
   for (const auto& [page, title] : pages) tabs_->addTab(page, title);
   auto tip = [this](QWidget* page, const QString& text) { tabs_->setTabToolTip(tabs_->indexOf(page), text); };
@@ -440,6 +443,7 @@ void MainWindow::refreshSession() {
   if (summary_ && edf_) {  // a view of the fit on show says so while the model differs from it
     summary_->setChangedSinceFit(facts.changedSinceFit);
     edf_->setChangedSinceFit(facts.changedSinceFit);
+    updateFitStale(facts.changedSinceFit);
   }
   if (fitAction_->text() != view.fitLabel) fitAction_->setText(view.fitLabel);
   const FitSnapshot& shown = shownSnapshot();

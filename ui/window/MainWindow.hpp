@@ -47,6 +47,7 @@ class PartialEffectsView;
 class PlotWidget;
 class RiskPlot;
 class SelectionPlot;
+class StaleNote;
 class TaskWorker;
 class WorkerThread;
 
@@ -70,6 +71,9 @@ class MainWindow : public QMainWindow {
   LearnerFitView* learnerFitView() const { return learnerFit_; }
   ModelSummaryView* summaryView() const { return summary_; }
   ReplayBar* replayBar() const { return replayBar_; }
+  // The line over the views of the fit that have no stale line of their own (Partial effects, Risk, Fitted vs
+  // observed, Selection, Learner race, What the learner fits), shown while the model differs from the fit on show.
+  StaleNote* fitStaleNote() const { return fitStale_; }
   // What the views show: the latest snapshot, or the replayed iteration while the scrubber is moved back.
   const FitSnapshot& shownSnapshot() const;
   EdfExplorer* edfExplorer() const { return edf_; }
@@ -182,6 +186,7 @@ class MainWindow : public QMainWindow {
   // The iteration scrubber (MainWindowReplay.cpp): the bar above the tabs, its choice and Reset.
   QWidget* withReplayBar(QWidget* tabs);
   void updateReplayBar();
+  void updateFitStale(bool changedSinceFit);  // fitStale_ for the tab on show
   void replayIteration(int m);
   void resetFit();
   void buildHelpMenu();
@@ -216,6 +221,7 @@ class MainWindow : public QMainWindow {
   LearnerFitView* learnerFit_ = nullptr;
   ModelSummaryView* summary_ = nullptr;
   ReplayBar* replayBar_ = nullptr;
+  StaleNote* fitStale_ = nullptr;
   int replayAt_ = -1;     // the replayed iteration, -1: the latest
   FitSnapshot replayed_;  // its snapshot (fit/Replay.hpp)
   EdfExplorer* edf_ = nullptr;

@@ -98,7 +98,9 @@ void MainWindow::buildActions() {
   bindButton(stepButton_, stepAction_);
   bindButton(cancelButton_, cancelAction_);
 
-  openAction_ = action(this, tr("Open CSV..."), tr("Read a numeric CSV file"), {QKeySequence::Open});
+  openAction_ =
+      action(this, tr("Open CSV..."), tr("Read a CSV file: numbers, text columns (factors), NA cells, R's row names"),
+             {QKeySequence::Open});
   generateAction_ =
       action(this, tr("Generate paper data"), tr("Generate the paper's simulated data (Data tab settings)"),
              {QKeySequence(Qt::CTRL | Qt::Key_G)});

@@ -1,9 +1,15 @@
 // MainWindow's iteration scrubber: replays a past iteration of the fit on show from its recorded steps, and Reset.
+#include <QMessageBox>
 #include <QVBoxLayout>
 
 #include "fit/Replay.hpp"
+#include "plots/CrossValidationView.hpp"
+#include "plots/EdfExplorer.hpp"
+#include "plots/KernelChart.hpp"
 #include "plots/LearnerFitView.hpp"
 #include "plots/LearnerRaceView.hpp"
+#include "plots/ModelSummaryView.hpp"
+#include "plots/StaleNote.hpp"
 #include "window/MainWindow.hpp"
 #include "window/ReplayBar.hpp"
 
@@ -16,10 +22,21 @@ QWidget* MainWindow::withReplayBar(QWidget* tabs) {
   layout->setSpacing(0);
   replayBar_ = new ReplayBar;
   layout->addWidget(replayBar_);
+  fitStale_ = new StaleNote;  // for the views of the fit without a note of their own (updateFitStale)
+  fitStale_->setContentsMargins(6, 2, 6, 2);
+  layout->addWidget(fitStale_);
   layout->addWidget(tabs, 1);
   connect(replayBar_, &ReplayBar::iterationChosen, this, &MainWindow::replayIteration);
   connect(replayBar_, &ReplayBar::resetRequested, this, &MainWindow::resetFit);
   return central;
+}
+
+// The Model summary, edf / lambda and Cross-validation tabs carry their own line; the kernel timings do not show a fit.
+void MainWindow::updateFitStale(bool changedSinceFit) {
+  if (!fitStale_ || !tabs_) return;
+  const QWidget* page = tabs_->currentWidget();
+  const bool ownsLine = page == summary_ || page == edf_ || page == cv_ || page == kernels_;
+  fitStale_->setChanged(changedSinceFit && !ownsLine);
 }
 
 const FitSnapshot& MainWindow::shownSnapshot() const {
@@ -71,8 +88,18 @@ void MainWindow::replayIteration(int m) {
   refreshSession();  // the status bar's iteration label names the replayed iteration (it kept the latest's)
 }
 
+// Asks first where a fit of some iterations is on show (Reset sits beside the replay slider: one slip lost a lesson's
+// fit); no dialog where the sink shows none (tests, screenshots).
 void MainWindow::resetFit() {
   if (controller_->isRunning()) return;
+  const int iterations = controller_->lastSnapshot().iteration;
+  if (iterations > 0 && sink_.interactive() &&
+      QMessageBox::question(this, tr("Reset"),
+                            tr("Drop the fit on show (%1 iterations)? Fit or Step then starts again at iteration 0; "
+                               "Save model keeps a fit first.")
+                                .arg(iterations),
+                            QMessageBox::Reset | QMessageBox::Cancel, QMessageBox::Cancel) != QMessageBox::Reset)
+    return;
   controller_->reset();
   clearFitViews();
   refreshSession();
