@@ -100,6 +100,23 @@ if [ ${#rerun[@]} -gt 0 ]; then
   status=0
   names=$(printf '%s|' "${rerun[@]}")
   (cd "$BUILD_DIR" && ctest --output-on-failure -R "^(${names%|})\$") || status=$?
+  # The tracer can crash at every exit of a test: on 2026-12-02 (a Zen 5 machine) it did so at each of 5 runs of
+  # opencl.test_dense_gemv with POCL_CACHE_DIR set (as ctest sets it), all 52 cases passing each time, and at none of
+  # 3 runs without it. Where the second run's reports again say only that, the tests run a third
+  # time without the leak check (AddressSanitizer and UBSan still on), must pass with no report, and are named here.
+  again=0
+  if [ $status -ne 0 ] && compgen -G "$logs/report*" >/dev/null; then
+    again=1
+    for f in "$logs"/report*; do tracerOnly "$f" || again=0; done
+  fi
+  if [ $again -eq 1 ]; then
+    echo "sanitize: the tracer crashed again at the exit of ${rerun[*]}: run once more without the leak check"
+    rm -f "$logs"/report*
+    status=0
+    (cd "$BUILD_DIR" && ASAN_OPTIONS="${ASAN_OPTIONS/detect_leaks=1/detect_leaks=0}" \
+      ctest --output-on-failure -R "^(${names%|})\$") || status=$?
+    echo "sanitize: leak check not run for ${rerun[*]} (LeakSanitizer's tracer crashed twice)"
+  fi
 fi
 if compgen -G "$logs/report*" >/dev/null; then
   echo "sanitize: sanitizer reports (in $logs):"
