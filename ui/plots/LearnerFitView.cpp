@@ -12,7 +12,14 @@
 #include "plots/PlotWidget.hpp"
 
 namespace gbui {
+
 namespace {
+
+// The range widened by `share` of its size on each side (of its magnitude, or 1, where it is a single value).
+QCPRange padded(const QCPRange& r, double share) {
+  const double pad = share * (r.size() > 0 ? r.size() : std::max(1.0, std::abs(r.lower)));
+  return {r.lower - pad, r.upper + pad};
+}
 
 constexpr std::size_t kMaxPoints = 3000;  // drawn rows (every k-th): enough to see the cloud
 constexpr std::size_t kNoLearner = static_cast<std::size_t>(-1);
@@ -145,14 +152,9 @@ void LearnerFitView::showSnapshot(const FitSnapshot& s) {
   setXAxisFor(&l);  // after the rescale, which would fit a factor's range to its points
   // A margin, so that points at the range's ends stay off the frame (laplace's gradient is only -1 and +1: every
   // point sat on it), and a constant gradient still gets a visible axis.
-  const QCPRange y = plot_->yAxis->range();
-  const double pad = y.size() > 0 ? 0.06 * y.size() : std::max(1.0, std::abs(y.lower)) * 0.06;
-  plot_->yAxis->setRange(y.lower - pad, y.upper + pad);
-  if (l.type != gb::LearnerType::Factor) {  // and the points at the covariate's ends off the frame, as R pads 4%
-    const QCPRange x = plot_->xAxis->range();
-    const double xPad = x.size() > 0 ? 0.04 * x.size() : std::max(1.0, std::abs(x.lower)) * 0.04;
-    plot_->xAxis->setRange(x.lower - xPad, x.upper + xPad);
-  }
+  plot_->yAxis->setRange(padded(plot_->yAxis->range(), 0.06));
+  // and the points at the covariate's ends off the frame, as R pads 4%
+  if (l.type != gb::LearnerType::Factor) plot_->xAxis->setRange(padded(plot_->xAxis->range(), 0.04));
   plot_->requestReplot();
 }
 
