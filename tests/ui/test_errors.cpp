@@ -2,7 +2,9 @@
 // plots; an impossible option or an unusable backend fails the fit with a message; the window stays usable.
 #include <qcustomplot.h>
 
+#include <QDoubleSpinBox>
 #include <QProgressBar>
+#include <QSpinBox>
 #include <QtTest>
 
 #include "data/ColumnRolesTable.hpp"
@@ -11,6 +13,7 @@
 #include "plots/PartialEffectsView.hpp"
 #include "plots/RiskPlot.hpp"
 #include "support/StudioFixture.hpp"
+#include "window/WarningBadge.hpp"
 
 using namespace gbui;
 
@@ -22,6 +25,13 @@ QString writeFile(const QString& name, const QByteArray& text) {
   f.open(QIODevice::WriteOnly | QIODevice::Truncate);
   f.write(text);
   return path;
+}
+
+template <class Box>
+Box* spinWithTip(const QWidget& parent, const QString& tipStart) {
+  for (Box* b : parent.findChildren<Box*>())
+    if (b->toolTip().startsWith(tipStart)) return b;
+  return nullptr;
 }
 
 QProgressBar* barWithTip(const QWidget& parent, const QString& tip) {
@@ -129,6 +139,71 @@ class ErrorsTest : public QObject {
     qInfo("message shown: %s", qPrintable(w->messages()->lastError()));
     QVERIFY(!w->messages()->lastError().isEmpty());
     QVERIFY(w->fitButton()->isEnabled());
+  }
+
+  void outOfRangeEntryIsReportedNotSwallowed() {
+    auto w = gbtest::makeWindow(500, 5, 10, 1, "entry");
+    QDoubleSpinBox* nu = spinWithTip<QDoubleSpinBox>(*w->modelPanel(), "Step length nu");
+    QVERIFY(nu);
+    nu->setValue(0.1);
+    const int before = w->messages()->errorCount();
+    // Enter on "0": Qt puts 0.1 back; the user is told so, naming the field, the entry and the range.
+    nu->selectAll();
+    QTest::keyClicks(nu, "0");
+    QVERIFY(!nu->hasAcceptableInput());
+    QTest::keyClick(nu, Qt::Key_Return);
+    QTRY_COMPARE(w->messages()->errorCount(), before + 1);
+    const QString error = w->messages()->lastError();
+    qInfo("message shown: %s", qPrintable(error));
+    QVERIFY2(error.contains("nu: \"0\" is not a value from 0.001 to 1, so nu stays 0.1"), qPrintable(error));
+    QCOMPARE(nu->value(), 0.1);
+    // An acceptable entry says nothing.
+    nu->selectAll();
+    QTest::keyClicks(nu, "0.3");
+    QTest::keyClick(nu, Qt::Key_Return);
+    QTest::qWait(20);
+    QCOMPARE(w->messages()->errorCount(), before + 1);
+    QCOMPARE(nu->value(), 0.3);
+    // The focus leaving an emptied mstop: one message (the box and its line edit both see the focus go).
+    QSpinBox* mstop = w->modelPanel()->mstopBox();
+    const int kept = mstop->value();
+    w->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(w.get()));
+    mstop->setFocus();
+    QTRY_VERIFY(mstop->hasFocus());
+    mstop->selectAll();
+    QTest::keyClick(mstop, Qt::Key_Delete);
+    QVERIFY(!mstop->hasAcceptableInput());
+    nu->setFocus();
+    QTRY_COMPARE(w->messages()->errorCount(), before + 2);
+    QTest::qWait(20);
+    QCOMPARE(w->messages()->errorCount(), before + 2);
+    QVERIFY2(w->messages()->lastError().contains(
+                 QString("mstop: an empty entry is not a value, so mstop stays %1").arg(kept)),
+             qPrintable(w->messages()->lastError()));
+    QCOMPARE(mstop->value(), kept);
+  }
+
+  void warningsShowInTheStatusBar() {
+    auto w = gbtest::makeWindow(500, 5, 10, 1, "badge");
+    WarningBadge* badge = w->warningBadge();
+    QVERIFY(badge);
+    badge->click();  // whatever the start said (OpenCL's status) is looked at
+    QVERIFY(badge->isHidden());
+    // One typo among numbers makes the column a factor, as read.csv does: the log line alone was easy to miss.
+    QByteArray csv = "y,x1\n";
+    for (int i = 0; i < 20; ++i)
+      csv += QByteArray::number(i) + "," + (i == 7 ? "O.5" : QByteArray::number(i * 0.05)) + "\n";
+    QVERIFY(gbtest::openCsvText(*w, "typo.csv", csv));
+    QTRY_VERIFY(badge->isVisible());
+    QCOMPARE(badge->unseen(), 1);
+    QCOMPARE(badge->text(), QString("1 warning in the log"));
+    qInfo("badge tip: %s", qPrintable(badge->toolTip()));
+    QVERIFY2(badge->toolTip().contains("column 'x1'") && badge->toolTip().contains("O.5"),
+             qPrintable(badge->toolTip()));
+    badge->click();
+    QVERIFY(badge->isHidden());
+    QCOMPARE(badge->unseen(), 0);
   }
 };
 

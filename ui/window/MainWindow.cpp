@@ -36,9 +36,11 @@
 #include "plots/RiskPlot.hpp"
 #include "plots/SelectionPlot.hpp"
 #include "window/ElidedLabel.hpp"
+#include "window/EntryGuard.hpp"
 #include "window/InternalTooltips.hpp"
 #include "window/LogPanel.hpp"
 #include "window/SessionState.hpp"
+#include "window/WarningBadge.hpp"
 #include "window/WheelGuard.hpp"
 
 void gbInitStudioResources();
@@ -90,6 +92,7 @@ MainWindow::MainWindow(const StudioOptions& options, QWidget* parent)
   buildModelActions();
   buildMenus();
   connect(&sink_, &MessageSink::posted, log_, &LogPanel::append);
+  connect(&sink_, &MessageSink::posted, warningBadge_, &WarningBadge::note);
   connect(controller_, &FitController::snapshotReady, this, &MainWindow::onSnapshot);
   connect(controller_, &FitController::stateChanged, this, &MainWindow::onStateChanged);
   connect(controller_, &FitController::jobFinished, this, [this] {
@@ -117,6 +120,8 @@ MainWindow::MainWindow(const StudioOptions& options, QWidget* parent)
   restoreState(options);
   connect(modelPanel_->mstopBox(), &QSpinBox::valueChanged, this, [this] { demoMstop_ = false; });
   new WheelGuard(leftPanel_);
+  connect(new EntryGuard(leftPanel_), &EntryGuard::rejected, this,
+          [this](const QString& message) { sink_.error(tr("Entry not accepted"), message); });
   onStateChanged(FitState::Idle);
   if (options.listDevices) startDeviceQuery();
   if (options.generateOnStart) {
@@ -195,6 +200,13 @@ void MainWindow::buildPanels() {
   statusBar()->addWidget(statusLine_, 1);
   iterationLabel_ = new QLabel;
   statusBar()->addPermanentWidget(iterationLabel_);
+  warningBadge_ = new WarningBadge;
+  statusBar()->addPermanentWidget(warningBadge_);
+  connect(warningBadge_, &WarningBadge::showLog, this, [this, logDock] {
+    logDock->show();
+    logDock->raise();
+    log_->ensureCursorVisible();
+  });
 }
 
 void MainWindow::buildPlots() {

@@ -49,6 +49,7 @@ class RiskPlot;
 class SelectionPlot;
 class StaleNote;
 class TaskWorker;
+class WarningBadge;
 class WorkerThread;
 
 class ElidedLabel;
@@ -95,6 +96,7 @@ class MainWindow : public QMainWindow {
   ElidedLabel* fitStatus() const { return fitStatus_; }
   ElidedLabel* statusLine() const { return statusLine_; }
   QLabel* iterationLabel() const { return iterationLabel_; }
+  WarningBadge* warningBadge() const { return warningBadge_; }
   QMenu* viewMenu() const { return viewMenu_; }
   QMenu* helpMenu() const { return helpMenu_; }
   // Help > Keyboard shortcuts: every action with a shortcut, as the dialog lists them.
@@ -237,6 +239,7 @@ class MainWindow : public QMainWindow {
   ElidedLabel* fitStatus_ = nullptr;
   ElidedLabel* statusLine_ = nullptr;
   QLabel* iterationLabel_ = nullptr;
+  WarningBadge* warningBadge_ = nullptr;
   QAction* fitAction_ = nullptr;
   QAction* pauseAction_ = nullptr;
   QAction* stepAction_ = nullptr;
