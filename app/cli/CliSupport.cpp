@@ -157,6 +157,16 @@ namespace {
 void splitNameList(const std::string& option, const std::string& text, std::vector<std::string>& names) {
   std::string name;
   bool quoted = false;
+  // No column has an empty name (the reader refuses one), so an empty item is a stray comma.
+  auto push = [&] {
+    if (text.empty()) throw InputError(optionMessage(option, "is empty (it takes one or more column names)"));
+    if (name.empty())
+      throw InputError(optionMessage(option, "an empty name in " + quotedForMessage(text) +
+                                                 " (a comma at an end or two in a row; a name that holds a comma "
+                                                 "goes in double quotes)"));
+    names.push_back(std::move(name));
+    name.clear();
+  };
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (quoted && c == '"' && i + 1 < text.size() && text[i + 1] == '"') {
@@ -165,15 +175,14 @@ void splitNameList(const std::string& option, const std::string& text, std::vect
     } else if (c == '"' && (quoted || name.empty())) {
       quoted = !quoted;
     } else if (c == ',' && !quoted) {
-      names.push_back(std::move(name));
-      name.clear();
+      push();
     } else {
       name += c;
     }
   }
   if (quoted)
     throw InputError(optionMessage(option, quotedForMessage(text) + " opens a double quote that it does not close"));
-  names.push_back(std::move(name));
+  push();
 }
 
 }  // namespace
@@ -190,6 +199,20 @@ CLI::Option* addTextListOption(CLI::App* app, const std::string& name, std::vect
           },
           help)
       ->type_name("NAME,...");
+}
+
+CLI::Option* addNameOption(CLI::App* app, const std::string& name, std::string& value, const std::string& help) {
+  return app
+      ->add_option_function<std::string>(
+          name,
+          [&value, name](const std::string& given) {
+            std::vector<std::string> one;
+            if (!given.empty() && given.front() == '"') splitNameList(name, given, one);
+            value = one.size() == 1 ? one.front() : given;
+          },
+          help)
+      ->default_str(value)
+      ->type_name("NAME");
 }
 
 ProgressPrinter::ProgressPrinter(std::string label, bool enabled, double quietSeconds)

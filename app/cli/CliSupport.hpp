@@ -54,8 +54,11 @@ CLI::Option* addEnumOption(CLI::App* app, const std::string& name, E& value, E (
 CLI::Option* addSizeListOption(CLI::App* app, const std::string& name, std::vector<std::size_t>& value,
                                const std::string& help);
 CLI::Option* addIntListOption(CLI::App* app, const std::string& name, std::vector<int>& value, const std::string& help);
+// Column names, comma-separated; a name that holds a comma goes in double quotes ("\"a,b\""), a quote in it doubled.
 CLI::Option* addTextListOption(CLI::App* app, const std::string& name, std::vector<std::string>& value,
                                const std::string& help);
+// One column name, quoted or not, so that a name written as in a list ("\"a,b\"") means the same here.
+CLI::Option* addNameOption(CLI::App* app, const std::string& name, std::string& value, const std::string& help);
 
 // Prints "<label>: 40% <detail> (3.1 s)" to stderr at each new tenth of the work, but only once the run has
 // taken longer than `quietSeconds`: short runs stay silent, long ones show they are alive. A tenth that takes longer

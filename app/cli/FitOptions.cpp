@@ -70,7 +70,7 @@ std::vector<Override> addModelOptions(CLI::App* sub, FitOptions& o, bool mstopCv
   auto add = [&v](CLI::Option* option, std::function<void(ModelSettings&, const FitOptions&)> apply) {
     v.push_back({option, std::move(apply)});
   };
-  add(sub->add_option("--response", s.response, "Response column")->capture_default_str()->group("Model"),
+  add(addNameOption(sub, "--response", s.response, "Response column")->group("Model"),
       [](ModelSettings& m, const FitOptions& f) { m.response = f.settings.response; });
   add(addTextListOption(sub, "--spline,--learners", s.learners,
                         "Spline learners (mboost's bbs), comma-separated. Without --spline, --linear and --factor: "
@@ -84,7 +84,7 @@ std::vector<Override> addModelOptions(CLI::App* sub, FitOptions& o, bool mstopCv
                         "Factor learners (mboost's bols(f), treatment contrasts), comma-separated")
           ->group("Model"),
       [](ModelSettings& m, const FitOptions& f) { m.factors = f.settings.factors; });
-  add(sub->add_option("--weights", s.weights, "Case-weight column (non-negative)")->group("Model"),
+  add(addNameOption(sub, "--weights", s.weights, "Case-weight column (non-negative)")->group("Model"),
       [](ModelSettings& m, const FitOptions& f) { m.weights = f.settings.weights; });
   add(addWordOption(sub, "--family", o.family,
                     "Loss: gaussian, binomial, poisson, laplace, huber, quantile, expectile, adaexp, gamma or negbin",

@@ -34,6 +34,12 @@ std::size_t editDistance(const std::string& a, const std::string& b, std::size_t
 }  // namespace
 
 std::string didYouMean(const std::string& name, const std::vector<std::string>& candidates) {
+  // "--spline a,b" read as two names where the header has one column "a,b".
+  for (const auto& c : candidates)
+    if (c.find(',') != std::string::npos && !name.empty() &&
+        ("," + c + ",").find("," + name + ",") != std::string::npos)
+      return "; the column " + quotedForMessage(c) +
+             " holds a comma: in a list of names write it in double quotes, \"" + c + "\"";
   const std::string low = lowered(name);
   for (const auto& c : candidates)
     if (c != name && lowered(c) == low) return "; did you mean " + quotedForMessage(c) + "? (names are case-sensitive)";

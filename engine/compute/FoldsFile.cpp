@@ -38,9 +38,10 @@ ResamplingFolds foldsFromTable(const Dataset& table, std::size_t dataRows, const
     throw InputError(locate(file, 1, 1,
                             "--folds-file has " + std::to_string(table.rows()) + " rows, the data " +
                                 std::to_string(dataRows) + "," + hint));
+  // Located at the file's last row when it is short, at its first row past the data when it is long.
   if (table.rows() != dataRows && !perUsedRow)
     throw InputError(
-        locate(file, static_cast<long>(std::min(table.rows(), dataRows) + 2), 1,
+        locate(file, static_cast<long>(table.rows() < dataRows ? table.rows() + 1 : dataRows + 2), 1,
                "--folds-file has " + std::to_string(table.rows()) + " rows, the data " + std::to_string(dataRows) +
                    (used == dataRows ? " (one row of fold weights per data row)"
                                      : " of which the model uses " + std::to_string(used) +

@@ -1,6 +1,7 @@
 // The model frame's codings: the response for its family, and factor columns as codes of the levels they use.
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 
 #include "common/Error.hpp"
@@ -37,8 +38,7 @@ std::vector<int> presentCodes(const std::vector<double>& codes, std::size_t leve
 }
 
 // "; columns with two classes: 'a', 'b'": the file's other columns that a two-class family could take as its response
-// (text with two levels, or numbers that are all 0 or 1 with both present; missing cells aside), for a response that is
-// not.
+// (text with two levels, or numbers with two values; missing cells aside), for a response that is not.
 std::string twoClassHint(const Dataset& data, const std::string& response) {
   std::vector<std::string> found;
   for (std::size_t c = 0; c < data.columns.size() && found.size() < 5; ++c) {
@@ -51,14 +51,18 @@ std::string twoClassHint(const Dataset& data, const std::string& response) {
         if (!std::isnan(x)) seen[static_cast<std::size_t>(x)] = true;
       two = std::count(seen.begin(), seen.end(), true) == 2;
     } else {
-      bool zero = false, one = false, other = false;
+      double first = std::numeric_limits<double>::quiet_NaN(), second = first;
+      bool other = false;
       for (double x : v) {
-        if (std::isnan(x)) continue;
-        zero |= x == 0.0;
-        one |= x == 1.0;
-        other |= x != 0.0 && x != 1.0;
+        if (std::isnan(x) || x == first || x == second) continue;
+        if (std::isnan(first))
+          first = x;
+        else if (std::isnan(second))
+          second = x;
+        else
+          other = true;
       }
-      two = zero && one && !other;
+      two = !std::isnan(second) && !other;
     }
     if (two) found.push_back(quotedForMessage(data.names[c]));
   }
@@ -88,25 +92,37 @@ void codeBinomial(const Dataset& data, const Dataset& file, std::size_t c, const
     for (std::size_t i = 0; i < y.size(); ++i) f.response[i] = static_cast<int>(y[i]) == present[1] ? 1.0 : -1.0;
     return;
   }
-  f.response.resize(y.size());
-  std::vector<double> seen{0.0, 0.0};  // rows that are 0, rows that are 1
+  // Numbers: two values, as R's factor(y) makes two levels of them, the larger the event (+1): 0/1, 1/2, -1/1.
+  std::vector<double> low{std::numeric_limits<double>::infinity()}, high{-low[0]};
   checkTogether(group, [&] {
     for (std::size_t i = 0; i < y.size(); ++i) {
-      if (y[i] != 0.0 && y[i] != 1.0)
+      if (!std::isfinite(y[i]))
         throw InputError(inputLine(f, data, i, responseColumn(file, s)) + ": " + who + ": value " +
                          formatNumber(y[i], 10) +
-                         " is neither 0 nor 1 (a binary response is 0/1 or a text column with two levels)" +
-                         twoClassHint(file, s.response));
-      seen[y[i] == 1.0 ? 1 : 0] = 1.0;
-      f.response[i] = y[i] == 1.0 ? 1.0 : -1.0;
+                         " is not a class (a binary response has two values, such as 0/1, "
+                         "or is a text column with two levels)");
+      low[0] = std::min(low[0], y[i]);
+      high[0] = std::max(high[0], y[i]);
     }
   });
-  if (group) group->sum(seen);
-  const bool zero = seen[0] > 0.0, one = seen[1] > 0.0;
-  if (!zero || !one)
-    throw InputError(
-        optionMessage("--response", who + ": every used row is " + (one ? "1" : "0") + " (both classes are needed)"));
-  f.responseLevels = {"0", "1"};
+  reduceMin(group, low);
+  reduceMax(group, high);
+  if (!(low[0] < high[0]))
+    throw InputError(optionMessage(
+        "--response", who + ": every used row is " + formatNumber(low[0], 10) + " (both classes are needed)"));
+  f.response.resize(y.size());
+  checkTogether(group, [&] {
+    for (std::size_t i = 0; i < y.size(); ++i) {
+      if (y[i] != low[0] && y[i] != high[0])
+        throw InputError(inputLine(f, data, i, responseColumn(file, s)) + ": " + who + ": value " +
+                         formatNumber(y[i], 10) + " is a third class besides " + formatNumber(low[0], 10) + " and " +
+                         formatNumber(high[0], 10) +
+                         " (a binary response has two values, such as 0/1, or is a text column with two levels)" +
+                         twoClassHint(file, s.response));
+      f.response[i] = y[i] == high[0] ? 1.0 : -1.0;
+    }
+  });
+  f.responseLevels = {formatNumber(low[0], 15), formatNumber(high[0], 15)};  // as R's as.character
 }
 
 void checkNumericResponse(const Dataset& data, const std::vector<double>& y, const ModelSettings& s,

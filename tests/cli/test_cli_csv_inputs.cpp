@@ -146,6 +146,13 @@ void CliCsvInputsTest::namesWithCommasAreQuoted() {
   const std::vector<std::string> expected{"a,b", "x", "say \"hi\""};
   QVERIFY(names == expected);
   verifyRejected(runGamboost(base + QStringList{"--spline", R"("a,b)"}), R"(--spline: '"a,b' opens a double quote)");
+  // One name is written the same way: quoted or not, "a,b" names the column a,b as the response or the weights.
+  for (const QString& response : {QString("a,b"), QString(R"("a,b")")}) {
+    const CliResult named = runGamboost(
+        base + QStringList{"--response", response, "--weights", R"("say ""hi""")", "--spline", "x", "--mstop", "5"});
+    QVERIFY2(named.exitCode == 0, qPrintable(named.describe()));
+    QCOMPARE(QString::fromStdString(readJsonFile(scratch.path("r.json"))["settings"]["response"]), QString("a,b"));
+  }
 }
 
 QTEST_GUILESS_MAIN(CliCsvInputsTest)

@@ -150,7 +150,7 @@ class TestCliCv : public QObject {
     huge.replace("a,b\n0,1\n1,0\n", "a,b\n0,1e308\n1,1e308\n");
     QTest::newRow("fold weights' sum overflows")
         << huge << QStringList{} << "w.csv:3:2: fold 'b': the fold weights add up beyond the double range";
-    QTest::newRow("too few rows") << shortFile << QStringList{} << "w.csv:\\d+:1: --folds-file has 2 rows, the data 30";
+    QTest::newRow("too few rows") << shortFile << QStringList{} << "w.csv:3:1: --folds-file has 2 rows, the data 30";
     // Weights without a header row (R's write.table(col.names = FALSE)): the first row is taken for the names. With
     // two folds of 0/1 whose first row is "1,1" a name repeats; otherwise the file is a row short. Both say the header
     // looks missing, the latter at line 1.

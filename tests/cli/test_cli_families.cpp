@@ -63,6 +63,7 @@ class TestCliFamilies : public QObject {
   void hugeCountsNameTheirScale();
   void oscillatingGammaIsNoted();
   void probitModelPredictsItsProbability();
+  void binomialOnTwoNumbersIsTheirFactor();
 };
 
 void TestCliFamilies::rejects_data() {
@@ -81,7 +82,7 @@ void TestCliFamilies::rejects_data() {
                                             "levels, found 3";
   QTest::newRow("binomial numeric not 0/1") << (QStringList{"--response", "cnt", "--family", "binomial"} + covariates)
                                             << "d.csv:\\d+:3: response 'cnt' with --family binomial: value \\d+ is "
-                                               "neither 0 nor 1";
+                                               "a third class besides \\d+ and \\d+";
   QTest::newRow("negative weight") << (QStringList{"--response", "y", "--weights", "lin"} +
                                        QStringList{"--spline", "x1"})
                                    << "d.csv:\\d+:10: --weights 'lin': weight -0.\\d+ is not a finite number >= 0";
@@ -131,7 +132,7 @@ void TestCliFamilies::rejects_data() {
                                      "'quantile', 'expectile', 'adaexp', 'gamma' or 'negbin'";
   QTest::newRow("binomial on counts names the two-class columns")
       << (QStringList{"--response", "cnt", "--family", "binomial"} + covariates)
-      << "d.csv:2:3: response 'cnt' with --family binomial: value [0-9]+ is neither 0 nor 1 .*; columns with two "
+      << "d.csv:\\d+:3: response 'cnt' with --family binomial: value [0-9]+ is a third class .*; columns with two "
          "classes: "
          "'bin', 'yes'$";
   QTest::newRow("gamma on a zero") << (QStringList{"--response", "y", "--family", "gamma"} + covariates)
@@ -398,3 +399,38 @@ void TestCliFamilies::probitModelPredictsItsProbability() {
 
 QTEST_GUILESS_MAIN(TestCliFamilies)
 #include "test_cli_families.moc"
+
+// A numeric response with two values is what R's factor(y) makes of it, the larger value the event: 1/2 and -1/1
+// fit as 0/1 and as two text levels do, to the last bit (the same -1/+1 coding).
+void TestCliFamilies::binomialOnTwoNumbersIsTheirFactor() {
+  Scratch s;
+  QByteArray csv = "x1,y01,y12,ypm,ytxt\n";
+  for (int i = 0; i < 40; ++i) {
+    const bool event = (i * 7) % 3 == 0 || i % 5 == 1;
+    csv += QByteArray::number(i / 40.0) + (event ? ",1,2,1,yes\n" : ",0,1,-1,no\n");
+  }
+  writeFile(s.path("d.csv"), csv);
+  QJsonArray reference;
+  for (const char* response : {"y01", "y12", "ypm", "ytxt"}) {
+    const CliResult r =
+        runGamboost(fitArgs(s, {"--response", response, "--family", "binomial", "--spline", "x1", "--mstop", "25"}));
+    QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.describe()));
+    const QJsonObject j = QJsonDocument::fromJson(readFile(s.path("r.json"))).object();
+    const QJsonArray levels = j["response_levels"].toArray();
+    QCOMPARE(levels.size(), 2);
+    const QString expected = QString(response) == "y12"   ? "1,2"
+                             : QString(response) == "ypm" ? "-1,1"
+                             : QString(response) == "y01" ? "0,1"
+                                                          : "no,yes";
+    QCOMPARE(levels[0].toString() + "," + levels[1].toString(), expected);
+    if (reference.isEmpty())
+      reference = j["fitted"].toArray();
+    else
+      QCOMPARE(j["fitted"].toArray(), reference);
+  }
+  writeFile(s.path("d.csv"), "x1,y\n0.1,1\n0.2,2\n0.3,3\n0.4,1\n");
+  const CliResult r = runGamboost(fitArgs(s, {"--response", "y", "--family", "binomial", "--mstop", "5"}));
+  QCOMPARE(r.exitCode, 2);
+  QVERIFY2(r.err.contains("d.csv:3:2: response 'y' with --family binomial: value 2 is a third class besides 1 and 3"),
+           qPrintable(r.err));
+}

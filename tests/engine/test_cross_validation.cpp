@@ -173,7 +173,7 @@ class TestCrossValidation : public QObject {
     // Neither per data row nor per used row: the message says both counts; the line is the file's last + 1.
     const std::vector<std::size_t> four{0, 2, 4, 5};
     const QString both = gbtest::inputErrorOf([&] { foldsFromTable(t, 6, &four); });
-    QVERIFY2(both.startsWith("w.csv:5:1: --folds-file has 3 rows, the data 6 of which the model uses 4"),
+    QVERIFY2(both.startsWith("w.csv:4:1: --folds-file has 3 rows, the data 6 of which the model uses 4"),
              qPrintable(both));
     // One row per data row: an omitted row may hold NA (a used row may not).
     const std::vector<std::size_t> first2{0, 1};
