@@ -175,8 +175,9 @@ QWidget* ModelPanel::buildFamilyGroup() {
     families.append({qs(gb::toString(f)), qs(gb::toString(f))});
   family_ =
       combo(families,
-            tr("The loss being boosted, as mboost 2.9 defines it: gaussian (squared error), binomial (a 0/1 or "
-               "two-level response; f is half the log-odds), poisson (counts; f is the log rate), laplace "
+            tr("The loss being boosted, as mboost 2.9 defines it: gaussian (squared error), binomial (a two-class "
+               "response: two numbers, the larger the event, or two levels; f is half the log-odds), poisson (counts; "
+               "f is the log rate), laplace "
                "(absolute error), huber (with delta), quantile (with tau), expectile (with tau), adaexp (AdaBoost's "
                "exponential loss on a two-class response), gamma (a positive response; f is the log mean, mboost's "
                "GammaReg), negbin (overdispersed counts; f is the log mean, mboost's NBinomial)"));
