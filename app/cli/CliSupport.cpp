@@ -157,11 +157,10 @@ namespace {
 void splitNameList(const std::string& option, const std::string& text, std::vector<std::string>& names) {
   std::string name;
   bool quoted = false;
-  // No column has an empty name (the reader refuses one), so an empty item is a stray comma.
+  // No column or device has an empty name (the reader refuses one), so an empty item is a stray comma.
   auto push = [&] {
-    if (text.empty()) throw InputError(optionMessage(option, "is empty (it takes one or more column names)"));
     if (name.empty())
-      throw InputError(optionMessage(option, "an empty name in " + quotedForMessage(text) +
+      throw InputError(optionMessage(option, "an empty entry in the list " + quotedForMessage(text) +
                                                  " (a comma at an end or two in a row; a name that holds a comma "
                                                  "goes in double quotes)"));
     names.push_back(std::move(name));

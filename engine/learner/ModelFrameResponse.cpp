@@ -92,8 +92,9 @@ void codeBinomial(const Dataset& data, const Dataset& file, std::size_t c, const
     for (std::size_t i = 0; i < y.size(); ++i) f.response[i] = static_cast<int>(y[i]) == present[1] ? 1.0 : -1.0;
     return;
   }
-  // Numbers: two values, as R's factor(y) makes two levels of them, the larger the event (+1): 0/1, 1/2, -1/1.
-  std::vector<double> low{std::numeric_limits<double>::infinity()}, high{-low[0]};
+  // Numbers: two values, as R's factor(y) makes two levels of them, the larger the event (+1): 0/1, 1/2, -1/1. The two
+  // are the first two in row order, so a stray third value (a 2 among 0/1) is the one named.
+  std::vector<double> firstTwo;  // this process's first two distinct values
   checkTogether(group, [&] {
     for (std::size_t i = 0; i < y.size(); ++i) {
       if (!std::isfinite(y[i]))
@@ -101,15 +102,19 @@ void codeBinomial(const Dataset& data, const Dataset& file, std::size_t c, const
                          formatNumber(y[i], 10) +
                          " is not a class (a binary response has two values, such as 0/1, "
                          "or is a text column with two levels)");
-      low[0] = std::min(low[0], y[i]);
-      high[0] = std::max(high[0], y[i]);
+      if (firstTwo.size() < 2 && (firstTwo.empty() || firstTwo[0] != y[i])) firstTwo.push_back(y[i]);
     }
   });
-  reduceMin(group, low);
-  reduceMax(group, high);
-  if (!(low[0] < high[0]))
+  std::vector<double> two;
+  for (const std::vector<double>& part :
+       group ? group->allGather(firstTwo) : std::vector<std::vector<double>>{firstTwo})
+    for (double v : part)
+      if (two.size() < 2 && (two.empty() || two[0] != v)) two.push_back(v);
+  if (two.size() < 2)
     throw InputError(optionMessage(
-        "--response", who + ": every used row is " + formatNumber(low[0], 10) + " (both classes are needed)"));
+        "--response",
+        who + ": every used row is " + formatNumber(two.empty() ? 0.0 : two[0], 10) + " (both classes are needed)"));
+  std::vector<double> low{std::min(two[0], two[1])}, high{std::max(two[0], two[1])};
   f.response.resize(y.size());
   checkTogether(group, [&] {
     for (std::size_t i = 0; i < y.size(); ++i) {

@@ -192,10 +192,11 @@ void CliErrorsTest::fitRejects_data() {
   QTest::newRow("mstop without a value") << "data.csv" << true << good << QStringList{"--mstop"} << out
                                          << R"(^gamboost: --mstop: needs a value \(INT\|cv\)$)";
   // A stray comma in a list of names, and a name that holds one but was not quoted.
-  QTest::newRow("empty name in a list") << "data.csv" << true << good << QStringList{"--spline", "x1,"} << out
-                                        << R"(^gamboost: --spline: an empty name in 'x1,' \(a comma at an end)";
+  QTest::newRow("empty name in a list")
+      << "data.csv" << true << good << QStringList{"--spline", "x1,"} << out
+      << R"(^gamboost: --spline: an empty entry in the list 'x1,' \(a comma at an end)";
   QTest::newRow("empty list") << "data.csv" << true << good << QStringList{"--linear", ""} << out
-                              << R"(^gamboost: --linear: is empty)";
+                              << R"(^gamboost: --linear: an empty entry in the list '' )";
   QTest::newRow("unquoted name with a comma")
       << "comma.csv" << true << QByteArray("y,\"a,b\"\n1,2\n3,4\n5,7\n") << QStringList{"--spline", "a,b"} << out
       << R"(--spline: no column named 'a' in .*comma\.csv; the column 'a,b' holds a comma: in a list of names write )"

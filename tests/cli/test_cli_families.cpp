@@ -431,6 +431,6 @@ void TestCliFamilies::binomialOnTwoNumbersIsTheirFactor() {
   writeFile(s.path("d.csv"), "x1,y\n0.1,1\n0.2,2\n0.3,3\n0.4,1\n");
   const CliResult r = runGamboost(fitArgs(s, {"--response", "y", "--family", "binomial", "--mstop", "5"}));
   QCOMPARE(r.exitCode, 2);
-  QVERIFY2(r.err.contains("d.csv:3:2: response 'y' with --family binomial: value 2 is a third class besides 1 and 3"),
+  QVERIFY2(r.err.contains("d.csv:4:2: response 'y' with --family binomial: value 3 is a third class besides 1 and 2"),
            qPrintable(r.err));
 }
