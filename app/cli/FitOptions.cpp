@@ -33,6 +33,15 @@ CLI::Option* addWordOption(CLI::App* sub, const std::string& name, std::string& 
   return sub->add_option(name, word, help)->check(known)->capture_default_str()->group("Model");
 }
 
+// --linear-edf and --factor-edf: 0 is how the settings say "unpenalised" (the option left out), so a 0 given is
+// refused as any edf of 0 is, not taken for that.
+double positiveEdf(const char* option, double edf) {
+  if (!(edf > 0.0))
+    throw InputError(optionMessage(option, "must be a finite number greater than 0 (got " + formatNumber(edf, 6) +
+                                               "); leave it out for unpenalised learners"));
+  return edf;
+}
+
 }  // namespace
 
 ModelSettings settingsAsGiven(const FitOptions& o, const std::vector<Override>& overrides) {
@@ -138,11 +147,11 @@ std::vector<Override> addModelOptions(CLI::App* sub, FitOptions& o, bool mstopCv
   add(addRealOption(sub, "--linear-edf", s.linearEdf, "edf of each linear learner (default: unpenalised)")
           ->default_str("")
           ->group("Model"),
-      [](ModelSettings& m, const FitOptions& f) { m.linearEdf = f.settings.linearEdf; });
+      [](ModelSettings& m, const FitOptions& f) { m.linearEdf = positiveEdf("--linear-edf", f.settings.linearEdf); });
   add(addRealOption(sub, "--factor-edf", s.factorEdf, "edf of each factor learner (default: unpenalised)")
           ->default_str("")
           ->group("Model"),
-      [](ModelSettings& m, const FitOptions& f) { m.factorEdf = f.settings.factorEdf; });
+      [](ModelSettings& m, const FitOptions& f) { m.factorEdf = positiveEdf("--factor-edf", f.settings.factorEdf); });
   add(addWordOption(sub, "--edf-def", o.edfDefinition, "edf definition: trace = tr(H), mboost = tr(2H - H'H)",
                     &edfDefinitionFromString),
       [](ModelSettings& m, const FitOptions& f) { m.edfDefinition = edfDefinitionFromString(f.edfDefinition); });

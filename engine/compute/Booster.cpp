@@ -133,6 +133,7 @@ void Booster::checkStartingRisk(double risk0, const std::vector<double>& riskWei
     throw InputError(optionMessage("--offset", formatNumber(offset_, 6) + ": the " + toString(settings_.family) +
                                                    " gradient at this starting value is not finite; give one on the "
                                                    "scale of f (or leave --offset out: the family's offset)"));
+  if (!std::isfinite(risk0)) blameHugeWeights(riskWeights);
   if (!std::isfinite(risk0))
     throw InputError("response " + quotedForMessage(settings_.response) +
                      ": values too large (their squares overflow a double, so the risk would be infinite); "
@@ -155,6 +156,26 @@ void Booster::checkStartingRisk(double risk0, const std::vector<double>& riskWei
                      ": values too small (the risk at the offset, " + formatNumber(risk0, 6) +
                      ", is near the smallest normal double, 2.2e-308, where the risks lose their digits and the "
                      "learners' reductions tie at 0); rescale the response, e.g. multiply it by a power of ten");
+}
+
+// An infinite risk at the offset where the same rows unweighted give a finite one: the case weights (1e308 on a row)
+// overflow it. Names --weights; returns where they are not to blame.
+void Booster::blameHugeWeights(const std::vector<double>& riskWeights) const {
+  if (riskWeights.empty()) return;
+  const std::vector<double>& y = frame_.response;
+  std::vector<double> unit(riskWeights.size()), largest{0.0};
+  for (std::size_t i = 0; i < unit.size(); ++i) {
+    unit[i] = riskWeights[i] > 0.0 ? 1.0 : 0.0;
+    largest[0] = std::max(largest[0], riskWeights[i]);
+  }
+  reduceMax(group_, largest);
+  if (!std::isfinite(family_.risk(y, std::vector<double>(y.size(), offset_), unit, group_))) return;
+  throw InputError(optionMessage("--weights",
+                                 "the weighted risk at the offset overflows a double (the largest "
+                                 "weight is " +
+                                     formatNumber(largest[0], 6) +
+                                     "), though the rows' own risk is finite; rescale the weights, "
+                                     "e.g. divide them by a power of ten"));
 }
 
 // A small risk where the residuals themselves are not tiny: case weights across hundreds of orders of magnitude made

@@ -97,8 +97,9 @@ class Booster {
   void setUp(std::unique_ptr<Backend> backend, bool outOfBagPath = true);
   // Refuses a risk at the offset (or a gradient there) that is not finite, and squared residuals that underflow.
   void checkStartingRisk(double risk0, const std::vector<double>& riskWeights) const;
-  void blameTinyRisk(const std::vector<double>& riskWeights) const;    // throws naming --weights
-  void blameHuberDelta(const std::vector<double>& riskWeights) const;  // throws naming --huber-delta
+  void blameHugeWeights(const std::vector<double>& riskWeights) const;  // throws naming --weights
+  void blameTinyRisk(const std::vector<double>& riskWeights) const;     // throws naming --weights
+  void blameHuberDelta(const std::vector<double>& riskWeights) const;   // throws naming --huber-delta
 
   ModelSettings settings_;
   std::shared_ptr<const Dataset> data_;

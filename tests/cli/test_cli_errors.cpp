@@ -172,6 +172,14 @@ void CliErrorsTest::fitRejects_data() {
   QTest::newRow("one weight 1e308") << "heavier.csv" << true << QByteArray(heavy).replace("1e300", "1e308")
                                     << QStringList{"--weights", "w"} << out
                                     << R"(--weights: the gaussian offset is inf with these weights)";
+  // A given offset, the rows' own risk finite and the weighted one not: the weights are named, not 'y'.
+  QByteArray heaviest = "y,x1,w\n";
+  for (int i = 0; i < 200; ++i)
+    heaviest +=
+        QByteArray::number((i * 37) % 11) + "," + QByteArray::number(i / 200.0) + (i == 4 ? ",1.7e308\n" : ",1\n");
+  QTest::newRow("one weight 1.7e308, a given offset")
+      << "heaviest.csv" << true << heaviest << QStringList{"--weights", "w", "--offset", "3"} << out
+      << R"(--weights: the weighted risk at the offset overflows a double \(the largest weight is 1.7e\+308\))";
   QTest::newRow("--huber-delta 1e-320") << "data.csv" << true << good
                                         << QStringList{"--family", "huber", "--huber-delta", "1e-320"} << out
                                         << R"(--huber-delta: .* is too small for residuals up to)";
@@ -191,6 +199,12 @@ void CliErrorsTest::fitRejects_data() {
   // An option without its value: a sentence, not CLI11's "1 required INT|cv missing".
   QTest::newRow("mstop without a value") << "data.csv" << true << good << QStringList{"--mstop"} << out
                                          << R"(^gamboost: --mstop: needs a value \(INT\|cv\)$)";
+  // 0 is the settings' word for "unpenalised": given as an option it is an edf of 0, refused as --edf 0 is.
+  QTest::newRow("linear edf 0") << "data.csv" << true << good << QStringList{"--linear", "x1", "--linear-edf", "0"}
+                                << out
+                                << R"(^gamboost: --linear-edf: must be a finite number greater than 0 \(got 0\))";
+  QTest::newRow("factor edf -0") << "data.csv" << true << good << QStringList{"--factor-edf", "-0"} << out
+                                 << R"(^gamboost: --factor-edf: must be a finite number greater than 0 \(got -0\))";
   // A stray comma in a list of names, and a name that holds one but was not quoted.
   QTest::newRow("empty name in a list")
       << "data.csv" << true << good << QStringList{"--spline", "x1,"} << out
