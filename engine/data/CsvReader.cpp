@@ -297,6 +297,7 @@ Dataset CsvParser::read(std::size_t maxRows) {
   values_ = nullptr;
   Dataset data;
   data.source = path_;
+  data.decimalComma = delimiter_ == ';';
   data.columns = values.assemble();
   rereadTexts(data);
   data.names = std::move(names_);

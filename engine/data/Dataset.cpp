@@ -89,6 +89,7 @@ CompleteCases completeCases(const Dataset& data, const std::vector<std::string>&
   out.data.levels = data.levels;
   out.data.rowLabelsNote = data.rowLabelsNote;
   out.data.textColumnsNote = data.textColumnsNote;
+  out.data.decimalComma = data.decimalComma;
   out.data.columns.resize(data.cols());
   for (std::size_t c = 0; c < data.cols(); ++c) {
     auto& column = out.data.columns[c];
@@ -107,7 +108,10 @@ TextCells textCells(const Dataset& data, std::size_t c) {
   if (!data.isText(c)) return out;
   const std::vector<std::string>& levels = data.levelsOf(c);
   std::vector<char> number(levels.size());
-  for (std::size_t l = 0; l < levels.size(); ++l) number[l] = csv::isNumberText(levels[l]) ? 1 : 0;
+  for (std::size_t l = 0; l < levels.size(); ++l) {
+    double value = 0.0;
+    number[l] = csv::isNumberText(levels[l]) || (data.decimalComma && csv::parsesWithDecimalComma(levels[l], value));
+  }
   const std::vector<double>& codes = data.columns[c];
   for (std::size_t i = 0; i < codes.size(); ++i) {
     if (std::isnan(codes[i])) continue;

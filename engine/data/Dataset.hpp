@@ -24,6 +24,9 @@ struct Dataset {
   // Rows of the input before this table's first row: 0 for a whole file; where a process's part of a file read by
   // several starts (data/CsvPart.hpp). Error messages name input rows (and lines) counting from the file's first.
   std::size_t firstRow = 0;
+  // Read from a ';' file, where "2,5" is a number as read.csv2 reads it: a text column's cells like it count as
+  // numbers in its notes and messages (its first other cell is the one named).
+  bool decimalComma = false;
 
   // The source for a message: its path or description, or "the data" where it has none.
   std::string sourceName() const { return source.empty() ? "the data" : source; }

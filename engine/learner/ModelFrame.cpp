@@ -217,6 +217,7 @@ std::shared_ptr<const Dataset> usedRows(const std::shared_ptr<const Dataset>& da
   out->source = data->source;
   out->rowLabelsNote = data->rowLabelsNote;
   out->firstRow = data->firstRow;
+  out->decimalComma = data->decimalComma;
   const std::vector<std::string> names = usedColumns(s, f);
   for (const std::string& name : names) {
     const auto c = static_cast<std::size_t>(data->columnIndex(name));

@@ -349,6 +349,22 @@ class TestCsvRData : public QObject {
     QCOMPARE(d.levels[2], (std::vector<std::string>{"1,5", "1.5,5", "a,b"}));
   }
 
+  // A write.csv2 column made text by one typo: its decimal commas are numbers there, so the note names the typo, not
+  // the first "0,03" (which a ',' file would hold as text).
+  void writeCsv2TypoIsTheCellNamed() {
+    QByteArray text = "y;x1\n";
+    for (int i = 1; i <= 20; ++i) text += QByteArray::number(i) + ",5;0," + QByteArray::number(10 + i) + "\n";
+    text += "3,5;abc\n";
+    const gb::Dataset d = gb::readCsv(writeFile(text.toStdString()));
+    QVERIFY(d.isText(1));
+    QCOMPARE(d.columns[0][0], 1.5);
+    const QString note = QString::fromStdString(d.textColumnsNote);
+    QVERIFY2(note.contains("column 'x1' is text (a factor, as R's read.csv reads it) for 1 of its 21 cells, the first "
+                           "'abc' at ") &&
+                 note.endsWith(":22:2"),
+             qPrintable(note));
+  }
+
   // R's write.table(x, sep = ",") and write.table(x, sep = "\t", quote = FALSE) write row names without naming them:
   // the header has one field fewer than the rows, and read.table takes column 1 as the row names. Read as the same
   // data as write.csv's. A first row with one field more because it ends in a stray delimiter is still an error.
