@@ -65,7 +65,8 @@ int runCv(const CvOptions& o, const std::vector<Override>& overrides) {
   if (!cv.dropped.empty()) out["dropped"] = cv.dropped;
   addRowCounts(out, all->frame());
   // Printed once the folds have run, as fit prints them after its fit: bad fold options or files stay one line.
-  const std::vector<std::string> notes = setupNotes(*all);
+  std::vector<std::string> notes = setupNotes(*all);
+  if (std::string folds = foldNotes(cv, *all); !folds.empty()) notes.push_back(std::move(folds));
   for (const std::string& note : notes) std::cerr << "gamboost: note: " << note << std::endl;
   out["notes"] = notes;
   if (!cv.note.empty()) std::cerr << "gamboost: note: " << cv.note << std::endl;

@@ -4,7 +4,9 @@
 #include <tuple>
 
 #include "common/Format.hpp"
+#include "common/Text.hpp"
 #include "compute/Booster.hpp"
+#include "compute/CrossValidation.hpp"
 
 namespace gb::cli {
 
@@ -24,6 +26,29 @@ std::vector<std::string> setupNotes(const Booster& booster) {
       notes.push_back(std::string(option) + " " + formatNumber(edf, 10) + " has no effect: the model has no " +
                       (type == LearnerType::Linear ? "linear" : "factor") + " learner");
   return notes;
+}
+
+std::string foldNotes(const CvResult& cv, const Booster& all) {
+  std::vector<std::string> known;  // "learner 'x1': " of the learners with a note on all rows
+  for (const Learner& l : all.learners())
+    if (!l.note.empty()) known.push_back("learner " + quotedForMessage(l.name) + ":");
+  std::size_t folds = 0;
+  std::string first;
+  for (std::size_t f = 0; f < cv.learnerNotes.size(); ++f) {
+    bool any = false;
+    for (const std::string& note : cv.learnerNotes[f]) {
+      if (std::any_of(known.begin(), known.end(), [&](const std::string& k) { return note.rfind(k, 0) == 0; }))
+        continue;
+      if (first.empty()) first = "fold " + std::to_string(f + 1) + ": " + note;
+      any = true;
+    }
+    folds += any ? 1 : 0;
+  }
+  if (folds == 0) return {};
+  return std::to_string(folds) + " of " + std::to_string(cv.learnerNotes.size()) +
+         " folds' fits have a learner note that the fit on all rows has not (their weights set each fold's lambdas), "
+         "e.g. " +
+         first;
 }
 
 void addRowCounts(nlohmann::json& out, const ModelFrame& frame) {

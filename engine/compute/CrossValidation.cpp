@@ -117,6 +117,13 @@ std::vector<std::unique_ptr<Booster>> setUpFolds(const std::shared_ptr<const Dat
 }
 
 // The folds `kept` (indices into folds) in batches of backend.foldBatchSize(), each batch's folds advancing together.
+std::vector<std::string> learnerNotesOf(const Booster& booster) {
+  std::vector<std::string> notes;
+  for (const Learner& l : booster.learners())
+    if (!l.note.empty()) notes.push_back(l.note);
+  return notes;
+}
+
 // False (nothing done) when the backend does not batch this model.
 bool crossValidateBatched(const std::shared_ptr<const Dataset>& data, const ModelSettings& settings,
                           const ResamplingFolds& folds, const std::vector<std::size_t>& kept, const ModelFrame& allRows,
@@ -130,6 +137,7 @@ bool crossValidateBatched(const std::shared_ptr<const Dataset>& data, const Mode
   run.done = [&](int b, const Booster& setUp, const std::vector<IterationResult>& out) {
     const std::size_t i = kept[static_cast<std::size_t>(b)];
     reason[i] = undecidedEffect(setUp);
+    result.learnerNotes[i] = learnerNotesOf(setUp);
     std::vector<double>& risk = result.risk[i];
     risk.assign(1, setUp.path().risk.front());
     for (const IterationResult& r : out) risk.push_back(r.risk);
@@ -402,6 +410,7 @@ CvResult crossValidate(std::shared_ptr<const Dataset> data, const ModelSettings&
   const int count = static_cast<int>(folds.weights.size());
   CvResult result;
   result.risk.resize(folds.weights.size());
+  result.learnerNotes.resize(folds.weights.size());
   // Why each fold is left out of the mean ("" for the folds kept): the folds that cannot be fitted at all are known
   // from the frame before anything runs; those whose weights leave an effect undecided once set up.
   std::vector<std::string> reason(folds.weights.size());
@@ -427,6 +436,7 @@ CvResult crossValidate(std::shared_ptr<const Dataset> data, const ModelSettings&
                 try {
                   Booster booster(data, settings, makeBackend(), folds.weights[i], name, &*allRows);
                   reason[i] = undecidedEffect(booster);
+                  result.learnerNotes[i] = learnerNotesOf(booster);
                   if (booster.run(settings.mstop, [&going](const Booster&) { return going(); }) < settings.mstop)
                     return;
                   result.risk[i] = booster.path().risk;

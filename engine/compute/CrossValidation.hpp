@@ -82,6 +82,9 @@ struct CvResult {
   // empty when none.
   std::vector<int> dropped;
   std::string note;
+  // Per fold: its learners' notes (an edf its lambda cannot reach with these weights, ...), as a fit with the fold's
+  // weights prints them; empty for a fold without any.
+  std::vector<std::vector<std::string>> learnerNotes;
   bool batched = false;         // the folds advanced together (Backend::prepareFolds), not one by one
   double setupSeconds = 0.0;    // batched: the folds' set-ups (CPU) and the batches' device preparation
   double iterateSeconds = 0.0;  // batched: the iterations of every batch

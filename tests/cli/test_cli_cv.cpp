@@ -38,6 +38,31 @@ class TestCliCv : public QObject {
     QCOMPARE(model["path"].toObject()["learner"].toArray().size(), std::max(1, best));
   }
 
+  // Fold weights of 1e15 put each fold's lambda at its cap (1e15) where the fit on all rows has none: said, as a fit
+  // with those weights would say it, and not for the same folds as 0/1 weights.
+  void foldNotesAreSaid() {
+    Scratch s;
+    writeFile(s.path("d.csv"), smallCsv(60));
+    QByteArray ones = "a,b,c\n", huge = ones;
+    for (int i = 0; i < 60; ++i)
+      for (QByteArray* f : {&ones, &huge}) {
+        const QByteArray in = f == &ones ? "1" : "1000000000000000";
+        *f += (i % 3 == 0 ? "0," : in + ",") + (i % 3 == 1 ? "0," : in + ",") + (i % 3 == 2 ? "0" : in) + "\n";
+      }
+    for (const QByteArray* folds : {&ones, &huge}) {
+      writeFile(s.path("w.csv"), *folds);
+      const CliResult r = runGamboost({"cv", "--data", s.path("d.csv"), "--out", s.path("cv.json"), "--folds-file",
+                                       s.path("w.csv"), "--knots", "4", "--mstop", "10", "--quiet"});
+      QVERIFY2(r.finished && r.exitCode == 0, qPrintable(r.describe()));
+      const QJsonArray notes = QJsonDocument::fromJson(readFile(s.path("cv.json"))).object()["notes"].toArray();
+      const bool said =
+          !notes.isEmpty() &&
+          notes.last().toString().contains(QRegularExpression("^3 of 3 folds' fits have a learner note .* e\\.g\\. "
+                                                              "fold 1: learner 'x1': edf .* lambda stops at"));
+      QVERIFY2(said == (folds == &huge), qPrintable(r.err));
+    }
+  }
+
   // Rows omitted for missing values: R's cv(model.weights(model)) writes one row per used row, a file per data row
   // may hold NA on the omitted rows; both give the risks of the file with 0 there (the fold weights of a row that no
   // fit sees do not matter).
