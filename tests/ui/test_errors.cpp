@@ -13,6 +13,7 @@
 #include "plots/PartialEffectsView.hpp"
 #include "plots/RiskPlot.hpp"
 #include "support/StudioFixture.hpp"
+#include "window/ElidedLabel.hpp"
 #include "window/WarningBadge.hpp"
 
 using namespace gbui;
@@ -118,8 +119,13 @@ class ErrorsTest : public QObject {
     const QString error = w->messages()->lastError();
     qInfo("message shown: %s", qPrintable(error));
     QVERIFY2(error.contains("edf"), qPrintable(error));
-    // Usable afterwards: fix the option and fit.
+    QVERIFY2(w->statusLine()->fullText().contains("Failed: edf"), qPrintable(w->statusLine()->fullText()));
+    // Usable afterwards: fix the option and fit. Until then the failure is said to be the settings' before.
     w->modelPanel()->applyPaperPreset();
+    QTRY_VERIFY2(w->statusLine()->fullText().contains("Failed with the data or settings before (changed since: "
+                                                      "press Fit): edf"),
+                 qPrintable(w->statusLine()->fullText()));
+    QVERIFY(w->fitStatus()->fullText().contains("Failed with the data or settings before"));
     QVERIFY(gbtest::fitAndWait(*w));
     QCOMPARE(w->controller()->state(), FitState::Finished);
   }

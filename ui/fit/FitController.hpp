@@ -59,6 +59,8 @@ class FitController : public QObject {
   int iteration() const { return last_.iteration; }
   // The error of the last job when it failed ("" otherwise).
   const QString& failure() const { return failure_; }
+  // Failed, and the data, model or compute settings changed since: the failure belongs to the ones before.
+  bool failureOutdated() const { return state_ == FitState::Failed && failedSignature_ != signatureNow(); }
 
   // Fit > Time budget in the log: fits started from now on record their time budget (engine/common/RunProfile) and
   // post it to the log when they reach mstop.
@@ -107,6 +109,7 @@ class FitController : public QObject {
   std::optional<gb::ModelSettings> installedSettings_;
   std::shared_ptr<const FitSetup> announced_;  // the set-up whose notes were posted
   QString failure_;
+  std::string failedSignature_;  // signatureNow() when the last job failed
   unsigned long taken_ = 0;
   FitState state_ = FitState::Idle;
 };

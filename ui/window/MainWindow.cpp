@@ -445,6 +445,7 @@ void MainWindow::refreshSession() {
   facts.mstop = modelPanel_->settings().mstop;
   facts.snapshot = &controller_->lastSnapshot();
   facts.failure = controller_->failure();
+  facts.failureOutdated = controller_->failureOutdated();
   facts.changedSinceFit = controller_->changedSinceFit();
   const SessionView view = describeSession(facts);
   if (!bands_ || !bands_->isRunning()) {  // the bootstrap bands use the bar and the line while they run

@@ -62,7 +62,8 @@ QString describeFit(const SessionFacts& f, int mstop) {
           .arg(s ? s->iteration : 0)
           .arg(s ? describeRun(*s) : QString());
     case FitState::Failed:
-      return tr("Failed: %1")
+      return (f.failureOutdated ? tr("Failed with the data or settings before (changed since: press Fit): %1")
+                                : tr("Failed: %1"))
           .arg(f.failure.isEmpty() ? tr("see the log") : inWindowWords(f.failure.section('\n', 0, 0)));
   }
   return {};

@@ -21,6 +21,7 @@ struct SessionFacts {
   int mstop = 0;                          // the model panel's mstop (the next Fit's target)
   const FitSnapshot* snapshot = nullptr;  // the fit on show (empty after new data or a fresh start)
   QString failure;                        // the last job's error, when it failed
+  bool failureOutdated = false;           // failed, and the data or settings changed since
   bool changedSinceFit = false;           // the data or model settings differ from the fit on show's
 };
 
