@@ -26,6 +26,7 @@
 #include "plots/RiskPlot.hpp"
 #include "support/StudioFixture.hpp"
 #include "window/SessionFile.hpp"
+#include "window/WarningBadge.hpp"
 
 using namespace gbui;
 
@@ -139,6 +140,10 @@ class PersistenceTest : public QObject {
     QCOMPARE(w2->modelPanel()->settings().mstop, 30);
     QCOMPARE(saved.bands, 7);
     QCOMPARE(w2->modelPanel()->bandReplicates(), 7);  // the Bands box came back ticked, with its B
+    // ... but not the bands themselves, which a session does not keep: said, not left for the user to notice.
+    QCOMPARE(w2->warningBadge()->unseen() > 0, true);
+    QVERIFY2(w2->warningBadge()->toolTip().contains("Bootstrap bands are not kept in a session"),
+             qPrintable(w2->warningBadge()->toolTip()));
     w2->modelPanel()->setBandReplicates(0);
     // Same data, roles and settings: refitting gives the saved model's path exactly.
     QVERIFY(gbtest::fitAndWait(*w2));

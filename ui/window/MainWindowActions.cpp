@@ -372,6 +372,10 @@ bool MainWindow::openSession(const QString& path) {
     store_.addRecentFile(path);
     updateRecentMenu();
     sink_.info(tr("Opened session %1").arg(path));
+    if (s.bands > 0 && !s.modelPath.isEmpty())  // the box stays checked, for the next fit
+      sink_.warning(tr("Bootstrap bands are not kept in a session: its model comes back without them. Fit again to "
+                       "draw them (%1 refits).")
+                        .arg(s.bands));
     // The saved model comes back as it was fitted, without a refit (with data: once the data is there).
     if (!s.modelPath.isEmpty() && s.data.kind == DataSourceSpec::Kind::None) openModel(s.modelPath);
     return true;
