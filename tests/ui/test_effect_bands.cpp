@@ -112,6 +112,40 @@ class EffectBandsTest : public QObject {
       for (QCPGraph* graph : view->plotFor(j)->bandGraphs()) QVERIFY(graph->data()->isEmpty());
   }
 
+  // A factor's levels are no ordered axis: its bands are one interval per level, centred on the level's point,
+  // with a gap (NaN) before the next, where a step curve had joined them into one area across the levels.
+  void factorBandsAreOneIntervalPerLevel() {
+    auto w = gbtest::makeWindow(300, 3, 20, 1, "factor-bands");
+    QByteArray csv = "y,x1,g\n";
+    for (int i = 0; i < 90; ++i)
+      csv += QByteArray::number((i % 3) * 2.0 + (i * 37 % 17) / 17.0) + "," + QByteArray::number(i / 90.0) + "," +
+             QByteArray("abc").mid(i % 3, 1) + "\n";
+    QVERIFY(gbtest::openCsvText(*w, "factor.csv", csv));
+    askForBands(*w, 10);
+    QSignalSpy done(w->bandsController(), &BandsController::finished);
+    QVERIFY(gbtest::fitAndWait(*w));
+    QVERIFY(done.wait(120000));
+    QCOMPARE(done.at(0).at(0).toBool(), true);
+    w->showTab(w->effectsView());
+    PartialEffectsView* view = w->effectsView();
+    int factors = 0;
+    for (int j : view->shownLearners()) {
+      EffectPlot* plot = view->plotFor(j);
+      const std::vector<double> levelKeys = keys(plot->effectGraph());
+      const std::vector<double> k = keys(plot->bandGraphs()[0]), v = values(plot->bandGraphs()[0]);
+      if (levelKeys.size() != 3) continue;  // the spline's grid
+      ++factors;
+      QCOMPARE(k.size(), std::size_t{9});
+      for (std::size_t i = 0; i < 3; ++i) {
+        QCOMPARE(k[3 * i], levelKeys[i] - 0.25);
+        QCOMPARE(k[3 * i + 1], levelKeys[i] + 0.25);
+        QCOMPARE(v[3 * i], v[3 * i + 1]);
+        QVERIFY(std::isnan(v[3 * i + 2]));
+      }
+    }
+    QCOMPARE(factors, 1);
+  }
+
   void cancelStopsTheRefits() {
     auto w = gbtest::makeWindow(2000, 6, 300, 3, "bands-cancel");
     askForBands(*w, 5000);

@@ -2,6 +2,7 @@
 
 #include <QMouseEvent>
 #include <algorithm>
+#include <limits>
 
 #include "common/QtConvert.hpp"
 #include "plots/LevelTicker.hpp"
@@ -138,7 +139,7 @@ void EffectPlot::setXAxisFor(const FitSetup& setup, const gb::Learner& l) {
   xAxis2->setTicker(knotTicker);
   setRug(factor ? std::vector<double>() : setup.covariate(learner_));
   effect_->setLineStyle(factor ? QCPGraph::lsNone : QCPGraph::lsLine);
-  for (QCPGraph* g : bandGraphs()) g->setLineStyle(factor ? QCPGraph::lsStepCenter : QCPGraph::lsLine);
+  factorAxis_ = factor;
   effect_->setScatterStyle(factor ? QCPScatterStyle(QCPScatterStyle::ssDisc, compact_ ? 6 : 9)
                                   : QCPScatterStyle(QCPScatterStyle::ssNone));
   if (factor) {
@@ -204,11 +205,24 @@ void EffectPlot::setBand(const gb::LearnerBand* band) {
     for (QCPGraph* g : bandGraphs()) g->data()->clear();
     return;
   }
-  const QVector<double> x = qvec(band->x);
-  lower95_->setData(x, qvec(band->lower95), true);
-  upper95_->setData(x, qvec(band->upper95), true);
-  lower90_->setData(x, qvec(band->lower90), true);
-  upper90_->setData(x, qvec(band->upper90), true);
+  const std::pair<QCPGraph*, const std::vector<double>*> edges[] = {
+      {lower95_, &band->lower95}, {upper95_, &band->upper95}, {lower90_, &band->lower90}, {upper90_, &band->upper90}};
+  if (!factorAxis_) {
+    for (const auto& [graph, values] : edges) graph->setData(qvec(band->x), qvec(*values), true);
+    return;
+  }
+  // A factor's levels are not an ordered axis: each gets its own interval, centred on its point and half a level
+  // wide, and a gap (NaN) parts it from the next, so that no fill runs between two levels.
+  constexpr double kHalfWidth = 0.25;
+  const double gap = std::numeric_limits<double>::quiet_NaN();
+  for (const auto& [graph, values] : edges) {
+    QVector<double> keys, shown;
+    for (std::size_t i = 0; i < band->x.size() && i < values->size(); ++i) {
+      keys << band->x[i] - kHalfWidth << band->x[i] + kHalfWidth << band->x[i] + 2 * kHalfWidth;
+      shown << (*values)[i] << (*values)[i] << gap;
+    }
+    graph->setData(keys, shown, true);
+  }
 }
 
 void EffectPlot::replotCurveOnly() { effect_->layer()->replot(); }

@@ -59,6 +59,7 @@ class EffectPlot : public PlotWidget {
 
   bool compact_;
   bool selectedYet_ = true;
+  bool factorAxis_ = false;  // the learner on show is a factor: its bands are one interval per level
   int learner_ = -1;
   QString curveTitle_;
   QString baseToolTip_;
