@@ -138,6 +138,9 @@ class OpenModelTest : public QObject {
     // opened model's views); changing it back clears the note.
     const auto status = [&w] { return w->statusLine()->fullText(); };
     QVERIFY2(status().contains("Finished. ") && !status().contains("changed since"), qPrintable(status()));
+    QVERIFY2(status().contains(QString("Finished. %1 iterations, as loaded from the model file ").arg(kMstop)) &&
+                 status().contains("(not refitted here)"),
+             qPrintable(status()));
     gb::ModelSettings settings = w->modelPanel()->settings();
     const double nu = settings.nu;
     settings.nu = 0.37;

@@ -29,6 +29,10 @@ QString describeData(const gb::Dataset& data) {
 // The finished part of a fit: what ran where (only this fit's set-up: a failed set-up has none).
 QString describeRun(const FitSnapshot& s) {
   const FitSetup& setup = *s.setup;
+  if (setup.backend.backend == "file")  // an opened model or session: nothing ran here
+    return tr("%1 iterations, as loaded from the %2 (not refitted here).")
+        .arg(s.iteration)
+        .arg(qs(setup.backend.device));
   return (s.iteration == 1 ? tr("1 iteration in %2 s on %3 (%4, %5); set-up %6 s.")
                            : tr("%1 iterations in %2 s on %3 (%4, %5); set-up %6 s.").arg(s.iteration))
       .arg(s.jobSeconds, 0, 'f', 2)
