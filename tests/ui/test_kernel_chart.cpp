@@ -521,6 +521,25 @@ class KernelChartTest : public QObject {
     QVERIFY(s.chart.reports()[1].second.toJson() == run.toJson());
   }
 
+  // Cancelled before its first timing (at once, while the copy bandwidth is measured): no run is left on the chart
+  // or for Save run; a copy-bandwidth line alone had become "run 1".
+  void cancelBeforeAnyTimingLeavesNoRun() {
+    Standalone s;
+    QSignalSpy finished(&s.chart, &KernelChart::benchmarkFinished);
+    gb::KernelBenchOptions o;
+    o.rows = {1000, 2000};
+    o.columns = {16};
+    o.covariates = 4;
+    o.repetitions = 2;
+    s.chart.runBenchmark(o);
+    s.chart.cancelBenchmark();
+    QVERIFY(finished.wait(240000));
+    // Cancel is heard between measurements, and the first is the copy bandwidth's, so no timing was taken.
+    QVERIFY2(s.chart.reports().empty(), qPrintable(s.chart.statusText()));
+    QVERIFY2(s.chart.statusText().startsWith("Cancelled before the first timing"), qPrintable(s.chart.statusText()));
+    QVERIFY(!s.chart.saveRunFile(gbtest::scratchPath("nothing.json")));
+  }
+
   // The CLI's report (gamboost bench kernels --out) loads, and the window's Save run writes the same text for the
   // same report.
   void cliReportLoadsAndSavedTextMatchesTheCli() {

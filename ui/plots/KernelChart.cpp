@@ -525,6 +525,7 @@ void KernelChart::runBenchmark(const gb::KernelBenchOptions& given) {
   auto options = given;
   ++runCount_;
   runIndex_ = -1;
+  lastBeforeRun_ = lastRun_;
   worker_->disconnect(this, nullptr);
   connect(worker_, &WorkerThread::progress, this, [this, slot](double f, const QString& what) {
     progress_->setValue(static_cast<int>(f * 1000));
@@ -566,6 +567,22 @@ void KernelChart::runEnded(bool ok, const QString& error, const QString& details
   run_->setEnabled(device_->count() > 0);
   cancel_->setEnabled(false);
   cancelling_ = false;
+  if (ok && result.cancelled && result.timings.empty()) {
+    // Cancelled before its first timing: no run to draw or save (its copy-bandwidth line alone had become one).
+    progress_->setFormat(tr("cancelled at %p%"));
+    if (runIndex_ >= 0) {
+      reports_.erase(reports_.begin() + runIndex_);
+      lastRun_ = lastBeforeRun_;  // an earlier run of this window (the cancelled one was the last added)
+      refreshFilters();
+      redraw();
+    }
+    runIndex_ = -1;
+    save_->setEnabled(lastRun_ >= 0);
+    sink_->info(tr("Kernel benchmark cancelled before its first timing: nothing to show"));
+    status_->setText(tr("Cancelled before the first timing: nothing to show."));
+    emit benchmarkFinished(ok);
+    return;
+  }
   if (ok) {
     progress_->setValue(result.cancelled ? progress_->value() : 1000);
     // A cancelled run's bar stays where it stopped, and says so (it read as a run still going).

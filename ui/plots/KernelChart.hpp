@@ -117,6 +117,7 @@ class KernelChart : public QWidget {
   bool cancelling_ = false;  // Cancel pressed: the measurement under way finishes first
   int runIndex_ = -1;        // reports_ entry of the run in progress
   int lastRun_ = -1;         // reports_ entry of the latest run (what Save run writes)
+  int lastBeforeRun_ = -1;   // lastRun_ when the running benchmark started
   QString lastFolder_;
 };
 
