@@ -205,6 +205,7 @@ CLI::Option* addNameOption(CLI::App* app, const std::string& name, std::string& 
       ->add_option_function<std::string>(
           name,
           [&value, name](const std::string& given) {
+            if (given == "\"\"") throw InputError(optionMessage(name, "an empty name (\"\")"));
             std::vector<std::string> one;
             if (!given.empty() && given.front() == '"') splitNameList(name, given, one);
             value = one.size() == 1 ? one.front() : given;

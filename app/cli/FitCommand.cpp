@@ -157,8 +157,8 @@ int chooseMstop(const FitOptions& o, const std::shared_ptr<const Dataset>& data,
   record["grid"] = o.cvGrid;
   if (!cv.dropped.empty()) record["dropped"] = cv.dropped;
   if (!cv.note.empty()) std::cerr << "gamboost: note: --mstop cv: " << cv.note << std::endl;
-  if (const std::string folds = foldNotes(cv, *check); !folds.empty())
-    std::cerr << "gamboost: note: --mstop cv: " << folds << std::endl;
+  if (const std::string foldNote = foldNotes(cv, *check); !foldNote.empty())
+    std::cerr << "gamboost: note: --mstop cv: " << foldNote << std::endl;
   if (!o.quiet)
     std::cerr << "gamboost: --mstop cv: " << folds.weights.size() << " " << folds.type << " folds choose mstop "
               << cv.mstop << " of " << o.cvGrid << std::endl;

@@ -1,6 +1,7 @@
 #include "SetupNotes.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <tuple>
 
 #include "common/Format.hpp"
@@ -28,17 +29,28 @@ std::vector<std::string> setupNotes(const Booster& booster) {
   return notes;
 }
 
+namespace {
+
+// A note without its numbers ("learner 'x': edf  where  was asked ..."): two notes of one kind compare equal.
+std::string wordsOf(const std::string& note) {
+  std::string words;
+  for (char c : note)
+    if (!std::isdigit(static_cast<unsigned char>(c)) && c != '.' && c != 'e' && c != '+' && c != '-') words += c;
+  return words;
+}
+
+}  // namespace
+
 std::string foldNotes(const CvResult& cv, const Booster& all) {
-  std::vector<std::string> known;  // "learner 'x1': " of the learners with a note on all rows
+  std::vector<std::string> known;  // the words of the notes the fit on all rows has
   for (const Learner& l : all.learners())
-    if (!l.note.empty()) known.push_back("learner " + quotedForMessage(l.name) + ":");
+    if (!l.note.empty()) known.push_back(wordsOf(l.note));
   std::size_t folds = 0;
   std::string first;
   for (std::size_t f = 0; f < cv.learnerNotes.size(); ++f) {
     bool any = false;
     for (const std::string& note : cv.learnerNotes[f]) {
-      if (std::any_of(known.begin(), known.end(), [&](const std::string& k) { return note.rfind(k, 0) == 0; }))
-        continue;
+      if (std::find(known.begin(), known.end(), wordsOf(note)) != known.end()) continue;
       if (first.empty()) first = "fold " + std::to_string(f + 1) + ": " + note;
       any = true;
     }

@@ -14,8 +14,8 @@ struct ModelFrame;
 namespace gb::cli {
 
 std::vector<std::string> setupNotes(const Booster& booster);
-// The folds' own learner notes (an edf their weights' lambda cannot reach), for learners without a note on all rows
-// (`all`, whose notes setupNotes gives): "3 of 25 folds' fits ... e.g. fold 2: <note>"; "" when none.
+// The folds' own learner notes (an edf their weights' lambda cannot reach) of a kind the fit on all rows (`all`, whose
+// notes setupNotes gives) has not, numbers aside: "3 of 25 folds' fits ... e.g. fold 2: <note>"; "" when none.
 std::string foldNotes(const CvResult& cv, const Booster& all);
 // "rows_used", "rows_omitted" and "rows_omitted_by_column" (result.json's fields, also cv.json's).
 void addRowCounts(nlohmann::json& out, const ModelFrame& frame);

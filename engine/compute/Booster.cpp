@@ -161,7 +161,10 @@ void Booster::checkStartingRisk(double risk0, const std::vector<double>& riskWei
 // An infinite risk at the offset where the same rows unweighted give a finite one: the case weights (1e308 on a row)
 // overflow it. Names --weights; returns where they are not to blame.
 void Booster::blameHugeWeights(const std::vector<double>& riskWeights) const {
-  if (riskWeights.empty()) return;
+  // Decided over every process (one whose rows are all omitted holds no weights), since what follows is collective.
+  std::vector<double> weighted{riskWeights.empty() ? 0.0 : 1.0};
+  reduceMax(group_, weighted);
+  if (weighted[0] == 0.0) return;
   const std::vector<double>& y = frame_.response;
   std::vector<double> unit(riskWeights.size()), largest{0.0};
   for (std::size_t i = 0; i < unit.size(); ++i) {

@@ -420,6 +420,7 @@ CsvParser::PartSummary CsvParser::readPart(const Range& range, Dataset& data) {
     }
   }
   data.source = path_;
+  data.decimalComma = delimiter_ == ';';
   data.columns = values.assemble();
   return part;
 }

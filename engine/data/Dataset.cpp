@@ -103,15 +103,20 @@ bool nearlyAllNumbers(std::size_t numberCells, std::size_t presentCells) {
   return presentCells >= 10 && numberCells * 10 >= presentCells * 9;
 }
 
+bool isNumberCell(const Dataset& data, std::string_view text) {
+  const std::size_t begin = text.find_first_not_of(" \t"), end = text.find_last_not_of(" \t");
+  const std::string_view trimmed =
+      begin == std::string_view::npos ? std::string_view() : text.substr(begin, end - begin + 1);
+  double value = 0.0;
+  return csv::isNumberText(trimmed) || (data.decimalComma && csv::parsesWithDecimalComma(trimmed, value));
+}
+
 TextCells textCells(const Dataset& data, std::size_t c) {
   TextCells out;
   if (!data.isText(c)) return out;
   const std::vector<std::string>& levels = data.levelsOf(c);
   std::vector<char> number(levels.size());
-  for (std::size_t l = 0; l < levels.size(); ++l) {
-    double value = 0.0;
-    number[l] = csv::isNumberText(levels[l]) || (data.decimalComma && csv::parsesWithDecimalComma(levels[l], value));
-  }
+  for (std::size_t l = 0; l < levels.size(); ++l) number[l] = isNumberCell(data, levels[l]);
   const std::vector<double>& codes = data.columns[c];
   for (std::size_t i = 0; i < codes.size(); ++i) {
     if (std::isnan(codes[i])) continue;

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gb {
@@ -84,5 +85,7 @@ std::string atTextCell(const Dataset& data, std::size_t c, const TextCell& cell,
 // For each text column of at least 10 present cells of which at least 90% are numbers: "column 'x1' is text (a
 // factor) for 1 of its 500 cells: '1.2.3' at data.csv:419:2; ...", else "".
 std::string mostlyNumbersNote(const Dataset& data);
+// Whether a text cell reads as a number: spaces aside, with a decimal comma too in a ';' file (Dataset::decimalComma).
+bool isNumberCell(const Dataset& data, std::string_view text);
 
 }  // namespace gb

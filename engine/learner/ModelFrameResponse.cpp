@@ -93,8 +93,10 @@ void codeBinomial(const Dataset& data, const Dataset& file, std::size_t c, const
     return;
   }
   // Numbers: two values, as R's factor(y) makes two levels of them, the larger the event (+1): 0/1, 1/2, -1/1. The two
-  // are the first two in row order, so a stray third value (a 2 among 0/1) is the one named.
-  std::vector<double> firstTwo;  // this process's first two distinct values
+  // are 0 and 1 where both occur, else the first two in row order, so that a stray third value (a 2 among 0/1) is
+  // the one named.
+  std::vector<double> firstTwo;           // this process's first two distinct values
+  std::vector<double> zeroOne{0.0, 0.0};  // whether a 0, a 1 occurs
   checkTogether(group, [&] {
     for (std::size_t i = 0; i < y.size(); ++i) {
       if (!std::isfinite(y[i]))
@@ -103,9 +105,12 @@ void codeBinomial(const Dataset& data, const Dataset& file, std::size_t c, const
                          " is not a class (a binary response has two values, such as 0/1, "
                          "or is a text column with two levels)");
       if (firstTwo.size() < 2 && (firstTwo.empty() || firstTwo[0] != y[i])) firstTwo.push_back(y[i]);
+      if (y[i] == 0.0 || y[i] == 1.0) zeroOne[y[i] == 1.0 ? 1 : 0] = 1.0;
     }
   });
+  reduceMax(group, zeroOne);
   std::vector<double> two;
+  if (zeroOne[0] > 0.0 && zeroOne[1] > 0.0) two = {0.0, 1.0};
   for (const std::vector<double>& part :
        group ? group->allGather(firstTwo) : std::vector<std::vector<double>>{firstTwo})
     for (double v : part)
@@ -127,7 +132,7 @@ void codeBinomial(const Dataset& data, const Dataset& file, std::size_t c, const
       f.response[i] = y[i] == high[0] ? 1.0 : -1.0;
     }
   });
-  f.responseLevels = {formatNumber(low[0], 15), formatNumber(high[0], 15)};  // as R's as.character
+  f.responseLevels = {levelName(low[0]), levelName(high[0])};  // as R's as.character, distinct where the values are
 }
 
 void checkNumericResponse(const Dataset& data, const std::vector<double>& y, const ModelSettings& s,

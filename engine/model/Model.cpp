@@ -101,7 +101,7 @@ std::string textCellAt(const Dataset& data, int c, const std::string& name) {
   // text in every cell; "0x10" is text to the reader, though strtod would read it as hex).
   std::size_t row = 0;
   while (row < x.size() &&
-         (std::isnan(x[row]) || csv::isNumberText(data.levelsOf(col)[static_cast<std::size_t>(x[row])])))
+         (std::isnan(x[row]) || isNumberCell(data, data.levelsOf(col)[static_cast<std::size_t>(x[row])])))
     ++row;
   if (row == x.size())  // no such cell (cannot come from the reader): the column, not a line
     return locate(data.source, 1, data.fileColumn(col),

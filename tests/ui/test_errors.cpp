@@ -188,6 +188,21 @@ class ErrorsTest : public QObject {
                  QString("mstop: an empty entry is not a value, so mstop stays %1").arg(kept)),
              qPrintable(w->messages()->lastError()));
     QCOMPARE(mstop->value(), kept);
+    // F5 (the Fit action, which takes no focus) on an entry not yet corrected: nothing starts, and the entry is named;
+    // the panel used to be disabled first, and Qt corrected the entry in silence.
+    nu->setFocus();
+    QTRY_VERIFY(nu->hasFocus());
+    nu->selectAll();
+    QTest::keyClicks(nu, "0");
+    QVERIFY(!nu->hasAcceptableInput());
+    const FitState state = w->controller()->state();
+    w->fitAction()->trigger();
+    QCOMPARE(w->messages()->errorCount(), before + 3);
+    QVERIFY2(w->messages()->lastError().contains("nu: \"0\" is not a value from 0.001 to 1; correct it first "
+                                                 "(nothing was started)"),
+             qPrintable(w->messages()->lastError()));
+    QVERIFY(!w->controller()->isRunning());
+    QCOMPARE(w->controller()->state(), state);
   }
 
   void warningsShowInTheStatusBar() {

@@ -219,7 +219,7 @@ void FitController::onJobFinished(bool ok, const QString& error, const QString& 
   takeLatest();  // the job's final state, if the timer has not drawn it yet
   if (!ok) {
     failure_ = error;
-    failedSignature_ = signatureNow();
+    failedSignature_ = session_ ? session_->signature : signatureNow();  // what the job ran with
     // The failed run's model is not shown (a diverged one would be curves of inf); the next Fit starts afresh.
     last_ = FitSnapshot();
     messages_->error(tr("Fit failed"), error, details);

@@ -315,7 +315,7 @@ void KernelChart::addReport(const gb::KernelBenchReport& report, const QString& 
 
 void KernelChart::clearReports() {
   reports_.clear();
-  runIndex_ = lastRun_ = -1;
+  runIndex_ = lastRun_ = lastBeforeRun_ = -1;
   save_->setEnabled(false);
   refreshFilters();
   redraw();
@@ -572,7 +572,8 @@ void KernelChart::runEnded(bool ok, const QString& error, const QString& details
     progress_->setFormat(tr("cancelled at %p%"));
     if (runIndex_ >= 0) {
       reports_.erase(reports_.begin() + runIndex_);
-      lastRun_ = lastBeforeRun_;  // an earlier run of this window (the cancelled one was the last added)
+      // An earlier run of this window (the cancelled one was the last added), unless Clear dropped it meanwhile.
+      lastRun_ = lastBeforeRun_ < static_cast<int>(reports_.size()) ? lastBeforeRun_ : -1;
       refreshFilters();
       redraw();
     }

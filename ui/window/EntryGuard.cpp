@@ -62,6 +62,15 @@ QString EntryGuard::fieldName(const QAbstractSpinBox& box) {
   return box.objectName().isEmpty() ? tr("a value") : box.objectName();
 }
 
+QString EntryGuard::unacceptableEntry(const QWidget& root) {
+  QAbstractSpinBox* box = spinBoxOf(QApplication::focusWidget());
+  if (!box || !root.isAncestorOf(box) || box->hasAcceptableInput()) return {};
+  const QString typed = typedText(*box);
+  return tr("%1: %2").arg(fieldName(*box), typed.trimmed().isEmpty()
+                                               ? tr("an empty entry is not a value")
+                                               : tr("\"%1\" is not a value %2").arg(typed, rangeText(*box)));
+}
+
 bool EntryGuard::eventFilter(QObject* watched, QEvent* event) {
   if (!isCorrectionMoment(*event)) return false;
   QAbstractSpinBox* box = spinBoxOf(watched);

@@ -21,6 +21,10 @@ class EntryGuard : public QObject {
 
   // The name a message gives the spin box: its form label ("nu"), else its tooltip, else its object name.
   static QString fieldName(const QAbstractSpinBox& box);
+  // Where the keyboard focus is in a spin box under `root` whose text is not acceptable (F5 pressed on "0": the fit
+  // would start with the value before, and the box is disabled before Qt corrects it): "nu: \"0\" is not a value
+  // from 0.001 to 1"; else "".
+  static QString unacceptableEntry(const QWidget& root);
 
  signals:
   // One line, e.g. "nu: \"0\" is not a value from 0.001 to 1, so nu stays 0.1".

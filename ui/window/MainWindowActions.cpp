@@ -30,6 +30,7 @@
 #include "plots/PlotExport.hpp"
 #include "plots/RiskPlot.hpp"
 #include "plots/SelectionPlot.hpp"
+#include "window/EntryGuard.hpp"
 #include "window/MainWindow.hpp"
 #include "window/ReplayBar.hpp"
 #include "window/SessionFile.hpp"
@@ -148,6 +149,10 @@ void MainWindow::buildActions() {
 }
 
 bool MainWindow::readyToRun(const QString& what) {
+  if (const QString entry = EntryGuard::unacceptableEntry(*leftPanel_); !entry.isEmpty()) {
+    sink_.error(what, tr("%1; correct it first (nothing was started).").arg(entry));
+    return false;
+  }
   syncSettings();
   const ColumnRoles roles = dataPanel_->roles();
   if (dataPanel_->dataset() && roles.learners.isEmpty() && roles.linears.isEmpty() && roles.factors.isEmpty()) {
